@@ -1,0 +1,26 @@
+# Every dependency is a Debian package found through pkg-config.  A missing
+# one stops the configure step and names the package to install.
+find_package(PkgConfig)
+if(NOT PKG_CONFIG_FOUND)
+	message(FATAL_ERROR "pkg-config not found: apt-get install pkg-config")
+endif()
+
+set(RDMASCN_MISSING "")
+function(rdmascn_dep target module debpkg)
+	pkg_check_modules(${target} QUIET IMPORTED_TARGET GLOBAL ${module})
+	if(NOT ${target}_FOUND)
+		set(RDMASCN_MISSING "${RDMASCN_MISSING} ${debpkg}" PARENT_SCOPE)
+		message(SEND_ERROR "${module} not found (pkg-config): apt-get install ${debpkg}")
+	endif()
+endfunction()
+
+rdmascn_dep(IBVERBS libibverbs libibverbs-dev)
+rdmascn_dep(RDMACM librdmacm librdmacm-dev)
+rdmascn_dep(MLX5 libmlx5 libibverbs-dev)
+rdmascn_dep(YAML yaml-0.1 libyaml-dev)
+rdmascn_dep(CYAML libcyaml libcyaml-dev)
+rdmascn_dep(UV libuv libuv1-dev)
+
+if(RDMASCN_MISSING)
+	message(FATAL_ERROR "missing dependencies; install them with:\n  apt-get install${RDMASCN_MISSING}")
+endif()

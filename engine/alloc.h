@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_ALLOC_H
+#define RDMASCN_ALLOC_H
+
+#include <stddef.h>
+
+/*
+ * Every allocation of the engine goes through here, so a test can make
+ * the Nth one fail (RDMASCN_FAIL_ALLOC=N) and check that nothing crashes
+ * or leaks.
+ */
+void *rs_malloc(size_t size);
+void *rs_calloc(size_t n, size_t size);
+void *rs_reallocarray(void *p, size_t n, size_t size);
+char *rs_strdup(const char *s);
+char *rs_strndup(const char *s, size_t n);
+void rs_free(void *p);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_CLI_H
+#define RDMASCN_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "exit.h"
+
+struct rs_cmd {
+	const char *name;
+	int (*run)(const struct rs_cmd *cmd, int argc, char **argv);
+	const char *args;    /* synopsis after the command name */
+	const char *summary; /* one line for `rdmascn --help` */
+	const char *options; /* the command's option lines, for its usage */
+};
+
+extern bool rs_verbose;
+
+/* Print the command's usage to stderr and return RS_EXIT_INVALID. */
+int rs_cmd_usage_error(const struct rs_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rs_cmd_usage(const struct rs_cmd *cmd, FILE *f);
+
+/* Handle getopt_long's '?' and ':' returns the same way everywhere. */
+int rs_cmd_bad_option(const struct rs_cmd *cmd, char **argv, int c);
+
+/*
+ * If argv has --softroce, run this same invocation without it inside the
+ * Soft-RoCE VM and never return; otherwise return 0.  Returns the exit
+ * code to use when the VM helper cannot be started.
+ */
+int rs_softroce_maybe_reexec(int argc, char **argv);
+
+int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv);
+int rs_cmd_softroce(const struct rs_cmd *cmd, int argc, char **argv);
+
+#endif

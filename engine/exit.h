@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_EXIT_H
+#define RDMASCN_EXIT_H
+
+/* The CLI contract's exit codes; 77 is CTest's SKIP_RETURN_CODE. */
+#define RS_EXIT_MAP(X)                                           \
+	X(PASSED, 0, "passed")                                   \
+	X(FAILED, 1, "a step or expectation failed")             \
+	X(INVALID, 2, "invalid scenario or usage")               \
+	X(CANTRUN, 3, "could not run")                           \
+	X(SKIPPED, 77, "skipped: capability missing")
+
+enum rs_exit {
+#define X(name, code, text) RS_EXIT_##name = code,
+	RS_EXIT_MAP(X)
+#undef X
+};
+
+#endif

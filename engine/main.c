@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Dispatch is a table, as in iproute2; the usage text comes from it too. */
+static const struct rs_cmd commands[] = {
+	{ "devices", rs_cmd_devices, "[OPTIONS]",
+	  "list RDMA devices, ports, GIDs and capabilities",
+	  "  -j, --json          print JSON\n"
+	  "  -d, --device NAME   only this device\n"
+	  "      --softroce      run inside the Soft-RoCE VM\n" },
+	{ "softroce", rs_cmd_softroce, "[VM-OPTIONS] -- COMMAND [ARG...]",
+	  "run COMMAND on a real Soft-RoCE device (rxe0) in a throwaway VM",
+	  "  see `rdmascn softroce --help` for the VM options\n" },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(*commands))
+
+static void usage(FILE *f)
+{
+	fputs("Usage: rdmascn [-v] COMMAND [ARGS]\n\nCommands:\n", f);
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nExit codes: 0 passed, 1 failed, 2 invalid scenario or usage, "
+	      "3 could not run,\n77 skipped (capability missing).\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	int c;
+
+	opterr = 0;
+	/* '+': stop at the command word; its options are its own. */
+	while ((c = getopt_long(argc, argv, "+vhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			rs_verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return RS_EXIT_PASSED;
+		case 'V':
+			printf("rdmascn %s\n", RDMASCN_VERSION);
+			return RS_EXIT_PASSED;
+		default:
+			fprintf(stderr, "Unknown option '%s'.\n", argv[optind - 1]);
+			usage(stderr);
+			return RS_EXIT_INVALID;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return RS_EXIT_INVALID;
+	}
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(argv[optind], commands[i].name))
+			continue;
+		argc -= optind;
+		argv += optind;
+		optind = 0; /* full re-initialisation of getopt */
+		return commands[i].run(&commands[i], argc, argv);
+	}
+	fprintf(stderr, "Unknown command '%s'.\n", argv[optind]);
+	usage(stderr);
+	return RS_EXIT_INVALID;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_VALUE_H
+#define RDMASCN_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Results are data: commands build a tree of values and a reporter prints
+ * it (JSON here; tables, JUnit and others walk the same tree).  Builders
+ * never check each call: a failed allocation marks the container, and
+ * rs_val_check() reports it once at the end.
+ */
+enum rs_val_type {
+	RS_VAL_NULL,
+	RS_VAL_BOOL,
+	RS_VAL_INT,
+	RS_VAL_UINT,
+	RS_VAL_DOUBLE,
+	RS_VAL_STR,
+	RS_VAL_ARR,
+	RS_VAL_OBJ,
+};
+
+struct rs_val {
+	enum rs_val_type type;
+	bool oom;
+	char *key; /* set when this value is an object member */
+	union {
+		bool b;
+		int64_t i;
+		uint64_t u;
+		double d;
+		char *s;
+	};
+	struct rs_val **items;
+	size_t n, cap;
+};
+
+struct rs_val *rs_val_new(enum rs_val_type type);
+void rs_val_free(struct rs_val *v);
+int rs_val_check(const struct rs_val *v);
+
+struct rs_val *rs_obj_add(struct rs_val *obj, const char *key,
+			  struct rs_val *child);
+struct rs_val *rs_obj_obj(struct rs_val *obj, const char *key);
+struct rs_val *rs_obj_arr(struct rs_val *obj, const char *key);
+void rs_obj_str(struct rs_val *obj, const char *key, const char *s);
+void rs_obj_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void rs_obj_u64(struct rs_val *obj, const char *key, uint64_t u);
+void rs_obj_i64(struct rs_val *obj, const char *key, int64_t i);
+void rs_obj_bool(struct rs_val *obj, const char *key, bool b);
+struct rs_val *rs_arr_obj(struct rs_val *arr);
+void rs_arr_str(struct rs_val *arr, const char *s);
+
+const struct rs_val *rs_obj_get(const struct rs_val *obj, const char *key);
+const char *rs_obj_get_str(const struct rs_val *obj, const char *key);
+uint64_t rs_obj_get_u64(const struct rs_val *obj, const char *key);
+
+int rs_json_write(FILE *f, const struct rs_val *v, bool pretty);
+
+#endif

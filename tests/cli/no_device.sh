@@ -1,0 +1,19 @@
+#!/bin/bash
+# On a host without RDMA devices `rdmascn devices` says so, tells how to
+# get one, and exits 3 (could not run).  Skipped (77) where the host does
+# have a device, since then there is nothing to check.
+set -u
+rdmascn=$1
+if [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
+	echo "SKIP: this host has RDMA devices: $(ls /sys/class/infiniband)"
+	exit 77
+fi
+err=$("$rdmascn" devices 2>&1 >/dev/null)
+rc=$?
+[ $rc = 3 ] || { echo "FAIL: exit $rc, want 3"; exit 1; }
+grep -qx 'rdmascn: no RDMA device found.' <<<"$err" || { echo "FAIL: no explanation: $err"; exit 1; }
+grep -q 'rdmascn softroce -- rdmascn devices' <<<"$err" || { echo "FAIL: no way out offered: $err"; exit 1; }
+err=$("$rdmascn" devices -d mlx5_9 2>&1 >/dev/null)
+rc=$?
+[ $rc = 3 ] || { echo "FAIL: -d mlx5_9: exit $rc, want 3"; exit 1; }
+echo "no-device handling ok"

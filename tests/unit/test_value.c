@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/* The value tree and its JSON form: what every reporter prints from. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "value.h"
+
+static char *to_json(const struct rs_val *v, bool pretty, int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(f);
+	*ret = rs_json_write(f, v, pretty);
+	fclose(f);
+	return buf;
+}
+
+static void test_shapes(void)
+{
+	struct rs_val *root = rs_val_new(RS_VAL_OBJ), *arr, *o;
+	char *s;
+	int r;
+
+	rs_obj_str(root, "name", "rxe0 \"quoted\"\\\n\t\x01");
+	rs_obj_u64(root, "max", UINT64_MAX);
+	rs_obj_i64(root, "neg", -5);
+	rs_obj_bool(root, "ok", true);
+	arr = rs_obj_arr(root, "list");
+	rs_arr_str(arr, "a");
+	o = rs_arr_obj(arr);
+	rs_obj_strf(o, "gid", "::ffff:%d.%d.0.%d", 10, 99, 1);
+	rs_obj_obj(root, "empty");
+
+	s = to_json(root, false, &r);
+	CHECK(r == 0);
+	CHECK_STR(s, "{\"name\":\"rxe0 \\\"quoted\\\"\\\\\\n\\t\\u0001\","
+		  "\"max\":18446744073709551615,\"neg\":-5,\"ok\":true,"
+		  "\"list\":[\"a\",{\"gid\":\"::ffff:10.99.0.1\"}],"
+		  "\"empty\":{}}\n");
+	free(s);
+
+	CHECK_STR(rs_obj_get_str(o, "gid"), "::ffff:10.99.0.1");
+	CHECK(rs_obj_get_u64(root, "max") == UINT64_MAX);
+	CHECK(rs_obj_get(root, "nope") == NULL);
+
+	s = to_json(arr, true, &r);
+	CHECK(r == 0);
+	CHECK_STR(s, "[\n  \"a\",\n  {\n    \"gid\": \"::ffff:10.99.0.1\"\n  }\n]\n");
+	free(s);
+	rs_val_free(root);
+}
+
+/* A failed allocation anywhere is reported once, at the end, and the
+ * partial tree still frees cleanly (ASan checks the latter). */
+static void test_oom_is_sticky(void)
+{
+	struct rs_val *root = rs_val_new(RS_VAL_OBJ);
+	char *s;
+	int r;
+
+	CHECK(rs_val_check(root) == 0);
+	rs_obj_add(root, "x", NULL); /* what a failed child allocation does */
+	CHECK(rs_val_check(root) == -ENOMEM);
+	s = to_json(root, false, &r);
+	CHECK(r == -ENOMEM);
+	free(s);
+	rs_val_free(root);
+	rs_val_free(NULL);
+	/* Builders tolerate a NULL parent (the parent's allocation failed). */
+	rs_obj_str(NULL, "k", "v");
+	CHECK(rs_obj_obj(NULL, "k") == NULL);
+}
+
+int main(void)
+{
+	test_shapes();
+	test_oom_is_sticky();
+	return 0;
+}
