@@ -32,6 +32,8 @@ int rs_cmd_bad_option(const struct rs_cmd *cmd, char **argv, int c);
  */
 int rs_softroce_maybe_reexec(int argc, char **argv);
 
+int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv);
+int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_softroce(const struct rs_cmd *cmd, int argc, char **argv);
 

@@ -8,6 +8,12 @@
 
 /* Dispatch is a table, as in iproute2; the usage text comes from it too. */
 static const struct rs_cmd commands[] = {
+	{ "validate", rs_cmd_validate, "[--set NAME=VALUE]... FILE...",
+	  "check scenario files; every error as FILE:LINE:COL",
+	  "  -s, --set NAME=VALUE override a param\n" },
+	{ "plan", rs_cmd_plan, "[--set NAME=VALUE]... FILE",
+	  "print the creation order, the steps, and the teardown order",
+	  "  -s, --set NAME=VALUE override a param\n" },
 	{ "devices", rs_cmd_devices, "[OPTIONS]",
 	  "list RDMA devices, ports, GIDs and capabilities",
 	  "  -j, --json          print JSON\n"

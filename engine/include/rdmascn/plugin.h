@@ -12,6 +12,7 @@
 
 struct ibv_context;
 struct rs_val;
+struct rdmascn_kind;
 
 #define RDMASCN_PLUGIN_ABI 1
 
@@ -21,6 +22,8 @@ struct rdmascn_plugin {
 	/* Add what the plugin knows of an open device to its description
 	 * (the object printed by `rdmascn devices`).  May be NULL. */
 	void (*describe_device)(struct ibv_context *ctx, struct rs_val *dev);
+	/* Object kinds and step types the plugin adds, NULL-terminated. */
+	const struct rdmascn_kind *const *kinds;
 };
 
 void rdmascn_register_plugin_v1(const struct rdmascn_plugin *plugin);

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* The commands that read a scenario without touching a device. */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cli.h"
+#include "model.h"
+#include "plugin.h"
+
+struct scn_opts {
+	struct rs_set *sets;
+	unsigned n_sets;
+};
+
+static const struct option scn_long[] = {
+	{ "set", required_argument, NULL, 's' },
+	{ "help", no_argument, NULL, 'h' },
+	{}
+};
+
+/* Common options of the scenario commands; returns -1 to go on, or an
+ * exit code.  --set values point into argv. */
+static int parse(const struct rs_cmd *cmd, int argc, char **argv,
+		 struct scn_opts *o)
+{
+	int c;
+
+	o->sets = rs_calloc(argc + 1, sizeof(*o->sets));
+	if (!o->sets)
+		return RS_EXIT_CANTRUN;
+	while ((c = getopt_long(argc, argv, ":s:h", scn_long, NULL)) != -1) {
+		char *eq;
+
+		switch (c) {
+		case 's':
+			eq = strchr(optarg, '=');
+			if (!eq || eq == optarg)
+				return rs_cmd_usage_error(cmd, "--set needs "
+					"NAME=VALUE, got '%s'.", optarg);
+			*eq = '\0';
+			o->sets[o->n_sets++] = (struct rs_set){ optarg, eq + 1 };
+			break;
+		case 'h':
+			rs_cmd_usage(cmd, stdout);
+			return RS_EXIT_PASSED;
+		default:
+			return rs_cmd_bad_option(cmd, argv, c);
+		}
+	}
+	if (optind >= argc)
+		return rs_cmd_usage_error(cmd, "No scenario file given.");
+	rs_scenario_registry_init();
+	return -1;
+}
+
+static int load(const char *file, struct scn_opts *o,
+		struct rs_scenario **s)
+{
+	struct rs_diag d;
+	int r;
+
+	rs_diag_init(&d, stderr);
+	r = rs_scenario_load(file, o->sets, o->n_sets, &d, s);
+	if (r == -ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", file);
+		return RS_EXIT_CANTRUN;
+	}
+	return r < 0 ? RS_EXIT_INVALID : RS_EXIT_PASSED;
+}
+
+int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
+{
+	struct scn_opts o = { 0 };
+	int ret = parse(cmd, argc, argv, &o), worst = RS_EXIT_PASSED;
+
+	if (ret >= 0)
+		goto out;
+	for (int i = optind; i < argc; i++) {
+		struct rs_scenario *s = NULL;
+
+		ret = load(argv[i], &o, &s);
+		if (ret == RS_EXIT_PASSED)
+			printf("%s: valid (%u objects, %u steps)\n", argv[i],
+			       s->n_objects, s->n_steps);
+		if (ret > worst)
+			worst = ret;
+		rs_scenario_free(s);
+	}
+	ret = worst;
+out:
+	rs_free(o.sets);
+	return ret;
+}
+
+static void print_needs(const struct rs_obj *o)
+{
+	bool any = false;
+
+	for (unsigned e = 0; e < o->n_edges; e++) {
+		const struct rs_edge *ed = &o->edges[e];
+
+		if (!strcmp(ed->field, "sequence") || !strcmp(ed->field, "steps"))
+			continue;
+		printf("%s%s=%s", any ? ", " : "  <- ", ed->field,
+		       ed->to->id ? ed->to->id : ed->to->name);
+		any = true;
+	}
+	putchar('\n');
+}
+
+int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
+{
+	struct scn_opts o = { 0 };
+	struct rs_scenario *s = NULL;
+	int ret = parse(cmd, argc, argv, &o);
+
+	if (ret >= 0)
+		goto out;
+	if (optind + 1 != argc) {
+		ret = rs_cmd_usage_error(cmd, "plan takes one scenario file.");
+		goto out;
+	}
+	ret = load(argv[optind], &o, &s);
+	if (ret != RS_EXIT_PASSED)
+		goto out;
+	printf("scenario %s (%s)\n", s->top->scenario ? s->top->scenario : "-",
+	       argv[optind]);
+	printf("create:\n");
+	for (unsigned i = 0; i < s->n_objects; i++) {
+		const struct rs_obj *ob = s->create[i];
+		const struct rs_loc *l = rs_obj_loc(ob, NULL);
+
+		printf("  %3u  %-28s line %u", i + 1, ob->name, l->line);
+		print_needs(ob);
+	}
+	printf("steps:\n");
+	for (unsigned i = 0; i < s->n_steps; i++) {
+		const struct rs_obj *ob = s->steps[i];
+		const struct rs_loc *l = rs_obj_loc(ob, NULL);
+
+		printf("  %3u  %-28s line %u", i + 1, ob->name, l->line);
+		print_needs(ob);
+	}
+	printf("teardown:\n");
+	for (unsigned i = s->n_objects; i-- > 0;)
+		printf("  %3u  %s\n", s->n_objects - i, s->create[i]->name);
+out:
+	rs_scenario_free(s);
+	rs_free(o.sets);
+	return ret;
+}

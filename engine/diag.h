@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_DIAG_H
+#define RDMASCN_DIAG_H
+
+#include <stdio.h>
+
+#include "dom.h"
+
+/*
+ * Diagnostics about a scenario: one line each, "FILE:LINE:COL: kind 'id':
+ * text".  The first error decides the exit code; all of them are printed
+ * as they come to @f (or collected only, when @f is NULL, for tests).
+ */
+struct rs_diag {
+	FILE *f;
+	unsigned errors;
+	char first[2048];
+};
+
+void rs_diag_init(struct rs_diag *d, FILE *f);
+void rs_diag_error(struct rs_diag *d, const struct rs_loc *loc,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "dom.h"
+
+#define MAX_DEPTH 64 /* deeper nesting is hostile, not a scenario */
+
+static void node_free(struct rs_node *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n; i++)
+		node_free(n->items[i]);
+	rs_free(n->items);
+	rs_free(n->value);
+	rs_free(n);
+}
+
+static int node_push(struct rs_node *parent, struct rs_node *child)
+{
+	if (parent->n == parent->cap) {
+		size_t cap = parent->cap ? parent->cap * 2 : 4;
+		struct rs_node **items = rs_reallocarray(parent->items, cap,
+							 sizeof(*items));
+		if (!items)
+			return -ENOMEM;
+		parent->items = items;
+		parent->cap = cap;
+	}
+	parent->items[parent->n++] = child;
+	return 0;
+}
+
+static struct rs_node *node_new(enum rs_node_type type, const char *file,
+				const yaml_mark_t *m)
+{
+	struct rs_node *n = rs_calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->type = type;
+	n->loc.file = file;
+	n->loc.line = m->line + 1;
+	n->loc.col = m->column + 1;
+	n->start = m->index;
+	return n;
+}
+
+static const char *type_name(enum rs_node_type t)
+{
+	return t == RS_NODE_MAP ? "mapping" : t == RS_NODE_SEQ ? "sequence" :
+	       "scalar";
+}
+
+/* Is there a ${ on the line of @off, before it?  A plain scalar in a flow
+ * collection cannot hold '{', so {n: ${x}} is a YAML error. */
+static bool param_in_flow(const char *text, size_t off)
+{
+	size_t i = off;
+
+	while (i > 0 && text[i - 1] != '\n')
+		i--;
+	for (; i + 1 < off + 2 && text[i] && text[i] != '\n'; i++)
+		if (text[i] == '$' && text[i + 1] == '{')
+			return true;
+	return false;
+}
+
+int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
+		 size_t len, struct rs_diag *d)
+{
+	struct rs_node *stack[MAX_DEPTH + 1];
+	int depth = 0, r = 0;
+	yaml_parser_t p;
+	bool done = false;
+
+	memset(doc, 0, sizeof(*doc));
+	doc->file = file;
+	doc->text = text;
+	doc->len = len;
+	if (!yaml_parser_initialize(&p))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+
+	while (!done) {
+		struct rs_node *n = NULL, *top = depth ? stack[depth - 1] : NULL;
+		yaml_event_t ev;
+
+		if (!yaml_parser_parse(&p, &ev)) {
+			struct rs_loc loc = { file, p.problem_mark.line + 1,
+					      p.problem_mark.column + 1 };
+
+			if (p.error == YAML_MEMORY_ERROR) {
+				r = -ENOMEM;
+				break;
+			}
+			rs_diag_error(d, &loc, "YAML syntax error: %s%s%s%s",
+				      p.problem ? p.problem : "unknown",
+				      p.context ? " " : "",
+				      p.context ? p.context : "",
+				      param_in_flow(text, p.problem_mark.index) ?
+				      " (in {...} or [...] quote it: \"${name}\")" : "");
+			r = -EINVAL;
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (doc->root) {
+				struct rs_loc loc = { file,
+					ev.start_mark.line + 1,
+					ev.start_mark.column + 1 };
+
+				rs_diag_error(d, &loc, "a scenario file holds "
+					      "one YAML document");
+				r = -EINVAL;
+			}
+			break;
+		case YAML_ALIAS_EVENT: {
+			struct rs_loc loc = { file, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1 };
+
+			/* Aliases would let a tiny file expand to a huge
+			 * graph; scenarios have params for reuse. */
+			rs_diag_error(d, &loc, "YAML aliases are not supported "
+				      "(use params)");
+			r = -EINVAL;
+			break;
+		}
+		case YAML_SCALAR_EVENT:
+			n = node_new(RS_NODE_SCALAR, file, &ev.start_mark);
+			if (!n || !(n->value = rs_strndup((char *)ev.data.scalar.value,
+							  ev.data.scalar.length))) {
+				node_free(n);
+				r = -ENOMEM;
+				break;
+			}
+			n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+			n->end = ev.end_mark.index;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (depth == MAX_DEPTH) {
+				struct rs_loc loc = { file, ev.start_mark.line + 1,
+						      ev.start_mark.column + 1 };
+
+				rs_diag_error(d, &loc, "nesting deeper than %d "
+					      "levels", MAX_DEPTH);
+				r = -EINVAL;
+				break;
+			}
+			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ?
+				     RS_NODE_SEQ : RS_NODE_MAP, file,
+				     &ev.start_mark);
+			if (!n)
+				r = -ENOMEM;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			top->end = ev.end_mark.index;
+			depth--;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+		if (r < 0 || !n)
+			goto next;
+
+		if (top && top->type == RS_NODE_MAP && top->n % 2 == 0 &&
+		    n->type != RS_NODE_SCALAR) {
+			/* Keys must be scalars: the schema never has others. */
+			rs_diag_error(d, &n->loc, "a mapping key must be a "
+				      "scalar, not a %s", type_name(n->type));
+			node_free(n);
+			r = -EINVAL;
+			goto next;
+		}
+		if (!top) {
+			doc->root = n;
+		} else if (node_push(top, n) < 0) {
+			node_free(n);
+			r = -ENOMEM;
+			goto next;
+		} else if (top->type == RS_NODE_MAP && top->n % 2 == 0) {
+			n->key = top->items[top->n - 2];
+		} else if (top->type == RS_NODE_MAP && n->type == RS_NODE_SCALAR) {
+			for (size_t i = 0; i + 2 < top->n; i += 2)
+				if (!strcmp(top->items[i]->value, n->value)) {
+					rs_diag_error(d, &n->loc, "duplicate key "
+						      "'%s' (first at line %u)",
+						      n->value,
+						      top->items[i]->loc.line);
+					r = -EINVAL;
+					goto next;
+				}
+		}
+		if (n->type != RS_NODE_SCALAR)
+			stack[depth++] = n;
+next:
+		if (r < 0)
+			break;
+	}
+	yaml_parser_delete(&p);
+	if (r < 0) {
+		/* Partial nodes hang off the root or the stack's bottom. */
+		node_free(doc->root ? doc->root : depth ? stack[0] : NULL);
+		doc->root = NULL;
+		return r;
+	}
+	return 0;
+}
+
+int rs_doc_load(struct rs_doc *doc, const char *path, struct rs_diag *d)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int r;
+
+	if (!f) {
+		r = -errno;
+		rs_diag_error(d, NULL, "%s: %s", path, strerror(errno));
+		return r;
+	}
+	for (;;) {
+		size_t got;
+
+		if (cap - len < 65536) {
+			char *t = rs_reallocarray(text, cap ? cap * 2 : 65536, 1);
+
+			if (!t) {
+				r = -ENOMEM;
+				goto fail;
+			}
+			text = t;
+			cap = cap ? cap * 2 : 65536;
+		}
+		got = fread(text + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		r = -EIO;
+		rs_diag_error(d, NULL, "%s: read error", path);
+		goto fail;
+	}
+	text[len] = '\0';
+	if (f != stdin)
+		fclose(f);
+	r = rs_doc_parse(doc, path, text, len, d);
+	if (r < 0) {
+		rs_free(text);
+		doc->text = NULL;
+	}
+	return r;
+fail:
+	if (f != stdin)
+		fclose(f);
+	rs_free(text);
+	return r;
+}
+
+void rs_doc_free(struct rs_doc *doc)
+{
+	node_free(doc->root);
+	rs_free(doc->text);
+	memset(doc, 0, sizeof(*doc));
+}
+
+struct rs_node *rs_node_get(const struct rs_node *map, const char *key)
+{
+	if (!map || map->type != RS_NODE_MAP)
+		return NULL;
+	for (size_t i = 0; i + 1 < map->n; i += 2)
+		if (map->items[i]->type == RS_NODE_SCALAR &&
+		    !strcmp(map->items[i]->value, key))
+			return map->items[i + 1];
+	return NULL;
+}
+
+struct rs_node *rs_node_at(struct rs_node *n, size_t off)
+{
+	while (n && n->type != RS_NODE_SCALAR) {
+		struct rs_node *in = NULL;
+
+		for (size_t i = 0; i < n->n; i++)
+			if (n->items[i]->start <= off && off < n->items[i]->end) {
+				in = n->items[i];
+				break;
+			}
+		if (!in)
+			break;
+		n = in;
+	}
+	return n;
+}

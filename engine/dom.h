@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_DOM_H
+#define RDMASCN_DOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The scenario file as libyaml saw it: every node keeps where it starts
+ * (1-based line and column, byte offset) and where it ends, so that every
+ * later message can point into the file.  libcyaml (1.3.1) has no location
+ * API; this tree is how rdmascn knows where things are.
+ */
+enum rs_node_type { RS_NODE_SCALAR, RS_NODE_SEQ, RS_NODE_MAP };
+
+struct rs_loc {
+	const char *file;
+	unsigned line, col;
+};
+
+struct rs_node {
+	enum rs_node_type type;
+	bool plain;            /* an unquoted scalar */
+	struct rs_loc loc;
+	size_t start, end;     /* byte range in the file */
+	char *value;           /* scalar text (after ${} substitution) */
+	struct rs_node *key;   /* for a mapping value: its key node */
+	struct rs_node **items;
+	size_t n, cap;
+};
+
+struct rs_doc {
+	const char *file;
+	char *text;
+	size_t len;
+	struct rs_node *root;
+};
+
+struct rs_diag;
+
+/* Read and parse @path ("-" is stdin).  Errors go to @d; returns 0 or
+ * -errno (-EINVAL for a syntax error). */
+int rs_doc_load(struct rs_doc *doc, const char *path, struct rs_diag *d);
+int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
+		 size_t len, struct rs_diag *d);
+void rs_doc_free(struct rs_doc *doc);
+
+/* The value node of @key in mapping @map, or NULL. */
+struct rs_node *rs_node_get(const struct rs_node *map, const char *key);
+/* The innermost node whose range holds byte @off, below @n. */
+struct rs_node *rs_node_at(struct rs_node *n, size_t off);
+
+#endif

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "load_error.h"
+#include "model.h"
+#include "params.h"
+#include "plugin.h"
+#include "cli.h"
+#include "schema.h"
+
+static void *mem(void *ctx, void *ptr, size_t size)
+{
+	if (!size) {
+		rs_free(ptr);
+		return NULL;
+	}
+	return rs_reallocarray(ptr, size, 1);
+}
+
+/* --- objects from what libcyaml filled ------------------------------------ */
+
+static unsigned count_steps(const struct rs_step_entry *e, unsigned n)
+{
+	unsigned total = n;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned t = 0, s = 0; t < rs_registry_count(); t++) {
+			const struct rdmascn_kind *k = rs_registry_at(t);
+			char *data;
+
+			if (!k->step)
+				continue;
+			data = e[i].types[s++];
+			if (data && k->children_offset)
+				total += count_steps(
+					*(struct rs_step_entry **)(data + k->children_offset),
+					*(unsigned *)(data + k->children_count_offset));
+		}
+	return total;
+}
+
+struct builder {
+	struct rs_scenario *s;
+	struct rs_diag *d;
+	unsigned step_no;
+};
+
+static int add_steps(struct builder *b, struct rs_step_entry *e, unsigned n,
+		     struct rs_node *seq, struct rs_obj *parent)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct rs_node *entry = seq && i < seq->n ? seq->items[i] : NULL;
+		const struct rdmascn_kind *found = NULL, *k;
+		void *data = NULL;
+		struct rs_obj *o;
+		unsigned s = 0;
+
+		b->step_no++;
+		for (unsigned t = 0; t < rs_registry_count(); t++) {
+			k = rs_registry_at(t);
+			if (!k->step)
+				continue;
+			if (e[i].types[s] && found) {
+				rs_diag_error(b->d, entry ? &rs_node_get(entry, k->section)->key->loc : NULL,
+					      "step %u: one step per entry, got "
+					      "'%s' and '%s'", b->step_no,
+					      found->section, k->section);
+				return -EINVAL;
+			}
+			if (e[i].types[s]) {
+				found = k;
+				data = e[i].types[s];
+			}
+			s++;
+		}
+		if (!found) {
+			rs_diag_error(b->d, entry ? &entry->loc : NULL,
+				      "step %u: empty step (give one step type, "
+				      "e.g. write:)", b->step_no);
+			return -EINVAL;
+		}
+		o = &b->s->objs[b->s->n_objs++];
+		o->kind = found;
+		o->data = data;
+		o->index = b->s->n_objs - 1;
+		o->parent = parent;
+		o->node = rs_node_get(entry, found->section);
+		o->id = *(char **)((char *)data + found->id_offset);
+		if (o->id)
+			snprintf(o->name, sizeof(o->name), "step '%s'", o->id);
+		else
+			snprintf(o->name, sizeof(o->name), "step %u (%s)",
+				 b->step_no, found->section);
+		if (found->children_offset) {
+			int r = add_steps(b,
+				*(struct rs_step_entry **)((char *)data + found->children_offset),
+				*(unsigned *)((char *)data + found->children_count_offset),
+				rs_node_get(o->node, "steps"), o);
+			if (r < 0)
+				return r;
+		}
+	}
+	return ret;
+}
+
+static int build_objects(struct rs_scenario *s, struct rs_diag *d)
+{
+	struct rs_top *top = s->top;
+	struct builder b = { s, d, 0 };
+	unsigned n = 0, k = 0;
+
+	for (unsigned t = 0; t < rs_registry_count(); t++)
+		if (!rs_registry_at(t)->step)
+			n += top->sections[k++].count;
+	s->n_objects = n;
+	n += count_steps(top->steps, top->steps_count);
+	s->objs = rs_calloc(n ? n : 1, sizeof(*s->objs));
+	if (!s->objs)
+		return -ENOMEM;
+
+	k = 0;
+	for (unsigned t = 0; t < rs_registry_count(); t++) {
+		const struct rdmascn_kind *kd = rs_registry_at(t);
+		struct rs_node *seq;
+
+		if (kd->step)
+			continue;
+		seq = rs_node_get(s->doc.root, kd->section);
+		for (unsigned i = 0; i < top->sections[k].count; i++) {
+			struct rs_obj *o = &s->objs[s->n_objs];
+
+			o->kind = kd;
+			o->data = (char *)top->sections[k].items + (size_t)i * kd->size;
+			o->index = s->n_objs++;
+			o->node = seq->items[i];
+			o->id = *(char **)((char *)o->data + kd->id_offset);
+			snprintf(o->name, sizeof(o->name), "%s '%s'", kd->name,
+				 o->id);
+		}
+		k++;
+	}
+	return add_steps(&b, top->steps, top->steps_count,
+			 rs_node_get(s->doc.root, "steps"), NULL);
+}
+
+/* --- ids -------------------------------------------------------------------- */
+
+struct idmap {
+	struct rs_obj **slots;
+	size_t mask;
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static struct rs_obj **idmap_slot(struct idmap *m, const char *id)
+{
+	size_t i = hash(id) & m->mask;
+
+	while (m->slots[i] && strcmp(m->slots[i]->id, id))
+		i = (i + 1) & m->mask;
+	return &m->slots[i];
+}
+
+static int index_ids(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
+{
+	size_t size = 16;
+	int r = 0;
+
+	while (size < 2 * (size_t)s->n_objs)
+		size *= 2;
+	m->slots = rs_calloc(size, sizeof(*m->slots));
+	if (!m->slots)
+		return -ENOMEM;
+	m->mask = size - 1;
+	for (unsigned i = 0; i < s->n_objs; i++) {
+		struct rs_obj *o = &s->objs[i], **slot;
+
+		if (!o->id)
+			continue;
+		slot = idmap_slot(m, o->id);
+		if (*slot) {
+			const struct rs_loc *first = rs_obj_loc(*slot, "id");
+
+			rs_obj_error(d, o, "id", "duplicate id '%s' (first "
+				     "declared at %s:%u:%u as %s)", o->id,
+				     first->file, first->line, first->col,
+				     (*slot)->kind->step ? "a step" :
+				     (*slot)->kind->name);
+			r = -EINVAL;
+			continue;
+		}
+		*slot = o;
+	}
+	return r;
+}
+
+static bool kind_ok(const struct rdmascn_ref *ref, const struct rs_obj *t)
+{
+	if (ref->after)
+		return true;
+	if (!ref->kinds)
+		return !t->kind->step;
+	for (const char *const *k = ref->kinds; *k; k++)
+		if (!t->kind->step && !strcmp(*k, t->kind->name))
+			return true;
+	return false;
+}
+
+static void want_kinds(const struct rdmascn_ref *ref, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (const char *const *k = ref->kinds; k && *k && o < len; k++)
+		o += snprintf(buf + o, len - o, "%s%s", k == ref->kinds ? "a " :
+			      k[1] ? ", a " : " or a ", *k);
+}
+
+static int resolve_one(struct rs_scenario *s, struct idmap *m,
+		       struct rs_obj *o, const struct rdmascn_ref *ref,
+		       const char *id, unsigned item, bool listed,
+		       struct rs_diag *d)
+{
+	struct rs_obj *t = *idmap_slot(m, id);
+	struct rs_edge *e;
+	char path[128], want[128];
+
+	if (listed)
+		snprintf(path, sizeof(path), "%s[%u]", ref->field, item);
+	else
+		snprintf(path, sizeof(path), "%s", ref->field);
+	if (!t) {
+		rs_obj_error(d, o, path, "%s: no object with id '%s'", path, id);
+		return -EINVAL;
+	}
+	if (t == o) {
+		rs_obj_error(d, o, path, "%s: refers to itself", path);
+		return -EINVAL;
+	}
+	if (!kind_ok(ref, t)) {
+		want_kinds(ref, want, sizeof(want));
+		rs_obj_error(d, o, path, "%s: '%s' is %s%s, not %s", path, id,
+			     t->kind->step ? "" : "a ",
+			     t->kind->step ? "a step" : t->kind->name, want);
+		return -EINVAL;
+	}
+	if (!o->kind->step && t->kind->step) {
+		rs_obj_error(d, o, path, "%s: '%s' is a step; objects are all "
+			     "created before steps run", path, id);
+		return -EINVAL;
+	}
+	e = &o->edges[o->n_edges++];
+	e->to = t;
+	e->field = ref->field;
+	e->order_only = ref->after;
+	return 0;
+}
+
+static unsigned count_refs(const struct rs_obj *o)
+{
+	unsigned n = o->parent ? 1 : 0;
+
+	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field; ref++) {
+		const char *base = (const char *)o->data;
+
+		if (ref->count_offset >= 0)
+			n += *(const unsigned *)(base + ref->count_offset);
+		else
+			n += *(char *const *)(base + ref->offset) != NULL;
+	}
+	return n + 1; /* the implicit sequence edge of a step */
+}
+
+static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
+{
+	struct rs_obj *prev_step = NULL;
+	int r = 0;
+
+	for (unsigned i = 0; i < s->n_objs; i++) {
+		struct rs_obj *o = &s->objs[i];
+		const char *base = (const char *)o->data;
+
+		o->edges = rs_calloc(count_refs(o), sizeof(*o->edges));
+		if (!o->edges)
+			return -ENOMEM;
+		for (const struct rdmascn_ref *ref = o->kind->refs;
+		     ref && ref->field; ref++) {
+			if (ref->count_offset < 0) {
+				const char *id = *(char *const *)(base + ref->offset);
+
+				if (id && resolve_one(s, m, o, ref, id, 0, false, d) < 0)
+					r = -EINVAL;
+				continue;
+			}
+			for (unsigned j = 0; j < *(const unsigned *)(base + ref->count_offset); j++) {
+				const char *id = (*(char **const *)(base + ref->offset))[j];
+
+				if (resolve_one(s, m, o, ref, id, j, true, d) < 0)
+					r = -EINVAL;
+			}
+		}
+		/* Steps run in file order; nested ones within their parent. */
+		if (o->kind->step && o->parent) {
+			o->edges[o->n_edges++] = (struct rs_edge){
+				o->parent, "steps", true };
+		} else if (o->kind->step) {
+			if (prev_step)
+				o->edges[o->n_edges++] = (struct rs_edge){
+					prev_step, "sequence", true };
+			prev_step = o;
+		}
+	}
+	return r;
+}
+
+/* --- public ------------------------------------------------------------------ */
+
+int rs_scenario_load(const char *path, const struct rs_set *sets,
+		     unsigned n_sets, struct rs_diag *d,
+		     struct rs_scenario **ret)
+{
+	struct rs_load_log log = { 0 };
+	cyaml_config_t cfg = {
+		.log_fn = rs_load_log_fn,
+		.log_ctx = &log,
+		.mem_fn = mem,
+		.log_level = CYAML_LOG_ERROR,
+		.flags = CYAML_CFG_NO_ALIAS,
+	};
+	struct idmap ids = { 0 };
+	struct rs_scenario *s;
+	cyaml_err_t ce;
+	int r;
+
+	s = rs_calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	r = rs_doc_load(&s->doc, path, d);
+	if (r < 0)
+		goto fail;
+	if (!s->doc.root || s->doc.root->type != RS_NODE_MAP) {
+		struct rs_loc loc = { path, 1, 1 };
+
+		rs_diag_error(d, s->doc.root ? &s->doc.root->loc : &loc,
+			      "a scenario is a mapping of sections (contexts:, "
+			      "pds:, qps:, steps:, ...)");
+		r = -EINVAL;
+		goto fail;
+	}
+	r = rs_params_apply(s, sets, n_sets, d);
+	if (r < 0)
+		goto fail;
+
+	ce = cyaml_load_data((const uint8_t *)(s->text ? s->text : s->doc.text),
+			     s->text ? s->text_len : s->doc.len, &cfg,
+			     rs_registry_schema(), (void **)&s->top, NULL);
+	if (ce == CYAML_ERR_OOM) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	if (ce != CYAML_OK) {
+		rs_load_error_report(s, &log, cyaml_strerror(ce), d);
+		r = -EINVAL;
+		goto fail;
+	}
+	r = build_objects(s, d);
+	if (!r)
+		r = index_ids(s, &ids, d);
+	if (!r)
+		r = resolve(s, &ids, d);
+	for (unsigned i = 0; !r && i < s->n_objs; i++)
+		if (s->objs[i].kind->check &&
+		    s->objs[i].kind->check(&s->objs[i], d) < 0)
+			r = -EINVAL;
+	if (!r)
+		r = rs_graph_plan(s, d);
+	rs_free(ids.slots);
+	if (r < 0)
+		goto fail;
+	*ret = s;
+	return 0;
+fail:
+	rs_scenario_free(s);
+	return r;
+}
+
+void rs_scenario_free(struct rs_scenario *s)
+{
+	cyaml_config_t cfg = { .mem_fn = mem, .log_level = CYAML_LOG_ERROR,
+			       .log_fn = cyaml_log };
+
+	if (!s)
+		return;
+	if (s->top)
+		cyaml_free(&cfg, rs_registry_schema(), s->top, 0);
+	for (unsigned i = 0; i < s->n_objs; i++)
+		rs_free(s->objs[i].edges);
+	rs_free(s->objs);
+	rs_free(s->create);
+	rs_free(s->steps);
+	rs_free(s->params);
+	rs_free(s->edits);
+	rs_free(s->text);
+	rs_doc_free(&s->doc);
+	rs_free(s);
+}
+
+/* --- locations ---------------------------------------------------------------- */
+
+static struct rs_node *descend(struct rs_node *n, const char *path,
+			       bool *complete)
+{
+	char seg[128];
+
+	*complete = true;
+	while (n && path && *path) {
+		size_t len = strcspn(path, ".[");
+		struct rs_node *next;
+
+		if (*path == '[') {
+			unsigned idx = strtoul(path + 1, NULL, 10);
+
+			next = n->type == RS_NODE_SEQ && idx < n->n ? n->items[idx] : NULL;
+			path = strchr(path, ']');
+			path = path ? path + 1 : NULL;
+		} else {
+			snprintf(seg, sizeof(seg), "%.*s", (int)len, path);
+			next = rs_node_get(n, seg);
+			path += len;
+		}
+		if (path && *path == '.')
+			path++;
+		if (!next) {
+			*complete = false;
+			return n;
+		}
+		n = next;
+	}
+	return n;
+}
+
+const struct rs_loc *rs_obj_loc(const struct rs_obj *obj, const char *path)
+{
+	bool complete;
+	struct rs_node *n = descend(obj->node, path, &complete);
+
+	if (!n)
+		return NULL;
+	/* A step is best pointed at by its type key ("write:"). */
+	if (n == obj->node && obj->kind->step && n->key)
+		return &n->key->loc;
+	return &n->loc;
+}
+
+bool rs_obj_has(const struct rs_obj *obj, const char *path)
+{
+	bool complete;
+
+	descend(obj->node, path, &complete);
+	return complete;
+}
+
+void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
+		  const char *path, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s", obj->name, msg);
+}
+
+void rs_scenario_registry_init(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
+	rs_schemas_register_core();
+	rs_plugins_load(rs_verbose);
+	for (unsigned i = 0; i < rs_plugins_count(); i++) {
+		const struct rdmascn_plugin *p = rs_plugin_at(i);
+
+		for (const struct rdmascn_kind *const *k = p->kinds; k && *k; k++)
+			if (rs_registry_add(*k) < 0)
+				fprintf(stderr, "rdmascn: plugin %s: kind '%s' "
+					"clashes with a registered one\n",
+					p->name, (*k)->name);
+	}
+}

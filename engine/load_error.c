@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_error.h"
+#include "params.h"
+
+void rs_load_log_fn(cyaml_log_t level, void *ctx, const char *fmt,
+		    va_list args)
+{
+	struct rs_load_log *log = ctx;
+	struct rs_load_frame *f;
+	char line[512];
+	size_t len;
+
+	if (level < CYAML_LOG_ERROR)
+		return;
+	vsnprintf(line, sizeof(line), fmt, args);
+	len = strlen(line);
+	while (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	if (!strncmp(line, "Load: Backtrace:", 16))
+		return;
+	if (!strncmp(line, "Load: ", 6)) {
+		if (!log->msg[0])
+			snprintf(log->msg, sizeof(log->msg), "%s", line + 6);
+		return;
+	}
+	if (log->n == RS_LOAD_FRAMES)
+		return;
+	f = &log->frames[log->n];
+	memset(f, 0, sizeof(*f));
+	if (sscanf(line, "  in mapping field '%63[^']' (line: %u, column: %u)",
+		   f->key, &f->line, &f->col) == 3 ||
+	    sscanf(line, "  in mapping (line: %u, column: %u)", &f->line,
+		   &f->col) == 2) {
+		log->n++;
+	} else if (sscanf(line, "  in sequence entry '%*u' (line: %u, column: %u)",
+			  &f->line, &f->col) == 2) {
+		f->entry = true;
+		log->n++;
+	}
+}
+
+/* Byte offset of 1-based (line, col) in @text. */
+static size_t offset_of(const char *text, size_t len, unsigned line,
+			unsigned col)
+{
+	size_t o = 0;
+
+	for (unsigned l = 1; l < line && o < len; o++)
+		if (text[o] == '\n')
+			l++;
+	o += col ? col - 1 : 0;
+	return o < len ? o : len ? len - 1 : 0;
+}
+
+/* The chain of DOM nodes from the root down to the one holding @off. */
+static unsigned chain(struct rs_node *root, size_t off, struct rs_node **out,
+		      unsigned max)
+{
+	unsigned n = 0;
+	struct rs_node *cur = root;
+
+	while (cur && n < max) {
+		struct rs_node *in = NULL;
+
+		out[n++] = cur;
+		if (cur->type == RS_NODE_SCALAR)
+			break;
+		for (size_t i = 0; i < cur->n; i++)
+			if (cur->items[i]->start <= off && off < cur->items[i]->end) {
+				in = cur->items[i];
+				break;
+			}
+		cur = in;
+	}
+	return n;
+}
+
+static const char *what(const char *event)
+{
+	if (!strcmp(event, "SCALAR"))
+		return "a scalar";
+	if (!strcmp(event, "SEQUENCE_START"))
+		return "a sequence";
+	if (!strcmp(event, "MAPPING_START"))
+		return "a mapping";
+	return event;
+}
+
+static const char *expected(const char *type)
+{
+	if (!strcmp(type, "MAPPING"))
+		return "a mapping";
+	if (!strcmp(type, "SEQUENCE") || !strcmp(type, "SEQUENCE_FIXED"))
+		return "a sequence";
+	if (!strcmp(type, "FLAGS"))
+		return "a list of flags";
+	if (!strcmp(type, "STRING"))
+		return "a string";
+	if (!strcmp(type, "INT") || !strcmp(type, "UINT"))
+		return "an integer";
+	if (!strcmp(type, "ENUM") || !strcmp(type, "BOOL"))
+		return "a name";
+	return "a scalar";
+}
+
+/* The field path of ch[from..to), dotted, with [i] for entries. */
+static void path_to(char *path, size_t len, struct rs_node **ch,
+		    unsigned from, unsigned to)
+{
+	path[0] = '\0';
+	for (unsigned i = from; i < to; i++) {
+		size_t o = strlen(path);
+
+		if (ch[i]->key)
+			snprintf(path + o, len - o, "%s%s", o ? "." : "",
+				 ch[i]->key->value);
+		else
+			for (size_t j = 0; j < ch[i - 1]->n; j++)
+				if (ch[i - 1]->items[j] == ch[i])
+					snprintf(path + o, len - o, "[%zu]", j);
+	}
+}
+
+/* Index in the chain of the innermost mapping. */
+static unsigned innermost_map(struct rs_node **ch, unsigned n)
+{
+	for (unsigned i = n; i-- > 0;)
+		if (ch[i]->type == RS_NODE_MAP)
+			return i;
+	return 0;
+}
+
+/* Schema lookup along a DOM path: the field a message is about. */
+static const cyaml_schema_value_t *field_value(const cyaml_schema_value_t *v,
+					       struct rs_node **ch, unsigned n,
+					       unsigned from)
+{
+	for (unsigned i = from; v && i < n; i++) {
+		struct rs_node *node = ch[i];
+
+		if (v->type == CYAML_SEQUENCE || v->type == CYAML_SEQUENCE_FIXED) {
+			v = v->sequence.entry;
+			continue;
+		}
+		if (v->type != CYAML_MAPPING || !node->key)
+			return i == n ? v : NULL;
+		const cyaml_schema_field_t *f = v->mapping.fields;
+
+		while (f->key && strcmp(f->key, node->key->value))
+			f++;
+		if (!f->key) {
+			/* A steps entry: its type key selects the schema. */
+			return NULL;
+		}
+		v = &f->value;
+	}
+	return v;
+}
+
+static void names_list(const cyaml_schema_value_t *v, char *buf, size_t len)
+{
+	size_t o = 0;
+	const cyaml_strval_t *s = v->type == CYAML_FLAGS ? v->enumeration.strings :
+				  v->enumeration.strings;
+	uint32_t n = v->enumeration.count;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
+			      s[i].str);
+}
+
+static void range_of(const cyaml_schema_value_t *v, char *buf, size_t len)
+{
+	unsigned bits = v->data_size * 8;
+
+	if (v->type == CYAML_UINT)
+		snprintf(buf, len, "0..%" PRIu64,
+			 bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
+	else
+		snprintf(buf, len, "%" PRId64 "..%" PRId64,
+			 bits >= 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1)),
+			 bits >= 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1);
+}
+
+static bool numeric(const char *s)
+{
+	char *end;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	if (!*s)
+		return false;
+	strtoull(s, &end, 0);
+	return *end == '\0' || strspn(s, "0123456789") == strlen(s);
+}
+
+void rs_load_error_report(const struct rs_scenario *s,
+			  const struct rs_load_log *log, const char *fallback,
+			  struct rs_diag *d)
+{
+	const char *text = s->text ? s->text : s->doc.text;
+	size_t len = s->text ? s->text_len : s->doc.len;
+	struct rs_node *ch[128], *obj = NULL, *target;
+	const struct rdmascn_kind *kind = NULL;
+	const cyaml_schema_value_t *v = NULL;
+	char who[160] = "", path[256] = "", msg[1024], buf[512];
+	const char *m = log->msg[0] ? log->msg : fallback;
+	unsigned n, obj_at = 0, section_no = 0;
+	size_t off = 0;
+
+	if (log->n)
+		off = rs_params_orig_offset(s, offset_of(text, len,
+			log->frames[0].line, log->frames[0].col));
+	n = chain(s->doc.root, off, ch, 128);
+	target = ch[n - 1];
+
+	/* Which object: a section entry (or a step entry, nested ones too). */
+	if (n >= 3 && ch[1]->key) {
+		const char *section = ch[1]->key->value;
+
+		kind = rs_registry_find(section, false);
+		if (kind || !strcmp(section, "steps")) {
+			obj = ch[2];
+			obj_at = 2;
+			for (size_t i = 0; i < ch[1]->n; i++)
+				if (ch[1]->items[i] == obj)
+					section_no = i + 1;
+		}
+	}
+	if (obj && kind) {
+		struct rs_node *id = rs_node_get(obj, "id");
+
+		if (id && id->type == RS_NODE_SCALAR && id->value[0])
+			snprintf(who, sizeof(who), "%s '%s': ", kind->name, id->value);
+		else
+			snprintf(who, sizeof(who), "%s #%u: ", kind->name, section_no);
+	} else if (obj) {
+		/* steps: the entry's type, and below parallel's steps: the
+		 * innermost entry. */
+		for (unsigned i = obj_at; i + 2 < n; i++)
+			if (ch[i]->key && !strcmp(ch[i]->key->value, "steps") &&
+			    ch[i]->type == RS_NODE_SEQ) {
+				obj = ch[i + 1];
+				obj_at = i + 1;
+			}
+		if (obj->type == RS_NODE_MAP && obj->n >= 2) {
+			struct rs_node *body = obj->items[1];
+			struct rs_node *id = rs_node_get(body, "id");
+
+			kind = rs_registry_find(obj->items[0]->value, true);
+			if (id && id->type == RS_NODE_SCALAR && id->value[0])
+				snprintf(who, sizeof(who), "step '%s': ", id->value);
+			else
+				snprintf(who, sizeof(who), "step %u (%s): ",
+					 section_no, obj->items[0]->value);
+			if (kind)
+				obj_at++; /* paths start inside the step type */
+		} else {
+			snprintf(who, sizeof(who), "step %u: ", section_no);
+		}
+	}
+
+	path_to(path, sizeof(path), ch, obj ? obj_at + 1 : 1, n);
+	if (obj && kind)
+		v = field_value(&(cyaml_schema_value_t){
+				.type = CYAML_MAPPING,
+				.mapping.fields = kind->fields },
+				ch, n, obj_at + 1);
+
+	if (!strncmp(m, "Unexpected key: ", 16)) {
+		const char *key = m + 16;
+		unsigned mi = innermost_map(ch, n);
+
+		/* The backtrace points at the previous value; the key is in
+		 * the innermost mapping around it. */
+		for (size_t j = 0; j + 1 < ch[mi]->n; j += 2)
+			if (!strcmp(ch[mi]->items[j]->value, key))
+				target = ch[mi]->items[j];
+		path_to(path, sizeof(path), ch, obj ? obj_at + 1 : 1, mi + 1);
+		if (!obj)
+			rs_diag_error(d, &target->loc, "unknown section '%s'", key);
+		else
+			rs_diag_error(d, &target->loc, "%s%s%sunknown field '%s'",
+				      who, path, path[0] ? ": " : "", key);
+		return;
+	}
+	if (!strncmp(m, "Missing required mapping field: ", 32)) {
+		unsigned mi = innermost_map(ch, n);
+
+		target = ch[mi];
+		path_to(path, sizeof(path), ch, obj ? obj_at + 1 : 1, mi + 1);
+		if (target == s->doc.root || !obj)
+			rs_diag_error(d, &target->loc, "missing section '%s'",
+				      m + 32);
+		else
+			rs_diag_error(d, &target->loc, "%smissing field '%s%s%s'",
+				      who, path, path[0] ? "." : "", m + 32);
+		return;
+	}
+	if (!strncmp(m, "Unknown flag: ", 14)) {
+		/* Point at the list entry, not at the list. */
+		struct rs_node *seq = ch[n - 1]->type == RS_NODE_SEQ ? ch[n - 1] :
+				      n >= 2 && ch[n - 2]->type == RS_NODE_SEQ ?
+				      ch[n - 2] : NULL;
+
+		for (size_t j = 0; seq && j < seq->n; j++)
+			if (!strcmp(seq->items[j]->value ? seq->items[j]->value : "",
+				    m + 14))
+				target = seq->items[j];
+		if (seq && ch[n - 1] != seq) {
+			n--; /* the path names the list */
+			path_to(path, sizeof(path), ch, obj ? obj_at + 1 : 1, n);
+		}
+	}
+
+	if (!strncmp(m, "Invalid ENUM value: ", 20)) {
+		if (v && v->type == CYAML_ENUM) {
+			names_list(v, buf, sizeof(buf));
+			snprintf(msg, sizeof(msg), "unknown value '%s' (expected "
+				 "one of: %s)", m + 20, buf);
+		} else {
+			snprintf(msg, sizeof(msg), "unknown value '%s'", m + 20);
+		}
+	} else if (!strncmp(m, "Unknown flag: ", 14)) {
+		if (v && v->type == CYAML_FLAGS) {
+			names_list(v, buf, sizeof(buf));
+			snprintf(msg, sizeof(msg), "unknown flag '%s' (expected "
+				 "some of: %s)", m + 14, buf);
+		} else {
+			snprintf(msg, sizeof(msg), "unknown flag '%s'", m + 14);
+		}
+	} else if (!strncmp(m, "Invalid ", 8) && strstr(m, " value: '")) {
+		const char *val = strstr(m, " value: '") + 9;
+		char value[128];
+
+		snprintf(value, sizeof(value), "%.*s", (int)strcspn(val, "'"), val);
+		if (numeric(value) && v && (v->type == CYAML_UINT || v->type == CYAML_INT)) {
+			range_of(v, buf, sizeof(buf));
+			snprintf(msg, sizeof(msg), "%s is out of range (%s)",
+				 value, buf);
+		} else {
+			snprintf(msg, sizeof(msg), "expected an integer, got '%s'",
+				 value);
+		}
+	} else if (!strncmp(m, "Expecting ", 10) && strstr(m, ", got event: ")) {
+		char type[32];
+
+		sscanf(m + 10, "%31[^,]", type);
+		snprintf(msg, sizeof(msg), "expected %s, got %s", expected(type),
+			 what(strstr(m, ", got event: ") + 13));
+	} else if (!strncmp(m, "STRING length > ", 16)) {
+		snprintf(msg, sizeof(msg), "longer than %d characters",
+			 atoi(m + 16));
+	} else if (!strncmp(m, "STRING length < ", 16)) {
+		if (atoi(m + 16) == 1)
+			snprintf(msg, sizeof(msg), "must not be empty");
+		else
+			snprintf(msg, sizeof(msg), "shorter than %d characters",
+				 atoi(m + 16));
+	} else if (!strncmp(m, "Excessive entries (", 19)) {
+		snprintf(msg, sizeof(msg), "more than %d entries", atoi(m + 19));
+	} else if (!strncmp(m, "Insufficient entries (", 22)) {
+		snprintf(msg, sizeof(msg), "fewer than %d entries", atoi(m + 22));
+	} else {
+		snprintf(msg, sizeof(msg), "%s", m);
+	}
+	if (path[0])
+		rs_diag_error(d, &target->loc, "%s%s: %s", who, path, msg);
+	else if (ch[n - 1] == s->doc.root || n < 2)
+		rs_diag_error(d, &target->loc, "%s", msg);
+	else
+		rs_diag_error(d, &target->loc, "%s%s", who, msg);
+}

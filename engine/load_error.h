@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_LOAD_ERROR_H
+#define RDMASCN_LOAD_ERROR_H
+
+#include <stdarg.h>
+
+#include <cyaml/cyaml.h>
+
+#include "model.h"
+
+/*
+ * libcyaml 1.3.1 reports an error as log lines: the message, then a
+ * backtrace of "in mapping field 'k' (line: L, column: C)" frames,
+ * innermost first.  We keep them and turn them into one located line,
+ * using the DOM for what the backtrace does not say precisely (where an
+ * unknown key is, which object it is, the field's path).
+ */
+#define RS_LOAD_FRAMES 32
+
+struct rs_load_frame {
+	char key[64];          /* mapping field, or "" */
+	bool entry;            /* a sequence entry */
+	unsigned line, col;
+};
+
+struct rs_load_log {
+	char msg[512];
+	struct rs_load_frame frames[RS_LOAD_FRAMES];
+	unsigned n;
+};
+
+void rs_load_log_fn(cyaml_log_t level, void *ctx, const char *fmt,
+		    va_list args);
+void rs_load_error_report(const struct rs_scenario *s,
+			  const struct rs_load_log *log, const char *fallback,
+			  struct rs_diag *d);
+
+#endif

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Parameters: `params:` declares names with defaults; `${name}` in any
+ * scalar is replaced; `--set name=value` overrides; an environment
+ * variable overrides only where the declaration names it (`env:`).
+ *
+ * libcyaml reads text, so substituted scalars are written back into a copy
+ * of the text as double-quoted YAML strings.  The edits are kept so that a
+ * position libcyaml reports maps back to the file the user wrote.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "params.h"
+
+static struct rs_param *find(struct rs_scenario *s, const char *name,
+			     size_t len)
+{
+	for (unsigned i = 0; i < s->n_params; i++)
+		if (strlen(s->params[i].name) == len &&
+		    !strncmp(s->params[i].name, name, len))
+			return &s->params[i];
+	return NULL;
+}
+
+static bool valid_name(const char *n)
+{
+	if (!*n)
+		return false;
+	for (const char *p = n; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z') ||
+		      (p != n && *p >= '0' && *p <= '9')))
+			return false;
+	return true;
+}
+
+static int declare(struct rs_scenario *s, struct rs_node *params,
+		   struct rs_diag *d)
+{
+	if (!params)
+		return 0;
+	if (params->type != RS_NODE_MAP) {
+		rs_diag_error(d, &params->loc, "params: expected a mapping of "
+			      "names to defaults");
+		return -EINVAL;
+	}
+	s->params = rs_calloc(params->n / 2 + 1, sizeof(*s->params));
+	if (!s->params)
+		return -ENOMEM;
+	for (size_t i = 0; i + 1 < params->n; i += 2) {
+		struct rs_node *k = params->items[i], *v = params->items[i + 1];
+		struct rs_param *p = &s->params[s->n_params];
+		struct rs_node *def = v;
+
+		if (!valid_name(k->value)) {
+			rs_diag_error(d, &k->loc, "params: '%s' is not a valid "
+				      "name (letters, digits, _)", k->value);
+			return -EINVAL;
+		}
+		if (v->type == RS_NODE_MAP) {
+			/* {default: X, env: NAME, description: ...} */
+			for (size_t j = 0; j + 1 < v->n; j += 2) {
+				const char *key = v->items[j]->value;
+				struct rs_node *val = v->items[j + 1];
+
+				if (strcmp(key, "default") && strcmp(key, "env") &&
+				    strcmp(key, "description")) {
+					rs_diag_error(d, &v->items[j]->loc,
+						      "param '%s': unknown field "
+						      "'%s' (default, env, "
+						      "description)", k->value, key);
+					return -EINVAL;
+				}
+				if (val->type != RS_NODE_SCALAR) {
+					rs_diag_error(d, &val->loc, "param '%s': "
+						      "'%s' must be a scalar",
+						      k->value, key);
+					return -EINVAL;
+				}
+			}
+			def = rs_node_get(v, "default");
+			if (rs_node_get(v, "env"))
+				p->env = rs_node_get(v, "env")->value;
+		} else if (v->type != RS_NODE_SCALAR) {
+			rs_diag_error(d, &v->loc, "param '%s': a default must be "
+				      "a scalar", k->value);
+			return -EINVAL;
+		}
+		p->name = k->value;
+		p->node = k;
+		p->value = def ? def->value : NULL;
+		s->n_params++;
+	}
+	return 0;
+}
+
+static int override(struct rs_scenario *s, const struct rs_set *sets,
+		    unsigned n_sets, struct rs_diag *d)
+{
+	struct rs_loc top = { s->doc.file, 1, 1 };
+
+	for (unsigned i = 0; i < s->n_params; i++) {
+		const char *e = s->params[i].env ? getenv(s->params[i].env) : NULL;
+
+		if (e)
+			s->params[i].value = (char *)e;
+	}
+	for (unsigned i = 0; i < n_sets; i++) {
+		struct rs_param *p = find(s, sets[i].name, strlen(sets[i].name));
+
+		if (!p) {
+			rs_diag_error(d, &top, "--set %s: the scenario has no "
+				      "param '%s'", sets[i].name, sets[i].name);
+			return -EINVAL;
+		}
+		p->value = (char *)sets[i].value;
+		p->set = true;
+	}
+	for (unsigned i = 0; i < s->n_params; i++)
+		if (!s->params[i].value) {
+			rs_diag_error(d, &s->params[i].node->loc, "param '%s' has "
+				      "no default; give it with --set %s=VALUE",
+				      s->params[i].name, s->params[i].name);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+struct edit {
+	size_t start, end; /* original byte range */
+	char *text;        /* replacement */
+};
+
+struct subst {
+	struct rs_scenario *s;
+	struct rs_node *params;
+	struct rs_diag *d;
+	struct edit *edits;
+	size_t n, cap;
+};
+
+/* "${name}" -> value; "$${" -> "${". */
+static int expand(struct subst *st, struct rs_node *n, char **ret)
+{
+	const char *v = n->value;
+	size_t len = 0, cap = strlen(v) + 64;
+	char *out = rs_malloc(cap);
+
+	if (!out)
+		return -ENOMEM;
+	while (*v) {
+		const char *piece = v;
+		size_t plen = 1;
+
+		if (v[0] == '$' && v[1] == '$' && v[2] == '{') {
+			piece = "${";
+			plen = 2;
+			v += 3;
+		} else if (v[0] == '$' && v[1] == '{') {
+			const char *end = strchr(v, '}');
+			struct rs_param *p = end ? find(st->s, v + 2, end - v - 2) : NULL;
+
+			if (!p) {
+				struct rs_loc loc = n->loc;
+
+				if (n->plain && !strchr(n->value, '\n'))
+					loc.col += v - n->value;
+				if (end)
+					rs_diag_error(st->d, &loc, "unknown param "
+						      "'%.*s'", (int)(end - v - 2),
+						      v + 2);
+				else
+					rs_diag_error(st->d, &loc, "unterminated "
+						      "'${' (write '$${' for a "
+						      "literal)");
+				rs_free(out);
+				return -EINVAL;
+			}
+			piece = p->value;
+			plen = strlen(p->value);
+			v = end + 1;
+		} else {
+			v++;
+		}
+		if (len + plen + 1 > cap) {
+			char *t;
+
+			cap = (len + plen + 1) * 2;
+			t = rs_reallocarray(out, cap, 1);
+			if (!t) {
+				rs_free(out);
+				return -ENOMEM;
+			}
+			out = t;
+		}
+		memcpy(out + len, piece, plen);
+		len += plen;
+	}
+	out[len] = '\0';
+	*ret = out;
+	return 0;
+}
+
+/* A double-quoted YAML scalar holding @v, on one line. */
+static char *quote(const char *v, unsigned newlines)
+{
+	size_t cap = strlen(v) * 4 + 3 + newlines;
+	char *q = rs_malloc(cap), *o = q;
+
+	if (!q)
+		return NULL;
+	*o++ = '"';
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			*o++ = '\\';
+			*o++ = *p;
+		} else if (*p == '\n') {
+			*o++ = '\\';
+			*o++ = 'n';
+		} else if (*p < 0x20) {
+			o += sprintf(o, "\\x%02x", *p);
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '"';
+	/* Keep the line count: later positions must still map back. */
+	while (newlines--)
+		*o++ = '\n';
+	*o = '\0';
+	return q;
+}
+
+static int walk(struct subst *st, struct rs_node *n)
+{
+	if (n == st->params)
+		return 0;
+	if (n->type != RS_NODE_SCALAR) {
+		for (size_t i = 0; i < n->n; i++) {
+			int r = walk(st, n->items[i]);
+
+			if (r < 0)
+				return r;
+		}
+		return 0;
+	}
+	if (!strchr(n->value, '$') || !strstr(n->value, "${")) {
+		return 0;
+	} else {
+		unsigned nl = 0;
+		char *v, *q;
+		int r = expand(st, n, &v);
+
+		if (r < 0)
+			return r;
+		for (size_t i = n->start; i < n->end; i++)
+			nl += st->s->doc.text[i] == '\n';
+		q = quote(v, nl);
+		if (!q) {
+			rs_free(v);
+			return -ENOMEM;
+		}
+		rs_free(n->value);
+		n->value = v;
+		if (st->n == st->cap) {
+			size_t cap = st->cap ? st->cap * 2 : 16;
+			struct edit *e = rs_reallocarray(st->edits, cap,
+							 sizeof(*e));
+			if (!e) {
+				rs_free(q);
+				return -ENOMEM;
+			}
+			st->edits = e;
+			st->cap = cap;
+		}
+		st->edits[st->n++] = (struct edit){ n->start, n->end, q };
+		return 0;
+	}
+}
+
+int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
+		    unsigned n_sets, struct rs_diag *d)
+{
+	struct rs_node *root = s->doc.root;
+	struct subst st = { .s = s, .d = d };
+	size_t len, o = 0, prev = 0;
+	int r;
+
+	st.params = rs_node_get(root, "params");
+	r = declare(s, st.params, d);
+	if (!r)
+		r = override(s, sets, n_sets, d);
+	if (!r)
+		r = walk(&st, root);
+	if (r < 0 || !st.n)
+		goto out;
+
+	len = s->doc.len;
+	for (size_t i = 0; i < st.n; i++)
+		len += strlen(st.edits[i].text);
+	s->text = rs_malloc(len + 1);
+	s->edits = rs_calloc(st.n, sizeof(*s->edits));
+	if (!s->text || !s->edits) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* DOM order is file order, so the edits are sorted already. */
+	for (size_t i = 0; i < st.n; i++) {
+		const struct edit *e = &st.edits[i];
+		size_t tl = strlen(e->text);
+
+		memcpy(s->text + o, s->doc.text + prev, e->start - prev);
+		o += e->start - prev;
+		s->edits[i] = (struct rs_text_edit){
+			.orig_start = e->start, .orig_end = e->end,
+			.new_start = o, .new_end = o + tl,
+		};
+		memcpy(s->text + o, e->text, tl);
+		o += tl;
+		prev = e->end;
+	}
+	memcpy(s->text + o, s->doc.text + prev, s->doc.len - prev);
+	o += s->doc.len - prev;
+	s->text[o] = '\0';
+	s->text_len = o;
+	s->n_edits = st.n;
+out:
+	for (size_t i = 0; i < st.n; i++)
+		rs_free(st.edits[i].text);
+	rs_free(st.edits);
+	return r;
+}
+
+size_t rs_params_orig_offset(const struct rs_scenario *s, size_t off)
+{
+	ptrdiff_t delta = 0;
+
+	for (size_t i = 0; i < s->n_edits; i++) {
+		const struct rs_text_edit *e = &s->edits[i];
+
+		if (off < e->new_start)
+			break;
+		if (off < e->new_end)
+			return e->orig_start;
+		delta = (ptrdiff_t)e->orig_end - (ptrdiff_t)e->new_end;
+	}
+	return off + delta;
+}

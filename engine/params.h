@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_PARAMS_H
+#define RDMASCN_PARAMS_H
+
+#include "model.h"
+
+/* Declare params, apply the environment and --set, substitute ${name}
+ * in the DOM, and make s->text (what libcyaml reads) when anything was
+ * substituted. */
+int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
+		    unsigned n_sets, struct rs_diag *d);
+/* A byte offset in s->text, as a byte offset in the user's file. */
+size_t rs_params_orig_offset(const struct rs_scenario *s, size_t off);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_REGISTRY_H
+#define RDMASCN_REGISTRY_H
+
+#include "rdmascn/kind.h"
+
+#define RS_MAX_KINDS 64
+
+/*
+ * Kinds and step types, core and plugin, in registration order (which is
+ * also section order in messages, `plan` and `schema`).  Registering after
+ * rs_registry_schema() was first called is refused.
+ */
+int rs_registry_add(const struct rdmascn_kind *kind);
+void rs_registry_add_core(void);
+unsigned rs_registry_count(void);
+const struct rdmascn_kind *rs_registry_at(unsigned i);
+const struct rdmascn_kind *rs_registry_find(const char *section_or_name,
+					    bool step);
+
+/*
+ * The top-level document: fixed head, then one (pointer, count) pair per
+ * registered object kind, then the steps.  Offsets come from
+ * rs_doc_section_offset(); the schema from rs_registry_schema().
+ */
+struct rs_requires {
+	uint32_t qp_types;   /* RS_QPT_* bits */
+	uint32_t features;   /* RS_FEAT_* bits */
+	int link_layer;      /* enum rs_link_layer */
+};
+
+struct rs_top {
+	char *scenario;
+	char *description;
+	struct rs_requires *requires;
+	struct rs_step_entry *steps;
+	unsigned steps_count;
+	struct {
+		void *items;
+		unsigned count;
+	} sections[RS_MAX_KINDS];
+};
+
+/* One `steps:` entry: one pointer per registered step type, all NULL but
+ * one in a valid file. */
+struct rs_step_entry {
+	void *types[RS_MAX_KINDS];
+};
+
+/* Common fields of every step type; a step's struct starts with it. */
+struct rs_step_common {
+	char *id;
+	char **after;
+	unsigned after_count;
+	uint64_t deadline_ms;
+};
+
+const cyaml_schema_value_t *rs_registry_schema(void);
+/* The schema of one `steps:` entry, for step types that nest steps. */
+extern const cyaml_schema_value_t rs_step_entry_schema;
+
+#endif

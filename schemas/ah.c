@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stddef.h>
+
+#include "kinds.h"
+#include "model.h"
+#include "parse.h"
+
+static const cyaml_schema_field_t ah_fields[] = {
+	RS_FIELD_ID(struct rs_ah),
+	RS_FIELD_AFTER(struct rs_ah),
+	RS_FIELD_REF("pd", struct rs_ah, pd),
+	RS_FIELD_OPT_REF("qp", struct rs_ah, qp),
+	RS_FIELD_STR("dgid", struct rs_ah, dgid),
+	RS_FIELD_UINT("gid_index", struct rs_ah, gid_index),
+	RS_FIELD_UINT("sl", struct rs_ah, sl),
+	RS_FIELD_UINT("port", struct rs_ah, port),
+	RS_FIELD_UINT("hop_limit", struct rs_ah, hop_limit),
+	RS_FIELD_UINT("traffic_class", struct rs_ah, traffic_class),
+	RS_FIELD_UINT("flow_label", struct rs_ah, flow_label),
+	RS_FIELD_BOOL("is_global", struct rs_ah, is_global),
+	RS_FIELD_UINT("dlid", struct rs_ah, dlid),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref ah_refs[] = {
+	RS_REF("pd", struct rs_ah, pd, "pd", "parent_domain"),
+	RS_REF("qp", struct rs_ah, qp, "qp"),
+	RS_REF_AFTER(struct rs_ah),
+	RS_REF_END
+};
+
+static int ah_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	struct rs_ah *a = obj->data;
+	int ret = 0;
+
+	if (a->dgid && rs_parse_gid(a->dgid, a->dgid_raw)) {
+		rs_obj_error(d, obj, "dgid", "'%s' is not a GID", a->dgid);
+		ret = -EINVAL;
+	}
+	if (a->dgid && rs_obj_has(obj, "is_global") && !a->is_global) {
+		rs_obj_error(d, obj, "is_global",
+			     "'dgid' needs 'is_global: true'");
+		ret = -EINVAL;
+	}
+	if (a->sl > 15) {
+		rs_obj_error(d, obj, "sl", "'sl' must be 0 to 15");
+		ret = -EINVAL;
+	}
+	if (a->flow_label > 0xfffff) {
+		rs_obj_error(d, obj, "flow_label",
+			     "'flow_label' must fit in 20 bits");
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+const struct rdmascn_kind rs_kind_ah = {
+	.name = "ah",
+	.section = "ahs",
+	.summary = "an address handle for ud sends (ibv_create_ah)",
+	.fields = ah_fields,
+	.size = sizeof(struct rs_ah),
+	.id_offset = offsetof(struct rs_ah, id),
+	.refs = ah_refs,
+	.check = ah_check,
+};

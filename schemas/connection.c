@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+
+#include "kinds.h"
+#include "model.h"
+#include "parse.h"
+
+static const cyaml_strval_t conn_via_names[] = {
+	{ "oob", RS_VIA_OOB }, { "rdma_cm", RS_VIA_RDMA_CM },
+};
+
+static const cyaml_strval_t conn_mtu_names[] = {
+	{ "256", IBV_MTU_256 }, { "512", IBV_MTU_512 },
+	{ "1024", IBV_MTU_1024 }, { "2048", IBV_MTU_2048 },
+	{ "4096", IBV_MTU_4096 },
+};
+
+static const cyaml_schema_field_t connection_fields[] = {
+	RS_FIELD_ID(struct rs_connection),
+	RS_FIELD_AFTER(struct rs_connection),
+	RS_FIELD_REF("a", struct rs_connection, a),
+	RS_FIELD_REF("b", struct rs_connection, b),
+	RS_FIELD_ENUM("via", struct rs_connection, via, conn_via_names),
+	RS_FIELD_ENUM("mtu", struct rs_connection, mtu, conn_mtu_names),
+	RS_FIELD_UINT("timeout", struct rs_connection, timeout),
+	RS_FIELD_UINT("retry_cnt", struct rs_connection, retry_cnt),
+	RS_FIELD_UINT("rnr_retry", struct rs_connection, rnr_retry),
+	RS_FIELD_UINT("min_rnr_timer", struct rs_connection, min_rnr_timer),
+	RS_FIELD_UINT("max_rd_atomic", struct rs_connection, max_rd_atomic),
+	RS_FIELD_UINT("max_dest_rd_atomic", struct rs_connection,
+		      max_dest_rd_atomic),
+	RS_FIELD_UINT("sl", struct rs_connection, sl),
+	RS_FIELD_UINT("traffic_class", struct rs_connection, traffic_class),
+	RS_FIELD_UINT("psn", struct rs_connection, psn),
+	RS_FIELD_UINT("port", struct rs_connection, port),
+	RS_FIELD_STR("ip", struct rs_connection, ip),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref connection_refs[] = {
+	RS_REF("a", struct rs_connection, a, "qp"),
+	RS_REF("b", struct rs_connection, b, "qp"),
+	RS_REF_AFTER(struct rs_connection),
+	RS_REF_END
+};
+
+static const struct {
+	const char *key;
+	uint16_t offset;
+	uint8_t max;
+} conn_limits[] = {
+	{ "timeout", offsetof(struct rs_connection, timeout), 31 },
+	{ "retry_cnt", offsetof(struct rs_connection, retry_cnt), 7 },
+	{ "rnr_retry", offsetof(struct rs_connection, rnr_retry), 7 },
+	{ "min_rnr_timer", offsetof(struct rs_connection, min_rnr_timer), 31 },
+	{ "sl", offsetof(struct rs_connection, sl), 15 },
+};
+
+static int connection_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	const struct rs_connection *c = obj->data;
+	int ret = 0;
+
+	if (c->a && c->b && !strcmp(c->a, c->b)) {
+		rs_obj_error(d, obj, "b", "'a' and 'b' are the same qp");
+		ret = -EINVAL;
+	}
+	for (size_t i = 0; i < CYAML_ARRAY_LEN(conn_limits); i++) {
+		uint8_t v = *((const uint8_t *)c + conn_limits[i].offset);
+
+		if (v > conn_limits[i].max) {
+			rs_obj_error(d, obj, conn_limits[i].key,
+				     "'%s' must be 0 to %u", conn_limits[i].key,
+				     conn_limits[i].max);
+			ret = -EINVAL;
+		}
+	}
+	if (c->psn > 0xffffff) {
+		rs_obj_error(d, obj, "psn", "'psn' must fit in 24 bits");
+		ret = -EINVAL;
+	}
+	if (c->via != RS_VIA_RDMA_CM) {
+		for (int i = 0; i < 2; i++) {
+			const char *k = i ? "ip" : "port";
+
+			if (rs_obj_has(obj, k)) {
+				rs_obj_error(d, obj, k,
+					     "'%s' is only for 'via: rdma_cm'",
+					     k);
+				ret = -EINVAL;
+			}
+		}
+	} else if (c->ip && rs_parse_ip_family(c->ip) < 0) {
+		rs_obj_error(d, obj, "ip", "'%s' is not an ip address", c->ip);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+const struct rdmascn_kind rs_kind_connection = {
+	.name = "connection",
+	.section = "connections",
+	.summary = "two qps brought to RTS, by oob exchange or rdma_cm",
+	.fields = connection_fields,
+	.size = sizeof(struct rs_connection),
+	.id_offset = offsetof(struct rs_connection, id),
+	.refs = connection_refs,
+	.check = connection_check,
+};

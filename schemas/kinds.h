@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_KINDS_H
+#define RDMASCN_KINDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schema.h"
+
+/*
+ * The core object kinds: what libcyaml fills for each section of a
+ * scenario.  Every struct starts with `char *id` and has the `after:`
+ * list.  Optional numbers are 0 when absent ("the default"); whether a
+ * field was given at all is rs_obj_has()'s business.  Members marked
+ * "check()" are not read by libcyaml: the kind's check fills them.
+ * Flag and enum members hold the verbs values (IBV_ACCESS_*, IBV_MTU_*...)
+ * unless said otherwise.  Integers are in host byte order.
+ */
+struct rs_node;
+
+struct rs_context {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *device;            /* name, GUID, "netdev:IF", "any"; NULL: any */
+	uint8_t port;            /* 0: 1 */
+	uint32_t gid_index;
+	bool async_events;
+	bool gid_index_given;    /* check() */
+};
+
+struct rs_pd {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *context;
+};
+
+struct rs_xrcd {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *context;
+	char *fd_path;           /* NULL: no file (fd -1) */
+};
+
+struct rs_dm {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *context;
+	uint64_t length;
+	uint32_t log_align_req;
+};
+
+enum rs_mr_fill { RS_FILL_ZERO, RS_FILL_PATTERN, RS_FILL_RANDOM, RS_FILL_BYTE };
+
+struct rs_mr {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *pd;                /* pd or parent_domain */
+	uint64_t length;
+	uint32_t access;         /* IBV_ACCESS_* */
+	uint64_t iova;           /* given: ibv_reg_mr_iova2() */
+	uint64_t alignment;      /* 0: page size */
+	bool huge_pages;
+	int fill;                /* enum rs_mr_fill */
+	uint8_t fill_byte;
+	char *dm;                /* given: ibv_reg_dm_mr() on that dm */
+};
+
+struct rs_mw {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *pd;
+	int type;                /* IBV_MW_TYPE_1 or IBV_MW_TYPE_2 */
+};
+
+enum rs_cq_mode { RS_CQ_MODE_DEFAULT, RS_CQ_MODE_EVENTS, RS_CQ_MODE_BUSY };
+
+struct rs_cq {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *context;
+	uint32_t cqe;
+	bool channel;            /* with a completion channel */
+	uint32_t comp_vector;
+	bool ex;                 /* ibv_create_cq_ex() */
+	uint64_t wc_flags;       /* IBV_WC_EX_WITH_* */
+	bool single_threaded;
+	bool ignore_overrun;
+	int mode;                /* enum rs_cq_mode; default: events with a
+				  * channel, else busy */
+};
+
+struct rs_srq {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *pd;
+	int type;                /* IBV_SRQT_* */
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t srq_limit;
+	char *xrcd;
+	char *cq;
+	uint32_t max_num_tags;   /* tm */
+	uint32_t max_ops;        /* tm */
+};
+
+struct rs_parent_domain {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *pd;
+	bool td;                 /* with a thread domain */
+};
+
+struct rs_qp_cap {
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_inline_data;
+};
+
+/* Not in every libibverbs yet. */
+#define RS_QP_EX_WITH_FLUSH (1ull << 11)
+
+struct rs_qp {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *pd;                /* pd or parent_domain; none for xrc_recv */
+	int type;                /* enum rs_qp_type */
+	char *send_cq;
+	char *recv_cq;           /* NULL: send_cq */
+	char *srq;
+	char *xrcd;
+	struct rs_qp_cap *cap;   /* NULL: all defaults */
+	bool sq_sig_all;
+	bool ex;                 /* ibv_create_qp_ex() */
+	uint64_t send_ops;       /* IBV_QP_EX_WITH_* */
+	uint8_t port;
+	uint16_t pkey_index;
+	uint32_t qkey;
+};
+
+struct rs_ah {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *pd;
+	char *qp;                /* port and source GID from its context */
+	char *dgid;              /* GID or IPv6 text, or IPv4 */
+	uint8_t gid_index;       /* sgid_index */
+	uint8_t sl;
+	uint8_t port;
+	uint8_t hop_limit;
+	uint8_t traffic_class;
+	uint32_t flow_label;
+	bool is_global;
+	uint16_t dlid;
+	uint8_t dgid_raw[16];    /* check() */
+};
+
+/*
+ * Flow specs.  Each header has the values and masks libcyaml fills and,
+ * for addresses, the bytes check() parses them into.  A value given
+ * without its mask gets an all-ones mask (pyverbs' rule), applied by
+ * check() through rs_flow_spec_prepare().
+ */
+struct rs_flow_eth {
+	char *dst_mac, *src_mac, *dst_mac_mask, *src_mac_mask;
+	uint16_t ether_type, vlan_tag, ether_type_mask, vlan_tag_mask;
+	uint8_t dst_mac_raw[6], src_mac_raw[6];             /* check() */
+	uint8_t dst_mac_mask_raw[6], src_mac_mask_raw[6];   /* check() */
+};
+
+struct rs_flow_ipv4 {
+	char *src_ip, *dst_ip, *src_ip_mask, *dst_ip_mask;
+	uint8_t proto, tos, ttl, flags;
+	uint8_t proto_mask, tos_mask, ttl_mask, flags_mask;
+	uint8_t src_ip_raw[4], dst_ip_raw[4];               /* check() */
+	uint8_t src_ip_mask_raw[4], dst_ip_mask_raw[4];     /* check() */
+};
+
+struct rs_flow_ipv6 {
+	char *src_ip, *dst_ip, *src_ip_mask, *dst_ip_mask;
+	uint32_t flow_label, flow_label_mask;
+	uint8_t next_hdr, traffic_class, hop_limit;
+	uint8_t next_hdr_mask, traffic_class_mask, hop_limit_mask;
+	uint8_t src_ip_raw[16], dst_ip_raw[16];             /* check() */
+	uint8_t src_ip_mask_raw[16], dst_ip_mask_raw[16];   /* check() */
+};
+
+struct rs_flow_l4 {              /* tcp and udp */
+	uint16_t src_port, dst_port, src_port_mask, dst_port_mask;
+};
+
+struct rs_flow_vxlan {
+	uint32_t tunnel_id, tunnel_id_mask;
+};
+
+struct rs_flow_gre {
+	uint16_t c_ks_res0_ver, protocol, c_ks_res0_ver_mask, protocol_mask;
+	uint32_t key, key_mask;
+};
+
+struct rs_flow_mpls {
+	uint32_t label, label_mask;
+};
+
+struct rs_flow_esp {
+	uint32_t spi, seq, spi_mask, seq_mask;
+};
+
+struct rs_flow_spec {
+	struct rs_flow_eth *eth;
+	struct rs_flow_ipv4 *ipv4;
+	struct rs_flow_ipv6 *ipv6;
+	struct rs_flow_l4 *tcp;
+	struct rs_flow_l4 *udp;
+	struct rs_flow_vxlan *vxlan;
+	struct rs_flow_gre *gre;
+	struct rs_flow_mpls *mpls;
+	struct rs_flow_esp *esp;
+	bool inner;              /* inner headers (IBV_FLOW_SPEC_INNER) */
+};
+
+struct rs_flow {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *qp;
+	uint16_t priority;
+	uint8_t port;
+	uint32_t flags;          /* IBV_FLOW_ATTR_FLAGS_* */
+	struct rs_flow_spec *specs;
+	unsigned specs_count;
+};
+
+/* One value/mask pair of a flow header. */
+enum rs_addr_type { RS_ADDR_NONE, RS_ADDR_MAC, RS_ADDR_IPV4, RS_ADDR_IPV6 };
+
+struct rs_flow_field {
+	const char *key;         /* "dst_mac" */
+	const char *mask_key;    /* "dst_mac_mask" */
+	uint16_t val, mask;      /* offsets of the value and mask (bytes, for
+				  * addresses) in the header struct */
+	uint16_t size;           /* of each */
+	uint8_t bits;            /* integers narrower than size: all-ones is
+				  * this many low bits; 0: the whole size */
+	uint8_t addr;            /* enum rs_addr_type: text to parse */
+	uint16_t text, mask_text; /* addresses: offsets of the char * */
+};
+
+struct rs_flow_hdr {
+	const char *name;        /* "eth" */
+	uint32_t verbs_type;     /* IBV_FLOW_SPEC_* (IPV4_EXT for ipv4) */
+	uint16_t spec_offset;    /* of its pointer in struct rs_flow_spec */
+	const struct rs_flow_field *fields;
+	unsigned n_fields;
+};
+
+extern const struct rs_flow_hdr rs_flow_hdrs[];
+extern const unsigned rs_flow_n_hdrs;
+
+/*
+ * The mask rule: for each field whose key is in @map and whose mask key is
+ * not, set the mask in @hdr to all ones.  Returns how many masks it set.
+ */
+unsigned rs_flow_apply_mask_rule(void *hdr, const struct rs_node *map,
+				 const struct rs_flow_field *fields,
+				 unsigned n);
+/*
+ * Prepare spec @index: exactly one header, addresses parsed, widths
+ * checked, mask rule applied.  @node is the spec's mapping.  Returns 0, or
+ * -EINVAL with the reason in @msg ("specs[0].eth.dst_mac: 'x' is not a mac
+ * address").
+ */
+int rs_flow_spec_prepare(struct rs_flow_spec *spec,
+			 const struct rs_node *node, unsigned index,
+			 char *msg, size_t len);
+/* The one header a prepared spec has, or NULL. */
+const struct rs_flow_hdr *rs_flow_spec_hdr(const struct rs_flow_spec *spec,
+					   void **hdr);
+
+enum rs_conn_via { RS_VIA_OOB, RS_VIA_RDMA_CM };
+
+#define RS_CM_DEFAULT_PORT 7471
+
+struct rs_connection {
+	char *id;
+	char **after;
+	unsigned after_count;
+	char *a;
+	char *b;
+	int via;                 /* enum rs_conn_via */
+	int mtu;                 /* IBV_MTU_*; 0: the port's active mtu */
+	uint8_t timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+	uint8_t min_rnr_timer;
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+	uint8_t sl;
+	uint8_t traffic_class;
+	uint32_t psn;
+	uint16_t port;           /* rdma_cm; 0: RS_CM_DEFAULT_PORT */
+	char *ip;                /* rdma_cm: the address b listens on */
+};
+
+extern const struct rdmascn_kind rs_kind_context;
+extern const struct rdmascn_kind rs_kind_pd;
+extern const struct rdmascn_kind rs_kind_xrcd;
+extern const struct rdmascn_kind rs_kind_dm;
+extern const struct rdmascn_kind rs_kind_mr;
+extern const struct rdmascn_kind rs_kind_mw;
+extern const struct rdmascn_kind rs_kind_cq;
+extern const struct rdmascn_kind rs_kind_srq;
+extern const struct rdmascn_kind rs_kind_parent_domain;
+extern const struct rdmascn_kind rs_kind_qp;
+extern const struct rdmascn_kind rs_kind_ah;
+extern const struct rdmascn_kind rs_kind_flow;
+extern const struct rdmascn_kind rs_kind_connection;
+
+/* In section order, NULL-terminated. */
+extern const struct rdmascn_kind *const rs_core_objects[];
+
+#endif

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stddef.h>
+
+#include <infiniband/verbs.h>
+
+#include "kinds.h"
+#include "model.h"
+#include "parse.h"
+
+static const cyaml_strval_t mr_access_names[] = {
+	{ "local_write", IBV_ACCESS_LOCAL_WRITE },
+	{ "remote_write", IBV_ACCESS_REMOTE_WRITE },
+	{ "remote_read", IBV_ACCESS_REMOTE_READ },
+	{ "remote_atomic", IBV_ACCESS_REMOTE_ATOMIC },
+	{ "mw_bind", IBV_ACCESS_MW_BIND },
+	{ "zero_based", IBV_ACCESS_ZERO_BASED },
+	{ "on_demand", IBV_ACCESS_ON_DEMAND },
+	{ "relaxed_ordering", IBV_ACCESS_RELAXED_ORDERING },
+};
+
+static const cyaml_strval_t mr_fill_names[] = {
+	{ "zero", RS_FILL_ZERO }, { "pattern", RS_FILL_PATTERN },
+	{ "random", RS_FILL_RANDOM }, { "byte", RS_FILL_BYTE },
+};
+
+static const cyaml_schema_field_t mr_fields[] = {
+	RS_FIELD_ID(struct rs_mr),
+	RS_FIELD_AFTER(struct rs_mr),
+	RS_FIELD_REF("pd", struct rs_mr, pd),
+	RS_FIELD_REQ_UINT("length", struct rs_mr, length),
+	RS_FIELD_FLAGS("access", struct rs_mr, access, mr_access_names),
+	RS_FIELD_UINT("iova", struct rs_mr, iova),
+	RS_FIELD_UINT("alignment", struct rs_mr, alignment),
+	RS_FIELD_BOOL("huge_pages", struct rs_mr, huge_pages),
+	RS_FIELD_ENUM("fill", struct rs_mr, fill, mr_fill_names),
+	RS_FIELD_UINT("fill_byte", struct rs_mr, fill_byte),
+	RS_FIELD_OPT_REF("dm", struct rs_mr, dm),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref mr_refs[] = {
+	RS_REF("pd", struct rs_mr, pd, "pd", "parent_domain"),
+	RS_REF("dm", struct rs_mr, dm, "dm"),
+	RS_REF_AFTER(struct rs_mr),
+	RS_REF_END
+};
+
+static int mr_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	const uint32_t remote = IBV_ACCESS_REMOTE_WRITE |
+				IBV_ACCESS_REMOTE_ATOMIC;
+	const struct rs_mr *m = obj->data;
+	int ret = 0;
+
+	if (rs_obj_has(obj, "alignment") && !rs_is_pow2(m->alignment)) {
+		rs_obj_error(d, obj, "alignment",
+			     "'alignment' must be a power of two");
+		ret = -EINVAL;
+	}
+	if ((m->access & remote) && !(m->access & IBV_ACCESS_LOCAL_WRITE)) {
+		rs_obj_error(d, obj, "access",
+			     "remote_write and remote_atomic need local_write");
+		ret = -EINVAL;
+	}
+	if (rs_obj_has(obj, "fill_byte") && m->fill != RS_FILL_BYTE) {
+		rs_obj_error(d, obj, "fill_byte",
+			     "'fill_byte' needs 'fill: byte'");
+		ret = -EINVAL;
+	}
+	if (m->dm && !(m->access & IBV_ACCESS_ZERO_BASED)) {
+		rs_obj_error(d, obj, "access",
+			     "an mr on 'dm' needs zero_based access");
+		ret = -EINVAL;
+	}
+	if (m->dm && (m->huge_pages || rs_obj_has(obj, "alignment"))) {
+		rs_obj_error(d, obj, "dm",
+			     "an mr on 'dm' takes no 'huge_pages' or "
+			     "'alignment'");
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+const struct rdmascn_kind rs_kind_mr = {
+	.name = "mr",
+	.section = "mrs",
+	.summary = "a buffer and its memory region (ibv_reg_mr)",
+	.fields = mr_fields,
+	.size = sizeof(struct rs_mr),
+	.id_offset = offsetof(struct rs_mr, id),
+	.refs = mr_refs,
+	.check = mr_check,
+};

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_SCHEMA_H
+#define RDMASCN_SCHEMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cyaml/cyaml.h>
+
+#include "rdmascn/kind.h"
+
+/*
+ * Building blocks for the libcyaml field tables of every kind.  Enums and
+ * flags are strict (a number is not a name).  Booleans are a strict enum
+ * too: libcyaml 1.3.1 reads any unknown word, `maybe` included, as false.
+ */
+#define RS_ID_MAX RDMASCN_ID_MAX
+
+#define RS_FIELD_ID(s)                                                   \
+	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER, s, id, 1, RS_ID_MAX)
+#define RS_FIELD_OPT_ID(s)                                               \
+	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
+			       s, id, 1, RS_ID_MAX)
+#define RS_FIELD_REF(key, s, m)                                          \
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER, s, m, 1, RS_ID_MAX)
+#define RS_FIELD_OPT_REF(key, s, m)                                      \
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
+			       s, m, 1, RS_ID_MAX)
+#define RS_FIELD_REFS(key, s, m)                                         \
+	CYAML_FIELD_SEQUENCE(key, CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
+			     s, m, &rs_id_schema, 0, CYAML_UNLIMITED)
+#define RS_FIELD_STR(key, s, m)                                          \
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
+			       s, m, 0, CYAML_UNLIMITED)
+#define RS_FIELD_UINT(key, s, m)                                         \
+	CYAML_FIELD_UINT(key, CYAML_FLAG_OPTIONAL, s, m)
+#define RS_FIELD_REQ_UINT(key, s, m)                                     \
+	CYAML_FIELD_UINT(key, CYAML_FLAG_DEFAULT, s, m)
+#define RS_FIELD_INT(key, s, m)                                          \
+	CYAML_FIELD_INT(key, CYAML_FLAG_OPTIONAL, s, m)
+#define RS_FIELD_ENUM(key, s, m, names)                                  \
+	CYAML_FIELD_ENUM(key, CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT, s, m, \
+			 names, CYAML_ARRAY_LEN(names))
+#define RS_FIELD_REQ_ENUM(key, s, m, names)                              \
+	CYAML_FIELD_ENUM(key, CYAML_FLAG_STRICT, s, m, names,            \
+			 CYAML_ARRAY_LEN(names))
+#define RS_FIELD_FLAGS(key, s, m, names)                                 \
+	CYAML_FIELD_FLAGS(key, CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT, s, m, \
+			  names, CYAML_ARRAY_LEN(names))
+#define RS_FIELD_BOOL(key, s, m)                                         \
+	RS_FIELD_ENUM(key, s, m, rs_bool_names)
+#define RS_FIELD_MAP(key, s, m, fields)                                  \
+	CYAML_FIELD_MAPPING_PTR(key, CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
+				s, m, fields)
+#define RS_FIELD_AFTER(s)                                                \
+	RS_FIELD_REFS("after", s, after)
+
+/* Reference table entries. */
+#define RS_REF(key, s, m, ...)                                           \
+	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,    \
+	  .kinds = RDMASCN_KINDS(__VA_ARGS__) }
+#define RS_REF_LIST(key, s, m, ...)                                      \
+	{ .field = key, .offset = offsetof(s, m),                        \
+	  .count_offset = offsetof(s, m##_count),                        \
+	  .kinds = RDMASCN_KINDS(__VA_ARGS__) }
+#define RS_REF_AFTER(s)                                                  \
+	{ .field = "after", .offset = offsetof(s, after),                \
+	  .count_offset = offsetof(s, after_count), .after = true }
+#define RS_REF_END { .field = NULL }
+
+extern const cyaml_schema_value_t rs_id_schema;
+
+/* Shared vocabularies.  Static in the header: field tables need the
+ * arrays and their lengths as constant expressions. */
+static const cyaml_strval_t rs_bool_names[] = {
+	{ "false", false }, { "true", true }, { "no", false }, { "yes", true },
+	{ "off", false },   { "on", true },
+};
+
+enum rs_qp_type {
+	RS_QPT_RC, RS_QPT_UC, RS_QPT_UD, RS_QPT_XRC_SEND, RS_QPT_XRC_RECV,
+	RS_QPT_RAW_PACKET,
+};
+#define RS_QPT_MAP(X)                                                     \
+	X("rc", RS_QPT_RC) X("uc", RS_QPT_UC) X("ud", RS_QPT_UD)          \
+	X("xrc_send", RS_QPT_XRC_SEND) X("xrc_recv", RS_QPT_XRC_RECV)     \
+	X("raw_packet", RS_QPT_RAW_PACKET)
+
+enum rs_feature {
+	RS_FEAT_SRQ, RS_FEAT_XRC, RS_FEAT_MW_TYPE1, RS_FEAT_MW_TYPE2,
+	RS_FEAT_ATOMICS, RS_FEAT_DM, RS_FEAT_ODP, RS_FEAT_FLOW_STEERING,
+	RS_FEAT_RAW_PACKET, RS_FEAT_RDMA_CM, RS_FEAT_CQ_EX, RS_FEAT_QP_EX,
+	RS_FEAT_MLX5DV, RS_FEAT_DEVX,
+};
+#define RS_FEAT_MAP(X)                                                    \
+	X("srq", RS_FEAT_SRQ) X("xrc", RS_FEAT_XRC)                       \
+	X("mw_type1", RS_FEAT_MW_TYPE1) X("mw_type2", RS_FEAT_MW_TYPE2)   \
+	X("atomics", RS_FEAT_ATOMICS) X("dm", RS_FEAT_DM)                 \
+	X("odp", RS_FEAT_ODP) X("flow_steering", RS_FEAT_FLOW_STEERING)   \
+	X("raw_packet", RS_FEAT_RAW_PACKET) X("rdma_cm", RS_FEAT_RDMA_CM) \
+	X("cq_ex", RS_FEAT_CQ_EX) X("qp_ex", RS_FEAT_QP_EX)               \
+	X("mlx5dv", RS_FEAT_MLX5DV) X("devx", RS_FEAT_DEVX)
+
+#define RS_AS_BIT(name, v) { name, 1u << (v) },
+#define RS_AS_VAL(name, v) { name, (v) },
+static const cyaml_strval_t rs_qp_type_bits[] = { RS_QPT_MAP(RS_AS_BIT) };
+static const cyaml_strval_t rs_qp_type_names[] = { RS_QPT_MAP(RS_AS_VAL) };
+static const cyaml_strval_t rs_feature_bits[] = { RS_FEAT_MAP(RS_AS_BIT) };
+
+enum rs_link_layer { RS_LL_ANY, RS_LL_INFINIBAND, RS_LL_ETHERNET };
+static const cyaml_strval_t rs_link_layer_names[] = {
+	{ "any", RS_LL_ANY }, { "infiniband", RS_LL_INFINIBAND },
+	{ "ethernet", RS_LL_ETHERNET },
+};
+
+void rs_schemas_register_core(void);
+
+#endif

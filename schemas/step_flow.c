@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/* Steps that check, wait, nest or change state rather than move data. */
+#include <errno.h>
+
+#include "steps.h"
+/* after steps.h: model.h needs RS_ID_MAX from schema.h */
+#include "model.h"
+
+/* verify */
+#define S struct rs_step_verify
+static const cyaml_schema_field_t verify_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("mr", S, mr),
+	RS_FIELD_OPT_REF("equals", S, equals),
+	RS_FIELD_ENUM("pattern", S, pattern, rs_verify_pattern_names),
+	RS_FIELD_UINT("byte", S, byte),
+	RS_FIELD_UINT("offset", S, offset),
+	RS_FIELD_UINT("length", S, length),
+	RS_FIELD_UINT("equals_u64", S, equals_u64),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref verify_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("mr", S, mr, "mr"),
+	RS_REF("equals", S, equals, "mr"),
+	RS_REF_END
+};
+
+static int verify_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	static const char *const ways[] = { "equals", "pattern", "equals_u64" };
+	const S *s = obj->data;
+	const char *first = NULL;
+
+	for (unsigned i = 0; i < 3; i++) {
+		if (!rs_obj_has(obj, ways[i]))
+			continue;
+		if (first) {
+			rs_obj_error(d, obj, ways[i], "%s and %s are exclusive",
+				     first, ways[i]);
+			return -EINVAL;
+		}
+		first = ways[i];
+	}
+	if (!first) {
+		rs_obj_error(d, obj, "equals", "one of equals, pattern and "
+			     "equals_u64 is required");
+		return -EINVAL;
+	}
+	if (rs_obj_has(obj, "byte") !=
+	    (rs_obj_has(obj, "pattern") && s->pattern == RS_VERIFY_BYTE)) {
+		rs_obj_error(d, obj, "byte",
+			     "byte goes with pattern: byte, and only with it");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const struct rdmascn_kind rs_step_verify = {
+	.name = "verify",
+	.section = "verify",
+	.summary = "check an MR against another MR, a pattern or a u64",
+	.fields = verify_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = verify_refs,
+	.step = true,
+	.check = verify_check,
+};
+#undef S
+
+/* parallel: the loader recurses into steps. */
+#define S struct rs_step_parallel
+static const cyaml_schema_field_t parallel_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	CYAML_FIELD_SEQUENCE("steps", CYAML_FLAG_POINTER, S, steps,
+			     &rs_step_entry_schema, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref parallel_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF_END
+};
+
+const struct rdmascn_kind rs_step_parallel = {
+	.name = "parallel",
+	.section = "parallel",
+	.summary = "run nested steps at the same time",
+	.fields = parallel_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = parallel_refs,
+	.step = true,
+};
+#undef S
+
+/* sleep */
+#define S struct rs_step_sleep
+static const cyaml_schema_field_t sleep_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REQ_UINT("ms", S, ms),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref sleep_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF_END
+};
+
+const struct rdmascn_kind rs_step_sleep = {
+	.name = "sleep",
+	.section = "sleep",
+	.summary = "wait a number of milliseconds",
+	.fields = sleep_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = sleep_refs,
+	.step = true,
+};
+#undef S
+
+/* modify_qp: for negative tests, e.g. posting to a QP in err. */
+#define S struct rs_step_modify_qp
+static const cyaml_schema_field_t modify_qp_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("qp", S, qp),
+	RS_FIELD_REQ_ENUM("state", S, state, rs_qp_state_names),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref modify_qp_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF_END
+};
+
+const struct rdmascn_kind rs_step_modify_qp = {
+	.name = "modify_qp",
+	.section = "modify_qp",
+	.summary = "move a QP to a state, e.g. err for negative tests",
+	.fields = modify_qp_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = modify_qp_refs,
+	.step = true,
+};
+#undef S

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: MIT
+/* Steps that post one kind of work request, possibly many times. */
+#include <errno.h>
+
+#include "steps.h"
+/* after steps.h: model.h needs RS_ID_MAX from schema.h */
+#include "model.h"
+
+/* send */
+#define S struct rs_step_send
+static const cyaml_schema_field_t send_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("qp", S, qp),
+	RS_FIELD_REF("local", S, local),
+	RS_FIELD_UINT("length", S, length),
+	RS_FIELD_UINT("offset", S, offset),
+	RS_FIELD_UINT("imm", S, imm),
+	RS_FIELD_OPT_REF("ah", S, ah),
+	RS_FIELD_UINT("remote_qpn", S, remote_qpn),
+	RS_FIELD_UINT("remote_qkey", S, remote_qkey),
+	RS_FIELD_OPT_REF("invalidate_rkey_of", S, invalidate_rkey_of),
+	RS_STEP_TRAFFIC_FIELDS(S),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref send_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF("local", S, local, "mr"),
+	RS_REF("ah", S, ah, "ah"),
+	RS_REF("invalidate_rkey_of", S, invalidate_rkey_of, "mr", "mw"),
+	RS_REF_END
+};
+
+static int send_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	const S *s = obj->data;
+
+	if (rs_obj_has(obj, "imm") && s->invalidate_rkey_of) {
+		rs_obj_error(d, obj, "invalidate_rkey_of",
+			     "invalidate_rkey_of and imm are exclusive");
+		return -EINVAL;
+	}
+	if (s->ah && !rs_obj_has(obj, "remote_qpn")) {
+		rs_obj_error(d, obj, "remote_qpn",
+			     "remote_qpn is required with ah");
+		return -EINVAL;
+	}
+	if (!s->ah) {
+		const char *f = rs_obj_has(obj, "remote_qpn") ? "remote_qpn" :
+				rs_obj_has(obj, "remote_qkey") ? "remote_qkey" :
+								  NULL;
+
+		if (f) {
+			rs_obj_error(d, obj, f, "%s needs ah", f);
+			return -EINVAL;
+		}
+	}
+	return rs_step_check_traffic(obj, d, &s->traffic);
+}
+
+const struct rdmascn_kind rs_step_send = {
+	.name = "send",
+	.section = "send",
+	.summary = "post sends (with imm, with invalidate, or UD with ah)",
+	.fields = send_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = send_refs,
+	.step = true,
+	.check = send_check,
+};
+#undef S
+
+/* recv */
+#define S struct rs_step_recv
+static const cyaml_schema_field_t recv_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_OPT_REF("qp", S, qp),
+	RS_FIELD_OPT_REF("srq", S, srq),
+	RS_FIELD_REF("local", S, local),
+	RS_FIELD_UINT("length", S, length),
+	RS_FIELD_UINT("offset", S, offset),
+	RS_FIELD_UINT("count", S, count),
+	RS_STEP_CQE_FIELDS(S),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref recv_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF("srq", S, srq, "srq"),
+	RS_REF("local", S, local, "mr"),
+	RS_REF_END
+};
+
+static int recv_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	return rs_step_one_of(obj, d, "qp", "srq");
+}
+
+const struct rdmascn_kind rs_step_recv = {
+	.name = "recv",
+	.section = "recv",
+	.summary = "post receives to a QP or an SRQ",
+	.fields = recv_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = recv_refs,
+	.step = true,
+	.check = recv_check,
+};
+#undef S
+
+/* write */
+#define S struct rs_step_write
+static const cyaml_schema_field_t write_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("qp", S, qp),
+	RS_FIELD_REF("local", S, local),
+	RS_FIELD_REF("remote", S, remote),
+	RS_FIELD_UINT("length", S, length),
+	RS_FIELD_UINT("offset", S, offset),
+	RS_FIELD_UINT("remote_offset", S, remote_offset),
+	RS_FIELD_UINT("imm", S, imm),
+	RS_FIELD_UINT("rkey", S, rkey),
+	RS_STEP_TRAFFIC_FIELDS(S),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref write_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF("local", S, local, "mr"),
+	RS_REF("remote", S, remote, "mr", "mw"),
+	RS_REF_END
+};
+
+static int write_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	const S *s = obj->data;
+
+	return rs_step_check_traffic(obj, d, &s->traffic);
+}
+
+const struct rdmascn_kind rs_step_write = {
+	.name = "write",
+	.section = "write",
+	.summary = "post RDMA writes (with imm when imm is given)",
+	.fields = write_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = write_refs,
+	.step = true,
+	.check = write_check,
+};
+#undef S
+
+/* read */
+#define S struct rs_step_read
+static const cyaml_schema_field_t read_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("qp", S, qp),
+	RS_FIELD_REF("local", S, local),
+	RS_FIELD_REF("remote", S, remote),
+	RS_FIELD_UINT("length", S, length),
+	RS_FIELD_UINT("offset", S, offset),
+	RS_FIELD_UINT("remote_offset", S, remote_offset),
+	RS_FIELD_UINT("rkey", S, rkey),
+	RS_STEP_TRAFFIC_FIELDS(S),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref read_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF("local", S, local, "mr"),
+	RS_REF("remote", S, remote, "mr", "mw"),
+	RS_REF_END
+};
+
+static int read_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	const S *s = obj->data;
+
+	if (s->traffic.inline_data) {
+		rs_obj_error(d, obj, "inline",
+			     "inline is not possible for read");
+		return -EINVAL;
+	}
+	return rs_step_check_traffic(obj, d, &s->traffic);
+}
+
+const struct rdmascn_kind rs_step_read = {
+	.name = "read",
+	.section = "read",
+	.summary = "post RDMA reads",
+	.fields = read_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = read_refs,
+	.step = true,
+	.check = read_check,
+};
+#undef S
+
+/* atomic */
+#define S struct rs_step_atomic
+static const cyaml_schema_field_t atomic_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("qp", S, qp),
+	RS_FIELD_REF("local", S, local),
+	RS_FIELD_REF("remote", S, remote),
+	RS_FIELD_REQ_ENUM("op", S, op, rs_atomic_op_names),
+	RS_FIELD_UINT("add", S, add),
+	RS_FIELD_UINT("compare", S, compare),
+	RS_FIELD_UINT("swap", S, swap),
+	RS_FIELD_UINT("remote_offset", S, remote_offset),
+	RS_FIELD_UINT("expect_fetched", S, expect_fetched),
+	RS_STEP_TRAFFIC_FIELDS(S),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref atomic_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF("local", S, local, "mr"),
+	RS_REF("remote", S, remote, "mr"),
+	RS_REF_END
+};
+
+static int atomic_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	static const char *const cas[] = { "compare", "swap" };
+	const S *s = obj->data;
+
+	for (unsigned i = 0; i < 2; i++) {
+		bool has = rs_obj_has(obj, cas[i]);
+
+		if (s->op == RS_ATOMIC_FETCH_ADD && has) {
+			rs_obj_error(d, obj, cas[i],
+				     "%s is for op: cmp_swap, not fetch_add",
+				     cas[i]);
+			return -EINVAL;
+		}
+		if (s->op == RS_ATOMIC_CMP_SWAP && !has) {
+			rs_obj_error(d, obj, cas[i],
+				     "%s is required with op: cmp_swap",
+				     cas[i]);
+			return -EINVAL;
+		}
+	}
+	if (s->op == RS_ATOMIC_CMP_SWAP && rs_obj_has(obj, "add")) {
+		rs_obj_error(d, obj, "add",
+			     "add is for op: fetch_add, not cmp_swap");
+		return -EINVAL;
+	}
+	if (s->remote_offset % 8) {
+		rs_obj_error(d, obj, "remote_offset",
+			     "remote_offset must be 8-byte aligned");
+		return -EINVAL;
+	}
+	if (s->traffic.inline_data) {
+		rs_obj_error(d, obj, "inline",
+			     "inline is not possible for atomics");
+		return -EINVAL;
+	}
+	return rs_step_check_traffic(obj, d, &s->traffic);
+}
+
+const struct rdmascn_kind rs_step_atomic = {
+	.name = "atomic",
+	.section = "atomic",
+	.summary = "post 8-byte atomics: fetch_add or cmp_swap",
+	.fields = atomic_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = atomic_refs,
+	.step = true,
+	.check = atomic_check,
+};
+#undef S
+
+/* ud_send */
+#define S struct rs_step_ud_send
+static const cyaml_schema_field_t ud_send_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("qp", S, qp),
+	RS_FIELD_REF("ah", S, ah),
+	RS_FIELD_REF("to", S, to),
+	RS_FIELD_REF("local", S, local),
+	RS_FIELD_UINT("length", S, length),
+	RS_STEP_TRAFFIC_FIELDS(S),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref ud_send_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF("ah", S, ah, "ah"),
+	RS_REF("to", S, to, RS_QP_KINDS),
+	RS_REF("local", S, local, "mr"),
+	RS_REF_END
+};
+
+static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	const S *s = obj->data;
+
+	return rs_step_check_traffic(obj, d, &s->traffic);
+}
+
+const struct rdmascn_kind rs_step_ud_send = {
+	.name = "ud_send",
+	.section = "ud_send",
+	.summary = "post UD sends to a QP through an address handle",
+	.fields = ud_send_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = ud_send_refs,
+	.step = true,
+	.check = ud_send_check,
+};
+#undef S
+
+/* bind_mw */
+#define S struct rs_step_bind_mw
+static const cyaml_schema_field_t bind_mw_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("qp", S, qp),
+	RS_FIELD_REF("mw", S, mw),
+	RS_FIELD_REF("mr", S, mr),
+	RS_FIELD_UINT("offset", S, offset),
+	RS_FIELD_UINT("length", S, length),
+	RS_FIELD_FLAGS("access", S, access, rs_mw_access_names),
+	RS_STEP_CQE_FIELDS(S),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref bind_mw_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF("mw", S, mw, "mw"),
+	RS_REF("mr", S, mr, "mr"),
+	RS_REF_END
+};
+
+const struct rdmascn_kind rs_step_bind_mw = {
+	.name = "bind_mw",
+	.section = "bind_mw",
+	.summary = "bind a memory window to a range of an MR",
+	.fields = bind_mw_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = bind_mw_refs,
+	.step = true,
+};
+#undef S
+
+/* invalidate */
+#define S struct rs_step_invalidate
+static const cyaml_schema_field_t invalidate_fields[] = {
+	RS_STEP_COMMON_FIELDS(S),
+	RS_FIELD_REF("qp", S, qp),
+	RS_FIELD_OPT_REF("mw", S, mw),
+	RS_FIELD_OPT_REF("mr", S, mr),
+	RS_STEP_CQE_FIELDS(S),
+	CYAML_FIELD_END
+};
+
+static const struct rdmascn_ref invalidate_refs[] = {
+	RS_STEP_REF_AFTER(S),
+	RS_REF("qp", S, qp, RS_QP_KINDS),
+	RS_REF("mw", S, mw, "mw"),
+	RS_REF("mr", S, mr, "mr"),
+	RS_REF_END
+};
+
+static int invalidate_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	return rs_step_one_of(obj, d, "mw", "mr");
+}
+
+const struct rdmascn_kind rs_step_invalidate = {
+	.name = "invalidate",
+	.section = "invalidate",
+	.summary = "post a local invalidate of an MW's or MR's rkey",
+	.fields = invalidate_fields,
+	.size = sizeof(S),
+	.id_offset = offsetof(S, common.id),
+	.refs = invalidate_refs,
+	.step = true,
+	.check = invalidate_check,
+};
+#undef S

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+
+#include "steps.h"
+/* after steps.h: model.h needs RS_ID_MAX from schema.h */
+#include "model.h"
+
+const struct rdmascn_kind *const rs_core_steps[] = {
+	&rs_step_send,
+	&rs_step_recv,
+	&rs_step_write,
+	&rs_step_read,
+	&rs_step_atomic,
+	&rs_step_ud_send,
+	&rs_step_bind_mw,
+	&rs_step_invalidate,
+	&rs_step_pingpong,
+	&rs_step_stream,
+	&rs_step_verify,
+	&rs_step_parallel,
+	&rs_step_sleep,
+	&rs_step_modify_qp,
+	NULL,
+};
+
+/* Exactly one of the fields @a and @b is given. */
+int rs_step_one_of(struct rs_obj *obj, struct rs_diag *d, const char *a,
+		   const char *b)
+{
+	bool has_a = rs_obj_has(obj, a), has_b = rs_obj_has(obj, b);
+
+	if (has_a && has_b) {
+		rs_obj_error(d, obj, b, "%s and %s are exclusive", a, b);
+		return -EINVAL;
+	}
+	if (!has_a && !has_b) {
+		rs_obj_error(d, obj, a, "one of %s and %s is required", a, b);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* What the schema cannot say about the traffic knobs: a window of @depth
+ * WRs must see a signalled one, and a post list must fit in it. */
+int rs_step_check_traffic(struct rs_obj *obj, struct rs_diag *d,
+			  const struct rs_step_traffic *t)
+{
+	if (!t->depth)
+		return 0;
+	if (t->post_list > t->depth) {
+		rs_obj_error(d, obj, "post_list",
+			     "post_list (%u) exceeds depth (%u)", t->post_list,
+			     t->depth);
+		return -EINVAL;
+	}
+	if (t->signal_every > t->depth) {
+		rs_obj_error(d, obj, "signal_every",
+			     "signal_every (%u) exceeds depth (%u)",
+			     t->signal_every, t->depth);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_STEPS_H
+#define RDMASCN_STEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "registry.h"
+#include "schema.h"
+
+struct rs_obj;
+struct rs_diag;
+
+/*
+ * Core step types: the typed data libcyaml fills for each `steps:` entry.
+ * Every struct starts with struct rs_step_common (id, after, deadline_ms).
+ * Numbers that are absent read as 0; whether a field was given at all is
+ * rs_obj_has(obj, "field").
+ */
+
+/* Fields every step type has, first in its field table. */
+#define RS_STEP_COMMON_FIELDS(s)                                          \
+	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
+			       s, common.id, 1, RS_ID_MAX),                  \
+	CYAML_FIELD_SEQUENCE("after",                                     \
+			     CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, s,    \
+			     common.after, &rs_id_schema, 0, CYAML_UNLIMITED), \
+	CYAML_FIELD_UINT("deadline_ms", CYAML_FLAG_OPTIONAL, s,          \
+			 common.deadline_ms)
+
+/* The `after:` entry of every step type's reference table. */
+#define RS_STEP_REF_AFTER(s)                                              \
+	{ .field = "after", .offset = offsetof(s, common.after),         \
+	  .count_offset = offsetof(s, common.after_count), .after = true }
+
+/* `expect:` names: enum ibv_wc_status, lowercase, without IBV_WC_. */
+static const cyaml_strval_t rs_wc_status_names[] = {
+	{ "success", IBV_WC_SUCCESS },
+	{ "loc_len_err", IBV_WC_LOC_LEN_ERR },
+	{ "loc_qp_op_err", IBV_WC_LOC_QP_OP_ERR },
+	{ "loc_eec_op_err", IBV_WC_LOC_EEC_OP_ERR },
+	{ "loc_prot_err", IBV_WC_LOC_PROT_ERR },
+	{ "wr_flush_err", IBV_WC_WR_FLUSH_ERR },
+	{ "mw_bind_err", IBV_WC_MW_BIND_ERR },
+	{ "bad_resp_err", IBV_WC_BAD_RESP_ERR },
+	{ "loc_access_err", IBV_WC_LOC_ACCESS_ERR },
+	{ "rem_inv_req_err", IBV_WC_REM_INV_REQ_ERR },
+	{ "rem_access_err", IBV_WC_REM_ACCESS_ERR },
+	{ "rem_op_err", IBV_WC_REM_OP_ERR },
+	{ "retry_exc_err", IBV_WC_RETRY_EXC_ERR },
+	{ "rnr_retry_exc_err", IBV_WC_RNR_RETRY_EXC_ERR },
+	{ "loc_rdd_viol_err", IBV_WC_LOC_RDD_VIOL_ERR },
+	{ "rem_inv_rd_req_err", IBV_WC_REM_INV_RD_REQ_ERR },
+	{ "rem_abort_err", IBV_WC_REM_ABORT_ERR },
+	{ "inv_eecn_err", IBV_WC_INV_EECN_ERR },
+	{ "inv_eec_state_err", IBV_WC_INV_EEC_STATE_ERR },
+	{ "fatal_err", IBV_WC_FATAL_ERR },
+	{ "resp_timeout_err", IBV_WC_RESP_TIMEOUT_ERR },
+	{ "general_err", IBV_WC_GENERAL_ERR },
+	{ "tm_err", IBV_WC_TM_ERR },
+	{ "tm_rndv_incomplete", IBV_WC_TM_RNDV_INCOMPLETE },
+};
+
+/* `completion:` how completions are waited for.  Busy polling is 0, the
+ * default. */
+enum rs_completion { RS_COMP_BUSY, RS_COMP_EVENTS };
+static const cyaml_strval_t rs_completion_names[] = {
+	{ "busy", RS_COMP_BUSY }, { "events", RS_COMP_EVENTS },
+};
+
+/*
+ * Traffic knobs shared by the posting steps.  bind_mw, invalidate and recv
+ * take only the completion part (expect, completion).
+ */
+struct rs_step_traffic {
+	int expect;              /* enum ibv_wc_status; default success */
+	int completion;          /* enum rs_completion; default busy */
+	bool verify;
+	bool inline_data;        /* `inline:` */
+	uint32_t signal_every;   /* signal every Nth WR; 0/1: every one */
+	uint32_t post_list;      /* WRs per ibv_post_send() call */
+	uint32_t depth;          /* WRs in flight */
+	uint64_t iterations;
+};
+
+#define RS_STEP_CQE_FIELDS(s)                                             \
+	RS_FIELD_ENUM("expect", s, traffic.expect, rs_wc_status_names),   \
+	RS_FIELD_ENUM("completion", s, traffic.completion,               \
+		      rs_completion_names)
+
+#define RS_STEP_TRAFFIC_FIELDS(s)                                         \
+	RS_STEP_CQE_FIELDS(s),                                            \
+	RS_FIELD_BOOL("verify", s, traffic.verify),                       \
+	RS_FIELD_UINT("signal_every", s, traffic.signal_every),           \
+	RS_FIELD_UINT("post_list", s, traffic.post_list),                 \
+	RS_FIELD_BOOL("inline", s, traffic.inline_data),                  \
+	RS_FIELD_UINT("iterations", s, traffic.iterations),               \
+	RS_FIELD_UINT("depth", s, traffic.depth)
+
+/* Kinds a reference field accepts. */
+#define RS_QP_KINDS "qp"
+
+/* step_post.c */
+struct rs_step_send {
+	struct rs_step_common common;
+	char *qp;
+	char *local;
+	char *ah;                /* UD: address handle ... */
+	char *invalidate_rkey_of; /* send_with_inv: an mr or mw */
+	uint32_t length;
+	uint32_t imm;            /* send_with_imm when given */
+	uint32_t remote_qpn;     /* ... UD destination */
+	uint32_t remote_qkey;
+	uint64_t offset;
+	struct rs_step_traffic traffic;
+};
+
+struct rs_step_recv {
+	struct rs_step_common common;
+	char *qp;                /* exactly one of qp, srq */
+	char *srq;
+	char *local;
+	uint32_t length;
+	uint32_t count;          /* receives to post */
+	uint64_t offset;
+	struct rs_step_traffic traffic; /* expect, completion only */
+};
+
+struct rs_step_write {
+	struct rs_step_common common;
+	char *qp;
+	char *local;
+	char *remote;            /* an mr or mw */
+	uint32_t length;
+	uint32_t imm;            /* write_with_imm when given */
+	uint32_t rkey;           /* override the remote key when given */
+	uint64_t offset;
+	uint64_t remote_offset;
+	struct rs_step_traffic traffic;
+};
+
+struct rs_step_read {
+	struct rs_step_common common;
+	char *qp;
+	char *local;
+	char *remote;            /* an mr or mw */
+	uint32_t length;
+	uint32_t rkey;           /* override the remote key when given */
+	uint64_t offset;
+	uint64_t remote_offset;
+	struct rs_step_traffic traffic;
+};
+
+enum rs_atomic_op { RS_ATOMIC_FETCH_ADD, RS_ATOMIC_CMP_SWAP };
+static const cyaml_strval_t rs_atomic_op_names[] = {
+	{ "fetch_add", RS_ATOMIC_FETCH_ADD },
+	{ "cmp_swap", RS_ATOMIC_CMP_SWAP },
+};
+
+struct rs_step_atomic {
+	struct rs_step_common common;
+	char *qp;
+	char *local;
+	char *remote;
+	int op;                  /* enum rs_atomic_op, required */
+	uint64_t add;
+	uint64_t compare;
+	uint64_t swap;
+	uint64_t remote_offset;  /* 8-byte aligned */
+	uint64_t expect_fetched; /* checked when given */
+	struct rs_step_traffic traffic;
+};
+
+struct rs_step_ud_send {
+	struct rs_step_common common;
+	char *qp;
+	char *ah;
+	char *to;                /* the destination UD QP: its QPN, qkey */
+	char *local;
+	uint32_t length;
+	struct rs_step_traffic traffic;
+};
+
+/* `access:` of bind_mw: IBV_ACCESS_* bits. */
+static const cyaml_strval_t rs_mw_access_names[] = {
+	{ "remote_write", IBV_ACCESS_REMOTE_WRITE },
+	{ "remote_read", IBV_ACCESS_REMOTE_READ },
+	{ "remote_atomic", IBV_ACCESS_REMOTE_ATOMIC },
+	{ "zero_based", IBV_ACCESS_ZERO_BASED },
+};
+
+struct rs_step_bind_mw {
+	struct rs_step_common common;
+	char *qp;
+	char *mw;
+	char *mr;
+	uint32_t access;         /* IBV_ACCESS_* */
+	uint64_t offset;
+	uint64_t length;
+	struct rs_step_traffic traffic; /* expect, completion only */
+};
+
+struct rs_step_invalidate {
+	struct rs_step_common common;
+	char *qp;
+	char *mw;                /* exactly one of mw, mr */
+	char *mr;
+	struct rs_step_traffic traffic; /* expect, completion only */
+};
+
+/* step_pattern.c */
+enum rs_pingpong_op { RS_PINGPONG_SEND, RS_PINGPONG_WRITE };
+static const cyaml_strval_t rs_pingpong_op_names[] = {
+	{ "send", RS_PINGPONG_SEND }, { "write", RS_PINGPONG_WRITE },
+};
+
+struct rs_step_pingpong {
+	struct rs_step_common common;
+	char *qp;
+	char *peer;
+	char *local;
+	char *peer_local;
+	int op;                  /* enum rs_pingpong_op; default send */
+	int completion;          /* enum rs_completion */
+	uint32_t size;
+	bool inline_data;
+	uint64_t iterations;
+	uint64_t warmup;
+};
+
+/* The default, write, is 0. */
+enum rs_stream_op { RS_STREAM_WRITE, RS_STREAM_SEND, RS_STREAM_READ };
+static const cyaml_strval_t rs_stream_op_names[] = {
+	{ "write", RS_STREAM_WRITE }, { "send", RS_STREAM_SEND },
+	{ "read", RS_STREAM_READ },
+};
+
+struct rs_step_stream {
+	struct rs_step_common common;
+	char *qp;                /* exactly one of qp, qps */
+	char **qps;
+	unsigned qps_count;
+	char *local;
+	char *remote;            /* write, read */
+	char *peer;              /* send: the receiving QP */
+	int op;                  /* enum rs_stream_op; default write */
+	int completion;          /* enum rs_completion */
+	uint32_t size;
+	uint32_t depth;
+	uint32_t post_list;
+	uint32_t signal_every;
+	bool inline_data;
+	uint64_t iterations;     /* not with duration_ms */
+	uint64_t duration_ms;
+};
+
+/* step_flow.c */
+enum rs_verify_pattern { RS_VERIFY_ZERO, RS_VERIFY_PATTERN, RS_VERIFY_BYTE };
+static const cyaml_strval_t rs_verify_pattern_names[] = {
+	{ "zero", RS_VERIFY_ZERO }, { "pattern", RS_VERIFY_PATTERN },
+	{ "byte", RS_VERIFY_BYTE },
+};
+
+struct rs_step_verify {
+	struct rs_step_common common;
+	char *mr;
+	char *equals;            /* one of equals, pattern, equals_u64 */
+	int pattern;             /* enum rs_verify_pattern */
+	uint8_t byte;            /* pattern: byte */
+	uint64_t offset;
+	uint64_t length;
+	uint64_t equals_u64;     /* first 8 bytes, little-endian */
+};
+
+/* Nested steps: the loader recurses into `steps`. */
+struct rs_step_parallel {
+	struct rs_step_common common;
+	struct rs_step_entry *steps;
+	unsigned steps_count;
+};
+
+struct rs_step_sleep {
+	struct rs_step_common common;
+	uint64_t ms;
+};
+
+static const cyaml_strval_t rs_qp_state_names[] = {
+	{ "reset", IBV_QPS_RESET }, { "init", IBV_QPS_INIT },
+	{ "rtr", IBV_QPS_RTR },     { "rts", IBV_QPS_RTS },
+	{ "sqd", IBV_QPS_SQD },     { "sqe", IBV_QPS_SQE },
+	{ "err", IBV_QPS_ERR },
+};
+
+struct rs_step_modify_qp {
+	struct rs_step_common common;
+	char *qp;
+	int state;               /* enum ibv_qp_state, required */
+};
+
+extern const struct rdmascn_kind rs_step_send;
+extern const struct rdmascn_kind rs_step_recv;
+extern const struct rdmascn_kind rs_step_write;
+extern const struct rdmascn_kind rs_step_read;
+extern const struct rdmascn_kind rs_step_atomic;
+extern const struct rdmascn_kind rs_step_ud_send;
+extern const struct rdmascn_kind rs_step_bind_mw;
+extern const struct rdmascn_kind rs_step_invalidate;
+extern const struct rdmascn_kind rs_step_pingpong;
+extern const struct rdmascn_kind rs_step_stream;
+extern const struct rdmascn_kind rs_step_verify;
+extern const struct rdmascn_kind rs_step_parallel;
+extern const struct rdmascn_kind rs_step_sleep;
+extern const struct rdmascn_kind rs_step_modify_qp;
+
+/* The core step types, NULL-terminated. */
+extern const struct rdmascn_kind *const rs_core_steps[];
+
+/* Shared checks (steps.c).  Each returns 0 or -EINVAL after an error. */
+int rs_step_one_of(struct rs_obj *obj, struct rs_diag *d, const char *a,
+		   const char *b);
+int rs_step_check_traffic(struct rs_obj *obj, struct rs_diag *d,
+			  const struct rs_step_traffic *t);
+
+#endif

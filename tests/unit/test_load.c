@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The loader on kinds of its own (not the core tables): locations of
+ * libcyaml's errors mapped through ${} substitution, references, ids,
+ * cycles with their path, and a deterministic plan.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "model.h"
+#include "registry.h"
+#include "schema.h"
+
+struct box {
+	char *id;
+	uint32_t size;
+	int color;
+	uint32_t tags;
+	bool on;
+	struct inner { uint8_t x; } *inner;
+	char *needs;
+	char **after;
+	unsigned after_count;
+};
+
+static const cyaml_strval_t colors[] = { { "red", 0 }, { "blue", 1 } };
+static const cyaml_strval_t tag_names[] = { { "a", 1 }, { "b", 2 } };
+static const cyaml_schema_field_t inner_fields[] = {
+	RS_FIELD_REQ_UINT("x", struct inner, x),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_field_t box_fields[] = {
+	RS_FIELD_ID(struct box),
+	RS_FIELD_REQ_UINT("size", struct box, size),
+	RS_FIELD_ENUM("color", struct box, color, colors),
+	RS_FIELD_FLAGS("tags", struct box, tags, tag_names),
+	RS_FIELD_BOOL("on", struct box, on),
+	RS_FIELD_MAP("inner", struct box, inner, inner_fields),
+	RS_FIELD_OPT_REF("needs", struct box, needs),
+	RS_FIELD_AFTER(struct box),
+	CYAML_FIELD_END
+};
+static const struct rdmascn_ref box_refs[] = {
+	RS_REF("needs", struct box, needs, "box"),
+	RS_REF_AFTER(struct box),
+	RS_REF_END
+};
+static const struct rdmascn_kind box_kind = {
+	.name = "box", .section = "boxes", .fields = box_fields,
+	.size = sizeof(struct box), .id_offset = offsetof(struct box, id),
+	.refs = box_refs,
+};
+
+struct lid { char *id; char *on; };
+static const cyaml_schema_field_t lid_fields[] = {
+	RS_FIELD_ID(struct lid),
+	RS_FIELD_REF("on", struct lid, on),
+	CYAML_FIELD_END
+};
+static const struct rdmascn_ref lid_refs[] = {
+	RS_REF("on", struct lid, on, "box"),
+	RS_REF_END
+};
+static const struct rdmascn_kind lid_kind = {
+	.name = "lid", .section = "lids", .fields = lid_fields,
+	.size = sizeof(struct lid), .id_offset = offsetof(struct lid, id),
+	.refs = lid_refs,
+};
+
+struct poke {
+	struct rs_step_common common;
+	char *box;
+	struct rs_step_entry *steps;
+	unsigned steps_count;
+};
+static const cyaml_schema_field_t poke_fields[] = {
+	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct poke, common.id, 1, RS_ID_MAX),
+	{ .key = "after", .data_offset = offsetof(struct poke, common.after),
+	  .count_offset = offsetof(struct poke, common.after_count),
+	  .count_size = sizeof(unsigned),
+	  .value = { .type = CYAML_SEQUENCE,
+		     .flags = CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+		     .data_size = sizeof(char *),
+		     .sequence = { .entry = &rs_id_schema, .max = CYAML_UNLIMITED } } },
+	RS_FIELD_OPT_REF("box", struct poke, box),
+	CYAML_FIELD_SEQUENCE("steps", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct poke, steps, &rs_step_entry_schema, 1,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+static const struct rdmascn_ref poke_refs[] = {
+	{ .field = "after", .offset = offsetof(struct poke, common.after),
+	  .count_offset = offsetof(struct poke, common.after_count),
+	  .after = true },
+	RS_REF("box", struct poke, box, "box"),
+	RS_REF_END
+};
+static const struct rdmascn_kind poke_kind = {
+	.name = "poke", .section = "poke", .fields = poke_fields,
+	.size = sizeof(struct poke), .step = true,
+	.id_offset = offsetof(struct poke, common.id), .refs = poke_refs,
+	.children_offset = offsetof(struct poke, steps),
+	.children_count_offset = offsetof(struct poke, steps_count),
+};
+
+void rs_schemas_register_core(void)
+{
+}
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/rdmascn-test-load.%d.yaml", getpid());
+	f = fopen(path, "w");
+	CHECK(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Load @text; return the first error line with the file name cut off, or
+ * "" when it loaded. */
+static const char *try_load(const char *text, const struct rs_set *sets,
+			    unsigned n_sets, struct rs_scenario **ret)
+{
+	static char out[1024];
+	struct rs_scenario *s = NULL;
+	struct rs_diag d;
+	char *path = write_tmp(text);
+	int r;
+
+	rs_diag_init(&d, NULL);
+	r = rs_scenario_load(path, sets, n_sets, &d, &s);
+	unlink(path);
+	if (r == 0) {
+		CHECK(d.errors == 0);
+		if (ret)
+			*ret = s;
+		else
+			rs_scenario_free(s);
+		return "";
+	}
+	CHECK(r == -EINVAL);
+	CHECK(d.errors >= 1);
+	CHECK(!strncmp(d.first, path, strlen(path)));
+	snprintf(out, sizeof(out), "%s", d.first + strlen(path));
+	return out;
+}
+
+#define ERR(text, want) CHECK_STR(try_load(text, NULL, 0, NULL), want)
+
+static void test_valid_and_plan(void)
+{
+	struct rs_scenario *s;
+	struct rs_set set = { "n", "7" };
+	struct box *b;
+
+	CHECK_STR(try_load(
+		"params: {n: 3, c: {default: blue}}\n"
+		"lids:\n"
+		"  - {id: l, on: b2}\n"
+		"boxes:\n"
+		"  - {id: b2, size: \"${n}\", needs: b1, color: \"${c}\", tags: [a, b], on: yes}\n"
+		"  - {id: b1, size: 1, inner: {x: 255}}\n"
+		"  - {id: b0, size: 1, after: [b2]}\n"
+		"steps:\n"
+		"  - poke: {box: b1}\n"
+		"  - poke:\n"
+		"      id: p2\n"
+		"      steps:\n"
+		"        - poke: {box: b0}\n"
+		"  - poke: {id: p3, after: [p2]}\n", &set, 1, &s), "");
+	/* objects in section order of registration: boxes, then lids */
+	CHECK(s->n_objects == 4);
+	CHECK(s->n_steps == 4);
+	CHECK_STR(s->create[0]->id, "b1");
+	CHECK_STR(s->create[1]->id, "b2");
+	CHECK_STR(s->create[2]->id, "b0");
+	CHECK_STR(s->create[3]->id, "l");
+	b = s->create[1]->data;
+	CHECK(b->size == 7);   /* --set beat the default */
+	CHECK(b->color == 1);  /* ${c} in an enum field */
+	CHECK(b->tags == 3 && b->on);
+	CHECK_STR(s->steps[0]->name, "step 1 (poke)");
+	CHECK_STR(s->steps[1]->name, "step 'p2'");
+	CHECK_STR(s->steps[2]->name, "step 3 (poke)"); /* nested one */
+	CHECK_STR(s->steps[3]->name, "step 'p3'");
+	CHECK(rs_obj_loc(s->create[1], "size")->line == 5);
+	CHECK(rs_obj_loc(s->create[1], "size")->col == 20);
+	CHECK(rs_obj_has(s->create[0], "inner.x"));
+	CHECK(!rs_obj_has(s->create[0], "inner.y"));
+	rs_scenario_free(s);
+}
+
+static void test_errors(void)
+{
+	/* libcyaml's own checks, located and named */
+	ERR("boxes:\n  - {id: a, size: abc}\n",
+	    ":2:19: box 'a': size: expected an integer, got 'abc'");
+	ERR("boxes:\n  - {id: a, size: 4294967296}\n",
+	    ":2:19: box 'a': size: 4294967296 is out of range (0..4294967295)");
+	ERR("boxes:\n  - {id: a, size: -1}\n",
+	    ":2:19: box 'a': size: -1 is out of range (0..4294967295)");
+	ERR("boxes:\n  - {id: a, size: 1, colour: red}\n",
+	    ":2:22: box 'a': unknown field 'colour'");
+	ERR("boxes:\n  - {id: a}\n",
+	    ":2:5: box 'a': missing field 'size'");
+	ERR("boxes:\n  - {id: a, size: 1, color: green}\n",
+	    ":2:29: box 'a': color: unknown value 'green' (expected one of: red, blue)");
+	ERR("boxes:\n  - {id: a, size: 1, on: maybe}\n",
+	    ":2:26: box 'a': on: unknown value 'maybe' (expected one of: false, true, no, yes, off, on)");
+	ERR("boxes:\n  - {id: a, size: 1, tags: [a, c]}\n",
+	    ":2:32: box 'a': tags: unknown flag 'c' (expected some of: a, b)");
+	ERR("boxes:\n  - {id: a, size: 1, tags: a}\n",
+	    ":2:28: box 'a': tags: expected a list of flags, got a scalar");
+	ERR("boxes:\n  - {id: a, size: 1, inner: {x: 256}}\n",
+	    ":2:33: box 'a': inner.x: 256 is out of range (0..255)");
+	ERR("boxes:\n  - {id: a, size: 1, inner: {}}\n",
+	    ":2:29: box 'a': missing field 'inner.x'");
+	ERR("boxes:\n  - {id: a, size: 1, inner: {x: 1, y: 2}}\n",
+	    ":2:36: box 'a': inner: unknown field 'y'");
+	ERR("boxes: 5\n", ":1:8: boxes: expected a sequence, got a scalar");
+	ERR("boxez: []\n", ":1:1: unknown section 'boxez'");
+	ERR("boxes:\n  - {id: '', size: 1}\n", ":2:10: box #1: id: must not be empty");
+	ERR("boxes:\n  - {size: 1}\n", ":2:5: box #1: missing field 'id'");
+	/* the DOM's own */
+	ERR("boxes:\n  - {id: a, size: 1\n", ":3:1: YAML syntax error: did not "
+	    "find expected ',' or '}' while parsing a flow mapping");
+	ERR("boxes:\n  - {id: a, size: 1, size: 2}\n",
+	    ":2:22: duplicate key 'size' (first at line 2)");
+	ERR("- a\n", ":1:1: a scenario is a mapping of sections (contexts:, "
+	    "pds:, qps:, steps:, ...)");
+	ERR("a: &x 1\nb: *x\n", ":2:4: YAML aliases are not supported (use params)");
+	/* params */
+	ERR("boxes:\n  - id: a\n    size: ${nope}\n", ":3:11: unknown param 'nope'");
+	ERR("boxes:\n  - id: a\n    size: x${nope\n",
+	    ":3:12: unterminated '${' (write '$${' for a literal)");
+	ERR("boxes:\n  - {id: a, size: ${n}}\n", ":2:20: YAML syntax error: did not "
+	    "find expected ',' or '}' while parsing a flow mapping (in {...} or "
+	    "[...] quote it: \"${name}\")");
+	ERR("params: {n: x}\nboxes:\n  - {id: a, size: \"${n}\"}\n",
+	    ":3:19: box 'a': size: expected an integer, got 'x'");
+	/* positions after a substitution on the same line still map back */
+	ERR("params: {n: 1, c: zz}\nboxes:\n  - {id: a, size: \"${n}\", color: \"${c}\"}\n",
+	    ":3:34: box 'a': color: unknown value 'zz' (expected one of: red, blue)");
+	ERR("params: {n: 1234567}\nboxes:\n  - {id: a, size: \"${n}\", on: 2}\n",
+	    ":3:31: box 'a': on: unknown value '2' (expected one of: false, true, no, yes, off, on)");
+	ERR("params:\n  t: |\n    multi\n    line\nboxes:\n  - id: a\n    size: 1\n"
+	    "    needs: ${t}\n    on: 7\n",
+	    ":9:9: box 'a': on: unknown value '7' (expected one of: false, true, no, yes, off, on)");
+	ERR("params: {n: {env: X}}\n",
+	    ":1:10: param 'n' has no default; give it with --set n=VALUE");
+	ERR("params: {n: {dflt: 1}}\n",
+	    ":1:14: param 'n': unknown field 'dflt' (default, env, description)");
+	/* references and ids */
+	ERR("boxes:\n  - {id: a, size: 1, needs: zz}\n",
+	    ":2:29: box 'a': needs: no object with id 'zz'");
+	ERR("boxes:\n  - {id: a, size: 1}\nlids:\n  - {id: l, on: l}\n",
+	    ":4:17: lid 'l': on: refers to itself");
+	ERR("boxes:\n  - {id: a, size: 1}\nlids:\n  - {id: l, on: a}\n  - {id: m, on: l}\n",
+	    ":5:17: lid 'm': on: 'l' is a lid, not a box");
+	ERR("boxes:\n  - {id: a, size: 1}\nsteps:\n  - poke: {box: a, after: [x]}\n",
+	    ":4:28: step 1 (poke): after[0]: no object with id 'x'");
+	ERR("boxes:\n  - {id: a, size: 1, after: [s]}\nsteps:\n  - poke: {id: s}\n",
+	    ":2:30: box 'a': after[0]: 's' is a step; objects are all created before steps run");
+	ERR("steps:\n  - {}\n", ":2:5: step 1: empty step (give one step type, e.g. write:)");
+	ERR("steps:\n  - poke: {box: 3, bogus: 1}\n",
+	    ":2:20: step 1 (poke): unknown field 'bogus'");
+	/* cycles, with the whole path */
+	ERR("boxes:\n  - {id: a, size: 1, needs: b}\n  - {id: b, size: 1, after: [c]}\n"
+	    "  - {id: c, size: 1, needs: a}\n",
+	    ":2:29: box 'a': dependency cycle: box 'a' -(needs)-> box 'b' "
+	    "-(after)-> box 'c' -(needs)-> box 'a'");
+	ERR("steps:\n  - poke: {id: x, after: [y]}\n  - poke: {id: y}\n",
+	    ":2:26: step 'x': dependency cycle: step 'x' -(after)-> "
+	    "step 'y' -(sequence)-> step 'x'");
+}
+
+static void test_duplicate_names_first(void)
+{
+	char want[256];
+	const char *got = try_load("boxes:\n  - {id: a, size: 1}\nlids:\n"
+				   "  - {id: a, on: a}\n", NULL, 0, NULL);
+
+	snprintf(want, sizeof(want), ":4:10: lid 'a': duplicate id 'a' (first "
+		 "declared at /tmp/rdmascn-test-load.%d.yaml:2:10 as box)",
+		 getpid());
+	CHECK_STR(got, want);
+}
+
+/* The same file gives the same plan, byte for byte, however built. */
+static void test_deterministic(void)
+{
+	const char *text = "boxes:\n  - {id: z, size: 1, needs: y}\n"
+			   "  - {id: y, size: 1}\n  - {id: x, size: 1}\n"
+			   "  - {id: w, size: 1, after: [z, x]}\n";
+	struct rs_scenario *s1, *s2;
+
+	CHECK_STR(try_load(text, NULL, 0, &s1), "");
+	CHECK_STR(try_load(text, NULL, 0, &s2), "");
+	for (unsigned i = 0; i < 4; i++)
+		CHECK_STR(s1->create[i]->id, s2->create[i]->id);
+	CHECK_STR(s1->create[0]->id, "y");
+	CHECK_STR(s1->create[1]->id, "z");
+	CHECK_STR(s1->create[2]->id, "x");
+	CHECK_STR(s1->create[3]->id, "w");
+	rs_scenario_free(s1);
+	rs_scenario_free(s2);
+}
+
+int main(void)
+{
+	CHECK(rs_registry_add(&box_kind) == 0);
+	CHECK(rs_registry_add(&lid_kind) == 0);
+	CHECK(rs_registry_add(&poke_kind) == 0);
+	CHECK(rs_registry_add(&box_kind) == -EEXIST);
+	test_valid_and_plan();
+	test_errors();
+	test_duplicate_names_first();
+	test_deterministic();
+	CHECK(rs_registry_add(&lid_kind) == -ENOSPC); /* sealed once used */
+	return 0;
+}
