@@ -47,30 +47,33 @@ static unsigned count_steps(const struct rs_step_entry *e, unsigned n)
 struct builder {
 	struct rs_scenario *s;
 	struct rs_diag *d;
-	unsigned step_no;
 };
 
+/* Steps are numbered by position: "3", and "3.1" inside step 3. */
 static int add_steps(struct builder *b, struct rs_step_entry *e, unsigned n,
-		     struct rs_node *seq, struct rs_obj *parent)
+		     struct rs_node *seq, struct rs_obj *parent,
+		     const char *prefix)
 {
 	int ret = 0;
 
 	for (unsigned i = 0; i < n; i++) {
+		char no[48];
 		struct rs_node *entry = seq && i < seq->n ? seq->items[i] : NULL;
 		const struct rdmascn_kind *found = NULL, *k;
 		void *data = NULL;
 		struct rs_obj *o;
 		unsigned s = 0;
 
-		b->step_no++;
+		snprintf(no, sizeof(no), "%s%s%u", prefix, *prefix ? "." : "",
+			 i + 1);
 		for (unsigned t = 0; t < rs_registry_count(); t++) {
 			k = rs_registry_at(t);
 			if (!k->step)
 				continue;
 			if (e[i].types[s] && found) {
 				rs_diag_error(b->d, entry ? &rs_node_get(entry, k->section)->key->loc : NULL,
-					      "step %u: one step per entry, got "
-					      "'%s' and '%s'", b->step_no,
+					      "step %s: one step per entry, got "
+					      "'%s' and '%s'", no,
 					      found->section, k->section);
 				return -EINVAL;
 			}
@@ -82,8 +85,8 @@ static int add_steps(struct builder *b, struct rs_step_entry *e, unsigned n,
 		}
 		if (!found) {
 			rs_diag_error(b->d, entry ? &entry->loc : NULL,
-				      "step %u: empty step (give one step type, "
-				      "e.g. write:)", b->step_no);
+				      "step %s: empty step (give one step type, "
+				      "e.g. write:)", no);
 			return -EINVAL;
 		}
 		o = &b->s->objs[b->s->n_objs++];
@@ -96,13 +99,13 @@ static int add_steps(struct builder *b, struct rs_step_entry *e, unsigned n,
 		if (o->id)
 			snprintf(o->name, sizeof(o->name), "step '%s'", o->id);
 		else
-			snprintf(o->name, sizeof(o->name), "step %u (%s)",
-				 b->step_no, found->section);
+			snprintf(o->name, sizeof(o->name), "step %s (%s)",
+				 no, found->section);
 		if (found->children_offset) {
 			int r = add_steps(b,
 				*(struct rs_step_entry **)((char *)data + found->children_offset),
 				*(unsigned *)((char *)data + found->children_count_offset),
-				rs_node_get(o->node, "steps"), o);
+				rs_node_get(o->node, "steps"), o, no);
 			if (r < 0)
 				return r;
 		}
@@ -113,7 +116,7 @@ static int add_steps(struct builder *b, struct rs_step_entry *e, unsigned n,
 static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 {
 	struct rs_top *top = s->top;
-	struct builder b = { s, d, 0 };
+	struct builder b = { s, d };
 	unsigned n = 0, k = 0;
 
 	for (unsigned t = 0; t < rs_registry_count(); t++)
@@ -147,7 +150,7 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 		k++;
 	}
 	return add_steps(&b, top->steps, top->steps_count,
-			 rs_node_get(s->doc.root, "steps"), NULL);
+			 rs_node_get(s->doc.root, "steps"), NULL, "");
 }
 
 /* --- ids -------------------------------------------------------------------- */

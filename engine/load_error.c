@@ -126,6 +126,17 @@ static void path_to(char *path, size_t len, struct rs_node **ch,
 	}
 }
 
+static void step_types(char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < rs_registry_count() && o < len; i++)
+		if (rs_registry_at(i)->step)
+			o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
+				      rs_registry_at(i)->section);
+}
+
 /* Index in the chain of the innermost mapping. */
 static unsigned innermost_map(struct rs_node **ch, unsigned n)
 {
@@ -241,28 +252,42 @@ void rs_load_error_report(const struct rs_scenario *s,
 		else
 			snprintf(who, sizeof(who), "%s #%u: ", kind->name, section_no);
 	} else if (obj) {
-		/* steps: the entry's type, and below parallel's steps: the
-		 * innermost entry. */
-		for (unsigned i = obj_at; i + 2 < n; i++)
+		/* A steps entry, maybe nested in parallel's steps: number it
+		 * by its positions ("2.1"), as the loader names steps. */
+		char no[48];
+		size_t o = snprintf(no, sizeof(no), "%u", section_no);
+
+		for (unsigned i = obj_at + 2; i + 1 < n; i++)
 			if (ch[i]->key && !strcmp(ch[i]->key->value, "steps") &&
-			    ch[i]->type == RS_NODE_SEQ) {
+			    ch[i]->type == RS_NODE_SEQ && ch[i - 1]->type == RS_NODE_MAP) {
 				obj = ch[i + 1];
 				obj_at = i + 1;
+				for (size_t j = 0; j < ch[i]->n && o < sizeof(no); j++)
+					if (ch[i]->items[j] == obj)
+						o += snprintf(no + o, sizeof(no) - o,
+							      ".%zu", j + 1);
 			}
 		if (obj->type == RS_NODE_MAP && obj->n >= 2) {
 			struct rs_node *body = obj->items[1];
 			struct rs_node *id = rs_node_get(body, "id");
 
 			kind = rs_registry_find(obj->items[0]->value, true);
+			if (!kind) {
+				step_types(buf, sizeof(buf));
+				rs_diag_error(d, &obj->items[0]->loc, "step %s: "
+					      "unknown step type '%s' (expected "
+					      "one of: %s)", no,
+					      obj->items[0]->value, buf);
+				return;
+			}
 			if (id && id->type == RS_NODE_SCALAR && id->value[0])
 				snprintf(who, sizeof(who), "step '%s': ", id->value);
 			else
-				snprintf(who, sizeof(who), "step %u (%s): ",
-					 section_no, obj->items[0]->value);
-			if (kind)
-				obj_at++; /* paths start inside the step type */
+				snprintf(who, sizeof(who), "step %s (%s): ", no,
+					 obj->items[0]->value);
+			obj_at++; /* paths start inside the step type */
 		} else {
-			snprintf(who, sizeof(who), "step %u: ", section_no);
+			snprintf(who, sizeof(who), "step %s: ", no);
 		}
 	}
 

@@ -93,6 +93,8 @@ const struct rdmascn_kind rs_step_parallel = {
 	.id_offset = offsetof(S, common.id),
 	.refs = parallel_refs,
 	.step = true,
+	.children_offset = offsetof(S, steps),
+	.children_count_offset = offsetof(S, steps_count),
 };
 #undef S
 

@@ -189,7 +189,7 @@ static void test_valid_and_plan(void)
 	CHECK(b->tags == 3 && b->on);
 	CHECK_STR(s->steps[0]->name, "step 1 (poke)");
 	CHECK_STR(s->steps[1]->name, "step 'p2'");
-	CHECK_STR(s->steps[2]->name, "step 3 (poke)"); /* nested one */
+	CHECK_STR(s->steps[2]->name, "step 2.1 (poke)"); /* nested one */
 	CHECK_STR(s->steps[3]->name, "step 'p3'");
 	CHECK(rs_obj_loc(s->create[1], "size")->line == 5);
 	CHECK(rs_obj_loc(s->create[1], "size")->col == 20);
@@ -270,6 +270,12 @@ static void test_errors(void)
 	ERR("boxes:\n  - {id: a, size: 1, after: [s]}\nsteps:\n  - poke: {id: s}\n",
 	    ":2:30: box 'a': after[0]: 's' is a step; objects are all created before steps run");
 	ERR("steps:\n  - {}\n", ":2:5: step 1: empty step (give one step type, e.g. write:)");
+	ERR("steps:\n  - poke: {}\n  - poke:\n      steps:\n        - poke: {}\n        - {}\n",
+	    ":6:11: step 2.2: empty step (give one step type, e.g. write:)");
+	ERR("steps:\n  - poke:\n      steps:\n        - poke: {bogus: 1}\n",
+	    ":4:18: step 1.1 (poke): unknown field 'bogus'");
+	ERR("steps:\n  - pokr: {}\n",
+	    ":2:5: step 1: unknown step type 'pokr' (expected one of: poke)");
 	ERR("steps:\n  - poke: {box: 3, bogus: 1}\n",
 	    ":2:20: step 1 (poke): unknown field 'bogus'");
 	/* cycles, with the whole path */
