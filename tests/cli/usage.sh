@@ -29,6 +29,12 @@ expect 2 "Unknown option '-x'." devices -x
 expect 2 "Option '--device' needs a value." devices --device
 expect 2 "Unexpected argument 'extra'." devices extra
 expect 2 "Unknown option '--nope'." --nope devices
+expect 2 "No scenario file given." validate
+expect 2 "No scenario file given." plan
+expect 2 "--set needs NAME=VALUE, got 'size'." validate --set size /dev/null
+expect 2 "Unknown option '--bogus'." validate --bogus x.yaml
+expect 2 "plan takes one scenario file." plan a.yaml b.yaml
+expect 2 "nope.yaml: No such file or directory" validate nope.yaml
 expect 0 "" --help
 expect 0 "" devices --help
 
