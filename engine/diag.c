@@ -26,9 +26,12 @@ void rs_diag_error(struct rs_diag *d, const struct rs_loc *loc,
 			 loc->line, loc->col, msg);
 	else
 		snprintf(line, sizeof(line), "%s", msg);
-	if (!d->errors++)
-		memcpy(d->first, line, strnlen(line, sizeof(d->first) - 1) + 1),
-		d->first[sizeof(d->first) - 1] = '\0';
+	if (!d->errors++) {
+		size_t len = strnlen(line, sizeof(d->first) - 1);
+
+		memcpy(d->first, line, len);
+		d->first[len] = '\0';
+	}
 	if (d->f)
 		fprintf(d->f, "%s\n", line);
 }

@@ -11,6 +11,9 @@
  * text".  The first error decides the exit code; all of them are printed
  * as they come to @f (or collected only, when @f is NULL, for tests).
  */
+/* Past this many errors a file is not worth reading on. */
+#define RS_MAX_ERRORS 20
+
 struct rs_diag {
 	FILE *f;
 	unsigned errors;

@@ -158,6 +158,10 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 struct idmap {
 	struct rs_obj **slots;
 	size_t mask;
+	/* Unknown ids already reported: one mistyped declaration should
+	 * not give an error per use. */
+	const char *missing[16];
+	unsigned n_missing;
 };
 
 static size_t hash(const char *s)
@@ -247,6 +251,11 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	else
 		snprintf(path, sizeof(path), "%s", ref->field);
 	if (!t) {
+		for (unsigned i = 0; i < m->n_missing; i++)
+			if (!strcmp(m->missing[i], id))
+				return -EINVAL;
+		if (m->n_missing < sizeof(m->missing) / sizeof(*m->missing))
+			m->missing[m->n_missing++] = id;
 		rs_obj_error(d, o, path, "%s: no object with id '%s'", path, id);
 		return -EINVAL;
 	}
@@ -293,7 +302,7 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 	struct rs_obj *prev_step = NULL;
 	int r = 0;
 
-	for (unsigned i = 0; i < s->n_objs; i++) {
+	for (unsigned i = 0; i < s->n_objs && d->errors < RS_MAX_ERRORS; i++) {
 		struct rs_obj *o = &s->objs[i];
 		const char *base = (const char *)o->data;
 
@@ -385,7 +394,7 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 		r = index_ids(s, &ids, d);
 	if (!r)
 		r = resolve(s, &ids, d);
-	for (unsigned i = 0; !r && i < s->n_objs; i++)
+	for (unsigned i = 0; !r && i < s->n_objs && d->errors < RS_MAX_ERRORS; i++)
 		if (s->objs[i].kind->check &&
 		    s->objs[i].kind->check(&s->objs[i], d) < 0)
 			r = -EINVAL;

@@ -300,6 +300,21 @@ static void test_duplicate_names_first(void)
 	CHECK_STR(got, want);
 }
 
+/* One mistyped id is one error, however often it is used. */
+static void test_missing_id_once(void)
+{
+	struct rs_scenario *s = NULL;
+	struct rs_diag d;
+	char *path = write_tmp("boxes:\n  - {id: a, size: 1, needs: x}\n"
+			       "  - {id: b, size: 1, needs: x}\n"
+			       "lids:\n  - {id: l, on: y}\n");
+
+	rs_diag_init(&d, NULL);
+	CHECK(rs_scenario_load(path, NULL, 0, &d, &s) == -EINVAL);
+	CHECK(d.errors == 2); /* x once, y once */
+	unlink(path);
+}
+
 /* The same file gives the same plan, byte for byte, however built. */
 static void test_deterministic(void)
 {
@@ -329,6 +344,7 @@ int main(void)
 	test_valid_and_plan();
 	test_errors();
 	test_duplicate_names_first();
+	test_missing_id_once();
 	test_deterministic();
 	CHECK(rs_registry_add(&lid_kind) == -ENOSPC); /* sealed once used */
 	return 0;
