@@ -93,18 +93,31 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&p, &ev)) {
-			struct rs_loc loc = { file, p.problem_mark.line + 1,
-					      p.problem_mark.column + 1 };
+			const yaml_mark_t *pm = &p.problem_mark, *cm = &p.context_mark;
+			struct rs_loc loc = { file, pm->line + 1, pm->column + 1 };
+			char at[64] = "";
 
 			if (p.error == YAML_MEMORY_ERROR) {
 				r = -ENOMEM;
 				break;
 			}
-			rs_diag_error(d, &loc, "YAML syntax error: %s%s%s%s",
+			/* libyaml notices an unclosed quote or bracket only
+			 * where it gives up, lines later (or past the end):
+			 * point at what was left open, and say where.  Other
+			 * errors (indentation, tabs) are where it gave up. */
+			if (p.context && cm->line < pm->line &&
+			    (strstr(p.context, "quoted scalar") ||
+			     strstr(p.context, "flow "))) {
+				loc.line = cm->line + 1;
+				loc.col = cm->column + 1;
+				snprintf(at, sizeof(at), " (gave up at %zu:%zu)",
+					 pm->line + 1, pm->column + 1);
+			}
+			rs_diag_error(d, &loc, "YAML syntax error: %s%s%s%s%s",
 				      p.problem ? p.problem : "unknown",
 				      p.context ? " " : "",
-				      p.context ? p.context : "",
-				      param_in_flow(text, p.problem_mark.index) ?
+				      p.context ? p.context : "", at,
+				      param_in_flow(text, pm->index) ?
 				      " (in {...} or [...] quote it: \"${name}\")" : "");
 			r = -EINVAL;
 			break;
@@ -192,16 +205,6 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 			goto next;
 		} else if (top->type == RS_NODE_MAP && top->n % 2 == 0) {
 			n->key = top->items[top->n - 2];
-		} else if (top->type == RS_NODE_MAP && n->type == RS_NODE_SCALAR) {
-			for (size_t i = 0; i + 2 < top->n; i += 2)
-				if (!strcmp(top->items[i]->value, n->value)) {
-					rs_diag_error(d, &n->loc, "duplicate key "
-						      "'%s' (first at line %u)",
-						      n->value,
-						      top->items[i]->loc.line);
-					r = -EINVAL;
-					goto next;
-				}
 		}
 		if (n->type != RS_NODE_SCALAR)
 			stack[depth++] = n;

@@ -202,11 +202,12 @@ static int index_ids(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 		if (*slot) {
 			const struct rs_loc *first = rs_obj_loc(*slot, "id");
 
-			rs_obj_error(d, o, "id", "duplicate id '%s' (first "
-				     "declared at %s:%u:%u as %s)", o->id,
-				     first->file, first->line, first->col,
+			rs_obj_error(d, o, "id", "'%s' already names %s%s "
+				     "(at %u:%u)", o->id,
+				     (*slot)->kind->step ? "" : "a ",
 				     (*slot)->kind->step ? "a step" :
-				     (*slot)->kind->name);
+				     (*slot)->kind->name, first->line,
+				     first->col);
 			r = -EINVAL;
 			continue;
 		}
@@ -256,23 +257,23 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 				return -EINVAL;
 		if (m->n_missing < sizeof(m->missing) / sizeof(*m->missing))
 			m->missing[m->n_missing++] = id;
-		rs_obj_error(d, o, path, "%s: no object with id '%s'", path, id);
+		rs_obj_error(d, o, path, "no object with id '%s'", id);
 		return -EINVAL;
 	}
 	if (t == o) {
-		rs_obj_error(d, o, path, "%s: refers to itself", path);
+		rs_obj_error(d, o, path, "refers to itself");
 		return -EINVAL;
 	}
 	if (!kind_ok(ref, t)) {
 		want_kinds(ref, want, sizeof(want));
-		rs_obj_error(d, o, path, "%s: '%s' is %s%s, not %s", path, id,
+		rs_obj_error(d, o, path, "'%s' is %s%s, not %s", id,
 			     t->kind->step ? "" : "a ",
 			     t->kind->step ? "a step" : t->kind->name, want);
 		return -EINVAL;
 	}
 	if (!o->kind->step && t->kind->step) {
-		rs_obj_error(d, o, path, "%s: '%s' is a step; objects are all "
-			     "created before steps run", path, id);
+		rs_obj_error(d, o, path, "'%s' is a step; objects are all "
+			     "created before steps run", id);
 		return -EINVAL;
 	}
 	e = &o->edges[o->n_edges++];
@@ -339,6 +340,36 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 	return r;
 }
 
+/* Duplicate keys: libcyaml would catch them, but without saying where
+ * the first one is; the DOM knows both. */
+static int check_duplicate_keys(struct rs_node *root, struct rs_node *n,
+				struct rs_diag *d)
+{
+	int r = 0;
+
+	if (n->type == RS_NODE_MAP)
+		for (size_t i = 2; i < n->n && d->errors < RS_MAX_ERRORS; i += 2)
+			for (size_t j = 0; j < i; j += 2) {
+				struct rs_node *k = n->items[i];
+				struct rs_where w;
+
+				if (strcmp(n->items[j]->value, k->value))
+					continue;
+				rs_where_at(root, k->start, &w);
+				rs_diag_error(d, &k->loc, "%s%s%sduplicate key "
+					      "'%s' (first at line %u)", w.who,
+					      w.path, w.path[0] ? ": " : "",
+					      k->value, n->items[j]->loc.line);
+				r = -EINVAL;
+				break;
+			}
+	for (size_t i = 0; i < n->n; i++)
+		if (n->items[i]->type != RS_NODE_SCALAR &&
+		    check_duplicate_keys(root, n->items[i], d) < 0)
+			r = -EINVAL;
+	return r;
+}
+
 /* --- public ------------------------------------------------------------------ */
 
 int rs_scenario_load(const char *path, const struct rs_set *sets,
@@ -373,7 +404,9 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 		r = -EINVAL;
 		goto fail;
 	}
-	r = rs_params_apply(s, sets, n_sets, d);
+	r = check_duplicate_keys(s->doc.root, s->doc.root, d);
+	if (!r)
+		r = rs_params_apply(s, sets, n_sets, d);
 	if (r < 0)
 		goto fail;
 
@@ -495,7 +528,11 @@ void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s", obj->name, msg);
+	if (path && *path)
+		rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s: %s", obj->name,
+			      path, msg);
+	else
+		rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s", obj->name, msg);
 }
 
 void rs_scenario_registry_init(void)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,87 +212,121 @@ static bool numeric(const char *s)
 	return *end == '\0' || strspn(s, "0123456789") == strlen(s);
 }
 
+int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
+{
+	struct rs_node **ch = w->ch;
+	unsigned n, section_no = 0;
+	char no[48];
+
+	memset(w, 0, sizeof(*w));
+	n = w->n = chain(root, off, ch, RS_WHERE_DEPTH);
+
+	/* Which object: a section entry (or a step entry, nested ones too). */
+	if (n >= 3 && ch[1]->key) {
+		const char *section = ch[1]->key->value;
+
+		w->kind = rs_registry_find(section, false);
+		if (w->kind || !strcmp(section, "steps")) {
+			w->obj = ch[2];
+			w->obj_at = 2;
+			for (size_t i = 0; i < ch[1]->n; i++)
+				if (ch[1]->items[i] == w->obj)
+					section_no = i + 1;
+		}
+	}
+	if (w->obj && w->kind) {
+		struct rs_node *id = rs_node_get(w->obj, "id");
+
+		if (id && id->type == RS_NODE_SCALAR && id->value[0])
+			snprintf(w->who, sizeof(w->who), "%s '%s': ",
+				 w->kind->name, id->value);
+		else
+			snprintf(w->who, sizeof(w->who), "%s #%u: ",
+				 w->kind->name, section_no);
+	} else if (w->obj) {
+		/* A steps entry, maybe nested in parallel's steps: number it
+		 * by its positions ("2.1"), as the loader names steps. */
+		size_t o = snprintf(no, sizeof(no), "%u", section_no);
+
+		for (unsigned i = w->obj_at + 2; i + 1 < n; i++)
+			if (ch[i]->key && !strcmp(ch[i]->key->value, "steps") &&
+			    ch[i]->type == RS_NODE_SEQ &&
+			    ch[i - 1]->type == RS_NODE_MAP) {
+				w->obj = ch[i + 1];
+				w->obj_at = i + 1;
+				for (size_t j = 0; j < ch[i]->n && o < sizeof(no); j++)
+					if (ch[i]->items[j] == w->obj)
+						o += snprintf(no + o, sizeof(no) - o,
+							      ".%zu", j + 1);
+			}
+		if (w->obj->type == RS_NODE_MAP && w->obj->n >= 2) {
+			struct rs_node *type = w->obj->items[0];
+			struct rs_node *id = rs_node_get(w->obj->items[1], "id");
+
+			w->kind = rs_registry_find(type->value, true);
+			if (!w->kind) {
+				char types[512];
+
+				step_types(types, sizeof(types));
+				snprintf(w->unknown_step, sizeof(w->unknown_step),
+					 "step %s: unknown step type '%s' "
+					 "(expected one of: %s)", no, type->value,
+					 types);
+				w->unknown_step_loc = &type->loc;
+				return -EINVAL;
+			}
+			if (id && id->type == RS_NODE_SCALAR && id->value[0])
+				snprintf(w->who, sizeof(w->who), "step '%s': ",
+					 id->value);
+			else
+				snprintf(w->who, sizeof(w->who), "step %s (%s): ",
+					 no, type->value);
+			w->obj_at++; /* paths start inside the step type */
+		} else {
+			snprintf(w->who, sizeof(w->who), "step %s: ", no);
+		}
+	}
+	/* A mapping key is not part of the path to itself. */
+	if (n >= 2 && ch[n - 2]->type == RS_NODE_MAP) {
+		bool is_key = false;
+
+		for (size_t i = 0; i < ch[n - 2]->n; i += 2)
+			is_key |= ch[n - 2]->items[i] == ch[n - 1];
+		n -= is_key;
+	}
+	path_to(w->path, sizeof(w->path), ch, w->obj ? w->obj_at + 1 : 1, n);
+	return 0;
+}
+
 void rs_load_error_report(const struct rs_scenario *s,
 			  const struct rs_load_log *log, const char *fallback,
 			  struct rs_diag *d)
 {
 	const char *text = s->text ? s->text : s->doc.text;
 	size_t len = s->text ? s->text_len : s->doc.len;
-	struct rs_node *ch[128], *obj = NULL, *target;
-	const struct rdmascn_kind *kind = NULL;
-	const cyaml_schema_value_t *v = NULL;
-	char who[160] = "", path[256] = "", msg[1024], buf[512];
 	const char *m = log->msg[0] ? log->msg : fallback;
-	unsigned n, obj_at = 0, section_no = 0;
+	const cyaml_schema_value_t *v = NULL;
+	char msg[1024], buf[512];
+	struct rs_where where, *w = &where;
+	struct rs_node **ch = w->ch, *target, *obj;
+	const struct rdmascn_kind *kind;
+	char *who = w->who, *path = w->path;
+	unsigned n, obj_at;
 	size_t off = 0;
 
 	if (log->n)
 		off = rs_params_orig_offset(s, offset_of(text, len,
 			log->frames[0].line, log->frames[0].col));
-	n = chain(s->doc.root, off, ch, 128);
+	if (rs_where_at(s->doc.root, off, w) < 0) {
+		rs_diag_error(d, w->unknown_step_loc, "%s", w->unknown_step);
+		return;
+	}
+	n = w->n;
+	obj = w->obj;
+	obj_at = w->obj_at;
+	kind = w->kind;
 	target = ch[n - 1];
 
-	/* Which object: a section entry (or a step entry, nested ones too). */
-	if (n >= 3 && ch[1]->key) {
-		const char *section = ch[1]->key->value;
-
-		kind = rs_registry_find(section, false);
-		if (kind || !strcmp(section, "steps")) {
-			obj = ch[2];
-			obj_at = 2;
-			for (size_t i = 0; i < ch[1]->n; i++)
-				if (ch[1]->items[i] == obj)
-					section_no = i + 1;
-		}
-	}
-	if (obj && kind) {
-		struct rs_node *id = rs_node_get(obj, "id");
-
-		if (id && id->type == RS_NODE_SCALAR && id->value[0])
-			snprintf(who, sizeof(who), "%s '%s': ", kind->name, id->value);
-		else
-			snprintf(who, sizeof(who), "%s #%u: ", kind->name, section_no);
-	} else if (obj) {
-		/* A steps entry, maybe nested in parallel's steps: number it
-		 * by its positions ("2.1"), as the loader names steps. */
-		char no[48];
-		size_t o = snprintf(no, sizeof(no), "%u", section_no);
-
-		for (unsigned i = obj_at + 2; i + 1 < n; i++)
-			if (ch[i]->key && !strcmp(ch[i]->key->value, "steps") &&
-			    ch[i]->type == RS_NODE_SEQ && ch[i - 1]->type == RS_NODE_MAP) {
-				obj = ch[i + 1];
-				obj_at = i + 1;
-				for (size_t j = 0; j < ch[i]->n && o < sizeof(no); j++)
-					if (ch[i]->items[j] == obj)
-						o += snprintf(no + o, sizeof(no) - o,
-							      ".%zu", j + 1);
-			}
-		if (obj->type == RS_NODE_MAP && obj->n >= 2) {
-			struct rs_node *body = obj->items[1];
-			struct rs_node *id = rs_node_get(body, "id");
-
-			kind = rs_registry_find(obj->items[0]->value, true);
-			if (!kind) {
-				step_types(buf, sizeof(buf));
-				rs_diag_error(d, &obj->items[0]->loc, "step %s: "
-					      "unknown step type '%s' (expected "
-					      "one of: %s)", no,
-					      obj->items[0]->value, buf);
-				return;
-			}
-			if (id && id->type == RS_NODE_SCALAR && id->value[0])
-				snprintf(who, sizeof(who), "step '%s': ", id->value);
-			else
-				snprintf(who, sizeof(who), "step %s (%s): ", no,
-					 obj->items[0]->value);
-			obj_at++; /* paths start inside the step type */
-		} else {
-			snprintf(who, sizeof(who), "step %s: ", no);
-		}
-	}
-
-	path_to(path, sizeof(path), ch, obj ? obj_at + 1 : 1, n);
 	if (obj && kind)
 		v = field_value(&(cyaml_schema_value_t){
 				.type = CYAML_MAPPING,
@@ -307,7 +342,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 		for (size_t j = 0; j + 1 < ch[mi]->n; j += 2)
 			if (!strcmp(ch[mi]->items[j]->value, key))
 				target = ch[mi]->items[j];
-		path_to(path, sizeof(path), ch, obj ? obj_at + 1 : 1, mi + 1);
+		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
 		if (!obj)
 			rs_diag_error(d, &target->loc, "unknown section '%s'", key);
 		else
@@ -319,7 +354,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 		unsigned mi = innermost_map(ch, n);
 
 		target = ch[mi];
-		path_to(path, sizeof(path), ch, obj ? obj_at + 1 : 1, mi + 1);
+		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
 		if (target == s->doc.root || !obj)
 			rs_diag_error(d, &target->loc, "missing section '%s'",
 				      m + 32);
@@ -340,7 +375,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 				target = seq->items[j];
 		if (seq && ch[n - 1] != seq) {
 			n--; /* the path names the list */
-			path_to(path, sizeof(path), ch, obj ? obj_at + 1 : 1, n);
+			path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, n);
 		}
 	}
 

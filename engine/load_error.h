@@ -29,6 +29,24 @@ struct rs_load_log {
 	unsigned n;
 };
 
+/* What is at byte @off of the file: the object (a section entry or a
+ * step, named as the loader names it) and the field path below it. */
+#define RS_WHERE_DEPTH 128
+
+struct rs_where {
+	struct rs_node *ch[RS_WHERE_DEPTH]; /* root .. innermost node */
+	unsigned n;
+	struct rs_node *obj;                /* its mapping, or NULL */
+	unsigned obj_at;                    /* index of obj's body in ch */
+	const struct rdmascn_kind *kind;
+	char who[160];                      /* "qp 'a': ", or "" */
+	char path[256];                     /* "cap.max_send_wr", or "" */
+	char unknown_step[640];             /* set when -EINVAL */
+	const struct rs_loc *unknown_step_loc;
+};
+
+int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w);
+
 void rs_load_log_fn(cyaml_log_t level, void *ctx, const char *fmt,
 		    va_list args);
 void rs_load_error_report(const struct rs_scenario *s,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "load_error.h"
 #include "params.h"
 
 static struct rs_param *find(struct rs_scenario *s, const char *name,
@@ -165,17 +166,22 @@ static int expand(struct subst *st, struct rs_node *n, char **ret)
 
 			if (!p) {
 				struct rs_loc loc = n->loc;
+				struct rs_where w;
+				char where[sizeof(w.who) + sizeof(w.path) + 2];
 
 				if (n->plain && !strchr(n->value, '\n'))
 					loc.col += v - n->value;
+				rs_where_at(st->s->doc.root, n->start, &w);
+				snprintf(where, sizeof(where), "%s%s%s", w.who,
+					 w.path, w.path[0] ? ": " : "");
 				if (end)
-					rs_diag_error(st->d, &loc, "unknown param "
-						      "'%.*s'", (int)(end - v - 2),
-						      v + 2);
+					rs_diag_error(st->d, &loc, "%sunknown param "
+						      "'%.*s'", where,
+						      (int)(end - v - 2), v + 2);
 				else
-					rs_diag_error(st->d, &loc, "unterminated "
+					rs_diag_error(st->d, &loc, "%sunterminated "
 						      "'${' (write '$${' for a "
-						      "literal)");
+						      "literal)", where);
 				rs_free(out);
 				return -EINVAL;
 			}

@@ -41,16 +41,16 @@ static int ah_check(struct rs_obj *obj, struct rs_diag *d)
 	}
 	if (a->dgid && rs_obj_has(obj, "is_global") && !a->is_global) {
 		rs_obj_error(d, obj, "is_global",
-			     "'dgid' needs 'is_global: true'");
+			     "must be true with 'dgid'");
 		ret = -EINVAL;
 	}
 	if (a->sl > 15) {
-		rs_obj_error(d, obj, "sl", "'sl' must be 0 to 15");
+		rs_obj_error(d, obj, "sl", "must be 0 to 15");
 		ret = -EINVAL;
 	}
 	if (a->flow_label > 0xfffff) {
 		rs_obj_error(d, obj, "flow_label",
-			     "'flow_label' must fit in 20 bits");
+			     "must fit in 20 bits");
 		ret = -EINVAL;
 	}
 	return ret;

@@ -66,7 +66,7 @@ static int connection_check(struct rs_obj *obj, struct rs_diag *d)
 	int ret = 0;
 
 	if (c->a && c->b && !strcmp(c->a, c->b)) {
-		rs_obj_error(d, obj, "b", "'a' and 'b' are the same qp");
+		rs_obj_error(d, obj, "b", "the same qp as 'a'");
 		ret = -EINVAL;
 	}
 	for (size_t i = 0; i < CYAML_ARRAY_LEN(conn_limits); i++) {
@@ -74,13 +74,12 @@ static int connection_check(struct rs_obj *obj, struct rs_diag *d)
 
 		if (v > conn_limits[i].max) {
 			rs_obj_error(d, obj, conn_limits[i].key,
-				     "'%s' must be 0 to %u", conn_limits[i].key,
-				     conn_limits[i].max);
+				     "must be 0 to %u", conn_limits[i].max);
 			ret = -EINVAL;
 		}
 	}
 	if (c->psn > 0xffffff) {
-		rs_obj_error(d, obj, "psn", "'psn' must fit in 24 bits");
+		rs_obj_error(d, obj, "psn", "must fit in 24 bits");
 		ret = -EINVAL;
 	}
 	if (c->via != RS_VIA_RDMA_CM) {
@@ -89,8 +88,7 @@ static int connection_check(struct rs_obj *obj, struct rs_diag *d)
 
 			if (rs_obj_has(obj, k)) {
 				rs_obj_error(d, obj, k,
-					     "'%s' is only for 'via: rdma_cm'",
-					     k);
+					     "only for 'via: rdma_cm'");
 				ret = -EINVAL;
 			}
 		}

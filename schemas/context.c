@@ -27,7 +27,7 @@ static int context_check(struct rs_obj *obj, struct rs_diag *d)
 
 	c->gid_index_given = rs_obj_has(obj, "gid_index");
 	if (c->device && (!*c->device || !strcmp(c->device, "netdev:"))) {
-		rs_obj_error(d, obj, "device", "'device' names no device");
+		rs_obj_error(d, obj, "device", "names no device");
 		return -EINVAL;
 	}
 	return 0;

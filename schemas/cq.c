@@ -57,18 +57,18 @@ static int cq_check(struct rs_obj *obj, struct rs_diag *d)
 	int ret = 0;
 
 	if (!c->cqe) {
-		rs_obj_error(d, obj, "cqe", "'cqe' must be at least 1");
+		rs_obj_error(d, obj, "cqe", "must be at least 1");
 		ret = -EINVAL;
 	}
 	for (size_t i = 0; !c->ex && i < CYAML_ARRAY_LEN(ex_only); i++)
 		if (rs_obj_has(obj, ex_only[i])) {
 			rs_obj_error(d, obj, ex_only[i],
-				     "'%s' needs 'ex: true'", ex_only[i]);
+				     "needs 'ex: true'");
 			ret = -EINVAL;
 		}
 	if (c->mode == RS_CQ_MODE_EVENTS && !c->channel) {
 		rs_obj_error(d, obj, "mode",
-			     "'mode: events' needs 'channel: true'");
+			     "'events' needs 'channel: true'");
 		ret = -EINVAL;
 	}
 	return ret;

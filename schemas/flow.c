@@ -368,7 +368,12 @@ static int flow_check(struct rs_obj *obj, struct rs_diag *d)
 			n = specs->items[i];
 		if (rs_flow_spec_prepare(&f->specs[i], n, i, msg,
 					 sizeof(msg))) {
-			rs_obj_error(d, obj, "specs", "%s", msg);
+			/* "specs[1].eth.dst_mac: ..." names the place. */
+			char *sep = strstr(msg, ": ");
+
+			if (sep)
+				*sep = '\0';
+			rs_obj_error(d, obj, msg, "%s", sep ? sep + 2 : "");
 			ret = -EINVAL;
 		}
 	}

@@ -55,7 +55,7 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 
 	if (rs_obj_has(obj, "alignment") && !rs_is_pow2(m->alignment)) {
 		rs_obj_error(d, obj, "alignment",
-			     "'alignment' must be a power of two");
+			     "must be a power of two");
 		ret = -EINVAL;
 	}
 	if ((m->access & remote) && !(m->access & IBV_ACCESS_LOCAL_WRITE)) {
@@ -65,7 +65,7 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 	}
 	if (rs_obj_has(obj, "fill_byte") && m->fill != RS_FILL_BYTE) {
 		rs_obj_error(d, obj, "fill_byte",
-			     "'fill_byte' needs 'fill: byte'");
+			     "needs 'fill: byte'");
 		ret = -EINVAL;
 	}
 	if (m->dm && !(m->access & IBV_ACCESS_ZERO_BASED)) {

@@ -86,9 +86,8 @@ static int qp_refuse(struct rs_obj *obj, struct rs_diag *d,
 	for (size_t i = 0; i < n; i++)
 		if (rs_obj_has(obj, keys[i])) {
 			rs_obj_error(d, obj, keys[i],
-				     "%s %s qp takes no '%s'",
-				     qp_article(q->type), qp_type_name(q->type),
-				     keys[i]);
+				     "not for %s %s qp",
+				     qp_article(q->type), qp_type_name(q->type));
 			ret = -EINVAL;
 		}
 	return ret;
@@ -106,7 +105,7 @@ static int qp_check(struct rs_obj *obj, struct rs_diag *d)
 	int ret = 0;
 
 	if (q->send_ops && !q->ex) {
-		rs_obj_error(d, obj, "send_ops", "'send_ops' needs 'ex: true'");
+		rs_obj_error(d, obj, "send_ops", "needs 'ex: true'");
 		ret = -EINVAL;
 	}
 	if (q->type == RS_QPT_XRC_RECV) {
@@ -121,17 +120,17 @@ static int qp_check(struct rs_obj *obj, struct rs_diag *d)
 		return ret;
 	}
 	if (!q->pd) {
-		rs_obj_error(d, obj, "pd", "%s %s qp needs 'pd'", an, t);
+		rs_obj_error(d, obj, "pd", "required for %s %s qp", an, t);
 		ret = -EINVAL;
 	}
 	if (!q->send_cq) {
-		rs_obj_error(d, obj, "send_cq", "%s %s qp needs 'send_cq'", an,
+		rs_obj_error(d, obj, "send_cq", "required for %s %s qp", an,
 			     t);
 		ret = -EINVAL;
 	}
 	if (q->xrcd) {
 		rs_obj_error(d, obj, "xrcd",
-			     "'xrcd' is only for xrc_recv qps");
+			     "only for xrc_recv qps");
 		ret = -EINVAL;
 	}
 	if (q->type == RS_QPT_XRC_SEND &&
@@ -139,7 +138,7 @@ static int qp_check(struct rs_obj *obj, struct rs_diag *d)
 		      "cap.max_recv_sge"))
 		ret = -EINVAL;
 	if (q->type != RS_QPT_UD && rs_obj_has(obj, "qkey")) {
-		rs_obj_error(d, obj, "qkey", "'qkey' is only for ud qps");
+		rs_obj_error(d, obj, "qkey", "only for ud qps");
 		ret = -EINVAL;
 	}
 	return ret;

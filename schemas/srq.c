@@ -41,42 +41,42 @@ static int srq_check(struct rs_obj *obj, struct rs_diag *d)
 	int ret = 0;
 
 	if (!s->max_wr) {
-		rs_obj_error(d, obj, "max_wr", "'max_wr' must be at least 1");
+		rs_obj_error(d, obj, "max_wr", "must be at least 1");
 		ret = -EINVAL;
 	}
 	if (s->srq_limit && s->srq_limit >= s->max_wr) {
 		rs_obj_error(d, obj, "srq_limit",
-			     "'srq_limit' must be below 'max_wr'");
+			     "must be below 'max_wr'");
 		ret = -EINVAL;
 	}
 	switch (s->type) {
 	case IBV_SRQT_XRC:
 		if (!s->xrcd || !s->cq) {
 			rs_obj_error(d, obj, s->xrcd ? "cq" : "xrcd",
-				     "an xrc srq needs 'xrcd' and 'cq'");
+				     "required for an xrc srq");
 			ret = -EINVAL;
 		}
 		break;
 	case IBV_SRQT_TM:
 		if (!s->cq) {
-			rs_obj_error(d, obj, "cq", "a tm srq needs 'cq'");
+			rs_obj_error(d, obj, "cq", "required for a tm srq");
 			ret = -EINVAL;
 		}
 		if (!s->max_num_tags) {
 			rs_obj_error(d, obj, "max_num_tags",
-				     "a tm srq needs 'max_num_tags'");
+				     "required for a tm srq");
 			ret = -EINVAL;
 		}
 		break;
 	default:
 		if (s->xrcd) {
 			rs_obj_error(d, obj, "xrcd",
-				     "'xrcd' is only for 'type: xrc'");
+				     "only for 'type: xrc'");
 			ret = -EINVAL;
 		}
 		if (s->cq) {
 			rs_obj_error(d, obj, "cq",
-				     "'cq' is only for 'type: xrc' or 'tm'");
+				     "only for 'type: xrc' or 'tm'");
 			ret = -EINVAL;
 		}
 		break;
@@ -87,7 +87,7 @@ static int srq_check(struct rs_obj *obj, struct rs_diag *d)
 
 			if (rs_obj_has(obj, k)) {
 				rs_obj_error(d, obj, k,
-					     "'%s' is only for 'type: tm'", k);
+					     "only for 'type: tm'");
 				ret = -EINVAL;
 			}
 		}

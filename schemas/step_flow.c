@@ -37,8 +37,8 @@ static int verify_check(struct rs_obj *obj, struct rs_diag *d)
 		if (!rs_obj_has(obj, ways[i]))
 			continue;
 		if (first) {
-			rs_obj_error(d, obj, ways[i], "%s and %s are exclusive",
-				     first, ways[i]);
+			rs_obj_error(d, obj, ways[i], "exclusive with '%s'",
+				     first);
 			return -EINVAL;
 		}
 		first = ways[i];
@@ -51,7 +51,7 @@ static int verify_check(struct rs_obj *obj, struct rs_diag *d)
 	if (rs_obj_has(obj, "byte") !=
 	    (rs_obj_has(obj, "pattern") && s->pattern == RS_VERIFY_BYTE)) {
 		rs_obj_error(d, obj, "byte",
-			     "byte goes with pattern: byte, and only with it");
+			     "goes with 'pattern: byte', and only with it");
 		return -EINVAL;
 	}
 	return 0;

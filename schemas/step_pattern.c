@@ -85,7 +85,7 @@ static int stream_check(struct rs_obj *obj, struct rs_diag *d)
 	};
 
 	if (s->qp && s->qps_count) {
-		rs_obj_error(d, obj, "qps", "qp and qps are exclusive");
+		rs_obj_error(d, obj, "qps", "exclusive with 'qp'");
 		return -EINVAL;
 	}
 	if (!s->qp && !s->qps_count) {
@@ -94,21 +94,21 @@ static int stream_check(struct rs_obj *obj, struct rs_diag *d)
 	}
 	if (rs_obj_has(obj, "iterations") && rs_obj_has(obj, "duration_ms")) {
 		rs_obj_error(d, obj, "duration_ms",
-			     "duration_ms and iterations are exclusive");
+			     "exclusive with 'iterations'");
 		return -EINVAL;
 	}
 	if (s->op == RS_STREAM_SEND && !s->peer) {
-		rs_obj_error(d, obj, "peer", "peer is required with op: send");
+		rs_obj_error(d, obj, "peer", "required with 'op: send'");
 		return -EINVAL;
 	}
 	if (s->op != RS_STREAM_SEND && !s->remote) {
 		rs_obj_error(d, obj, "remote",
-			     "remote is required with op: write or read");
+			     "required with 'op: write' or 'read'");
 		return -EINVAL;
 	}
 	if (s->op == RS_STREAM_READ && s->inline_data) {
 		rs_obj_error(d, obj, "inline",
-			     "inline is not possible for read");
+			     "not possible for read");
 		return -EINVAL;
 	}
 	return rs_step_check_traffic(obj, d, &t);

@@ -38,12 +38,12 @@ static int send_check(struct rs_obj *obj, struct rs_diag *d)
 
 	if (rs_obj_has(obj, "imm") && s->invalidate_rkey_of) {
 		rs_obj_error(d, obj, "invalidate_rkey_of",
-			     "invalidate_rkey_of and imm are exclusive");
+			     "exclusive with 'imm'");
 		return -EINVAL;
 	}
 	if (s->ah && !rs_obj_has(obj, "remote_qpn")) {
 		rs_obj_error(d, obj, "remote_qpn",
-			     "remote_qpn is required with ah");
+			     "required with 'ah'");
 		return -EINVAL;
 	}
 	if (!s->ah) {
@@ -52,7 +52,7 @@ static int send_check(struct rs_obj *obj, struct rs_diag *d)
 								  NULL;
 
 		if (f) {
-			rs_obj_error(d, obj, f, "%s needs ah", f);
+			rs_obj_error(d, obj, f, "needs 'ah'");
 			return -EINVAL;
 		}
 	}
@@ -185,7 +185,7 @@ static int read_check(struct rs_obj *obj, struct rs_diag *d)
 
 	if (s->traffic.inline_data) {
 		rs_obj_error(d, obj, "inline",
-			     "inline is not possible for read");
+			     "not possible for read");
 		return -EINVAL;
 	}
 	return rs_step_check_traffic(obj, d, &s->traffic);
@@ -239,30 +239,28 @@ static int atomic_check(struct rs_obj *obj, struct rs_diag *d)
 
 		if (s->op == RS_ATOMIC_FETCH_ADD && has) {
 			rs_obj_error(d, obj, cas[i],
-				     "%s is for op: cmp_swap, not fetch_add",
-				     cas[i]);
+				     "for 'op: cmp_swap', not fetch_add");
 			return -EINVAL;
 		}
 		if (s->op == RS_ATOMIC_CMP_SWAP && !has) {
 			rs_obj_error(d, obj, cas[i],
-				     "%s is required with op: cmp_swap",
-				     cas[i]);
+				     "required with 'op: cmp_swap'");
 			return -EINVAL;
 		}
 	}
 	if (s->op == RS_ATOMIC_CMP_SWAP && rs_obj_has(obj, "add")) {
 		rs_obj_error(d, obj, "add",
-			     "add is for op: fetch_add, not cmp_swap");
+			     "for 'op: fetch_add', not cmp_swap");
 		return -EINVAL;
 	}
 	if (s->remote_offset % 8) {
 		rs_obj_error(d, obj, "remote_offset",
-			     "remote_offset must be 8-byte aligned");
+			     "must be 8-byte aligned");
 		return -EINVAL;
 	}
 	if (s->traffic.inline_data) {
 		rs_obj_error(d, obj, "inline",
-			     "inline is not possible for atomics");
+			     "not possible for atomics");
 		return -EINVAL;
 	}
 	return rs_step_check_traffic(obj, d, &s->traffic);

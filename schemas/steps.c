@@ -30,7 +30,7 @@ int rs_step_one_of(struct rs_obj *obj, struct rs_diag *d, const char *a,
 	bool has_a = rs_obj_has(obj, a), has_b = rs_obj_has(obj, b);
 
 	if (has_a && has_b) {
-		rs_obj_error(d, obj, b, "%s and %s are exclusive", a, b);
+		rs_obj_error(d, obj, b, "exclusive with '%s'", a);
 		return -EINVAL;
 	}
 	if (!has_a && !has_b) {
@@ -49,14 +49,13 @@ int rs_step_check_traffic(struct rs_obj *obj, struct rs_diag *d,
 		return 0;
 	if (t->post_list > t->depth) {
 		rs_obj_error(d, obj, "post_list",
-			     "post_list (%u) exceeds depth (%u)", t->post_list,
-			     t->depth);
+			     "%u exceeds depth (%u)", t->post_list, t->depth);
 		return -EINVAL;
 	}
 	if (t->signal_every > t->depth) {
 		rs_obj_error(d, obj, "signal_every",
-			     "signal_every (%u) exceeds depth (%u)",
-			     t->signal_every, t->depth);
+			     "%u exceeds depth (%u)", t->signal_every,
+			     t->depth);
 		return -EINVAL;
 	}
 	return 0;
