@@ -22,6 +22,17 @@ static void *mem(void *ctx, void *ptr, size_t size)
 	return rs_reallocarray(ptr, size, 1);
 }
 
+/* "an mr", "an srq", "an ah", "a qp", "a flow": abbreviations (no vowel)
+ * are spelled out letter by letter. */
+static const char *article(const char *name)
+{
+	if (strchr("aeiou", name[0]))
+		return "an";
+	if (!strpbrk(name + 1, "aeiou") && strchr("fhlmnrsx", name[0]))
+		return "an";
+	return "a";
+}
+
 /* --- objects from what libcyaml filled ------------------------------------ */
 
 static unsigned count_steps(const struct rs_step_entry *e, unsigned n)
@@ -202,10 +213,11 @@ static int index_ids(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 		if (*slot) {
 			const struct rs_loc *first = rs_obj_loc(*slot, "id");
 
-			rs_obj_error(d, o, "id", "'%s' already names %s%s "
+			rs_obj_error(d, o, "id", "'%s' already names %s %s "
 				     "(at %u:%u)", o->id,
-				     (*slot)->kind->step ? "" : "a ",
-				     (*slot)->kind->step ? "a step" :
+				     (*slot)->kind->step ? "a" :
+				     article((*slot)->kind->name),
+				     (*slot)->kind->step ? "step" :
 				     (*slot)->kind->name, first->line,
 				     first->col);
 			r = -EINVAL;
@@ -234,8 +246,8 @@ static void want_kinds(const struct rdmascn_ref *ref, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (const char *const *k = ref->kinds; k && *k && o < len; k++)
-		o += snprintf(buf + o, len - o, "%s%s", k == ref->kinds ? "a " :
-			      k[1] ? ", a " : " or a ", *k);
+		o += snprintf(buf + o, len - o, "%s%s %s", k == ref->kinds ? "" :
+			      k[1] ? ", " : " or ", article(*k), *k);
 }
 
 static int resolve_one(struct rs_scenario *s, struct idmap *m,
@@ -266,9 +278,9 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	}
 	if (!kind_ok(ref, t)) {
 		want_kinds(ref, want, sizeof(want));
-		rs_obj_error(d, o, path, "'%s' is %s%s, not %s", id,
-			     t->kind->step ? "" : "a ",
-			     t->kind->step ? "a step" : t->kind->name, want);
+		rs_obj_error(d, o, path, "'%s' is %s %s, not %s", id,
+			     t->kind->step ? "a" : article(t->kind->name),
+			     t->kind->step ? "step" : t->kind->name, want);
 		return -EINVAL;
 	}
 	if (!o->kind->step && t->kind->step) {

@@ -268,10 +268,22 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 				char types[512];
 
 				step_types(types, sizeof(types));
-				snprintf(w->unknown_step, sizeof(w->unknown_step),
-					 "step %s: unknown step type '%s' "
-					 "(expected one of: %s)", no, type->value,
-					 types);
+				if (!strcmp(type->value, "id") ||
+				    !strcmp(type->value, "after") ||
+				    !strcmp(type->value, "deadline_ms"))
+					/* - {id: x, write: {...}} */
+					snprintf(w->unknown_step,
+						 sizeof(w->unknown_step),
+						 "step %s: '%s' goes inside the "
+						 "step type, as in - write: "
+						 "{%s: ...}", no, type->value,
+						 type->value);
+				else
+					snprintf(w->unknown_step,
+						 sizeof(w->unknown_step),
+						 "step %s: unknown step type '%s' "
+						 "(expected one of: %s)", no,
+						 type->value, types);
 				w->unknown_step_loc = &type->loc;
 				return -EINVAL;
 			}
@@ -332,6 +344,8 @@ void rs_load_error_report(const struct rs_scenario *s,
 				.type = CYAML_MAPPING,
 				.mapping.fields = kind->fields },
 				ch, n, obj_at + 1);
+	else if (!obj)
+		v = field_value(rs_registry_schema(), ch, n, 1);
 
 	if (!strncmp(m, "Unexpected key: ", 16)) {
 		const char *key = m + 16;
