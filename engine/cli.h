@@ -34,6 +34,8 @@ int rs_softroce_maybe_reexec(int argc, char **argv);
 
 int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv);
+int rs_cmd_graph(const struct rs_cmd *cmd, int argc, char **argv);
+int rs_cmd_schema(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_softroce(const struct rs_cmd *cmd, int argc, char **argv);
 

@@ -6,13 +6,9 @@
 
 #include "alloc.h"
 #include "cli.h"
+#include "cmd_scenario.h"
 #include "model.h"
 #include "plugin.h"
-
-struct scn_opts {
-	struct rs_set *sets;
-	unsigned n_sets;
-};
 
 static const struct option scn_long[] = {
 	{ "set", required_argument, NULL, 's' },
@@ -22,7 +18,7 @@ static const struct option scn_long[] = {
 
 /* Common options of the scenario commands; returns -1 to go on, or an
  * exit code.  --set values point into argv. */
-static int parse(const struct rs_cmd *cmd, int argc, char **argv,
+int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
 		 struct scn_opts *o)
 {
 	int c;
@@ -55,8 +51,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	return -1;
 }
 
-static int load(const char *file, struct scn_opts *o,
-		struct rs_scenario **s)
+int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s)
 {
 	struct rs_diag d;
 	int r;
@@ -73,14 +68,14 @@ static int load(const char *file, struct scn_opts *o,
 int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct scn_opts o = { 0 };
-	int ret = parse(cmd, argc, argv, &o), worst = RS_EXIT_PASSED;
+	int ret = rs_scn_parse(cmd, argc, argv, &o), worst = RS_EXIT_PASSED;
 
 	if (ret >= 0)
 		goto out;
 	for (int i = optind; i < argc; i++) {
 		struct rs_scenario *s = NULL;
 
-		ret = load(argv[i], &o, &s);
+		ret = rs_scn_load(argv[i], &o, &s);
 		if (ret == RS_EXIT_PASSED)
 			printf("%s: valid (%u objects, %u steps)\n", argv[i],
 			       s->n_objects, s->n_steps);
@@ -114,7 +109,7 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct scn_opts o = { 0 };
 	struct rs_scenario *s = NULL;
-	int ret = parse(cmd, argc, argv, &o);
+	int ret = rs_scn_parse(cmd, argc, argv, &o);
 
 	if (ret >= 0)
 		goto out;
@@ -122,7 +117,7 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 		ret = rs_cmd_usage_error(cmd, "plan takes one scenario file.");
 		goto out;
 	}
-	ret = load(argv[optind], &o, &s);
+	ret = rs_scn_load(argv[optind], &o, &s);
 	if (ret != RS_EXIT_PASSED)
 		goto out;
 	printf("scenario %s (%s)\n", s->top->scenario ? s->top->scenario : "-",

@@ -14,6 +14,12 @@ static const struct rs_cmd commands[] = {
 	{ "plan", rs_cmd_plan, "[--set NAME=VALUE]... FILE",
 	  "print the creation order, the steps, and the teardown order",
 	  "  -s, --set NAME=VALUE override a param\n" },
+	{ "graph", rs_cmd_graph, "[--set NAME=VALUE]... FILE",
+	  "print the objects, steps and references as Graphviz DOT",
+	  "  -s, --set NAME=VALUE override a param\n" },
+	{ "schema", rs_cmd_schema, "[--help]",
+	  "print the scenario language as a JSON Schema",
+	  "" },
 	{ "devices", rs_cmd_devices, "[OPTIONS]",
 	  "list RDMA devices, ports, GIDs and capabilities",
 	  "  -j, --json          print JSON\n"

@@ -35,6 +35,9 @@ expect 2 "--set needs NAME=VALUE, got 'size'." validate --set size /dev/null
 expect 2 "Unknown option '--bogus'." validate --bogus x.yaml
 expect 2 "plan takes one scenario file." plan a.yaml b.yaml
 expect 2 "nope.yaml: No such file or directory" validate nope.yaml
+expect 2 "Unexpected argument 'extra'." schema extra
+expect 2 "No scenario file given." graph
+expect 2 "Unknown option '--bogus'." graph --bogus x.yaml
 expect 0 "" --help
 expect 0 "" devices --help
 

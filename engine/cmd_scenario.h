@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_CMD_SCENARIO_H
+#define RDMASCN_CMD_SCENARIO_H
+
+#include "cli.h"
+#include "model.h"
+
+/* What the commands that read a scenario share: --set, --help. */
+struct scn_opts {
+	struct rs_set *sets;
+	unsigned n_sets;
+};
+
+/*
+ * Parse the common options; returns -1 to go on (the files are at
+ * argv[optind..]), or an exit code.  --set values point into argv; free
+ * o->sets with rs_free() in both cases.
+ */
+int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
+		 struct scn_opts *o);
+/* Load @file with the --set values, errors on stderr; returns an exit
+ * code (RS_EXIT_PASSED: *s is the scenario). */
+int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s);
+
+#endif

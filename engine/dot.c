@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `rdmascn graph`: the scenario as Graphviz DOT.
+ *
+ * Node names are the ids, as DOT strings.  A DOT string cannot end in a
+ * backslash, and in labels Graphviz decodes entities and then escapes
+ * (\n, \N, \\), so a backslash is written as the entity pair &#92;&#92;;
+ * '&' and control characters as entities too.  The same encoding names
+ * the nodes, where it only has to be one-to-one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "dot.h"
+
+static void put_esc(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"')
+			fputs("\\\"", f);
+		else if (*p == '\\')
+			fputs("&#92;&#92;", f);
+		else if (*p == '&' || *p < 0x20 || *p == 0x7f)
+			fprintf(f, "&#%u;", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+static void put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	put_esc(f, s);
+	fputc('"', f);
+}
+
+/* A DOT ID without quotes: letters, digits, '_', not starting with a
+ * digit (@s follows "cluster_", so a leading digit is fine). */
+static bool plain(const char *s)
+{
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+static void put_cluster(FILE *f, const char *id)
+{
+	if (plain(id)) {
+		fprintf(f, "cluster_%s", id);
+		return;
+	}
+	fputs("\"cluster_", f);
+	put_esc(f, id);
+	fputc('"', f);
+}
+
+static bool is_context(const struct rs_obj *o)
+{
+	return !o->kind->step && !strcmp(o->kind->name, "context");
+}
+
+/*
+ * The context @start belongs to: itself, or the nearest one through its
+ * references (breadth first, ties in reference order), not through
+ * `after`.  -1: none.
+ */
+static int context_of(const struct rs_scenario *s, unsigned start,
+		      unsigned *queue, bool *seen)
+{
+	unsigned head = 0, tail = 0;
+
+	if (is_context(&s->objs[start]))
+		return (int)start;
+	memset(seen, 0, s->n_objs * sizeof(*seen));
+	seen[start] = true;
+	queue[tail++] = start;
+	while (head < tail) {
+		const struct rs_obj *o = &s->objs[queue[head++]];
+
+		for (unsigned e = 0; e < o->n_edges; e++) {
+			const struct rs_edge *ed = &o->edges[e];
+			unsigned t = ed->to->index;
+
+			if (ed->order_only || seen[t])
+				continue;
+			if (is_context(ed->to))
+				return (int)t;
+			seen[t] = true;
+			queue[tail++] = t;
+		}
+	}
+	return -1;
+}
+
+/* Steps need not have an id: "step 3 (write)", made unlike every id. */
+static char *step_name(const struct rs_scenario *s, const struct rs_obj *o)
+{
+	size_t len = strlen(o->name);
+	char *n = rs_malloc(len + s->n_objs + 2);
+	bool clash = true;
+
+	if (!n)
+		return NULL;
+	memcpy(n, o->name, len + 1);
+	while (clash) {
+		clash = false;
+		for (unsigned i = 0; i < s->n_objs; i++)
+			if (s->objs[i].id && !strcmp(s->objs[i].id, n)) {
+				n[len++] = '\'';
+				n[len] = '\0';
+				clash = true;
+				break;
+			}
+	}
+	return n;
+}
+
+static void put_node(FILE *f, const struct rs_obj *o, const char *name,
+		     const char *indent)
+{
+	fputs(indent, f);
+	put_str(f, name);
+	fputs(" [label=\"", f);
+	put_esc(f, o->kind->step ? o->kind->section : o->kind->name);
+	fputs("\\n", f);
+	put_esc(f, o->id ? o->id : o->name);
+	fputs("\"];\n", f);
+}
+
+static void put_edge(FILE *f, const char *from, const char *to,
+		     const struct rs_edge *ed)
+{
+	fputc('\t', f);
+	put_str(f, from);
+	fputs(" -> ", f);
+	put_str(f, to);
+	if (!strcmp(ed->field, "sequence")) {
+		fputs(" [style=dotted];\n", f);
+		return;
+	}
+	fputs(" [label=", f);
+	put_str(f, ed->field);
+	if (!strcmp(ed->field, "after"))
+		fputs(", style=dashed", f);
+	else if (ed->order_only)
+		fputs(", style=dotted", f);
+	fputs("];\n", f);
+}
+
+int rs_dot_write(FILE *f, const struct rs_scenario *s)
+{
+	unsigned n = s->n_objs;
+	int *ctx = rs_calloc(n + 1, sizeof(*ctx));
+	unsigned *queue = rs_calloc(n + 1, sizeof(*queue));
+	bool *seen = rs_calloc(n + 1, sizeof(*seen));
+	char **names = rs_calloc(n + 1, sizeof(*names));
+	bool steps_taken = false;
+	int ret = -ENOMEM;
+
+	if (!ctx || !queue || !seen || !names)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		const struct rs_obj *o = &s->objs[i];
+
+		ctx[i] = o->kind->step ? -1 : context_of(s, i, queue, seen);
+		if (o->id) {
+			names[i] = (char *)o->id;
+			steps_taken |= is_context(o) && !strcmp(o->id, "steps");
+		} else if (!(names[i] = step_name(s, o))) {
+			goto out;
+		}
+	}
+
+	fputs("digraph scenario {\n", f);
+	fputs("\tgraph [rankdir=BT, fontname=\"Helvetica\"", f);
+	if (s->top && s->top->scenario) {
+		fputs(", labelloc=t, label=", f);
+		put_str(f, s->top->scenario);
+	}
+	fputs("];\n", f);
+	fputs("\tnode [shape=box, fontname=\"Helvetica\"];\n", f);
+	fputs("\tedge [fontname=\"Helvetica\", fontsize=10];\n", f);
+
+	/* Contexts, in declaration order, each with what belongs to it. */
+	for (unsigned c = 0; c < n; c++) {
+		if (!is_context(&s->objs[c]))
+			continue;
+		fputs("\tsubgraph ", f);
+		put_cluster(f, s->objs[c].id);
+		fputs(" {\n\t\tlabel=", f);
+		put_str(f, s->objs[c].id);
+		fputs(";\n", f);
+		for (unsigned i = 0; i < n; i++)
+			if (ctx[i] == (int)c)
+				put_node(f, &s->objs[i], names[i], "\t\t");
+		fputs("\t}\n", f);
+	}
+	/* Objects that reach no context. */
+	for (unsigned i = 0; i < n; i++)
+		if (!s->objs[i].kind->step && ctx[i] < 0)
+			put_node(f, &s->objs[i], names[i], "\t");
+	if (s->n_steps) {
+		/* "cluster steps" cannot be a context's "cluster_ID" */
+		fputs(steps_taken ? "\tsubgraph \"cluster steps\" {\n" :
+		      "\tsubgraph cluster_steps {\n", f);
+		fputs("\t\tlabel=\"steps\";\n\t\tnode [style=rounded];\n", f);
+		for (unsigned i = 0; i < n; i++)
+			if (s->objs[i].kind->step)
+				put_node(f, &s->objs[i], names[i], "\t\t");
+		fputs("\t}\n", f);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct rs_obj *o = &s->objs[i];
+
+		for (unsigned e = 0; e < o->n_edges; e++)
+			put_edge(f, names[i], names[o->edges[e].to->index],
+				 &o->edges[e]);
+	}
+	fputs("}\n", f);
+	ret = fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
+out:
+	for (unsigned i = 0; names && i < n; i++)
+		if (!s->objs[i].id)
+			rs_free(names[i]);
+	rs_free(names);
+	rs_free(seen);
+	rs_free(queue);
+	rs_free(ctx);
+	return ret;
+}

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The scenario language as a JSON Schema, from the libcyaml tables.
+ *
+ * libcyaml reads the YAML text; a JSON Schema validator (an editor, a
+ * linter) sees the document after YAML typing.  So an enum name that YAML
+ * reads as a number or a boolean ("1024", "yes") is accepted in that form
+ * too, and every number or name also accepts a string with `${param}` in
+ * it: params are substituted before libcyaml reads the file.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "jsonschema.h"
+#include "registry.h"
+
+#define DRAFT "https://json-schema.org/draft/2020-12/schema"
+#define PARAM_REF "#/$defs/param"
+#define STEP_REF "#/$defs/step"
+/* A param reference anywhere in a scalar; params.c's valid_name(). */
+#define PARAM_PATTERN "\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}"
+#define NAME_PATTERN "^[A-Za-z_][A-Za-z0-9_]*$"
+
+static struct rs_val *field_schema(const cyaml_schema_field_t *f,
+				   bool top);
+
+static struct rs_val *new_obj(void)
+{
+	return rs_val_new(RS_VAL_OBJ);
+}
+
+/* Arrays take members too: the writer ignores their keys. */
+static void arr_add(struct rs_val *arr, struct rs_val *v)
+{
+	rs_obj_add(arr, "", v);
+}
+
+static struct rs_val *str_of(const char *s)
+{
+	struct rs_val *v = rs_val_new(RS_VAL_STR);
+
+	if (v && !(v->s = rs_strdup(s))) {
+		rs_free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+static struct rs_val *int_of(int64_t i)
+{
+	struct rs_val *v = rs_val_new(RS_VAL_INT);
+
+	if (v)
+		v->i = i;
+	return v;
+}
+
+static struct rs_val *bool_of(bool b)
+{
+	struct rs_val *v = rs_val_new(RS_VAL_BOOL);
+
+	if (v)
+		v->b = b;
+	return v;
+}
+
+static struct rs_val *ref_to(const char *where)
+{
+	struct rs_val *o = new_obj();
+
+	rs_obj_str(o, "$ref", where);
+	return o;
+}
+
+static struct rs_val *typed(const char *type)
+{
+	struct rs_val *o = new_obj();
+
+	rs_obj_str(o, "type", type);
+	return o;
+}
+
+/* {"anyOf": [s, {"$ref": "#/$defs/param"}]} */
+static struct rs_val *or_param(struct rs_val *s)
+{
+	struct rs_val *o = new_obj(), *any = rs_obj_arr(o, "anyOf");
+
+	if (!any) {
+		rs_val_free(s);
+		rs_val_free(o);
+		return NULL;
+	}
+	arr_add(any, s);
+	arr_add(any, ref_to(PARAM_REF));
+	return o;
+}
+
+static bool same_val(const struct rs_val *a, const struct rs_val *b)
+{
+	if (a->type != b->type)
+		return false;
+	switch (a->type) {
+	case RS_VAL_BOOL: return a->b == b->b;
+	case RS_VAL_INT: return a->i == b->i;
+	case RS_VAL_UINT: return a->u == b->u;
+	case RS_VAL_STR: return !strcmp(a->s, b->s);
+	default: return false;
+	}
+}
+
+/* Append @v to @arr unless an equal value is there; NULL @v: no memory. */
+static void add_unique(struct rs_val *arr, struct rs_val *v)
+{
+	if (!arr)
+		goto drop;
+	if (!v) {
+		arr->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < arr->n; i++)
+		if (same_val(arr->items[i], v))
+			goto drop;
+	arr_add(arr, v);
+	return;
+drop:
+	rs_val_free(v);
+}
+
+/* What YAML 1.1 (PyYAML, libyaml's users) makes of a plain scalar that
+ * is an enum name, when not a string: "yes" -> true, "1024" -> 1024.
+ * Returns false for a name that stays a string; else *v is the value
+ * (NULL when out of memory). */
+static bool yaml_typed(const char *s, struct rs_val **v)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off" };
+	const char *p = s;
+	bool neg = false;
+	int64_t n = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		if (!strcmp(s, yes[i]) || !strcmp(s, no[i])) {
+			*v = bool_of(!strcmp(s, yes[i]));
+			return true;
+		}
+	}
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	/* Decimal only: YAML 1.1 reads a leading 0 as octal. */
+	if (!*p || (*p == '0' && p[1]) || strlen(p) > 18)
+		return false;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		n = n * 10 + (*p - '0');
+	}
+	*v = int_of(neg ? -n : n);
+	return true;
+}
+
+static struct rs_val *enum_schema(const cyaml_schema_value_t *v)
+{
+	struct rs_val *o = new_obj(), *e = rs_obj_arr(o, "enum");
+	const cyaml_strval_t *names = v->enumeration.strings;
+
+	for (uint32_t i = 0; i < v->enumeration.count; i++)
+		add_unique(e, str_of(names[i].str));
+	for (uint32_t i = 0; i < v->enumeration.count; i++) {
+		struct rs_val *t;
+
+		if (yaml_typed(names[i].str, &t))
+			add_unique(e, t);
+	}
+	if (!(v->flags & CYAML_FLAG_STRICT)) {
+		/* libcyaml then takes the number itself as well */
+		struct rs_val *any = new_obj(), *a = rs_obj_arr(any, "anyOf");
+
+		arr_add(a, o);
+		arr_add(a, typed("integer"));
+		o = any;
+	}
+	return o;
+}
+
+static struct rs_val *int_schema(const cyaml_schema_value_t *v)
+{
+	struct rs_val *o = typed("integer");
+	unsigned bits = v->data_size >= 1 && v->data_size <= 8 ?
+			v->data_size * 8 : 64;
+
+	if (v->type == CYAML_UINT) {
+		rs_obj_u64(o, "minimum", 0);
+		rs_obj_u64(o, "maximum", bits == 64 ? UINT64_MAX :
+				(UINT64_C(1) << bits) - 1);
+	} else {
+		int64_t max = bits == 64 ? INT64_MAX :
+			      (int64_t)((UINT64_C(1) << (bits - 1)) - 1);
+
+		rs_obj_i64(o, "minimum", -max - 1);
+		rs_obj_i64(o, "maximum", max);
+	}
+	return o;
+}
+
+static struct rs_val *string_schema(const cyaml_schema_value_t *v)
+{
+	struct rs_val *o = typed("string");
+
+	if (v->string.min)
+		rs_obj_u64(o, "minLength", v->string.min);
+	if (v->string.max != CYAML_UNLIMITED)
+		rs_obj_u64(o, "maxLength", v->string.max);
+	return o;
+}
+
+static struct rs_val *flags_schema(const cyaml_schema_value_t *v)
+{
+	struct rs_val *o = typed("array");
+	cyaml_schema_value_t item = *v;
+
+	item.type = CYAML_ENUM;
+	rs_obj_add(o, "items", or_param(enum_schema(&item)));
+	rs_obj_bool(o, "uniqueItems", true);
+	return o;
+}
+
+static struct rs_val *bitfield_schema(const cyaml_schema_value_t *v)
+{
+	struct rs_val *o = typed("object");
+	struct rs_val *props = rs_obj_obj(o, "properties");
+
+	for (uint32_t i = 0; i < v->bitfield.count; i++) {
+		const cyaml_bitdef_t *b = &v->bitfield.bitdefs[i];
+		struct rs_val *p = typed("integer");
+
+		rs_obj_u64(p, "minimum", 0);
+		rs_obj_u64(p, "maximum", b->bits >= 64 ? UINT64_MAX :
+				(UINT64_C(1) << b->bits) - 1);
+		rs_obj_add(props, b->name, or_param(p));
+	}
+	rs_obj_bool(o, "additionalProperties", false);
+	return o;
+}
+
+/* type, properties, required, additionalProperties: into @o. */
+static struct rs_val *fill_mapping(struct rs_val *o,
+				   const cyaml_schema_field_t *fields, bool top)
+{
+	struct rs_val *props, *req = rs_val_new(RS_VAL_ARR);
+
+	rs_obj_str(o, "type", "object");
+	props = rs_obj_obj(o, "properties");
+
+	for (const cyaml_schema_field_t *f = fields; f && f->key; f++) {
+		rs_obj_add(props, f->key, field_schema(f, top));
+		if (!(f->value.flags & CYAML_FLAG_OPTIONAL))
+			rs_arr_str(req, f->key);
+	}
+	if (!req || req->oom || req->n) /* a failure shows in the result */
+		rs_obj_add(o, "required", req);
+	else
+		rs_val_free(req);
+	rs_obj_bool(o, "additionalProperties", false);
+	return o;
+}
+
+static struct rs_val *value_schema(const cyaml_schema_value_t *v)
+{
+	struct rs_val *o;
+
+	if (v == &rs_step_entry_schema)
+		return ref_to(STEP_REF);
+	switch (v->type) {
+	case CYAML_INT:
+	case CYAML_UINT:
+		o = or_param(int_schema(v));
+		break;
+	case CYAML_BOOL:
+		o = or_param(typed("boolean"));
+		break;
+	case CYAML_ENUM:
+		o = or_param(enum_schema(v));
+		break;
+	case CYAML_FLAGS:
+		o = flags_schema(v);
+		break;
+	case CYAML_FLOAT:
+		o = or_param(typed("number"));
+		break;
+	case CYAML_STRING:
+		o = string_schema(v);
+		break;
+	case CYAML_MAPPING:
+		o = fill_mapping(new_obj(), v->mapping.fields, false);
+		break;
+	case CYAML_BITFIELD:
+		o = bitfield_schema(v);
+		break;
+	case CYAML_SEQUENCE:
+	case CYAML_SEQUENCE_FIXED:
+		o = typed("array");
+		rs_obj_add(o, "items", value_schema(v->sequence.entry));
+		if (v->type == CYAML_SEQUENCE_FIXED) {
+			rs_obj_u64(o, "minItems", v->sequence.max);
+			rs_obj_u64(o, "maxItems", v->sequence.max);
+			break;
+		}
+		if (v->sequence.min)
+			rs_obj_u64(o, "minItems", v->sequence.min);
+		if (v->sequence.max != CYAML_UNLIMITED)
+			rs_obj_u64(o, "maxItems", v->sequence.max);
+		break;
+	default: /* CYAML_IGNORE: anything */
+		return new_obj();
+	}
+	if ((v->flags & CYAML_FLAG_POINTER_NULL) == CYAML_FLAG_POINTER_NULL) {
+		struct rs_val *any = new_obj(), *a = rs_obj_arr(any, "anyOf");
+
+		arr_add(a, o);
+		arr_add(a, typed("null"));
+		o = any;
+	}
+	return o;
+}
+
+/* Any YAML scalar; params.c takes a null (`x:`) as the empty string. */
+static struct rs_val *scalar(void)
+{
+	struct rs_val *o = new_obj(), *t = rs_obj_arr(o, "type");
+
+	rs_arr_str(t, "string");
+	rs_arr_str(t, "number");
+	rs_arr_str(t, "boolean");
+	rs_arr_str(t, "null");
+	return o;
+}
+
+/* An object keyed by param names. */
+static struct rs_val *by_name(struct rs_val *values)
+{
+	struct rs_val *o = typed("object"), *n = rs_obj_obj(o, "propertyNames");
+
+	rs_obj_str(n, "pattern", NAME_PATTERN);
+	rs_obj_add(o, "additionalProperties", values);
+	return o;
+}
+
+/* params: NAME: DEFAULT, or NAME: {default, env, description}
+ * (params.c: declare()). */
+static struct rs_val *params_schema(void)
+{
+	struct rs_val *full = typed("object"), *props, *v, *any;
+
+	props = rs_obj_obj(full, "properties");
+	rs_obj_add(props, "default", scalar());
+	rs_obj_add(props, "env", typed("string"));
+	rs_obj_add(props, "description", scalar());
+	rs_obj_bool(full, "additionalProperties", false);
+
+	v = new_obj();
+	any = rs_obj_arr(v, "anyOf");
+	arr_add(any, scalar());
+	arr_add(any, full);
+	return by_name(v);
+}
+
+/* Descriptions of the fixed top-level fields; sections have their kind's
+ * summary. */
+static const struct {
+	const char *key, *text;
+} top_text[] = {
+	{ "scenario", "the scenario's name" },
+	{ "description", "what the scenario does and shows" },
+	{ "params", "names substituted as ${name} in any scalar: NAME: "
+		    "DEFAULT or NAME: {default, env, description}; "
+		    "--set NAME=VALUE overrides, and so does the variable "
+		    "named by env" },
+	/* CYAML_IGNORE: anything, like the loader */
+	{ "matrix", "reserved for runs over combinations of params; read and "
+		    "ignored today" },
+	{ "requires", "what the device must support for the scenario to run" },
+	{ "steps", "what runs once every object is created: in order, one "
+		   "step type per entry" },
+};
+
+/* A put in front of the members of @o. */
+static void describe(struct rs_val *o, const char *text)
+{
+	struct rs_val *d;
+
+	if (!o || !text)
+		return;
+	rs_obj_str(o, "description", text);
+	if (o->oom || !o->n)
+		return;
+	d = o->items[o->n - 1];
+	memmove(o->items + 1, o->items, (o->n - 1) * sizeof(*o->items));
+	o->items[0] = d;
+}
+
+static struct rs_val *field_schema(const cyaml_schema_field_t *f, bool top)
+{
+	const struct rdmascn_kind *k;
+	struct rs_val *o;
+
+	if (f->value.type == CYAML_IGNORE && !strcmp(f->key, "params"))
+		o = params_schema();
+	else
+		o = value_schema(&f->value);
+	if (!top)
+		return o;
+	k = rs_registry_find(f->key, false);
+	if (k && !strcmp(k->section, f->key)) {
+		describe(o, k->summary);
+		return o;
+	}
+	for (size_t i = 0; i < sizeof(top_text) / sizeof(*top_text); i++)
+		if (!strcmp(top_text[i].key, f->key))
+			describe(o, top_text[i].text);
+	return o;
+}
+
+/* One `steps:` entry: exactly one step type. */
+static struct rs_val *step_schema(void)
+{
+	const cyaml_schema_field_t *f = rs_step_entry_schema.mapping.fields;
+	struct rs_val *o = typed("object");
+	struct rs_val *props = rs_obj_obj(o, "properties");
+
+	describe(o, "a step: exactly one step type");
+	for (; f && f->key; f++) {
+		struct rs_val *p = value_schema(&f->value);
+		const struct rdmascn_kind *k = rs_registry_find(f->key, true);
+
+		if (k)
+			describe(p, k->summary);
+		rs_obj_add(props, f->key, p);
+	}
+	rs_obj_bool(o, "additionalProperties", false);
+	rs_obj_u64(o, "minProperties", 1);
+	rs_obj_u64(o, "maxProperties", 1);
+	return o;
+}
+
+struct rs_val *rs_jsonschema(void)
+{
+	const cyaml_schema_value_t *top = rs_registry_schema();
+	struct rs_val *o = new_obj(), *defs, *p;
+
+	rs_obj_str(o, "$schema", DRAFT);
+	rs_obj_str(o, "title", "rdmascn scenario");
+	rs_obj_str(o, "description", "A declarative RDMA scenario: the objects "
+		   "to create, by section, and the steps to run on them.");
+	fill_mapping(o, top->mapping.fields, true);
+	defs = rs_obj_obj(o, "$defs");
+	p = rs_obj_add(defs, "param", typed("string"));
+	rs_obj_str(p, "pattern", PARAM_PATTERN);
+	describe(p, "a string with ${name} in it: params are substituted "
+		 "before the scenario is read, so any scalar may be one");
+	rs_obj_add(defs, "step", step_schema());
+	if (rs_val_check(o) < 0) {
+		rs_val_free(o);
+		return NULL;
+	}
+	return o;
+}

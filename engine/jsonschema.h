@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_JSONSCHEMA_H
+#define RDMASCN_JSONSCHEMA_H
+
+#include "value.h"
+
+/*
+ * The scenario language as a JSON Schema (draft 2020-12), built from the
+ * libcyaml tables of the registered kinds (rs_registry_schema()), in
+ * registration order.  For editors and linters: what libcyaml checks, plus
+ * `${param}` accepted wherever a number or a name is, since params are
+ * substituted before libcyaml reads the file.  What kind checks add
+ * (exclusive fields, ranges narrower than the C type) is not in it.
+ * Returns NULL on allocation failure; free with rs_val_free().
+ */
+struct rs_val *rs_jsonschema(void);
+
+#endif
