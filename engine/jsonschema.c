@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "jsonschema.h"
 #include "registry.h"
+#include "schema.h"
 
 #define DRAFT "https://json-schema.org/draft/2020-12/schema"
 #define PARAM_REF "#/$defs/param"
@@ -28,41 +29,6 @@ static struct rs_val *field_schema(const cyaml_schema_field_t *f,
 static struct rs_val *new_obj(void)
 {
 	return rs_val_new(RS_VAL_OBJ);
-}
-
-/* Arrays take members too: the writer ignores their keys. */
-static void arr_add(struct rs_val *arr, struct rs_val *v)
-{
-	rs_obj_add(arr, "", v);
-}
-
-static struct rs_val *str_of(const char *s)
-{
-	struct rs_val *v = rs_val_new(RS_VAL_STR);
-
-	if (v && !(v->s = rs_strdup(s))) {
-		rs_free(v);
-		v = NULL;
-	}
-	return v;
-}
-
-static struct rs_val *int_of(int64_t i)
-{
-	struct rs_val *v = rs_val_new(RS_VAL_INT);
-
-	if (v)
-		v->i = i;
-	return v;
-}
-
-static struct rs_val *bool_of(bool b)
-{
-	struct rs_val *v = rs_val_new(RS_VAL_BOOL);
-
-	if (v)
-		v->b = b;
-	return v;
 }
 
 static struct rs_val *ref_to(const char *where)
@@ -91,8 +57,8 @@ static struct rs_val *or_param(struct rs_val *s)
 		rs_val_free(o);
 		return NULL;
 	}
-	arr_add(any, s);
-	arr_add(any, ref_to(PARAM_REF));
+	rs_arr_add(any, s);
+	rs_arr_add(any, ref_to(PARAM_REF));
 	return o;
 }
 
@@ -121,7 +87,7 @@ static void add_unique(struct rs_val *arr, struct rs_val *v)
 	for (size_t i = 0; i < arr->n; i++)
 		if (same_val(arr->items[i], v))
 			goto drop;
-	arr_add(arr, v);
+	rs_arr_add(arr, v);
 	return;
 drop:
 	rs_val_free(v);
@@ -141,7 +107,7 @@ static bool yaml_typed(const char *s, struct rs_val **v)
 
 	for (size_t i = 0; i < 3; i++) {
 		if (!strcmp(s, yes[i]) || !strcmp(s, no[i])) {
-			*v = bool_of(!strcmp(s, yes[i]));
+			*v = rs_val_bool(!strcmp(s, yes[i]));
 			return true;
 		}
 	}
@@ -157,7 +123,7 @@ static bool yaml_typed(const char *s, struct rs_val **v)
 			return false;
 		n = n * 10 + (*p - '0');
 	}
-	*v = int_of(neg ? -n : n);
+	*v = rs_val_i64(neg ? -n : n);
 	return true;
 }
 
@@ -167,7 +133,7 @@ static struct rs_val *enum_schema(const cyaml_schema_value_t *v)
 	const cyaml_strval_t *names = v->enumeration.strings;
 
 	for (uint32_t i = 0; i < v->enumeration.count; i++)
-		add_unique(e, str_of(names[i].str));
+		add_unique(e, rs_val_str(names[i].str));
 	for (uint32_t i = 0; i < v->enumeration.count; i++) {
 		struct rs_val *t;
 
@@ -178,8 +144,8 @@ static struct rs_val *enum_schema(const cyaml_schema_value_t *v)
 		/* libcyaml then takes the number itself as well */
 		struct rs_val *any = new_obj(), *a = rs_obj_arr(any, "anyOf");
 
-		arr_add(a, o);
-		arr_add(a, typed("integer"));
+		rs_arr_add(a, o);
+		rs_arr_add(a, typed("integer"));
 		o = any;
 	}
 	return o;
@@ -188,20 +154,12 @@ static struct rs_val *enum_schema(const cyaml_schema_value_t *v)
 static struct rs_val *int_schema(const cyaml_schema_value_t *v)
 {
 	struct rs_val *o = typed("integer");
-	unsigned bits = v->data_size >= 1 && v->data_size <= 8 ?
-			v->data_size * 8 : 64;
+	int64_t min;
+	uint64_t max;
 
-	if (v->type == CYAML_UINT) {
-		rs_obj_u64(o, "minimum", 0);
-		rs_obj_u64(o, "maximum", bits == 64 ? UINT64_MAX :
-				(UINT64_C(1) << bits) - 1);
-	} else {
-		int64_t max = bits == 64 ? INT64_MAX :
-			      (int64_t)((UINT64_C(1) << (bits - 1)) - 1);
-
-		rs_obj_i64(o, "minimum", -max - 1);
-		rs_obj_i64(o, "maximum", max);
-	}
+	rs_schema_int_range(v, &min, &max);
+	rs_obj_i64(o, "minimum", min);
+	rs_obj_u64(o, "maximum", max);
 	return o;
 }
 
@@ -319,8 +277,8 @@ static struct rs_val *value_schema(const cyaml_schema_value_t *v)
 	if ((v->flags & CYAML_FLAG_POINTER_NULL) == CYAML_FLAG_POINTER_NULL) {
 		struct rs_val *any = new_obj(), *a = rs_obj_arr(any, "anyOf");
 
-		arr_add(a, o);
-		arr_add(a, typed("null"));
+		rs_arr_add(a, o);
+		rs_arr_add(a, typed("null"));
 		o = any;
 	}
 	return o;
@@ -362,8 +320,8 @@ static struct rs_val *params_schema(void)
 
 	v = new_obj();
 	any = rs_obj_arr(v, "anyOf");
-	arr_add(any, scalar());
-	arr_add(any, full);
+	rs_arr_add(any, scalar());
+	rs_arr_add(any, full);
 	return by_name(v);
 }
 

@@ -40,13 +40,10 @@ static unsigned count_steps(const struct rs_step_entry *e, unsigned n)
 	unsigned total = n;
 
 	for (unsigned i = 0; i < n; i++)
-		for (unsigned t = 0, s = 0; t < rs_registry_count(); t++) {
-			const struct rdmascn_kind *k = rs_registry_at(t);
-			char *data;
+		for (unsigned s = 0; s < rs_registry_count(true); s++) {
+			const struct rdmascn_kind *k = rs_registry_at(true, s);
+			char *data = e[i].types[s];
 
-			if (!k->step)
-				continue;
-			data = e[i].types[s++];
 			if (data && k->children_offset)
 				total += count_steps(
 					*(struct rs_step_entry **)(data + k->children_offset),
@@ -55,55 +52,45 @@ static unsigned count_steps(const struct rs_step_entry *e, unsigned n)
 	return total;
 }
 
-struct builder {
-	struct rs_scenario *s;
-	struct rs_diag *d;
-};
-
 /* Steps are numbered by position: "3", and "3.1" inside step 3. */
-static int add_steps(struct builder *b, struct rs_step_entry *e, unsigned n,
-		     struct rs_node *seq, struct rs_obj *parent,
-		     const char *prefix)
+static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
+		     struct rs_step_entry *e, unsigned n, struct rs_node *seq,
+		     struct rs_obj *parent, const char *prefix)
 {
-	int ret = 0;
-
 	for (unsigned i = 0; i < n; i++) {
 		char no[48];
 		struct rs_node *entry = seq && i < seq->n ? seq->items[i] : NULL;
-		const struct rdmascn_kind *found = NULL, *k;
+		const struct rdmascn_kind *found = NULL;
 		void *data = NULL;
 		struct rs_obj *o;
-		unsigned s = 0;
 
 		snprintf(no, sizeof(no), "%s%s%u", prefix, *prefix ? "." : "",
 			 i + 1);
-		for (unsigned t = 0; t < rs_registry_count(); t++) {
-			k = rs_registry_at(t);
-			if (!k->step)
+		for (unsigned s = 0; s < rs_registry_count(true); s++) {
+			const struct rdmascn_kind *k = rs_registry_at(true, s);
+
+			if (!e[i].types[s])
 				continue;
-			if (e[i].types[s] && found) {
-				rs_diag_error(b->d, entry ? &rs_node_get(entry, k->section)->key->loc : NULL,
+			if (found) {
+				rs_diag_error(d, entry ? &rs_node_get(entry, k->section)->key->loc : NULL,
 					      "step %s: one step per entry, got "
 					      "'%s' and '%s'", no,
 					      found->section, k->section);
 				return -EINVAL;
 			}
-			if (e[i].types[s]) {
-				found = k;
-				data = e[i].types[s];
-			}
-			s++;
+			found = k;
+			data = e[i].types[s];
 		}
 		if (!found) {
-			rs_diag_error(b->d, entry ? &entry->loc : NULL,
+			rs_diag_error(d, entry ? &entry->loc : NULL,
 				      "step %s: empty step (give one step type, "
 				      "e.g. write:)", no);
 			return -EINVAL;
 		}
-		o = &b->s->objs[b->s->n_objs++];
+		o = &sc->objs[sc->n_objs++];
 		o->kind = found;
 		o->data = data;
-		o->index = b->s->n_objs - 1;
+		o->index = sc->n_objs - 1;
 		o->parent = parent;
 		o->node = rs_node_get(entry, found->section);
 		o->id = *(char **)((char *)data + found->id_offset);
@@ -113,7 +100,7 @@ static int add_steps(struct builder *b, struct rs_step_entry *e, unsigned n,
 			snprintf(o->name, sizeof(o->name), "step %s (%s)",
 				 no, found->section);
 		if (found->children_offset) {
-			int r = add_steps(b,
+			int r = add_steps(sc, d,
 				*(struct rs_step_entry **)((char *)data + found->children_offset),
 				*(unsigned *)((char *)data + found->children_count_offset),
 				rs_node_get(o->node, "steps"), o, no);
@@ -121,32 +108,26 @@ static int add_steps(struct builder *b, struct rs_step_entry *e, unsigned n,
 				return r;
 		}
 	}
-	return ret;
+	return 0;
 }
 
 static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 {
 	struct rs_top *top = s->top;
-	struct builder b = { s, d };
-	unsigned n = 0, k = 0;
+	unsigned n = 0;
 
-	for (unsigned t = 0; t < rs_registry_count(); t++)
-		if (!rs_registry_at(t)->step)
-			n += top->sections[k++].count;
+	for (unsigned k = 0; k < rs_registry_count(false); k++)
+		n += top->sections[k].count;
 	s->n_objects = n;
 	n += count_steps(top->steps, top->steps_count);
 	s->objs = rs_calloc(n ? n : 1, sizeof(*s->objs));
 	if (!s->objs)
 		return -ENOMEM;
 
-	k = 0;
-	for (unsigned t = 0; t < rs_registry_count(); t++) {
-		const struct rdmascn_kind *kd = rs_registry_at(t);
-		struct rs_node *seq;
+	for (unsigned k = 0; k < rs_registry_count(false); k++) {
+		const struct rdmascn_kind *kd = rs_registry_at(false, k);
+		struct rs_node *seq = rs_node_get(s->doc.root, kd->section);
 
-		if (kd->step)
-			continue;
-		seq = rs_node_get(s->doc.root, kd->section);
 		for (unsigned i = 0; i < top->sections[k].count; i++) {
 			struct rs_obj *o = &s->objs[s->n_objs];
 
@@ -158,9 +139,8 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 			snprintf(o->name, sizeof(o->name), "%s '%s'", kd->name,
 				 o->id);
 		}
-		k++;
 	}
-	return add_steps(&b, top->steps, top->steps_count,
+	return add_steps(s, d, top->steps, top->steps_count,
 			 rs_node_get(s->doc.root, "steps"), NULL, "");
 }
 

@@ -7,6 +7,7 @@
 
 #include "load_error.h"
 #include "params.h"
+#include "schema.h"
 
 void rs_load_log_fn(cyaml_log_t level, void *ctx, const char *fmt,
 		    va_list args)
@@ -132,10 +133,9 @@ static void step_types(char *buf, size_t len)
 	size_t o = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < rs_registry_count() && o < len; i++)
-		if (rs_registry_at(i)->step)
-			o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
-				      rs_registry_at(i)->section);
+	for (unsigned i = 0; i < rs_registry_count(true) && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
+			      rs_registry_at(true, i)->section);
 }
 
 /* Index in the chain of the innermost mapping. */
@@ -177,8 +177,7 @@ static const cyaml_schema_value_t *field_value(const cyaml_schema_value_t *v,
 static void names_list(const cyaml_schema_value_t *v, char *buf, size_t len)
 {
 	size_t o = 0;
-	const cyaml_strval_t *s = v->type == CYAML_FLAGS ? v->enumeration.strings :
-				  v->enumeration.strings;
+	const cyaml_strval_t *s = v->enumeration.strings;
 	uint32_t n = v->enumeration.count;
 
 	buf[0] = '\0';
@@ -189,15 +188,11 @@ static void names_list(const cyaml_schema_value_t *v, char *buf, size_t len)
 
 static void range_of(const cyaml_schema_value_t *v, char *buf, size_t len)
 {
-	unsigned bits = v->data_size * 8;
+	int64_t min;
+	uint64_t max;
 
-	if (v->type == CYAML_UINT)
-		snprintf(buf, len, "0..%" PRIu64,
-			 bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
-	else
-		snprintf(buf, len, "%" PRId64 "..%" PRId64,
-			 bits >= 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1)),
-			 bits >= 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1);
+	rs_schema_int_range(v, &min, &max);
+	snprintf(buf, len, "%" PRId64 "..%" PRIu64, min, max);
 }
 
 static bool numeric(const char *s)

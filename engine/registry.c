@@ -7,8 +7,11 @@
 #include "registry.h"
 #include "schema.h"
 
-static const struct rdmascn_kind *kinds[RS_MAX_KINDS];
-static unsigned n_kinds, n_objects, n_steps;
+/* Object kinds and step types, each in registration order.  The index is
+ * also the slot: objects[k] fills rs_top.sections[k], steps[s] fills
+ * rs_step_entry.types[s]. */
+static const struct rdmascn_kind *objects[RS_MAX_KINDS], *steps[RS_MAX_KINDS];
+static unsigned n_objects, n_steps;
 static bool sealed;
 
 /* Step entries: one optional pointer field per step type. */
@@ -26,37 +29,36 @@ static const cyaml_schema_value_t top_schema = {
 
 int rs_registry_add(const struct rdmascn_kind *kind)
 {
-	if (sealed || n_kinds == RS_MAX_KINDS)
+	const struct rdmascn_kind **list = kind->step ? steps : objects;
+	unsigned *n = kind->step ? &n_steps : &n_objects;
+
+	if (sealed || n_objects + n_steps == RS_MAX_KINDS)
 		return -ENOSPC;
-	for (unsigned i = 0; i < n_kinds; i++)
-		if (kinds[i]->step == kind->step &&
-		    (!strcmp(kinds[i]->section, kind->section) ||
-		     !strcmp(kinds[i]->name, kind->name)))
+	for (unsigned i = 0; i < *n; i++)
+		if (!strcmp(list[i]->section, kind->section) ||
+		    !strcmp(list[i]->name, kind->name))
 			return -EEXIST;
-	kinds[n_kinds++] = kind;
-	if (kind->step)
-		n_steps++;
-	else
-		n_objects++;
+	list[(*n)++] = kind;
 	return 0;
 }
 
-unsigned rs_registry_count(void)
+unsigned rs_registry_count(bool step)
 {
-	return n_kinds;
+	return step ? n_steps : n_objects;
 }
 
-const struct rdmascn_kind *rs_registry_at(unsigned i)
+const struct rdmascn_kind *rs_registry_at(bool step, unsigned i)
 {
-	return i < n_kinds ? kinds[i] : NULL;
+	return i < rs_registry_count(step) ? (step ? steps : objects)[i] : NULL;
 }
 
 const struct rdmascn_kind *rs_registry_find(const char *key, bool step)
 {
-	for (unsigned i = 0; i < n_kinds; i++)
-		if (kinds[i]->step == step && (!strcmp(kinds[i]->section, key) ||
-					       !strcmp(kinds[i]->name, key)))
-			return kinds[i];
+	const struct rdmascn_kind *k;
+
+	for (unsigned i = 0; (k = rs_registry_at(step, i)); i++)
+		if (!strcmp(k->section, key) || !strcmp(k->name, key))
+			return k;
 	return NULL;
 }
 
@@ -70,7 +72,8 @@ static const cyaml_schema_field_t requires_fields[] = {
 
 const cyaml_schema_value_t *rs_registry_schema(void)
 {
-	unsigned t = 0, s = 0, k = 0;
+	const size_t stride = sizeof(((struct rs_top *)0)->sections[0]);
+	unsigned t = 0, s, k;
 
 	if (sealed)
 		return &top_schema;
@@ -90,24 +93,21 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 		"requires", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 		struct rs_top, requires, requires_fields);
 
-	for (unsigned i = 0; i < n_kinds; i++) {
-		const struct rdmascn_kind *kd = kinds[i];
+	for (s = 0; s < n_steps; s++)
+		step_fields[s] = (cyaml_schema_field_t){
+			.key = steps[s]->section,
+			.data_offset = offsetof(struct rs_step_entry, types) +
+				       s * sizeof(void *),
+			.value = {
+				.type = CYAML_MAPPING,
+				.flags = CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+				.data_size = steps[s]->size,
+				.mapping = { .fields = steps[s]->fields },
+			},
+		};
+	for (k = 0; k < n_objects; k++) {
+		const struct rdmascn_kind *kd = objects[k];
 
-		if (kd->step) {
-			step_fields[s] = (cyaml_schema_field_t){
-				.key = kd->section,
-				.data_offset = offsetof(struct rs_step_entry, types) +
-					       s * sizeof(void *),
-				.value = {
-					.type = CYAML_MAPPING,
-					.flags = CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
-					.data_size = kd->size,
-					.mapping = { .fields = kd->fields },
-				},
-			};
-			s++;
-			continue;
-		}
 		kind_values[k] = (cyaml_schema_value_t){
 			.type = CYAML_MAPPING,
 			.flags = CYAML_FLAG_DEFAULT,
@@ -116,12 +116,10 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 		};
 		top_fields[t++] = (cyaml_schema_field_t){
 			.key = kd->section,
-			.data_offset = offsetof(struct rs_top, sections) +
-				       k * sizeof(((struct rs_top *)0)->sections[0]),
-			.count_offset = offsetof(struct rs_top, sections) +
-					k * sizeof(((struct rs_top *)0)->sections[0]) +
-					offsetof(struct rs_top, sections[0].count) -
-					offsetof(struct rs_top, sections[0]),
+			.data_offset = offsetof(struct rs_top, sections[0].items) +
+				       k * stride,
+			.count_offset = offsetof(struct rs_top, sections[0].count) +
+					k * stride,
 			.count_size = sizeof(unsigned),
 			.value = {
 				.type = CYAML_SEQUENCE,
@@ -134,7 +132,6 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 				},
 			},
 		};
-		k++;
 	}
 	step_fields[s] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_SEQUENCE(

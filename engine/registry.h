@@ -7,14 +7,15 @@
 #define RS_MAX_KINDS 64
 
 /*
- * Kinds and step types, core and plugin, in registration order (which is
- * also section order in messages, `plan` and `schema`).  Registering after
+ * Object kinds and step types, core and plugin, each in registration order
+ * (which is also section order in messages, `plan` and `schema`).  The
+ * index of an object kind is its slot in rs_top.sections, that of a step
+ * type its slot in rs_step_entry.types.  Registering after
  * rs_registry_schema() was first called is refused.
  */
 int rs_registry_add(const struct rdmascn_kind *kind);
-void rs_registry_add_core(void);
-unsigned rs_registry_count(void);
-const struct rdmascn_kind *rs_registry_at(unsigned i);
+unsigned rs_registry_count(bool step);
+const struct rdmascn_kind *rs_registry_at(bool step, unsigned i);
 const struct rdmascn_kind *rs_registry_find(const char *section_or_name,
 					    bool step);
 

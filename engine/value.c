@@ -39,7 +39,7 @@ int rs_val_check(const struct rs_val *v)
 	return 0;
 }
 
-static struct rs_val *append(struct rs_val *parent, struct rs_val *child)
+struct rs_val *rs_arr_add(struct rs_val *parent, struct rs_val *child)
 {
 	if (!parent) {
 		rs_val_free(child);
@@ -74,7 +74,7 @@ struct rs_val *rs_obj_add(struct rs_val *obj, const char *key,
 			child = NULL;
 		}
 	}
-	return append(obj, child);
+	return rs_arr_add(obj, child);
 }
 
 struct rs_val *rs_obj_obj(struct rs_val *obj, const char *key)
@@ -87,7 +87,7 @@ struct rs_val *rs_obj_arr(struct rs_val *obj, const char *key)
 	return rs_obj_add(obj, key, rs_val_new(RS_VAL_ARR));
 }
 
-static struct rs_val *str_val(const char *s)
+struct rs_val *rs_val_str(const char *s)
 {
 	struct rs_val *v = rs_val_new(RS_VAL_STR);
 
@@ -98,9 +98,36 @@ static struct rs_val *str_val(const char *s)
 	return v;
 }
 
+struct rs_val *rs_val_u64(uint64_t u)
+{
+	struct rs_val *v = rs_val_new(RS_VAL_UINT);
+
+	if (v)
+		v->u = u;
+	return v;
+}
+
+struct rs_val *rs_val_i64(int64_t i)
+{
+	struct rs_val *v = rs_val_new(RS_VAL_INT);
+
+	if (v)
+		v->i = i;
+	return v;
+}
+
+struct rs_val *rs_val_bool(bool b)
+{
+	struct rs_val *v = rs_val_new(RS_VAL_BOOL);
+
+	if (v)
+		v->b = b;
+	return v;
+}
+
 void rs_obj_str(struct rs_val *obj, const char *key, const char *s)
 {
-	rs_obj_add(obj, key, str_val(s));
+	rs_obj_add(obj, key, rs_val_str(s));
 }
 
 void rs_obj_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
@@ -116,39 +143,27 @@ void rs_obj_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
 
 void rs_obj_u64(struct rs_val *obj, const char *key, uint64_t u)
 {
-	struct rs_val *v = rs_val_new(RS_VAL_UINT);
-
-	if (v)
-		v->u = u;
-	rs_obj_add(obj, key, v);
+	rs_obj_add(obj, key, rs_val_u64(u));
 }
 
 void rs_obj_i64(struct rs_val *obj, const char *key, int64_t i)
 {
-	struct rs_val *v = rs_val_new(RS_VAL_INT);
-
-	if (v)
-		v->i = i;
-	rs_obj_add(obj, key, v);
+	rs_obj_add(obj, key, rs_val_i64(i));
 }
 
 void rs_obj_bool(struct rs_val *obj, const char *key, bool b)
 {
-	struct rs_val *v = rs_val_new(RS_VAL_BOOL);
-
-	if (v)
-		v->b = b;
-	rs_obj_add(obj, key, v);
+	rs_obj_add(obj, key, rs_val_bool(b));
 }
 
 struct rs_val *rs_arr_obj(struct rs_val *arr)
 {
-	return append(arr, rs_val_new(RS_VAL_OBJ));
+	return rs_arr_add(arr, rs_val_new(RS_VAL_OBJ));
 }
 
 void rs_arr_str(struct rs_val *arr, const char *s)
 {
-	append(arr, str_val(s));
+	rs_arr_add(arr, rs_val_str(s));
 }
 
 const struct rs_val *rs_obj_get(const struct rs_val *obj, const char *key)

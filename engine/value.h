@@ -43,6 +43,15 @@ struct rs_val *rs_val_new(enum rs_val_type type);
 void rs_val_free(struct rs_val *v);
 int rs_val_check(const struct rs_val *v);
 
+/* Scalars on their own, to add to an array or an object. */
+struct rs_val *rs_val_str(const char *s);
+struct rs_val *rs_val_u64(uint64_t u);
+struct rs_val *rs_val_i64(int64_t i);
+struct rs_val *rs_val_bool(bool b);
+
+/* Add @child (owned from here on, freed on failure) to an array or, with
+ * a key, to an object.  Returns @child, or NULL. */
+struct rs_val *rs_arr_add(struct rs_val *arr, struct rs_val *child);
 struct rs_val *rs_obj_add(struct rs_val *obj, const char *key,
 			  struct rs_val *child);
 struct rs_val *rs_obj_obj(struct rs_val *obj, const char *key);

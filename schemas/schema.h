@@ -70,6 +70,11 @@
 
 extern const cyaml_schema_value_t rs_id_schema;
 
+/* The range libcyaml enforces on an INT or UINT value of its data size:
+ * what error messages and the JSON Schema both state. */
+void rs_schema_int_range(const cyaml_schema_value_t *v, int64_t *ret_min,
+			 uint64_t *ret_max);
+
 /* Shared vocabularies.  Static in the header: field tables need the
  * arrays and their lengths as constant expressions. */
 static const cyaml_strval_t rs_bool_names[] = {
