@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "cmd_scenario.h"
 #include "model.h"
-#include "plugin.h"
 
 static const struct option scn_long[] = {
 	{ "set", required_argument, NULL, 's' },
@@ -105,39 +104,45 @@ static void print_needs(const struct rs_obj *o)
 	putchar('\n');
 }
 
+int rs_scn_load_one(const struct rs_cmd *cmd, int argc, char **argv,
+		    struct scn_opts *o, struct rs_scenario **s)
+{
+	int ret = rs_scn_parse(cmd, argc, argv, o);
+
+	if (ret >= 0)
+		return ret;
+	if (optind + 1 != argc)
+		return rs_cmd_usage_error(cmd, "%s takes one scenario file.",
+					  cmd->name);
+	ret = rs_scn_load(argv[optind], o, s);
+	return ret == RS_EXIT_PASSED ? -1 : ret;
+}
+
+static void print_order(const char *title, struct rs_obj *const *list,
+			unsigned n)
+{
+	printf("%s:\n", title);
+	for (unsigned i = 0; i < n; i++) {
+		const struct rs_loc *l = rs_obj_loc(list[i], NULL);
+
+		printf("  %3u  %-28s line %u", i + 1, list[i]->name, l->line);
+		print_needs(list[i]);
+	}
+}
+
 int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct scn_opts o = { 0 };
 	struct rs_scenario *s = NULL;
-	int ret = rs_scn_parse(cmd, argc, argv, &o);
+	int ret = rs_scn_load_one(cmd, argc, argv, &o, &s);
 
 	if (ret >= 0)
 		goto out;
-	if (optind + 1 != argc) {
-		ret = rs_cmd_usage_error(cmd, "plan takes one scenario file.");
-		goto out;
-	}
-	ret = rs_scn_load(argv[optind], &o, &s);
-	if (ret != RS_EXIT_PASSED)
-		goto out;
+	ret = RS_EXIT_PASSED;
 	printf("scenario %s (%s)\n", s->top->scenario ? s->top->scenario : "-",
 	       argv[optind]);
-	printf("create:\n");
-	for (unsigned i = 0; i < s->n_objects; i++) {
-		const struct rs_obj *ob = s->create[i];
-		const struct rs_loc *l = rs_obj_loc(ob, NULL);
-
-		printf("  %3u  %-28s line %u", i + 1, ob->name, l->line);
-		print_needs(ob);
-	}
-	printf("steps:\n");
-	for (unsigned i = 0; i < s->n_steps; i++) {
-		const struct rs_obj *ob = s->steps[i];
-		const struct rs_loc *l = rs_obj_loc(ob, NULL);
-
-		printf("  %3u  %-28s line %u", i + 1, ob->name, l->line);
-		print_needs(ob);
-	}
+	print_order("create", s->create, s->n_objects);
+	print_order("steps", s->steps, s->n_steps);
 	printf("teardown:\n");
 	for (unsigned i = s->n_objects; i-- > 0;)
 		printf("  %3u  %s\n", s->n_objects - i, s->create[i]->name);

@@ -21,5 +21,9 @@ int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
 /* Load @file with the --set values, errors on stderr; returns an exit
  * code (RS_EXIT_PASSED: *s is the scenario). */
 int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s);
+/* rs_scn_parse(), exactly one file, rs_scn_load(): for plan and graph.
+ * Returns -1 when *s is loaded, or an exit code (--help, errors). */
+int rs_scn_load_one(const struct rs_cmd *cmd, int argc, char **argv,
+		    struct scn_opts *o, struct rs_scenario **s);
 
 #endif

@@ -53,17 +53,11 @@ int rs_cmd_graph(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct scn_opts o = { 0 };
 	struct rs_scenario *s = NULL;
-	int ret = rs_scn_parse(cmd, argc, argv, &o), r;
+	int ret = rs_scn_load_one(cmd, argc, argv, &o, &s), r;
 
 	if (ret >= 0)
 		goto out;
-	if (optind + 1 != argc) {
-		ret = rs_cmd_usage_error(cmd, "graph takes one scenario file.");
-		goto out;
-	}
-	ret = rs_scn_load(argv[optind], &o, &s);
-	if (ret != RS_EXIT_PASSED)
-		goto out;
+	ret = RS_EXIT_PASSED;
 	r = rs_dot_write(stdout, s);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", argv[optind],

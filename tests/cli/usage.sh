@@ -40,6 +40,9 @@ expect 2 "No scenario file given." graph
 expect 2 "Unknown option '--bogus'." graph --bogus x.yaml
 expect 0 "" --help
 expect 0 "" devices --help
+expect 0 "" plan --help
+expect 0 "" graph --help
+expect 0 "" validate --help
 
 out=$("$rdmascn" --version)
 [ "$out" = "rdmascn $2" ] || { echo "FAIL: --version said '$out'"; fails=$((fails + 1)); }
