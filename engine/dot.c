@@ -68,15 +68,17 @@ static bool is_context(const struct rs_obj *o)
  * references (breadth first, ties in reference order), not through
  * `after`.  -1: none.
  */
+/* The nearest context @start reaches through references (not after:).
+ * seen[] holds the search that last visited each object, so it needs no
+ * clearing between searches. */
 static int context_of(const struct rs_scenario *s, unsigned start,
-		      unsigned *queue, bool *seen)
+		      unsigned *queue, unsigned *seen)
 {
-	unsigned head = 0, tail = 0;
+	unsigned head = 0, tail = 0, mark = start + 1;
 
 	if (is_context(&s->objs[start]))
 		return (int)start;
-	memset(seen, 0, s->n_objs * sizeof(*seen));
-	seen[start] = true;
+	seen[start] = mark;
 	queue[tail++] = start;
 	while (head < tail) {
 		const struct rs_obj *o = &s->objs[queue[head++]];
@@ -85,23 +87,25 @@ static int context_of(const struct rs_scenario *s, unsigned start,
 			const struct rs_edge *ed = &o->edges[e];
 			unsigned t = ed->to->index;
 
-			if (ed->order_only || seen[t])
+			if (ed->order_only || seen[t] == mark)
 				continue;
 			if (is_context(ed->to))
 				return (int)t;
-			seen[t] = true;
+			seen[t] = mark;
 			queue[tail++] = t;
 		}
 	}
 	return -1;
 }
 
-/* Steps need not have an id: "step 3 (write)", made unlike every id. */
-static char *step_name(const struct rs_scenario *s, const struct rs_obj *o)
+/* Steps need not have an id: "step 3 (write)", made unlike every id.
+ * Only ids that start like a step name can clash (@may_clash). */
+static char *step_name(const struct rs_scenario *s, const struct rs_obj *o,
+		       bool may_clash)
 {
 	size_t len = strlen(o->name);
 	char *n = rs_malloc(len + s->n_objs + 2);
-	bool clash = true;
+	bool clash = may_clash;
 
 	if (!n)
 		return NULL;
@@ -156,13 +160,15 @@ int rs_dot_write(FILE *f, const struct rs_scenario *s)
 	unsigned n = s->n_objs;
 	int *ctx = rs_calloc(n + 1, sizeof(*ctx));
 	unsigned *queue = rs_calloc(n + 1, sizeof(*queue));
-	bool *seen = rs_calloc(n + 1, sizeof(*seen));
+	unsigned *seen = rs_calloc(n + 1, sizeof(*seen));
 	char **names = rs_calloc(n + 1, sizeof(*names));
-	bool steps_taken = false;
+	bool steps_taken = false, may_clash = false;
 	int ret = -ENOMEM;
 
 	if (!ctx || !queue || !seen || !names)
 		goto out;
+	for (unsigned i = 0; i < n; i++)
+		may_clash |= s->objs[i].id && !strncmp(s->objs[i].id, "step ", 5);
 	for (unsigned i = 0; i < n; i++) {
 		const struct rs_obj *o = &s->objs[i];
 
@@ -170,7 +176,7 @@ int rs_dot_write(FILE *f, const struct rs_scenario *s)
 		if (o->id) {
 			names[i] = (char *)o->id;
 			steps_taken |= is_context(o) && !strcmp(o->id, "steps");
-		} else if (!(names[i] = step_name(s, o))) {
+		} else if (!(names[i] = step_name(s, o, may_clash))) {
 			goto out;
 		}
 	}
