@@ -32,6 +32,7 @@ int rs_cmd_bad_option(const struct rs_cmd *cmd, char **argv, int c);
  */
 int rs_softroce_maybe_reexec(int argc, char **argv);
 
+int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_graph(const struct rs_cmd *cmd, int argc, char **argv);

@@ -8,6 +8,18 @@
 
 /* Dispatch is a table, as in iproute2; the usage text comes from it too. */
 static const struct rs_cmd commands[] = {
+	{ "run", rs_cmd_run, "[OPTIONS] FILE",
+	  "build the scenario on a device, run its steps, tear it down",
+	  "  -s, --set NAME=VALUE override a param\n"
+	  "  -d, --device NAME    open this device for every context\n"
+	  "  -n, --dry-run        print every verbs call, touch no device\n"
+	  "      --check-leaks    after teardown, ask the kernel (RDMA\n"
+	  "                       netlink) that nothing of this pid remains\n"
+	  "  -v, --verbose        print every verbs call as it is made\n"
+	  "      --softroce       run inside the Soft-RoCE VM\n"
+	  "\nEnvironment: RDMASCN_FAULT=WHICH:WHAT[,...] fails the WHICH-th\n"
+	  "create/modify call (or the first call named WHICH) with errno\n"
+	  "WHAT, or raises SIGINT/SIGTERM before it (WHAT=SIGINT).\n" },
 	{ "validate", rs_cmd_validate, "[--set NAME=VALUE]... FILE...",
 	  "check scenario files; every error as FILE:LINE:COL",
 	  "  -s, --set NAME=VALUE override a param\n" },

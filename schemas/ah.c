@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "kinds.h"
+#include "live.h"
 #include "model.h"
 #include "parse.h"
 
@@ -65,4 +66,5 @@ const struct rdmascn_kind rs_kind_ah = {
 	.id_offset = offsetof(struct rs_ah, id),
 	.refs = ah_refs,
 	.check = ah_check,
+	.ops = &rs_ops_ah,
 };

@@ -6,6 +6,7 @@
 #include <infiniband/verbs.h>
 
 #include "kinds.h"
+#include "live.h"
 #include "model.h"
 #include "parse.h"
 
@@ -108,4 +109,5 @@ const struct rdmascn_kind rs_kind_connection = {
 	.id_offset = offsetof(struct rs_connection, id),
 	.refs = connection_refs,
 	.check = connection_check,
+	.ops = &rs_ops_connection,
 };

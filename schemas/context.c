@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kinds.h"
+#include "live.h"
 #include "model.h"
 
 static const cyaml_schema_field_t context_fields[] = {
@@ -42,4 +43,5 @@ const struct rdmascn_kind rs_kind_context = {
 	.id_offset = offsetof(struct rs_context, id),
 	.refs = context_refs,
 	.check = context_check,
+	.ops = &rs_ops_context,
 };

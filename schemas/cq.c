@@ -5,6 +5,7 @@
 #include <infiniband/verbs.h>
 
 #include "kinds.h"
+#include "live.h"
 #include "model.h"
 
 static const cyaml_strval_t cq_wc_flag_names[] = {
@@ -83,4 +84,5 @@ const struct rdmascn_kind rs_kind_cq = {
 	.id_offset = offsetof(struct rs_cq, id),
 	.refs = cq_refs,
 	.check = cq_check,
+	.ops = &rs_ops_cq,
 };

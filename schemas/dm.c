@@ -2,6 +2,7 @@
 #include <stddef.h>
 
 #include "kinds.h"
+#include "live.h"
 
 static const cyaml_schema_field_t dm_fields[] = {
 	RS_FIELD_ID(struct rs_dm),
@@ -26,4 +27,5 @@ const struct rdmascn_kind rs_kind_dm = {
 	.size = sizeof(struct rs_dm),
 	.id_offset = offsetof(struct rs_dm, id),
 	.refs = dm_refs,
+	.ops = &rs_ops_dm,
 };

@@ -7,6 +7,7 @@
 #include <infiniband/verbs.h>
 
 #include "kinds.h"
+#include "live.h"
 #include "model.h"
 #include "parse.h"
 
@@ -389,4 +390,5 @@ const struct rdmascn_kind rs_kind_flow = {
 	.id_offset = offsetof(struct rs_flow, id),
 	.refs = flow_refs,
 	.check = flow_check,
+	.ops = &rs_ops_flow,
 };

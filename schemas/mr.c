@@ -5,6 +5,7 @@
 #include <infiniband/verbs.h>
 
 #include "kinds.h"
+#include "live.h"
 #include "model.h"
 #include "parse.h"
 
@@ -91,4 +92,5 @@ const struct rdmascn_kind rs_kind_mr = {
 	.id_offset = offsetof(struct rs_mr, id),
 	.refs = mr_refs,
 	.check = mr_check,
+	.ops = &rs_ops_mr,
 };

@@ -4,6 +4,7 @@
 #include <infiniband/verbs.h>
 
 #include "kinds.h"
+#include "live.h"
 
 static const cyaml_strval_t mw_type_names[] = {
 	{ "1", IBV_MW_TYPE_1 }, { "2", IBV_MW_TYPE_2 },
@@ -31,4 +32,5 @@ const struct rdmascn_kind rs_kind_mw = {
 	.size = sizeof(struct rs_mw),
 	.id_offset = offsetof(struct rs_mw, id),
 	.refs = mw_refs,
+	.ops = &rs_ops_mw,
 };

@@ -2,6 +2,7 @@
 #include <stddef.h>
 
 #include "kinds.h"
+#include "live.h"
 
 static const cyaml_schema_field_t parent_domain_fields[] = {
 	RS_FIELD_ID(struct rs_parent_domain),
@@ -25,4 +26,5 @@ const struct rdmascn_kind rs_kind_parent_domain = {
 	.size = sizeof(struct rs_parent_domain),
 	.id_offset = offsetof(struct rs_parent_domain, id),
 	.refs = parent_domain_refs,
+	.ops = &rs_ops_parent_domain,
 };

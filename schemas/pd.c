@@ -2,6 +2,7 @@
 #include <stddef.h>
 
 #include "kinds.h"
+#include "live.h"
 
 static const cyaml_schema_field_t pd_fields[] = {
 	RS_FIELD_ID(struct rs_pd),
@@ -24,4 +25,5 @@ const struct rdmascn_kind rs_kind_pd = {
 	.size = sizeof(struct rs_pd),
 	.id_offset = offsetof(struct rs_pd, id),
 	.refs = pd_refs,
+	.ops = &rs_ops_pd,
 };

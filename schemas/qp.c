@@ -5,6 +5,7 @@
 #include <infiniband/verbs.h>
 
 #include "kinds.h"
+#include "live.h"
 #include "model.h"
 
 static const cyaml_strval_t qp_send_op_names[] = {
@@ -153,4 +154,5 @@ const struct rdmascn_kind rs_kind_qp = {
 	.id_offset = offsetof(struct rs_qp, id),
 	.refs = qp_refs,
 	.check = qp_check,
+	.ops = &rs_ops_qp,
 };

@@ -5,6 +5,7 @@
 #include <infiniband/verbs.h>
 
 #include "kinds.h"
+#include "live.h"
 #include "model.h"
 
 static const cyaml_strval_t srq_type_names[] = {
@@ -103,4 +104,5 @@ const struct rdmascn_kind rs_kind_srq = {
 	.id_offset = offsetof(struct rs_srq, id),
 	.refs = srq_refs,
 	.check = srq_check,
+	.ops = &rs_ops_srq,
 };

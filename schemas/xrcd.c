@@ -2,6 +2,7 @@
 #include <stddef.h>
 
 #include "kinds.h"
+#include "live.h"
 
 static const cyaml_schema_field_t xrcd_fields[] = {
 	RS_FIELD_ID(struct rs_xrcd),
@@ -25,4 +26,5 @@ const struct rdmascn_kind rs_kind_xrcd = {
 	.size = sizeof(struct rs_xrcd),
 	.id_offset = offsetof(struct rs_xrcd, id),
 	.refs = xrcd_refs,
+	.ops = &rs_ops_xrcd,
 };

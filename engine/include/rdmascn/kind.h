@@ -15,6 +15,42 @@
  */
 struct rs_obj;
 struct rs_diag;
+struct rs_run;
+struct rs_live;
+struct rs_val;
+struct rs_step_run;
+
+/*
+ * What a kind does on a device.  Missing ops are fine: the engine treats
+ * a missing check_caps as "nothing needed", a missing create as "cannot
+ * be created here" (-EOPNOTSUPP), a missing describe as nothing to say.
+ */
+struct rdmascn_ops {
+	/* Bytes of the runtime state (struct rs_live.rt), zeroed before
+	 * create and freed after destroy. */
+	uint32_t rt_size;
+	/* Before anything is created: 0, or -EOPNOTSUPP with the missing
+	 * capability named in @why ("xrc (IBV_DEVICE_XRC)"). */
+	int (*check_caps)(struct rs_run *run, struct rs_live *l, char *why,
+			  unsigned len);
+	/* Make it, through rs_call_go()/rs_call_done(); 0 or -errno, the
+	 * failure already reported. */
+	int (*create)(struct rs_run *run, struct rs_live *l);
+	/* Release whatever rt holds, also after a create that failed half
+	 * way: every member NULL-checked. */
+	void (*destroy)(struct rs_run *run, struct rs_live *l);
+	/* Facts for the report: qpn, lkey, cqe granted, ... */
+	void (*describe)(struct rs_run *run, struct rs_live *l,
+			 struct rs_val *obj);
+};
+
+/* What a step type does: start on the step's loop, finish through
+ * rs_step_finish(); stop (deadline, signal) must end it promptly. */
+struct rdmascn_step_ops {
+	uint32_t rt_size;
+	int (*start)(struct rs_step_run *sr);
+	void (*stop)(struct rs_step_run *sr);
+};
 
 /* A field of the object that names other objects by id. */
 struct rdmascn_ref {
@@ -45,6 +81,9 @@ struct rdmascn_kind {
 	 * `struct rs_step_entry *` and its unsigned count are; 0 if none. */
 	uint32_t children_offset;
 	uint32_t children_count_offset;
+	/* On a device: objects have ops, steps step_ops. */
+	const struct rdmascn_ops *ops;
+	const struct rdmascn_step_ops *step_ops;
 };
 
 #endif

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Every verbs call that makes, changes or releases something passes
+ * through here: printed by --dry-run and -v with its attributes, numbered,
+ * failed on demand by RDMASCN_FAULT, and reported with the object's
+ * FILE:LINE:COL when it fails.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "run.h"
+
+/*
+ * RDMASCN_FAULT=WHICH:WHAT[,WHICH:WHAT...]
+ *   WHICH  N      the Nth create or modify call (as -v numbers them)
+ *          NAME   the first call of that name (ibv_destroy_qp too)
+ *   WHAT   ERRNO  fail the call with it (ENOMEM, EINVAL, 12, ...)
+ *          SIGINT, SIGTERM  raise the signal just before the call, then
+ *                 make it (for testing interruption at a known point)
+ */
+struct rs_fault {
+	unsigned no;             /* 0: match by name */
+	char name[64];
+	int err;                 /* > 0: fail with it */
+	int sig;                 /* > 0: raise it */
+	bool fired;
+};
+
+static int errno_by_name(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s && !*end)
+		return v > 0 && v < 4096 ? (int)v : -1;
+	for (int e = 1; e < 256; e++) {
+		const char *n = strerrorname_np(e);
+
+		if (n && !strcmp(n, s))
+			return e;
+	}
+	return -1;
+}
+
+int rs_faults_parse(struct rs_run *run, const char *spec)
+{
+	char *copy = rs_strdup(spec), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':'), *end;
+		struct rs_fault f = { 0 }, *grown;
+
+		if (!colon || colon == tok || !colon[1])
+			goto bad;
+		*colon = '\0';
+		f.no = (unsigned)strtoul(tok, &end, 10);
+		if (*end) {
+			f.no = 0;
+			if (strlen(tok) >= sizeof(f.name))
+				goto bad;
+			strcpy(f.name, tok);
+		} else if (!f.no) {
+			goto bad;
+		}
+		if (!strcmp(colon + 1, "SIGINT"))
+			f.sig = SIGINT;
+		else if (!strcmp(colon + 1, "SIGTERM"))
+			f.sig = SIGTERM;
+		else if ((f.err = errno_by_name(colon + 1)) < 0)
+			goto bad;
+		grown = rs_reallocarray(run->faults, run->n_faults + 1,
+					sizeof(*grown));
+		if (!grown) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		run->faults = grown;
+		run->faults[run->n_faults++] = f;
+		continue;
+bad:
+		fprintf(stderr, "RDMASCN_FAULT: '%s' is not WHICH:WHAT (WHICH a "
+			"call number or name, WHAT an errno name or number, "
+			"SIGINT or SIGTERM)\n", tok);
+		ret = -EINVAL;
+		break;
+	}
+out:
+	rs_free(copy);
+	return ret;
+}
+
+void rs_call_init(struct rs_call *c, enum rs_call_class cls,
+		  const char *name)
+{
+	c->cls = cls;
+	c->name = name;
+	c->ok = false;
+	c->err = 0;
+	c->no = 0;
+	c->len = 0;
+	c->args[0] = '\0';
+	c->hint[0] = '\0';
+}
+
+void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->len >= sizeof(c->args) - 1)
+		return;
+	n = snprintf(c->args + c->len, sizeof(c->args) - c->len, "%s%s=",
+		     c->len ? " " : "", key);
+	if (n < 0 || (size_t)n >= sizeof(c->args) - c->len) {
+		c->len = sizeof(c->args) - 1;
+		return;
+	}
+	c->len += n;
+	va_start(ap, fmt);
+	n = vsnprintf(c->args + c->len, sizeof(c->args) - c->len, fmt, ap);
+	va_end(ap);
+	c->len = n < 0 || (size_t)n >= sizeof(c->args) - c->len ?
+		 sizeof(c->args) - 1 : c->len + n;
+}
+
+void rs_call_hint(struct rs_call *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->hint, sizeof(c->hint), fmt, ap);
+	va_end(ap);
+}
+
+static struct rs_fault *fault_for(struct rs_run *run, const struct rs_call *c)
+{
+	for (unsigned i = 0; i < run->n_faults; i++) {
+		struct rs_fault *f = &run->faults[i];
+
+		if (f->fired)
+			continue;
+		if (f->no ? f->no == c->no : !strcmp(f->name, c->name))
+			return f;
+	}
+	return NULL;
+}
+
+bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c)
+{
+	struct rs_fault *f;
+
+	if (c->cls == RS_CALL_CREATE || c->cls == RS_CALL_MODIFY)
+		c->no = ++run->calls;
+	if (run->dry_run || run->verbose) {
+		FILE *f_out = run->dry_run ? run->out : stderr;
+
+		if (c->no)
+			fprintf(f_out, "  [%u] ", c->no);
+		else
+			fputs("       ", f_out);
+		fprintf(f_out, "%s(%s)", c->name, c->args);
+		if (l)
+			fprintf(f_out, "  # %s", l->obj->name);
+		fputc('\n', f_out);
+		fflush(f_out);
+	}
+	if (run->dry_run) {
+		c->ok = true;
+		return false;
+	}
+	f = fault_for(run, c);
+	if (f) {
+		f->fired = true;
+		if (f->sig) {
+			raise(f->sig);
+		} else {
+			c->ok = false;
+			c->err = f->err;
+			rs_call_hint(c, "injected by RDMASCN_FAULT");
+			return false;
+		}
+	}
+	return true;
+}
+
+int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
+{
+	const struct rs_loc *loc = l ? rs_obj_loc(l->obj, NULL) : NULL;
+	char what[160] = "";
+
+	if (c->ok)
+		return 0;
+	if (!c->err)
+		c->err = EIO;
+	if (l)
+		snprintf(what, sizeof(what), "%s: ", l->obj->name);
+	rs_diag_error(&run->diag, loc, "%s%s: %s%s%s%s", what, c->name,
+		      strerror(c->err), c->hint[0] ? " (" : "", c->hint,
+		      c->hint[0] ? ")" : "");
+	if (c->cls == RS_CALL_DESTROY)
+		run->teardown_failed = true;
+	return -c->err;
+}
+
+int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
+		  const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rs_diag_error(&run->diag, l ? rs_obj_loc(l->obj, NULL) : NULL,
+		      "%s%s%s", l ? l->obj->name : "", l ? ": " : "", msg);
+	return -err;
+}

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+/* ah: not written yet. */
+#include "live.h"
+
+const struct rdmascn_ops rs_ops_ah = {
+	.rt_size = sizeof(struct rs_ah_rt),
+};

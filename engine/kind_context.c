@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+/* contexts: find the device (by name, GUID, netdev or the first active
+ * port), the port and the GID; open it. */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kinds.h"
+#include "live.h"
+#include "value.h"
+
+static bool port_active(struct ibv_context *ctx, uint8_t port,
+			struct ibv_port_attr *pa)
+{
+	return !ibv_query_port(ctx, port, pa) && pa->state == IBV_PORT_ACTIVE;
+}
+
+/* "0x0002c90300a1b2c3" or "0002:c903:00a1:b2c3" (as ibv_devinfo prints). */
+static bool parse_guid(const char *s, uint64_t *guid)
+{
+	char hex[17];
+	unsigned n = 0;
+	char *end;
+
+	if (!strncmp(s, "0x", 2))
+		s += 2;
+	for (; *s && n < 16; s++) {
+		if (*s == ':')
+			continue;
+		if (!strchr("0123456789abcdefABCDEF", *s))
+			return false;
+		hex[n++] = *s;
+	}
+	if (*s || n != 16)
+		return false;
+	hex[n] = '\0';
+	*guid = strtoull(hex, &end, 16);
+	return true;
+}
+
+static bool has_netdev(struct ibv_context *ctx, const char *ifname,
+		       uint8_t *ret_port)
+{
+	unsigned idx = if_nametoindex(ifname);
+	struct ibv_gid_entry ents[64];
+	ssize_t n;
+
+	if (!idx)
+		return false;
+	n = ibv_query_gid_table(ctx, ents, 64, 0);
+	for (ssize_t i = 0; i < n; i++)
+		if (ents[i].ndev_ifindex == idx) {
+			*ret_port = ents[i].port_num;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The source GID when none was given: on Ethernet a RoCE v2 GID with an
+ * IPv4-mapped address (what rdma_cm and perftest -x pick), else any RoCE
+ * v2, else RoCE v1; on InfiniBand none (local traffic needs no GRH).
+ */
+static int pick_gid(struct ibv_context *ctx, struct rs_dev *dev)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	struct ibv_gid_entry ents[256];
+	int best = -1, score = 0;
+	ssize_t n;
+
+	if (dev->port_attr.link_layer != IBV_LINK_LAYER_ETHERNET)
+		return -1;
+	n = ibv_query_gid_table(ctx, ents, 256, 0);
+	for (ssize_t i = 0; i < n; i++) {
+		int s;
+
+		if (ents[i].port_num != dev->port)
+			continue;
+		if (ents[i].gid_type == IBV_GID_TYPE_ROCE_V2)
+			s = memcmp(ents[i].gid.raw, v4mapped, 12) ? 2 : 3;
+		else
+			s = 1;
+		if (s > score) {
+			score = s;
+			best = (int)ents[i].gid_index;
+		}
+	}
+	return best;
+}
+
+/* Open @d and fill @dev: port @port (0: the first active one), its
+ * attributes and GID.  With @want_any, a device without an active port
+ * is -ENODEV, so the search goes on. */
+static int open_probe(const struct rs_context *c, struct ibv_device *d,
+		      struct rs_dev *dev, uint8_t port, bool want_any)
+{
+	struct ibv_context *ctx = ibv_open_device(d);
+	int ret = -ENODEV;
+
+	if (!ctx)
+		return -errno;
+	if (ibv_query_device_ex(ctx, NULL, &dev->attr))
+		goto out;
+	dev->port = port;
+	if (!dev->port) {
+		/* The first active port; port 1 when none is. */
+		for (uint8_t p = 1; p <= dev->attr.orig_attr.phys_port_cnt; p++)
+			if (port_active(ctx, p, &dev->port_attr)) {
+				dev->port = p;
+				break;
+			}
+		if (!dev->port) {
+			if (want_any)
+				goto out;
+			dev->port = 1;
+		}
+	}
+	if (ibv_query_port(ctx, dev->port, &dev->port_attr)) {
+		ret = -errno;
+		goto out;
+	}
+	if (want_any && dev->port_attr.state != IBV_PORT_ACTIVE)
+		goto out;
+	snprintf(dev->name, sizeof(dev->name), "%s", ibv_get_device_name(d));
+	dev->device = d;
+	dev->gid_index = c->gid_index_given ? (int)c->gid_index :
+			 pick_gid(ctx, dev);
+	if (dev->gid_index >= 0) {
+		struct ibv_gid_entry e;
+
+		if (ibv_query_gid_ex(ctx, dev->port, dev->gid_index, &e, 0)) {
+			ret = -errno ? -errno : -EINVAL;
+			goto out;
+		}
+		dev->gid = e.gid;
+		dev->gid_type = e.gid_type;
+	}
+	ret = 0;
+out:
+	ibv_close_device(ctx);
+	return ret;
+}
+
+int rs_context_probe(struct rs_run *run, struct rs_live *l);
+
+int rs_context_probe(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_context *c = l->obj->data;
+	struct rs_dev *dev = &((struct rs_context_rt *)l->rt)->dev;
+	const char *want = run->device ? run->device : c->device;
+	bool any = !want || !strcmp(want, "any");
+	char names[256] = "";
+	size_t len = 0;
+	uint64_t guid = 0;
+	bool by_guid = !any && parse_guid(want, &guid);
+	int r = -ENODEV;
+
+	for (int i = 0; i < run->n_devices; i++) {
+		struct ibv_device *d = run->devices[i];
+		const char *name = ibv_get_device_name(d);
+
+		len += snprintf(names + len, len < sizeof(names) ?
+				sizeof(names) - len : 0, "%s%s",
+				i ? ", " : "", name);
+		if (any) {
+			if (!open_probe(c, d, dev, c->port, true))
+				return 0;
+			continue;
+		}
+		if (by_guid ? be64toh(ibv_get_device_guid(d)) == guid :
+		    !strncmp(want, "netdev:", 7) ? false : !strcmp(want, name)) {
+			r = open_probe(c, d, dev, c->port, false);
+			break;
+		}
+		if (!strncmp(want, "netdev:", 7)) {
+			struct ibv_context *ctx = ibv_open_device(d);
+			uint8_t port = 0;
+			bool found = ctx && has_netdev(ctx, want + 7, &port);
+
+			if (ctx)
+				ibv_close_device(ctx);
+			if (found) {
+				/* The netdev's port unless one was given. */
+				r = open_probe(c, d, dev, c->port ? c->port : port,
+					       false);
+				break;
+			}
+		}
+	}
+	if (r == -ENODEV) {
+		if (any)
+			return rs_live_error(run, l, ENODEV, "no RDMA device "
+				"with an active port (devices here: %s)",
+				run->n_devices ? names : "none; try "
+				"`rdmascn run --softroce`");
+		return rs_live_error(run, l, ENODEV, "device: no RDMA device "
+				     "'%s' (devices here: %s)", want,
+				     run->n_devices ? names : "none");
+	}
+	if (r)
+		return rs_live_error(run, l, -r, "%s: %s", dev->name[0] ?
+				     dev->name : want, strerror(-r));
+	if (dev->port_attr.state != IBV_PORT_ACTIVE)
+		return rs_live_error(run, l, ENETDOWN, "%s port %u is %s, not "
+				     "active", dev->name, dev->port,
+				     ibv_port_state_str(dev->port_attr.state));
+	return 0;
+}
+
+static int context_create(struct rs_run *run, struct rs_live *l)
+{
+	struct rs_context_rt *rt = l->rt;
+	struct rs_call c;
+
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_open_device");
+	if (run->dry_run) {
+		const struct rs_context *ctx = l->obj->data;
+		const char *want = run->device ? run->device : ctx->device;
+
+		rs_call_arg(&c, "device", "%s", want ? want : "any");
+		rs_call_arg(&c, "port", "%u", ctx->port ? ctx->port : 1);
+		if (ctx->gid_index_given)
+			rs_call_arg(&c, "gid_index", "%u", ctx->gid_index);
+	} else {
+		rs_call_arg(&c, "device", "%s", rt->dev.name);
+	}
+	if (rs_call_go(run, l, &c))
+		RS_CALL_PTR(&c, rt->ctx, ibv_open_device(rt->dev.device));
+	return rs_call_done(run, l, &c);
+}
+
+static void context_destroy(struct rs_run *run, struct rs_live *l)
+{
+	struct rs_context_rt *rt = l->rt;
+	struct rs_call c;
+
+	if (!rt->ctx && !run->dry_run)
+		return;
+	rs_call_init(&c, RS_CALL_DESTROY, "ibv_close_device");
+	rs_call_arg(&c, "context", "%s", l->obj->id);
+	if (rs_call_go(run, l, &c))
+		RS_CALL_INT(&c, ibv_close_device(rt->ctx));
+	rt->ctx = NULL;
+	rs_call_done(run, l, &c);
+}
+
+static void context_describe(struct rs_run *run, struct rs_live *l,
+			     struct rs_val *v)
+{
+	const struct rs_dev *dev = &((struct rs_context_rt *)l->rt)->dev;
+	char gid[INET6_ADDRSTRLEN];
+
+	(void)run;
+	rs_obj_str(v, "device", dev->name);
+	rs_obj_u64(v, "port", dev->port);
+	if (dev->gid_index >= 0) {
+		inet_ntop(AF_INET6, dev->gid.raw, gid, sizeof(gid));
+		rs_obj_u64(v, "gid_index", dev->gid_index);
+		rs_obj_str(v, "gid", gid);
+	}
+	rs_obj_str(v, "mtu", dev->port_attr.active_mtu == IBV_MTU_4096 ? "4096" :
+		   dev->port_attr.active_mtu == IBV_MTU_2048 ? "2048" :
+		   dev->port_attr.active_mtu == IBV_MTU_1024 ? "1024" :
+		   dev->port_attr.active_mtu == IBV_MTU_512 ? "512" : "256");
+}
+
+const struct rdmascn_ops rs_ops_context = {
+	.rt_size = sizeof(struct rs_context_rt),
+	.create = context_create,
+	.destroy = context_destroy,
+	.describe = context_describe,
+};

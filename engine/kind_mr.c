@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+/* mr: not written yet. */
+#include "live.h"
+
+const struct rdmascn_ops rs_ops_mr = {
+	.rt_size = sizeof(struct rs_mr_rt),
+};

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The phases of a run around the steps: find the devices, check what the
+ * scenario needs, create in plan order, and take down in exact reverse of
+ * what was created, whatever happened in between.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "alloc.h"
+#include "caps.h"
+#include "kinds.h"
+#include "live.h"
+#include "run.h"
+#include "schema.h"
+#include "value.h"
+
+double rs_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+struct rs_live *rs_live_find(struct rs_run *run, const char *id)
+{
+	if (!id)
+		return NULL;
+	/* References were resolved by the loader: the edge knows the
+	 * object, so look there first. */
+	for (unsigned i = 0; i < run->s->n_objects; i++)
+		if (run->s->objs[i].id && !strcmp(run->s->objs[i].id, id))
+			return &run->live[i];
+	return NULL;
+}
+
+struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)
+{
+	for (unsigned depth = 0; l && depth < 16; depth++) {
+		const struct rs_obj *o = l->obj;
+		struct rs_live *next = NULL;
+
+		if (o->kind == &rs_kind_context)
+			return l;
+		for (unsigned e = 0; e < o->n_edges && !next; e++)
+			if (!o->edges[e].order_only &&
+			    o->edges[e].to->index < run->s->n_objects)
+				next = &run->live[o->edges[e].to->index];
+		l = next;
+	}
+	return NULL;
+}
+
+struct rs_dev *rs_live_dev(struct rs_run *run, struct rs_live *l)
+{
+	struct rs_live *c = rs_live_context(run, l);
+
+	return c ? &((struct rs_context_rt *)c->rt)->dev : NULL;
+}
+
+struct ibv_pd *rs_live_pd(struct rs_run *run, const char *id)
+{
+	struct rs_live *l = rs_live_find(run, id);
+
+	if (!l)
+		return NULL;
+	if (l->obj->kind == &rs_kind_parent_domain)
+		return ((struct rs_parent_domain_rt *)l->rt)->pd;
+	return ((struct rs_pd_rt *)l->rt)->pd;
+}
+
+/* --- devices and capabilities ---------------------------------------------- */
+
+int rs_context_probe(struct rs_run *run, struct rs_live *l);
+
+int rs_run_probe(struct rs_run *run)
+{
+	int ret = 0;
+
+	if (run->dry_run)
+		return 0;
+	run->devices = ibv_get_device_list(&run->n_devices);
+	if (!run->devices) {
+		rs_diag_error(&run->diag, NULL, "ibv_get_device_list: %s",
+			      strerror(errno));
+		return -errno;
+	}
+	for (unsigned i = 0; i < run->s->n_objects; i++) {
+		struct rs_live *l = &run->live[i];
+
+		if (l->obj->kind == &rs_kind_context) {
+			int r = rs_context_probe(run, l);
+
+			if (r && !ret)
+				ret = r;
+		}
+	}
+	return ret;
+}
+
+static bool requires_met(struct rs_run *run, struct rs_live *ctx)
+{
+	const struct rs_requires *req = run->s->top->requires;
+	const struct rs_dev *dev = &((struct rs_context_rt *)ctx->rt)->dev;
+	const struct rs_obj *o = ctx->obj;
+	uint32_t feats = rs_dev_features(&dev->attr);
+	uint32_t types = rs_dev_qp_types(&dev->attr);
+	bool ok = true;
+
+	for (unsigned t = 0; t < 32; t++) {
+		int need = rs_qp_type_feature(t);
+
+		if (!(req->qp_types & 1u << t) || types & 1u << t)
+			continue;
+		rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
+			      "%s: %s has no %s qps (requires.qp_types; %s: "
+			      "no %s)", o->name, dev->name, rs_qp_type_name(t),
+			      need >= 0 ? rs_feature_name(need) : "?",
+			      need >= 0 ? rs_feature_source(need) : "?");
+		ok = false;
+	}
+	for (unsigned f = 0; f < 32; f++) {
+		if (!(req->features & 1u << f) || feats & 1u << f)
+			continue;
+		rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
+			      "%s: %s has no %s (requires.features; %s)",
+			      o->name, dev->name, rs_feature_name(f),
+			      rs_feature_source(f));
+		ok = false;
+	}
+	if (req->link_layer != RS_LL_ANY) {
+		uint8_t want = req->link_layer == RS_LL_ETHERNET ?
+			       IBV_LINK_LAYER_ETHERNET :
+			       IBV_LINK_LAYER_INFINIBAND;
+		uint8_t have = dev->port_attr.link_layer ==
+			       IBV_LINK_LAYER_UNSPECIFIED ?
+			       IBV_LINK_LAYER_INFINIBAND :
+			       dev->port_attr.link_layer;
+
+		if (want != have) {
+			rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
+				      "%s: %s port %u is not %s "
+				      "(requires.link_layer)", o->name,
+				      dev->name, dev->port,
+				      want == IBV_LINK_LAYER_ETHERNET ?
+				      "ethernet" : "infiniband");
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+int rs_run_check_caps(struct rs_run *run)
+{
+	unsigned missing = 0;
+
+	if (run->dry_run)
+		return 0;
+	for (unsigned i = 0; i < run->s->n_objects; i++) {
+		struct rs_live *l = &run->live[i];
+		const struct rdmascn_ops *ops = l->obj->kind->ops;
+		char why[256] = "";
+
+		if (l->obj->kind == &rs_kind_context && run->s->top->requires &&
+		    !requires_met(run, l))
+			missing++;
+		if (!ops || !ops->check_caps)
+			continue;
+		if (ops->check_caps(run, l, why, sizeof(why))) {
+			struct rs_dev *dev = rs_live_dev(run, l);
+
+			rs_diag_error(&run->diag, rs_obj_loc(l->obj, NULL),
+				      "%s: %s has no %s", l->obj->name,
+				      dev ? dev->name : "the device", why);
+			missing++;
+		}
+	}
+	return missing ? -EOPNOTSUPP : 0;
+}
+
+/* --- create and teardown ----------------------------------------------------- */
+
+static void print_describe(struct rs_run *run, struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = l->obj->kind->ops;
+	struct rs_val *v;
+
+	if (run->dry_run || !ops->describe)
+		return;
+	v = rs_val_new(RS_VAL_OBJ);
+	if (!v)
+		return;
+	ops->describe(run, l, v);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct rs_val *m = v->items[i];
+
+		fprintf(run->out, " %s ", m->key);
+		switch (m->type) {
+		case RS_VAL_STR:
+			fputs(m->s, run->out);
+			break;
+		case RS_VAL_UINT:
+			fprintf(run->out, "%llu", (unsigned long long)m->u);
+			break;
+		case RS_VAL_INT:
+			fprintf(run->out, "%lld", (long long)m->i);
+			break;
+		case RS_VAL_BOOL:
+			fputs(m->b ? "yes" : "no", run->out);
+			break;
+		default:
+			fputs("...", run->out);
+		}
+	}
+	rs_val_free(v);
+}
+
+/* The object @l needs that did not get created, if any. */
+static struct rs_live *blocked_by(struct rs_run *run, struct rs_live *l)
+{
+	for (unsigned e = 0; e < l->obj->n_edges; e++) {
+		struct rs_obj *to = l->obj->edges[e].to;
+		struct rs_live *t;
+
+		if (to->index >= run->s->n_objects)
+			continue;
+		t = &run->live[to->index];
+		if (t->state == RS_LIVE_FAILED)
+			return t;
+		if (t->state == RS_LIVE_DEPENDENT)
+			return t->cause;
+	}
+	return NULL;
+}
+
+/* After a failure: say what was not created, and why. */
+static void report_not_created(struct rs_run *run, unsigned from)
+{
+	for (unsigned i = from; i < run->s->n_objects; i++) {
+		struct rs_live *l = &run->live[run->s->create[i]->index];
+		struct rs_live *cause = blocked_by(run, l);
+
+		if (cause) {
+			l->state = RS_LIVE_DEPENDENT;
+			l->cause = cause;
+			fprintf(run->out, "not created  %s: needs %s, which "
+				"failed\n", l->obj->name, cause->obj->name);
+		} else {
+			fprintf(run->out, "not created  %s: not reached\n",
+				l->obj->name);
+		}
+	}
+}
+
+int rs_run_create(struct rs_run *run)
+{
+	unsigned i;
+	int ret = 0;
+
+	for (i = 0; i < run->s->n_objects; i++) {
+		struct rs_obj *o = run->s->create[i];
+		struct rs_live *l = &run->live[o->index];
+		const struct rdmascn_ops *ops = o->kind->ops;
+		double t0;
+
+		if (rs_interrupted) {
+			ret = -EINTR;
+			break;
+		}
+		if (!ops || !ops->create) {
+			ret = rs_live_error(run, l, EOPNOTSUPP,
+					    "this engine cannot create a %s",
+					    o->kind->name);
+			l->state = RS_LIVE_FAILED;
+			i++;
+			break;
+		}
+		t0 = rs_now_ms();
+		ret = ops->create(run, l);
+		l->create_ms = rs_now_ms() - t0;
+		if (ret) {
+			l->state = RS_LIVE_FAILED;
+			/* Release what it got before failing. */
+			if (ops->destroy && !run->dry_run)
+				ops->destroy(run, l);
+			fprintf(run->out, "failed       %s\n", o->name);
+			i++;
+			break;
+		}
+		l->state = RS_LIVE_CREATED;
+		run->created[run->n_created++] = l;
+		if (!run->dry_run) {
+			fprintf(run->out, "created %4u %-24s", run->n_created,
+				o->name);
+			print_describe(run, l);
+			fputc('\n', run->out);
+		}
+	}
+	if (ret)
+		report_not_created(run, i);
+	fflush(run->out);
+	return ret;
+}
+
+void rs_run_teardown(struct rs_run *run)
+{
+	rs_signals_teardown();
+	if (run->dry_run && run->n_created)
+		fputs("teardown:\n", run->out);
+	for (unsigned i = run->n_created; i-- > 0;) {
+		struct rs_live *l = run->created[i];
+		const struct rdmascn_ops *ops = l->obj->kind->ops;
+
+		if (ops->destroy)
+			ops->destroy(run, l);
+		l->state = RS_LIVE_DESTROYED;
+		if (!run->dry_run)
+			fprintf(run->out, "destroyed %u %s\n", i + 1,
+				l->obj->name);
+	}
+	run->n_created = 0;
+	fflush(run->out);
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_RUN_H
+#define RDMASCN_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <infiniband/verbs.h>
+
+#include "diag.h"
+#include "model.h"
+
+/*
+ * A run: the scenario's objects made real, in plan order, and taken down
+ * in exact reverse.  Every object of the scenario has a struct rs_live;
+ * its kind's ops (struct rdmascn_ops in rdmascn/kind.h) fill it.
+ */
+enum rs_live_state {
+	RS_LIVE_PENDING,     /* not reached */
+	RS_LIVE_CREATED,
+	RS_LIVE_FAILED,      /* its create failed */
+	RS_LIVE_DEPENDENT,   /* not created: something it needs failed */
+	RS_LIVE_DESTROYED,
+};
+
+struct rs_live {
+	struct rs_obj *obj;
+	enum rs_live_state state;
+	void *rt;                /* the kind's runtime struct, ops->rt_size
+				  * bytes, zeroed before create */
+	struct rs_live *cause;   /* RS_LIVE_DEPENDENT: the failed object */
+	double create_ms;
+};
+
+/* What a context found on its device, before anything was created. */
+struct rs_dev {
+	char name[IBV_SYSFS_NAME_MAX];
+	struct ibv_device *device;
+	struct ibv_device_attr_ex attr;
+	struct ibv_port_attr port_attr;
+	uint8_t port;
+	int gid_index;           /* -1: none (InfiniBand without GRH) */
+	union ibv_gid gid;
+	enum ibv_gid_type gid_type;
+};
+
+struct rs_fault;
+
+struct rs_run {
+	struct rs_scenario *s;
+	const char *file;
+	struct rs_live *live;    /* indexed by obj->index (objects only) */
+	struct rs_live **created;/* in creation order */
+	unsigned n_created;
+	struct rs_diag diag;     /* errors: FILE:LINE:COL on stderr */
+	FILE *out;               /* the run's report */
+	bool dry_run;
+	bool verbose;
+	const char *device;      /* --device: every context opens this one */
+	struct ibv_device **devices; /* ibv_get_device_list() */
+	int n_devices;
+	unsigned calls;          /* create and modify calls made so far */
+	struct rs_fault *faults; /* RDMASCN_FAULT */
+	unsigned n_faults;
+	bool teardown_failed;
+	uint64_t default_deadline_ms;
+};
+
+/* --- what kinds use --------------------------------------------------------- */
+
+/* The live object a reference names (NULL for an absent reference). */
+struct rs_live *rs_live_find(struct rs_run *run, const char *id);
+/* The context an object belongs to, found through its references. */
+struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l);
+/* A context's device facts. */
+struct rs_dev *rs_live_dev(struct rs_run *run, struct rs_live *l);
+
+/*
+ * Verbs calls.  Every call that creates, changes or destroys something
+ * goes through this, so that --dry-run and -v can print it with its
+ * attributes, RDMASCN_FAULT can fail it, and a failure names the call,
+ * the errno text, the object and where it is declared:
+ *
+ *	struct rs_call c;
+ *
+ *	rs_call_init(&c, RS_CALL_CREATE, "ibv_alloc_pd");
+ *	rs_call_arg(&c, "context", "%s", ctx->obj->id);
+ *	if (rs_call_go(run, l, &c))
+ *		RS_CALL_PTR(&c, pd->pd, ibv_alloc_pd(ctx->ctx));
+ *	return rs_call_done(run, l, &c);
+ *
+ * Create and modify calls are numbered (the N of RDMASCN_FAULT=N:ERRNO);
+ * queries and destroys are not, but can be named (ibv_destroy_qp:EBUSY).
+ */
+enum rs_call_class { RS_CALL_CREATE, RS_CALL_MODIFY, RS_CALL_QUERY,
+		     RS_CALL_DESTROY };
+
+struct rs_call {
+	enum rs_call_class cls;
+	const char *name;
+	bool ok;                 /* after the call */
+	int err;                 /* errno when !ok */
+	unsigned no;             /* its number; 0 for queries and destroys */
+	size_t len;
+	char args[1536];
+	char hint[256];          /* why, when the attributes tell */
+};
+
+void rs_call_init(struct rs_call *c, enum rs_call_class cls,
+		  const char *name);
+void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Set the explanation printed after the errno text. */
+void rs_call_hint(struct rs_call *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * Print, count and maybe fail the call.  True: make it now, then record
+ * the outcome with RS_CALL_PTR/RS_CALL_INT.  False: do not make it; c->ok
+ * is true for a dry run, false with c->err set for an injected fault.
+ */
+bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c);
+/* 0 when the call succeeded; else report it and return -errno.  Destroy
+ * failures are reported too and mark the teardown failed. */
+int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c);
+
+/* Calls that return a pointer, NULL with errno on failure. */
+#define RS_CALL_PTR(c, lhs, expr)                                         \
+	do {                                                              \
+		errno = 0;                                                \
+		(lhs) = (expr);                                           \
+		(c)->ok = (lhs) != NULL;                                  \
+		(c)->err = (c)->ok ? 0 : (errno ? errno : EIO);           \
+	} while (0)
+/* Calls that return 0, or an errno value (positive, or negative, or -1
+ * with errno set: libibverbs has all three). */
+#define RS_CALL_INT(c, expr)                                              \
+	do {                                                              \
+		int r_;                                                   \
+		errno = 0;                                                \
+		r_ = (expr);                                              \
+		(c)->ok = r_ == 0;                                        \
+		(c)->err = r_ > 0 ? r_ : r_ < -1 ? -r_ :                  \
+			   (errno ? errno : EIO);                         \
+		if ((c)->ok)                                              \
+			(c)->err = 0;                                     \
+	} while (0)
+
+/* Report a problem about an object that is not a verbs call's errno
+ * ("connection 'ab': qp 'u' is a ud qp"); returns -@err. */
+int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* --- signals ---------------------------------------------------------------- */
+
+/* The first SIGINT or SIGTERM received, or 0.  Waits check it. */
+extern volatile sig_atomic_t rs_interrupted;
+/* Readable once a signal came: for uv_poll and poll(). */
+int rs_signal_fd(void);
+/* 0 after the first signal when the run is still building; teardown
+ * ignores further signals (it says so on stderr). */
+void rs_signals_install(void);
+void rs_signals_teardown(void);
+
+/* --- phases (run.c) --------------------------------------------------------- */
+
+/* Faults from RDMASCN_FAULT; -EINVAL with a message on a bad value. */
+int rs_faults_parse(struct rs_run *run, const char *spec);
+/* Resolve every context's device and port (not in a dry run). */
+int rs_run_probe(struct rs_run *run);
+/* requires: and each kind's needs; 0 or -EOPNOTSUPP (reported). */
+int rs_run_check_caps(struct rs_run *run);
+int rs_run_create(struct rs_run *run);
+void rs_run_teardown(struct rs_run *run);
+
+/* The steps, on libuv loops (steps_run.c): RS_EXIT_PASSED or
+ * RS_EXIT_FAILED (reported), or RS_EXIT_CANTRUN. */
+int rs_steps_run(struct rs_run *run);
+
+/* Resources this process still owns in the kernel (leaks.c): prints them
+ * and returns how many, 0, or -errno when the kernel cannot be asked. */
+int rs_leaks_check(FILE *f, const struct rs_run *run);
+
+double rs_now_ms(void);
+
+#endif
