@@ -23,6 +23,7 @@ static const struct {
 	[RS_FEAT_QP_EX] = { "qp_ex", "libibverbs" },
 	[RS_FEAT_MLX5DV] = { "mlx5dv", "the mlx5 plugin" },
 	[RS_FEAT_DEVX] = { "devx", "the mlx5 plugin" },
+	[RS_FEAT_TAG_MATCHING] = { "tag_matching", "tm_caps.max_num_tags" },
 };
 
 uint32_t rs_dev_features(const struct ibv_device_attr_ex *ax)
@@ -50,6 +51,8 @@ uint32_t rs_dev_features(const struct ibv_device_attr_ex *ax)
 		f |= 1u << RS_FEAT_FLOW_STEERING;
 	if (ax->raw_packet_caps)
 		f |= 1u << RS_FEAT_RAW_PACKET;
+	if (ax->tm_caps.max_num_tags)
+		f |= 1u << RS_FEAT_TAG_MATCHING;
 	if (!access("/dev/infiniband/rdma_cm", F_OK))
 		f |= 1u << RS_FEAT_RDMA_CM;
 	return f;

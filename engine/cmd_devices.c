@@ -51,7 +51,8 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 		if (name)
 			fprintf(stderr, "rdmascn: no RDMA device '%s'.\n", name);
 		else
-			rs_devices_explain_none(stderr);
+			rs_devices_explain_none(stderr,
+				"rdmascn softroce -- rdmascn devices");
 		return RS_EXIT_CANTRUN;
 	}
 	if (r < 0) {

@@ -13,6 +13,7 @@
 #include <infiniband/verbs.h>
 
 #include "alloc.h"
+#include "caps.h"
 #include "devices.h"
 #include "plugin.h"
 
@@ -178,6 +179,7 @@ static void describe_caps(const struct ibv_device_attr_ex *ax,
 	const struct ibv_device_attr *a = &ax->orig_attr;
 	struct rs_val *caps = rs_obj_obj(dev, "caps");
 	struct rs_val *flags, *feat;
+	uint32_t bits;
 
 	rs_obj_u64(caps, "max_qp", a->max_qp);
 	rs_obj_u64(caps, "max_qp_wr", a->max_qp_wr);
@@ -205,30 +207,13 @@ static void describe_caps(const struct ibv_device_attr_ex *ax,
 		if (a->device_cap_flags & dev_cap_flags[i].flag)
 			rs_arr_str(flags, dev_cap_flags[i].name);
 
-	/* What a scenario's requires: asks about, decided from the above. */
+	/* What a scenario's requires: asks about, decided where run
+	 * decides it. */
 	feat = rs_obj_arr(dev, "features");
-	if (a->max_srq)
-		rs_arr_str(feat, "srq");
-	if (a->device_cap_flags & IBV_DEVICE_XRC)
-		rs_arr_str(feat, "xrc");
-	if (a->max_mw) {
-		rs_arr_str(feat, "mw_type1");
-		if (a->device_cap_flags & (IBV_DEVICE_MEM_WINDOW_TYPE_2A |
-					   IBV_DEVICE_MEM_WINDOW_TYPE_2B))
-			rs_arr_str(feat, "mw_type2");
-	}
-	if (a->atomic_cap != IBV_ATOMIC_NONE)
-		rs_arr_str(feat, "atomics");
-	if (ax->max_dm_size)
-		rs_arr_str(feat, "dm");
-	if (ax->odp_caps.general_caps & IBV_ODP_SUPPORT)
-		rs_arr_str(feat, "odp");
-	if (a->device_cap_flags & IBV_DEVICE_MANAGED_FLOW_STEERING)
-		rs_arr_str(feat, "flow_steering");
-	if (ax->raw_packet_caps)
-		rs_arr_str(feat, "raw_packet");
-	if (ax->tm_caps.max_num_tags)
-		rs_arr_str(feat, "tag_matching");
+	bits = rs_dev_features(ax);
+	for (unsigned f = 0; f < 32; f++)
+		if (bits & 1u << f)
+			rs_arr_str(feat, rs_feature_name(f));
 }
 
 static void describe_device(struct ibv_device *ibdev, struct rs_val *devs)
@@ -411,12 +396,12 @@ static bool host_has_rxe(void)
 	return found;
 }
 
-void rs_devices_explain_none(FILE *f)
+void rs_devices_explain_none(FILE *f, const char *retry)
 {
-	fputs("rdmascn: no RDMA device found.\n"
-	      "  To get a real Soft-RoCE device in a throwaway VM (no root or "
-	      "kernel support needed):\n"
-	      "    rdmascn softroce -- rdmascn devices\n", f);
+	fprintf(f, "rdmascn: no RDMA device found.\n"
+		"  To get a real Soft-RoCE device in a throwaway VM (no root or "
+		"kernel support needed):\n"
+		"    %s\n", retry);
 	if (host_has_rxe())
 		fputs("  This kernel has rdma_rxe: as root you can use it "
 		      "directly:\n"

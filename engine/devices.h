@@ -14,7 +14,8 @@ int rs_devices_describe(const char *name, struct rs_val **ret_devices);
 /* The human table of what rs_devices_describe() returned. */
 void rs_devices_print(FILE *f, const struct rs_val *devices);
 
-/* Tell the user how to get a device; used wherever none was found. */
-void rs_devices_explain_none(FILE *f);
+/* Tell the user how to get a device; used wherever none was found.
+ * @retry is the command line to try in the VM ("rdmascn devices"). */
+void rs_devices_explain_none(FILE *f, const char *retry);
 
 #endif

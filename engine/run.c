@@ -5,11 +5,13 @@
  * what was created, whatever happened in between.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <time.h>
 
 #include "alloc.h"
 #include "caps.h"
+#include "devices.h"
 #include "kinds.h"
 #include "live.h"
 #include "run.h"
@@ -82,10 +84,16 @@ int rs_run_probe(struct rs_run *run)
 	if (run->dry_run)
 		return 0;
 	run->devices = ibv_get_device_list(&run->n_devices);
-	if (!run->devices) {
-		rs_diag_error(&run->diag, NULL, "ibv_get_device_list: %s",
-			      strerror(errno));
-		return -errno;
+	if (!run->devices || !run->n_devices) {
+		char retry[PATH_MAX + 64];
+
+		/* libibverbs says ENOSYS when the kernel has no RDMA. */
+		rs_diag_error(&run->diag, NULL, "no RDMA device (%s)",
+			      run->devices ? "none listed" : strerror(errno));
+		snprintf(retry, sizeof(retry), "rdmascn run --softroce %s",
+			 run->file);
+		rs_devices_explain_none(stderr, retry);
+		return -ENODEV;
 	}
 	for (unsigned i = 0; i < run->s->n_objects; i++) {
 		struct rs_live *l = &run->live[i];

@@ -95,7 +95,7 @@ enum rs_feature {
 	RS_FEAT_SRQ, RS_FEAT_XRC, RS_FEAT_MW_TYPE1, RS_FEAT_MW_TYPE2,
 	RS_FEAT_ATOMICS, RS_FEAT_DM, RS_FEAT_ODP, RS_FEAT_FLOW_STEERING,
 	RS_FEAT_RAW_PACKET, RS_FEAT_RDMA_CM, RS_FEAT_CQ_EX, RS_FEAT_QP_EX,
-	RS_FEAT_MLX5DV, RS_FEAT_DEVX,
+	RS_FEAT_MLX5DV, RS_FEAT_DEVX, RS_FEAT_TAG_MATCHING,
 };
 #define RS_FEAT_MAP(X)                                                    \
 	X("srq", RS_FEAT_SRQ) X("xrc", RS_FEAT_XRC)                       \
@@ -104,7 +104,8 @@ enum rs_feature {
 	X("odp", RS_FEAT_ODP) X("flow_steering", RS_FEAT_FLOW_STEERING)   \
 	X("raw_packet", RS_FEAT_RAW_PACKET) X("rdma_cm", RS_FEAT_RDMA_CM) \
 	X("cq_ex", RS_FEAT_CQ_EX) X("qp_ex", RS_FEAT_QP_EX)               \
-	X("mlx5dv", RS_FEAT_MLX5DV) X("devx", RS_FEAT_DEVX)
+	X("mlx5dv", RS_FEAT_MLX5DV) X("devx", RS_FEAT_DEVX)               \
+	X("tag_matching", RS_FEAT_TAG_MATCHING)
 
 #define RS_AS_BIT(name, v) { name, 1u << (v) },
 #define RS_AS_VAL(name, v) { name, (v) },

@@ -16,4 +16,14 @@ grep -q 'rdmascn softroce -- rdmascn devices' <<<"$err" || { echo "FAIL: no way 
 err=$("$rdmascn" devices -d mlx5_9 2>&1 >/dev/null)
 rc=$?
 [ $rc = 3 ] || { echo "FAIL: -d mlx5_9: exit $rc, want 3"; exit 1; }
-echo "no-device handling ok"
+echo "devices without a device ok"
+# run: the same explanation, offering to run the scenario in the VM.
+scn=$(dirname "$0")/../../scenarios/rc_write.yaml
+out=$("$rdmascn" run "$scn" 2>"${TMPDIR:-/tmp}/rdmascn-nodev.$$")
+rc=$?
+err=$(cat "${TMPDIR:-/tmp}/rdmascn-nodev.$$"); rm -f "${TMPDIR:-/tmp}/rdmascn-nodev.$$"
+[ $rc = 3 ] || { echo "FAIL: run: exit $rc, want 3"; exit 1; }
+grep -qx 'rdmascn: no RDMA device found.' <<<"$err" || { echo "FAIL: run: no explanation: $err"; exit 1; }
+grep -q "rdmascn run --softroce $scn" <<<"$err" || { echo "FAIL: run: no way out offered: $err"; exit 1; }
+grep -q '^created' <<<"$out" && { echo "FAIL: run created something: $out"; exit 1; }
+echo "run without a device ok"

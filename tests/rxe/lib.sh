@@ -1,0 +1,28 @@
+# Shared by the device tests: run a scenario and read its report.
+# shellcheck shell=bash
+fail() { echo "FAIL: $*"; exit 1; }
+
+# run_scn OUT ERR ARGS...: rdmascn run ARGS, stdout to OUT, stderr to ERR;
+# sets $rc.
+run_scn() {
+	local out=$1 err=$2
+	shift 2
+	"$rdmascn" run "$@" >"$out" 2>"$err"
+	rc=$?
+}
+
+# The objects a report says were created, in order, one per line.
+created() { sed -n "s/^created *[0-9]* \([a-z_0-9]* '[^']*'\).*/\1/p" "$1"; }
+# ... and destroyed, in the order they were.
+destroyed() { sed -n "s/^destroyed [0-9]* \(.*\)$/\1/p" "$1"; }
+
+# Teardown was the exact reverse of creation, and nothing leaked.
+assert_clean() {
+	local out=$1 err=$2 what=$3
+	if [ "$(created "$out" | tac)" != "$(destroyed "$out")" ]; then
+		echo "--- created:"; created "$out"
+		echo "--- destroyed:"; destroyed "$out"
+		fail "$what: teardown is not the reverse of creation"
+	fi
+	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
+}

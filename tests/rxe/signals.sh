@@ -1,0 +1,57 @@
+#!/bin/bash
+# Inside the Soft-RoCE VM: SIGINT and SIGTERM at several points of a run
+# end it with a clean teardown (the reverse of creation, nothing leaked)
+# and exit 130 / 143; a second SIGINT during teardown does not stop it.
+set -u
+rdmascn=$1
+scn=$(dirname "$0")/scn/hold.yaml
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check_interrupted() {
+	local what=$1 want=$2 sig=$3
+	[ $rc = "$want" ] || { cat "$tmp/out" "$tmp/err"; fail "$what: exit $rc, want $want"; }
+	grep -q "interrupted by $sig; torn down" "$tmp/err" || { cat "$tmp/err"; fail "$what: no interruption message"; }
+	assert_clean "$tmp/out" "$tmp/err" "$what"
+}
+
+# 1. While building: the signal is raised just before call N.
+"$rdmascn" run --dry-run "$scn" >"$tmp/dry" || fail "dry run exit $?"
+calls=$(grep -c '^  \[[0-9]*\] ' "$tmp/dry")
+for n in 1 2 $((calls / 2)) "$calls"; do
+	RDMASCN_FAULT=$n:SIGINT run_scn "$tmp/out" "$tmp/err" --check-leaks "$scn"
+	check_interrupted "SIGINT before call $n" 130 SIGINT
+	echo "ok SIGINT before call $n of $calls: $(created "$tmp/out" | wc -l) created, all destroyed, exit 130"
+done
+RDMASCN_FAULT=3:SIGTERM run_scn "$tmp/out" "$tmp/err" --check-leaks "$scn"
+check_interrupted "SIGTERM before call 3" 143 SIGTERM
+echo "ok SIGTERM before call 3: exit 143"
+
+# 2. From outside, during a step: kill once everything exists.
+for sig in INT TERM; do
+	"$rdmascn" run --check-leaks "$scn" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 200); do
+		grep -q "^created.*connection 'ab'" "$tmp/out" 2>/dev/null && break
+		sleep 0.05
+	done
+	grep -q "^created.*connection 'ab'" "$tmp/out" || { kill -KILL $pid; cat "$tmp/out" "$tmp/err"; fail "never got to the step"; }
+	sleep 0.3
+	t0=$(date +%s%N)
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	want=$([ $sig = INT ] && echo 130 || echo 143)
+	check_interrupted "SIG$sig during the sleep step" "$want" "SIG$sig"
+	[ $ms -lt 10000 ] || fail "SIG$sig: took $ms ms to end"
+	echo "ok SIG$sig during the step: exit $want after $ms ms, torn down, no leaks"
+done
+
+# 3. A second SIGINT during teardown is noted, not obeyed.
+RDMASCN_FAULT=$calls:SIGINT,ibv_destroy_qp:SIGINT run_scn "$tmp/out" "$tmp/err" --check-leaks "$scn"
+check_interrupted "SIGINT, then SIGINT during teardown" 130 SIGINT
+grep -q 'tearing down; this signal does not stop that' "$tmp/err" ||
+	{ cat "$tmp/err"; fail "the second SIGINT was not noted"; }
+echo "ok second SIGINT during teardown: noted, teardown finished, exit 130"
