@@ -107,6 +107,10 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 		if (!run->live[i].rt)
 			return -ENOMEM;
 	}
+	if (s->n_objects &&
+	    rs_idmap_build_stride(&run->ids, &s->objs[0].id,
+				  sizeof(s->objs[0]), s->n_objects))
+		return -ENOMEM;
 	if (faults && *faults)
 		return rs_faults_parse(run, faults);
 	return 0;
@@ -120,6 +124,7 @@ static void run_free(struct rs_run *run)
 	rs_free(run->live);
 	rs_free(run->created);
 	rs_free(run->faults);
+	rs_idmap_free(&run->ids);
 	if (run->devices)
 		ibv_free_device_list(run->devices);
 }

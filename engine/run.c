@@ -28,14 +28,9 @@ double rs_now_ms(void)
 
 struct rs_live *rs_live_find(struct rs_run *run, const char *id)
 {
-	if (!id)
-		return NULL;
-	/* References were resolved by the loader: the edge knows the
-	 * object, so look there first. */
-	for (unsigned i = 0; i < run->s->n_objects; i++)
-		if (run->s->objs[i].id && !strcmp(run->s->objs[i].id, id))
-			return &run->live[i];
-	return NULL;
+	unsigned i = rs_idmap_get(&run->ids, id);
+
+	return i == RS_IDMAP_NONE ? NULL : &run->live[i];
 }
 
 struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)

@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 
 #include "diag.h"
+#include "idmap.h"
 #include "model.h"
 
 /*
@@ -52,6 +53,7 @@ struct rs_run {
 	struct rs_scenario *s;
 	const char *file;
 	struct rs_live *live;    /* indexed by obj->index (objects only) */
+	struct rs_idmap ids;     /* object id -> index */
 	struct rs_live **created;/* in creation order */
 	unsigned n_created;
 	struct rs_diag diag;     /* errors: FILE:LINE:COL on stderr */

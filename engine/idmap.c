@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/* Ids to indexes: FNV-1a and linear probing, at most half full. */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "idmap.h"
+
+static size_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The slot holding @id, or the empty one where it would go. */
+static struct rs_idmap_slot *slot_of(const struct rs_idmap *m,
+				     const char *id)
+{
+	size_t i = hash(id) & m->mask;
+
+	/* Never full (half at most), so this ends. */
+	while (m->slots[i].id && strcmp(m->slots[i].id, id))
+		i = (i + 1) & m->mask;
+	return &m->slots[i];
+}
+
+int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
+			  size_t stride, unsigned n)
+{
+	struct rs_idmap t = { 0 };
+	size_t size = 16;
+
+	while (size < 2 * (size_t)n)
+		size *= 2;
+	t.slots = rs_calloc(size, sizeof(*t.slots));
+	if (!t.slots)
+		return -ENOMEM;
+	t.mask = size - 1;
+	for (unsigned i = 0; i < n; i++) {
+		const char *id;
+		struct rs_idmap_slot *s;
+
+		memcpy(&id, (const char *)first + (size_t)i * stride,
+		       sizeof(id));
+		if (!id)
+			continue;
+		s = slot_of(&t, id);
+		if (s->id)
+			continue;
+		s->id = id;
+		s->index = i;
+		t.n++;
+	}
+	*m = t;
+	return 0;
+}
+
+int rs_idmap_build(struct rs_idmap *m, const char *const *ids, unsigned n)
+{
+	return rs_idmap_build_stride(m, ids, sizeof(*ids), n);
+}
+
+unsigned rs_idmap_get(const struct rs_idmap *m, const char *id)
+{
+	const struct rs_idmap_slot *s;
+
+	if (!id || !m->slots)
+		return RS_IDMAP_NONE;
+	s = slot_of(m, id);
+	return s->id ? s->index : RS_IDMAP_NONE;
+}
+
+void rs_idmap_free(struct rs_idmap *m)
+{
+	rs_free(m->slots);
+	memset(m, 0, sizeof(*m));
+}

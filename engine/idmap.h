@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_IDMAP_H
+#define RDMASCN_IDMAP_H
+
+#include <limits.h>
+#include <stddef.h>
+
+/*
+ * Ids to indexes: an open-addressing hash built once from the ids of an
+ * array, then asked in O(1).  The strings are not copied: they must
+ * outlive the map (the scenario's ids do).  A zeroed map is an empty one.
+ */
+struct rs_idmap {
+	struct rs_idmap_slot {
+		const char *id;          /* NULL: empty */
+		unsigned index;
+	} *slots;
+	size_t mask;                 /* number of slots - 1 (a power of 2) */
+	unsigned n;                  /* ids held */
+};
+
+#define RS_IDMAP_NONE UINT_MAX
+
+/*
+ * Map ids[i] to i for i < n.  NULL ids are left out; of two equal ids
+ * the first is kept.  0, or -ENOMEM (@m untouched).  Free with
+ * rs_idmap_free() before building again.
+ */
+int rs_idmap_build(struct rs_idmap *m, const char *const *ids, unsigned n);
+/*
+ * The same from the id field of n structs in an array, without making an
+ * array of ids first: @first points at the first struct's `const char *`
+ * member, @stride is the struct's size.
+ *	rs_idmap_build_stride(&m, &s->objs[0].id, sizeof(s->objs[0]), n);
+ */
+int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
+			  size_t stride, unsigned n);
+/* The index of @id, or RS_IDMAP_NONE (also for a NULL @id). */
+unsigned rs_idmap_get(const struct rs_idmap *m, const char *id);
+/* Back to a zeroed map. */
+void rs_idmap_free(struct rs_idmap *m);
+
+#endif
