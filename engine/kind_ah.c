@@ -1,7 +1,210 @@
 // SPDX-License-Identifier: MIT
-/* ah: not written yet. */
+/*
+ * ahs: ibv_create_ah() on the pd.  Port and source GID come from the
+ * context of `qp` when one is named, else from the pd's context; given
+ * fields override them.  What is not given is filled for loopback, which
+ * is what a one-device scenario sends to: on RoCE (Ethernet) the AH is
+ * global, as RoCE needs a GRH, and the destination GID defaults to the
+ * source GID itself; on InfiniBand dlid defaults to the port's own LID.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+
+#include "kinds.h"
 #include "live.h"
+#include "value.h"
+
+static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
+			struct rs_live *cl, struct ibv_ah_attr *ret_attr)
+{
+	const struct rs_ah *a = l->obj->data;
+	struct rs_context_rt *crt = cl->rt;
+	const struct rs_dev *dev = &crt->dev;
+	const struct rs_qp *qp = a->qp ? rs_live_find(run, a->qp)->obj->data :
+				 NULL;
+	struct ibv_ah_attr attr = { 0 };
+	struct ibv_port_attr pa = dev->port_attr;
+	bool eth;
+	int sgid, r;
+
+	attr.port_num = a->port ? a->port : qp && qp->port ? qp->port :
+			dev->port;
+	if (attr.port_num != dev->port) {
+		errno = 0;
+		r = ibv_query_port(crt->ctx, attr.port_num, &pa);
+		if (r) {
+			r = r > 0 ? r : errno ? errno : EINVAL;
+			return rs_live_error(run, l, r, "port: %s port %u: %s",
+					     dev->name, attr.port_num,
+					     strerror(r));
+		}
+	}
+	eth = pa.link_layer == IBV_LINK_LAYER_ETHERNET;
+
+	sgid = rs_obj_has(l->obj, "gid_index") ? a->gid_index :
+	       attr.port_num == dev->port ? dev->gid_index : 0;
+	if (sgid < 0)
+		sgid = 0;
+	attr.is_global = a->dgid || a->is_global || eth;
+	attr.sl = a->sl;
+	attr.dlid = rs_obj_has(l->obj, "dlid") ? a->dlid : eth ? 0 : pa.lid;
+	if (attr.is_global) {
+		struct ibv_global_route *g = &attr.grh;
+
+		g->sgid_index = (uint8_t)sgid;
+		g->hop_limit = rs_obj_has(l->obj, "hop_limit") ?
+			       a->hop_limit : 64;
+		g->traffic_class = a->traffic_class;
+		g->flow_label = a->flow_label;
+		if (a->dgid)
+			memcpy(g->dgid.raw, a->dgid_raw, 16);
+		else if (attr.port_num == dev->port && sgid == dev->gid_index)
+			g->dgid = dev->gid;
+		else if (ibv_query_gid(crt->ctx, attr.port_num, sgid,
+				       &g->dgid))
+			return rs_live_error(run, l, errno ? errno : EINVAL,
+					     "gid_index: %s port %u has no "
+					     "GID %d", dev->name,
+					     attr.port_num, sgid);
+	}
+	*ret_attr = attr;
+	return 0;
+}
+
+static void ah_hint(struct rs_run *run, struct rs_live *cl,
+		    const struct ibv_ah_attr *attr, struct rs_call *c)
+{
+	const struct rs_dev *dev = &((struct rs_context_rt *)cl->rt)->dev;
+
+	(void)run;
+	if (c->ok || c->hint[0])
+		return;
+	if (attr->port_num < 1 ||
+	    attr->port_num > dev->attr.orig_attr.phys_port_cnt)
+		rs_call_hint(c, "port %u: %s has ports 1 to %u",
+			     attr->port_num, dev->name,
+			     dev->attr.orig_attr.phys_port_cnt);
+	else if (attr->is_global && attr->port_num == dev->port &&
+		 attr->grh.sgid_index >= dev->port_attr.gid_tbl_len)
+		rs_call_hint(c, "gid_index %u: the port's GID table has %d "
+			     "entries", attr->grh.sgid_index,
+			     dev->port_attr.gid_tbl_len);
+	else if (!attr->is_global && !attr->dlid)
+		rs_call_hint(c, "dlid 0 without a GRH addresses nothing; "
+			     "give dlid or dgid");
+}
+
+static int ah_create(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_ah *a = l->obj->data;
+	struct rs_ah_rt *rt = l->rt;
+	struct ibv_pd *pd = rs_live_pd(run, a->pd);
+	struct rs_live *cl = rs_live_context(run, a->qp ?
+					     rs_live_find(run, a->qp) : l);
+	struct rs_live *pd_cl = rs_live_context(run, l);
+	char gid[INET6_ADDRSTRLEN];
+	struct rs_call c;
+	int ret;
+
+	if (cl != pd_cl)
+		return rs_live_error(run, l, EINVAL, "qp: '%s' is on context "
+				     "'%s', the ah's pd on '%s'", a->qp,
+				     cl->obj->id, pd_cl->obj->id);
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_create_ah");
+	rs_call_arg(&c, "pd", "%s", a->pd);
+	if (run->dry_run) {
+		/* No device yet: what the file says, and where the rest
+		 * will come from. */
+		if (a->port)
+			rs_call_arg(&c, "port", "%u", a->port);
+		else
+			rs_call_arg(&c, "port", "(context '%s')",
+				    cl->obj->id);
+		rs_call_arg(&c, "is_global", "%s", a->dgid || a->is_global ?
+			    "1" : "(1 on Ethernet)");
+		rs_call_arg(&c, "dgid", "%s", a->dgid ? a->dgid :
+			    "(the source GID: loopback)");
+		if (rs_obj_has(l->obj, "gid_index"))
+			rs_call_arg(&c, "sgid_index", "%u", a->gid_index);
+		else
+			rs_call_arg(&c, "sgid_index", "(context '%s')",
+				    cl->obj->id);
+		if (rs_obj_has(l->obj, "hop_limit"))
+			rs_call_arg(&c, "hop_limit", "%u", a->hop_limit);
+		if (a->traffic_class)
+			rs_call_arg(&c, "traffic_class", "%u",
+				    a->traffic_class);
+		if (a->flow_label)
+			rs_call_arg(&c, "flow_label", "%u", a->flow_label);
+		rs_call_arg(&c, "sl", "%u", a->sl);
+		if (rs_obj_has(l->obj, "dlid"))
+			rs_call_arg(&c, "dlid", "%u", a->dlid);
+		if (a->qp)
+			rs_call_arg(&c, "from_qp", "%s", a->qp);
+	} else {
+		ret = ah_attr_fill(run, l, cl, &rt->attr);
+		if (ret)
+			return ret;
+		rs_call_arg(&c, "port", "%u", rt->attr.port_num);
+		rs_call_arg(&c, "is_global", "%u", rt->attr.is_global);
+		if (rt->attr.is_global) {
+			inet_ntop(AF_INET6, rt->attr.grh.dgid.raw, gid,
+				  sizeof(gid));
+			rs_call_arg(&c, "dgid", "%s", gid);
+			rs_call_arg(&c, "sgid_index", "%u",
+				    rt->attr.grh.sgid_index);
+			rs_call_arg(&c, "hop_limit", "%u",
+				    rt->attr.grh.hop_limit);
+			rs_call_arg(&c, "traffic_class", "%u",
+				    rt->attr.grh.traffic_class);
+			rs_call_arg(&c, "flow_label", "%u",
+				    rt->attr.grh.flow_label);
+		}
+		rs_call_arg(&c, "dlid", "%u", rt->attr.dlid);
+		rs_call_arg(&c, "sl", "%u", rt->attr.sl);
+	}
+	if (rs_call_go(run, l, &c))
+		RS_CALL_PTR(&c, rt->ah, ibv_create_ah(pd, &rt->attr));
+	ah_hint(run, cl, &rt->attr, &c);
+	return rs_call_done(run, l, &c);
+}
+
+static void ah_destroy(struct rs_run *run, struct rs_live *l)
+{
+	struct rs_ah_rt *rt = l->rt;
+	struct rs_call c;
+
+	if (!rt->ah && !run->dry_run)
+		return;
+	rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_ah");
+	rs_call_arg(&c, "ah", "%s", l->obj->id);
+	if (rs_call_go(run, l, &c))
+		RS_CALL_INT(&c, ibv_destroy_ah(rt->ah));
+	rt->ah = NULL;
+	rs_call_done(run, l, &c);
+}
+
+static void ah_describe(struct rs_run *run, struct rs_live *l,
+			struct rs_val *v)
+{
+	struct rs_ah_rt *rt = l->rt;
+	char gid[INET6_ADDRSTRLEN];
+
+	(void)run;
+	rs_obj_u64(v, "port", rt->attr.port_num);
+	if (rt->attr.is_global) {
+		inet_ntop(AF_INET6, rt->attr.grh.dgid.raw, gid, sizeof(gid));
+		rs_obj_str(v, "dgid", gid);
+		rs_obj_u64(v, "sgid_index", rt->attr.grh.sgid_index);
+	}
+	if (rt->attr.dlid)
+		rs_obj_u64(v, "dlid", rt->attr.dlid);
+}
 
 const struct rdmascn_ops rs_ops_ah = {
 	.rt_size = sizeof(struct rs_ah_rt),
+	.create = ah_create,
+	.destroy = ah_destroy,
+	.describe = ah_describe,
 };

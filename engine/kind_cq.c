@@ -1,7 +1,202 @@
 // SPDX-License-Identifier: MIT
-/* cq: not written yet. */
+/*
+ * cqs: ibv_create_cq(), or ibv_create_cq_ex() with `ex: true`, with an
+ * optional completion channel.  The channel's fd is made non-blocking:
+ * the steps watch it with uv_poll and drain it with ibv_get_cq_event().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "kinds.h"
 #include "live.h"
+#include "value.h"
+
+static void wc_flags_str(uint64_t flags, char *buf, size_t len)
+{
+	static const struct { uint64_t bit; const char *name; } names[] = {
+		{ IBV_WC_EX_WITH_BYTE_LEN, "BYTE_LEN" },
+		{ IBV_WC_EX_WITH_IMM, "IMM" },
+		{ IBV_WC_EX_WITH_QP_NUM, "QP_NUM" },
+		{ IBV_WC_EX_WITH_SRC_QP, "SRC_QP" },
+		{ IBV_WC_EX_WITH_SLID, "SLID" },
+		{ IBV_WC_EX_WITH_SL, "SL" },
+		{ IBV_WC_EX_WITH_DLID_PATH_BITS, "DLID_PATH_BITS" },
+		{ IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+		  "COMPLETION_TIMESTAMP" },
+		{ IBV_WC_EX_WITH_CVLAN, "CVLAN" },
+		{ IBV_WC_EX_WITH_FLOW_TAG, "FLOW_TAG" },
+		{ IBV_WC_EX_WITH_TM_INFO, "TM_INFO" },
+		{ IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
+		  "COMPLETION_TIMESTAMP_WALLCLOCK" },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (flags & names[i].bit && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      names[i].name);
+	if (!n)
+		snprintf(buf, len, "0");
+}
+
+static void cq_hint(struct rs_run *run, struct rs_live *l,
+		    struct ibv_context *ctx, struct rs_call *c)
+{
+	const struct rs_cq *q = l->obj->data;
+	const struct rs_dev *dev = rs_live_dev(run, l);
+
+	if (c->ok || c->hint[0] || !dev)
+		return;
+	if (dev->attr.orig_attr.max_cqe > 0 &&
+	    q->cqe > (uint32_t)dev->attr.orig_attr.max_cqe)
+		rs_call_hint(c, "cqe %u exceeds max_cqe %d", q->cqe,
+			     dev->attr.orig_attr.max_cqe);
+	else if (ctx && q->comp_vector >= (uint32_t)ctx->num_comp_vectors)
+		rs_call_hint(c, "comp_vector %u: the device has %d "
+			     "(0 to %d)", q->comp_vector,
+			     ctx->num_comp_vectors, ctx->num_comp_vectors - 1);
+	else if (q->ex && c->err == EOPNOTSUPP)
+		rs_call_hint(c, "the provider does not support these "
+			     "wc_flags or flags");
+}
+
+static int make_channel(struct rs_run *run, struct rs_live *l,
+			struct ibv_context *ctx)
+{
+	const struct rs_cq *q = l->obj->data;
+	struct rs_cq_rt *rt = l->rt;
+	struct rs_call c;
+	int flags;
+
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_create_comp_channel");
+	rs_call_arg(&c, "context", "%s", q->context);
+	if (rs_call_go(run, l, &c))
+		RS_CALL_PTR(&c, rt->channel, ibv_create_comp_channel(ctx));
+	if (!rt->channel)
+		return rs_call_done(run, l, &c);
+	flags = fcntl(rt->channel->fd, F_GETFL);
+	if (flags < 0 ||
+	    fcntl(rt->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return rs_live_error(run, l, errno, "completion channel fd "
+				     "%d: O_NONBLOCK: %s", rt->channel->fd,
+				     strerror(errno));
+	return 0;
+}
+
+static int cq_create(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_cq *q = l->obj->data;
+	struct rs_context_rt *crt = rs_rt(run, q->context);
+	struct ibv_context *ctx = crt->ctx;
+	struct rs_cq_rt *rt = l->rt;
+	char wcf[256];
+	struct rs_call c;
+	int ret;
+
+	if (q->channel) {
+		ret = make_channel(run, l, ctx);
+		if (ret)
+			return ret;
+	}
+	if (q->ex) {
+		struct ibv_cq_init_attr_ex ia = {
+			.cqe = q->cqe,
+			.channel = rt->channel,
+			.comp_vector = q->comp_vector,
+			.wc_flags = q->wc_flags,
+		};
+
+		if (q->single_threaded)
+			ia.flags |= IBV_CREATE_CQ_ATTR_SINGLE_THREADED;
+		if (q->ignore_overrun)
+			ia.flags |= IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
+		if (ia.flags)
+			ia.comp_mask |= IBV_CQ_INIT_ATTR_MASK_FLAGS;
+		rs_call_init(&c, RS_CALL_CREATE, "ibv_create_cq_ex");
+		rs_call_arg(&c, "context", "%s", q->context);
+		rs_call_arg(&c, "cqe", "%u", q->cqe);
+		rs_call_arg(&c, "channel", "%s", q->channel ? "yes" : "none");
+		rs_call_arg(&c, "comp_vector", "%u", q->comp_vector);
+		wc_flags_str(q->wc_flags, wcf, sizeof(wcf));
+		rs_call_arg(&c, "wc_flags", "%s", wcf);
+		rs_call_arg(&c, "comp_mask", "0x%x", ia.comp_mask);
+		rs_call_arg(&c, "flags", "%s%s%s",
+			    q->single_threaded ? "SINGLE_THREADED" : "",
+			    q->single_threaded && q->ignore_overrun ? "|" : "",
+			    q->ignore_overrun ? "IGNORE_OVERRUN" :
+			    q->single_threaded ? "" : "0");
+		if (rs_call_go(run, l, &c))
+			RS_CALL_PTR(&c, rt->cq_ex, ibv_create_cq_ex(ctx, &ia));
+		if (rt->cq_ex)
+			rt->cq = ibv_cq_ex_to_cq(rt->cq_ex);
+	} else {
+		rs_call_init(&c, RS_CALL_CREATE, "ibv_create_cq");
+		rs_call_arg(&c, "context", "%s", q->context);
+		rs_call_arg(&c, "cqe", "%u", q->cqe);
+		rs_call_arg(&c, "channel", "%s", q->channel ? "yes" : "none");
+		rs_call_arg(&c, "comp_vector", "%u", q->comp_vector);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_PTR(&c, rt->cq, ibv_create_cq(ctx, (int)q->cqe,
+				    NULL, rt->channel, (int)q->comp_vector));
+	}
+	cq_hint(run, l, ctx, &c);
+	return rs_call_done(run, l, &c);
+}
+
+static void cq_destroy(struct rs_run *run, struct rs_live *l)
+{
+	struct rs_cq_rt *rt = l->rt;
+	struct rs_call c;
+
+	/* ibv_destroy_cq() waits for every event it handed out to be
+	 * acked: ack what the steps left before destroying. */
+	if (rt->cq && rt->unacked) {
+		rs_call_init(&c, RS_CALL_DESTROY, "ibv_ack_cq_events");
+		rs_call_arg(&c, "cq", "%s", l->obj->id);
+		rs_call_arg(&c, "nevents", "%u", rt->unacked);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, (ibv_ack_cq_events(rt->cq,
+							   rt->unacked), 0));
+		rt->unacked = 0;
+		rs_call_done(run, l, &c);
+	}
+	if (rt->cq || run->dry_run) {
+		rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_cq");
+		rs_call_arg(&c, "cq", "%s", l->obj->id);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, ibv_destroy_cq(rt->cq));
+		rt->cq = NULL;
+		rt->cq_ex = NULL;
+		rs_call_done(run, l, &c);
+	}
+	if (rt->channel || (run->dry_run &&
+			    ((const struct rs_cq *)l->obj->data)->channel)) {
+		rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_comp_channel");
+		rs_call_arg(&c, "cq", "%s", l->obj->id);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, ibv_destroy_comp_channel(rt->channel));
+		rt->channel = NULL;
+		rs_call_done(run, l, &c);
+	}
+}
+
+static void cq_describe(struct rs_run *run, struct rs_live *l,
+			struct rs_val *v)
+{
+	struct rs_cq_rt *rt = l->rt;
+
+	(void)run;
+	rs_obj_u64(v, "cqe", (uint64_t)rt->cq->cqe);
+	if (rt->channel)
+		rs_obj_i64(v, "channel_fd", rt->channel->fd);
+}
 
 const struct rdmascn_ops rs_ops_cq = {
 	.rt_size = sizeof(struct rs_cq_rt),
+	.create = cq_create,
+	.destroy = cq_destroy,
+	.describe = cq_describe,
 };

@@ -1,7 +1,356 @@
 // SPDX-License-Identifier: MIT
-/* mr: not written yet. */
+/*
+ * mrs: a host buffer (posix_memalign, or huge pages from mmap) filled as
+ * declared and registered with ibv_reg_mr(), ibv_reg_mr_iova2() when an
+ * iova is given, or device memory registered with ibv_reg_dm_mr().
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "caps.h"
+#include "kinds.h"
 #include "live.h"
+#include "schema.h"
+#include "value.h"
+
+#define HUGE_PAGE_SIZE (2ull << 20)
+
+/* `fill: pattern` and `verify: {pattern: pattern}`: byte i is i mod 256,
+ * so a misplaced or shifted block shows. */
+void rs_mr_pattern(void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)i;
+}
+
+/* `fill: random`: the same bytes on every run (splitmix64, seed 1), so a
+ * failure can be replayed. */
+static void fill_random(void *buf, size_t len)
+{
+	uint64_t s = 1;
+	uint8_t *p = buf;
+
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		memcpy(p + i, &z, len - i < 8 ? len - i : 8);
+	}
+}
+
+static void fill(const struct rs_mr *m, void *buf, size_t len)
+{
+	switch (m->fill) {
+	case RS_FILL_PATTERN:
+		rs_mr_pattern(buf, len);
+		break;
+	case RS_FILL_RANDOM:
+		fill_random(buf, len);
+		break;
+	case RS_FILL_BYTE:
+		memset(buf, m->fill_byte, len);
+		break;
+	default:
+		/* posix_memalign() does not zero; mmap() does. */
+		memset(buf, 0, len);
+		break;
+	}
+}
+
+static const char *const fill_names[] = {
+	[RS_FILL_ZERO] = "zero", [RS_FILL_PATTERN] = "pattern",
+	[RS_FILL_RANDOM] = "random", [RS_FILL_BYTE] = "byte",
+};
+
+static void fill_arg(struct rs_call *c, const struct rs_mr *m)
+{
+	if (m->fill == RS_FILL_BYTE)
+		rs_call_arg(c, "fill", "byte 0x%02x", m->fill_byte);
+	else
+		rs_call_arg(c, "fill", "%s", fill_names[m->fill & 3]);
+}
+
+static void access_str(uint32_t access, char *buf, size_t len)
+{
+	static const struct { uint32_t bit; const char *name; } names[] = {
+		{ IBV_ACCESS_LOCAL_WRITE, "LOCAL_WRITE" },
+		{ IBV_ACCESS_REMOTE_WRITE, "REMOTE_WRITE" },
+		{ IBV_ACCESS_REMOTE_READ, "REMOTE_READ" },
+		{ IBV_ACCESS_REMOTE_ATOMIC, "REMOTE_ATOMIC" },
+		{ IBV_ACCESS_MW_BIND, "MW_BIND" },
+		{ IBV_ACCESS_ZERO_BASED, "ZERO_BASED" },
+		{ IBV_ACCESS_ON_DEMAND, "ON_DEMAND" },
+		{ IBV_ACCESS_RELAXED_ORDERING, "RELAXED_ORDERING" },
+	};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (access & names[i].bit && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      names[i].name);
+	if (!n)
+		snprintf(buf, len, "0");
+}
+
+static int mr_check_caps(struct rs_run *run, struct rs_live *l, char *why,
+			 unsigned len)
+{
+	const struct rs_mr *m = l->obj->data;
+	const struct rs_dev *dev = rs_live_dev(run, l);
+
+	if (dev && m->access & IBV_ACCESS_ON_DEMAND &&
+	    !(rs_dev_features(&dev->attr) & 1u << RS_FEAT_ODP)) {
+		snprintf(why, len, "odp for on_demand access (%s)",
+			 rs_feature_source(RS_FEAT_ODP));
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* The buffer: huge pages, or aligned heap memory. */
+static int mr_alloc(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_mr *m = l->obj->data;
+	struct rs_mr_rt *rt = l->rt;
+	size_t len = m->length ? m->length : 1;
+	struct rs_call c;
+
+	if (m->huge_pages) {
+		size_t map = (len + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
+		void *p = MAP_FAILED;
+
+		rs_call_init(&c, RS_CALL_QUERY, "mmap");
+		rs_call_arg(&c, "length", "%zu", map);
+		rs_call_arg(&c, "flags", "MAP_PRIVATE|MAP_ANONYMOUS|"
+			    "MAP_HUGETLB");
+		if (rs_call_go(run, l, &c)) {
+			errno = 0;
+			p = mmap(NULL, map, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
+				 -1, 0);
+			c.ok = p != MAP_FAILED;
+			c.err = c.ok ? 0 : errno ? errno : ENOMEM;
+		}
+		if (c.ok && p != MAP_FAILED) {
+			rt->buf = p;
+			rt->map_length = map;
+		}
+		if (!c.ok && !c.hint[0] &&
+		    (c.err == ENOMEM || c.err == EINVAL))
+			rs_call_hint(&c, "%zu bytes of 2 MiB huge pages are "
+				     "not available; reserve them in "
+				     "/proc/sys/vm/nr_hugepages", map);
+		return rs_call_done(run, l, &c);
+	} else {
+		size_t align = m->alignment ? m->alignment :
+			       (size_t)sysconf(_SC_PAGESIZE);
+
+		/* posix_memalign() wants a multiple of sizeof(void *);
+		 * a stricter alignment keeps the one asked for. */
+		if (align < sizeof(void *))
+			align = sizeof(void *);
+		rs_call_init(&c, RS_CALL_QUERY, "posix_memalign");
+		rs_call_arg(&c, "length", "%zu", len);
+		rs_call_arg(&c, "alignment", "%zu", align);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, posix_memalign(&rt->buf, align, len));
+		if (!c.ok)
+			rt->buf = NULL;
+		return rs_call_done(run, l, &c);
+	}
+}
+
+/* Device memory has no host buffer: `fill:` is copied in. */
+static int dm_fill(struct rs_run *run, struct rs_live *l, struct ibv_dm *dm)
+{
+	const struct rs_mr *m = l->obj->data;
+	void *tmp = rs_malloc(m->length ? m->length : 1);
+	int ret;
+
+	if (!tmp)
+		return rs_live_error(run, l, ENOMEM, "fill: %s",
+				     strerror(ENOMEM));
+	fill(m, tmp, m->length);
+	ret = ibv_memcpy_to_dm(dm, 0, tmp, m->length);
+	rs_free(tmp);
+	if (ret)
+		return rs_live_error(run, l, ret < 0 ? -ret : ret,
+				     "fill: ibv_memcpy_to_dm: %s",
+				     strerror(ret < 0 ? -ret : ret));
+	return 0;
+}
+
+static void mr_hint(struct rs_run *run, struct rs_live *l, struct rs_call *c)
+{
+	const struct rs_mr *m = l->obj->data;
+	const struct rs_mr_rt *rt = l->rt;
+	const struct rs_dev *dev = rs_live_dev(run, l);
+	const uint32_t remote = IBV_ACCESS_REMOTE_WRITE |
+				IBV_ACCESS_REMOTE_ATOMIC;
+
+	if (c->ok || c->hint[0] || !dev)
+		return;
+	if (c->err == EINVAL && rt->buf && !m->dm &&
+	    (rt->addr ^ (uintptr_t)rt->buf) & (sysconf(_SC_PAGESIZE) - 1))
+		rs_call_hint(c, "iova 0x%" PRIx64 " and the buffer %p must "
+			     "have the same offset in a page (the kernel's "
+			     "rule); give 'alignment' a page size",
+			     rt->addr, rt->buf);
+	else if (c->err == EINVAL && m->access & remote &&
+	    !(m->access & IBV_ACCESS_LOCAL_WRITE))
+		rs_call_hint(c, "remote_write and remote_atomic need "
+			     "local_write");
+	else if (dev->attr.orig_attr.max_mr_size &&
+		 m->length > dev->attr.orig_attr.max_mr_size)
+		rs_call_hint(c, "length %" PRIu64 " exceeds max_mr_size %"
+			     PRIu64, m->length,
+			     (uint64_t)dev->attr.orig_attr.max_mr_size);
+	else if (c->err == EINVAL && m->access & IBV_ACCESS_ON_DEMAND)
+		rs_call_hint(c, "on_demand access: check the device's "
+			     "odp_caps for this transport");
+	else if (m->dm) {
+		const struct rs_live *dl = rs_live_find(run, m->dm);
+		const struct rs_dm *d = dl ? dl->obj->data : NULL;
+
+		if (d && m->length > d->length)
+			rs_call_hint(c, "length %" PRIu64 " exceeds dm '%s' "
+				     "of %" PRIu64 " bytes", m->length, m->dm,
+				     d->length);
+	} else if (c->err == ENOMEM || c->err == EAGAIN) {
+		rs_call_hint(c, "pinned memory is limited by RLIMIT_MEMLOCK "
+			     "(ulimit -l)");
+	}
+}
+
+static int mr_create(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_mr *m = l->obj->data;
+	struct rs_mr_rt *rt = l->rt;
+	struct ibv_pd *pd = rs_live_pd(run, m->pd);
+	bool has_iova = rs_obj_has(l->obj, "iova");
+	bool zero_based = m->access & IBV_ACCESS_ZERO_BASED;
+	char acc[160];
+	struct rs_call c;
+	int ret;
+
+	rt->length = m->length;
+	access_str(m->access, acc, sizeof(acc));
+	if (m->dm) {
+		struct rs_dm_rt *dm = rs_rt(run, m->dm);
+
+		/* Device memory is addressed from 0 (ZERO_BASED, which
+		 * check() insists on); it has no host address. */
+		rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_dm_mr");
+		rs_call_arg(&c, "pd", "%s", m->pd);
+		rs_call_arg(&c, "dm", "%s", m->dm);
+		rs_call_arg(&c, "dm_offset", "0");
+		rs_call_arg(&c, "length", "%" PRIu64, m->length);
+		rs_call_arg(&c, "access", "%s", acc);
+		if (rs_obj_has(l->obj, "fill"))
+			rs_call_arg(&c, "fill", "%s (ibv_memcpy_to_dm)",
+				    fill_names[m->fill & 3]);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_PTR(&c, rt->mr, ibv_reg_dm_mr(pd, dm->dm, 0,
+				    m->length, m->access));
+		rt->addr = 0;
+		mr_hint(run, l, &c);
+		ret = rs_call_done(run, l, &c);
+		if (!ret && rt->mr && rs_obj_has(l->obj, "fill"))
+			ret = dm_fill(run, l, dm->dm);
+		return ret;
+	}
+
+	ret = mr_alloc(run, l);
+	if (ret)
+		return ret;
+	if (rt->buf)
+		fill(m, rt->buf, m->length);
+
+	/* A zero-based MR without an iova is an iova of 0: portable,
+	 * where not every provider honours the access flag alone. */
+	if (has_iova || zero_based) {
+		uint64_t iova = has_iova ? m->iova : 0;
+
+		rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_mr_iova2");
+		rs_call_arg(&c, "pd", "%s", m->pd);
+		rs_call_arg(&c, "length", "%" PRIu64, m->length);
+		rs_call_arg(&c, "iova", "0x%" PRIx64, iova);
+		rs_call_arg(&c, "access", "%s", acc);
+		if (m->huge_pages)
+			rs_call_arg(&c, "huge_pages", "yes");
+		fill_arg(&c, m);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_PTR(&c, rt->mr, ibv_reg_mr_iova2(pd, rt->buf,
+				    m->length, iova, m->access));
+		rt->addr = iova;
+	} else {
+		rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_mr");
+		rs_call_arg(&c, "pd", "%s", m->pd);
+		rs_call_arg(&c, "length", "%" PRIu64, m->length);
+		rs_call_arg(&c, "access", "%s", acc);
+		if (m->huge_pages)
+			rs_call_arg(&c, "huge_pages", "yes");
+		else if (m->alignment)
+			rs_call_arg(&c, "alignment", "%" PRIu64, m->alignment);
+		fill_arg(&c, m);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_PTR(&c, rt->mr, ibv_reg_mr(pd, rt->buf,
+				    m->length, (int)m->access));
+		rt->addr = (uintptr_t)rt->buf;
+	}
+	mr_hint(run, l, &c);
+	return rs_call_done(run, l, &c);
+}
+
+static void mr_destroy(struct rs_run *run, struct rs_live *l)
+{
+	struct rs_mr_rt *rt = l->rt;
+	struct rs_call c;
+
+	if (rt->mr || run->dry_run) {
+		rs_call_init(&c, RS_CALL_DESTROY, "ibv_dereg_mr");
+		rs_call_arg(&c, "mr", "%s", l->obj->id);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, ibv_dereg_mr(rt->mr));
+		rt->mr = NULL;
+		rs_call_done(run, l, &c);
+	}
+	/* The buffer goes only after the MR: the device may use it until
+	 * ibv_dereg_mr() returns. */
+	if (rt->buf && rt->map_length)
+		munmap(rt->buf, rt->map_length);
+	else if (rt->buf)
+		free(rt->buf);
+	rt->buf = NULL;
+	rt->map_length = 0;
+}
+
+static void mr_describe(struct rs_run *run, struct rs_live *l,
+			struct rs_val *v)
+{
+	struct rs_mr_rt *rt = l->rt;
+
+	(void)run;
+	rs_obj_strf(v, "lkey", "0x%x", rt->mr->lkey);
+	rs_obj_strf(v, "rkey", "0x%x", rt->mr->rkey);
+	rs_obj_strf(v, "addr", "0x%" PRIx64, rt->addr);
+	rs_obj_u64(v, "length", rt->length);
+}
 
 const struct rdmascn_ops rs_ops_mr = {
 	.rt_size = sizeof(struct rs_mr_rt),
+	.check_caps = mr_check_caps,
+	.create = mr_create,
+	.destroy = mr_destroy,
+	.describe = mr_describe,
 };

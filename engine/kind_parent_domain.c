@@ -1,7 +1,91 @@
 // SPDX-License-Identifier: MIT
-/* parent_domain: not written yet. */
+/*
+ * parent_domains: ibv_alloc_parent_domain() over a pd, with a thread
+ * domain from ibv_alloc_td() when `td: true`.  The result is an ibv_pd
+ * that stands wherever a pd does (rs_live_pd()); it is released with
+ * ibv_dealloc_pd(), then the thread domain.
+ */
+#include <errno.h>
+
+#include "kinds.h"
 #include "live.h"
+#include "value.h"
+
+static int parent_domain_create(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_parent_domain *p = l->obj->data;
+	struct rs_parent_domain_rt *rt = l->rt;
+	struct rs_live *cl = rs_live_context(run, l);
+	struct rs_context_rt *ctx = cl->rt;
+	struct ibv_parent_domain_init_attr ia = {
+		.pd = rs_live_pd(run, p->pd),
+	};
+	struct rs_call c;
+	int ret;
+
+	if (p->td) {
+		struct ibv_td_init_attr ta = { .comp_mask = 0 };
+
+		rs_call_init(&c, RS_CALL_CREATE, "ibv_alloc_td");
+		rs_call_arg(&c, "context", "%s", cl->obj->id);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_PTR(&c, rt->td, ibv_alloc_td(ctx->ctx, &ta));
+		if (!c.ok && c.err == EOPNOTSUPP && !c.hint[0])
+			rs_call_hint(&c, "the provider has no thread domains");
+		ret = rs_call_done(run, l, &c);
+		if (ret)
+			return ret;
+	}
+	ia.td = rt->td;
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_alloc_parent_domain");
+	rs_call_arg(&c, "pd", "%s", p->pd);
+	rs_call_arg(&c, "td", "%s", p->td ? "yes" : "none");
+	rs_call_arg(&c, "comp_mask", "0");
+	if (rs_call_go(run, l, &c))
+		RS_CALL_PTR(&c, rt->pd, ibv_alloc_parent_domain(ctx->ctx, &ia));
+	if (!c.ok && c.err == EOPNOTSUPP && !c.hint[0])
+		rs_call_hint(&c, "the provider has no parent domains");
+	return rs_call_done(run, l, &c);
+}
+
+static void parent_domain_destroy(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_parent_domain *p = l->obj->data;
+	struct rs_parent_domain_rt *rt = l->rt;
+	struct rs_call c;
+
+	if (rt->pd || run->dry_run) {
+		rs_call_init(&c, RS_CALL_DESTROY, "ibv_dealloc_pd");
+		rs_call_arg(&c, "parent_domain", "%s", l->obj->id);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, ibv_dealloc_pd(rt->pd));
+		rt->pd = NULL;
+		rs_call_done(run, l, &c);
+	}
+	if (rt->td || (run->dry_run && p->td)) {
+		rs_call_init(&c, RS_CALL_DESTROY, "ibv_dealloc_td");
+		rs_call_arg(&c, "parent_domain", "%s", l->obj->id);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, ibv_dealloc_td(rt->td));
+		rt->td = NULL;
+		rs_call_done(run, l, &c);
+	}
+}
+
+static void parent_domain_describe(struct rs_run *run, struct rs_live *l,
+				   struct rs_val *v)
+{
+	const struct rs_parent_domain *p = l->obj->data;
+	struct rs_parent_domain_rt *rt = l->rt;
+
+	(void)run;
+	rs_obj_str(v, "pd", p->pd);
+	rs_obj_bool(v, "td", rt->td != NULL);
+}
 
 const struct rdmascn_ops rs_ops_parent_domain = {
 	.rt_size = sizeof(struct rs_parent_domain_rt),
+	.create = parent_domain_create,
+	.destroy = parent_domain_destroy,
+	.describe = parent_domain_describe,
 };

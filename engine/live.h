@@ -59,6 +59,7 @@ struct rs_cq_rt {
 struct rs_srq_rt {
 	struct ibv_srq *srq;
 	uint32_t srq_num;        /* xrc */
+	struct ibv_srq_attr attr;/* granted max_wr, max_sge; srq_limit set */
 };
 
 struct rs_parent_domain_rt {
@@ -76,6 +77,8 @@ struct rs_qp_rt {
 
 struct rs_ah_rt {
 	struct ibv_ah *ah;
+	struct ibv_ah_attr attr; /* what it was created with (defaults
+				  * filled) */
 };
 
 struct rs_flow_rt {
@@ -101,6 +104,36 @@ static inline void *rs_rt(struct rs_run *run, const char *id)
 
 /* The verbs PD of a pd or parent_domain reference. */
 struct ibv_pd *rs_live_pd(struct rs_run *run, const char *id);
+
+/* `fill: pattern` (kind_mr.c): byte i is i & 0xff.  The verify step
+ * checks against the same bytes. */
+void rs_mr_pattern(void *buf, size_t len);
+
+/*
+ * A flow's rule as ibv_create_flow() takes it (kind_flow.c): struct
+ * ibv_flow_attr, then one ibv_flow_spec_* per prepared spec, multi-byte
+ * fields in network order.  *@ret_attr is rs_calloc()ed, *@ret_len bytes
+ * (also in attr->size).  0, -EINVAL (no or too many specs, a spec without
+ * its header), -E2BIG or -ENOMEM.
+ */
+struct rs_flow;
+int rs_flow_attr_build(const struct rs_flow *f, uint8_t port, void **ret_attr,
+		       size_t *ret_len);
+
+/*
+ * QP state changes (kind_qp.c), for the qp kind, connections and steps.
+ * rs_qp_attr_args() appends the attributes @mask names, but those in
+ * @skip (the caller printed them its own way, e.g. a dry run's "qpn of
+ * b"), to an ibv_modify_qp call's arguments.  rs_qp_modify() makes that
+ * call on @qp for @l (the qp itself, or the connection that moves it),
+ * with a hint from the device limits when it fails, and records the new
+ * state in the qp's rt.
+ */
+const char *rs_qp_state_name(enum ibv_qp_state s);
+void rs_qp_attr_args(struct rs_call *c, const struct ibv_qp_attr *attr,
+		     int mask, int skip);
+int rs_qp_modify(struct rs_run *run, struct rs_live *l, struct rs_live *qp,
+		 struct rs_call *c, struct ibv_qp_attr *attr, int mask);
 
 extern const struct rdmascn_ops rs_ops_context;
 extern const struct rdmascn_ops rs_ops_pd;
