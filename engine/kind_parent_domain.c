@@ -6,10 +6,58 @@
  * ibv_dealloc_pd(), then the thread domain.
  */
 #include <errno.h>
+#include <stdio.h>
 
 #include "kinds.h"
 #include "live.h"
 #include "value.h"
+
+/*
+ * No device attribute says whether a provider has parent domains (rxe
+ * has none), so ask it: a trial on a context of our own, released at
+ * once, before the scenario creates anything.  Other errors are left to
+ * the create, which reports them in place.
+ */
+static int parent_domain_check_caps(struct rs_run *run, struct rs_live *l,
+				    char *why, unsigned len)
+{
+	const struct rs_parent_domain *p = l->obj->data;
+	struct rs_dev *dev = rs_live_dev(run, l);
+	struct ibv_td_init_attr ta = { .comp_mask = 0 };
+	struct ibv_parent_domain_init_attr ia = { 0 };
+	struct ibv_context *ctx;
+	struct ibv_pd *pad = NULL;
+	int ret = 0;
+
+	if (!dev || !dev->device || !(ctx = ibv_open_device(dev->device)))
+		return 0;
+	ia.pd = ibv_alloc_pd(ctx);
+	if (ia.pd && p->td) {
+		ia.td = ibv_alloc_td(ctx, &ta);
+		if (!ia.td && errno == EOPNOTSUPP) {
+			snprintf(why, len, "thread domains (a trial "
+				 "ibv_alloc_td: Operation not supported)");
+			ret = -EOPNOTSUPP;
+		}
+	}
+	if (ia.pd && !ret) {
+		pad = ibv_alloc_parent_domain(ctx, &ia);
+		if (!pad && errno == EOPNOTSUPP) {
+			snprintf(why, len, "parent domains (a trial "
+				 "ibv_alloc_parent_domain: Operation not "
+				 "supported)");
+			ret = -EOPNOTSUPP;
+		}
+	}
+	if (pad)
+		ibv_dealloc_pd(pad);
+	if (ia.td)
+		ibv_dealloc_td(ia.td);
+	if (ia.pd)
+		ibv_dealloc_pd(ia.pd);
+	ibv_close_device(ctx);
+	return ret;
+}
 
 static int parent_domain_create(struct rs_run *run, struct rs_live *l)
 {
@@ -85,6 +133,7 @@ static void parent_domain_describe(struct rs_run *run, struct rs_live *l,
 
 const struct rdmascn_ops rs_ops_parent_domain = {
 	.rt_size = sizeof(struct rs_parent_domain_rt),
+	.check_caps = parent_domain_check_caps,
 	.create = parent_domain_create,
 	.destroy = parent_domain_destroy,
 	.describe = parent_domain_describe,
