@@ -1,7 +1,599 @@
 // SPDX-License-Identifier: MIT
-/* qp: not written yet. */
+/*
+ * qps: ibv_create_qp(), or ibv_create_qp_ex() for ex and XRC QPs.  UD and
+ * raw packet QPs need no peer, so they are taken to RTS here; RC, UC and
+ * XRC QPs stay in RESET until a connection moves them.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "caps.h"
+#include "kinds.h"
 #include "live.h"
+#include "value.h"
+
+/* Queue sizes of a cap field not given (docs/scenario.md, qps). */
+#define QP_DEFAULT_WR 16
+#define QP_DEFAULT_SGE 1
+
+static const struct {
+	uint64_t bit;
+	const char *name;
+} send_op_names[] = {
+	{ IBV_QP_EX_WITH_RDMA_WRITE, "write" },
+	{ IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM, "write_with_imm" },
+	{ IBV_QP_EX_WITH_SEND, "send" },
+	{ IBV_QP_EX_WITH_SEND_WITH_IMM, "send_with_imm" },
+	{ IBV_QP_EX_WITH_RDMA_READ, "read" },
+	{ IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP, "atomic_cmp_and_swp" },
+	{ IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD, "atomic_fetch_and_add" },
+	{ IBV_QP_EX_WITH_LOCAL_INV, "local_inv" },
+	{ IBV_QP_EX_WITH_BIND_MW, "bind_mw" },
+	{ IBV_QP_EX_WITH_SEND_WITH_INV, "send_with_inv" },
+	{ IBV_QP_EX_WITH_TSO, "tso" },
+	{ RS_QP_EX_WITH_FLUSH, "flush" },
+	{ IBV_QP_EX_WITH_ATOMIC_WRITE, "atomic_write" },
+};
+
+static const struct {
+	unsigned bit;
+	const char *name;
+} access_names[] = {
+	{ IBV_ACCESS_LOCAL_WRITE, "local_write" },
+	{ IBV_ACCESS_REMOTE_WRITE, "remote_write" },
+	{ IBV_ACCESS_REMOTE_READ, "remote_read" },
+	{ IBV_ACCESS_REMOTE_ATOMIC, "remote_atomic" },
+	{ IBV_ACCESS_MW_BIND, "mw_bind" },
+};
+
+const char *rs_qp_state_name(enum ibv_qp_state s)
+{
+	static const char *const names[] = {
+		[IBV_QPS_RESET] = "RESET", [IBV_QPS_INIT] = "INIT",
+		[IBV_QPS_RTR] = "RTR", [IBV_QPS_RTS] = "RTS",
+		[IBV_QPS_SQD] = "SQD", [IBV_QPS_SQE] = "SQE",
+		[IBV_QPS_ERR] = "ERR",
+	};
+
+	return (unsigned)s < sizeof(names) / sizeof(*names) && names[s] ?
+	       names[s] : "UNKNOWN";
+}
+
+static enum ibv_qp_type verbs_type(int type)
+{
+	switch (type) {
+	case RS_QPT_UC:
+		return IBV_QPT_UC;
+	case RS_QPT_UD:
+		return IBV_QPT_UD;
+	case RS_QPT_XRC_SEND:
+		return IBV_QPT_XRC_SEND;
+	case RS_QPT_XRC_RECV:
+		return IBV_QPT_XRC_RECV;
+	case RS_QPT_RAW_PACKET:
+		return IBV_QPT_RAW_PACKET;
+	default:
+		return IBV_QPT_RC;
+	}
+}
+
+/* "write|send|read" into @buf; "0" for none. */
+static const char *send_ops_text(uint64_t ops, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(send_op_names) / sizeof(*send_op_names);
+	     i++)
+		if (ops & send_op_names[i].bit && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      send_op_names[i].name);
+	if (!n)
+		snprintf(buf, len, "0");
+	return buf;
+}
+
+static const char *access_text(unsigned flags, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(access_names) / sizeof(*access_names);
+	     i++)
+		if (flags & access_names[i].bit && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
+				      access_names[i].name);
+	if (!n)
+		snprintf(buf, len, "0");
+	return buf;
+}
+
+/* The caps to ask for: what is given, else the defaults, which a queue
+ * the QP does not have (an SRQ's receives, XRC) makes 0. */
+static void qp_caps(const struct rs_obj *o, const struct rs_qp *q,
+		    struct ibv_qp_cap *cap)
+{
+	const struct rs_qp_cap *g = q->cap;
+	bool has_sq = q->type != RS_QPT_XRC_RECV;
+	bool has_rq = q->type != RS_QPT_XRC_RECV &&
+		      q->type != RS_QPT_XRC_SEND && !q->srq;
+
+#define QP_CAP(field, dflt)                                               \
+	cap->field = rs_obj_has(o, "cap." #field) ? g->field : (dflt)
+	QP_CAP(max_send_wr, has_sq ? QP_DEFAULT_WR : 0);
+	QP_CAP(max_recv_wr, has_rq ? QP_DEFAULT_WR : 0);
+	QP_CAP(max_send_sge, has_sq ? QP_DEFAULT_SGE : 0);
+	QP_CAP(max_recv_sge, has_rq ? QP_DEFAULT_SGE : 0);
+	QP_CAP(max_inline_data, 0);
+#undef QP_CAP
+}
+
+/* --- failure hints -------------------------------------------------------- */
+
+/*
+ * Trial creates for a hint, after a create failed: made directly, not
+ * through rs_call (they are questions to the device, never part of the
+ * scenario), and destroyed at once.
+ */
+static bool qp_try(struct ibv_context *ctx, struct ibv_pd *pd, bool ex,
+		   const struct ibv_qp_init_attr_ex *want)
+{
+	struct ibv_qp_init_attr_ex ax = *want;
+	struct ibv_qp *qp;
+
+	if (ex) {
+		qp = ibv_create_qp_ex(ctx, &ax);
+	} else {
+		struct ibv_qp_init_attr ia = {
+			.send_cq = ax.send_cq, .recv_cq = ax.recv_cq,
+			.srq = ax.srq, .cap = ax.cap, .qp_type = ax.qp_type,
+			.sq_sig_all = ax.sq_sig_all,
+		};
+
+		qp = ibv_create_qp(pd, &ia);
+	}
+	if (!qp)
+		return false;
+	ibv_destroy_qp(qp);
+	return true;
+}
+
+/* Which of @ax's send_ops the device refuses, each tried alone. */
+static uint64_t refused_send_ops(struct ibv_context *ctx, struct ibv_pd *pd,
+				 bool ex, const struct ibv_qp_init_attr_ex *ax)
+{
+	struct ibv_qp_init_attr_ex t = *ax;
+	uint64_t refused = 0;
+
+	for (size_t i = 0; i < sizeof(send_op_names) / sizeof(*send_op_names);
+	     i++) {
+		if (!(ax->send_ops_flags & send_op_names[i].bit))
+			continue;
+		t.send_ops_flags = send_op_names[i].bit;
+		if (!qp_try(ctx, pd, ex, &t))
+			refused |= send_op_names[i].bit;
+	}
+	return refused;
+}
+
+/*
+ * Why an ibv_create_qp failed, when the attributes tell: a cap over a
+ * limit ibv_device_attr states, else (no field states it) the largest
+ * max_inline_data or the send_ops the device accepts, found by trial.
+ */
+static void create_hint(struct rs_run *run, struct rs_live *l,
+			struct rs_call *c, struct ibv_context *ctx,
+			struct ibv_pd *pd, bool ex,
+			const struct ibv_qp_init_attr_ex *ax)
+{
+	const struct ibv_device_attr *a = &rs_live_dev(run, l)->attr.orig_attr;
+	const struct ibv_qp_cap *cap = &ax->cap;
+	struct ibv_qp_init_attr_ex t;
+	char hint[sizeof(c->hint)];
+	size_t n = 0;
+
+#define OVER(field, limit)                                                \
+	do {                                                              \
+		if (cap->field > (uint32_t)a->limit && n < sizeof(hint))  \
+			n += snprintf(hint + n, sizeof(hint) - n,         \
+				      "%s" #field " %u exceeds " #limit   \
+				      " %d", n ? "; " : "", cap->field,   \
+				      a->limit);                          \
+	} while (0)
+	OVER(max_send_wr, max_qp_wr);
+	OVER(max_recv_wr, max_qp_wr);
+	OVER(max_send_sge, max_sge);
+	OVER(max_recv_sge, max_sge);
+#undef OVER
+	if (n) {
+		rs_call_hint(c, "%s", hint);
+		return;
+	}
+	if (ex && ax->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS &&
+	    ax->send_ops_flags) {
+		uint64_t refused = 0;
+		char names[160];
+
+		/* Only when the QP can be made without them are they to
+		 * blame; then each one alone tells. */
+		t = *ax;
+		t.send_ops_flags = 0;
+		if (qp_try(ctx, pd, ex, &t))
+			refused = refused_send_ops(ctx, pd, ex, ax);
+		if (refused) {
+			rs_call_hint(c, "send_ops %s: not supported by the "
+				     "device, found by trial", send_ops_text(
+				     refused, names, sizeof(names)));
+			return;
+		}
+	}
+	if (cap->max_inline_data) {
+		uint32_t lo = 0, hi = cap->max_inline_data - 1;
+
+		t = *ax;
+		t.cap.max_inline_data = 0;
+		if (!qp_try(ctx, pd, ex, &t))
+			return;
+		/* The largest accepted: lo always is, hi + 1 is not. */
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo + 1) / 2;
+
+			t.cap.max_inline_data = mid;
+			if (qp_try(ctx, pd, ex, &t))
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		rs_call_hint(c, "max_inline_data %u exceeds device limit %u, "
+			     "found by trial: ibv_device_attr has no field "
+			     "for it", cap->max_inline_data, lo);
+	}
+}
+
+/* --- state changes -------------------------------------------------------- */
+
+void rs_qp_attr_args(struct rs_call *c, const struct ibv_qp_attr *attr,
+		     int mask, int skip)
+{
+	char buf[96];
+
+	mask &= ~skip;
+	if (mask & IBV_QP_STATE)
+		rs_call_arg(c, "qp_state", "%s",
+			    rs_qp_state_name(attr->qp_state));
+	if (mask & IBV_QP_PKEY_INDEX)
+		rs_call_arg(c, "pkey_index", "%u", attr->pkey_index);
+	if (mask & IBV_QP_PORT)
+		rs_call_arg(c, "port_num", "%u", attr->port_num);
+	if (mask & IBV_QP_QKEY)
+		rs_call_arg(c, "qkey", "0x%x", attr->qkey);
+	if (mask & IBV_QP_ACCESS_FLAGS)
+		rs_call_arg(c, "qp_access_flags", "%s",
+			    access_text(attr->qp_access_flags, buf,
+					sizeof(buf)));
+	if (mask & IBV_QP_PATH_MTU)
+		rs_call_arg(c, "path_mtu", "%u", 128u << attr->path_mtu);
+	if (mask & IBV_QP_DEST_QPN)
+		rs_call_arg(c, "dest_qp_num", "0x%x", attr->dest_qp_num);
+	if (mask & IBV_QP_RQ_PSN)
+		rs_call_arg(c, "rq_psn", "%u", attr->rq_psn);
+	if (mask & IBV_QP_MAX_DEST_RD_ATOMIC)
+		rs_call_arg(c, "max_dest_rd_atomic", "%u",
+			    attr->max_dest_rd_atomic);
+	if (mask & IBV_QP_MIN_RNR_TIMER)
+		rs_call_arg(c, "min_rnr_timer", "%u", attr->min_rnr_timer);
+	if (mask & IBV_QP_AV) {
+		const struct ibv_ah_attr *ah = &attr->ah_attr;
+
+		rs_call_arg(c, "ah_attr.port_num", "%u", ah->port_num);
+		rs_call_arg(c, "ah_attr.sl", "%u", ah->sl);
+		if (ah->is_global) {
+			inet_ntop(AF_INET6, ah->grh.dgid.raw, buf,
+				  sizeof(buf));
+			rs_call_arg(c, "ah_attr.grh.dgid", "%s", buf);
+			rs_call_arg(c, "ah_attr.grh.sgid_index", "%u",
+				    ah->grh.sgid_index);
+			rs_call_arg(c, "ah_attr.grh.hop_limit", "%u",
+				    ah->grh.hop_limit);
+			rs_call_arg(c, "ah_attr.grh.traffic_class", "%u",
+				    ah->grh.traffic_class);
+			if (ah->grh.flow_label)
+				rs_call_arg(c, "ah_attr.grh.flow_label", "%u",
+					    ah->grh.flow_label);
+		} else {
+			rs_call_arg(c, "ah_attr.dlid", "%u", ah->dlid);
+		}
+	}
+	if (mask & IBV_QP_TIMEOUT)
+		rs_call_arg(c, "timeout", "%u", attr->timeout);
+	if (mask & IBV_QP_RETRY_CNT)
+		rs_call_arg(c, "retry_cnt", "%u", attr->retry_cnt);
+	if (mask & IBV_QP_RNR_RETRY)
+		rs_call_arg(c, "rnr_retry", "%u", attr->rnr_retry);
+	if (mask & IBV_QP_SQ_PSN)
+		rs_call_arg(c, "sq_psn", "%u", attr->sq_psn);
+	if (mask & IBV_QP_MAX_QP_RD_ATOMIC)
+		rs_call_arg(c, "max_rd_atomic", "%u", attr->max_rd_atomic);
+}
+
+/* Why a modify failed, when an attribute is over a device limit. */
+static void modify_hint(struct rs_run *run, struct rs_live *l,
+			struct rs_live *qp, struct rs_call *c,
+			const struct ibv_qp_attr *attr, int mask)
+{
+	const struct rs_dev *dev = rs_live_dev(run, qp);
+	const struct ibv_device_attr *a = &dev->attr.orig_attr;
+	const char *who = l != qp ? qp->obj->name : "";
+	const char *sep = l != qp ? ": " : "";
+
+	if (mask & IBV_QP_MAX_QP_RD_ATOMIC &&
+	    attr->max_rd_atomic > a->max_qp_init_rd_atom)
+		rs_call_hint(c, "%s%smax_rd_atomic %u exceeds "
+			     "max_qp_init_rd_atom %d", who, sep,
+			     attr->max_rd_atomic, a->max_qp_init_rd_atom);
+	else if (mask & IBV_QP_MAX_DEST_RD_ATOMIC &&
+		 attr->max_dest_rd_atomic > a->max_qp_rd_atom)
+		rs_call_hint(c, "%s%smax_dest_rd_atomic %u exceeds "
+			     "max_qp_rd_atom %d", who, sep,
+			     attr->max_dest_rd_atomic, a->max_qp_rd_atom);
+	else if (mask & IBV_QP_PATH_MTU &&
+		 attr->path_mtu > dev->port_attr.max_mtu)
+		rs_call_hint(c, "%s%spath_mtu %u exceeds the port's max_mtu "
+			     "%u", who, sep, 128u << attr->path_mtu,
+			     128u << dev->port_attr.max_mtu);
+	else if (mask & IBV_QP_PKEY_INDEX &&
+		 attr->pkey_index >= dev->port_attr.pkey_tbl_len)
+		rs_call_hint(c, "%s%spkey_index %u: the port's P_Key table "
+			     "has %u entries", who, sep, attr->pkey_index,
+			     dev->port_attr.pkey_tbl_len);
+	else if (mask & IBV_QP_PORT && attr->port_num > a->phys_port_cnt)
+		rs_call_hint(c, "%s%sport_num %u: the device has %u ports",
+			     who, sep, attr->port_num, a->phys_port_cnt);
+	else if (l != qp)
+		rs_call_hint(c, "%s to %s", qp->obj->name,
+			     rs_qp_state_name(attr->qp_state));
+}
+
+int rs_qp_modify(struct rs_run *run, struct rs_live *l, struct rs_live *qp,
+		 struct rs_call *c, struct ibv_qp_attr *attr, int mask)
+{
+	struct rs_qp_rt *rt = qp->rt;
+
+	if (rs_call_go(run, l, c)) {
+		RS_CALL_INT(c, ibv_modify_qp(rt->qp, attr, mask));
+		if (!c->ok)
+			modify_hint(run, l, qp, c, attr, mask);
+	}
+	if (c->ok && mask & IBV_QP_STATE)
+		rt->state = attr->qp_state;
+	return rs_call_done(run, l, c);
+}
+
+/* UD and raw packet QPs: RESET -> INIT -> RTR -> RTS, as a UD QP made
+ * by librdmacm is. */
+static int qp_to_rts(struct rs_run *run, struct rs_live *l, uint8_t port)
+{
+	const struct rs_qp *q = l->obj->data;
+	bool ud = q->type == RS_QPT_UD;
+	static const enum ibv_qp_state steps[] = {
+		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,
+	};
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++) {
+		struct ibv_qp_attr attr = { .qp_state = steps[i] };
+		int mask = IBV_QP_STATE, r;
+		struct rs_call c;
+
+		if (steps[i] == IBV_QPS_INIT) {
+			attr.port_num = port;
+			mask |= IBV_QP_PORT;
+			if (ud) {
+				attr.pkey_index = q->pkey_index;
+				attr.qkey = q->qkey;
+				mask |= IBV_QP_PKEY_INDEX | IBV_QP_QKEY;
+			}
+		} else if (steps[i] == IBV_QPS_RTS && ud) {
+			attr.sq_psn = 0;
+			mask |= IBV_QP_SQ_PSN;
+		}
+		rs_call_init(&c, RS_CALL_MODIFY, "ibv_modify_qp");
+		rs_call_arg(&c, "qp", "%s", l->obj->id);
+		rs_qp_attr_args(&c, &attr, mask, 0);
+		r = rs_qp_modify(run, l, l, &c, &attr, mask);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* --- ops ------------------------------------------------------------------ */
+
+static int qp_check_caps(struct rs_run *run, struct rs_live *l, char *why,
+			 unsigned len)
+{
+	const struct rs_qp *q = l->obj->data;
+	const struct rs_dev *dev = rs_live_dev(run, l);
+	int need = rs_qp_type_feature(q->type);
+
+	if (!dev || need < 0 ||
+	    rs_dev_features(&dev->attr) & 1u << need)
+		return 0;
+	snprintf(why, len, "%s qps (%s: %s)", rs_qp_type_name(q->type),
+		 rs_feature_name(need), rs_feature_source(need));
+	return -EOPNOTSUPP;
+}
+
+static struct ibv_cq *cq_of(struct rs_run *run, const char *id)
+{
+	struct rs_cq_rt *cq = rs_rt(run, id);
+
+	return cq ? cq->cq : NULL;
+}
+
+static int qp_create(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_qp *q = l->obj->data;
+	struct rs_qp_rt *rt = l->rt;
+	struct rs_live *ctxl = rs_live_context(run, l);
+	struct ibv_context *ctx = ((struct rs_context_rt *)ctxl->rt)->ctx;
+	bool xrc = q->type == RS_QPT_XRC_SEND || q->type == RS_QPT_XRC_RECV;
+	bool ex = q->ex || xrc;
+	const char *recv_cq = q->recv_cq ? q->recv_cq :
+			      q->type == RS_QPT_XRC_SEND ? NULL : q->send_cq;
+	struct ibv_qp_init_attr_ex ax = {
+		.qp_type = verbs_type(q->type),
+		.sq_sig_all = q->sq_sig_all,
+	};
+	struct ibv_pd *pd = NULL;
+	struct rs_srq_rt *srq = rs_rt(run, q->srq);
+	char ops[160];
+	bool made = false;
+	struct rs_call c;
+	uint8_t port;
+	int r;
+
+	qp_caps(l->obj, q, &ax.cap);
+	if (q->type == RS_QPT_XRC_RECV) {
+		struct rs_xrcd_rt *x = rs_rt(run, q->xrcd);
+
+		ax.comp_mask = IBV_QP_INIT_ATTR_XRCD;
+		ax.xrcd = x ? x->xrcd : NULL;
+	} else {
+		pd = rs_live_pd(run, q->pd);
+		ax.comp_mask = IBV_QP_INIT_ATTR_PD;
+		ax.pd = pd;
+		ax.send_cq = cq_of(run, q->send_cq);
+		ax.recv_cq = cq_of(run, recv_cq);
+		ax.srq = srq ? srq->srq : NULL;
+	}
+	if (q->ex) {
+		/* Without SEND_OPS_FLAGS there is no ibv_qp_ex to post
+		 * with, so an ex QP always asks for its send_ops (maybe
+		 * none). */
+		ax.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+		ax.send_ops_flags = q->send_ops;
+	}
+
+	rs_call_init(&c, RS_CALL_CREATE, ex ? "ibv_create_qp_ex" :
+		     "ibv_create_qp");
+	if (ex)
+		rs_call_arg(&c, "context", "%s", ctxl->obj->id);
+	if (q->pd)
+		rs_call_arg(&c, "pd", "%s", q->pd);
+	if (q->xrcd)
+		rs_call_arg(&c, "xrcd", "%s", q->xrcd);
+	rs_call_arg(&c, "qp_type", "%s", rs_qp_type_name(q->type));
+	if (q->send_cq)
+		rs_call_arg(&c, "send_cq", "%s", q->send_cq);
+	if (recv_cq)
+		rs_call_arg(&c, "recv_cq", "%s", recv_cq);
+	if (q->srq)
+		rs_call_arg(&c, "srq", "%s", q->srq);
+	rs_call_arg(&c, "max_send_wr", "%u", ax.cap.max_send_wr);
+	rs_call_arg(&c, "max_recv_wr", "%u", ax.cap.max_recv_wr);
+	rs_call_arg(&c, "max_send_sge", "%u", ax.cap.max_send_sge);
+	rs_call_arg(&c, "max_recv_sge", "%u", ax.cap.max_recv_sge);
+	rs_call_arg(&c, "max_inline_data", "%u", ax.cap.max_inline_data);
+	if (q->sq_sig_all)
+		rs_call_arg(&c, "sq_sig_all", "1");
+	if (ex)
+		rs_call_arg(&c, "comp_mask", "%s%s",
+			    ax.comp_mask & IBV_QP_INIT_ATTR_PD ? "PD" : "XRCD",
+			    q->ex ? "|SEND_OPS_FLAGS" : "");
+	if (q->ex)
+		rs_call_arg(&c, "send_ops_flags", "%s",
+			    send_ops_text(q->send_ops, ops, sizeof(ops)));
+	if (rs_call_go(run, l, &c)) {
+		made = true;
+		if (ex) {
+			struct ibv_qp_init_attr_ex want = ax;
+
+			RS_CALL_PTR(&c, rt->qp, ibv_create_qp_ex(ctx, &ax));
+			if (!c.ok)
+				ax = want;
+		} else {
+			struct ibv_qp_init_attr ia = {
+				.send_cq = ax.send_cq, .recv_cq = ax.recv_cq,
+				.srq = ax.srq, .cap = ax.cap,
+				.qp_type = ax.qp_type,
+				.sq_sig_all = ax.sq_sig_all,
+			};
+
+			RS_CALL_PTR(&c, rt->qp, ibv_create_qp(pd, &ia));
+			if (c.ok)
+				ax.cap = ia.cap;
+		}
+	}
+	if (made && !c.ok && (c.err == EINVAL || c.err == EOPNOTSUPP))
+		create_hint(run, l, &c, ctx, pd, ex, &ax);
+	r = rs_call_done(run, l, &c);
+	if (r)
+		return r;
+	rt->cap = ax.cap;
+	rt->qkey = q->qkey;
+	rt->state = IBV_QPS_RESET;
+	if (rt->qp && q->ex)
+		rt->qpx = ibv_qp_to_qp_ex(rt->qp);
+	if (q->type != RS_QPT_UD && q->type != RS_QPT_RAW_PACKET)
+		return 0;
+	if (q->port)
+		port = q->port;
+	else if (run->dry_run)
+		port = ((const struct rs_context *)ctxl->obj->data)->port ?: 1;
+	else
+		port = rs_live_dev(run, l)->port;
+	return qp_to_rts(run, l, port);
+}
+
+static void qp_destroy(struct rs_run *run, struct rs_live *l)
+{
+	struct rs_qp_rt *rt = l->rt;
+	struct rs_call c;
+
+	if (!rt->qp && !run->dry_run)
+		return;
+	rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_qp");
+	rs_call_arg(&c, "qp", "%s", l->obj->id);
+	if (rs_call_go(run, l, &c))
+		RS_CALL_INT(&c, ibv_destroy_qp(rt->qp));
+	rt->qp = NULL;
+	rt->qpx = NULL;
+	rs_call_done(run, l, &c);
+}
+
+static void qp_describe(struct rs_run *run, struct rs_live *l,
+			struct rs_val *v)
+{
+	const struct rs_qp *q = l->obj->data;
+	struct rs_qp_rt *rt = l->rt;
+	struct ibv_qp_attr attr;
+	struct ibv_qp_init_attr init;
+
+	(void)run;
+	if (!rt->qp)
+		return;
+	rs_obj_strf(v, "qpn", "0x%06x", rt->qp->qp_num);
+	rs_obj_str(v, "type", rs_qp_type_name(q->type));
+	rs_obj_u64(v, "max_send_wr", rt->cap.max_send_wr);
+	rs_obj_u64(v, "max_recv_wr", rt->cap.max_recv_wr);
+	rs_obj_u64(v, "max_send_sge", rt->cap.max_send_sge);
+	rs_obj_u64(v, "max_recv_sge", rt->cap.max_recv_sge);
+	rs_obj_u64(v, "max_inline_data", rt->cap.max_inline_data);
+	/* The state the device reports, not the one we believe in. */
+	if (!ibv_query_qp(rt->qp, &attr, IBV_QP_STATE, &init))
+		rs_obj_str(v, "state", rs_qp_state_name(attr.qp_state));
+	else
+		rs_obj_str(v, "state", rs_qp_state_name(rt->state));
+	if (q->type == RS_QPT_UD)
+		rs_obj_strf(v, "qkey", "0x%x", rt->qkey);
+}
 
 const struct rdmascn_ops rs_ops_qp = {
 	.rt_size = sizeof(struct rs_qp_rt),
+	.check_caps = qp_check_caps,
+	.create = qp_create,
+	.destroy = qp_destroy,
+	.describe = qp_describe,
 };
