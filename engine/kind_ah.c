@@ -173,16 +173,8 @@ static int ah_create(struct rs_run *run, struct rs_live *l)
 static void ah_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_ah_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (!rt->ah && !run->dry_run)
-		return;
-	rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_ah");
-	rs_call_arg(&c, "ah", "%s", l->obj->id);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, ibv_destroy_ah(rt->ah));
-	rt->ah = NULL;
-	rs_call_done(run, l, &c);
+	RS_CALL_RELEASE(run, l, ibv_destroy_ah, rt->ah);
 }
 
 static void ah_describe(struct rs_run *run, struct rs_live *l,

@@ -236,16 +236,8 @@ static int context_create(struct rs_run *run, struct rs_live *l)
 static void context_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_context_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (!rt->ctx && !run->dry_run)
-		return;
-	rs_call_init(&c, RS_CALL_DESTROY, "ibv_close_device");
-	rs_call_arg(&c, "context", "%s", l->obj->id);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, ibv_close_device(rt->ctx));
-	rt->ctx = NULL;
-	rs_call_done(run, l, &c);
+	RS_CALL_RELEASE(run, l, ibv_close_device, rt->ctx);
 }
 
 static void context_describe(struct rs_run *run, struct rs_live *l,

@@ -163,24 +163,10 @@ static void cq_destroy(struct rs_run *run, struct rs_live *l)
 		rt->unacked = 0;
 		rs_call_done(run, l, &c);
 	}
-	if (rt->cq || run->dry_run) {
-		rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_cq");
-		rs_call_arg(&c, "cq", "%s", l->obj->id);
-		if (rs_call_go(run, l, &c))
-			RS_CALL_INT(&c, ibv_destroy_cq(rt->cq));
-		rt->cq = NULL;
-		rt->cq_ex = NULL;
-		rs_call_done(run, l, &c);
-	}
-	if (rt->channel || (run->dry_run &&
-			    ((const struct rs_cq *)l->obj->data)->channel)) {
-		rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_comp_channel");
-		rs_call_arg(&c, "cq", "%s", l->obj->id);
-		if (rs_call_go(run, l, &c))
-			RS_CALL_INT(&c, ibv_destroy_comp_channel(rt->channel));
-		rt->channel = NULL;
-		rs_call_done(run, l, &c);
-	}
+	RS_CALL_RELEASE(run, l, ibv_destroy_cq, rt->cq);
+	rt->cq_ex = NULL;
+	if (rt->channel || ((const struct rs_cq *)l->obj->data)->channel)
+		RS_CALL_RELEASE(run, l, ibv_destroy_comp_channel, rt->channel);
 }
 
 static void cq_describe(struct rs_run *run, struct rs_live *l,

@@ -65,16 +65,8 @@ static int dm_create(struct rs_run *run, struct rs_live *l)
 static void dm_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_dm_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (!rt->dm && !run->dry_run)
-		return;
-	rs_call_init(&c, RS_CALL_DESTROY, "ibv_free_dm");
-	rs_call_arg(&c, "dm", "%s", l->obj->id);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, ibv_free_dm(rt->dm));
-	rt->dm = NULL;
-	rs_call_done(run, l, &c);
+	RS_CALL_RELEASE(run, l, ibv_free_dm, rt->dm);
 }
 
 static void dm_describe(struct rs_run *run, struct rs_live *l,

@@ -287,16 +287,8 @@ static int flow_create(struct rs_run *run, struct rs_live *l)
 static void flow_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_flow_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (rt->flow || run->dry_run) {
-		rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_flow");
-		rs_call_arg(&c, "flow", "%s", l->obj->id);
-		if (rs_call_go(run, l, &c))
-			RS_CALL_INT(&c, ibv_destroy_flow(rt->flow));
-		rt->flow = NULL;
-		rs_call_done(run, l, &c);
-	}
+	RS_CALL_RELEASE(run, l, ibv_destroy_flow, rt->flow);
 	rs_free(rt->attr);
 	rt->attr = NULL;
 }

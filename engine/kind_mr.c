@@ -315,16 +315,8 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 static void mr_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_mr_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (rt->mr || run->dry_run) {
-		rs_call_init(&c, RS_CALL_DESTROY, "ibv_dereg_mr");
-		rs_call_arg(&c, "mr", "%s", l->obj->id);
-		if (rs_call_go(run, l, &c))
-			RS_CALL_INT(&c, ibv_dereg_mr(rt->mr));
-		rt->mr = NULL;
-		rs_call_done(run, l, &c);
-	}
+	RS_CALL_RELEASE(run, l, ibv_dereg_mr, rt->mr);
 	/* The buffer goes only after the MR: the device may use it until
 	 * ibv_dereg_mr() returns. */
 	if (rt->buf && rt->map_length)

@@ -47,16 +47,8 @@ static int mw_create(struct rs_run *run, struct rs_live *l)
 static void mw_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_mw_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (!rt->mw && !run->dry_run)
-		return;
-	rs_call_init(&c, RS_CALL_DESTROY, "ibv_dealloc_mw");
-	rs_call_arg(&c, "mw", "%s", l->obj->id);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, ibv_dealloc_mw(rt->mw));
-	rt->mw = NULL;
-	rs_call_done(run, l, &c);
+	RS_CALL_RELEASE(run, l, ibv_dealloc_mw, rt->mw);
 }
 
 static void mw_describe(struct rs_run *run, struct rs_live *l,

@@ -100,24 +100,12 @@ static void parent_domain_destroy(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_parent_domain *p = l->obj->data;
 	struct rs_parent_domain_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (rt->pd || run->dry_run) {
-		rs_call_init(&c, RS_CALL_DESTROY, "ibv_dealloc_pd");
-		rs_call_arg(&c, "parent_domain", "%s", l->obj->id);
-		if (rs_call_go(run, l, &c))
-			RS_CALL_INT(&c, ibv_dealloc_pd(rt->pd));
-		rt->pd = NULL;
-		rs_call_done(run, l, &c);
-	}
-	if (rt->td || (run->dry_run && p->td)) {
-		rs_call_init(&c, RS_CALL_DESTROY, "ibv_dealloc_td");
-		rs_call_arg(&c, "parent_domain", "%s", l->obj->id);
-		if (rs_call_go(run, l, &c))
-			RS_CALL_INT(&c, ibv_dealloc_td(rt->td));
-		rt->td = NULL;
-		rs_call_done(run, l, &c);
-	}
+	RS_CALL_RELEASE(run, l, ibv_dealloc_pd, rt->pd);
+	/* A dry run prints what it would release, and there is a thread
+	 * domain only with td: true. */
+	if (rt->td || p->td)
+		RS_CALL_RELEASE(run, l, ibv_dealloc_td, rt->td);
 }
 
 static void parent_domain_describe(struct rs_run *run, struct rs_live *l,

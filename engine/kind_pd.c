@@ -23,16 +23,8 @@ static int pd_create(struct rs_run *run, struct rs_live *l)
 static void pd_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_pd_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (!rt->pd && !run->dry_run)
-		return;
-	rs_call_init(&c, RS_CALL_DESTROY, "ibv_dealloc_pd");
-	rs_call_arg(&c, "pd", "%s", l->obj->id);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, ibv_dealloc_pd(rt->pd));
-	rt->pd = NULL;
-	rs_call_done(run, l, &c);
+	RS_CALL_RELEASE(run, l, ibv_dealloc_pd, rt->pd);
 }
 
 static void pd_describe(struct rs_run *run, struct rs_live *l,

@@ -170,16 +170,8 @@ static int srq_create(struct rs_run *run, struct rs_live *l)
 static void srq_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_srq_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (!rt->srq && !run->dry_run)
-		return;
-	rs_call_init(&c, RS_CALL_DESTROY, "ibv_destroy_srq");
-	rs_call_arg(&c, "srq", "%s", l->obj->id);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, ibv_destroy_srq(rt->srq));
-	rt->srq = NULL;
-	rs_call_done(run, l, &c);
+	RS_CALL_RELEASE(run, l, ibv_destroy_srq, rt->srq);
 }
 
 static void srq_describe(struct rs_run *run, struct rs_live *l,

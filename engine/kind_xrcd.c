@@ -69,16 +69,8 @@ static int xrcd_create(struct rs_run *run, struct rs_live *l)
 static void xrcd_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_xrcd_rt *rt = l->rt;
-	struct rs_call c;
 
-	if (rt->xrcd || run->dry_run) {
-		rs_call_init(&c, RS_CALL_DESTROY, "ibv_close_xrcd");
-		rs_call_arg(&c, "xrcd", "%s", l->obj->id);
-		if (rs_call_go(run, l, &c))
-			RS_CALL_INT(&c, ibv_close_xrcd(rt->xrcd));
-		rt->xrcd = NULL;
-		rs_call_done(run, l, &c);
-	}
+	RS_CALL_RELEASE(run, l, ibv_close_xrcd, rt->xrcd);
 	/* The domain lives on as long as some process has it open; our
 	 * descriptor only names the inode. */
 	if (rt->fd >= 0)

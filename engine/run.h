@@ -149,6 +149,25 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c);
 			(c)->err = 0;                                     \
 	} while (0)
 
+/*
+ * Release @handle with @fn (an ibv_destroy_*-like call that takes it and
+ * returns 0 or an errno) through the wrapper, and forget it.  Nothing
+ * happens when it is NULL, except in a dry run, which prints the call.
+ */
+#define RS_CALL_RELEASE(run, l, fn, handle)                               \
+	do {                                                              \
+		struct rs_call c_;                                        \
+		if (!(handle) && !(run)->dry_run)                         \
+			break;                                            \
+		rs_call_init(&c_, RS_CALL_DESTROY, #fn);                  \
+		rs_call_arg(&c_, (l)->obj->kind->name, "%s",              \
+			    (l)->obj->id);                                \
+		if (rs_call_go((run), (l), &c_))                          \
+			RS_CALL_INT(&c_, fn(handle));                     \
+		(handle) = NULL;                                          \
+		rs_call_done((run), (l), &c_);                            \
+	} while (0)
+
 /* Report a problem about an object that is not a verbs call's errno
  * ("connection 'ab': qp 'u' is a ud qp"); returns -@err. */
 int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
