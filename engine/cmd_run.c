@@ -178,9 +178,10 @@ out:
 	if (run->teardown_failed && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 	if (ret == RS_EXIT_PASSED)
-		fprintf(run->out, "%s: %u objects, %u steps\n",
+		fprintf(run->out, "%s: %u object%s, %u step%s\n",
 			run->dry_run ? "dry run done" : "passed",
-			run->s->n_objects, run->s->n_steps);
+			run->s->n_objects, run->s->n_objects == 1 ? "" : "s",
+			run->s->n_steps, run->s->n_steps == 1 ? "" : "s");
 	else if (ret == RS_EXIT_CANTRUN)
 		fprintf(run->out, "could not run: %s\n", run->diag.errors ?
 			run->diag.first : "see above");

@@ -1,12 +1,416 @@
 // SPDX-License-Identifier: MIT
-/* The steps: not written yet. */
+/*
+ * The steps, in plan order, each on a libuv loop of its own: a deadline
+ * timer, the signal pipe in a uv_poll, a uv_async for wake-ups from other
+ * threads, and what the step type adds (CQ waits, timers).  A step ends
+ * by closing every handle of its loop; the loop must then close cleanly.
+ * The first step that fails ends the run; the rest are "not run".
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "alloc.h"
 #include "cli.h"
-#include "run.h"
+#include "step.h"
+
+double rs_step_elapsed(const struct rs_step_run *sr)
+{
+	return rs_now_ms() - sr->t0;
+}
+
+static void close_one(uv_handle_t *h, void *arg)
+{
+	(void)arg;
+	if (!uv_is_closing(h))
+		uv_close(h, NULL);
+}
+
+void rs_step_finish(struct rs_step_run *sr, int result)
+{
+	if (sr->finished)
+		return;
+	sr->finished = true;
+	sr->result = result;
+	sr->ms = rs_step_elapsed(sr);
+	pthread_mutex_lock(&sr->st->lock);
+	for (unsigned i = 0; sr->serves && i < sr->serves->n_lanes; i++)
+		if (atomic_load(&sr->serves->lanes[i].sr) == sr)
+			atomic_store(&sr->serves->lanes[i].sr, NULL);
+	sr->closing = true;
+	pthread_mutex_unlock(&sr->st->lock);
+	if (sr->loop_ok)
+		uv_walk(&sr->loop, close_one, NULL);
+}
+
+void rs_step_pass(struct rs_step_run *sr)
+{
+	rs_step_finish(sr, RS_STEP_PASSED);
+}
+
+int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
+		 const char *fmt, ...)
+{
+	char msg[640];
+	va_list ap;
+
+	if (sr->finished)
+		return -EIO;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&sr->st->lock);
+	if (field)
+		rs_diag_error(&sr->run->diag, rs_obj_loc(sr->obj, field),
+			      "%s: %s: %s", sr->label, field, msg);
+	else
+		rs_diag_error(&sr->run->diag, rs_obj_loc(sr->obj, NULL),
+			      "%s: %s", sr->label, msg);
+	pthread_mutex_unlock(&sr->st->lock);
+	snprintf(sr->why, sizeof(sr->why), "%s%s%s", field ? field : "",
+		 field ? ": " : "", msg);
+	if (sr->ops && sr->ops->stop)
+		sr->ops->stop(sr);
+	rs_step_finish(sr, result);
+	return -EIO;
+}
+
+void rs_step_request_stop(struct rs_step_run *sr, const char *why)
+{
+	pthread_mutex_lock(&sr->st->lock);
+	if (!sr->closing && !atomic_load(&sr->stop_req)) {
+		snprintf(sr->stop_why, sizeof(sr->stop_why), "%s", why);
+		atomic_store(&sr->stop_req, 1);
+		if (sr->wakeable)
+			uv_async_send(&sr->wake);
+	}
+	pthread_mutex_unlock(&sr->st->lock);
+}
+
+/* "with 12 of 1000 completions, 3 of 1000 receives at qp 'b'" */
+static void progress_text(struct rs_step_run *sr, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (sr->unit)
+		n = snprintf(buf, len, " with %llu of %llu %s",
+			     (unsigned long long)sr->done,
+			     (unsigned long long)sr->total, sr->unit);
+	if (sr->unit2[0] && n < len)
+		snprintf(buf + n, len - n, "%s %llu of %llu %s",
+			 sr->unit ? "," : " with",
+			 (unsigned long long)sr->done2,
+			 (unsigned long long)sr->total2, sr->unit2);
+}
+
+static void on_deadline(uv_timer_t *t)
+{
+	struct rs_step_run *sr = t->data;
+	char prog[256];
+
+	if (sr->finished)
+		return;
+	progress_text(sr, prog, sizeof(prog));
+	rs_step_fail(sr, RS_STEP_FAILED, NULL, "deadline %llu ms passed%s",
+		     (unsigned long long)sr->deadline_ms, prog);
+}
+
+static void interrupt(struct rs_step_run *sr)
+{
+	if (sr->finished)
+		return;
+	if (sr->ops->stop)
+		sr->ops->stop(sr);
+	snprintf(sr->why, sizeof(sr->why), "interrupted by %s",
+		 rs_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+	rs_step_finish(sr, RS_STEP_INTERRUPTED);
+}
+
+static void on_signal(uv_poll_t *p, int status, int events)
+{
+	(void)status;
+	(void)events;
+	/* The byte stays in the pipe: every loop sees it. */
+	interrupt(p->data);
+}
+
+bool rs_step_check_stop(struct rs_step_run *sr)
+{
+	if (sr->finished)
+		return true;
+	if (rs_interrupted) {
+		interrupt(sr);
+		return true;
+	}
+	if (!atomic_load(&sr->stop_req))
+		return false;
+	if (sr->ops->stop)
+		sr->ops->stop(sr);
+	snprintf(sr->why, sizeof(sr->why), "%s", sr->stop_why);
+	rs_step_finish(sr, RS_STEP_FAILED);
+	return true;
+}
+
+static void on_wake(uv_async_t *a)
+{
+	struct rs_step_run *sr = a->data;
+
+	if (rs_step_check_stop(sr))
+		return;
+	rs_step_reap(sr, false);
+	rs_step_advance(sr);
+}
+
+void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
+		  struct rs_obj *obj, struct rs_step_run *parent)
+{
+	const struct rs_step_common *c = obj->data;
+
+	memset(sr, 0, sizeof(*sr));
+	sr->st = st;
+	sr->run = st->run;
+	sr->obj = obj;
+	sr->ops = obj->kind->step_ops;
+	sr->label = st->labels[obj->index];
+	sr->no = st->nos[obj->index];
+	sr->parent = parent;
+	/* 0 is the default too: every wait has a deadline. */
+	sr->deadline_ms = c->deadline_ms ? c->deadline_ms :
+		st->run->default_deadline_ms;
+	sr->result = RS_STEP_NOT_RUN;
+}
+
+static int loop_open(struct rs_step_run *sr)
+{
+	int fd = rs_signal_fd(), r;
+
+	r = uv_loop_init(&sr->loop);
+	if (r)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "uv_loop_init: %s", uv_strerror(r));
+	sr->loop_ok = true;
+	uv_timer_init(&sr->loop, &sr->deadline);
+	sr->deadline.data = sr;
+	r = uv_async_init(&sr->loop, &sr->wake, on_wake);
+	if (r)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "uv_async_init: %s", uv_strerror(r));
+	sr->wake.data = sr;
+	pthread_mutex_lock(&sr->st->lock);
+	sr->wakeable = true;
+	pthread_mutex_unlock(&sr->st->lock);
+	if (fd >= 0) {
+		r = uv_poll_init(&sr->loop, &sr->sig, fd);
+		if (!r) {
+			sr->sig.data = sr;
+			r = uv_poll_start(&sr->sig, UV_READABLE, on_signal);
+		}
+		if (r)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+					    "uv_poll on the signal pipe: %s",
+					    uv_strerror(r));
+	}
+	return 0;
+}
+
+static void print_handle(uv_handle_t *h, void *arg)
+{
+	struct rs_step_run *sr = arg;
+
+	rs_diag_error(&sr->run->diag, NULL, "%s: internal: a %s handle is "
+		      "still open on its loop", sr->label,
+		      uv_handle_type_name(uv_handle_get_type(h)));
+}
+
+void rs_step_execute(struct rs_step_run *sr)
+{
+	int r;
+
+	sr->t0 = rs_now_ms();
+	sr->result = RS_STEP_RUNNING;
+	if (!sr->ops || !sr->ops->start) {
+		rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+			     "this engine cannot run a %s step",
+			     sr->obj->kind->name);
+		goto over;
+	}
+	if (sr->ops->rt_size) {
+		sr->rt = rs_calloc(1, sr->ops->rt_size);
+		if (!sr->rt) {
+			rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				     "out of memory");
+			goto over;
+		}
+	}
+	if (loop_open(sr) || rs_step_check_stop(sr))
+		goto run;
+	r = sr->ops->start(sr);
+	if (sr->finished)
+		goto run;
+	if (r) {
+		/* start() must report; if it did not, say so here. */
+		rs_step_fail(sr, RS_STEP_CANTRUN, NULL, "could not start: %s",
+			     strerror(-r));
+		goto run;
+	}
+	if (sr->deadline_ms)
+		uv_timer_start(&sr->deadline, on_deadline, sr->deadline_ms, 0);
+	if (rs_step_watch_start(sr))
+		goto run;
+	/* What completed before the waits were armed. */
+	rs_step_reap(sr, false);
+	rs_step_advance(sr);
+run:
+	if (sr->loop_ok) {
+		uv_run(&sr->loop, UV_RUN_DEFAULT);
+		if (!sr->finished) {
+			rs_step_fail(sr, RS_STEP_FAILED, NULL, "internal: its "
+				     "loop ended before the step did");
+			uv_run(&sr->loop, UV_RUN_DEFAULT);
+		}
+		r = uv_loop_close(&sr->loop);
+		if (r) {
+			pthread_mutex_lock(&sr->st->lock);
+			uv_walk(&sr->loop, print_handle, sr);
+			pthread_mutex_unlock(&sr->st->lock);
+			if (sr->result == RS_STEP_PASSED)
+				sr->result = RS_STEP_FAILED;
+		}
+		sr->loop_ok = false;
+	}
+over:
+	if (!sr->finished)
+		rs_step_finish(sr, sr->result);
+	atomic_store(&sr->over, true);
+}
+
+void rs_step_release(struct rs_step_run *sr)
+{
+	if (sr->ops && sr->ops->release && sr->rt)
+		sr->ops->release(sr);
+	rs_free(sr->watch);
+	sr->watch = NULL;
+	rs_free(sr->rt);
+	sr->rt = NULL;
+}
+
+/* --- results -------------------------------------------------------------- */
+
+static const char *const result_names[] = {
+	[RS_STEP_NOT_RUN] = "not run",
+	[RS_STEP_RUNNING] = "running",
+	[RS_STEP_PASSED] = "passed",
+	[RS_STEP_FAILED] = "failed",
+	[RS_STEP_CANTRUN] = "could not run",
+	[RS_STEP_INTERRUPTED] = "interrupted",
+};
+
+static void print_line(struct rs_steps *st, const struct rs_obj *o,
+		       const struct rs_step_run *sr)
+{
+	FILE *f = st->run->out;
+	char id[RDMASCN_ID_MAX + 3] = "-";
+	int result = sr ? sr->result : RS_STEP_NOT_RUN;
+
+	if (o->id)
+		snprintf(id, sizeof(id), "'%s'", o->id);
+	fprintf(f, "step %-5s %-10s %-16s %s", st->nos[o->index],
+		o->kind->name, id, result_names[result]);
+	if (sr && result != RS_STEP_NOT_RUN)
+		fprintf(f, "%*s %9.1f ms",
+			(int)(13 - strlen(result_names[result])), "", sr->ms);
+	if (sr && sr->wrs)
+		fprintf(f, "  %llu wr", (unsigned long long)sr->wrs);
+	if (sr && sr->extra[0])
+		fprintf(f, "  %s", sr->extra);
+	if (sr && sr->why[0] && result != RS_STEP_PASSED)
+		fprintf(f, ": %s", sr->why);
+	fputc('\n', f);
+}
+
+/* A step that did not run, and its children. */
+static void print_not_run(struct rs_steps *st, const struct rs_obj *o)
+{
+	struct rs_scenario *s = st->run->s;
+
+	print_line(st, o, NULL);
+	for (unsigned i = 0; i < s->n_steps; i++)
+		if (s->steps[i]->parent == o)
+			print_not_run(st, s->steps[i]);
+}
+
+void rs_step_print(struct rs_step_run *sr)
+{
+	struct rs_step_run **kids;
+	unsigned n;
+
+	print_line(sr->st, sr->obj, sr);
+	n = rs_parallel_children(sr, &kids);
+	for (unsigned i = 0; i < n; i++) {
+		if (kids[i]->result == RS_STEP_NOT_RUN)
+			print_not_run(sr->st, kids[i]->obj);
+		else
+			rs_step_print(kids[i]);
+	}
+}
 
 int rs_steps_run(struct rs_run *run)
 {
-	if (!run->s->n_steps)
+	struct rs_scenario *s = run->s;
+	struct rs_steps st;
+	int ret = RS_EXIT_PASSED, r;
+	bool stop = false;
+
+	if (!s->n_steps)
 		return RS_EXIT_PASSED;
-	rs_diag_error(&run->diag, NULL, "steps: not written yet");
-	return RS_EXIT_CANTRUN;
+	r = rs_steps_setup(&st, run);
+	if (r) {
+		rs_diag_error(&run->diag, NULL, "steps: %s", strerror(-r));
+		rs_steps_free(&st);
+		return RS_EXIT_CANTRUN;
+	}
+	for (unsigned i = 0; i < s->n_steps; i++) {
+		struct rs_obj *o = s->steps[i];
+		struct rs_step_run *sr;
+
+		if (o->parent)
+			continue;
+		if (stop) {
+			print_not_run(&st, o);
+			continue;
+		}
+		sr = rs_calloc(1, sizeof(*sr));
+		if (!sr) {
+			rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
+				      "%s: out of memory", st.labels[o->index]);
+			ret = RS_EXIT_CANTRUN;
+			stop = true;
+			print_not_run(&st, o);
+			continue;
+		}
+		rs_step_init(sr, &st, o, NULL);
+		rs_step_execute(sr);
+		rs_step_print(sr);
+		fflush(run->out);
+		if (sr->result == RS_STEP_FAILED) {
+			ret = RS_EXIT_FAILED;
+			stop = true;
+		} else if (sr->result == RS_STEP_CANTRUN) {
+			ret = RS_EXIT_CANTRUN;
+			stop = true;
+		} else if (sr->result == RS_STEP_INTERRUPTED ||
+			   rs_interrupted) {
+			/* The caller says how the run ended. */
+			ret = RS_EXIT_FAILED;
+			rs_step_release(sr);
+			rs_free(sr);
+			break;
+		}
+		rs_step_release(sr);
+		rs_free(sr);
+	}
+	fflush(run->out);
+	rs_steps_free(&st);
+	return ret;
 }

@@ -5,6 +5,7 @@
 #include "steps.h"
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
+#include "step_ops.h"
 
 /* verify */
 #define S struct rs_step_verify
@@ -67,6 +68,7 @@ const struct rdmascn_kind rs_step_verify = {
 	.refs = verify_refs,
 	.step = true,
 	.check = verify_check,
+	.step_ops = &rs_step_ops_verify,
 };
 #undef S
 
@@ -95,6 +97,7 @@ const struct rdmascn_kind rs_step_parallel = {
 	.step = true,
 	.children_offset = offsetof(S, steps),
 	.children_count_offset = offsetof(S, steps_count),
+	.step_ops = &rs_step_ops_parallel,
 };
 #undef S
 
@@ -120,6 +123,7 @@ const struct rdmascn_kind rs_step_sleep = {
 	.id_offset = offsetof(S, common.id),
 	.refs = sleep_refs,
 	.step = true,
+	.step_ops = &rs_step_ops_sleep,
 };
 #undef S
 
@@ -147,5 +151,6 @@ const struct rdmascn_kind rs_step_modify_qp = {
 	.id_offset = offsetof(S, common.id),
 	.refs = modify_qp_refs,
 	.step = true,
+	.step_ops = &rs_step_ops_modify_qp,
 };
 #undef S

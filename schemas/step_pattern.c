@@ -5,6 +5,7 @@
 #include "steps.h"
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
+#include "step_ops.h"
 
 /* pingpong: results are latency columns, nothing to configure. */
 #define S struct rs_step_pingpong
@@ -41,6 +42,7 @@ const struct rdmascn_kind rs_step_pingpong = {
 	.id_offset = offsetof(S, common.id),
 	.refs = pingpong_refs,
 	.step = true,
+	.step_ops = &rs_step_ops_pingpong,
 };
 #undef S
 
@@ -124,5 +126,6 @@ const struct rdmascn_kind rs_step_stream = {
 	.refs = stream_refs,
 	.step = true,
 	.check = stream_check,
+	.step_ops = &rs_step_ops_stream,
 };
 #undef S

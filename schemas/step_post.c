@@ -5,6 +5,7 @@
 #include "steps.h"
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
+#include "step_ops.h"
 
 /* send */
 #define S struct rs_step_send
@@ -69,6 +70,7 @@ const struct rdmascn_kind rs_step_send = {
 	.refs = send_refs,
 	.step = true,
 	.check = send_check,
+	.step_ops = &rs_step_ops_send,
 };
 #undef S
 
@@ -109,6 +111,7 @@ const struct rdmascn_kind rs_step_recv = {
 	.refs = recv_refs,
 	.step = true,
 	.check = recv_check,
+	.step_ops = &rs_step_ops_recv,
 };
 #undef S
 
@@ -153,6 +156,7 @@ const struct rdmascn_kind rs_step_write = {
 	.refs = write_refs,
 	.step = true,
 	.check = write_check,
+	.step_ops = &rs_step_ops_write,
 };
 #undef S
 
@@ -201,6 +205,7 @@ const struct rdmascn_kind rs_step_read = {
 	.refs = read_refs,
 	.step = true,
 	.check = read_check,
+	.step_ops = &rs_step_ops_read,
 };
 #undef S
 
@@ -276,6 +281,7 @@ const struct rdmascn_kind rs_step_atomic = {
 	.refs = atomic_refs,
 	.step = true,
 	.check = atomic_check,
+	.step_ops = &rs_step_ops_atomic,
 };
 #undef S
 
@@ -318,6 +324,7 @@ const struct rdmascn_kind rs_step_ud_send = {
 	.refs = ud_send_refs,
 	.step = true,
 	.check = ud_send_check,
+	.step_ops = &rs_step_ops_ud_send,
 };
 #undef S
 
@@ -352,6 +359,7 @@ const struct rdmascn_kind rs_step_bind_mw = {
 	.id_offset = offsetof(S, common.id),
 	.refs = bind_mw_refs,
 	.step = true,
+	.step_ops = &rs_step_ops_bind_mw,
 };
 #undef S
 
@@ -389,5 +397,6 @@ const struct rdmascn_kind rs_step_invalidate = {
 	.refs = invalidate_refs,
 	.step = true,
 	.check = invalidate_check,
+	.step_ops = &rs_step_ops_invalidate,
 };
 #undef S

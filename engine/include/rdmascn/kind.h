@@ -47,9 +47,19 @@ struct rdmascn_ops {
 /* What a step type does: start on the step's loop, finish through
  * rs_step_finish(); stop (deadline, signal) must end it promptly. */
 struct rdmascn_step_ops {
+	/* Bytes of the step's runtime state (sr->rt), zeroed. */
 	uint32_t rt_size;
+	/* Post, watch CQs, start timers; or finish at once.  0, or -errno
+	 * once the step failed. */
 	int (*start)(struct rs_step_run *sr);
+	/* Completions were reaped or the step was woken: post more, or
+	 * finish.  Optional. */
+	void (*progress)(struct rs_step_run *sr);
+	/* Deadline or signal: stop posting, stop children; the engine then
+	 * closes every handle.  Optional. */
 	void (*stop)(struct rs_step_run *sr);
+	/* Release what start() allocated in rt, after the loop closed. */
+	void (*release)(struct rs_step_run *sr);
 };
 
 /* A field of the object that names other objects by id. */

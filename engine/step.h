@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_STEP_H
+#define RDMASCN_STEP_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "kinds.h"
+#include "live.h"
+#include "step_ops.h"
+#include "steps.h"
+
+/*
+ * The step executor's internal API (steps_run.c, completions.c, step_*.c).
+ *
+ * Each step runs on a libuv loop of its own (top-level steps in the
+ * caller's thread; the steps of a parallel step and a pingpong's answering
+ * side each in a thread of their own): a deadline timer, a uv_poll on
+ * rs_signal_fd(), a uv_async to be woken from other threads, and per CQ
+ * it waits on either a uv_idle spin (busy) or a uv_poll on the CQ's
+ * completion channel (events).  A step type's start() posts and says
+ * which CQs to watch; progress() runs after completions were reaped (or
+ * on a wake-up) and posts more or finishes the step.  While threads run,
+ * a CQ is reaped under its own lock.
+ *
+ * Completions are routed by wr_id, not by who polls: every WR carries its
+ * owner (the step that posted it), a lane (one queue of that step) and a
+ * sequence number.  Whoever reaps a CQ adds the completion to the owner's
+ * lane; the owner reads its lanes.  So a recv step can finish at once and
+ * have its receives reaped by a later send step that polls the peer's CQ.
+ */
+
+/* wr_id: owner slot (24 bits: the step's object index), lane (8 bits),
+ * sequence (32 bits). */
+#define RS_WR_SLOT_SHIFT 40
+#define RS_WR_LANE_SHIFT 32
+#define RS_MAX_LANES 256
+
+static inline uint64_t rs_wr_id(uint32_t slot, unsigned lane, uint32_t seq)
+{
+	return (uint64_t)slot << RS_WR_SLOT_SHIFT |
+	       (uint64_t)lane << RS_WR_LANE_SHIFT | seq;
+}
+
+/*
+ * One queue's WRs of one owner.  Send-queue lanes are cumulative: a
+ * completion for seq s also completes every unsignalled WR before it (the
+ * send queue completes in order).  Receive lanes count one per completion.
+ * Only the reaper of the lane's CQ writes it (under that CQ's lock when
+ * threads share it); the owner reads done/ok/errored.
+ */
+struct rs_lane {
+	uint32_t next;              /* cumulative: oldest seq not known done */
+	bool per_wr;                /* a receive queue */
+	const char *op;             /* "rdma_write": for messages */
+	_Atomic uint64_t done;      /* WRs completed (any status) */
+	_Atomic uint64_t ok;        /* ... with success */
+	_Atomic bool errored;       /* a completion was not success */
+	/* Who acts on it: woken when another thread reaped for it (unless
+	 * it spins); NULL once it finished (st->lock to clear). */
+	_Atomic(struct rs_step_run *) sr;
+	_Atomic bool spins;
+};
+
+/* What a step owns in the wr_id space; lives until the steps end, since
+ * its completions may be reaped after it finished (recv). */
+struct rs_owner {
+	const struct rs_obj *obj;
+	const char *label;          /* the step's label */
+	int expect;                 /* enum ibv_wc_status */
+	_Atomic int claimed;        /* the first unexpected completion ... */
+	_Atomic bool bad;           /* ... is in bad_wc */
+	struct ibv_wc bad_wc;
+	unsigned bad_lane;
+	_Atomic bool saw_expect;    /* expect != success: one such came */
+	unsigned n_lanes;
+	struct rs_lane lanes[];
+};
+
+struct rs_cqi {
+	struct rs_live *l;
+	struct rs_cq_rt *rt;
+	const struct rs_cq *decl;
+	pthread_mutex_t lock;       /* taken while parallel steps run */
+};
+
+struct rs_qpi {
+	struct rs_live *l;
+	uint32_t qpn;
+	struct rs_qp_rt *rt;
+	const struct rs_qp *decl;
+	struct rs_cqi *send_cq;
+	struct rs_cqi *recv_cq;     /* where its receives complete */
+	struct rs_live *srq;        /* receives come from this SRQ */
+	struct rs_qpi *peer;        /* the other end of its connection */
+	const struct rs_connection *conn;
+	_Atomic uint64_t recv_done; /* receive completions reaped for it */
+	_Atomic uint32_t last_recv_slot; /* owner of the last one */
+	_Atomic uint32_t last_recv_len;
+};
+
+/* Where a bind_mw step bound a window. */
+struct rs_mwi {
+	struct rs_live *l;
+	struct rs_live *mr;         /* NULL: never bound by a step */
+	uint64_t addr;              /* bind_info.addr */
+	uint64_t length;
+	uint64_t offset;            /* in mr */
+	bool zero_based;
+};
+
+struct rs_steps {
+	struct rs_run *run;
+	pthread_mutex_t lock;       /* diag, out, rs_call, lane->sr */
+	_Atomic int threads;        /* > 0: parallel steps run: lock CQs */
+	struct rs_qpi *qps;
+	unsigned n_qps;
+	struct rs_cqi *cqs;
+	unsigned n_cqs;
+	struct rs_mwi *mws;
+	unsigned n_mws;
+	void **by_obj;              /* object index -> its qpi/cqi/mwi */
+	struct rs_qpi **by_qpn;     /* open addressing on qp_num */
+	unsigned qpn_mask;
+	struct rs_owner **owners;   /* by object index */
+	char **labels;              /* by object index: "step 2 (write) 'w'" */
+	char **nos;                 /* by object index: "2", "3.1" */
+	unsigned n_objs;
+};
+
+enum rs_step_result {
+	RS_STEP_NOT_RUN,
+	RS_STEP_RUNNING,
+	RS_STEP_PASSED,
+	RS_STEP_FAILED,             /* an expectation failed, or a post */
+	RS_STEP_CANTRUN,            /* could not start: set-up, limits */
+	RS_STEP_INTERRUPTED,
+};
+
+struct rs_watch {
+	struct rs_step_run *sr;
+	struct rs_cqi *cq;
+	bool events;
+	uv_poll_t poll;
+};
+
+struct rs_step_run {
+	struct rs_steps *st;
+	struct rs_run *run;
+	struct rs_obj *obj;
+	const struct rdmascn_step_ops *ops;
+	const char *label;
+	const char *no;
+	struct rs_step_run *parent;
+
+	uv_loop_t loop;
+	uv_timer_t deadline;
+	uv_poll_t sig;
+	uv_async_t wake;
+	uv_idle_t idle;
+	bool loop_ok;               /* loop initialised */
+	bool idle_on;
+	uint64_t deadline_ms;       /* 0: none */
+	unsigned n_watch;
+	struct rs_watch *watch;     /* grown before the waits start only:
+				     * the loop holds their uv_polls */
+
+	struct rs_owner *owner;     /* NULL: posts nothing */
+	struct rs_owner *serves;    /* lanes of it may name this step (the
+				     * owner's, or a helper's owner) */
+	struct rs_owner *late_bad;  /* a finished step's completion failed */
+	bool wakeable;              /* st->lock: wake is initialised ... */
+	bool closing;               /* ... and not closing */
+	_Atomic int stop_req;       /* set by another thread, then wake */
+	char stop_why[160];
+
+	int result;                 /* enum rs_step_result */
+	bool finished;
+	bool spin;                  /* busy: progress() on every spin */
+	double t0, ms;
+	uint64_t wrs;               /* WRs posted: on the result line */
+	uint64_t done, total;       /* for the deadline message */
+	const char *unit;           /* "completions" */
+	uint64_t done2, total2;     /* a second count ("receives at ...") */
+	char unit2[96];
+	char why[768];              /* the failure, for the result line */
+	char extra[384];            /* figures for the result line */
+	void *rt;                   /* the type's, ops->rt_size bytes */
+	_Atomic bool over;          /* the loop closed (parallel joins) */
+};
+
+/* --- steps_run.c ---------------------------------------------------------- */
+
+/* Run @sr (its obj, label, no, st, run set) on a new loop in this thread
+ * until it finished and its loop closed. */
+void rs_step_execute(struct rs_step_run *sr);
+/* Prepare @sr for @obj. */
+void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
+		  struct rs_obj *obj, struct rs_step_run *parent);
+void rs_step_release(struct rs_step_run *sr);
+/* The result line(s) of a step and its children. */
+void rs_step_print(struct rs_step_run *sr);
+
+/* End the step: every handle of its loop is closed, the loop ends. */
+void rs_step_finish(struct rs_step_run *sr, int result);
+void rs_step_pass(struct rs_step_run *sr);
+/* Fail the step with a message at the step's (or @field's) FILE:LINE:COL.
+ * @result is RS_STEP_FAILED or RS_STEP_CANTRUN.  Returns -EIO. */
+int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A signal came or a stop was asked for: the step ended (true). */
+bool rs_step_check_stop(struct rs_step_run *sr);
+/* Ask a step running on another thread to stop. */
+void rs_step_request_stop(struct rs_step_run *sr, const char *why);
+
+/* Milliseconds since the step started. */
+double rs_step_elapsed(const struct rs_step_run *sr);
+
+/* --- completions.c -------------------------------------------------------- */
+
+int rs_steps_setup(struct rs_steps *st, struct rs_run *run);
+void rs_steps_free(struct rs_steps *st);
+
+struct rs_qpi *rs_step_qp(struct rs_step_run *sr, const char *id);
+struct rs_cqi *rs_step_cq(struct rs_step_run *sr, const char *id);
+struct rs_mwi *rs_step_mw(struct rs_step_run *sr, const char *id);
+struct rs_qpi *rs_qp_by_num(struct rs_steps *st, uint32_t qpn);
+
+/* The step's owner record with @n_lanes lanes; lanes are send-queue
+ * (cumulative) lanes unless set per_wr. */
+struct rs_owner *rs_step_owner(struct rs_step_run *sr, unsigned n_lanes,
+			       int expect);
+static inline uint32_t rs_step_slot(const struct rs_step_run *sr)
+{
+	return sr->obj->index;
+}
+
+/*
+ * Wait on @cq: @completion is the step's `completion:` value, used when
+ * the step gives it; else the CQ's mode decides (events with a channel,
+ * unless `mode: busy`).  Events on a CQ without a channel fail the step.
+ * Returns 0 or -errno (the step failed).
+ */
+int rs_step_watch(struct rs_step_run *sr, struct rs_cqi *cq, int completion);
+/* Poll every watched CQ once (busy and events alike) and route what came;
+ * returns how many completions. */
+unsigned rs_step_reap(struct rs_step_run *sr, bool busy_only);
+/* Start waiting: arm events CQs, start the uv_polls and the idle spin. */
+int rs_step_watch_start(struct rs_step_run *sr);
+/* The owner's first unexpected completion, as a failure of @sr. */
+void rs_step_fail_wc(struct rs_step_run *sr, struct rs_owner *o);
+/* After completions or a wake-up: fail on a bad completion, else let
+ * the type progress. */
+void rs_step_advance(struct rs_step_run *sr);
+
+/* "rem_access_err": the `expect:` name of a status. */
+const char *rs_wc_status_name(int status);
+/* The first offset where @a and @b differ, @len if none. */
+size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len);
+/* The children of a parallel step, after it ran. */
+unsigned rs_parallel_children(struct rs_step_run *sr,
+			      struct rs_step_run ***ret);
+
+/* --- shared by the post and pattern steps (step_post.c) ------------------- */
+
+/* An MR's runtime state, NULL if @id names none. */
+struct rs_mr_rt *rs_step_mr(struct rs_step_run *sr, const char *id);
+/*
+ * The remote end of an RDMA op at @offset of an mr or a bound mw: the
+ * address and rkey to post, our host bytes there (for verify; NULL when
+ * not known) and how many bytes there are from @offset on (an unbound
+ * mw: UINT64_MAX).
+ */
+void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
+		    uint64_t *ret_addr, uint32_t *ret_rkey, uint8_t **ret_host,
+		    uint64_t *ret_avail);
+/*
+ * The local buffer of a step: @len_field (its value @len, absent: the
+ * rest of the mr, at most @cap) bytes at @offset of mr @id, as an SGE.
+ * @ret_host: our bytes there.  0, or -EIO once the step failed.
+ */
+int rs_step_local(struct rs_step_run *sr, const char *id, uint64_t offset,
+		  const char *len_field, uint64_t len, uint64_t cap,
+		  struct ibv_sge *ret_sge, uint8_t **ret_host);
+/* Does a WR of @opcode on @qp go through ibv_wr_* (an ex QP created
+ * with that op in send_ops)? */
+bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode);
+/* Post a chain of WRs, through ibv_wr_* when @ex.  0 or the errno;
+ * *@bad is the first WR not posted. */
+int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
+		      struct ibv_send_wr **bad);
+/* Reads and atomics on @q can be answered (its connection's
+ * max_rd_atomic and max_dest_rd_atomic); 0 or -EIO once failed. */
+int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
+			    int expect);
+/* The path MTU of a QP's port, in bytes. */
+uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp);
+
+#endif

@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Measured traffic.  pingpong: round trips between two QPs, reported as
+ * latency (round trip / 2, like ib_send_lat and ib_write_lat); stream:
+ * a window of WRs kept in flight on one or more QPs, reported as
+ * bandwidth (like ib_write_bw, ib_send_bw, ib_read_bw).  Both build their
+ * WRs once and only set wr_id and flags per post.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "step.h"
+
+/* Latency samples and rates are taken on uv_hrtime(): CLOCK_MONOTONIC. */
+
+static int post1(struct rs_qpi *q, bool ex, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+
+	return rs_post_send_list(q, ex, wr, &bad);
+}
+
+static int post_recv1(struct rs_qpi *q, struct ibv_recv_wr *wr)
+{
+	struct ibv_recv_wr *bad;
+
+	if (q->srq && q->decl->type != RS_QPT_XRC_RECV)
+		return ibv_post_srq_recv(((struct rs_srq_rt *)q->srq->rt)->srq,
+					 wr, &bad);
+	return ibv_post_recv(q->rt->qp, wr, &bad);
+}
+
+static uint32_t recv_room(struct rs_qpi *q)
+{
+	if (q->srq)
+		return ((const struct rs_srq *)q->srq->obj->data)->max_wr;
+	return q->rt->cap.max_recv_wr;
+}
+
+/* --- pingpong --------------------------------------------------------------
+ *
+ * Like ib_send_lat/ib_write_lat's two processes: `qp` (a) runs on the
+ * step's loop and measures; `peer` (b) answers from a loop of its own in
+ * a second thread, so neither side's verbs work waits for the other's.
+ */
+
+struct pp_side {
+	struct rs_qpi *qp;
+	struct rs_mr_rt *mr;
+	struct ibv_send_wr wr;
+	struct ibv_sge sge;
+	struct ibv_recv_wr rwr;
+	struct ibv_sge rsge;
+	bool ex;
+	unsigned lane;               /* its send lane; receives lane + 1 */
+	struct rs_lane *sl, *rl;
+	uint64_t sent, rposted;
+	uint32_t sq;                 /* sends in flight at most */
+	volatile uint8_t *last;      /* write: the last byte of its buffer */
+};
+
+struct pp_rt {
+	struct pp_side a, b;
+	uint64_t total;              /* warmup + iterations */
+	uint64_t warmup;
+	uint64_t iter;               /* round trips done */
+	uint64_t t_post;             /* ns: a's post of this round trip */
+	uint64_t *samples;           /* ns per measured round trip */
+	uint32_t rx;                 /* receives kept posted per side */
+	bool write;
+	int completion;
+	struct rs_step_run *peer;    /* b's side */
+	pthread_t thread;
+	bool started, joined;
+};
+
+/* write: the byte a puts last for round trip @i, and b's answer. */
+static inline uint8_t pp_ping(uint64_t i)
+{
+	return (uint8_t)(2 * (i % 127) + 1);
+}
+
+static inline uint8_t pp_pong(uint64_t i)
+{
+	return (uint8_t)(pp_ping(i) + 1);
+}
+
+static int pp_post(struct rs_step_run *sr, struct pp_side *s, uint64_t seq)
+{
+	int r;
+
+	s->wr.wr_id = rs_wr_id(rs_step_slot(sr), s->lane, (uint32_t)seq);
+	r = post1(s->qp, s->ex, &s->wr);
+	if (r)
+		return rs_step_fail(sr, RS_STEP_FAILED, NULL,
+				    "posting on qp '%s' (round trip %llu): %s",
+				    s->qp->l->obj->id,
+				    (unsigned long long)seq + 1, strerror(r));
+	s->sent++;
+	return 0;
+}
+
+static int pp_refill(struct rs_step_run *sr, struct pp_rt *p,
+		     struct pp_side *s)
+{
+	uint64_t done = atomic_load_explicit(&s->rl->done,
+					     memory_order_acquire);
+
+	while (s->rposted < p->total && s->rposted - done < p->rx) {
+		int r;
+
+		s->rwr.wr_id = rs_wr_id(rs_step_slot(sr), s->lane + 1,
+					(uint32_t)s->rposted);
+		r = post_recv1(s->qp, &s->rwr);
+		if (r)
+			return rs_step_fail(sr, RS_STEP_FAILED, NULL,
+					    "posting a receive on qp '%s': %s",
+					    s->qp->l->obj->id, strerror(r));
+		s->rposted++;
+	}
+	return 0;
+}
+
+static inline uint64_t sends_done(struct pp_side *s)
+{
+	return atomic_load_explicit(&s->sl->done, memory_order_acquire);
+}
+
+static int pp_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* usec of one way: a round trip's ns / 2 / 1000 */
+static double one_way_us(uint64_t ns)
+{
+	return ns / 2000.0;
+}
+
+static void pp_report(struct rs_step_run *sr, struct pp_rt *p)
+{
+	uint64_t n = p->total - p->warmup, *v = p->samples;
+	double sum = 0, sq = 0, avg;
+
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), pp_cmp);
+	for (uint64_t i = 0; i < n; i++)
+		sum += one_way_us(v[i]);
+	avg = sum / n;
+	for (uint64_t i = 0; i < n; i++)
+		sq += (one_way_us(v[i]) - avg) * (one_way_us(v[i]) - avg);
+	/* perftest's columns: t_typical is the median; percentiles are
+	 * the sample at that rank. */
+	snprintf(sr->extra, sizeof(sr->extra),
+		 "latency usec: min %.2f typ %.2f avg %.2f stdev %.2f "
+		 "p99 %.2f p99.9 %.2f max %.2f (%llu samples)",
+		 one_way_us(v[0]), one_way_us(v[n / 2]), avg,
+		 sqrt(sq / n), one_way_us(v[(uint64_t)ceil(n * 0.99) - 1]),
+		 one_way_us(v[(uint64_t)ceil(n * 0.999) - 1]),
+		 one_way_us(v[n - 1]), (unsigned long long)n);
+}
+
+/* b: answer every ping that came, keep its receives posted. */
+static void pp_answer(struct rs_step_run *sr)
+{
+	struct pp_rt *p = sr->rt;
+	struct pp_side *b = &p->b;
+
+	if (p->write) {
+		if (b->sent < p->total && *b->last == pp_ping(b->sent) &&
+		    b->sent - sends_done(b) < b->sq) {
+			*b->last = pp_pong(b->sent);
+			if (pp_post(sr, b, b->sent))
+				return;
+		}
+	} else {
+		uint64_t got = atomic_load_explicit(&b->rl->done,
+						    memory_order_acquire);
+
+		if (b->sent < got && b->sent - sends_done(b) < b->sq &&
+		    pp_post(sr, b, b->sent))
+			return;
+		if (pp_refill(sr, p, b))
+			return;
+	}
+	if (b->sent == p->total && sends_done(b) == b->sent)
+		rs_step_pass(sr);
+}
+
+static int pp_answer_start(struct rs_step_run *sr)
+{
+	struct pp_rt *p = sr->rt;
+	int r;
+
+	sr->spin = p->write;
+	r = rs_step_watch(sr, p->b.qp->send_cq, p->completion);
+	if (!r && !p->write)
+		r = rs_step_watch(sr, p->b.qp->recv_cq, p->completion);
+	return r;
+}
+
+static const struct rdmascn_step_ops pp_answer_ops = {
+	.start = pp_answer_start,
+	.progress = pp_answer,
+};
+
+static void *pp_answer_main(void *arg)
+{
+	struct rs_step_run *sr = arg;
+
+	rs_step_execute(sr);
+	/* The measuring side's loop stays open until it joined us. */
+	uv_async_send(&sr->parent->wake);
+	return NULL;
+}
+
+static void pp_join(struct rs_step_run *sr)
+{
+	struct pp_rt *p = sr->rt;
+
+	if (!p->started || p->joined)
+		return;
+	pthread_join(p->thread, NULL);
+	p->joined = true;
+	atomic_fetch_sub(&sr->st->threads, 1);
+}
+
+static void pp_stop(struct rs_step_run *sr)
+{
+	struct pp_rt *p = sr->rt;
+
+	if (p && p->started && !p->joined) {
+		rs_step_request_stop(p->peer, "stopped with its pingpong");
+		pp_join(sr);
+	}
+}
+
+static void pp_progress(struct rs_step_run *sr)
+{
+	struct pp_rt *p = sr->rt;
+	struct pp_side *a = &p->a;
+	uint64_t now = 0;
+
+	if (atomic_load_explicit(&p->peer->over, memory_order_acquire) &&
+	    p->peer->result != RS_STEP_PASSED) {
+		/* It said why on stderr. */
+		pp_join(sr);
+		snprintf(sr->why, sizeof(sr->why), "qp '%s''s side: %.600s",
+			 p->b.qp->l->obj->id, p->peer->why);
+		rs_step_finish(sr, p->peer->result);
+		return;
+	}
+	if (a->sent > p->iter &&
+	    (p->write ? *a->last == pp_pong(p->iter) :
+	     atomic_load_explicit(&a->rl->done, memory_order_acquire) >
+	     p->iter)) {
+		/* One clock read serves this sample and the next post. */
+		now = uv_hrtime();
+		if (p->iter >= p->warmup)
+			p->samples[p->iter - p->warmup] = now - p->t_post;
+		p->iter++;
+	}
+	if (!p->write && pp_refill(sr, p, a))
+		return;
+	sr->done = p->iter;
+	if (a->sent == p->iter && a->sent < p->total &&
+	    a->sent - sends_done(a) < a->sq) {
+		if (p->write)
+			*a->last = pp_ping(a->sent);
+		p->t_post = now ? now : uv_hrtime();
+		if (pp_post(sr, a, a->sent))
+			return;
+	}
+	if (p->iter == p->total && sends_done(a) == a->sent &&
+	    atomic_load_explicit(&p->peer->over, memory_order_acquire)) {
+		pp_join(sr);
+		sr->wrs = a->sent + p->b.sent;
+		pp_report(sr, p);
+		rs_step_pass(sr);
+	}
+}
+
+static int pp_side_init(struct rs_step_run *sr, struct pp_rt *p,
+			struct pp_side *s, const char *qp, const char *local,
+			const char *peer_local, uint32_t size, bool inl,
+			unsigned lane)
+{
+	uint8_t *host, *rhost;
+	uint64_t raddr, ravail;
+	uint32_t rkey;
+	int r;
+
+	s->qp = rs_step_qp(sr, qp);
+	if (!s->qp || !s->qp->rt->qp)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "qp '%s' does not exist", qp);
+	s->mr = rs_step_mr(sr, local);
+	s->lane = lane;
+	s->sl = &sr->owner->lanes[lane];
+	s->rl = &sr->owner->lanes[lane + 1];
+	s->rl->per_wr = true;
+	s->rl->op = "recv";
+	r = rs_step_local(sr, local, 0, NULL, size, size, &s->sge, &host);
+	if (r)
+		return r;
+	if (s->sge.length < size)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "size",
+				    "%u bytes do not fit in mr '%s' (%zu "
+				    "bytes)",
+				    size, local, s->mr->length);
+	s->sq = s->qp->rt->cap.max_send_wr ? s->qp->rt->cap.max_send_wr : 1;
+	s->wr.sg_list = &s->sge;
+	s->wr.num_sge = size ? 1 : 0;
+	s->wr.send_flags = IBV_SEND_SIGNALED;
+	if (inl) {
+		if (size > s->qp->rt->cap.max_inline_data)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "inline",
+					    "%u bytes exceed qp '%s' "
+					    "max_inline_data (%u)", size, qp,
+					    s->qp->rt->cap.max_inline_data);
+		s->wr.send_flags |= IBV_SEND_INLINE;
+		s->sge.addr = (uintptr_t)host;
+	}
+	if (p->write) {
+		if (!host || !size)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "size",
+					    "op: write polls the last byte of "
+					    "host memory: needs size >= 1 and "
+					    "mr '%s' in host memory", local);
+		rs_step_remote(sr, peer_local, 0, &raddr, &rkey, &rhost,
+			       &ravail);
+		if (ravail < size)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "size",
+					    "%u bytes do not fit in mr '%s'",
+					    size, peer_local);
+		s->wr.opcode = IBV_WR_RDMA_WRITE;
+		s->wr.wr.rdma.remote_addr = raddr;
+		s->wr.wr.rdma.rkey = rkey;
+		s->sl->op = "rdma_write";
+		s->last = host + size - 1;
+		/* Not a value either side waits for. */
+		*s->last = 0;
+	} else {
+		s->wr.opcode = IBV_WR_SEND;
+		s->sl->op = "send";
+		s->rsge = s->sge;
+		s->rsge.addr = s->mr->addr;
+		s->rwr.sg_list = &s->rsge;
+		s->rwr.num_sge = size ? 1 : 0;
+	}
+	s->ex = rs_qp_use_ex(s->qp, s->wr.opcode);
+	return 0;
+}
+
+static int pingpong_start(struct rs_step_run *sr)
+{
+	const struct rs_step_pingpong *s = sr->obj->data;
+	struct pp_rt *p = sr->rt;
+	struct rs_mr_rt *la = rs_step_mr(sr, s->local);
+	struct rs_mr_rt *lb = rs_step_mr(sr, s->peer_local);
+	uint32_t size = s->size;
+	struct rs_step_run *k;
+	int r;
+
+	p->write = s->op == RS_PINGPONG_WRITE;
+	p->completion = s->completion;
+	if (p->write && rs_obj_has(sr->obj, "completion") &&
+	    s->completion == RS_COMP_EVENTS)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "completion",
+				    "op: write sees the peer's data by polling "
+				    "memory; events are for op: send");
+	/* Absent: the whole of the smaller buffer. */
+	if (!rs_obj_has(sr->obj, "size"))
+		size = la->length < lb->length ? la->length : lb->length;
+	p->warmup = s->warmup;
+	p->total = (s->iterations ? s->iterations : 1) + s->warmup;
+	p->samples = rs_calloc(p->total - p->warmup + 1,
+			       sizeof(*p->samples));
+	p->peer = k = rs_calloc(1, sizeof(*k));
+	if (!p->samples || !k || !rs_step_owner(sr, 4, IBV_WC_SUCCESS))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "out of memory");
+	r = pp_side_init(sr, p, &p->a, s->qp, s->local, s->peer_local, size,
+			 s->inline_data, 0);
+	if (!r)
+		r = pp_side_init(sr, p, &p->b, s->peer, s->peer_local,
+				 s->local, size, s->inline_data, 2);
+	if (!r)
+		r = rs_step_watch(sr, p->a.qp->send_cq, s->completion);
+	if (!r && !p->write)
+		r = rs_step_watch(sr, p->a.qp->recv_cq, s->completion);
+	if (r)
+		return r;
+	sr->spin = p->write;
+	sr->unit = "round trips";
+	sr->total = p->total;
+	if (!p->write) {
+		uint32_t ra = recv_room(p->a.qp), rb = recv_room(p->b.qp);
+
+		/* Like ibv_rc_pingpong's rx_depth: keep them posted. */
+		p->rx = ra < rb ? ra : rb;
+		if (!p->rx)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "peer",
+					    "op: send needs receive queues "
+					    "(max_recv_wr > 0)");
+		if (pp_refill(sr, p, &p->a) || pp_refill(sr, p, &p->b))
+			return -EIO;
+	}
+	/* b's side: this step's name and WRs, its own loop and thread. */
+	rs_step_init(k, sr->st, sr->obj, sr);
+	k->ops = &pp_answer_ops;
+	k->rt = p;
+	/* b's lanes wake b's loop. */
+	k->serves = sr->owner;
+	atomic_store(&sr->owner->lanes[2].sr, k);
+	atomic_store(&sr->owner->lanes[3].sr, k);
+	k->deadline_ms = sr->deadline_ms + 1000;
+	atomic_fetch_add(&sr->st->threads, 1);
+	r = pthread_create(&p->thread, NULL, pp_answer_main, k);
+	if (r) {
+		atomic_fetch_sub(&sr->st->threads, 1);
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "pthread_create: %s", strerror(r));
+	}
+	p->started = true;
+	return 0;
+}
+
+static void pingpong_release(struct rs_step_run *sr)
+{
+	struct pp_rt *p = sr->rt;
+
+	pp_stop(sr);
+	if (p->peer) {
+		p->peer->rt = NULL;    /* ours, not its */
+		rs_step_release(p->peer);
+	}
+	rs_free(p->peer);
+	rs_free(p->samples);
+}
+
+const struct rdmascn_step_ops rs_step_ops_pingpong = {
+	.rt_size = sizeof(struct pp_rt),
+	.start = pingpong_start,
+	.progress = pp_progress,
+	.stop = pp_stop,
+	.release = pingpong_release,
+};
+
+/* --- stream --------------------------------------------------------------- */
+
+struct st_q {
+	struct rs_qpi *qp;
+	struct rs_qpi *peer;         /* send: the receiver */
+	struct ibv_send_wr *wr;      /* list WRs, chained */
+	struct ibv_sge *sge;
+	struct ibv_recv_wr rwr;
+	struct ibv_sge rsge;
+	struct rs_lane *sl, *rl;
+	uint64_t n;                  /* to post; the posted ones when stopped */
+	uint64_t posted, rposted;
+	uint64_t sig_upto;           /* WRs up to the last signalled one */
+	bool ex;
+	bool over;
+};
+
+struct stream_rt {
+	struct st_q *q;
+	unsigned nq;
+	bool send;
+	uint32_t depth, list, sig, size, rx;
+	unsigned flags;
+	uint64_t until;              /* duration_ms: ns when posting stops */
+	bool stopped;                /* duration passed */
+	uint64_t t_first, t_last;
+	unsigned n_over;
+};
+
+static int st_post(struct rs_step_run *sr, struct stream_rt *s,
+		   struct st_q *q, unsigned lane, uint64_t k)
+{
+	uint32_t slot = rs_step_slot(sr);
+	struct ibv_send_wr *bad = NULL;
+	int r;
+
+	for (uint64_t i = 0; i < k; i++) {
+		uint64_t seq = q->posted + i;
+		struct ibv_send_wr *w = &q->wr[i];
+
+		w->wr_id = rs_wr_id(slot, lane, (uint32_t)seq);
+		w->send_flags = s->flags;
+		if ((seq + 1) % s->sig == 0 || seq + 1 == q->n) {
+			w->send_flags |= IBV_SEND_SIGNALED;
+			q->sig_upto = seq + 1;
+		}
+	}
+	q->wr[k - 1].next = NULL;
+	r = rs_post_send_list(q->qp, q->ex, q->wr, &bad);
+	q->wr[k - 1].next = k < s->list ? &q->wr[k] : NULL;
+	if (r)
+		return rs_step_fail(sr, RS_STEP_FAILED, NULL,
+				    "posting on qp '%s' (WR %llu): %s",
+				    q->qp->l->obj->id,
+				    (unsigned long long)q->posted + 1,
+				    strerror(r));
+	q->posted += k;
+	return 0;
+}
+
+static int st_refill(struct rs_step_run *sr, struct stream_rt *s,
+		     struct st_q *q, unsigned lane)
+{
+	uint64_t done = atomic_load_explicit(&q->rl->done,
+					     memory_order_acquire);
+
+	while (q->rposted < q->n && q->rposted - done < s->rx) {
+		int r;
+
+		q->rwr.wr_id = rs_wr_id(rs_step_slot(sr), lane,
+					(uint32_t)q->rposted);
+		r = post_recv1(q->peer, &q->rwr);
+		if (r)
+			return rs_step_fail(sr, RS_STEP_FAILED, NULL,
+					    "posting a receive on qp '%s': %s",
+					    q->peer->l->obj->id, strerror(r));
+		q->rposted++;
+	}
+	return 0;
+}
+
+static void st_report(struct rs_step_run *sr, struct stream_rt *s)
+{
+	double sec = (s->t_last - s->t_first) / 1e9;
+	uint64_t msgs = 0;
+
+	for (unsigned i = 0; i < s->nq; i++)
+		msgs += s->q[i].n;
+	if (sec <= 0)
+		sec = 1e-9;
+	/* MB/s as perftest prints it (2^20 bytes); Gb/s in 10^9 bits. */
+	snprintf(sr->extra, sizeof(sr->extra),
+		 "%llu x %u B in %.3f ms: %.2f MB/s %.3f Gb/s %.4f Mpps",
+		 (unsigned long long)msgs, s->size, sec * 1e3,
+		 msgs * (double)s->size / sec / 1048576.0,
+		 msgs * (double)s->size * 8 / sec / 1e9, msgs / sec / 1e6);
+}
+
+static void stream_progress(struct rs_step_run *sr)
+{
+	struct stream_rt *s = sr->rt;
+	uint64_t now = 0;
+
+	if (s->until && !s->stopped && uv_hrtime() >= s->until) {
+		/* Time is up: what was signalled is what is counted. */
+		s->stopped = true;
+		for (unsigned i = 0; i < s->nq; i++)
+			s->q[i].n = s->q[i].sig_upto;
+	}
+	sr->done = 0;
+	for (unsigned i = 0; i < s->nq; i++) {
+		struct st_q *q = &s->q[i];
+		uint64_t done;
+
+		if (q->over)
+			continue;
+		done = atomic_load_explicit(&q->sl->done,
+					    memory_order_acquire);
+		if (s->send && st_refill(sr, s, q, 2 * i + 1))
+			return;
+		while (!s->stopped && q->posted < q->n) {
+			uint64_t room = s->depth - (q->posted - done);
+			uint64_t k = q->n - q->posted;
+
+			/* A send needs a receive posted for it. */
+			if (s->send && q->rposted - q->posted < room)
+				room = q->rposted - q->posted;
+			if (!room)
+				break;
+			if (k > s->list)
+				k = s->list;
+			if (k > room)
+				k = room;
+			if (st_post(sr, s, q, 2 * i, k))
+				return;
+		}
+		sr->done += done;
+		if (done < q->n || (s->send &&
+		    atomic_load_explicit(&q->rl->done, memory_order_acquire) <
+		    q->n))
+			continue;
+		q->over = true;
+		s->n_over++;
+		if (!now)
+			now = uv_hrtime();
+		s->t_last = now;
+	}
+	sr->wrs = 0;
+	for (unsigned i = 0; i < s->nq; i++)
+		sr->wrs += s->q[i].posted;
+	if (s->n_over == s->nq) {
+		st_report(sr, s);
+		rs_step_pass(sr);
+	}
+}
+
+static int stream_q_init(struct rs_step_run *sr, struct stream_rt *s,
+			 struct st_q *q, const char *qp, unsigned i,
+			 const struct ibv_send_wr *tmpl,
+			 const struct ibv_sge *sge, uint64_t n)
+{
+	const struct rs_step_stream *st = sr->obj->data;
+	int r;
+
+	q->qp = rs_step_qp(sr, qp);
+	if (!q->qp || !q->qp->rt->qp)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "qp",
+				    "qp '%s' does not exist", qp);
+	if (s->depth > q->qp->rt->cap.max_send_wr)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "depth",
+				    "%u exceeds qp '%s' max_send_wr (%u)",
+				    s->depth, qp, q->qp->rt->cap.max_send_wr);
+	if (s->flags & IBV_SEND_INLINE &&
+	    s->size > q->qp->rt->cap.max_inline_data)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "inline",
+				    "%u bytes exceed qp '%s' max_inline_data "
+				    "(%u)", s->size, qp,
+				    q->qp->rt->cap.max_inline_data);
+	q->n = n;
+	q->sl = &sr->owner->lanes[2 * i];
+	q->rl = &sr->owner->lanes[2 * i + 1];
+	q->sl->op = st->op == RS_STREAM_SEND ? "send" :
+		    st->op == RS_STREAM_READ ? "rdma_read" : "rdma_write";
+	q->rl->per_wr = true;
+	q->rl->op = "recv";
+	q->wr = rs_calloc(s->list, sizeof(*q->wr));
+	q->sge = rs_calloc(s->list, sizeof(*q->sge));
+	if (!q->wr || !q->sge)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "out of memory");
+	for (uint32_t k = 0; k < s->list; k++) {
+		q->wr[k] = *tmpl;
+		q->sge[k] = *sge;
+		q->wr[k].sg_list = &q->sge[k];
+		q->wr[k].next = k + 1 < s->list ? &q->wr[k + 1] : NULL;
+	}
+	q->ex = rs_qp_use_ex(q->qp, tmpl->opcode);
+	r = rs_step_watch(sr, q->qp->send_cq, st->completion);
+	if (r || !s->send)
+		return r;
+	/* send: the receiver is `peer` for one QP, else each QP's
+	 * connection peer. */
+	q->peer = st->peer && st->qp ? rs_step_qp(sr, st->peer) : q->qp->peer;
+	if (!q->peer || !q->peer->rt->qp)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "peer",
+				    "qp '%s' has no receiving peer (a "
+				    "connection)", qp);
+	if (!s->rx || s->rx > recv_room(q->peer))
+		s->rx = recv_room(q->peer);
+	if (!s->rx)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "peer",
+				    "qp '%s' has no receive queue",
+				    q->peer->l->obj->id);
+	q->rwr.sg_list = &q->rsge;
+	q->rwr.num_sge = 1;
+	return rs_step_watch(sr, q->peer->recv_cq, st->completion);
+}
+
+static int stream_start(struct rs_step_run *sr)
+{
+	const struct rs_step_stream *st = sr->obj->data;
+	struct stream_rt *s = sr->rt;
+	unsigned nq = st->qp ? 1 : st->qps_count;
+	struct ibv_send_wr tmpl = { 0 };
+	struct ibv_sge sge, rsge = { 0 };
+	struct rs_qpi *first;
+	uint64_t n, raddr = 0, ravail = UINT64_MAX;
+	uint32_t rkey = 0, max;
+	uint8_t *host, *rhost = NULL;
+	int r;
+
+	if (2 * nq > RS_MAX_LANES)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "qps",
+				    "at most %d qps", RS_MAX_LANES / 2);
+	first = rs_step_qp(sr, st->qp ? st->qp : st->qps[0]);
+	if (!first || !first->rt->qp)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "the qp does not exist");
+	s->send = st->op == RS_STREAM_SEND;
+	if (st->remote)
+		rs_step_remote(sr, st->remote, 0, &raddr, &rkey, &rhost,
+			       &ravail);
+	r = rs_step_local(sr, st->local, 0, "size", st->size,
+			  s->send ? UINT64_MAX : ravail, &sge, &host);
+	if (r)
+		return r;
+	s->size = sge.length;
+	if (!s->send && s->size > ravail)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "size",
+				    "%u bytes do not fit in '%s' (%llu bytes)",
+				    s->size, st->remote,
+				    (unsigned long long)ravail);
+	max = first->rt->cap.max_send_wr ? first->rt->cap.max_send_wr : 1;
+	s->depth = st->depth ? st->depth : max;
+	s->list = st->post_list ? st->post_list : 1;
+	if (s->list > s->depth)
+		s->list = s->depth;
+	s->sig = st->signal_every ? st->signal_every : 1;
+	if (s->sig > s->depth)
+		s->sig = s->depth;
+	if (st->inline_data) {
+		s->flags = IBV_SEND_INLINE;
+		sge.addr = (uintptr_t)host;
+	}
+	tmpl.num_sge = s->size ? 1 : 0;
+	tmpl.opcode = s->send ? IBV_WR_SEND : st->op == RS_STREAM_READ ?
+		      IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+	tmpl.wr.rdma.remote_addr = raddr;
+	tmpl.wr.rdma.rkey = rkey;
+	/* Receives land in `remote` when given, else in `local` (both QPs
+	 * on one PD). */
+	if (s->send) {
+		struct rs_mr_rt *rm = rs_step_mr(sr, st->remote ? st->remote :
+						 st->local);
+
+		rsge = (struct ibv_sge){ .addr = rm->addr,
+					 .length = s->size,
+					 .lkey = rm->mr->lkey };
+		if (s->size > rm->length)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "size",
+					    "%u bytes do not fit in the "
+					    "receive buffer (%zu bytes)",
+					    s->size, rm->length);
+	}
+	n = st->iterations ? st->iterations : 1;
+	if (st->duration_ms) {
+		n = UINT64_MAX;
+		/* The deadline still applies: give it room. */
+		if (!st->common.deadline_ms)
+			sr->deadline_ms = st->duration_ms +
+					  sr->run->default_deadline_ms;
+	}
+	s->q = rs_calloc(nq, sizeof(*s->q));
+	if (!s->q || !rs_step_owner(sr, 2 * nq, IBV_WC_SUCCESS))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "out of memory");
+	s->nq = nq;
+	for (unsigned i = 0; i < nq; i++) {
+		r = stream_q_init(sr, s, &s->q[i], st->qp ? st->qp :
+				  st->qps[i], i, &tmpl, &sge, n);
+		if (!r && st->op == RS_STREAM_READ)
+			r = rs_step_check_rd_atomic(sr, s->q[i].qp,
+						    IBV_WC_SUCCESS);
+		if (r)
+			return r;
+		s->q[i].rsge = rsge;
+	}
+	sr->unit = "completions";
+	sr->total = n == UINT64_MAX ? 0 : n * nq;
+	s->t_first = uv_hrtime();
+	if (st->duration_ms)
+		s->until = s->t_first + st->duration_ms * 1000000ull;
+	stream_progress(sr);
+	return 0;
+}
+
+static void stream_release(struct rs_step_run *sr)
+{
+	struct stream_rt *s = sr->rt;
+
+	for (unsigned i = 0; s->q && i < s->nq; i++) {
+		rs_free(s->q[i].wr);
+		rs_free(s->q[i].sge);
+	}
+	rs_free(s->q);
+}
+
+const struct rdmascn_step_ops rs_step_ops_stream = {
+	.rt_size = sizeof(struct stream_rt),
+	.start = stream_start,
+	.progress = stream_progress,
+	.release = stream_release,
+};

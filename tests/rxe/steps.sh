@@ -1,0 +1,170 @@
+#!/bin/bash
+# Inside the Soft-RoCE VM: the step executor.  Every scenario of scenarios/
+# that rxe runs passes again with its CQs on completion channels (events);
+# expected and unexpected completion errors, deadlines, channel-less
+# events, sleeps, verify, modify_qp, parallel steps sharing CQs, stream
+# and pingpong each end as they should, with a clean teardown.
+set -u
+rdmascn=$1
+scndir=$2
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME WANT_RC FILE [ARGS]: run it with --check-leaks, check the
+# exit code and a clean teardown.
+expect() {
+	local name=$1 want=$2
+	shift 2
+	run_scn "$tmp/out" "$tmp/err" --check-leaks "$@"
+	[ $rc = "$want" ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want $want"; }
+	assert_clean "$tmp/out" "$tmp/err" "$name"
+}
+# has NAME FILE REGEX: the output says it.
+has() {
+	grep -Eq "$3" "$2" || { cat "$tmp/out" "$tmp/err"; fail "$1: no /$3/"; }
+}
+
+# 1. The scenarios with every CQ on a channel: events by the CQ's default.
+for name in rc_write rc_read atomics ud_send srq mw_bind rc_pingpong; do
+	sed -E 's/(\{id: [a-z_]+, context: [a-z_]+, )cqe:/\1channel: true, cqe:/' \
+		"$scndir/$name.yaml" >"$tmp/ev_$name.yaml"
+	grep -q 'channel: true' "$tmp/ev_$name.yaml" || fail "ev_$name: no CQ changed"
+	expect "events $name" 0 "$tmp/ev_$name.yaml"
+	echo "ok $name with completion channels: $(tail -n1 "$tmp/out")"
+done
+
+# Objects for the rest: a, b on a busy CQ (channel, mode busy); c, d on an
+# events CQ; e, f on a CQ without a channel.
+base() {
+	cat <<EOF
+scenario: $1
+contexts: [{id: ctx, device: any, port: 1}]
+pds: [{id: pd, context: ctx}]
+cqs:
+  - {id: cq, context: ctx, cqe: 256, channel: true, mode: busy}
+  - {id: cq2, context: ctx, cqe: 256, channel: true}
+  - {id: cq3, context: ctx, cqe: 64}
+mrs:
+  - {id: src, pd: pd, length: 4096, access: [local_write, remote_write], fill: pattern}
+  - {id: dst, pd: pd, length: 4096, access: [local_write, remote_write, remote_read], fill: zero}
+  - {id: ctr, pd: pd, length: 8, access: [local_write, remote_atomic], fill: zero}
+qps:
+  - {id: a, pd: pd, type: rc, send_cq: cq, cap: {max_send_wr: 16, max_recv_wr: 16}}
+  - {id: b, pd: pd, type: rc, send_cq: cq, cap: {max_send_wr: 16, max_recv_wr: 16}}
+  - {id: c, pd: pd, type: rc, send_cq: cq2, cap: {max_send_wr: 64, max_recv_wr: 64, max_inline_data: 64}}
+  - {id: d, pd: pd, type: rc, send_cq: cq2, cap: {max_send_wr: 64, max_recv_wr: 64, max_inline_data: 64}}
+  - {id: e, pd: pd, type: rc, send_cq: cq3}
+  - {id: f, pd: pd, type: rc, send_cq: cq3}
+connections:
+  - {id: ab, a: a, b: b, rnr_retry: ${2:-7}, min_rnr_timer: 1, timeout: 10, retry_cnt: 1}
+  - {id: cd, a: c, b: d, max_rd_atomic: 8, max_dest_rd_atomic: 8}
+  - {id: ef, a: e, b: f}
+steps:
+EOF
+}
+scn() { base "$1" "${3:-}" >"$tmp/$1.yaml"; printf '%s\n' "$2" >>"$tmp/$1.yaml"; }
+
+# 2. Completion errors, expected or not.
+scn rkey_expected "  - write: {id: w, qp: a, local: src, remote: dst, rkey: 0x1234, iterations: 10, depth: 4, signal_every: 2, expect: rem_access_err}"
+expect rkey_expected 0 "$tmp/rkey_expected.yaml"
+echo "ok a write with a wrong rkey expecting rem_access_err passes"
+scn rkey "  - write: {id: w, qp: a, local: src, remote: dst, rkey: 0x1234}
+  - verify: {id: v, mr: dst, pattern: zero}"
+expect rkey 1 "$tmp/rkey.yaml"
+has rkey "$tmp/err" "rkey.yaml:[0-9]+:[0-9]+: step 1 \(write\) 'w': rdma_write wr 0x[0-9a-f]+ \(#0\) completed with rem_access_err \(remote access error\), vendor_err 0x[0-9a-f]+, qp_num 0x[0-9a-f]+; expected success"
+has rkey "$tmp/out" "^step 2 +verify +'v' +not run$"
+echo "ok the same write without expect fails naming the status; the rest is not run"
+scn rnr "  - send: {id: s, qp: a, local: src, length: 64, expect: rnr_retry_exc_err}" 0
+expect rnr 0 "$tmp/rnr.yaml"
+echo "ok a send without a receive, rnr_retry 0, expecting rnr_retry_exc_err passes"
+scn success "  - write: {id: w, qp: a, local: src, remote: dst, expect: rem_access_err}"
+expect success 1 "$tmp/success.yaml"
+has success "$tmp/err" "completed with success, .*expected rem_access_err"
+echo "ok a write expecting an error that succeeds fails"
+
+# 3. A deadline: rnr_retry 7 retries for ever, the step stops at 1 s.
+scn deadline "  - send: {id: s, qp: a, local: src, length: 64, deadline_ms: 1000}"
+t0=$(date +%s%N)
+expect deadline 1 "$tmp/deadline.yaml"
+ms=$((($(date +%s%N) - t0) / 1000000))
+has deadline "$tmp/err" "deadline.yaml:[0-9]+:[0-9]+: step 1 \(send\) 's': deadline 1000 ms passed with 0 of 1 completions, 0 of 1 receives at qp 'b'"
+grep -q 'still open' "$tmp/err" && fail "deadline: a loop handle stayed open"
+echo "ok a send nobody receives ends at its 1000 ms deadline ($ms ms in all), torn down"
+
+# 4. Set-up problems: exit 3 with the reason.
+scn nochan "  - write: {id: w, qp: e, local: src, remote: dst, completion: events}"
+expect nochan 3 "$tmp/nochan.yaml"
+has nochan "$tmp/err" "completion: events need a completion channel, and cq 'cq3' has none"
+scn rd "  - read: {id: r, qp: a, local: src, remote: dst}"
+expect rd 3 "$tmp/rd.yaml"
+has rd "$tmp/err" "need max_rd_atomic and max_dest_rd_atomic >= 1"
+scn depth "  - write: {id: w, qp: a, local: src, remote: dst, depth: 17}"
+expect depth 3 "$tmp/depth.yaml"
+has depth "$tmp/err" "depth: 17 exceeds qp 'a' max_send_wr"
+echo "ok events without a channel, reads without rd_atomic, depth above max_send_wr: exit 3"
+
+# 5. The other step types, both completion modes.
+scn misc "  - sleep: {id: nap, ms: 200}
+  - write: {id: w1, qp: a, local: src, remote: dst, verify: true, iterations: 100, depth: 8, post_list: 4, signal_every: 4}
+  - verify: {mr: dst, pattern: pattern}
+  - verify: {mr: dst, offset: 100, length: 50, pattern: pattern}
+  - recv: {id: r, qp: b, local: dst, count: 4}
+  - send: {id: s, qp: a, local: src, length: 1000, offset: 3, iterations: 4, verify: true}
+  - recv: {id: r2, qp: d, local: dst, count: 3}
+  - send: {id: simm, qp: c, local: src, length: 16, imm: 7, inline: true}
+  - write: {id: wimm, qp: c, local: src, remote: dst, length: 128, imm: 9, iterations: 2}
+  - read: {id: rd0, qp: c, local: src, remote: dst, length: 0}
+  - read: {id: rd, qp: c, local: src, remote: dst, verify: true, iterations: 50, depth: 8}
+  - atomic: {id: add, qp: c, op: fetch_add, local: src, remote: ctr, add: 5, iterations: 3, expect_fetched: 10}
+  - verify: {id: sum, mr: ctr, equals_u64: 15}
+  - modify_qp: {id: err, qp: a, state: err}
+  - write: {id: flushed, qp: a, local: src, remote: dst, expect: wr_flush_err}"
+expect misc 0 "$tmp/misc.yaml"
+has misc "$tmp/out" "^step 1 +sleep +'nap' +passed +2[0-9][0-9]\.[0-9] ms$"
+has misc "$tmp/out" "^step 14 +modify_qp +'err' +passed .* qp 'a' now ERR"
+echo "ok sleep, verify, send/recv with verify, imm, reads, atomics, modify_qp: $(grep -c '^step .* passed' "$tmp/out") steps passed"
+
+scn par "  - recv: {id: r, qp: b, local: dst, count: 16}
+  - parallel:
+      id: busy
+      steps:
+        - write: {id: pw, qp: c, local: src, remote: dst, iterations: 2000, depth: 32, signal_every: 8, completion: busy}
+        - send: {id: ps, qp: a, local: src, length: 512, iterations: 16, depth: 4}
+        - sleep: {id: pz, ms: 50}
+  - parallel:
+      id: events
+      steps:
+        - write: {id: pw2, qp: c, local: src, remote: dst, iterations: 2000, depth: 32}
+        - write: {id: pw3, qp: d, local: src, remote: dst, iterations: 2000, depth: 32}
+  - parallel:
+      id: one_fails
+      steps:
+        - write: {id: bad, qp: c, local: src, remote: dst, rkey: 0x99}
+        - sleep: {id: long, ms: 5000}
+  - sleep: {id: never, ms: 1}"
+expect par 1 "$tmp/par.yaml"
+has par "$tmp/out" "^step 3\.2 +write +'pw3' +passed"
+has par "$tmp/out" "^step 4 +parallel +'one_fails' +failed .*step 4\.1 \(write\) 'bad' did not pass"
+has par "$tmp/out" "^step 4\.2 +sleep +'long' +failed .*stopped: step 4\.1 \(write\) 'bad' did not pass"
+has par "$tmp/out" "^step 5 +sleep +'never' +not run$"
+echo "ok parallel steps on shared CQs (busy and events) pass; a failing one stops its siblings"
+
+scn pattern "  - stream: {id: sw, qp: c, completion: busy, local: src, remote: dst, size: 4096, iterations: 2000, depth: 64, signal_every: 16, post_list: 4}
+  - stream: {id: sr, qp: c, op: read, local: src, remote: dst, size: 4096, iterations: 500, depth: 16}
+  - stream: {id: ss, qp: c, op: send, peer: d, local: src, remote: dst, size: 4096, iterations: 1000, depth: 32}
+  - stream: {id: sm, qps: [a, c], completion: busy, local: src, remote: dst, size: 1024, iterations: 500, depth: 16, signal_every: 4}
+  - stream: {id: sd, qp: c, local: src, remote: dst, size: 4096, duration_ms: 300, depth: 64, signal_every: 8}
+  - pingpong: {id: pw, qp: c, peer: d, op: write, completion: busy, local: src, peer_local: dst, size: 2, iterations: 500, warmup: 50, inline: true}
+  - pingpong: {id: ps, qp: c, peer: d, op: send, completion: busy, local: src, peer_local: dst, size: 2, iterations: 500, warmup: 50}
+  - pingpong: {id: pe, qp: c, peer: d, op: send, local: src, peer_local: dst, size: 64, iterations: 500}"
+expect pattern 0 "$tmp/pattern.yaml"
+for s in sw sr ss sm sd; do
+	has pattern "$tmp/out" "^step [0-9]+ +stream +'$s' +passed .* MB/s [0-9.]+ Gb/s [0-9.]+ Mpps$"
+done
+for s in pw ps pe; do
+	has pattern "$tmp/out" "^step [0-9]+ +pingpong +'$s' +passed .*latency usec: min [0-9.]+ typ [0-9.]+ avg .* p99\.9 [0-9.]+ max [0-9.]+ \([0-9]+ samples\)$"
+done
+echo "ok stream (write, read, send, two QPs, duration) and pingpong (write, send, events)"
+grep -E "^step [0-9]+ +(stream|pingpong)" "$tmp/out" | sed 's/^/  /'
+echo "steps as expected"
