@@ -169,6 +169,8 @@ struct rs_step_run {
 	struct rs_watch *watch;     /* grown before the waits start only:
 				     * the loop holds their uv_polls */
 
+	struct rs_async_watch *async; /* one per context (top level) */
+	unsigned n_async;
 	struct rs_owner *owner;     /* NULL: posts nothing */
 	struct rs_owner *serves;    /* lanes of it may name this step (the
 				     * owner's, or a helper's owner) */
@@ -251,6 +253,11 @@ int rs_step_watch(struct rs_step_run *sr, struct rs_cqi *cq, int completion);
 unsigned rs_step_reap(struct rs_step_run *sr, bool busy_only);
 /* Start waiting: arm events CQs, start the uv_polls and the idle spin. */
 int rs_step_watch_start(struct rs_step_run *sr);
+/* Watch every context's asynchronous events on @sr's loop (top-level
+ * steps only): an event that means something broke fails the step. */
+struct rs_async_watch;
+int rs_step_async_start(struct rs_step_run *sr);
+
 /* The owner's first unexpected completion, as a failure of @sr. */
 void rs_step_fail_wc(struct rs_step_run *sr, struct rs_owner *o);
 /* After completions or a wake-up: fail on a bad completion, else let

@@ -243,7 +243,8 @@ void rs_step_execute(struct rs_step_run *sr)
 			goto over;
 		}
 	}
-	if (loop_open(sr) || rs_step_check_stop(sr))
+	if (loop_open(sr) || rs_step_async_start(sr) ||
+	    rs_step_check_stop(sr))
 		goto run;
 	r = sr->ops->start(sr);
 	if (sr->finished)
@@ -291,6 +292,9 @@ void rs_step_release(struct rs_step_run *sr)
 		sr->ops->release(sr);
 	rs_free(sr->watch);
 	sr->watch = NULL;
+	rs_free(sr->async);
+	sr->async = NULL;
+	sr->n_async = 0;
 	rs_free(sr->rt);
 	sr->rt = NULL;
 }

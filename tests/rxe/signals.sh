@@ -2,6 +2,7 @@
 # Inside the Soft-RoCE VM: SIGINT and SIGTERM at several points of a run
 # end it with a clean teardown (the reverse of creation, nothing leaked)
 # and exit 130 / 143; a second SIGINT during teardown does not stop it.
+# A port going down during a step fails it through its async event.
 set -u
 rdmascn=$1
 scn=$(dirname "$0")/scn/hold.yaml
@@ -55,3 +56,23 @@ check_interrupted "SIGINT, then SIGINT during teardown" 130 SIGINT
 grep -q 'tearing down; this signal does not stop that' "$tmp/err" ||
 	{ cat "$tmp/err"; fail "the second SIGINT was not noted"; }
 echo "ok second SIGINT during teardown: noted, teardown finished, exit 130"
+
+# 4. Not a signal but the same path: the device's asynchronous events
+# come through the step's loop, and a port going down fails the step,
+# named, with a clean teardown.
+"$rdmascn" run --check-leaks --set hold_ms=20000 "$scn" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 1 200); do
+	grep -q "^created.*connection 'ab'" "$tmp/out" 2>/dev/null && break
+	sleep 0.05
+done
+sleep 0.3
+ip link set veth0 down
+wait $pid
+rc=$?
+ip link set veth0 up
+[ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "port down: exit $rc, want 1"; }
+grep -q "hold.yaml:[0-9]*:[0-9]*: step 1 (sleep) 'hold': asynchronous event port error on port 1 of context 'ctx'" "$tmp/err" ||
+	{ cat "$tmp/err"; fail "port down: the event is not named"; }
+assert_clean "$tmp/out" "$tmp/err" "port down"
+echo "ok port down during a step: IBV_EVENT_PORT_ERR failed it, torn down, no leaks"

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Asynchronous events come through the step loops: each top-level step
+ * watches the async_fd of every context (O_NONBLOCK, in a uv_poll), gets
+ * and acks every event, and fails on one that means something broke (QP
+ * fatal, port down, CQ overrun, device fatal), naming it and what it hit.
+ * A step that expects a completion error may see its QPs' error events:
+ * those are reported, not failed on.  `async_events: true` on a context
+ * prints every event, expected or not.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+
+#include "alloc.h"
+#include "kinds.h"
+#include "live.h"
+#include "step.h"
+
+struct rs_async_watch {
+	uv_poll_t poll;
+	struct rs_step_run *sr;
+	struct rs_live *ctx;
+};
+
+static bool event_is_failure(enum ibv_event_type t)
+{
+	switch (t) {
+	case IBV_EVENT_CQ_ERR:
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_PATH_MIG_ERR:
+	case IBV_EVENT_DEVICE_FATAL:
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_SRQ_ERR:
+	case IBV_EVENT_WQ_FATAL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool event_on_qp(enum ibv_event_type t)
+{
+	return t == IBV_EVENT_QP_FATAL || t == IBV_EVENT_QP_REQ_ERR ||
+	       t == IBV_EVENT_QP_ACCESS_ERR || t == IBV_EVENT_COMM_EST ||
+	       t == IBV_EVENT_SQ_DRAINED || t == IBV_EVENT_PATH_MIG ||
+	       t == IBV_EVENT_PATH_MIG_ERR ||
+	       t == IBV_EVENT_QP_LAST_WQE_REACHED;
+}
+
+/* "qp 'a' (qpn 0x11)", "port 1", "cq", "srq", "the device". */
+static void event_what(struct rs_step_run *sr, const struct ibv_async_event *e,
+		       char *buf, size_t len)
+{
+	const struct rs_qpi *q;
+
+	if (event_on_qp(e->event_type)) {
+		q = rs_qp_by_num(sr->st, e->element.qp->qp_num);
+		snprintf(buf, len, "%s (qpn 0x%x)", q ? q->l->obj->name : "qp",
+			 e->element.qp->qp_num);
+	} else if (e->event_type == IBV_EVENT_PORT_ERR ||
+		   e->event_type == IBV_EVENT_PORT_ACTIVE ||
+		   e->event_type == IBV_EVENT_LID_CHANGE ||
+		   e->event_type == IBV_EVENT_PKEY_CHANGE ||
+		   e->event_type == IBV_EVENT_GID_CHANGE ||
+		   e->event_type == IBV_EVENT_SM_CHANGE ||
+		   e->event_type == IBV_EVENT_CLIENT_REREGISTER) {
+		snprintf(buf, len, "port %d", e->element.port_num);
+	} else if (e->event_type == IBV_EVENT_CQ_ERR) {
+		snprintf(buf, len, "a cq");
+	} else if (e->event_type == IBV_EVENT_SRQ_ERR ||
+		   e->event_type == IBV_EVENT_SRQ_LIMIT_REACHED) {
+		snprintf(buf, len, "an srq");
+	} else {
+		snprintf(buf, len, "the device");
+	}
+}
+
+static void on_async(uv_poll_t *p, int status, int events)
+{
+	struct rs_async_watch *w = p->data;
+	struct rs_step_run *sr = w->sr;
+	struct ibv_context *ctx = ((struct rs_context_rt *)w->ctx->rt)->ctx;
+	const struct rs_context *decl = w->ctx->obj->data;
+	struct ibv_async_event e;
+
+	(void)status;
+	(void)events;
+	while (!ibv_get_async_event(ctx, &e)) {
+		enum ibv_event_type t = e.event_type;
+		bool tolerated = event_on_qp(t) && sr->owner &&
+				 sr->owner->expect != IBV_WC_SUCCESS;
+		char what[128];
+
+		event_what(sr, &e, what, sizeof(what));
+		ibv_ack_async_event(&e);
+		if (event_is_failure(t) && !tolerated && !sr->finished) {
+			rs_step_fail(sr, RS_STEP_FAILED, NULL, "asynchronous "
+				     "event %s on %s of context '%s'",
+				     ibv_event_type_str(t), what,
+				     w->ctx->obj->id);
+		} else if (decl->async_events || event_is_failure(t)) {
+			pthread_mutex_lock(&sr->st->lock);
+			fprintf(sr->run->out, "event     %s on %s of context "
+				"'%s'%s\n", ibv_event_type_str(t), what,
+				w->ctx->obj->id, tolerated ?
+				" (the step expects errors)" : "");
+			pthread_mutex_unlock(&sr->st->lock);
+		}
+	}
+}
+
+int rs_step_async_start(struct rs_step_run *sr)
+{
+	struct rs_run *run = sr->run;
+	unsigned n = 0;
+
+	/* The top-level step watches for its nested ones. */
+	if (sr->parent)
+		return 0;
+	for (unsigned i = 0; i < run->s->n_objects; i++)
+		if (run->live[i].obj->kind == &rs_kind_context &&
+		    run->live[i].state == RS_LIVE_CREATED)
+			n++;
+	if (!n)
+		return 0;
+	sr->async = rs_calloc(n, sizeof(*sr->async));
+	if (!sr->async)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL, "out of memory");
+	for (unsigned i = 0; i < run->s->n_objects; i++) {
+		struct rs_live *l = &run->live[i];
+		struct rs_async_watch *w = &sr->async[sr->n_async];
+		struct ibv_context *ctx;
+		int fl, r;
+
+		if (l->obj->kind != &rs_kind_context ||
+		    l->state != RS_LIVE_CREATED)
+			continue;
+		ctx = ((struct rs_context_rt *)l->rt)->ctx;
+		fl = fcntl(ctx->async_fd, F_GETFL);
+		if (fl < 0 || fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK))
+			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+					    "async_fd of context '%s': %m",
+					    l->obj->id);
+		w->sr = sr;
+		w->ctx = l;
+		w->poll.data = w;
+		r = uv_poll_init(&sr->loop, &w->poll, ctx->async_fd);
+		if (!r)
+			r = uv_poll_start(&w->poll, UV_READABLE, on_async);
+		if (r)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+					    "uv_poll on the async_fd of context "
+					    "'%s': %s", l->obj->id,
+					    uv_strerror(r));
+		sr->n_async++;
+	}
+	return 0;
+}
