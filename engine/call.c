@@ -223,3 +223,18 @@ int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
 		      "%s%s%s", l ? l->obj->name : "", l ? ": " : "", msg);
 	return -err;
 }
+
+const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
+			 size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (bits & names[i].bit && used < len)
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? "|" : "", names[i].name);
+	if (!used)
+		snprintf(buf, len, "0");
+	return buf;
+}

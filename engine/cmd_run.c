@@ -40,17 +40,10 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	if (!o->scn.sets)
 		return RS_EXIT_CANTRUN;
 	while ((c = getopt_long(argc, argv, ":s:d:nvh", run_long, NULL)) != -1) {
-		char *eq;
-
 		switch (c) {
 		case 's':
-			eq = strchr(optarg, '=');
-			if (!eq || eq == optarg)
-				return rs_cmd_usage_error(cmd, "--set needs "
-					"NAME=VALUE, got '%s'.", optarg);
-			*eq = '\0';
-			o->scn.sets[o->scn.n_sets++] =
-				(struct rs_set){ optarg, eq + 1 };
+			if (!rs_scn_add_set(cmd, &o->scn, optarg))
+				return RS_EXIT_INVALID;
 			break;
 		case 'd':
 			o->device = optarg;

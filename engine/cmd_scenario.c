@@ -15,6 +15,20 @@ static const struct option scn_long[] = {
 	{}
 };
 
+bool rs_scn_add_set(const struct rs_cmd *cmd, struct scn_opts *o, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg) {
+		rs_cmd_usage_error(cmd, "--set needs NAME=VALUE, got '%s'.",
+				   arg);
+		return false;
+	}
+	*eq = '\0';
+	o->sets[o->n_sets++] = (struct rs_set){ arg, eq + 1 };
+	return true;
+}
+
 /* Common options of the scenario commands; returns -1 to go on, or an
  * exit code.  --set values point into argv. */
 int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
@@ -26,16 +40,10 @@ int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
 	if (!o->sets)
 		return RS_EXIT_CANTRUN;
 	while ((c = getopt_long(argc, argv, ":s:h", scn_long, NULL)) != -1) {
-		char *eq;
-
 		switch (c) {
 		case 's':
-			eq = strchr(optarg, '=');
-			if (!eq || eq == optarg)
-				return rs_cmd_usage_error(cmd, "--set needs "
-					"NAME=VALUE, got '%s'.", optarg);
-			*eq = '\0';
-			o->sets[o->n_sets++] = (struct rs_set){ optarg, eq + 1 };
+			if (!rs_scn_add_set(cmd, o, optarg))
+				return RS_EXIT_INVALID;
 			break;
 		case 'h':
 			rs_cmd_usage(cmd, stdout);

@@ -18,6 +18,9 @@ struct scn_opts {
  */
 int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
 		 struct scn_opts *o);
+/* One --set NAME=VALUE into @o (room for argc of them); false after a
+ * usage error. */
+bool rs_scn_add_set(const struct rs_cmd *cmd, struct scn_opts *o, char *arg);
 /* Load @file with the --set values, errors on stderr; returns an exit
  * code (RS_EXIT_PASSED: *s is the scenario). */
 int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s);

@@ -15,7 +15,7 @@
 
 static void wc_flags_str(uint64_t flags, char *buf, size_t len)
 {
-	static const struct { uint64_t bit; const char *name; } names[] = {
+	static const struct rs_bit_name names[] = {
 		{ IBV_WC_EX_WITH_BYTE_LEN, "BYTE_LEN" },
 		{ IBV_WC_EX_WITH_IMM, "IMM" },
 		{ IBV_WC_EX_WITH_QP_NUM, "QP_NUM" },
@@ -31,15 +31,8 @@ static void wc_flags_str(uint64_t flags, char *buf, size_t len)
 		{ IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
 		  "COMPLETION_TIMESTAMP_WALLCLOCK" },
 	};
-	size_t n = 0;
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-		if (flags & names[i].bit && n < len)
-			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
-				      names[i].name);
-	if (!n)
-		snprintf(buf, len, "0");
+	rs_bits_text(flags, names, RS_N(names), buf, len);
 }
 
 static void cq_hint(struct rs_run *run, struct rs_live *l,

@@ -79,28 +79,21 @@ static void fill_arg(struct rs_call *c, const struct rs_mr *m)
 		rs_call_arg(c, "fill", "%s", fill_names[m->fill & 3]);
 }
 
-static void access_str(uint32_t access, char *buf, size_t len)
-{
-	static const struct { uint32_t bit; const char *name; } names[] = {
-		{ IBV_ACCESS_LOCAL_WRITE, "LOCAL_WRITE" },
-		{ IBV_ACCESS_REMOTE_WRITE, "REMOTE_WRITE" },
-		{ IBV_ACCESS_REMOTE_READ, "REMOTE_READ" },
-		{ IBV_ACCESS_REMOTE_ATOMIC, "REMOTE_ATOMIC" },
-		{ IBV_ACCESS_MW_BIND, "MW_BIND" },
-		{ IBV_ACCESS_ZERO_BASED, "ZERO_BASED" },
-		{ IBV_ACCESS_ON_DEMAND, "ON_DEMAND" },
-		{ IBV_ACCESS_RELAXED_ORDERING, "RELAXED_ORDERING" },
-	};
-	size_t n = 0;
+/* The IBV_ACCESS_* names as the scenario writes them. */
+const struct rs_bit_name rs_access_names[] = {
+	{ IBV_ACCESS_LOCAL_WRITE, "local_write" },
+	{ IBV_ACCESS_REMOTE_WRITE, "remote_write" },
+	{ IBV_ACCESS_REMOTE_READ, "remote_read" },
+	{ IBV_ACCESS_REMOTE_ATOMIC, "remote_atomic" },
+	{ IBV_ACCESS_MW_BIND, "mw_bind" },
+	{ IBV_ACCESS_ZERO_BASED, "zero_based" },
+	{ IBV_ACCESS_ON_DEMAND, "on_demand" },
+	{ IBV_ACCESS_RELAXED_ORDERING, "relaxed_ordering" },
+};
+const size_t rs_n_access_names = RS_N(rs_access_names);
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-		if (access & names[i].bit && n < len)
-			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
-				      names[i].name);
-	if (!n)
-		snprintf(buf, len, "0");
-}
+#define access_str(access, buf, len)                                      \
+	rs_bits_text(access, rs_access_names, rs_n_access_names, buf, len)
 
 static int mr_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 			 unsigned len)

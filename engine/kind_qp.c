@@ -18,10 +18,7 @@
 #define QP_DEFAULT_WR 16
 #define QP_DEFAULT_SGE 1
 
-static const struct {
-	uint64_t bit;
-	const char *name;
-} send_op_names[] = {
+static const struct rs_bit_name send_op_names[] = {
 	{ IBV_QP_EX_WITH_RDMA_WRITE, "write" },
 	{ IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM, "write_with_imm" },
 	{ IBV_QP_EX_WITH_SEND, "send" },
@@ -37,16 +34,6 @@ static const struct {
 	{ IBV_QP_EX_WITH_ATOMIC_WRITE, "atomic_write" },
 };
 
-static const struct {
-	unsigned bit;
-	const char *name;
-} access_names[] = {
-	{ IBV_ACCESS_LOCAL_WRITE, "local_write" },
-	{ IBV_ACCESS_REMOTE_WRITE, "remote_write" },
-	{ IBV_ACCESS_REMOTE_READ, "remote_read" },
-	{ IBV_ACCESS_REMOTE_ATOMIC, "remote_atomic" },
-	{ IBV_ACCESS_MW_BIND, "mw_bind" },
-};
 
 const char *rs_qp_state_name(enum ibv_qp_state s)
 {
@@ -79,36 +66,10 @@ static enum ibv_qp_type verbs_type(int type)
 	}
 }
 
-/* "write|send|read" into @buf; "0" for none. */
-static const char *send_ops_text(uint64_t ops, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(send_op_names) / sizeof(*send_op_names);
-	     i++)
-		if (ops & send_op_names[i].bit && n < len)
-			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
-				      send_op_names[i].name);
-	if (!n)
-		snprintf(buf, len, "0");
-	return buf;
-}
-
-static const char *access_text(unsigned flags, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(access_names) / sizeof(*access_names);
-	     i++)
-		if (flags & access_names[i].bit && n < len)
-			n += snprintf(buf + n, len - n, "%s%s", n ? "|" : "",
-				      access_names[i].name);
-	if (!n)
-		snprintf(buf, len, "0");
-	return buf;
-}
+#define send_ops_text(ops, buf, len)                                      \
+	rs_bits_text(ops, send_op_names, RS_N(send_op_names), buf, len)
+#define access_text(flags, buf, len)                                      \
+	rs_bits_text(flags, rs_access_names, rs_n_access_names, buf, len)
 
 /* The caps to ask for: what is given, else the defaults, which a queue
  * the QP does not have (an SRQ's receives, XRC) makes 0. */

@@ -102,6 +102,10 @@ static inline void *rs_rt(struct rs_run *run, const char *id)
 	return l ? l->rt : NULL;
 }
 
+/* IBV_ACCESS_* as the scenario names them (kind_mr.c). */
+extern const struct rs_bit_name rs_access_names[];
+extern const size_t rs_n_access_names;
+
 /* The verbs PD of a pd or parent_domain reference. */
 struct ibv_pd *rs_live_pd(struct rs_run *run, const char *id);
 

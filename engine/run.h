@@ -168,6 +168,17 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c);
 		rs_call_done((run), (l), &c_);                            \
 	} while (0)
 
+/* Flag bits and their names, for call arguments: "write|send|read". */
+struct rs_bit_name {
+	uint64_t bit;
+	const char *name;
+};
+#define RS_N(a) (sizeof(a) / sizeof(*(a)))
+/* The names of the bits set in @bits, '|'-separated, into @buf; "0"
+ * when none is. */
+const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
+			 size_t n, char *buf, size_t len);
+
 /* Report a problem about an object that is not a verbs call's errno
  * ("connection 'ab': qp 'u' is a ud qp"); returns -@err. */
 int rs_live_error(struct rs_run *run, struct rs_live *l, int err,

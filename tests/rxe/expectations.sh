@@ -16,19 +16,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 negatives=(negative_bad_rkey negative_rnr)
 
-# expect NAME WANT_RC FILE [ARGS]: run it with --check-leaks, check the
-# exit code and a clean teardown.
-expect() {
-	local name=$1 want=$2
-	shift 2
-	run_scn "$tmp/out" "$tmp/err" --check-leaks "$@"
-	[ $rc = "$want" ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want $want"; }
-	assert_clean "$tmp/out" "$tmp/err" "$name"
-}
-# has NAME FILE REGEX: the output says it.
-has() {
-	grep -Eq -- "$3" "$2" || { cat "$tmp/out" "$tmp/err"; fail "$1: no /$3/"; }
-}
 
 # steps FILE: one line per top-level step of FILE:
 #   NUMBER TYPE ID LINE COL EXPECT_LINE EXPECT_VALUE

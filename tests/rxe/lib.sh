@@ -26,3 +26,17 @@ assert_clean() {
 	fi
 	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
 }
+
+# expect NAME WANT_RC FILE [ARGS]: run it with --check-leaks into
+# $tmp/out and $tmp/err, check the exit code and a clean teardown.
+expect() {
+	local name=$1 want=$2
+	shift 2
+	run_scn "$tmp/out" "$tmp/err" --check-leaks "$@"
+	[ $rc = "$want" ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want $want"; }
+	assert_clean "$tmp/out" "$tmp/err" "$name"
+}
+# has NAME FILE REGEX: the output says it.
+has() {
+	grep -Eq -- "$3" "$2" || { cat "$tmp/out" "$tmp/err"; fail "$1: no /$3/"; }
+}

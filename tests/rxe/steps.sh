@@ -11,19 +11,6 @@ scndir=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# expect NAME WANT_RC FILE [ARGS]: run it with --check-leaks, check the
-# exit code and a clean teardown.
-expect() {
-	local name=$1 want=$2
-	shift 2
-	run_scn "$tmp/out" "$tmp/err" --check-leaks "$@"
-	[ $rc = "$want" ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want $want"; }
-	assert_clean "$tmp/out" "$tmp/err" "$name"
-}
-# has NAME FILE REGEX: the output says it.
-has() {
-	grep -Eq "$3" "$2" || { cat "$tmp/out" "$tmp/err"; fail "$1: no /$3/"; }
-}
 
 # 1. The scenarios with every CQ on a channel: events by the CQ's default.
 for name in rc_write rc_read atomics ud_send srq mw_bind rc_pingpong; do
