@@ -1,0 +1,55 @@
+#!/bin/bash
+# rdmascn beside perftest on the same workloads, in one boot of the
+# Soft-RoCE VM (rxe0, both ends on it, loopback): ib_send_lat and
+# ib_write_lat 2 B (typical and p99), ib_send_bw 4 KiB, ib_write_bw 64 KiB
+# and 64 B (MB/s and Mpps), rdmascn in both completion modes (busy and
+# events; perftest polls, or sleeps on events with -e where it has it).
+# Each figure is the median of REPS runs (TCG is noisy).  Targets:
+# latency rdmascn/perftest <= 1.05; bandwidth and message rate
+# rdmascn/perftest >= 0.95.
+#
+#   bench/perftest_vs_rdmascn.sh [RDMASCN] [REPS]
+#
+# The work runs in bench/perftest_vs_rdmascn_vm.sh inside the VM; this
+# script boots it and says how loaded the host was (the VM's 2 vCPUs are
+# emulated threads of a host that may be running other work).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+rdmascn=${1:-$here/../build/bin/rdmascn}
+reps=${2:-3}
+rdmascn=$(cd "$(dirname "$rdmascn")" && pwd)/$(basename "$rdmascn")
+[ -x "$rdmascn" ] || { echo "no rdmascn at $rdmascn" >&2; exit 3; }
+command -v ib_send_lat >/dev/null || { echo "needs perftest: apt-get install perftest" >&2; exit 3; }
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+# Is PID a descendant of this script (our own VM)?
+ours() {
+	local p=$1
+	while [ "$p" -gt 1 ]; do
+		[ "$p" = $$ ] && return 0
+		p=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null) || return 1
+	done
+	return 1
+}
+# Other VMs (other people's work) running now.
+others() {
+	local n=0 p
+	for p in $(pgrep qemu-system); do ours "$p" || n=$((n + 1)); done
+	echo $n
+}
+samples=$(mktemp)
+trap 'rm -f "$samples"' EXIT
+echo "host: $(nproc) CPUs, load average $(load) before; $(others) other qemu VM(s) running"
+(while sleep 5; do others; done >"$samples") &
+sampler=$!
+t0=$SECONDS
+rc=0
+"$rdmascn" softroce --timeout 1800 -- bash "$here/perftest_vs_rdmascn_vm.sh" \
+	"$rdmascn" "$here/../scenarios" "$reps" || rc=$?
+kill $sampler 2>/dev/null
+wait $sampler 2>/dev/null
+echo "host: load average $(load) after; $((SECONDS - t0)) s in all;" \
+	"other VMs running in $(awk '$1 > 0 { n++ } END { print n + 0 }' "$samples")" \
+	"of $(wc -l <"$samples") 5-second samples (figures taken while" \
+	"another VM ran are not to be trusted: the host has $(nproc) CPUs)"
+exit $rc

@@ -1,0 +1,205 @@
+#!/bin/bash
+# Inside the Soft-RoCE VM (see perftest_vs_rdmascn.sh, which boots it):
+# perftest and rdmascn on the same workloads on rxe0, REPS times each,
+# then one table of medians and ratios.
+#
+#   perftest_vs_rdmascn_vm.sh RDMASCN SCENARIO_DIR [REPS]
+#
+# perftest: server in the background, client to 127.0.0.1, both on rxe0
+# with GID index 1 (RoCE v2, ::ffff:10.99.0.1), each pair on a port of
+# its own; every run is bounded by `timeout`.  rdmascn: the scenarios
+# send_lat, write_lat, send_bw and write_bw with the same sizes and
+# iteration counts, in both completion modes, inline only where perftest
+# inlines (it prints "Max inline data"; on rxe it is 0).
+set -u
+rdmascn=$1
+scn=$2
+reps=${3:-3}
+dev=rxe0
+gid=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+port=18600
+lat_iters=1000
+send_bw_iters=5000
+write_bw_iters=5000
+write_bw_small_iters=50000
+
+say() { echo "$*" >&2; }
+
+# perftest TOOL ARGS: one server/client pair; the client's output on stdout.
+perftest() {
+	local tool=$1 srv i
+	shift
+	port=$((port + 1))
+	timeout 300 "$tool" -d $dev -x $gid -F -p $port "$@" >"$tmp/srv" 2>&1 &
+	srv=$!
+	for ((i = 0; i < 100; i++)); do
+		ss -ltn 2>/dev/null | grep -q ":$port " && break
+		sleep 0.1
+	done
+	if ! timeout 300 "$tool" -d $dev -x $gid -F -p $port "$@" 127.0.0.1 \
+		>"$tmp/cli" 2>&1; then
+		say "$tool $*: client failed:"
+		sed 's/^/  /' "$tmp/cli" "$tmp/srv" >&2
+		kill "$srv" 2>/dev/null
+		wait "$srv" 2>/dev/null
+		return 1
+	fi
+	wait "$srv" 2>/dev/null
+	cat "$tmp/cli"
+}
+
+# The figures line after perftest's "#bytes" header, as fields.
+pt_row() { awk '/#bytes/ { getline; print; exit }'; }
+# latency: "typical p99" (t_typical, 99% percentile)
+pt_lat() { pt_row | awk '{ print $5, $8 }'; }
+# bandwidth: "MB/s Mpps" (BW average, MsgRate)
+pt_bw() { pt_row | awk '{ print $4, $5 }'; }
+pt_inline() { sed -n 's/.*Max inline data *: *\([0-9]*\).*/\1/p' | head -n1; }
+
+# rdmascn SCENARIO ARGS: the step's result line on stdout.
+rdmascn_run() {
+	local f=$scn/$1.yaml
+	shift
+	if ! "$rdmascn" run "$f" "$@" >"$tmp/out" 2>"$tmp/err"; then
+		say "rdmascn run $f $*: failed:"
+		sed 's/^/  /' "$tmp/out" "$tmp/err" >&2
+		return 1
+	fi
+	grep -m1 -E '^step 1 ' "$tmp/out"
+}
+# "typ p99" from a pingpong line, "MB/s Mpps" from a stream line
+rs_lat() { sed -n 's/.* typ \([0-9.]*\) .* p99 \([0-9.]*\) .*/\1 \2/p'; }
+# (Mpps from the message count and time: the line rounds it to 4 places.)
+rs_bw() {
+	sed -n 's/.* \([0-9]*\) x \([0-9]*\) B in \([0-9.]*\) ms: \([0-9.]*\) MB\/s .*/\1 \3 \4/p' |
+		awk '{ printf "%s %.6f\n", $3, $1 / ($2 * 1000) }'
+}
+
+# Results: one file per (workload, tool), a line "A B" per run.  A run
+# without two positive figures is left out and said (perftest 4.5 now and
+# then prints a BW average of 0.00, or a latency of inf, for a run that
+# did its work).
+rec() {
+	if awk '{ exit !(NF == 2 && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ &&
+			$1 > 0 && $2 > 0) }' <<<"$3"; then
+		echo "$3" >>"$tmp/r.$1.$2"
+	else
+		echo "$1 $2 run $r: figures '$3' left out: $4" >>"$tmp/discarded"
+	fi
+}
+median() { # FILE COLUMN
+	[ -s "$1" ] || { echo -; return; }
+	awk -v c="$2" '{ print $c }' "$1" | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
+			else printf "%.4g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+runs() { [ -s "$1" ] && awk -v c="$2" '{ printf "%s%s", s, $c; s = " " }' "$1"; }
+
+inline_for() { # SIZE PERFTEST_INLINE
+	if [ -n "$2" ] && [ "$2" -ge "$1" ]; then echo true; else echo false; fi
+}
+
+say "perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null), $(uname -r), $(nproc) vCPUs, $reps runs of each"
+for ((r = 1; r <= reps; r++)); do
+	say "run $r of $reps"
+	# ib_send_lat 2 B
+	o=$(perftest ib_send_lat -s 2 -n $lat_iters) && rec send_lat pt "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
+	inl=$(inline_for 2 "$(pt_inline <<<"$o")")
+	o=$(perftest ib_send_lat -s 2 -n $lat_iters -e) && rec send_lat pte "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
+	for m in busy events; do
+		o=$(rdmascn_run send_lat --set size=2 --set iters=$lat_iters \
+			--set warmup=0 --set inline="$inl" --set completion=$m) &&
+			rec send_lat $m "$(rs_lat <<<"$o")" "$o"
+	done
+	# ib_write_lat 2 B (no events: the data is seen by polling memory)
+	o=$(perftest ib_write_lat -s 2 -n $lat_iters) && rec write_lat pt "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
+	inl=$(inline_for 2 "$(pt_inline <<<"$o")")
+	o=$(rdmascn_run write_lat --set size=2 --set iters=$lat_iters \
+		--set warmup=0 --set inline="$inl") && rec write_lat busy "$(rs_lat <<<"$o")" "$o"
+	# ib_send_bw 4 KiB
+	o=$(perftest ib_send_bw -s 4096 -n $send_bw_iters) && rec send_bw pt "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
+	o=$(perftest ib_send_bw -s 4096 -n $send_bw_iters -e) && rec send_bw pte "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
+	for m in busy events; do
+		o=$(rdmascn_run send_bw --set size=4096 --set iters=$send_bw_iters \
+			--set completion=$m) && rec send_bw $m "$(rs_bw <<<"$o")" "$o"
+	done
+	# ib_write_bw 64 KiB and 64 B (perftest 4.5's ib_write_bw has no -e)
+	for size in 65536 64; do
+		n=$write_bw_iters
+		[ $size = 64 ] && n=$write_bw_small_iters
+		w=write_bw_$size
+		o=$(perftest ib_write_bw -s $size -n $n) && rec $w pt "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
+		for m in busy events; do
+			o=$(rdmascn_run write_bw --set size=$size --set iters=$n \
+				--set completion=$m) && rec $w $m "$(rs_bw <<<"$o")" "$o"
+		done
+	done
+done
+
+# One row: LABEL WORKLOAD COLUMN KIND (lat: lower is better, else higher).
+row() {
+	local label=$1 w=$2 c=$3 kind=$4 pt pte busy ev rb re ref target
+	pt=$(median "$tmp/r.$w.pt" "$c")
+	pte=$(median "$tmp/r.$w.pte" "$c")
+	busy=$(median "$tmp/r.$w.busy" "$c")
+	ev=$(median "$tmp/r.$w.events" "$c")
+	# events beside perftest -e where perftest has it, else beside polling
+	ref=$pte
+	[ "$ref" = - ] && ref=$pt
+	ratio() { [ "$1" = - ] || [ "$2" = - ] && { echo -; return; }
+		awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+	rb=$(ratio "$busy" "$pt")
+	re=$(ratio "$ev" "$ref")
+	[ "$pte" = - ] && [ "$re" != - ] && re="$re*"
+	if [ "$kind" = lat ]; then target="<= 1.05"; else target=">= 0.95"; fi
+	printf '%-26s %10s %10s %10s %10s %9s %9s %8s\n' "$label" "$pt" "$pte" \
+		"$busy" "$ev" "$rb" "$re" "$target"
+}
+
+echo
+echo "perftest vs rdmascn on $dev (Soft-RoCE under TCG, loopback), median of $reps runs per cell"
+echo "(fewer where a run was left out: see below)"
+echo "(each cell its own median: a typical and a p99 may come from different runs)"
+printf '%-26s %10s %10s %10s %10s %9s %9s %8s\n' workload perftest "perftest-e" \
+	"rdmascn" "rdmascn" "busy/" "events/" target
+printf '%-26s %10s %10s %10s %10s %9s %9s %8s\n' "" "(poll)" "(events)" \
+	busy events perftest "perftest" ""
+row "send_lat 2B typ usec" send_lat 1 lat
+row "send_lat 2B p99 usec" send_lat 2 lat
+row "write_lat 2B typ usec" write_lat 1 lat
+row "write_lat 2B p99 usec" write_lat 2 lat
+row "send_bw 4KiB MB/s" send_bw 1 bw
+row "send_bw 4KiB Mpps" send_bw 2 bw
+row "write_bw 64KiB MB/s" write_bw_65536 1 bw
+row "write_bw 64KiB Mpps" write_bw_65536 2 bw
+row "write_bw 64B MB/s" write_bw_64 1 bw
+row "write_bw 64B Mpps" write_bw_64 2 bw
+echo "ratios: rdmascn/perftest (latency: lower is better, target <= 1.05;"
+echo "bandwidth and rate: higher is better, target >= 0.95).  events/ is beside"
+echo "perftest -e; * marks a workload perftest has no -e for (ib_write_bw), where"
+echo "it is beside perftest polling.  write_lat has no events mode on either side."
+echo
+echo "every run counted (column 1 | column 2 of each cell, in run order):"
+for w in send_lat write_lat send_bw write_bw_65536 write_bw_64; do
+	for t in pt pte busy events; do
+		[ -s "$tmp/r.$w.$t" ] || continue
+		printf '  %-16s %-7s %s of %s: %s  |  %s\n' "$w" "$t" \
+			"$(wc -l <"$tmp/r.$w.$t")" "$reps" \
+			"$(runs "$tmp/r.$w.$t" 1)" "$(runs "$tmp/r.$w.$t" 2)"
+	done
+done
+if [ -s "$tmp/discarded" ]; then
+	echo "left out (not counted in the medians):"
+	sed 's/^/  /' "$tmp/discarded"
+fi
+# Every cell needs a figure; a run that failed was said on stderr.
+missing=0
+for w in send_lat write_lat send_bw write_bw_65536 write_bw_64; do
+	for t in pt busy events; do
+		[ $w = write_lat ] && [ $t = events ] && continue
+		[ -s "$tmp/r.$w.$t" ] || { echo "no figure for $w $t"; missing=1; }
+	done
+done
+[ $missing = 0 ] || exit 1
