@@ -160,7 +160,7 @@ out:
 	if (check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
 		int n = rs_leaks_check(stderr, run);
 
-		if (n > 0 || n < 0)
+		if (n)
 			ret = RS_EXIT_CANTRUN;
 		else
 			fprintf(run->out, "leaks: none (kernel resources of "

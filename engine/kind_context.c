@@ -145,8 +145,6 @@ out:
 	return ret;
 }
 
-int rs_context_probe(struct rs_run *run, struct rs_live *l);
-
 int rs_context_probe(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_context *c = l->obj->data;

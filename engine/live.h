@@ -106,6 +106,10 @@ static inline void *rs_rt(struct rs_run *run, const char *id)
 extern const struct rs_bit_name rs_access_names[];
 extern const size_t rs_n_access_names;
 
+/* Find a context's device, port and GID before anything is created
+ * (kind_context.c); 0, or -errno reported. */
+int rs_context_probe(struct rs_run *run, struct rs_live *l);
+
 /* The verbs PD of a pd or parent_domain reference. */
 struct ibv_pd *rs_live_pd(struct rs_run *run, const char *id);
 

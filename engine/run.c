@@ -70,8 +70,6 @@ struct ibv_pd *rs_live_pd(struct rs_run *run, const char *id)
 
 /* --- devices and capabilities ---------------------------------------------- */
 
-int rs_context_probe(struct rs_run *run, struct rs_live *l);
-
 int rs_run_probe(struct rs_run *run)
 {
 	int ret = 0;

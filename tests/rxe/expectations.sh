@@ -11,8 +11,6 @@ set -u
 rdmascn=$1
 scndir=$2
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 negatives=(negative_bad_rkey negative_rnr)
 

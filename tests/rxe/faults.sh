@@ -8,8 +8,6 @@ set -u
 rdmascn=$1
 shift
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 errnos=(EINVAL ENOMEM EBUSY EPERM)
 
 for f in "$@"; do

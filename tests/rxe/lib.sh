@@ -2,6 +2,10 @@
 # shellcheck shell=bash
 fail() { echo "FAIL: $*"; exit 1; }
 
+# Scratch space for the reports, gone when the test ends.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
 # run_scn OUT ERR ARGS...: rdmascn run ARGS, stdout to OUT, stderr to ERR;
 # sets $rc.
 run_scn() {

@@ -7,8 +7,6 @@ set -u
 rdmascn=$1
 scndir=$2
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # What rxe lacks, by scenario: the capability the skip must name.
 declare -A lacks=(

@@ -7,8 +7,6 @@ set -u
 rdmascn=$1
 scn=$(dirname "$0")/scn/hold.yaml
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 check_interrupted() {
 	local what=$1 want=$2 sig=$3

@@ -8,8 +8,6 @@ set -u
 rdmascn=$1
 scndir=$2
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 
 # 1. The scenarios with every CQ on a channel: events by the CQ's default.
