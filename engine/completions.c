@@ -266,8 +266,10 @@ const char *rs_wc_status_name(int status)
 
 /* --- routing -------------------------------------------------------------- */
 
-/* Does @status meet the owner's `expect:`?  After the expected error, the
- * queue's other WRs flush: those are its consequence, not a failure. */
+/* Does @status meet the owner's `expect:`?  With an error expected, the
+ * WRs that succeed before it are fine (the step fails at its end if the
+ * error never came), and the queue's WRs flushed after it are its
+ * consequence, not a failure. */
 static bool expected(struct rs_owner *o, int status)
 {
 	if (status == o->expect) {
@@ -276,7 +278,11 @@ static bool expected(struct rs_owner *o, int status)
 					      memory_order_release);
 		return true;
 	}
-	return o->expect != IBV_WC_SUCCESS && status == IBV_WC_WR_FLUSH_ERR &&
+	if (o->expect == IBV_WC_SUCCESS)
+		return false;
+	if (status == IBV_WC_SUCCESS)
+		return true;
+	return status == IBV_WC_WR_FLUSH_ERR &&
 	       atomic_load_explicit(&o->saw_expect, memory_order_acquire);
 }
 
