@@ -46,6 +46,22 @@ void *rs_reallocarray(void *p, size_t n, size_t size)
 	return reallocarray(p, n, size);
 }
 
+void *rs_calloc_aligned(size_t align, size_t size)
+{
+	void *p;
+
+	if (should_fail()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* aligned_alloc() wants a multiple of the alignment. */
+	size = (size + align - 1) & ~(align - 1);
+	p = aligned_alloc(align, size ? size : align);
+	if (p)
+		memset(p, 0, size ? size : align);
+	return p;
+}
+
 char *rs_strndup(const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);

@@ -14,6 +14,9 @@ void *rs_calloc(size_t n, size_t size);
 void *rs_reallocarray(void *p, size_t n, size_t size);
 char *rs_strdup(const char *s);
 char *rs_strndup(const char *s, size_t n);
+/* Zeroed, on an @align boundary (a power of two; at least a pointer),
+ * for data two threads write side by side; freed with rs_free(). */
+void *rs_calloc_aligned(size_t align, size_t size);
 void rs_free(void *p);
 
 #endif

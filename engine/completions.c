@@ -235,7 +235,8 @@ struct rs_owner *rs_step_owner(struct rs_step_run *sr, unsigned n_lanes,
 
 	if (n_lanes > RS_MAX_LANES)
 		return NULL;
-	o = rs_calloc(1, sizeof(*o) + n_lanes * sizeof(o->lanes[0]));
+	o = rs_calloc_aligned(RS_CACHELINE,
+			      sizeof(*o) + n_lanes * sizeof(o->lanes[0]));
 	if (!o)
 		return NULL;
 	o->obj = sr->obj;

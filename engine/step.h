@@ -46,14 +46,19 @@ static inline uint64_t rs_wr_id(uint32_t slot, unsigned lane, uint32_t seq)
 	       (uint64_t)lane << RS_WR_LANE_SHIFT | seq;
 }
 
+/* What two threads write side by side goes on lines of its own. */
+#define RS_CACHELINE 64
+
 /*
  * One queue's WRs of one owner.  Send-queue lanes are cumulative: a
  * completion for seq s also completes every unsignalled WR before it (the
  * send queue completes in order).  Receive lanes count one per completion.
  * Only the reaper of the lane's CQ writes it (under that CQ's lock when
- * threads share it); the owner reads done/ok/errored.
+ * threads share it); the owner reads done/ok/errored.  A cache line each:
+ * a pingpong's two threads write their lanes at once.
  */
 struct rs_lane {
+	_Alignas(RS_CACHELINE)
 	uint32_t next;              /* cumulative: oldest seq not known done */
 	bool per_wr;                /* a receive queue */
 	const char *op;             /* "rdma_write": for messages */

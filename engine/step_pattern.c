@@ -62,19 +62,25 @@ struct pp_side {
 	volatile uint8_t *last;      /* write: the last byte of its buffer */
 };
 
+/* Each side's state on cache lines of its own: the two threads write
+ * them at once, every round trip. */
 struct pp_rt {
-	struct pp_side a, b;
 	uint64_t total;              /* warmup + iterations */
 	uint64_t warmup;
-	uint64_t iter;               /* round trips done */
-	uint64_t t_post;             /* ns: a's post of this round trip */
-	uint64_t *samples;           /* ns per measured round trip */
 	uint32_t rx;                 /* receives kept posted per side */
 	bool write;
 	int completion;
 	struct rs_step_run *peer;    /* b's side */
 	pthread_t thread;
 	bool started, joined;
+	_Atomic bool b_ready;        /* b's loop watches its CQs */
+
+	_Alignas(RS_CACHELINE) struct pp_side a;
+	uint64_t iter;               /* round trips done */
+	uint64_t t_post;             /* ns: a's post of this round trip */
+	uint64_t *samples;           /* ns per measured round trip */
+
+	_Alignas(RS_CACHELINE) struct pp_side b;
 };
 
 /* write: the byte a puts last for round trip @i, and b's answer. */
@@ -172,6 +178,11 @@ static void pp_answer(struct rs_step_run *sr)
 	struct pp_rt *p = sr->rt;
 	struct pp_side *b = &p->b;
 
+	/* First call: its waits are armed; a may start. */
+	if (!atomic_load_explicit(&p->b_ready, memory_order_relaxed)) {
+		atomic_store_explicit(&p->b_ready, true, memory_order_release);
+		uv_async_send(&sr->parent->wake);
+	}
 	if (p->write) {
 		if (b->sent < p->total && *b->last == pp_ping(b->sent) &&
 		    b->sent - sends_done(b) < b->sq) {
@@ -269,6 +280,10 @@ static void pp_progress(struct rs_step_run *sr)
 	if (!p->write && pp_refill(sr, p, a))
 		return;
 	sr->done = p->iter;
+	/* Not before b answers: its thread's start is not a round trip. */
+	if (!a->sent &&
+	    !atomic_load_explicit(&p->b_ready, memory_order_acquire))
+		return;
 	if (a->sent == p->iter && a->sent < p->total &&
 	    a->sent - sends_done(a) < a->sq) {
 		if (p->write)

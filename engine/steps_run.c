@@ -236,7 +236,7 @@ void rs_step_execute(struct rs_step_run *sr)
 		goto over;
 	}
 	if (sr->ops->rt_size) {
-		sr->rt = rs_calloc(1, sr->ops->rt_size);
+		sr->rt = rs_calloc_aligned(RS_CACHELINE, sr->ops->rt_size);
 		if (!sr->rt) {
 			rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				     "out of memory");
