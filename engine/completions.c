@@ -72,6 +72,11 @@ static int setup_names(struct rs_steps *st)
 
 	if (!kids)
 		return -ENOMEM;
+	st->id_width = 16;
+	for (unsigned i = s->n_objects; i < s->n_objs; i++)
+		if (s->objs[i].id &&
+		    (int)strlen(s->objs[i].id) + 2 > st->id_width)
+			st->id_width = strlen(s->objs[i].id) + 2;
 	/* Steps are in the file's order, each parent before its children. */
 	for (unsigned i = s->n_objects; i < s->n_objs; i++) {
 		const struct rs_obj *o = &s->objs[i];

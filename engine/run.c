@@ -258,8 +258,12 @@ static void report_not_created(struct rs_run *run, unsigned from)
 int rs_run_create(struct rs_run *run)
 {
 	unsigned i;
-	int ret = 0;
+	int ret = 0, width = 24;
 
+	/* One column for "kind 'id'", as wide as the longest. */
+	for (i = 0; i < run->s->n_objects; i++)
+		if ((int)strlen(run->s->objs[i].name) > width)
+			width = strlen(run->s->objs[i].name);
 	for (i = 0; i < run->s->n_objects; i++) {
 		struct rs_obj *o = run->s->create[i];
 		struct rs_live *l = &run->live[o->index];
@@ -293,8 +297,8 @@ int rs_run_create(struct rs_run *run)
 		l->state = RS_LIVE_CREATED;
 		run->created[run->n_created++] = l;
 		if (!run->dry_run) {
-			fprintf(run->out, "created %4u %-24s", run->n_created,
-				o->name);
+			fprintf(run->out, "created %4u %-*s", run->n_created,
+				width, o->name);
 			print_describe(run, l);
 			fputc('\n', run->out);
 		}

@@ -319,8 +319,8 @@ static void print_line(struct rs_steps *st, const struct rs_obj *o,
 
 	if (o->id)
 		snprintf(id, sizeof(id), "'%s'", o->id);
-	fprintf(f, "step %-5s %-10s %-16s %s", st->nos[o->index],
-		o->kind->name, id, result_names[result]);
+	fprintf(f, "step %-5s %-10s %-*s %s", st->nos[o->index],
+		o->kind->name, st->id_width, id, result_names[result]);
 	if (sr && result != RS_STEP_NOT_RUN)
 		fprintf(f, "%*s %9.1f ms",
 			(int)(13 - strlen(result_names[result])), "", sr->ms);
