@@ -65,7 +65,7 @@ expect rnr 0 "$tmp/rnr.yaml"
 echo "ok a send without a receive, rnr_retry 0, expecting rnr_retry_exc_err passes"
 scn success "  - write: {id: w, qp: a, local: src, remote: dst, expect: rem_access_err}"
 expect success 1 "$tmp/success.yaml"
-has success "$tmp/err" "completed with success, .*expected rem_access_err"
+has success "$tmp/err" "step 1 \\(write\\) 'w': expect: expected rem_access_err, but all 1 WRs completed with success$"
 echo "ok a write expecting an error that succeeds fails"
 
 # 3. A deadline: rnr_retry 7 retries for ever, the step stops at 1 s.
