@@ -158,13 +158,19 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 	rs_run_teardown(run);
 out:
 	if (check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
-		int n = rs_leaks_check(stderr, run);
+		unsigned n_devs = 0;
+		int n = rs_leaks_check(stderr, run, &n_devs);
 
 		if (n)
 			ret = RS_EXIT_CANTRUN;
+		else if (!n_devs)
+			/* Removed mid-run: the kernel freed what it held. */
+			fprintf(run->out, "leaks: not checked (no RDMA device "
+				"left to ask)\n");
 		else
 			fprintf(run->out, "leaks: none (kernel resources of "
-				"pid %d after teardown)\n", (int)getpid());
+				"pid %d on %u device%s after teardown)\n",
+				(int)getpid(), n_devs, n_devs == 1 ? "" : "s");
 	}
 	if (rs_interrupted)
 		return interrupted_exit();

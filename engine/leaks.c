@@ -544,7 +544,7 @@ static bool librdmacm_ctx(const struct rs_leak_dump *d, unsigned i)
 	return true;
 }
 
-int rs_leaks_check(FILE *f, const struct rs_run *run)
+int rs_leaks_check(FILE *f, const struct rs_run *run, unsigned *n_devs)
 {
 	struct rs_leak_dump d = { .pid = (uint32_t)getpid() };
 	unsigned excused = 0;
@@ -610,6 +610,7 @@ int rs_leaks_check(FILE *f, const struct rs_run *run)
 			"kernel or other processes\n", d.n_devs, d.n_leaks,
 			d.pid, excused, d.others);
 	r = (int)(d.n_leaks - excused);
+	*n_devs = d.n_devs;
 out:
 	rs_leak_dump_free(&d);
 	nl_close(&nl);

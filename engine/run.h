@@ -211,8 +211,9 @@ void rs_run_teardown(struct rs_run *run);
 int rs_steps_run(struct rs_run *run);
 
 /* Resources this process still owns in the kernel (leaks.c): prints them
- * and returns how many, 0, or -errno when the kernel cannot be asked. */
-int rs_leaks_check(FILE *f, const struct rs_run *run);
+ * and returns how many, 0, or -errno when the kernel cannot be asked;
+ * @n_devs: how many RDMA devices there were to ask. */
+int rs_leaks_check(FILE *f, const struct rs_run *run, unsigned *n_devs);
 
 double rs_now_ms(void);
 
