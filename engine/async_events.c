@@ -7,6 +7,10 @@
  * A step that expects a completion error may see its QPs' error events:
  * those are reported, not failed on.  `async_events: true` on a context
  * prints every event, expected or not.
+ *
+ * The same set-up watches the event channel of every rdma_cm connection
+ * (cm_events.c reads it): one uv_poll per descriptor, all closed with the
+ * step's other handles when it finishes.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,12 +19,6 @@
 #include "kinds.h"
 #include "live.h"
 #include "step.h"
-
-struct rs_async_watch {
-	uv_poll_t poll;
-	struct rs_step_run *sr;
-	struct rs_live *ctx;
-};
 
 static bool event_is_failure(enum ibv_event_type t)
 {
@@ -81,8 +79,8 @@ static void on_async(uv_poll_t *p, int status, int events)
 {
 	struct rs_async_watch *w = p->data;
 	struct rs_step_run *sr = w->sr;
-	struct ibv_context *ctx = ((struct rs_context_rt *)w->ctx->rt)->ctx;
-	const struct rs_context *decl = w->ctx->obj->data;
+	struct ibv_context *ctx = ((struct rs_context_rt *)w->l->rt)->ctx;
+	const struct rs_context *decl = w->l->obj->data;
 	struct ibv_async_event e;
 
 	(void)status;
@@ -99,29 +97,50 @@ static void on_async(uv_poll_t *p, int status, int events)
 			rs_step_fail(sr, RS_STEP_FAILED, NULL, "asynchronous "
 				     "event %s on %s of context '%s'",
 				     ibv_event_type_str(t), what,
-				     w->ctx->obj->id);
+				     w->l->obj->id);
 		} else if (decl->async_events || event_is_failure(t)) {
 			pthread_mutex_lock(&sr->st->lock);
 			fprintf(sr->run->out, "event     %s on %s of context "
 				"'%s'%s\n", ibv_event_type_str(t), what,
-				w->ctx->obj->id, tolerated ?
+				w->l->obj->id, tolerated ?
 				" (the step expects errors)" : "");
 			pthread_mutex_unlock(&sr->st->lock);
 		}
 	}
 }
 
+/* What a top-level step watches of @l: its descriptor (-1: nothing),
+ * what reads it and what to call it in messages. */
+static int watched(struct rs_live *l, uv_poll_cb *cb, const char **what)
+{
+	if (l->state != RS_LIVE_CREATED)
+		return -1;
+	if (l->obj->kind == &rs_kind_context) {
+		*cb = on_async;
+		*what = "the async_fd";
+		return ((struct rs_context_rt *)l->rt)->ctx->async_fd;
+	}
+	if (l->obj->kind == &rs_kind_connection &&
+	    ((struct rs_connection_rt *)l->rt)->channel) {
+		*cb = rs_cm_on_events;
+		*what = "the rdma_cm event channel";
+		return ((struct rs_connection_rt *)l->rt)->channel->fd;
+	}
+	return -1;
+}
+
 int rs_step_async_start(struct rs_step_run *sr)
 {
 	struct rs_run *run = sr->run;
+	const char *what;
 	unsigned n = 0;
+	uv_poll_cb cb;
 
 	/* The top-level step watches for its nested ones. */
 	if (sr->parent)
 		return 0;
 	for (unsigned i = 0; i < run->s->n_objects; i++)
-		if (run->live[i].obj->kind == &rs_kind_context &&
-		    run->live[i].state == RS_LIVE_CREATED)
+		if (watched(&run->live[i], &cb, &what) >= 0)
 			n++;
 	if (!n)
 		return 0;
@@ -131,29 +150,27 @@ int rs_step_async_start(struct rs_step_run *sr)
 	for (unsigned i = 0; i < run->s->n_objects; i++) {
 		struct rs_live *l = &run->live[i];
 		struct rs_async_watch *w = &sr->async[sr->n_async];
-		struct ibv_context *ctx;
-		int fl, r;
+		int fd = watched(l, &cb, &what), fl, r;
 
-		if (l->obj->kind != &rs_kind_context ||
-		    l->state != RS_LIVE_CREATED)
+		if (fd < 0)
 			continue;
-		ctx = ((struct rs_context_rt *)l->rt)->ctx;
-		fl = fcntl(ctx->async_fd, F_GETFL);
-		if (fl < 0 || fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK))
+		/* Each callback reads until EAGAIN: the loop must not
+		 * block in it. */
+		fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK))
 			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
-					    "async_fd of context '%s': %m",
-					    l->obj->id);
+					    "%s of %s: %m", what,
+					    l->obj->name);
 		w->sr = sr;
-		w->ctx = l;
+		w->l = l;
 		w->poll.data = w;
-		r = uv_poll_init(&sr->loop, &w->poll, ctx->async_fd);
+		r = uv_poll_init(&sr->loop, &w->poll, fd);
 		if (!r)
-			r = uv_poll_start(&w->poll, UV_READABLE, on_async);
+			r = uv_poll_start(&w->poll, UV_READABLE, cb);
 		if (r)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
-					    "uv_poll on the async_fd of context "
-					    "'%s': %s", l->obj->id,
-					    uv_strerror(r));
+					    "uv_poll on %s of %s: %s", what,
+					    l->obj->name, uv_strerror(r));
 		sr->n_async++;
 	}
 	return 0;

@@ -299,21 +299,81 @@ static int cm_event_errno(enum rdma_cm_event_type t)
 	}
 }
 
+#define CM_BIT(t) ((unsigned)(t) < 32 ? 1u << (t) : 0)
+
+int rs_cm_take(struct rs_live *l, struct rs_cm_event *e,
+	       const struct rdma_cm_id *accept_on)
+{
+	struct rs_connection_rt *rt = l->rt;
+	struct rdma_cm_event *ev;
+
+	if (rdma_get_cm_event(rt->channel, &ev))
+		return -errno;
+	e->type = ev->event;
+	e->status = ev->status;
+	e->id = ev->id;
+	e->listen_id = ev->listen_id;
+	rdma_ack_cm_event(ev);
+	if (e->type == RDMA_CM_EVENT_CONNECT_REQUEST)
+		e->on = e->listen_id && e->listen_id == rt->listen_id ?
+			RS_CM_ON_LISTEN : RS_CM_ON_OTHER;
+	else if (e->id && e->id == rt->a_id)
+		e->on = RS_CM_ON_A;
+	else if (e->id && e->id == rt->b_id)
+		e->on = RS_CM_ON_B;
+	else if (e->id && e->id == rt->listen_id)
+		e->on = RS_CM_ON_LISTEN;
+	else
+		e->on = RS_CM_ON_OTHER;
+	rt->seen[e->on] |= CM_BIT(e->type);
+	if (e->type == RDMA_CM_EVENT_CONNECT_REQUEST &&
+	    (!accept_on || e->listen_id != accept_on)) {
+		/* Not ours to take (a stray peer on our port): refuse it
+		 * so that its id does not outlive the run. */
+		rdma_reject(e->id, NULL, 0);
+		rdma_destroy_id(e->id);
+		e->id = NULL;
+	}
+	return 0;
+}
+
+/* A DEVICE_REMOVAL came on one of the connection's ids: its device is
+ * going, no DREQ or DREP passes any more. */
+static bool cm_removed(const struct rs_connection_rt *rt)
+{
+	uint32_t any = 0;
+
+	for (int i = 0; i < RS_CM_N_ON; i++)
+		any |= rt->seen[i];
+	return any & CM_BIT(RDMA_CM_EVENT_DEVICE_REMOVAL);
+}
+
+/* Teardown need not wait for @want on @on: it came already (a step or an
+ * earlier wait took it), or it cannot come. */
+static bool cm_needless(const struct rs_connection_rt *rt, enum rs_cm_on on,
+			enum rdma_cm_event_type want)
+{
+	return rt->seen[on] & CM_BIT(want) || cm_removed(rt);
+}
+
 /*
  * Wait for event @want on @id (for CONNECT_REQUEST: on listening @id),
  * acking every event on the way.  Bounded by the run's deadline and
  * cut short by a signal; in @teardown quietly, by CM_DISCONNECT_MS and
- * without heeding signals (teardown must go on), skipping other events.
+ * without heeding signals (teardown must go on), skipping other events,
+ * and not at all when the event already came (a step took it) or cannot
+ * come any more (a DEVICE_REMOVAL).
  */
 static int cm_wait(struct rs_run *run, struct rs_live *l,
 		   enum rdma_cm_event_type want, struct rdma_cm_id *id,
-		   const char *id_name, struct rdma_cm_id **ret_id,
-		   bool teardown)
+		   enum rs_cm_on on, const char *id_name,
+		   struct rdma_cm_id **ret_id, bool teardown)
 {
 	struct rs_connection_rt *rt = l->rt;
 	uint64_t ms = teardown ? CM_DISCONNECT_MS :
 		      run->default_deadline_ms ?: CM_WAIT_MS;
 	double end = rs_now_ms() + (double)ms;
+	bool request = want == RDMA_CM_EVENT_CONNECT_REQUEST;
 
 	if (run->dry_run)
 		return 0;
@@ -323,52 +383,41 @@ static int cm_wait(struct rs_run *run, struct rs_live *l,
 			{ .fd = teardown ? -1 : rs_signal_fd(),
 			  .events = POLLIN },
 		};
-		struct rdma_cm_event *ev;
+		struct rs_cm_event e;
 		double left;
+		int r;
 
+		if (teardown && cm_needless(rt, on, want))
+			return 0;
 		if (!teardown && rs_interrupted)
 			return rs_live_error(run, l, EINTR, "rdma_cm: "
 					     "interrupted while waiting for %s "
 					     "on %s", rdma_event_str(want),
 					     id_name);
-		if (!rdma_get_cm_event(rt->channel, &ev)) {
-			enum rdma_cm_event_type type = ev->event;
-			struct rdma_cm_id *evid = ev->id;
-			int status = ev->status;
-			bool mine = type == RDMA_CM_EVENT_CONNECT_REQUEST ?
-				    ev->listen_id == id : evid == id;
+		r = rs_cm_take(l, &e, request ? id : NULL);
+		if (!r) {
+			bool mine = request ? e.listen_id == id : e.id == id;
 
-			rdma_ack_cm_event(ev);
-			if (type == want && mine) {
+			if (e.type == want && mine) {
 				if (ret_id)
-					*ret_id = evid;
+					*ret_id = e.id;
 				return 0;
 			}
-			if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
-				/* Not ours to take (a stray peer on our
-				 * port): refuse it so that its id does not
-				 * outlive the run. */
-				rdma_reject(evid, NULL, 0);
-				rdma_destroy_id(evid);
+			/* A stray request was refused: not an error. */
+			if (teardown || e.type == RDMA_CM_EVENT_CONNECT_REQUEST)
 				continue;
-			}
-			if (teardown)
-				continue;
-			return rs_live_error(run, l, cm_event_errno(type),
+			return rs_live_error(run, l, cm_event_errno(e.type),
 					     "rdma_cm: %s (status %d%s%s) "
 					     "while waiting for %s on %s",
-					     rdma_event_str(type), status,
-					     status < 0 ? ": " : "",
-					     status < 0 ? strerror(-status) :
-					     "", rdma_event_str(want),
-					     id_name);
+					     rdma_event_str(e.type), e.status,
+					     e.status < 0 ? ": " : "",
+					     e.status < 0 ?
+					     strerror(-e.status) : "",
+					     rdma_event_str(want), id_name);
 		}
-		if (errno != EAGAIN && errno != EINTR) {
-			int err = errno;
-
-			return teardown ? -err : rs_live_error(run, l, err,
-				"rdma_get_cm_event: %s", strerror(err));
-		}
+		if (r != -EAGAIN && r != -EINTR)
+			return teardown ? r : rs_live_error(run, l, -r,
+				"rdma_get_cm_event: %s", strerror(-r));
 		left = end - rs_now_ms();
 		if (left <= 0)
 			return teardown ? -ETIMEDOUT :
@@ -648,7 +697,7 @@ static int cm_connect(struct rs_run *run, struct rs_live *l,
 	r = rs_call_done(run, l, &c);
 	if (!r)
 		r = cm_wait(run, l, RDMA_CM_EVENT_ADDR_RESOLVED, rt->a_id,
-			    "a_id", NULL, false);
+			    RS_CM_ON_A, "a_id", NULL, false);
 	if (!r)
 		r = cm_same_port(run, l, rt->a_id, "a_id", a, addr);
 	if (r)
@@ -661,7 +710,7 @@ static int cm_connect(struct rs_run *run, struct rs_live *l,
 	r = rs_call_done(run, l, &c);
 	if (!r)
 		r = cm_wait(run, l, RDMA_CM_EVENT_ROUTE_RESOLVED, rt->a_id,
-			    "a_id", NULL, false);
+			    RS_CM_ON_A, "a_id", NULL, false);
 	if (!r)
 		r = cm_modify(run, l, a, rt->a_id, "a_id", IBV_QPS_INIT);
 	if (r)
@@ -679,7 +728,7 @@ static int cm_connect(struct rs_run *run, struct rs_live *l,
 
 	/* b gets the request on a new id, takes its QP to RTS, accepts. */
 	r = cm_wait(run, l, RDMA_CM_EVENT_CONNECT_REQUEST, rt->listen_id,
-		    "listen_id", &rt->b_id, false);
+		    RS_CM_ON_LISTEN, "listen_id", &rt->b_id, false);
 	if (!r)
 		r = cm_same_port(run, l, rt->b_id, "b_id", b, addr);
 	if (!r)
@@ -703,8 +752,8 @@ static int cm_connect(struct rs_run *run, struct rs_live *l,
 
 	/* a gets the reply: INIT again (now with the access flags the CM
 	 * agreed on, as librdmacm does), RTR, RTS, and the RTU. */
-	r = cm_wait(run, l, RDMA_CM_EVENT_CONNECT_RESPONSE, rt->a_id, "a_id",
-		    NULL, false);
+	r = cm_wait(run, l, RDMA_CM_EVENT_CONNECT_RESPONSE, rt->a_id,
+		    RS_CM_ON_A, "a_id", NULL, false);
 	if (!r)
 		r = cm_modify(run, l, a, rt->a_id, "a_id", IBV_QPS_INIT);
 	if (!r)
@@ -720,7 +769,7 @@ static int cm_connect(struct rs_run *run, struct rs_live *l,
 	r = rs_call_done(run, l, &c);
 	if (!r)
 		r = cm_wait(run, l, RDMA_CM_EVENT_ESTABLISHED, rt->b_id,
-			    "b_id", NULL, false);
+			    RS_CM_ON_B, "b_id", NULL, false);
 	if (!r)
 		rt->established = true;
 	return r;
@@ -741,11 +790,26 @@ static void cm_destroy_id(struct rs_run *run, struct rs_live *l,
 	rs_call_done(run, l, &c);
 }
 
+/*
+ * rdma_disconnect() @id, unless its device took it away: the kernel then
+ * closed the id after queueing its DEVICE_REMOVAL, and the call could
+ * only fail (ENXIO).  What came meanwhile is taken first, so that a
+ * removal is known before the call rather than after.
+ */
 static void cm_disconnect(struct rs_run *run, struct rs_live *l,
-			  struct rdma_cm_id *id, const char *id_name)
+			  struct rdma_cm_id *id, enum rs_cm_on on,
+			  const char *id_name)
 {
+	struct rs_connection_rt *rt = l->rt;
+	struct rs_cm_event e;
 	struct rs_call c;
 
+	if (!run->dry_run) {
+		while (!rs_cm_take(l, &e, NULL))
+			;
+		if (rt->seen[on] & CM_BIT(RDMA_CM_EVENT_DEVICE_REMOVAL))
+			return;
+	}
 	rs_call_init(&c, RS_CALL_DESTROY, "rdma_disconnect");
 	rs_call_arg(&c, "id", "%s", id_name);
 	if (rs_call_go(run, l, &c))
@@ -821,15 +885,17 @@ static void conn_destroy(struct rs_run *run, struct rs_live *l)
 	if (rt->established || run->dry_run) {
 		/* DREQ from a; b's DISCONNECTED; b's rdma_disconnect()
 		 * answers with the DREP that ends a's wait.  Bounded:
-		 * rdma_destroy_id() cleans up whatever did not come. */
+		 * rdma_destroy_id() cleans up whatever did not come.  Not
+		 * waited for when a step took it already, nor once the
+		 * device went (DEVICE_REMOVAL: cm_events.c). */
 		conn_flush(run, l, &a);
-		cm_disconnect(run, l, rt->a_id, "a_id");
-		cm_wait(run, l, RDMA_CM_EVENT_DISCONNECTED, rt->b_id, "b_id",
-			NULL, true);
+		cm_disconnect(run, l, rt->a_id, RS_CM_ON_A, "a_id");
+		cm_wait(run, l, RDMA_CM_EVENT_DISCONNECTED, rt->b_id,
+			RS_CM_ON_B, "b_id", NULL, true);
 		conn_flush(run, l, &b);
-		cm_disconnect(run, l, rt->b_id, "b_id");
-		cm_wait(run, l, RDMA_CM_EVENT_DISCONNECTED, rt->a_id, "a_id",
-			NULL, true);
+		cm_disconnect(run, l, rt->b_id, RS_CM_ON_B, "b_id");
+		cm_wait(run, l, RDMA_CM_EVENT_DISCONNECTED, rt->a_id,
+			RS_CM_ON_A, "a_id", NULL, true);
 		rt->established = false;
 	} else {
 		conn_flush(run, l, &a);

@@ -86,13 +86,45 @@ struct rs_flow_rt {
 	void *attr;              /* ibv_flow_attr and its specs */
 };
 
+/* Which cm id of a connection an rdma_cm event is on. */
+enum rs_cm_on {
+	RS_CM_ON_OTHER,             /* none of the connection's */
+	RS_CM_ON_LISTEN,            /* listen_id (a connect request) */
+	RS_CM_ON_A,
+	RS_CM_ON_B,
+	RS_CM_N_ON,
+};
+
 struct rs_connection_rt {
 	struct rdma_event_channel *channel;
 	struct rdma_cm_id *listen_id;
 	struct rdma_cm_id *a_id;    /* a's side (connects) */
 	struct rdma_cm_id *b_id;    /* b's side (accepted) */
 	bool established;
+	/* The events taken so far on each id (bit 1 << event type), by
+	 * enum rs_cm_on, whoever took them (a wait or a step): teardown
+	 * does not wait for one again, and after a DEVICE_REMOVAL it
+	 * neither waits nor disconnects an id the device took away. */
+	uint32_t seen[RS_CM_N_ON];
 };
+
+/* An rdma_cm event, taken off a connection's channel and acked. */
+struct rs_cm_event {
+	enum rdma_cm_event_type type;
+	int status;
+	enum rs_cm_on on;
+	struct rdma_cm_id *id;        /* a refused request's: NULL */
+	struct rdma_cm_id *listen_id; /* a connect request's */
+};
+
+/*
+ * kind_connection.c: take the next event of rdma_cm connection @l's
+ * channel (O_NONBLOCK): 0, or -errno (-EAGAIN: none came).  It is noted
+ * in @l's seen[] and acked; a connect request that is not on @accept_on
+ * is refused and its new id destroyed.
+ */
+int rs_cm_take(struct rs_live *l, struct rs_cm_event *e,
+	       const struct rdma_cm_id *accept_on);
 
 /* The runtime state of the object a reference names, NULL if absent. */
 static inline void *rs_rt(struct rs_run *run, const char *id)

@@ -175,7 +175,8 @@ struct rs_step_run {
 	struct rs_watch *watch;     /* grown before the waits start only:
 				     * the loop holds their uv_polls */
 
-	struct rs_async_watch *async; /* one per context (top level) */
+	struct rs_async_watch *async; /* one per context and rdma_cm
+				       * connection (top level) */
 	unsigned n_async;
 	struct rs_owner *owner;     /* NULL: posts nothing */
 	struct rs_owner *serves;    /* lanes of it may name this step (the
@@ -259,10 +260,20 @@ int rs_step_watch(struct rs_step_run *sr, struct rs_cqi *cq, int completion);
 unsigned rs_step_reap(struct rs_step_run *sr, bool busy_only);
 /* Start waiting: arm events CQs, start the uv_polls and the idle spin. */
 int rs_step_watch_start(struct rs_step_run *sr);
-/* Watch every context's asynchronous events on @sr's loop (top-level
- * steps only): an event that means something broke fails the step. */
-struct rs_async_watch;
+/* What a top-level step watches besides its own waits: the async_fd of
+ * a context, the event channel of an rdma_cm connection. */
+struct rs_async_watch {
+	uv_poll_t poll;
+	struct rs_step_run *sr;
+	struct rs_live *l;
+};
+
+/* Watch every context's asynchronous events and every rdma_cm
+ * connection's events on @sr's loop (top-level steps only): an event
+ * that means something broke fails the step (async_events.c). */
 int rs_step_async_start(struct rs_step_run *sr);
+/* The rdma_cm connection @p watches became readable (cm_events.c). */
+void rs_cm_on_events(uv_poll_t *p, int status, int events);
 
 /* The owner's first unexpected completion, as a failure of @sr. */
 void rs_step_fail_wc(struct rs_step_run *sr, struct rs_owner *o);

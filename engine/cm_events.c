@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdma_cm events come through the step loops, as asynchronous events do
+ * (async_events.c sets up both watches): each top-level step watches the
+ * event channel of every rdma_cm connection (O_NONBLOCK since it was
+ * made, in a uv_poll), takes and acks every event until EAGAIN, prints
+ * each as an `event` line and fails the step on the first.  Nothing is
+ * expected while steps run: a connection is made before them and torn
+ * down after them, so DISCONNECTED, DEVICE_REMOVAL, ADDR_CHANGE and the
+ * like all mean the connection broke under the step.
+ *
+ * What a step takes is noted in the connection's seen[] (rs_cm_take() in
+ * kind_connection.c, which the connect and teardown waits use too), so
+ * that teardown does not wait for a DISCONNECTED that already came, and
+ * after a DEVICE_REMOVAL (the kernel closes the ids of a device that
+ * goes) neither waits nor calls rdma_disconnect() on a closed id.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kinds.h"
+#include "live.h"
+#include "step.h"
+
+/* "a_id (a's side, qp 'a')" */
+static void cm_what(const struct rs_live *l, const struct rs_cm_event *e,
+		    char *buf, size_t len)
+{
+	const struct rs_connection *conn = l->obj->data;
+
+	switch (e->on) {
+	case RS_CM_ON_A:
+		snprintf(buf, len, "a_id (a's side, qp '%s')", conn->a);
+		break;
+	case RS_CM_ON_B:
+		snprintf(buf, len, "b_id (b's side, qp '%s')", conn->b);
+		break;
+	case RS_CM_ON_LISTEN:
+		snprintf(buf, len, "listen_id (b's side, listening)");
+		break;
+	default:
+		snprintf(buf, len, "an id not of this connection");
+		break;
+	}
+}
+
+/* " (status -19: No such device)", " (status 28)", "" */
+static void cm_status(int status, char *buf, size_t len)
+{
+	if (!status)
+		buf[0] = '\0';
+	else if (status < 0)
+		snprintf(buf, len, " (status %d: %s)", status,
+			 strerror(-status));
+	else
+		snprintf(buf, len, " (status %d)", status);
+}
+
+void rs_cm_on_events(uv_poll_t *p, int status, int events)
+{
+	struct rs_async_watch *w = p->data;
+	struct rs_step_run *sr = w->sr;
+	struct rs_cm_event e;
+	int r;
+
+	(void)status;
+	(void)events;
+	while (!(r = rs_cm_take(w->l, &e, NULL))) {
+		char what[128], st[96];
+
+		cm_what(w->l, &e, what, sizeof(what));
+		cm_status(e.status, st, sizeof(st));
+		pthread_mutex_lock(&sr->st->lock);
+		fprintf(sr->run->out, "event     %s%s on %s of connection "
+			"'%s'\n", rdma_event_str(e.type), st, what,
+			w->l->obj->id);
+		pthread_mutex_unlock(&sr->st->lock);
+		if (!sr->finished)
+			rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_cm event "
+				     "%s%s on %s of connection '%s'",
+				     rdma_event_str(e.type), st, what,
+				     w->l->obj->id);
+	}
+	/* The descriptor stays readable while this lasts: stop here. */
+	if (r != -EAGAIN && r != -EINTR && !sr->finished)
+		rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_get_cm_event on "
+			     "connection '%s': %s", w->l->obj->id,
+			     strerror(-r));
+}
