@@ -44,3 +44,20 @@ expect() {
 has() {
 	grep -Eq -- "$3" "$2" || { cat "$tmp/out" "$tmp/err"; fail "$1: no /$3/"; }
 }
+
+# run_bg CONN ARGS...: rdmascn run ARGS in the background into $tmp/out
+# and $tmp/err, back once connection CONN is up and the steps have had
+# 0.3 s to start; sets $pid.
+run_bg() {
+	local conn=$1 i
+	shift
+	"$rdmascn" run "$@" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for i in $(seq 1 400); do
+		grep -q "^created.*connection '$conn'" "$tmp/out" 2>/dev/null && break
+		sleep 0.05
+	done
+	grep -q "^created.*connection '$conn'" "$tmp/out" ||
+		{ kill -KILL $pid; cat "$tmp/out" "$tmp/err"; fail "never got to the step"; }
+	sleep 0.3
+}

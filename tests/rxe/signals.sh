@@ -29,14 +29,7 @@ echo "ok SIGTERM before call 3: exit 143"
 
 # 2. From outside, during a step: kill once everything exists.
 for sig in INT TERM; do
-	"$rdmascn" run --check-leaks "$scn" >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 1 200); do
-		grep -q "^created.*connection 'ab'" "$tmp/out" 2>/dev/null && break
-		sleep 0.05
-	done
-	grep -q "^created.*connection 'ab'" "$tmp/out" || { kill -KILL $pid; cat "$tmp/out" "$tmp/err"; fail "never got to the step"; }
-	sleep 0.3
+	run_bg ab --check-leaks "$scn"
 	t0=$(date +%s%N)
 	kill -$sig $pid
 	wait $pid
@@ -58,13 +51,7 @@ echo "ok second SIGINT during teardown: noted, teardown finished, exit 130"
 # 4. Not a signal but the same path: the device's asynchronous events
 # come through the step's loop, and a port going down fails the step,
 # named, with a clean teardown.
-"$rdmascn" run --check-leaks --set hold_ms=20000 "$scn" >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-for _ in $(seq 1 200); do
-	grep -q "^created.*connection 'ab'" "$tmp/out" 2>/dev/null && break
-	sleep 0.05
-done
-sleep 0.3
+run_bg ab --check-leaks --set hold_ms=20000 "$scn"
 ip link set veth0 down
 wait $pid
 rc=$?
