@@ -54,11 +54,11 @@ void *rs_calloc_aligned(size_t align, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	/* aligned_alloc() wants a multiple of the alignment. */
-	size = (size + align - 1) & ~(align - 1);
-	p = aligned_alloc(align, size ? size : align);
+	/* aligned_alloc() wants a non-zero multiple of the alignment. */
+	size = size ? (size + align - 1) & ~(align - 1) : align;
+	p = aligned_alloc(align, size);
 	if (p)
-		memset(p, 0, size ? size : align);
+		memset(p, 0, size);
 	return p;
 }
 
