@@ -550,14 +550,33 @@ static int arm(struct rs_step_run *sr, struct rs_watch *w)
 	return 0;
 }
 
+/* Read one event off @c's channel (non-blocking); false at EAGAIN or an
+ * error, with errno set. */
+static bool take_event(struct rs_step_run *sr, struct rs_cqi *c)
+{
+	bool locked = mt(sr), got;
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int e;
+
+	if (locked)
+		pthread_mutex_lock(&c->lock);
+	got = !ibv_get_cq_event(c->rt->channel, &ev_cq, &ev_ctx);
+	e = errno;
+	if (got)
+		c->rt->unacked++;
+	if (locked)
+		pthread_mutex_unlock(&c->lock);
+	errno = e;
+	return got;
+}
+
 static void on_cq_event(uv_poll_t *p, int status, int events)
 {
 	struct rs_watch *w = p->data;
 	struct rs_step_run *sr = w->sr;
 	struct rs_cqi *c = w->cq;
 	bool locked = mt(sr);
-	struct ibv_cq *ev_cq;
-	void *ev_ctx;
 	int err = 0;
 
 	(void)events;
@@ -569,13 +588,22 @@ static void on_cq_event(uv_poll_t *p, int status, int events)
 			     c->l->obj->id, uv_strerror(status));
 		return;
 	}
-	if (locked)
-		pthread_mutex_lock(&c->lock);
+	/* The completion that woke us is what the step waits on, most
+	 * likely: reap it and let the step answer before the rest of the
+	 * drain and the re-arm, whose syscalls would delay the answer.
+	 * Re-armed it is all the same, finished or not: the steps of a
+	 * parallel step may wait on this CQ too. */
+	if (take_event(sr, c)) {
+		reap_cq(sr, c);
+		rs_step_advance(sr);
+	}
 	/* Drain: the fd is non-blocking, EAGAIN ends it. */
-	while (!ibv_get_cq_event(c->rt->channel, &ev_cq, &ev_ctx))
-		c->rt->unacked++;
+	while (take_event(sr, c))
+		;
 	if (errno != EAGAIN && errno != EWOULDBLOCK)
 		err = errno;
+	if (locked)
+		pthread_mutex_lock(&c->lock);
 	if (c->rt->unacked >= RS_ACK_BATCH) {
 		ibv_ack_cq_events(c->rt->cq, c->rt->unacked);
 		c->rt->unacked = 0;
