@@ -277,21 +277,22 @@ static void pp_progress(struct rs_step_run *sr)
 			p->samples[p->iter - p->warmup] = now - p->t_post;
 		p->iter++;
 	}
-	if (!p->write && pp_refill(sr, p, a))
-		return;
 	sr->done = p->iter;
-	/* Not before b answers: its thread's start is not a round trip. */
-	if (!a->sent &&
-	    !atomic_load_explicit(&p->b_ready, memory_order_acquire))
-		return;
+	/* The next ping first, the receive it consumed posted again after:
+	 * that is not part of a round trip.  Not before b answers: its
+	 * thread's start is not a round trip either. */
 	if (a->sent == p->iter && a->sent < p->total &&
-	    a->sent - sends_done(a) < a->sq) {
+	    a->sent - sends_done(a) < a->sq &&
+	    (a->sent ||
+	     atomic_load_explicit(&p->b_ready, memory_order_acquire))) {
 		if (p->write)
 			*a->last = pp_ping(a->sent);
 		p->t_post = now ? now : uv_hrtime();
 		if (pp_post(sr, a, a->sent))
 			return;
 	}
+	if (!p->write && pp_refill(sr, p, a))
+		return;
 	if (p->iter == p->total && sends_done(a) == a->sent &&
 	    atomic_load_explicit(&p->peer->over, memory_order_acquire)) {
 		pp_join(sr);
