@@ -315,6 +315,25 @@ static void wake_lane(struct rs_step_run *sr, struct rs_owner *o,
 	pthread_mutex_unlock(&sr->st->lock);
 }
 
+/* A receive of @q came: the step counting them (a send step waiting for
+ * its peer's receives, which a finished recv step posted) learns it
+ * from its own wake-ups, unless another thread reaped it: wake it then.
+ * With several steps on one CQ, that thread may have taken the only
+ * event. */
+static void wake_recv_waiter(struct rs_step_run *sr, struct rs_qpi *q)
+{
+	struct rs_step_run *to = atomic_load_explicit(&q->recv_waiter,
+						      memory_order_acquire);
+
+	if (!to || to == sr)
+		return;
+	pthread_mutex_lock(&sr->st->lock);
+	to = atomic_load(&q->recv_waiter);
+	if (to && to != sr && to->wakeable && !to->closing)
+		uv_async_send(&to->wake);
+	pthread_mutex_unlock(&sr->st->lock);
+}
+
 /* A completion no step posted: nothing owns it, so the reaper fails. */
 static void stray(struct rs_step_run *sr, struct rs_cqi *c,
 		  const struct ibv_wc *wc)
@@ -353,6 +372,7 @@ static void route(struct rs_step_run *sr, struct rs_cqi *c,
 					      memory_order_relaxed);
 			atomic_fetch_add_explicit(&q->recv_done, 1,
 						  memory_order_release);
+			wake_recv_waiter(sr, q);
 		}
 	} else {
 		uint32_t seq = (uint32_t)wc->wr_id;

@@ -104,6 +104,9 @@ struct rs_qpi {
 	struct rs_qpi *peer;        /* the other end of its connection */
 	const struct rs_connection *conn;
 	_Atomic uint64_t recv_done; /* receive completions reaped for it */
+	/* The step that counts recv_done (it owns no lane of those
+	 * receives): woken when another thread reaps one (st->lock). */
+	_Atomic(struct rs_step_run *) recv_waiter;
 	_Atomic uint32_t last_recv_slot; /* owner of the last one */
 	_Atomic uint32_t last_recv_len;
 };
@@ -182,6 +185,7 @@ struct rs_step_run {
 	struct rs_owner *serves;    /* lanes of it may name this step (the
 				     * owner's, or a helper's owner) */
 	struct rs_owner *late_bad;  /* a finished step's completion failed */
+	struct rs_qpi *counts_recv; /* it is that QP's recv_waiter */
 	bool wakeable;              /* st->lock: wake is initialised ... */
 	bool closing;               /* ... and not closing */
 	_Atomic int stop_req;       /* set by another thread, then wake */
@@ -223,6 +227,9 @@ int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* A signal came or a stop was asked for: the step ended (true). */
 bool rs_step_check_stop(struct rs_step_run *sr);
+/* From now until it finishes, wake @sr when another thread reaps a
+ * receive completion of @q (one such step per QP at a time). */
+void rs_step_count_recv(struct rs_step_run *sr, struct rs_qpi *q);
 /* Ask a step running on another thread to stop. */
 void rs_step_request_stop(struct rs_step_run *sr, const char *why);
 

@@ -432,6 +432,7 @@ static int post_begin(struct rs_step_run *sr, struct post_rt *p,
 	sr->unit = "completions";
 	sr->total = p->n;
 	if (p->peer) {
+		rs_step_count_recv(sr, p->peer);
 		p->peer_base = atomic_load(&p->peer->recv_done);
 		snprintf(sr->unit2, sizeof(sr->unit2), "receives at qp '%s'",
 			 p->peer->l->obj->id);

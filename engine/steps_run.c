@@ -37,10 +37,24 @@ void rs_step_finish(struct rs_step_run *sr, int result)
 	for (unsigned i = 0; sr->serves && i < sr->serves->n_lanes; i++)
 		if (atomic_load(&sr->serves->lanes[i].sr) == sr)
 			atomic_store(&sr->serves->lanes[i].sr, NULL);
+	if (sr->counts_recv &&
+	    atomic_load(&sr->counts_recv->recv_waiter) == sr)
+		atomic_store(&sr->counts_recv->recv_waiter, NULL);
 	sr->closing = true;
 	pthread_mutex_unlock(&sr->st->lock);
 	if (sr->loop_ok)
 		uv_walk(&sr->loop, close_one, NULL);
+}
+
+void rs_step_count_recv(struct rs_step_run *sr, struct rs_qpi *q)
+{
+	struct rs_step_run *none = NULL;
+
+	pthread_mutex_lock(&sr->st->lock);
+	if (!sr->finished &&
+	    atomic_compare_exchange_strong(&q->recv_waiter, &none, sr))
+		sr->counts_recv = q;
+	pthread_mutex_unlock(&sr->st->lock);
 }
 
 void rs_step_pass(struct rs_step_run *sr)
