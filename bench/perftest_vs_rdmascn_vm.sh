@@ -105,39 +105,80 @@ inline_for() { # SIZE PERFTEST_INLINE
 }
 
 say "perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null), $(uname -r), $(nproc) vCPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null), $reps runs of each, $lat_iters latency round trips"
-for ((r = 1; r <= reps; r++)); do
-	say "run $r of $reps"
-	# ib_send_lat 2 B
+# One workload: perftest's runs and rdmascn's, in an order that turns
+# round each run (in this VM a run right after another is slower now and
+# then: the same rdmascn binary gave 12.4 usec after a run of itself and
+# 9.4 after perftest), with a pause before each.
+both() { # PERFTEST_PART RDMASCN_PART
+	if ((r % 2)); then "$1"; "$2"; else "$2"; "$1"; fi
+}
+pause() { sleep 1; }
+inl_send= inl_write=
+pt_send_lat() {
+	pause
 	o=$(perftest ib_send_lat -s 2 -n $lat_iters) && rec send_lat pt "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
-	inl=$(inline_for 2 "$(pt_inline <<<"$o")")
+	[ -n "$inl_send" ] || inl_send=$(inline_for 2 "$(pt_inline <<<"$o")")
+	pause
 	o=$(perftest ib_send_lat -s 2 -n $lat_iters -e) && rec send_lat pte "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
+}
+rs_send_lat() {
 	for m in busy events; do
+		pause
 		o=$(rdmascn_run send_lat --set size=2 --set iters=$lat_iters \
-			--set warmup=0 --set inline="$inl" --set completion=$m) &&
+			--set warmup=0 --set inline="${inl_send:-false}" \
+			--set completion=$m) &&
 			rec send_lat $m "$(rs_lat <<<"$o")" "$o"
 	done
-	# ib_write_lat 2 B (no events: the data is seen by polling memory)
+}
+# ib_write_lat 2 B (no events: the data is seen by polling memory)
+pt_write_lat() {
+	pause
 	o=$(perftest ib_write_lat -s 2 -n $lat_iters) && rec write_lat pt "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
-	inl=$(inline_for 2 "$(pt_inline <<<"$o")")
+	[ -n "$inl_write" ] || inl_write=$(inline_for 2 "$(pt_inline <<<"$o")")
+}
+rs_write_lat() {
+	pause
 	o=$(rdmascn_run write_lat --set size=2 --set iters=$lat_iters \
-		--set warmup=0 --set inline="$inl") && rec write_lat busy "$(rs_lat <<<"$o")" "$o"
-	# ib_send_bw 4 KiB
+		--set warmup=0 --set inline="${inl_write:-false}") &&
+		rec write_lat busy "$(rs_lat <<<"$o")" "$o"
+}
+pt_send_bw() {
+	pause
 	o=$(perftest ib_send_bw -s 4096 -n $send_bw_iters) && rec send_bw pt "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
+	pause
 	o=$(perftest ib_send_bw -s 4096 -n $send_bw_iters -e) && rec send_bw pte "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
+}
+rs_send_bw() {
 	for m in busy events; do
+		pause
 		o=$(rdmascn_run send_bw --set size=4096 --set iters=$send_bw_iters \
 			--set completion=$m) && rec send_bw $m "$(rs_bw <<<"$o")" "$o"
 	done
-	# ib_write_bw 64 KiB and 64 B (perftest 4.5's ib_write_bw has no -e)
+}
+# ib_write_bw 64 KiB and 64 B (perftest 4.5's ib_write_bw has no -e)
+pt_write_bw() {
+	pause
+	o=$(perftest ib_write_bw -s $size -n $n) && rec $w pt "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
+}
+rs_write_bw() {
+	for m in busy events; do
+		pause
+		o=$(rdmascn_run write_bw --set size=$size --set iters=$n \
+			--set completion=$m) && rec $w $m "$(rs_bw <<<"$o")" "$o"
+	done
+}
+
+say "perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null), $(uname -r), $(nproc) vCPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null), $reps runs of each, $lat_iters latency round trips"
+for ((r = 1; r <= reps; r++)); do
+	say "run $r of $reps"
+	both pt_send_lat rs_send_lat
+	both pt_write_lat rs_write_lat
+	both pt_send_bw rs_send_bw
 	for size in 65536 64; do
 		n=$write_bw_iters
 		[ $size = 64 ] && n=$write_bw_small_iters
 		w=write_bw_$size
-		o=$(perftest ib_write_bw -s $size -n $n) && rec $w pt "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
-		for m in busy events; do
-			o=$(rdmascn_run write_bw --set size=$size --set iters=$n \
-				--set completion=$m) && rec $w $m "$(rs_bw <<<"$o")" "$o"
-		done
+		both pt_write_bw rs_write_bw
 	done
 done
 
