@@ -292,6 +292,20 @@ static bool expected(struct rs_owner *o, int status)
 	       atomic_load_explicit(&o->saw_expect, memory_order_acquire);
 }
 
+/* Wake the step in @who, if it is another thread's and still open.
+ * @who is reloaded under st->lock, where a finishing step clears it. */
+static void wake_other(struct rs_step_run *sr,
+		       _Atomic(struct rs_step_run *) *who)
+{
+	struct rs_step_run *to;
+
+	pthread_mutex_lock(&sr->st->lock);
+	to = atomic_load(who);
+	if (to && to != sr && to->wakeable && !to->closing)
+		uv_async_send(&to->wake);
+	pthread_mutex_unlock(&sr->st->lock);
+}
+
 static void wake_lane(struct rs_step_run *sr, struct rs_owner *o,
 		      struct rs_lane *ln, bool bad)
 {
@@ -307,12 +321,8 @@ static void wake_lane(struct rs_step_run *sr, struct rs_owner *o,
 			sr->late_bad = o;
 		return;
 	}
-	/* Waiting on another thread's loop: wake it, unless it closes. */
-	pthread_mutex_lock(&sr->st->lock);
-	to = atomic_load(&ln->sr);
-	if (to && to->wakeable && !to->closing)
-		uv_async_send(&to->wake);
-	pthread_mutex_unlock(&sr->st->lock);
+	/* Waiting on another thread's loop. */
+	wake_other(sr, &ln->sr);
 }
 
 /* A receive of @q came: the step counting them (a send step waiting for
@@ -325,13 +335,8 @@ static void wake_recv_waiter(struct rs_step_run *sr, struct rs_qpi *q)
 	struct rs_step_run *to = atomic_load_explicit(&q->recv_waiter,
 						      memory_order_acquire);
 
-	if (!to || to == sr)
-		return;
-	pthread_mutex_lock(&sr->st->lock);
-	to = atomic_load(&q->recv_waiter);
-	if (to && to != sr && to->wakeable && !to->closing)
-		uv_async_send(&to->wake);
-	pthread_mutex_unlock(&sr->st->lock);
+	if (to && to != sr)
+		wake_other(sr, &q->recv_waiter);
 }
 
 /* A completion no step posted: nothing owns it, so the reaper fails. */
