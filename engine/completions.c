@@ -5,6 +5,7 @@
  * completion by its wr_id to the step that posted the WR, whoever polls.
  */
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -143,7 +144,6 @@ int rs_steps_setup(struct rs_steps *st, struct rs_run *run)
 			c->l = l;
 			c->rt = l->rt;
 			c->decl = l->obj->data;
-			pthread_mutex_init(&c->lock, NULL);
 			st->by_obj[i] = c;
 		} else if (l->obj->kind == &rs_kind_mw) {
 			struct rs_mwi *m = &st->mws[st->n_mws++];
@@ -197,8 +197,6 @@ int rs_steps_setup(struct rs_steps *st, struct rs_run *run)
 
 void rs_steps_free(struct rs_steps *st)
 {
-	for (unsigned i = 0; i < st->n_cqs; i++)
-		pthread_mutex_destroy(&st->cqs[i].lock);
 	for (unsigned i = 0; i < st->n_objs; i++) {
 		if (st->owners)
 			rs_free(st->owners[i]);
@@ -406,15 +404,34 @@ static inline bool mt(struct rs_step_run *sr)
 	return atomic_load_explicit(&sr->st->threads, memory_order_relaxed);
 }
 
+/* A CQ's lock, taken only while other threads run steps.  A busy step
+ * takes it twice per spin, so it is a test-and-set: a pthread mutex's
+ * call and bookkeeping made the spin, and with it the time to see a
+ * completion, measurably longer.  Held briefly (a poll and its routing,
+ * or a non-blocking channel read or re-arm); a waiter yields. */
+static bool cq_lock(struct rs_step_run *sr, struct rs_cqi *c)
+{
+	if (!mt(sr))
+		return false;
+	while (atomic_exchange_explicit(&c->held, true, memory_order_acquire))
+		while (atomic_load_explicit(&c->held, memory_order_relaxed))
+			sched_yield();
+	return true;
+}
+
+static void cq_unlock(struct rs_cqi *c, bool locked)
+{
+	if (locked)
+		atomic_store_explicit(&c->held, false, memory_order_release);
+}
+
 static unsigned reap_cq(struct rs_step_run *sr, struct rs_cqi *c)
 {
 	struct ibv_wc wc[RS_POLL_BATCH];
-	bool locked = mt(sr);
+	bool locked = cq_lock(sr, c);
 	unsigned total = 0;
 	int n;
 
-	if (locked)
-		pthread_mutex_lock(&c->lock);
 	do {
 		n = ibv_poll_cq(c->rt->cq, RS_POLL_BATCH, wc);
 		for (int i = 0; i < n; i++)
@@ -422,8 +439,7 @@ static unsigned reap_cq(struct rs_step_run *sr, struct rs_cqi *c)
 		if (n > 0)
 			total += n;
 	} while (n == RS_POLL_BATCH && !sr->finished);
-	if (locked)
-		pthread_mutex_unlock(&c->lock);
+	cq_unlock(c, locked);
 	if (n < 0)
 		rs_step_fail(sr, RS_STEP_FAILED, NULL,
 			     "ibv_poll_cq on cq '%s': %s", c->l->obj->id,
@@ -579,19 +595,16 @@ static int arm(struct rs_step_run *sr, struct rs_watch *w)
  * error, with errno set. */
 static bool take_event(struct rs_step_run *sr, struct rs_cqi *c)
 {
-	bool locked = mt(sr), got;
+	bool locked = cq_lock(sr, c), got;
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
 	int e;
 
-	if (locked)
-		pthread_mutex_lock(&c->lock);
 	got = !ibv_get_cq_event(c->rt->channel, &ev_cq, &ev_ctx);
 	e = errno;
 	if (got)
 		c->rt->unacked++;
-	if (locked)
-		pthread_mutex_unlock(&c->lock);
+	cq_unlock(c, locked);
 	errno = e;
 	return got;
 }
@@ -601,7 +614,7 @@ static void on_cq_event(uv_poll_t *p, int status, int events)
 	struct rs_watch *w = p->data;
 	struct rs_step_run *sr = w->sr;
 	struct rs_cqi *c = w->cq;
-	bool locked = mt(sr);
+	bool locked;
 	int err = 0;
 
 	(void)events;
@@ -627,16 +640,14 @@ static void on_cq_event(uv_poll_t *p, int status, int events)
 		;
 	if (errno != EAGAIN && errno != EWOULDBLOCK)
 		err = errno;
-	if (locked)
-		pthread_mutex_lock(&c->lock);
+	locked = cq_lock(sr, c);
 	if (c->rt->unacked >= RS_ACK_BATCH) {
 		ibv_ack_cq_events(c->rt->cq, c->rt->unacked);
 		c->rt->unacked = 0;
 	}
 	if (!err)
 		err = ibv_req_notify_cq(c->rt->cq, 0);
-	if (locked)
-		pthread_mutex_unlock(&c->lock);
+	cq_unlock(c, locked);
 	if (err) {
 		rs_step_fail(sr, RS_STEP_FAILED, NULL,
 			     "completion events of cq '%s': %s",
@@ -655,16 +666,15 @@ int rs_step_watch_start(struct rs_step_run *sr)
 
 	for (unsigned i = 0; i < sr->n_watch; i++) {
 		struct rs_watch *w = &sr->watch[i];
+		bool locked;
 
 		if (!w->events) {
 			busy = true;
 			continue;
 		}
-		if (mt(sr))
-			pthread_mutex_lock(&w->cq->lock);
+		locked = cq_lock(sr, w->cq);
 		r = arm(sr, w);
-		if (mt(sr))
-			pthread_mutex_unlock(&w->cq->lock);
+		cq_unlock(w->cq, locked);
 		if (r)
 			return r;
 		r = uv_poll_init(&sr->loop, &w->poll, w->cq->rt->channel->fd);

@@ -90,7 +90,7 @@ struct rs_cqi {
 	struct rs_live *l;
 	struct rs_cq_rt *rt;
 	const struct rs_cq *decl;
-	pthread_mutex_t lock;       /* taken while parallel steps run */
+	_Atomic bool held;          /* its lock, while other threads run */
 };
 
 struct rs_qpi {
