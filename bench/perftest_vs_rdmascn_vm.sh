@@ -87,7 +87,7 @@ rs_bw() {
 rec() {
 	if awk '{ exit !(NF == 2 && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ &&
 			$1 > 0 && $2 > 0) }' <<<"$3"; then
-		echo "$3" >>"$tmp/r.$1.$2"
+		echo "$3 $r" >>"$tmp/r.$1.$2"
 	else
 		echo "$1 $2 run $r: figures '$3' left out: $4" >>"$tmp/discarded"
 	fi
@@ -99,12 +99,21 @@ median() { # FILE COLUMN
 			else printf "%.4g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 runs() { [ -s "$1" ] && awk -v c="$2" '{ printf "%s%s", s, $c; s = " " }' "$1"; }
+# The median of FILE_A's figure over FILE_B's, run by run (field 3 is
+# the run): slow spells of this VM last seconds and slow both tools, so
+# a run is set beside the other tool's run next to it in time.
+paired() { # FILE_A FILE_B COLUMN
+	[ -s "$1" ] && [ -s "$2" ] || { echo -; return; }
+	awk -v c="$3" 'NR == FNR { b[$3] = $c; next }
+		($3 in b) && b[$3] > 0 { print $c / b[$3] }' "$2" "$1" >"$tmp/pairs"
+	[ -s "$tmp/pairs" ] || { echo -; return; }
+	printf '%.2f\n' "$(median "$tmp/pairs" 1)"
+}
 
 inline_for() { # SIZE PERFTEST_INLINE
 	if [ -n "$2" ] && [ "$2" -ge "$1" ]; then echo true; else echo false; fi
 }
 
-say "perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null), $(uname -r), $(nproc) vCPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null), $reps runs of each, $lat_iters latency round trips"
 # One workload: perftest's runs and rdmascn's, in an order that turns
 # round each run (in this VM a run right after another is slower now and
 # then: the same rdmascn binary gave 12.4 usec after a run of itself and
@@ -172,70 +181,6 @@ rs_write_bw() {
 }
 
 say "perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null), $(uname -r), $(nproc) vCPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null), $reps runs of each, $lat_iters latency round trips"
-# One workload: perftest's runs and rdmascn's, in an order that turns
-# round each run (in this VM a run right after another is slower now and
-# then: the same rdmascn binary gave 12.4 usec after a run of itself and
-# 9.4 after perftest), with a pause before each.
-both() { # PERFTEST_PART RDMASCN_PART
-	if ((r % 2)); then "$1"; "$2"; else "$2"; "$1"; fi
-}
-pause() { sleep 1; }
-inl_send= inl_write=
-pt_send_lat() {
-	pause
-	o=$(perftest ib_send_lat -s 2 -n $lat_iters) && rec send_lat pt "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
-	[ -n "$inl_send" ] || inl_send=$(inline_for 2 "$(pt_inline <<<"$o")")
-	pause
-	o=$(perftest ib_send_lat -s 2 -n $lat_iters -e) && rec send_lat pte "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
-}
-rs_send_lat() {
-	for m in busy events; do
-		pause
-		o=$(rdmascn_run send_lat --set size=2 --set iters=$lat_iters \
-			--set warmup=0 --set inline="${inl_send:-false}" \
-			--set completion=$m) &&
-			rec send_lat $m "$(rs_lat <<<"$o")" "$o"
-	done
-}
-# ib_write_lat 2 B (no events: the data is seen by polling memory)
-pt_write_lat() {
-	pause
-	o=$(perftest ib_write_lat -s 2 -n $lat_iters) && rec write_lat pt "$(pt_lat <<<"$o")" "$(pt_row <<<"$o")"
-	[ -n "$inl_write" ] || inl_write=$(inline_for 2 "$(pt_inline <<<"$o")")
-}
-rs_write_lat() {
-	pause
-	o=$(rdmascn_run write_lat --set size=2 --set iters=$lat_iters \
-		--set warmup=0 --set inline="${inl_write:-false}") &&
-		rec write_lat busy "$(rs_lat <<<"$o")" "$o"
-}
-pt_send_bw() {
-	pause
-	o=$(perftest ib_send_bw -s 4096 -n $send_bw_iters) && rec send_bw pt "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
-	pause
-	o=$(perftest ib_send_bw -s 4096 -n $send_bw_iters -e) && rec send_bw pte "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
-}
-rs_send_bw() {
-	for m in busy events; do
-		pause
-		o=$(rdmascn_run send_bw --set size=4096 --set iters=$send_bw_iters \
-			--set completion=$m) && rec send_bw $m "$(rs_bw <<<"$o")" "$o"
-	done
-}
-# ib_write_bw 64 KiB and 64 B (perftest 4.5's ib_write_bw has no -e)
-pt_write_bw() {
-	pause
-	o=$(perftest ib_write_bw -s $size -n $n) && rec $w pt "$(pt_bw <<<"$o")" "$(pt_row <<<"$o")"
-}
-rs_write_bw() {
-	for m in busy events; do
-		pause
-		o=$(rdmascn_run write_bw --set size=$size --set iters=$n \
-			--set completion=$m) && rec $w $m "$(rs_bw <<<"$o")" "$o"
-	done
-}
-
-say "perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null), $(uname -r), $(nproc) vCPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null), $reps runs of each, $lat_iters latency round trips"
 for ((r = 1; r <= reps; r++)); do
 	say "run $r of $reps"
 	both pt_send_lat rs_send_lat
@@ -257,12 +202,10 @@ row() {
 	busy=$(median "$tmp/r.$w.busy" "$c")
 	ev=$(median "$tmp/r.$w.events" "$c")
 	# events beside perftest -e where perftest has it, else beside polling
-	ref=$pte
-	[ "$ref" = - ] && ref=$pt
-	ratio() { [ "$1" = - ] || [ "$2" = - ] && { echo -; return; }
-		awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
-	rb=$(ratio "$busy" "$pt")
-	re=$(ratio "$ev" "$ref")
+	ref=pte
+	[ "$pte" = - ] && ref=pt
+	rb=$(paired "$tmp/r.$w.busy" "$tmp/r.$w.pt" "$c")
+	re=$(paired "$tmp/r.$w.events" "$tmp/r.$w.$ref" "$c")
 	[ "$pte" = - ] && [ "$re" != - ] && re="$re*"
 	if [ "$kind" = lat ]; then target="<= 1.05"; else target=">= 0.95"; fi
 	printf '%-26s %10s %10s %10s %10s %9s %9s %8s\n' "$label" "$pt" "$pte" \
@@ -287,7 +230,8 @@ row "write_bw 64KiB MB/s" write_bw_65536 1 bw
 row "write_bw 64KiB Mpps" write_bw_65536 2 bw
 row "write_bw 64B MB/s" write_bw_64 1 bw
 row "write_bw 64B Mpps" write_bw_64 2 bw
-echo "ratios: rdmascn/perftest (latency: lower is better, target <= 1.05;"
+echo "ratios: rdmascn/perftest, the median of the runs' ratios, each run beside"
+echo "the other tool's run of the same round (latency: lower is better, target <= 1.05;"
 echo "bandwidth and rate: higher is better, target >= 0.95).  events/ is beside"
 echo "perftest -e; * marks a workload perftest has no -e for (ib_write_bw), where"
 echo "it is beside perftest polling.  write_lat has no events mode on either side."
