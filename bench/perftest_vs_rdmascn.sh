@@ -4,9 +4,10 @@
 # ib_write_lat 2 B (typical and p99), ib_send_bw 4 KiB, ib_write_bw 64 KiB
 # and 64 B (MB/s and Mpps), rdmascn in both completion modes (busy and
 # events; perftest polls, or sleeps on events with -e where it has it).
-# Each figure is the median of REPS runs (TCG is noisy).  Targets:
-# latency rdmascn/perftest <= 1.05; bandwidth and message rate
-# rdmascn/perftest >= 0.95.
+# Each figure is the median of REPS runs (TCG is noisy); each ratio is
+# the median of REPS per-run ratios, a run beside the other tool's run of
+# the same round.  Targets: latency rdmascn/perftest <= 1.05; bandwidth
+# and message rate rdmascn/perftest >= 0.95.
 #
 #   bench/perftest_vs_rdmascn.sh [RDMASCN] [REPS]
 #
