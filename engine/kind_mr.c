@@ -80,7 +80,7 @@ static void fill_arg(struct rs_call *c, const struct rs_mr *m)
 }
 
 /* The IBV_ACCESS_* names as the scenario writes them. */
-const struct rs_bit_name rs_access_names[] = {
+static const struct rs_bit_name access_names[] = {
 	{ IBV_ACCESS_LOCAL_WRITE, "local_write" },
 	{ IBV_ACCESS_REMOTE_WRITE, "remote_write" },
 	{ IBV_ACCESS_REMOTE_READ, "remote_read" },
@@ -90,10 +90,12 @@ const struct rs_bit_name rs_access_names[] = {
 	{ IBV_ACCESS_ON_DEMAND, "on_demand" },
 	{ IBV_ACCESS_RELAXED_ORDERING, "relaxed_ordering" },
 };
-const size_t rs_n_access_names = RS_N(rs_access_names);
 
-#define access_str(access, buf, len)                                      \
-	rs_bits_text(access, rs_access_names, rs_n_access_names, buf, len)
+const char *rs_access_text(uint64_t access, char *buf, size_t len)
+{
+	return rs_bits_text(access, access_names, RS_N(access_names), buf,
+			    len);
+}
 
 static int mr_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 			 unsigned len)
@@ -237,7 +239,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 	int ret;
 
 	rt->length = m->length;
-	access_str(m->access, acc, sizeof(acc));
+	rs_access_text(m->access, acc, sizeof(acc));
 	if (m->dm) {
 		struct rs_dm_rt *dm = rs_rt(run, m->dm);
 

@@ -68,8 +68,6 @@ static enum ibv_qp_type verbs_type(int type)
 
 #define send_ops_text(ops, buf, len)                                      \
 	rs_bits_text(ops, send_op_names, RS_N(send_op_names), buf, len)
-#define access_text(flags, buf, len)                                      \
-	rs_bits_text(flags, rs_access_names, rs_n_access_names, buf, len)
 
 /* The caps to ask for: what is given, else the defaults, which a queue
  * the QP does not have (an SRQ's receives, XRC) makes 0. */
@@ -232,8 +230,8 @@ void rs_qp_attr_args(struct rs_call *c, const struct ibv_qp_attr *attr,
 		rs_call_arg(c, "qkey", "0x%x", attr->qkey);
 	if (mask & IBV_QP_ACCESS_FLAGS)
 		rs_call_arg(c, "qp_access_flags", "%s",
-			    access_text(attr->qp_access_flags, buf,
-					sizeof(buf)));
+			    rs_access_text(attr->qp_access_flags, buf,
+					   sizeof(buf)));
 	if (mask & IBV_QP_PATH_MTU)
 		rs_call_arg(c, "path_mtu", "%u", 128u << attr->path_mtu);
 	if (mask & IBV_QP_DEST_QPN)

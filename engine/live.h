@@ -134,9 +134,9 @@ static inline void *rs_rt(struct rs_run *run, const char *id)
 	return l ? l->rt : NULL;
 }
 
-/* IBV_ACCESS_* as the scenario names them (kind_mr.c). */
-extern const struct rs_bit_name rs_access_names[];
-extern const size_t rs_n_access_names;
+/* IBV_ACCESS_* bits as the scenario names them, "local_write|mw_bind"
+ * ("0": none), into @buf (kind_mr.c). */
+const char *rs_access_text(uint64_t access, char *buf, size_t len);
 
 /* Find a context's device, port and GID before anything is created
  * (kind_context.c); 0, or -errno reported. */
