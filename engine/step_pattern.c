@@ -94,6 +94,22 @@ static inline uint8_t pp_pong(uint64_t i)
 	return (uint8_t)(pp_ping(i) + 1);
 }
 
+/* write: has the peer's byte @want arrived at @last?  With no send of
+ * its own in flight (@idle) a side has nothing else to wait for, so it
+ * looks in a tight loop for a while, as ib_write_lat does (no pause
+ * instruction there either), before its loop's next turn: a turn reaps
+ * CQs and checks for stops, and a byte that lands during one is seen that
+ * much later.  Bounded, so stops and deadlines are still seen. */
+#define PP_BYTE_SPINS 4096
+
+static inline bool pp_byte(volatile uint8_t *last, uint8_t want, bool idle)
+{
+	for (unsigned i = idle ? PP_BYTE_SPINS : 1; i; i--)
+		if (*last == want)
+			return true;
+	return false;
+}
+
 static int pp_post(struct rs_step_run *sr, struct pp_side *s, uint64_t seq)
 {
 	int r;
@@ -184,8 +200,9 @@ static void pp_answer(struct rs_step_run *sr)
 		uv_async_send(&sr->parent->wake);
 	}
 	if (p->write) {
-		if (b->sent < p->total && *b->last == pp_ping(b->sent) &&
-		    b->sent - sends_done(b) < b->sq) {
+		if (b->sent < p->total && b->sent - sends_done(b) < b->sq &&
+		    pp_byte(b->last, pp_ping(b->sent),
+			    sends_done(b) == b->sent)) {
 			*b->last = pp_pong(b->sent);
 			if (pp_post(sr, b, b->sent))
 				return;
@@ -268,7 +285,8 @@ static void pp_progress(struct rs_step_run *sr)
 		return;
 	}
 	if (a->sent > p->iter &&
-	    (p->write ? *a->last == pp_pong(p->iter) :
+	    (p->write ? pp_byte(a->last, pp_pong(p->iter),
+				sends_done(a) == a->sent) :
 	     atomic_load_explicit(&a->rl->done, memory_order_acquire) >
 	     p->iter)) {
 		/* One clock read serves this sample and the next post. */
