@@ -118,8 +118,14 @@ inline_for() { # SIZE PERFTEST_INLINE
 # round each run, so that neither tool always goes first, with a pause
 # before each.  (Slow spells of this VM come and go by time, not by
 # order: with and without ASLR, all runs of rounds 2-6 of 12 were slow.
-# The pause did not change how often either tool was slow; it does
-# lengthen rdmascn's write_lat p99, which issue 5's note follows up.)
+# Traced sample by sample, a latency run of either tool switches between
+# a fast mode and one about 1.5x slower (in rdmascn's timestamps, the
+# answering side's post then takes 28 us instead of 19), a few times per
+# run or not at all.
+# How much of a run was slow sets its p99: in the fast stretches alone,
+# rdmascn's write_lat p99 was 0.91-1.07 of perftest's (five comparisons,
+# three VM boots of 12-18 rounds, median 0.97), so a p99 ratio says as
+# much about the two runs' modes as about the tools.)
 both() { # PERFTEST_PART RDMASCN_PART
 	if ((r % 2)); then "$1"; "$2"; else "$2"; "$1"; fi
 }
