@@ -200,9 +200,10 @@ static void pp_answer(struct rs_step_run *sr)
 		uv_async_send(&sr->parent->wake);
 	}
 	if (p->write) {
-		if (b->sent < p->total && b->sent - sends_done(b) < b->sq &&
-		    pp_byte(b->last, pp_ping(b->sent),
-			    sends_done(b) == b->sent)) {
+		uint64_t done = sends_done(b);
+
+		if (b->sent < p->total && b->sent - done < b->sq &&
+		    pp_byte(b->last, pp_ping(b->sent), done == b->sent)) {
 			*b->last = pp_pong(b->sent);
 			if (pp_post(sr, b, b->sent))
 				return;
