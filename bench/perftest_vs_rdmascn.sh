@@ -13,7 +13,10 @@
 #
 # The work runs in bench/perftest_vs_rdmascn_vm.sh inside the VM; this
 # script boots it and says how loaded the host was (the VM's 2 vCPUs are
-# emulated threads of a host that may be running other work).
+# emulated threads of a host that may be running other work).  On a host
+# of 2 CPUs it also runs placement_probe (built beside rdmascn) for the
+# whole boot, so that each run can be told apart by where the host's
+# hypervisor had put those 2 CPUs: see the probe's header.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 rdmascn=${1:-$here/../build/bin/rdmascn}
@@ -39,18 +42,36 @@ others() {
 	echo $n
 }
 samples=$(mktemp)
-trap 'rm -f "$samples"' EXIT
+pdir=$(mktemp -d)
+trap 'rm -rf "$samples" "$pdir"' EXIT
 echo "host: $(nproc) CPUs, load average $(load) before; $(others) other qemu VM(s) running"
 (while sleep 5; do others; done >"$samples") &
 sampler=$!
+probe=$(dirname "$rdmascn")/placement_probe
+prober= share=() parg=()
+if [ "$(nproc)" != 2 ]; then
+	echo "host: no placement probe (it reads the VM's 2 CPUs only on a host of 2)"
+elif [ ! -x "$probe" ]; then
+	echo "host: no placement probe at $probe (cmake --build builds it)"
+else
+	"$probe" "$pdir" 25 0 1 &
+	prober=$!
+	share=(--share "$pdir")
+	parg=("$pdir")
+fi
 t0=$SECONDS
 rc=0
-"$rdmascn" softroce --timeout 1800 -- bash "$here/perftest_vs_rdmascn_vm.sh" \
-	"$rdmascn" "$here/../scenarios" "$reps" || rc=$?
-kill $sampler 2>/dev/null
-wait $sampler 2>/dev/null
+"$rdmascn" softroce --timeout 1800 "${share[@]}" -- \
+	bash "$here/perftest_vs_rdmascn_vm.sh" \
+	"$rdmascn" "$here/../scenarios" "$reps" "${parg[@]}" || rc=$?
+kill $sampler $prober 2>/dev/null
+wait $sampler $prober 2>/dev/null
 echo "host: load average $(load) after; $((SECONDS - t0)) s in all;" \
 	"other VMs running in $(awk '$1 > 0 { n++ } END { print n + 0 }' "$samples")" \
 	"of $(wc -l <"$samples") 5-second samples (figures taken while" \
 	"another VM ran are not to be trusted: the host has $(nproc) CPUs)"
+if [ -n "$prober" ] && [ -s "$pdir/log" ]; then
+	awk '{ n++; f += $2 > 300 } END { printf "host: the probe saw its CPUs" \
+		" far apart (round trip > 300 ns) in %d of %d probes\n", f, n }' "$pdir/log"
+fi
 exit $rc

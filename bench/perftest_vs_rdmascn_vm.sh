@@ -3,7 +3,7 @@
 # perftest and rdmascn on the same workloads on rxe0, REPS times each,
 # then one table of medians and ratios.
 #
-#   perftest_vs_rdmascn_vm.sh RDMASCN SCENARIO_DIR [REPS]
+#   perftest_vs_rdmascn_vm.sh RDMASCN SCENARIO_DIR [REPS [PROBE_DIR]]
 #
 # perftest: server in the background, client to 127.0.0.1, both on rxe0
 # with GID index 1 (RoCE v2, ::ffff:10.99.0.1), each pair on a port of
@@ -11,10 +11,20 @@
 # send_lat, write_lat, send_bw and write_bw with the same sizes and
 # iteration counts, in both completion modes, inline only where perftest
 # inlines (it prints "Max inline data"; on rxe it is 0).
+#
+# PROBE_DIR, shared from the host, is where bench/placement_probe keeps
+# the host's clock and its log of how far apart the host's two CPUs are:
+# each run is recorded with the share of its time they were far apart.
 set -u
 rdmascn=$1
 scn=$2
 reps=${3:-3}
+probe=${4:-}
+# A probe's round trip above this is the far placement (about 550 ns on
+# this host kind, against 45 and 125 ns for the others); a run with more
+# than near_max of its probes far is not a near run.
+far_ns=${FAR_NS:-300}
+near_max=0.05
 dev=rxe0
 gid=1
 tmp=$(mktemp -d)
@@ -80,14 +90,27 @@ rs_bw() {
 		awk '{ printf "%s %.6f\n", $3, $1 / ($2 * 1000) }'
 }
 
-# Results: one file per (workload, tool), a line "A B" per run.  A run
-# without two positive figures is left out and said (perftest 4.5 now and
-# then prints a BW average of 0.00, or a latency of inf, for a run that
-# did its work).
+# The host's clock, as the probe last wrote it; - without a probe.
+host_now() {
+	local t=-
+	[ -n "$probe" ] && read -r t <"$probe/clock"
+	echo "$t"
+}
+# The share of the probes from host time $1 to $2 that saw the far
+# placement; - without a probe.
+far_share() {
+	[ -n "$probe" ] && [ "$1" != - ] || { echo -; return; }
+	awk -v a="$1" -v b="$2" -v far="$far_ns" '$1 >= a && $1 <= b { n++; f += $2 > far }
+		END { if (n) printf "%.2f\n", f / n; else print "-" }' "$probe/log"
+}
+# Results: one file per (workload, tool), a line "A B RUN FAR" per run
+# (FAR: far_share of the run).  A run without two positive figures is
+# left out and said (perftest 4.5 now and then prints a BW average of
+# 0.00, or a latency of inf, for a run that did its work).
 rec() {
 	if awk '{ exit !(NF == 2 && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ &&
 			$1 > 0 && $2 > 0) }' <<<"$3"; then
-		echo "$3 $r" >>"$tmp/r.$1.$2"
+		echo "$3 $r $far" >>"$tmp/r.$1.$2"
 	else
 		echo "$1 $2 run $r: figures '$3' left out: $4" >>"$tmp/discarded"
 	fi
@@ -99,13 +122,18 @@ median() { # FILE COLUMN
 			else printf "%.4g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 runs() { [ -s "$1" ] && awk -v c="$2" '{ printf "%s%s", s, $c; s = " " }' "$1"; }
-# The median of FILE_A's figure over FILE_B's, run by run (field 3 is
-# the run): slow spells of this VM last seconds and slow both tools, so
-# a run is set beside the other tool's run next to it in time.
-paired() { # FILE_A FILE_B COLUMN
-	[ -s "$1" ] && [ -s "$2" ] || { echo -; return; }
+# FILE_A's figure over FILE_B's, run by run (field 3 is the run), into
+# $tmp/pairs; paired prints their median.  Slow spells of this VM last
+# seconds and slow both tools, so a run is set beside the other tool's
+# run next to it in time.
+pairs() { # FILE_A FILE_B COLUMN
+	: >"$tmp/pairs"
+	[ -s "$1" ] && [ -s "$2" ] || return 0
 	awk -v c="$3" 'NR == FNR { b[$3] = $c; next }
 		($3 in b) && b[$3] > 0 { print $c / b[$3] }' "$2" "$1" >"$tmp/pairs"
+}
+paired() { # FILE_A FILE_B COLUMN
+	pairs "$@"
 	[ -s "$tmp/pairs" ] || { echo -; return; }
 	printf '%.2f\n' "$(median "$tmp/pairs" 1)"
 }
@@ -117,32 +145,38 @@ inline_for() { # SIZE PERFTEST_INLINE
 # One workload: perftest's runs and rdmascn's, in an order that turns
 # round each run, so that neither tool always goes first, with a pause
 # before each.  (Slow spells of this VM come and go by time, not by
-# order: with and without ASLR, all runs of rounds 2-6 of 12 were slow.
-# Traced sample by sample, a latency run of either tool switches between
-# a fast mode and one about 1.5x slower (in rdmascn's timestamps, the
-# answering side's post then takes 28 us instead of 19), a few times per
-# run or not at all.
-# How much of a run was slow sets its p99: in the fast stretches alone,
+# order.  Traced sample by sample, a latency run of either tool switches
+# between a fast mode and one about 1.4x slower, a few times per run or
+# not at all.  The slow mode is the host's: traced beside
+# placement_probe, a pingpong in the VM was slow in 102 of the 104 50-ms
+# windows in which the host's two CPUs were far apart (a 550 ns cache
+# line round trip) and in 30 of the 315 others.  How much of a run fell
+# in it sets the run's figures, p99 most: in the fast stretches alone,
 # rdmascn's write_lat p99 was 0.91-1.07 of perftest's (five comparisons,
-# three VM boots of 12-18 rounds, median 0.97), so a p99 ratio says as
-# much about the two runs' modes as about the tools.)
+# median 0.97).  Hence the second table, of near runs only.)
 both() { # PERFTEST_PART RDMASCN_PART
 	if ((r % 2)); then "$1"; "$2"; else "$2"; "$1"; fi
 }
 pause() { sleep 1; }
 # One perftest run, recorded as TAG of WORKLOAD; its output stays in $o.
 pt_one() { # WORKLOAD TAG PARSER TOOL ARGS...
-	local w=$1 t=$2 parse=$3
+	local w=$1 t=$2 parse=$3 t0
 	shift 3
 	pause
-	o=$(perftest "$@") && rec "$w" "$t" "$($parse <<<"$o")" "$(pt_row <<<"$o")"
+	t0=$(host_now)
+	o=$(perftest "$@") || return 1
+	far=$(far_share "$t0" "$(host_now)")
+	rec "$w" "$t" "$($parse <<<"$o")" "$(pt_row <<<"$o")"
 }
 # One rdmascn run, recorded as MODE of WORKLOAD.
 rs_one() { # WORKLOAD MODE PARSER SCENARIO ARGS...
-	local w=$1 m=$2 parse=$3
+	local w=$1 m=$2 parse=$3 t0
 	shift 3
 	pause
-	o=$(rdmascn_run "$@") && rec "$w" "$m" "$($parse <<<"$o")" "$o"
+	t0=$(host_now)
+	o=$(rdmascn_run "$@") || return 1
+	far=$(far_share "$t0" "$(host_now)")
+	rec "$w" "$m" "$($parse <<<"$o")" "$o"
 }
 inl_send= inl_write=
 pt_send_lat() {
@@ -202,55 +236,77 @@ for ((r = 1; r <= reps; r++)); do
 	done
 done
 
-# One row: LABEL WORKLOAD COLUMN KIND (lat: lower is better, else higher).
+# One row of the table of runs $sel (r: every run, n: near runs): LABEL
+# WORKLOAD COLUMN KIND (lat: lower is better, else higher).
 row() {
-	local label=$1 w=$2 c=$3 kind=$4 pt pte busy ev rb re ref target
-	pt=$(median "$tmp/r.$w.pt" "$c")
-	pte=$(median "$tmp/r.$w.pte" "$c")
-	busy=$(median "$tmp/r.$w.busy" "$c")
-	ev=$(median "$tmp/r.$w.events" "$c")
+	local label=$1 w=$2 c=$3 kind=$4 pt pte busy ev rb re nb ne ref target
+	local f=$tmp/$sel.$w
+	pt=$(median "$f.pt" "$c")
+	pte=$(median "$f.pte" "$c")
+	busy=$(median "$f.busy" "$c")
+	ev=$(median "$f.events" "$c")
 	# events beside perftest -e where perftest has it, else beside polling
 	ref=pte
 	[ "$pte" = - ] && ref=pt
-	rb=$(paired "$tmp/r.$w.busy" "$tmp/r.$w.pt" "$c")
-	re=$(paired "$tmp/r.$w.events" "$tmp/r.$w.$ref" "$c")
+	rb=$(paired "$f.busy" "$f.pt" "$c")
+	nb=$(wc -l <"$tmp/pairs")
+	re=$(paired "$f.events" "$f.$ref" "$c")
+	ne=$(wc -l <"$tmp/pairs")
 	[ "$pte" = - ] && [ "$re" != - ] && re="$re*"
 	if [ "$kind" = lat ]; then target="<= 1.05"; else target=">= 0.95"; fi
-	printf '%-26s %10s %10s %10s %10s %9s %9s %8s\n' "$label" "$pt" "$pte" \
-		"$busy" "$ev" "$rb" "$re" "$target"
+	printf '%-26s %10s %10s %10s %10s %9s %9s %8s %6s\n' "$label" "$pt" "$pte" \
+		"$busy" "$ev" "$rb" "$re" "$target" "$nb/$ne"
+}
+table() { # r|n
+	sel=$1
+	printf '%-26s %10s %10s %10s %10s %9s %9s %8s %6s\n' workload perftest \
+		"perftest-e" "rdmascn" "rdmascn" "busy/" "events/" target pairs
+	printf '%-26s %10s %10s %10s %10s %9s %9s %8s %6s\n' "" "(poll)" "(events)" \
+		busy events perftest "perftest" "" "b/e"
+	row "send_lat 2B typ usec" send_lat 1 lat
+	row "send_lat 2B p99 usec" send_lat 2 lat
+	row "write_lat 2B typ usec" write_lat 1 lat
+	row "write_lat 2B p99 usec" write_lat 2 lat
+	row "send_bw 4KiB MB/s" send_bw 1 bw
+	row "send_bw 4KiB Mpps" send_bw 2 bw
+	row "write_bw 64KiB MB/s" write_bw_65536 1 bw
+	row "write_bw 64KiB Mpps" write_bw_65536 2 bw
+	row "write_bw 64B MB/s" write_bw_64 1 bw
+	row "write_bw 64B Mpps" write_bw_64 2 bw
 }
 
 echo
 echo "perftest vs rdmascn on $dev (Soft-RoCE under TCG, loopback), median of $reps runs per cell"
 echo "(fewer where a run was left out: see below)"
 echo "(each cell its own median: a typical and a p99 may come from different runs)"
-printf '%-26s %10s %10s %10s %10s %9s %9s %8s\n' workload perftest "perftest-e" \
-	"rdmascn" "rdmascn" "busy/" "events/" target
-printf '%-26s %10s %10s %10s %10s %9s %9s %8s\n' "" "(poll)" "(events)" \
-	busy events perftest "perftest" ""
-row "send_lat 2B typ usec" send_lat 1 lat
-row "send_lat 2B p99 usec" send_lat 2 lat
-row "write_lat 2B typ usec" write_lat 1 lat
-row "write_lat 2B p99 usec" write_lat 2 lat
-row "send_bw 4KiB MB/s" send_bw 1 bw
-row "send_bw 4KiB Mpps" send_bw 2 bw
-row "write_bw 64KiB MB/s" write_bw_65536 1 bw
-row "write_bw 64KiB Mpps" write_bw_65536 2 bw
-row "write_bw 64B MB/s" write_bw_64 1 bw
-row "write_bw 64B Mpps" write_bw_64 2 bw
+table r
 echo "ratios: rdmascn/perftest, the median of the runs' ratios, each run beside"
 echo "the other tool's run of the same round (latency: lower is better, target <= 1.05;"
 echo "bandwidth and rate: higher is better, target >= 0.95).  events/ is beside"
 echo "perftest -e; * marks a workload perftest has no -e for (ib_write_bw), where"
 echo "it is beside perftest polling.  write_lat has no events mode on either side."
+echo "pairs: how many runs of busy / events had a run of the other tool beside them."
+if [ -n "$probe" ]; then
+	for f in "$tmp"/r.*; do
+		awk -v m=$near_max '$4 != "-" && $4 <= m' "$f" >"$tmp/n.${f#"$tmp"/r.}"
+	done
+	echo
+	echo "near runs only: those with at most $near_max of their probes seeing the host's"
+	echo "CPUs far apart (round trip > $far_ns ns), and their ratios over pairs of near runs"
+	table n
+else
+	echo
+	echo "(no placement probe: no table of near runs)"
+fi
 echo
-echo "every run counted (column 1 | column 2 of each cell, in run order):"
+echo "every run counted (column 1 | column 2 of each cell | the run's far share, in run order):"
 for w in send_lat write_lat send_bw write_bw_65536 write_bw_64; do
 	for t in pt pte busy events; do
 		[ -s "$tmp/r.$w.$t" ] || continue
-		printf '  %-16s %-7s %s of %s: %s  |  %s\n' "$w" "$t" \
+		printf '  %-16s %-7s %s of %s: %s  |  %s  |  far %s\n' "$w" "$t" \
 			"$(wc -l <"$tmp/r.$w.$t")" "$reps" \
-			"$(runs "$tmp/r.$w.$t" 1)" "$(runs "$tmp/r.$w.$t" 2)"
+			"$(runs "$tmp/r.$w.$t" 1)" "$(runs "$tmp/r.$w.$t" 2)" \
+			"$(runs "$tmp/r.$w.$t" 4)"
 	done
 done
 if [ -s "$tmp/discarded" ]; then
