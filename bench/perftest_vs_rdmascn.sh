@@ -70,8 +70,4 @@ echo "host: load average $(load) after; $((SECONDS - t0)) s in all;" \
 	"other VMs running in $(awk '$1 > 0 { n++ } END { print n + 0 }' "$samples")" \
 	"of $(wc -l <"$samples") 5-second samples (figures taken while" \
 	"another VM ran are not to be trusted: the host has $(nproc) CPUs)"
-if [ -n "$prober" ] && [ -s "$pdir/log" ]; then
-	awk '{ n++; f += $2 > 300 } END { printf "host: the probe saw its CPUs" \
-		" far apart (round trip > 300 ns) in %d of %d probes\n", f, n }' "$pdir/log"
-fi
 exit $rc

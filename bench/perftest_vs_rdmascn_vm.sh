@@ -23,7 +23,7 @@ probe=${4:-}
 # A probe's round trip above this is the far placement (about 550 ns on
 # this host kind, against 45 and 125 ns for the others); a run with more
 # than near_max of its probes far is not a near run.
-far_ns=${FAR_NS:-300}
+far_ns=300
 near_max=0.05
 dev=rxe0
 gid=1
@@ -293,6 +293,7 @@ if [ -n "$probe" ]; then
 	echo
 	echo "near runs only: those with at most $near_max of their probes seeing the host's"
 	echo "CPUs far apart (round trip > $far_ns ns), and their ratios over pairs of near runs"
+	echo "($(far_share 0 99999999999999999999) of all probes in this boot saw them far apart)"
 	table n
 else
 	echo
