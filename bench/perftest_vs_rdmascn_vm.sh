@@ -158,26 +158,21 @@ both() { # PERFTEST_PART RDMASCN_PART
 	if ((r % 2)); then "$1"; "$2"; else "$2"; "$1"; fi
 }
 pause() { sleep 1; }
-# One perftest run, recorded as TAG of WORKLOAD; its output stays in $o.
-pt_one() { # WORKLOAD TAG PARSER TOOL ARGS...
-	local w=$1 t=$2 parse=$3 t0
-	shift 3
+# One run of RUNNER ARGS, recorded as TAG of WORKLOAD with its far share
+# (rec reads $far): PARSER takes the figures from its output, DETAIL the
+# text to show if they are left out.  The output stays in $o.
+one() { # WORKLOAD TAG PARSER DETAIL RUNNER ARGS...
+	local w=$1 t=$2 parse=$3 detail=$4 t0 far
+	shift 4
 	pause
 	t0=$(host_now)
-	o=$(perftest "$@") || return 1
+	o=$("$@") || return 1
 	far=$(far_share "$t0" "$(host_now)")
-	rec "$w" "$t" "$($parse <<<"$o")" "$(pt_row <<<"$o")"
+	rec "$w" "$t" "$($parse <<<"$o")" "$($detail <<<"$o")"
 }
-# One rdmascn run, recorded as MODE of WORKLOAD.
-rs_one() { # WORKLOAD MODE PARSER SCENARIO ARGS...
-	local w=$1 m=$2 parse=$3 t0
-	shift 3
-	pause
-	t0=$(host_now)
-	o=$(rdmascn_run "$@") || return 1
-	far=$(far_share "$t0" "$(host_now)")
-	rec "$w" "$m" "$($parse <<<"$o")" "$o"
-}
+# One perftest run (TOOL ARGS...), one rdmascn run (SCENARIO ARGS...).
+pt_one() { one "$1" "$2" "$3" pt_row perftest "${@:4}"; }
+rs_one() { one "$1" "$2" "$3" cat rdmascn_run "${@:4}"; }
 inl_send= inl_write=
 pt_send_lat() {
 	pt_one send_lat pt pt_lat ib_send_lat -s 2 -n $lat_iters
