@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 	long ms = 25;
 	char path[4096];
 	pthread_t th;
-	FILE *log;
+	FILE *log = NULL;
 	long seq = 0;
 
 	if (argc != 2 && argc != 3 && argc != 5) {
@@ -118,8 +118,10 @@ int main(int argc, char **argv)
 	period.tv_nsec = ms % 1000 * 1000000L;
 	snprintf(path, sizeof(path), "%s/clock", argv[1]);
 	clock_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	snprintf(path, sizeof(path), "%s/log", argv[1]);
-	log = fopen(path, "we");
+	if (clock_fd >= 0) {
+		snprintf(path, sizeof(path), "%s/log", argv[1]);
+		log = fopen(path, "we");
+	}
 	if (clock_fd < 0 || !log) {
 		fprintf(stderr, "placement_probe: %s: %s\n", path, strerror(errno));
 		return 1;
