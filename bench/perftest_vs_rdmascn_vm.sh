@@ -3,7 +3,10 @@
 # perftest and rdmascn on the same workloads on rxe0, REPS times each,
 # then one table of medians and ratios.
 #
-#   perftest_vs_rdmascn_vm.sh RDMASCN SCENARIO_DIR [REPS [PROBE_DIR]]
+#   perftest_vs_rdmascn_vm.sh RDMASCN SCENARIO_DIR [REPS [LAT_ROUNDS [PROBE_DIR]]]
+#
+# Each of the REPS runs holds LAT_ROUNDS rounds of the latency workloads
+# (default 5): see lat_rounds below.
 #
 # perftest: server in the background, client to 127.0.0.1, both on rxe0
 # with GID index 1 (RoCE v2, ::ffff:10.99.0.1), each pair on a port of
@@ -19,7 +22,8 @@ set -u
 rdmascn=$1
 scn=$2
 reps=${3:-3}
-probe=${4:-}
+lat_rounds=${4:-5}
+probe=${5:-}
 # A probe's round trip above this is the far placement (about 550 ns on
 # this host kind, against 45 and 125 ns for the others); a run with more
 # than near_max of its probes far is not a near run.
@@ -34,6 +38,13 @@ port=18600
 # is the 10th worst, and this VM stalls a vCPU for 30-350 us several
 # times per 4 ms tick, in perftest and rdmascn alike.
 lat_iters=${LAT_ITERS:-10000}
+# A latency run takes seconds, a bandwidth run a minute; and a run's
+# p99 is the luck of where the host had its CPUs during it (see both()):
+# in 40 pairs of send_lat runs, rdmascn's p99 over perftest's ranged
+# from 0.4 to 2.9 (and once 123: a run with 4 ms stalls), while the
+# median of the 40 came out at 1.04 and 1.07 in two boots.  So the
+# latency workloads run lat_rounds pairs per run, for a median that
+# holds still.
 send_bw_iters=5000
 write_bw_iters=5000
 write_bw_small_iters=50000
@@ -110,9 +121,9 @@ far_share() {
 rec() {
 	if awk '{ exit !(NF == 2 && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ &&
 			$1 > 0 && $2 > 0) }' <<<"$3"; then
-		echo "$3 $r $far" >>"$tmp/r.$1.$2"
+		echo "$3 $run $far" >>"$tmp/r.$1.$2"
 	else
-		echo "$1 $2 run $r: figures '$3' left out: $4" >>"$tmp/discarded"
+		echo "$1 $2 run $run: figures '$3' left out: $4" >>"$tmp/discarded"
 	fi
 }
 median() { # FILE COLUMN
@@ -154,8 +165,12 @@ inline_for() { # SIZE PERFTEST_INLINE
 # in it sets the run's figures, p99 most: in the fast stretches alone,
 # rdmascn's write_lat p99 was 0.91-1.07 of perftest's (five comparisons,
 # median 0.97).  Hence the second table, of near runs only.)
-both() { # PERFTEST_PART RDMASCN_PART
-	if ((r % 2)); then "$1"; "$2"; else "$2"; "$1"; fi
+declare -A turns
+both() { # WORKLOAD PERFTEST_PART RDMASCN_PART
+	# (not n: the write_bw parts read the caller's n)
+	local turn=$((${turns[$1]:-0} + 1))
+	turns[$1]=$turn
+	if ((turn % 2)); then "$2"; "$3"; else "$3"; "$2"; fi
 }
 pause() { sleep 1; }
 # One run of RUNNER ARGS, recorded as TAG of WORKLOAD with its far share
@@ -217,19 +232,25 @@ rs_write_bw() {
 	done
 }
 
-say "perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null), $(uname -r), $(nproc) vCPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null), $reps runs of each, $lat_iters latency round trips"
+say "perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null), $(uname -r), $(nproc) vCPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null), $reps runs of each (latency: $((reps * lat_rounds))), $lat_iters latency round trips"
 for ((r = 1; r <= reps; r++)); do
 	say "run $r of $reps"
-	both pt_send_lat rs_send_lat
-	both pt_write_lat rs_write_lat
-	both pt_send_bw rs_send_bw
+	for ((k = 1; k <= lat_rounds; k++)); do
+		run=$r.$k
+		both send_lat pt_send_lat rs_send_lat
+		both write_lat pt_write_lat rs_write_lat
+	done
+	run=$r
+	both send_bw pt_send_bw rs_send_bw
 	for size in 65536 64; do
 		n=$write_bw_iters
 		[ $size = 64 ] && n=$write_bw_small_iters
 		w=write_bw_$size
-		both pt_write_bw rs_write_bw
+		both $w pt_write_bw rs_write_bw
 	done
 done
+# How many runs a workload was to have.
+want() { case $1 in *_lat) echo $((reps * lat_rounds)) ;; *) echo "$reps" ;; esac; }
 
 # One row of the table of runs $sel (r: every run, n: near runs): LABEL
 # WORKLOAD COLUMN KIND (lat: lower is better, else higher).
@@ -272,7 +293,7 @@ table() { # r|n
 
 echo
 echo "perftest vs rdmascn on $dev (Soft-RoCE under TCG, loopback), median of $reps runs per cell"
-echo "(fewer where a run was left out: see below)"
+echo "($((reps * lat_rounds)) for latency; fewer where a run was left out: see below)"
 echo "(each cell its own median: a typical and a p99 may come from different runs)"
 table r
 echo "ratios: rdmascn/perftest, the median of the runs' ratios, each run beside"
@@ -300,7 +321,7 @@ for w in send_lat write_lat send_bw write_bw_65536 write_bw_64; do
 	for t in pt pte busy events; do
 		[ -s "$tmp/r.$w.$t" ] || continue
 		printf '  %-16s %-7s %s of %s: %s  |  %s  |  far %s\n' "$w" "$t" \
-			"$(wc -l <"$tmp/r.$w.$t")" "$reps" \
+			"$(wc -l <"$tmp/r.$w.$t")" "$(want $w)" \
 			"$(runs "$tmp/r.$w.$t" 1)" "$(runs "$tmp/r.$w.$t" 2)" \
 			"$(runs "$tmp/r.$w.$t" 4)"
 	done
