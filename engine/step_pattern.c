@@ -412,6 +412,7 @@ static int pingpong_start(struct rs_step_run *sr)
 	struct rs_mr_rt *lb = rs_step_mr(sr, s->peer_local);
 	uint32_t size = s->size;
 	struct rs_step_run *k;
+	size_t n_samples;
 	int r;
 
 	p->write = s->op == RS_PINGPONG_WRITE;
@@ -426,8 +427,8 @@ static int pingpong_start(struct rs_step_run *sr)
 		size = la->length < lb->length ? la->length : lb->length;
 	p->warmup = s->warmup;
 	p->total = (s->iterations ? s->iterations : 1) + s->warmup;
-	p->samples = rs_calloc(p->total - p->warmup + 1,
-			       sizeof(*p->samples));
+	n_samples = p->total - p->warmup + 1;
+	p->samples = rs_calloc(n_samples, sizeof(*p->samples));
 	p->peer = k = rs_calloc(1, sizeof(*k));
 	if (!p->samples || !k || !rs_step_owner(sr, 4, IBV_WC_SUCCESS))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
@@ -435,8 +436,7 @@ static int pingpong_start(struct rs_step_run *sr)
 	/* calloc's pages are mapped at first write: that would be a page
 	 * fault in every 512th round trip measured, each a sample in the
 	 * tail.  perftest memsets its timestamps before it starts too. */
-	touch_pages(p->samples,
-		    (p->total - p->warmup + 1) * sizeof(*p->samples));
+	touch_pages(p->samples, n_samples * sizeof(*p->samples));
 	r = pp_side_init(sr, p, &p->a, s->qp, s->local, s->peer_local, size,
 			 s->inline_data, 0);
 	if (!r)
