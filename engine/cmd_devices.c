@@ -61,7 +61,7 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 		return RS_EXIT_CANTRUN;
 	}
 	if (json)
-		r = rs_json_write(stdout, devs, true);
+		r = rs_val_write_json(stdout, devs, true);
 	else
 		rs_devices_print(stdout, devs);
 	rs_val_free(devs);

@@ -39,7 +39,7 @@ int rs_cmd_schema(const struct rs_cmd *cmd, int argc, char **argv)
 		fputs("rdmascn: out of memory\n", stderr);
 		return RS_EXIT_CANTRUN;
 	}
-	r = rs_json_write(stdout, v, true);
+	r = rs_val_write_json(stdout, v, true);
 	rs_val_free(v);
 	if (r < 0) {
 		fprintf(stderr, "rdmascn: writing the schema: %s\n",

@@ -115,7 +115,7 @@ static void guid_str(char buf[20], __be64 be)
 static void describe_gids(struct ibv_context *ctx, uint8_t port,
 			  int tbl_len, struct rs_val *pobj)
 {
-	struct rs_val *gids = rs_obj_arr(pobj, "gids");
+	struct rs_val *gids = rs_val_put_arr(pobj, "gids");
 	struct ibv_gid_entry *ents;
 	ssize_t n;
 
@@ -135,14 +135,14 @@ static void describe_gids(struct ibv_context *ctx, uint8_t port,
 
 		if (ents[i].port_num != port)
 			continue;
-		g = rs_arr_obj(gids);
-		rs_obj_u64(g, "index", ents[i].gid_index);
+		g = rs_val_push_obj(gids);
+		rs_val_put_u64(g, "index", ents[i].gid_index);
 		inet_ntop(AF_INET6, ents[i].gid.raw, addr, sizeof(addr));
-		rs_obj_str(g, "gid", addr);
-		rs_obj_str(g, "type", gid_type_name(ents[i].gid_type));
+		rs_val_put_str(g, "gid", addr);
+		rs_val_put_str(g, "type", gid_type_name(ents[i].gid_type));
 		if (ents[i].ndev_ifindex &&
 		    if_indextoname(ents[i].ndev_ifindex, ifname))
-			rs_obj_str(g, "netdev", ifname);
+			rs_val_put_str(g, "netdev", ifname);
 	}
 	rs_free(ents);
 }
@@ -151,25 +151,25 @@ static void describe_port(struct ibv_context *ctx, uint8_t port,
 			  struct rs_val *ports)
 {
 	struct ibv_port_attr pa;
-	struct rs_val *p = rs_arr_obj(ports);
+	struct rs_val *p = rs_val_push_obj(ports);
 
-	rs_obj_u64(p, "port", port);
+	rs_val_put_u64(p, "port", port);
 	if (ibv_query_port(ctx, port, &pa)) {
-		rs_obj_strf(p, "error", "ibv_query_port: %s", strerror(errno));
+		rs_val_put_strf(p, "error", "ibv_query_port: %s", strerror(errno));
 		return;
 	}
-	rs_obj_str(p, "state", port_state_name(pa.state));
-	rs_obj_str(p, "phys_state", phys_state_name(pa.phys_state));
-	rs_obj_str(p, "link_layer", link_layer_name(pa.link_layer));
-	rs_obj_u64(p, "active_mtu", 128u << pa.active_mtu);
-	rs_obj_u64(p, "max_mtu", 128u << pa.max_mtu);
-	rs_obj_u64(p, "lid", pa.lid);
-	rs_obj_u64(p, "sm_lid", pa.sm_lid);
-	rs_obj_u64(p, "active_speed", pa.active_speed);
-	rs_obj_u64(p, "active_width", pa.active_width);
-	rs_obj_u64(p, "gid_tbl_len", pa.gid_tbl_len);
-	rs_obj_u64(p, "pkey_tbl_len", pa.pkey_tbl_len);
-	rs_obj_u64(p, "max_msg_sz", pa.max_msg_sz);
+	rs_val_put_str(p, "state", port_state_name(pa.state));
+	rs_val_put_str(p, "phys_state", phys_state_name(pa.phys_state));
+	rs_val_put_str(p, "link_layer", link_layer_name(pa.link_layer));
+	rs_val_put_u64(p, "active_mtu", 128u << pa.active_mtu);
+	rs_val_put_u64(p, "max_mtu", 128u << pa.max_mtu);
+	rs_val_put_u64(p, "lid", pa.lid);
+	rs_val_put_u64(p, "sm_lid", pa.sm_lid);
+	rs_val_put_u64(p, "active_speed", pa.active_speed);
+	rs_val_put_u64(p, "active_width", pa.active_width);
+	rs_val_put_u64(p, "gid_tbl_len", pa.gid_tbl_len);
+	rs_val_put_u64(p, "pkey_tbl_len", pa.pkey_tbl_len);
+	rs_val_put_u64(p, "max_msg_sz", pa.max_msg_sz);
 	describe_gids(ctx, port, pa.gid_tbl_len, p);
 }
 
@@ -177,77 +177,77 @@ static void describe_caps(const struct ibv_device_attr_ex *ax,
 			  struct rs_val *dev)
 {
 	const struct ibv_device_attr *a = &ax->orig_attr;
-	struct rs_val *caps = rs_obj_obj(dev, "caps");
+	struct rs_val *caps = rs_val_put_obj(dev, "caps");
 	struct rs_val *flags, *feat;
 	uint32_t bits;
 
-	rs_obj_u64(caps, "max_qp", a->max_qp);
-	rs_obj_u64(caps, "max_qp_wr", a->max_qp_wr);
-	rs_obj_u64(caps, "max_sge", a->max_sge);
-	rs_obj_u64(caps, "max_cq", a->max_cq);
-	rs_obj_u64(caps, "max_cqe", a->max_cqe);
-	rs_obj_u64(caps, "max_mr", a->max_mr);
-	rs_obj_u64(caps, "max_mr_size", a->max_mr_size);
-	rs_obj_u64(caps, "max_pd", a->max_pd);
-	rs_obj_u64(caps, "max_mw", a->max_mw);
-	rs_obj_u64(caps, "max_srq", a->max_srq);
-	rs_obj_u64(caps, "max_srq_wr", a->max_srq_wr);
-	rs_obj_u64(caps, "max_ah", a->max_ah);
-	rs_obj_u64(caps, "max_qp_rd_atom", a->max_qp_rd_atom);
-	rs_obj_u64(caps, "max_qp_init_rd_atom", a->max_qp_init_rd_atom);
-	rs_obj_u64(caps, "max_mcast_grp", a->max_mcast_grp);
-	rs_obj_u64(caps, "max_pkeys", a->max_pkeys);
-	rs_obj_str(caps, "atomic", atomic_name(a->atomic_cap));
-	rs_obj_u64(caps, "max_dm_size", ax->max_dm_size);
-	rs_obj_u64(caps, "completion_timestamp_mask",
+	rs_val_put_u64(caps, "max_qp", a->max_qp);
+	rs_val_put_u64(caps, "max_qp_wr", a->max_qp_wr);
+	rs_val_put_u64(caps, "max_sge", a->max_sge);
+	rs_val_put_u64(caps, "max_cq", a->max_cq);
+	rs_val_put_u64(caps, "max_cqe", a->max_cqe);
+	rs_val_put_u64(caps, "max_mr", a->max_mr);
+	rs_val_put_u64(caps, "max_mr_size", a->max_mr_size);
+	rs_val_put_u64(caps, "max_pd", a->max_pd);
+	rs_val_put_u64(caps, "max_mw", a->max_mw);
+	rs_val_put_u64(caps, "max_srq", a->max_srq);
+	rs_val_put_u64(caps, "max_srq_wr", a->max_srq_wr);
+	rs_val_put_u64(caps, "max_ah", a->max_ah);
+	rs_val_put_u64(caps, "max_qp_rd_atom", a->max_qp_rd_atom);
+	rs_val_put_u64(caps, "max_qp_init_rd_atom", a->max_qp_init_rd_atom);
+	rs_val_put_u64(caps, "max_mcast_grp", a->max_mcast_grp);
+	rs_val_put_u64(caps, "max_pkeys", a->max_pkeys);
+	rs_val_put_str(caps, "atomic", atomic_name(a->atomic_cap));
+	rs_val_put_u64(caps, "max_dm_size", ax->max_dm_size);
+	rs_val_put_u64(caps, "completion_timestamp_mask",
 		   ax->completion_timestamp_mask);
 
-	flags = rs_obj_arr(caps, "device_cap_flags");
+	flags = rs_val_put_arr(caps, "device_cap_flags");
 	for (size_t i = 0; i < sizeof(dev_cap_flags) / sizeof(*dev_cap_flags); i++)
 		if (a->device_cap_flags & dev_cap_flags[i].flag)
-			rs_arr_str(flags, dev_cap_flags[i].name);
+			rs_val_push_str(flags, dev_cap_flags[i].name);
 
 	/* What a scenario's requires: asks about, decided where run
 	 * decides it. */
-	feat = rs_obj_arr(dev, "features");
+	feat = rs_val_put_arr(dev, "features");
 	bits = rs_dev_features(ax);
 	for (unsigned f = 0; f < 32; f++)
 		if (bits & 1u << f)
-			rs_arr_str(feat, rs_feature_name(f));
+			rs_val_push_str(feat, rs_feature_name(f));
 }
 
 static void describe_device(struct ibv_device *ibdev, struct rs_val *devs)
 {
-	struct rs_val *dev = rs_arr_obj(devs), *ports;
+	struct rs_val *dev = rs_val_push_obj(devs), *ports;
 	struct ibv_device_attr_ex ax = {};
 	struct ibv_context *ctx;
 	char guid[20];
 
-	rs_obj_str(dev, "name", ibv_get_device_name(ibdev));
+	rs_val_put_str(dev, "name", ibv_get_device_name(ibdev));
 	guid_str(guid, ibv_get_device_guid(ibdev));
-	rs_obj_str(dev, "node_guid", guid);
-	rs_obj_str(dev, "node_type", ibv_node_type_str(ibdev->node_type));
+	rs_val_put_str(dev, "node_guid", guid);
+	rs_val_put_str(dev, "node_type", ibv_node_type_str(ibdev->node_type));
 
 	ctx = ibv_open_device(ibdev);
 	if (!ctx) {
-		rs_obj_strf(dev, "error", "ibv_open_device: %s",
+		rs_val_put_strf(dev, "error", "ibv_open_device: %s",
 			    strerror(errno));
 		return;
 	}
 	if (ibv_query_device_ex(ctx, NULL, &ax)) {
-		rs_obj_strf(dev, "error", "ibv_query_device_ex: %s",
+		rs_val_put_strf(dev, "error", "ibv_query_device_ex: %s",
 			    strerror(errno));
 		goto out;
 	}
 	guid_str(guid, ax.orig_attr.sys_image_guid);
-	rs_obj_str(dev, "sys_image_guid", guid);
-	rs_obj_str(dev, "fw_ver", ax.orig_attr.fw_ver);
-	rs_obj_strf(dev, "vendor_id", "0x%04x", ax.orig_attr.vendor_id);
-	rs_obj_u64(dev, "vendor_part_id", ax.orig_attr.vendor_part_id);
-	rs_obj_u64(dev, "hw_ver", ax.orig_attr.hw_ver);
-	rs_obj_u64(dev, "phys_port_cnt", ax.orig_attr.phys_port_cnt);
+	rs_val_put_str(dev, "sys_image_guid", guid);
+	rs_val_put_str(dev, "fw_ver", ax.orig_attr.fw_ver);
+	rs_val_put_strf(dev, "vendor_id", "0x%04x", ax.orig_attr.vendor_id);
+	rs_val_put_u64(dev, "vendor_part_id", ax.orig_attr.vendor_part_id);
+	rs_val_put_u64(dev, "hw_ver", ax.orig_attr.hw_ver);
+	rs_val_put_u64(dev, "phys_port_cnt", ax.orig_attr.phys_port_cnt);
 	describe_caps(&ax, dev);
-	ports = rs_obj_arr(dev, "ports");
+	ports = rs_val_put_arr(dev, "ports");
 	for (uint8_t p = 1; p <= ax.orig_attr.phys_port_cnt; p++)
 		describe_port(ctx, p, ports);
 	rs_plugins_describe_device(ctx, dev);
@@ -293,8 +293,8 @@ static void print_caps(FILE *f, const struct rs_val *dev)
 		"max_mr_size", "max_pd", "max_mw", "max_srq", "max_ah",
 		"max_sge", "max_qp_rd_atom",
 	};
-	const struct rs_val *caps = rs_obj_get(dev, "caps");
-	const struct rs_val *feat = rs_obj_get(dev, "features");
+	const struct rs_val *caps = rs_val_get(dev, "caps");
+	const struct rs_val *feat = rs_val_get(dev, "features");
 	int col = 0;
 
 	if (!caps)
@@ -304,7 +304,7 @@ static void print_caps(FILE *f, const struct rs_val *dev)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		char item[64];
 		int len = snprintf(item, sizeof(item), " %s %llu", keys[i],
-				   (unsigned long long)rs_obj_get_u64(caps, keys[i]));
+				   (unsigned long long)rs_val_get_u64(caps, keys[i]));
 
 		if (col + len > 78) {
 			fputs("\n       ", f);
@@ -313,7 +313,7 @@ static void print_caps(FILE *f, const struct rs_val *dev)
 		fputs(item, f);
 		col += len;
 	}
-	fprintf(f, "\n  atomic: %s", rs_obj_get_str(caps, "atomic"));
+	fprintf(f, "\n  atomic: %s", rs_val_get_str(caps, "atomic"));
 	fputs("  features:", f);
 	for (size_t i = 0; feat && i < feat->n; i++)
 		fprintf(f, " %s", feat->items[i]->s);
@@ -326,42 +326,42 @@ void rs_devices_print(FILE *f, const struct rs_val *devs)
 {
 	for (size_t d = 0; d < devs->n; d++) {
 		const struct rs_val *dev = devs->items[d];
-		const struct rs_val *ports = rs_obj_get(dev, "ports");
-		const char *err = rs_obj_get_str(dev, "error");
+		const struct rs_val *ports = rs_val_get(dev, "ports");
+		const char *err = rs_val_get_str(dev, "error");
 
 		if (d)
 			fputc('\n', f);
-		fprintf(f, "%s: %s, node_guid %s", rs_obj_get_str(dev, "name"),
-			rs_obj_get_str(dev, "node_type"),
-			rs_obj_get_str(dev, "node_guid"));
+		fprintf(f, "%s: %s, node_guid %s", rs_val_get_str(dev, "name"),
+			rs_val_get_str(dev, "node_type"),
+			rs_val_get_str(dev, "node_guid"));
 		if (err) {
 			fprintf(f, "\n  error: %s\n", err);
 			continue;
 		}
 		fprintf(f, ", fw %s, vendor %s part %llu\n",
-			rs_obj_get_str(dev, "fw_ver"),
-			rs_obj_get_str(dev, "vendor_id"),
-			(unsigned long long)rs_obj_get_u64(dev, "vendor_part_id"));
+			rs_val_get_str(dev, "fw_ver"),
+			rs_val_get_str(dev, "vendor_id"),
+			(unsigned long long)rs_val_get_u64(dev, "vendor_part_id"));
 		print_caps(f, dev);
 		fprintf(f, "  %-4s %-8s %-10s %-5s %-5s %-5s %-40s %-8s %s\n",
 			"PORT", "STATE", "LINK", "MTU", "LID", "GID#", "GID",
 			"TYPE", "NETDEV");
 		for (size_t p = 0; ports && p < ports->n; p++) {
 			const struct rs_val *port = ports->items[p];
-			const struct rs_val *gids = rs_obj_get(port, "gids");
+			const struct rs_val *gids = rs_val_get(port, "gids");
 			size_t ng = gids ? gids->n : 0;
 
 			for (size_t g = 0; g < (ng ? ng : 1); g++) {
 				const struct rs_val *gid = ng ? gids->items[g] : NULL;
-				const char *nd = gid ? rs_obj_get_str(gid, "netdev") : NULL;
+				const char *nd = gid ? rs_val_get_str(gid, "netdev") : NULL;
 
 				if (g == 0)
 					fprintf(f, "  %-4llu %-8s %-10s %-5llu %-5llu ",
-						(unsigned long long)rs_obj_get_u64(port, "port"),
-						rs_obj_get_str(port, "state"),
-						rs_obj_get_str(port, "link_layer"),
-						(unsigned long long)rs_obj_get_u64(port, "active_mtu"),
-						(unsigned long long)rs_obj_get_u64(port, "lid"));
+						(unsigned long long)rs_val_get_u64(port, "port"),
+						rs_val_get_str(port, "state"),
+						rs_val_get_str(port, "link_layer"),
+						(unsigned long long)rs_val_get_u64(port, "active_mtu"),
+						(unsigned long long)rs_val_get_u64(port, "lid"));
 				else
 					fprintf(f, "  %-4s %-8s %-10s %-5s %-5s ",
 						"", "", "", "", "");
@@ -370,9 +370,9 @@ void rs_devices_print(FILE *f, const struct rs_val *devs)
 					continue;
 				}
 				fprintf(f, "%-5llu %-40s %-8s %s\n",
-					(unsigned long long)rs_obj_get_u64(gid, "index"),
-					rs_obj_get_str(gid, "gid"),
-					rs_obj_get_str(gid, "type"), nd ? nd : "-");
+					(unsigned long long)rs_val_get_u64(gid, "index"),
+					rs_val_get_str(gid, "gid"),
+					rs_val_get_str(gid, "type"), nd ? nd : "-");
 			}
 		}
 	}

@@ -68,7 +68,7 @@ static void json_val(FILE *f, const struct rs_val *v, bool pretty, int depth)
 	}
 }
 
-int rs_json_write(FILE *f, const struct rs_val *v, bool pretty)
+int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 {
 	int r = rs_val_check(v);
 

@@ -35,7 +35,7 @@ static struct rs_val *ref_to(const char *where)
 {
 	struct rs_val *o = new_obj();
 
-	rs_obj_str(o, "$ref", where);
+	rs_val_put_str(o, "$ref", where);
 	return o;
 }
 
@@ -43,22 +43,22 @@ static struct rs_val *typed(const char *type)
 {
 	struct rs_val *o = new_obj();
 
-	rs_obj_str(o, "type", type);
+	rs_val_put_str(o, "type", type);
 	return o;
 }
 
 /* {"anyOf": [s, {"$ref": "#/$defs/param"}]} */
 static struct rs_val *or_param(struct rs_val *s)
 {
-	struct rs_val *o = new_obj(), *any = rs_obj_arr(o, "anyOf");
+	struct rs_val *o = new_obj(), *any = rs_val_put_arr(o, "anyOf");
 
 	if (!any) {
 		rs_val_free(s);
 		rs_val_free(o);
 		return NULL;
 	}
-	rs_arr_add(any, s);
-	rs_arr_add(any, ref_to(PARAM_REF));
+	rs_val_push(any, s);
+	rs_val_push(any, ref_to(PARAM_REF));
 	return o;
 }
 
@@ -87,7 +87,7 @@ static void add_unique(struct rs_val *arr, struct rs_val *v)
 	for (size_t i = 0; i < arr->n; i++)
 		if (same_val(arr->items[i], v))
 			goto drop;
-	rs_arr_add(arr, v);
+	rs_val_push(arr, v);
 	return;
 drop:
 	rs_val_free(v);
@@ -129,7 +129,7 @@ static bool yaml_typed(const char *s, struct rs_val **v)
 
 static struct rs_val *enum_schema(const cyaml_schema_value_t *v)
 {
-	struct rs_val *o = new_obj(), *e = rs_obj_arr(o, "enum");
+	struct rs_val *o = new_obj(), *e = rs_val_put_arr(o, "enum");
 	const cyaml_strval_t *names = v->enumeration.strings;
 
 	for (uint32_t i = 0; i < v->enumeration.count; i++)
@@ -142,10 +142,10 @@ static struct rs_val *enum_schema(const cyaml_schema_value_t *v)
 	}
 	if (!(v->flags & CYAML_FLAG_STRICT)) {
 		/* libcyaml then takes the number itself as well */
-		struct rs_val *any = new_obj(), *a = rs_obj_arr(any, "anyOf");
+		struct rs_val *any = new_obj(), *a = rs_val_put_arr(any, "anyOf");
 
-		rs_arr_add(a, o);
-		rs_arr_add(a, typed("integer"));
+		rs_val_push(a, o);
+		rs_val_push(a, typed("integer"));
 		o = any;
 	}
 	return o;
@@ -158,8 +158,8 @@ static struct rs_val *int_schema(const cyaml_schema_value_t *v)
 	uint64_t max;
 
 	rs_schema_int_range(v, &min, &max);
-	rs_obj_i64(o, "minimum", min);
-	rs_obj_u64(o, "maximum", max);
+	rs_val_put_i64(o, "minimum", min);
+	rs_val_put_u64(o, "maximum", max);
 	return o;
 }
 
@@ -168,9 +168,9 @@ static struct rs_val *string_schema(const cyaml_schema_value_t *v)
 	struct rs_val *o = typed("string");
 
 	if (v->string.min)
-		rs_obj_u64(o, "minLength", v->string.min);
+		rs_val_put_u64(o, "minLength", v->string.min);
 	if (v->string.max != CYAML_UNLIMITED)
-		rs_obj_u64(o, "maxLength", v->string.max);
+		rs_val_put_u64(o, "maxLength", v->string.max);
 	return o;
 }
 
@@ -180,26 +180,26 @@ static struct rs_val *flags_schema(const cyaml_schema_value_t *v)
 	cyaml_schema_value_t item = *v;
 
 	item.type = CYAML_ENUM;
-	rs_obj_add(o, "items", or_param(enum_schema(&item)));
-	rs_obj_bool(o, "uniqueItems", true);
+	rs_val_put(o, "items", or_param(enum_schema(&item)));
+	rs_val_put_bool(o, "uniqueItems", true);
 	return o;
 }
 
 static struct rs_val *bitfield_schema(const cyaml_schema_value_t *v)
 {
 	struct rs_val *o = typed("object");
-	struct rs_val *props = rs_obj_obj(o, "properties");
+	struct rs_val *props = rs_val_put_obj(o, "properties");
 
 	for (uint32_t i = 0; i < v->bitfield.count; i++) {
 		const cyaml_bitdef_t *b = &v->bitfield.bitdefs[i];
 		struct rs_val *p = typed("integer");
 
-		rs_obj_u64(p, "minimum", 0);
-		rs_obj_u64(p, "maximum", b->bits >= 64 ? UINT64_MAX :
+		rs_val_put_u64(p, "minimum", 0);
+		rs_val_put_u64(p, "maximum", b->bits >= 64 ? UINT64_MAX :
 				(UINT64_C(1) << b->bits) - 1);
-		rs_obj_add(props, b->name, or_param(p));
+		rs_val_put(props, b->name, or_param(p));
 	}
-	rs_obj_bool(o, "additionalProperties", false);
+	rs_val_put_bool(o, "additionalProperties", false);
 	return o;
 }
 
@@ -209,19 +209,19 @@ static struct rs_val *fill_mapping(struct rs_val *o,
 {
 	struct rs_val *props, *req = rs_val_new(RS_VAL_ARR);
 
-	rs_obj_str(o, "type", "object");
-	props = rs_obj_obj(o, "properties");
+	rs_val_put_str(o, "type", "object");
+	props = rs_val_put_obj(o, "properties");
 
 	for (const cyaml_schema_field_t *f = fields; f && f->key; f++) {
-		rs_obj_add(props, f->key, field_schema(f, top));
+		rs_val_put(props, f->key, field_schema(f, top));
 		if (!(f->value.flags & CYAML_FLAG_OPTIONAL))
-			rs_arr_str(req, f->key);
+			rs_val_push_str(req, f->key);
 	}
 	if (!req || req->oom || req->n) /* a failure shows in the result */
-		rs_obj_add(o, "required", req);
+		rs_val_put(o, "required", req);
 	else
 		rs_val_free(req);
-	rs_obj_bool(o, "additionalProperties", false);
+	rs_val_put_bool(o, "additionalProperties", false);
 	return o;
 }
 
@@ -260,25 +260,25 @@ static struct rs_val *value_schema(const cyaml_schema_value_t *v)
 	case CYAML_SEQUENCE:
 	case CYAML_SEQUENCE_FIXED:
 		o = typed("array");
-		rs_obj_add(o, "items", value_schema(v->sequence.entry));
+		rs_val_put(o, "items", value_schema(v->sequence.entry));
 		if (v->type == CYAML_SEQUENCE_FIXED) {
-			rs_obj_u64(o, "minItems", v->sequence.max);
-			rs_obj_u64(o, "maxItems", v->sequence.max);
+			rs_val_put_u64(o, "minItems", v->sequence.max);
+			rs_val_put_u64(o, "maxItems", v->sequence.max);
 			break;
 		}
 		if (v->sequence.min)
-			rs_obj_u64(o, "minItems", v->sequence.min);
+			rs_val_put_u64(o, "minItems", v->sequence.min);
 		if (v->sequence.max != CYAML_UNLIMITED)
-			rs_obj_u64(o, "maxItems", v->sequence.max);
+			rs_val_put_u64(o, "maxItems", v->sequence.max);
 		break;
 	default: /* CYAML_IGNORE: anything */
 		return new_obj();
 	}
 	if ((v->flags & CYAML_FLAG_POINTER_NULL) == CYAML_FLAG_POINTER_NULL) {
-		struct rs_val *any = new_obj(), *a = rs_obj_arr(any, "anyOf");
+		struct rs_val *any = new_obj(), *a = rs_val_put_arr(any, "anyOf");
 
-		rs_arr_add(a, o);
-		rs_arr_add(a, typed("null"));
+		rs_val_push(a, o);
+		rs_val_push(a, typed("null"));
 		o = any;
 	}
 	return o;
@@ -287,22 +287,22 @@ static struct rs_val *value_schema(const cyaml_schema_value_t *v)
 /* Any YAML scalar; params.c takes a null (`x:`) as the empty string. */
 static struct rs_val *scalar(void)
 {
-	struct rs_val *o = new_obj(), *t = rs_obj_arr(o, "type");
+	struct rs_val *o = new_obj(), *t = rs_val_put_arr(o, "type");
 
-	rs_arr_str(t, "string");
-	rs_arr_str(t, "number");
-	rs_arr_str(t, "boolean");
-	rs_arr_str(t, "null");
+	rs_val_push_str(t, "string");
+	rs_val_push_str(t, "number");
+	rs_val_push_str(t, "boolean");
+	rs_val_push_str(t, "null");
 	return o;
 }
 
 /* An object keyed by param names. */
 static struct rs_val *by_name(struct rs_val *values)
 {
-	struct rs_val *o = typed("object"), *n = rs_obj_obj(o, "propertyNames");
+	struct rs_val *o = typed("object"), *n = rs_val_put_obj(o, "propertyNames");
 
-	rs_obj_str(n, "pattern", NAME_PATTERN);
-	rs_obj_add(o, "additionalProperties", values);
+	rs_val_put_str(n, "pattern", NAME_PATTERN);
+	rs_val_put(o, "additionalProperties", values);
 	return o;
 }
 
@@ -312,16 +312,16 @@ static struct rs_val *params_schema(void)
 {
 	struct rs_val *full = typed("object"), *props, *v, *any;
 
-	props = rs_obj_obj(full, "properties");
-	rs_obj_add(props, "default", scalar());
-	rs_obj_add(props, "env", typed("string"));
-	rs_obj_add(props, "description", scalar());
-	rs_obj_bool(full, "additionalProperties", false);
+	props = rs_val_put_obj(full, "properties");
+	rs_val_put(props, "default", scalar());
+	rs_val_put(props, "env", typed("string"));
+	rs_val_put(props, "description", scalar());
+	rs_val_put_bool(full, "additionalProperties", false);
 
 	v = new_obj();
-	any = rs_obj_arr(v, "anyOf");
-	rs_arr_add(any, scalar());
-	rs_arr_add(any, full);
+	any = rs_val_put_arr(v, "anyOf");
+	rs_val_push(any, scalar());
+	rs_val_push(any, full);
 	return by_name(v);
 }
 
@@ -351,7 +351,7 @@ static void describe(struct rs_val *o, const char *text)
 
 	if (!o || !text)
 		return;
-	rs_obj_str(o, "description", text);
+	rs_val_put_str(o, "description", text);
 	if (o->oom || !o->n)
 		return;
 	d = o->items[o->n - 1];
@@ -386,7 +386,7 @@ static struct rs_val *step_schema(void)
 {
 	const cyaml_schema_field_t *f = rs_step_entry_schema.mapping.fields;
 	struct rs_val *o = typed("object");
-	struct rs_val *props = rs_obj_obj(o, "properties");
+	struct rs_val *props = rs_val_put_obj(o, "properties");
 
 	describe(o, "a step: exactly one step type");
 	for (; f && f->key; f++) {
@@ -395,11 +395,11 @@ static struct rs_val *step_schema(void)
 
 		if (k)
 			describe(p, k->summary);
-		rs_obj_add(props, f->key, p);
+		rs_val_put(props, f->key, p);
 	}
-	rs_obj_bool(o, "additionalProperties", false);
-	rs_obj_u64(o, "minProperties", 1);
-	rs_obj_u64(o, "maxProperties", 1);
+	rs_val_put_bool(o, "additionalProperties", false);
+	rs_val_put_u64(o, "minProperties", 1);
+	rs_val_put_u64(o, "maxProperties", 1);
 	return o;
 }
 
@@ -408,17 +408,17 @@ struct rs_val *rs_jsonschema(void)
 	const cyaml_schema_value_t *top = rs_registry_schema();
 	struct rs_val *o = new_obj(), *defs, *p;
 
-	rs_obj_str(o, "$schema", DRAFT);
-	rs_obj_str(o, "title", "rdmascn scenario");
-	rs_obj_str(o, "description", "A declarative RDMA scenario: the objects "
+	rs_val_put_str(o, "$schema", DRAFT);
+	rs_val_put_str(o, "title", "rdmascn scenario");
+	rs_val_put_str(o, "description", "A declarative RDMA scenario: the objects "
 		   "to create, by section, and the steps to run on them.");
 	fill_mapping(o, top->mapping.fields, true);
-	defs = rs_obj_obj(o, "$defs");
-	p = rs_obj_add(defs, "param", typed("string"));
-	rs_obj_str(p, "pattern", PARAM_PATTERN);
+	defs = rs_val_put_obj(o, "$defs");
+	p = rs_val_put(defs, "param", typed("string"));
+	rs_val_put_str(p, "pattern", PARAM_PATTERN);
 	describe(p, "a string with ${name} in it: params are substituted "
 		 "before the scenario is read, so any scalar may be one");
-	rs_obj_add(defs, "step", step_schema());
+	rs_val_put(defs, "step", step_schema());
 	if (rs_val_check(o) < 0) {
 		rs_val_free(o);
 		return NULL;

@@ -184,14 +184,14 @@ static void ah_describe(struct rs_run *run, struct rs_live *l,
 	char gid[INET6_ADDRSTRLEN];
 
 	(void)run;
-	rs_obj_u64(v, "port", rt->attr.port_num);
+	rs_val_put_u64(v, "port", rt->attr.port_num);
 	if (rt->attr.is_global) {
 		inet_ntop(AF_INET6, rt->attr.grh.dgid.raw, gid, sizeof(gid));
-		rs_obj_str(v, "dgid", gid);
-		rs_obj_u64(v, "sgid_index", rt->attr.grh.sgid_index);
+		rs_val_put_str(v, "dgid", gid);
+		rs_val_put_u64(v, "sgid_index", rt->attr.grh.sgid_index);
 	}
 	if (rt->attr.dlid)
-		rs_obj_u64(v, "dlid", rt->attr.dlid);
+		rs_val_put_u64(v, "dlid", rt->attr.dlid);
 }
 
 const struct rdmascn_ops rs_ops_ah = {

@@ -929,10 +929,10 @@ static void describe_side(struct rs_val *v, const char *key,
 		return;
 	if (ibv_query_qp(s->rt->qp, &attr, IBV_QP_STATE | IBV_QP_PATH_MTU |
 			 IBV_QP_SQ_PSN, &init)) {
-		rs_obj_strf(v, key, "qpn 0x%06x", s->rt->qp->qp_num);
+		rs_val_put_strf(v, key, "qpn 0x%06x", s->rt->qp->qp_num);
 		return;
 	}
-	rs_obj_strf(v, key, "qpn 0x%06x %s sq_psn %u", s->rt->qp->qp_num,
+	rs_val_put_strf(v, key, "qpn 0x%06x %s sq_psn %u", s->rt->qp->qp_num,
 		    rs_qp_state_name(attr.qp_state), attr.sq_psn);
 	if (!*mtu)
 		*mtu = attr.path_mtu;
@@ -947,11 +947,11 @@ static void conn_describe(struct rs_run *run, struct rs_live *l,
 
 	side_get(run, "a", conn->a, &a);
 	side_get(run, "b", conn->b, &b);
-	rs_obj_str(v, "via", conn->via == RS_VIA_RDMA_CM ? "rdma_cm" : "oob");
+	rs_val_put_str(v, "via", conn->via == RS_VIA_RDMA_CM ? "rdma_cm" : "oob");
 	describe_side(v, "a", &a, &mtu);
 	describe_side(v, "b", &b, &mtu);
 	if (mtu)
-		rs_obj_u64(v, "mtu", 128u << mtu);
+		rs_val_put_u64(v, "mtu", 128u << mtu);
 }
 
 const struct rdmascn_ops rs_ops_connection = {

@@ -245,14 +245,14 @@ static void context_describe(struct rs_run *run, struct rs_live *l,
 	char gid[INET6_ADDRSTRLEN];
 
 	(void)run;
-	rs_obj_str(v, "device", dev->name);
-	rs_obj_u64(v, "port", dev->port);
+	rs_val_put_str(v, "device", dev->name);
+	rs_val_put_u64(v, "port", dev->port);
 	if (dev->gid_index >= 0) {
 		inet_ntop(AF_INET6, dev->gid.raw, gid, sizeof(gid));
-		rs_obj_u64(v, "gid_index", dev->gid_index);
-		rs_obj_str(v, "gid", gid);
+		rs_val_put_u64(v, "gid_index", dev->gid_index);
+		rs_val_put_str(v, "gid", gid);
 	}
-	rs_obj_str(v, "mtu", dev->port_attr.active_mtu == IBV_MTU_4096 ? "4096" :
+	rs_val_put_str(v, "mtu", dev->port_attr.active_mtu == IBV_MTU_4096 ? "4096" :
 		   dev->port_attr.active_mtu == IBV_MTU_2048 ? "2048" :
 		   dev->port_attr.active_mtu == IBV_MTU_1024 ? "1024" :
 		   dev->port_attr.active_mtu == IBV_MTU_512 ? "512" : "256");

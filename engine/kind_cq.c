@@ -168,9 +168,9 @@ static void cq_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_cq_rt *rt = l->rt;
 
 	(void)run;
-	rs_obj_u64(v, "cqe", (uint64_t)rt->cq->cqe);
+	rs_val_put_u64(v, "cqe", (uint64_t)rt->cq->cqe);
 	if (rt->channel)
-		rs_obj_i64(v, "channel_fd", rt->channel->fd);
+		rs_val_put_i64(v, "channel_fd", rt->channel->fd);
 }
 
 const struct rdmascn_ops rs_ops_cq = {

@@ -76,8 +76,8 @@ static void dm_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_dm_rt *rt = l->rt;
 
 	(void)run;
-	rs_obj_u64(v, "length", d->length);
-	rs_obj_u64(v, "handle", rt->dm->handle);
+	rs_val_put_u64(v, "length", d->length);
+	rs_val_put_u64(v, "handle", rt->dm->handle);
 }
 
 const struct rdmascn_ops rs_ops_dm = {

@@ -301,9 +301,9 @@ static void flow_describe(struct rs_run *run, struct rs_live *l,
 	const struct ibv_flow_attr *attr = rt->attr;
 
 	(void)run;
-	rs_obj_u64(v, "specs", f->specs_count);
-	rs_obj_u64(v, "size", attr->size);
-	rs_obj_u64(v, "port", attr->port);
+	rs_val_put_u64(v, "specs", f->specs_count);
+	rs_val_put_u64(v, "size", attr->size);
+	rs_val_put_u64(v, "port", attr->port);
 }
 
 const struct rdmascn_ops rs_ops_flow = {

@@ -328,10 +328,10 @@ static void mr_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_mr_rt *rt = l->rt;
 
 	(void)run;
-	rs_obj_strf(v, "lkey", "0x%x", rt->mr->lkey);
-	rs_obj_strf(v, "rkey", "0x%x", rt->mr->rkey);
-	rs_obj_strf(v, "addr", "0x%" PRIx64, rt->addr);
-	rs_obj_u64(v, "length", rt->length);
+	rs_val_put_strf(v, "lkey", "0x%x", rt->mr->lkey);
+	rs_val_put_strf(v, "rkey", "0x%x", rt->mr->rkey);
+	rs_val_put_strf(v, "addr", "0x%" PRIx64, rt->addr);
+	rs_val_put_u64(v, "length", rt->length);
 }
 
 const struct rdmascn_ops rs_ops_mr = {

@@ -58,8 +58,8 @@ static void mw_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_mw_rt *rt = l->rt;
 
 	(void)run;
-	rs_obj_u64(v, "type", w->type == IBV_MW_TYPE_2 ? 2 : 1);
-	rs_obj_strf(v, "rkey", "0x%x", rt->rkey);
+	rs_val_put_u64(v, "type", w->type == IBV_MW_TYPE_2 ? 2 : 1);
+	rs_val_put_strf(v, "rkey", "0x%x", rt->rkey);
 }
 
 const struct rdmascn_ops rs_ops_mw = {

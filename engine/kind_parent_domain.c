@@ -115,8 +115,8 @@ static void parent_domain_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_parent_domain_rt *rt = l->rt;
 
 	(void)run;
-	rs_obj_str(v, "pd", p->pd);
-	rs_obj_bool(v, "td", rt->td != NULL);
+	rs_val_put_str(v, "pd", p->pd);
+	rs_val_put_bool(v, "td", rt->td != NULL);
 }
 
 const struct rdmascn_ops rs_ops_parent_domain = {

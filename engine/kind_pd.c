@@ -33,7 +33,7 @@ static void pd_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_pd_rt *rt = l->rt;
 
 	(void)run;
-	rs_obj_u64(v, "handle", rt->pd->handle);
+	rs_val_put_u64(v, "handle", rt->pd->handle);
 }
 
 const struct rdmascn_ops rs_ops_pd = {

@@ -533,20 +533,20 @@ static void qp_describe(struct rs_run *run, struct rs_live *l,
 	(void)run;
 	if (!rt->qp)
 		return;
-	rs_obj_strf(v, "qpn", "0x%06x", rt->qp->qp_num);
-	rs_obj_str(v, "type", rs_qp_type_name(q->type));
-	rs_obj_u64(v, "max_send_wr", rt->cap.max_send_wr);
-	rs_obj_u64(v, "max_recv_wr", rt->cap.max_recv_wr);
-	rs_obj_u64(v, "max_send_sge", rt->cap.max_send_sge);
-	rs_obj_u64(v, "max_recv_sge", rt->cap.max_recv_sge);
-	rs_obj_u64(v, "max_inline_data", rt->cap.max_inline_data);
+	rs_val_put_strf(v, "qpn", "0x%06x", rt->qp->qp_num);
+	rs_val_put_str(v, "type", rs_qp_type_name(q->type));
+	rs_val_put_u64(v, "max_send_wr", rt->cap.max_send_wr);
+	rs_val_put_u64(v, "max_recv_wr", rt->cap.max_recv_wr);
+	rs_val_put_u64(v, "max_send_sge", rt->cap.max_send_sge);
+	rs_val_put_u64(v, "max_recv_sge", rt->cap.max_recv_sge);
+	rs_val_put_u64(v, "max_inline_data", rt->cap.max_inline_data);
 	/* The state the device reports, not the one we believe in. */
 	if (!ibv_query_qp(rt->qp, &attr, IBV_QP_STATE, &init))
-		rs_obj_str(v, "state", rs_qp_state_name(attr.qp_state));
+		rs_val_put_str(v, "state", rs_qp_state_name(attr.qp_state));
 	else
-		rs_obj_str(v, "state", rs_qp_state_name(rt->state));
+		rs_val_put_str(v, "state", rs_qp_state_name(rt->state));
 	if (q->type == RS_QPT_UD)
-		rs_obj_strf(v, "qkey", "0x%x", rt->qkey);
+		rs_val_put_strf(v, "qkey", "0x%x", rt->qkey);
 }
 
 const struct rdmascn_ops rs_ops_qp = {

@@ -181,12 +181,12 @@ static void srq_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_srq_rt *rt = l->rt;
 
 	(void)run;
-	rs_obj_u64(v, "max_wr", rt->attr.max_wr);
-	rs_obj_u64(v, "max_sge", rt->attr.max_sge);
+	rs_val_put_u64(v, "max_wr", rt->attr.max_wr);
+	rs_val_put_u64(v, "max_sge", rt->attr.max_sge);
 	if (rt->attr.srq_limit)
-		rs_obj_u64(v, "srq_limit", rt->attr.srq_limit);
+		rs_val_put_u64(v, "srq_limit", rt->attr.srq_limit);
 	if (s->type == IBV_SRQT_XRC)
-		rs_obj_u64(v, "srq_num", rt->srq_num);
+		rs_val_put_u64(v, "srq_num", rt->srq_num);
 }
 
 const struct rdmascn_ops rs_ops_srq = {

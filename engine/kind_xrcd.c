@@ -85,9 +85,9 @@ static void xrcd_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_xrcd_rt *rt = l->rt;
 
 	(void)run;
-	rs_obj_i64(v, "fd", rt->fd);
+	rs_val_put_i64(v, "fd", rt->fd);
 	if (x->fd_path)
-		rs_obj_str(v, "fd_path", x->fd_path);
+		rs_val_put_str(v, "fd_path", x->fd_path);
 }
 
 const struct rdmascn_ops rs_ops_xrcd = {

@@ -39,7 +39,7 @@ int rs_val_check(const struct rs_val *v)
 	return 0;
 }
 
-struct rs_val *rs_arr_add(struct rs_val *parent, struct rs_val *child)
+struct rs_val *rs_val_push(struct rs_val *parent, struct rs_val *child)
 {
 	if (!parent) {
 		rs_val_free(child);
@@ -64,7 +64,7 @@ oom:
 	return NULL;
 }
 
-struct rs_val *rs_obj_add(struct rs_val *obj, const char *key,
+struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 			  struct rs_val *child)
 {
 	if (child) {
@@ -74,17 +74,17 @@ struct rs_val *rs_obj_add(struct rs_val *obj, const char *key,
 			child = NULL;
 		}
 	}
-	return rs_arr_add(obj, child);
+	return rs_val_push(obj, child);
 }
 
-struct rs_val *rs_obj_obj(struct rs_val *obj, const char *key)
+struct rs_val *rs_val_put_obj(struct rs_val *obj, const char *key)
 {
-	return rs_obj_add(obj, key, rs_val_new(RS_VAL_OBJ));
+	return rs_val_put(obj, key, rs_val_new(RS_VAL_OBJ));
 }
 
-struct rs_val *rs_obj_arr(struct rs_val *obj, const char *key)
+struct rs_val *rs_val_put_arr(struct rs_val *obj, const char *key)
 {
-	return rs_obj_add(obj, key, rs_val_new(RS_VAL_ARR));
+	return rs_val_put(obj, key, rs_val_new(RS_VAL_ARR));
 }
 
 struct rs_val *rs_val_str(const char *s)
@@ -125,12 +125,12 @@ struct rs_val *rs_val_bool(bool b)
 	return v;
 }
 
-void rs_obj_str(struct rs_val *obj, const char *key, const char *s)
+void rs_val_put_str(struct rs_val *obj, const char *key, const char *s)
 {
-	rs_obj_add(obj, key, rs_val_str(s));
+	rs_val_put(obj, key, rs_val_str(s));
 }
 
-void rs_obj_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
+void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -138,35 +138,35 @@ void rs_obj_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	rs_obj_str(obj, key, buf);
+	rs_val_put_str(obj, key, buf);
 }
 
-void rs_obj_u64(struct rs_val *obj, const char *key, uint64_t u)
+void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u)
 {
-	rs_obj_add(obj, key, rs_val_u64(u));
+	rs_val_put(obj, key, rs_val_u64(u));
 }
 
-void rs_obj_i64(struct rs_val *obj, const char *key, int64_t i)
+void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i)
 {
-	rs_obj_add(obj, key, rs_val_i64(i));
+	rs_val_put(obj, key, rs_val_i64(i));
 }
 
-void rs_obj_bool(struct rs_val *obj, const char *key, bool b)
+void rs_val_put_bool(struct rs_val *obj, const char *key, bool b)
 {
-	rs_obj_add(obj, key, rs_val_bool(b));
+	rs_val_put(obj, key, rs_val_bool(b));
 }
 
-struct rs_val *rs_arr_obj(struct rs_val *arr)
+struct rs_val *rs_val_push_obj(struct rs_val *arr)
 {
-	return rs_arr_add(arr, rs_val_new(RS_VAL_OBJ));
+	return rs_val_push(arr, rs_val_new(RS_VAL_OBJ));
 }
 
-void rs_arr_str(struct rs_val *arr, const char *s)
+void rs_val_push_str(struct rs_val *arr, const char *s)
 {
-	rs_arr_add(arr, rs_val_str(s));
+	rs_val_push(arr, rs_val_str(s));
 }
 
-const struct rs_val *rs_obj_get(const struct rs_val *obj, const char *key)
+const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key)
 {
 	if (!obj || obj->type != RS_VAL_OBJ)
 		return NULL;
@@ -176,16 +176,16 @@ const struct rs_val *rs_obj_get(const struct rs_val *obj, const char *key)
 	return NULL;
 }
 
-const char *rs_obj_get_str(const struct rs_val *obj, const char *key)
+const char *rs_val_get_str(const struct rs_val *obj, const char *key)
 {
-	const struct rs_val *v = rs_obj_get(obj, key);
+	const struct rs_val *v = rs_val_get(obj, key);
 
 	return v && v->type == RS_VAL_STR ? v->s : NULL;
 }
 
-uint64_t rs_obj_get_u64(const struct rs_val *obj, const char *key)
+uint64_t rs_val_get_u64(const struct rs_val *obj, const char *key)
 {
-	const struct rs_val *v = rs_obj_get(obj, key);
+	const struct rs_val *v = rs_val_get(obj, key);
 
 	if (!v)
 		return 0;

@@ -51,24 +51,24 @@ struct rs_val *rs_val_bool(bool b);
 
 /* Add @child (owned from here on, freed on failure) to an array or, with
  * a key, to an object.  Returns @child, or NULL. */
-struct rs_val *rs_arr_add(struct rs_val *arr, struct rs_val *child);
-struct rs_val *rs_obj_add(struct rs_val *obj, const char *key,
+struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child);
+struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 			  struct rs_val *child);
-struct rs_val *rs_obj_obj(struct rs_val *obj, const char *key);
-struct rs_val *rs_obj_arr(struct rs_val *obj, const char *key);
-void rs_obj_str(struct rs_val *obj, const char *key, const char *s);
-void rs_obj_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
+struct rs_val *rs_val_put_obj(struct rs_val *obj, const char *key);
+struct rs_val *rs_val_put_arr(struct rs_val *obj, const char *key);
+void rs_val_put_str(struct rs_val *obj, const char *key, const char *s);
+void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void rs_obj_u64(struct rs_val *obj, const char *key, uint64_t u);
-void rs_obj_i64(struct rs_val *obj, const char *key, int64_t i);
-void rs_obj_bool(struct rs_val *obj, const char *key, bool b);
-struct rs_val *rs_arr_obj(struct rs_val *arr);
-void rs_arr_str(struct rs_val *arr, const char *s);
+void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u);
+void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i);
+void rs_val_put_bool(struct rs_val *obj, const char *key, bool b);
+struct rs_val *rs_val_push_obj(struct rs_val *arr);
+void rs_val_push_str(struct rs_val *arr, const char *s);
 
-const struct rs_val *rs_obj_get(const struct rs_val *obj, const char *key);
-const char *rs_obj_get_str(const struct rs_val *obj, const char *key);
-uint64_t rs_obj_get_u64(const struct rs_val *obj, const char *key);
+const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key);
+const char *rs_val_get_str(const struct rs_val *obj, const char *key);
+uint64_t rs_val_get_u64(const struct rs_val *obj, const char *key);
 
-int rs_json_write(FILE *f, const struct rs_val *v, bool pretty);
+int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty);
 
 #endif

@@ -46,30 +46,30 @@ static void describe_device(struct ibv_context *ctx, struct rs_val *dev)
 
 	if (!mlx5dv_is_supported(ctx->device))
 		return;
-	m = rs_obj_obj(dev, "mlx5");
+	m = rs_val_put_obj(dev, "mlx5");
 	if (mlx5dv_query_device(ctx, &attr)) {
-		rs_obj_str(m, "error", "mlx5dv_query_device failed");
+		rs_val_put_str(m, "error", "mlx5dv_query_device failed");
 		return;
 	}
-	rs_obj_u64(m, "version", attr.version);
-	flags = rs_obj_arr(m, "flags");
+	rs_val_put_u64(m, "version", attr.version);
+	flags = rs_val_put_arr(m, "flags");
 	for (size_t i = 0; i < sizeof(mlx5_flags) / sizeof(*mlx5_flags); i++)
 		if (attr.flags & mlx5_flags[i].flag)
-			rs_arr_str(flags, mlx5_flags[i].name);
+			rs_val_push_str(flags, mlx5_flags[i].name);
 	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_CQE_COMPRESION)
-		rs_obj_u64(m, "cqe_comp_max_num", attr.cqe_comp_caps.max_num);
+		rs_val_put_u64(m, "cqe_comp_max_num", attr.cqe_comp_caps.max_num);
 	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_STRIDING_RQ)
-		rs_obj_u64(m, "striding_rq_max_stride_bytes",
+		rs_val_put_u64(m, "striding_rq_max_stride_bytes",
 			   1ull << attr.striding_rq_caps.max_single_stride_log_num_of_bytes);
 	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_TUNNEL_OFFLOADS)
-		rs_obj_u64(m, "tunnel_offloads_caps", attr.tunnel_offloads_caps);
+		rs_val_put_u64(m, "tunnel_offloads_caps", attr.tunnel_offloads_caps);
 	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS)
-		rs_obj_u64(m, "num_lag_ports", attr.num_lag_ports);
+		rs_val_put_u64(m, "num_lag_ports", attr.num_lag_ports);
 	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_DC_ODP_CAPS)
-		rs_obj_u64(m, "dc_odp_caps", attr.dc_odp_caps);
+		rs_val_put_u64(m, "dc_odp_caps", attr.dc_odp_caps);
 	/* DevX needs a context opened for it; try, and say. */
 	devx = mlx5dv_open_device(ctx->device, &open_attr);
-	rs_obj_bool(m, "devx", devx != NULL);
+	rs_val_put_bool(m, "devx", devx != NULL);
 	if (devx)
 		ibv_close_device(devx);
 }

@@ -13,7 +13,7 @@ static char *to_json(const struct rs_val *v, bool pretty, int *ret)
 	FILE *f = open_memstream(&buf, &len);
 
 	CHECK(f);
-	*ret = rs_json_write(f, v, pretty);
+	*ret = rs_val_write_json(f, v, pretty);
 	fclose(f);
 	return buf;
 }
@@ -24,15 +24,15 @@ static void test_shapes(void)
 	char *s;
 	int r;
 
-	rs_obj_str(root, "name", "rxe0 \"quoted\"\\\n\t\x01");
-	rs_obj_u64(root, "max", UINT64_MAX);
-	rs_obj_i64(root, "neg", -5);
-	rs_obj_bool(root, "ok", true);
-	arr = rs_obj_arr(root, "list");
-	rs_arr_str(arr, "a");
-	o = rs_arr_obj(arr);
-	rs_obj_strf(o, "gid", "::ffff:%d.%d.0.%d", 10, 99, 1);
-	rs_obj_obj(root, "empty");
+	rs_val_put_str(root, "name", "rxe0 \"quoted\"\\\n\t\x01");
+	rs_val_put_u64(root, "max", UINT64_MAX);
+	rs_val_put_i64(root, "neg", -5);
+	rs_val_put_bool(root, "ok", true);
+	arr = rs_val_put_arr(root, "list");
+	rs_val_push_str(arr, "a");
+	o = rs_val_push_obj(arr);
+	rs_val_put_strf(o, "gid", "::ffff:%d.%d.0.%d", 10, 99, 1);
+	rs_val_put_obj(root, "empty");
 
 	s = to_json(root, false, &r);
 	CHECK(r == 0);
@@ -42,9 +42,9 @@ static void test_shapes(void)
 		  "\"empty\":{}}\n");
 	free(s);
 
-	CHECK_STR(rs_obj_get_str(o, "gid"), "::ffff:10.99.0.1");
-	CHECK(rs_obj_get_u64(root, "max") == UINT64_MAX);
-	CHECK(rs_obj_get(root, "nope") == NULL);
+	CHECK_STR(rs_val_get_str(o, "gid"), "::ffff:10.99.0.1");
+	CHECK(rs_val_get_u64(root, "max") == UINT64_MAX);
+	CHECK(rs_val_get(root, "nope") == NULL);
 
 	s = to_json(arr, true, &r);
 	CHECK(r == 0);
@@ -62,7 +62,7 @@ static void test_oom_is_sticky(void)
 	int r;
 
 	CHECK(rs_val_check(root) == 0);
-	rs_obj_add(root, "x", NULL); /* what a failed child allocation does */
+	rs_val_put(root, "x", NULL); /* what a failed child allocation does */
 	CHECK(rs_val_check(root) == -ENOMEM);
 	s = to_json(root, false, &r);
 	CHECK(r == -ENOMEM);
@@ -70,8 +70,8 @@ static void test_oom_is_sticky(void)
 	rs_val_free(root);
 	rs_val_free(NULL);
 	/* Builders tolerate a NULL parent (the parent's allocation failed). */
-	rs_obj_str(NULL, "k", "v");
-	CHECK(rs_obj_obj(NULL, "k") == NULL);
+	rs_val_put_str(NULL, "k", "v");
+	CHECK(rs_val_put_obj(NULL, "k") == NULL);
 }
 
 int main(void)
