@@ -56,7 +56,19 @@ static size_t offset_of(const char *text, size_t len, unsigned line,
 		if (text[o] == '\n')
 			l++;
 	o += col ? col - 1 : 0;
-	return o < len ? o : len ? len - 1 : 0;
+	return o < len ? o : len;
+}
+
+/* Is byte @off in @n?  An empty value ("type: }") has no bytes: libyaml
+ * puts it where the next token starts, where no other node starts, and
+ * at the end of a file it is where its collections end too. */
+static bool holds(const struct rs_node *n, size_t off)
+{
+	if (n->start <= off && off < n->end)
+		return true;
+	if (n->start == off && n->end == off)
+		return true;
+	return n->end == off && n->n && holds(n->items[n->n - 1], off);
 }
 
 /* The chain of DOM nodes from the root down to the one holding @off. */
@@ -73,7 +85,7 @@ static unsigned chain(struct rs_node *root, size_t off, struct rs_node **out,
 		if (cur->type == RS_NODE_SCALAR)
 			break;
 		for (size_t i = 0; i < cur->n; i++)
-			if (cur->items[i]->start <= off && off < cur->items[i]->end) {
+			if (holds(cur->items[i], off)) {
 				in = cur->items[i];
 				break;
 			}
@@ -313,6 +325,8 @@ void rs_load_error_report(const struct rs_scenario *s,
 	size_t len = s->text ? s->text_len : s->doc.len;
 	const char *m = log->msg[0] ? log->msg : fallback;
 	const cyaml_schema_value_t *v = NULL;
+	/* v may point at this one: it must live as long as v does. */
+	cyaml_schema_value_t obj_value = { .type = CYAML_MAPPING };
 	char msg[1024], buf[512];
 	struct rs_where where, *w = &where;
 	struct rs_node **ch = w->ch, *target, *obj;
@@ -333,13 +347,15 @@ void rs_load_error_report(const struct rs_scenario *s,
 	obj_at = w->obj_at;
 	kind = w->kind;
 	target = ch[n - 1];
+	/* An empty value is a point between tokens: its key says more. */
+	if (target->type == RS_NODE_SCALAR && target->start == target->end &&
+	    target->key)
+		target = target->key;
 
-	if (obj && kind)
-		v = field_value(&(cyaml_schema_value_t){
-				.type = CYAML_MAPPING,
-				.mapping.fields = kind->fields },
-				ch, n, obj_at + 1);
-	else if (!obj)
+	if (obj && kind) {
+		obj_value.mapping.fields = kind->fields;
+		v = field_value(&obj_value, ch, n, obj_at + 1);
+	} else if (!obj)
 		v = field_value(rs_registry_schema(), ch, n, 1);
 
 	if (!strncmp(m, "Unexpected key: ", 16)) {

@@ -225,6 +225,16 @@ static void test_errors(void)
 	    ":2:29: box 'a': missing field 'inner.x'");
 	ERR("boxes:\n  - {id: a, size: 1, inner: {x: 1, y: 2}}\n",
 	    ":2:36: box 'a': inner: unknown field 'y'");
+	/* an empty value is named by its key, with what it could be */
+	ERR("boxes:\n  - {id: a, size: 1, color: }\n",
+	    ":2:22: box 'a': color: unknown value '' (expected one of: red, blue)");
+	ERR("boxes:\n  - {id: a, size: }\n",
+	    ":2:13: box 'a': size: expected an integer, got ''");
+	ERR("boxes:\n  - id: a\n    on:\n    size: 1\n",
+	    ":3:5: box 'a': on: unknown value '' (expected one of: false, true, no, yes, off, on)");
+	/* ... also as the last bytes of a file without a newline */
+	ERR("boxes:\n  - id: a\n    size: 1\n    on:",
+	    ":4:5: box 'a': on: unknown value '' (expected one of: false, true, no, yes, off, on)");
 	ERR("boxes: 5\n", ":1:8: boxes: expected a sequence, got a scalar");
 	ERR("boxez: []\n", ":1:1: unknown section 'boxez'");
 	ERR("boxes:\n  - {id: '', size: 1}\n", ":2:10: box #1: id: must not be empty");
