@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "idmap.h"
 #include "load_error.h"
 #include "model.h"
 #include "params.h"
@@ -332,33 +333,76 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 	return r;
 }
 
+/* Below this many keys, comparing each key with the earlier ones costs
+ * less than a hash map's two allocations. */
+#define DUP_SCAN_MAX 8
+
+/* The index in @map of the first key equal to key @i (@i itself when
+ * there is none before it); @ids maps the keys of a big mapping. */
+static size_t first_key(const struct rs_node *map, size_t i,
+			const struct rs_idmap *ids)
+{
+	if (ids->slots)
+		return 2 * (size_t)rs_idmap_get(ids, map->items[i]->value);
+	for (size_t j = 0; j < i; j += 2)
+		if (!strcmp(map->items[j]->value, map->items[i]->value))
+			return j;
+	return i;
+}
+
+/* The keys of @map, mapped to their (first) pair's number. */
+static int map_keys(const struct rs_node *map, struct rs_idmap *ids)
+{
+	const char **keys = rs_calloc(map->n / 2, sizeof(*keys));
+	int r;
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < map->n / 2; i++)
+		keys[i] = map->items[2 * i]->value;
+	/* The map keeps the strings, not the array. */
+	r = rs_idmap_build(ids, keys, map->n / 2);
+	rs_free(keys);
+	return r;
+}
+
 /* Duplicate keys: libcyaml would catch them, but without saying where
- * the first one is; the DOM knows both. */
+ * the first one is; the DOM knows both.  A mapping may be huge (params,
+ * or hostile input), so this is linear in its keys. */
 static int check_duplicate_keys(struct rs_node *root, struct rs_node *n,
 				struct rs_diag *d)
 {
+	struct rs_idmap ids = { 0 };
 	int r = 0;
 
+	if (n->type == RS_NODE_MAP && n->n / 2 > DUP_SCAN_MAX &&
+	    map_keys(n, &ids) < 0)
+		return -ENOMEM;
 	if (n->type == RS_NODE_MAP)
-		for (size_t i = 2; i < n->n && d->errors < RS_MAX_ERRORS; i += 2)
-			for (size_t j = 0; j < i; j += 2) {
-				struct rs_node *k = n->items[i];
-				struct rs_where w;
+		for (size_t i = 2; i < n->n && d->errors < RS_MAX_ERRORS; i += 2) {
+			struct rs_node *k = n->items[i];
+			size_t j = first_key(n, i, &ids);
+			struct rs_where w;
 
-				if (strcmp(n->items[j]->value, k->value))
-					continue;
-				rs_where_at(root, k->start, &w);
-				rs_diag_error(d, &k->loc, "%s%s%sduplicate key "
-					      "'%s' (first at line %u)", w.who,
-					      w.path, w.path[0] ? ": " : "",
-					      k->value, n->items[j]->loc.line);
-				r = -EINVAL;
-				break;
-			}
-	for (size_t i = 0; i < n->n; i++)
-		if (n->items[i]->type != RS_NODE_SCALAR &&
-		    check_duplicate_keys(root, n->items[i], d) < 0)
+			if (j == i)
+				continue;
+			rs_where_at(root, k->start, &w);
+			rs_diag_error(d, &k->loc, "%s%s%sduplicate key '%s' "
+				      "(first at line %u)", w.who, w.path,
+				      w.path[0] ? ": " : "", k->value,
+				      n->items[j]->loc.line);
 			r = -EINVAL;
+		}
+	rs_idmap_free(&ids);
+	for (size_t i = 0; i < n->n; i++)
+		if (n->items[i]->type != RS_NODE_SCALAR) {
+			int cr = check_duplicate_keys(root, n->items[i], d);
+
+			if (cr == -ENOMEM)
+				return cr;
+			if (cr < 0)
+				r = cr;
+		}
 	return r;
 }
 

@@ -244,6 +244,10 @@ static void test_errors(void)
 	    "find expected ',' or '}' while parsing a flow mapping (gave up at 3:1)");
 	ERR("boxes:\n  - {id: a, size: 1, size: 2}\n",
 	    ":2:22: box 'a': duplicate key 'size' (first at line 2)");
+	/* past 8 keys the check hashes them: still the first one is named */
+	ERR("params:\n  a: 1\n  b: 1\n  c: 1\n  d: 1\n  e: 1\n  f: 1\n"
+	    "  g: 1\n  h: 1\n  c: 2\n  i: 1\n  c: 3\n",
+	    ":10:3: params: duplicate key 'c' (first at line 4)");
 	ERR("- a\n", ":1:1: a scenario is a mapping of sections (contexts:, "
 	    "pds:, qps:, steps:, ...)");
 	ERR("a: &x 1\nb: *x\n", ":2:4: YAML aliases are not supported (use params)");
