@@ -13,17 +13,18 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "idmap.h"
 #include "load_error.h"
 #include "params.h"
 
-static struct rs_param *find(struct rs_scenario *s, const char *name,
-			     size_t len)
+/* Names are looked up once per ${} and per --set: by hash, as a file
+ * may declare tens of thousands. */
+static struct rs_param *find(struct rs_scenario *s, const struct rs_idmap *m,
+			     const char *name)
 {
-	for (unsigned i = 0; i < s->n_params; i++)
-		if (strlen(s->params[i].name) == len &&
-		    !strncmp(s->params[i].name, name, len))
-			return &s->params[i];
-	return NULL;
+	unsigned i = rs_idmap_get(m, name);
+
+	return i == RS_IDMAP_NONE ? NULL : &s->params[i];
 }
 
 static bool valid_name(const char *n)
@@ -98,8 +99,9 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 	return 0;
 }
 
-static int override(struct rs_scenario *s, const struct rs_set *sets,
-		    unsigned n_sets, struct rs_diag *d)
+static int override(struct rs_scenario *s, const struct rs_idmap *names,
+		    const struct rs_set *sets, unsigned n_sets,
+		    struct rs_diag *d)
 {
 	struct rs_loc top = { s->doc.file, 1, 1 };
 
@@ -110,7 +112,7 @@ static int override(struct rs_scenario *s, const struct rs_set *sets,
 			s->params[i].value = (char *)e;
 	}
 	for (unsigned i = 0; i < n_sets; i++) {
-		struct rs_param *p = find(s, sets[i].name, strlen(sets[i].name));
+		struct rs_param *p = find(s, names, sets[i].name);
 
 		if (!p) {
 			rs_diag_error(d, &top, "--set %s: the scenario has no "
@@ -137,6 +139,7 @@ struct edit {
 
 struct subst {
 	struct rs_scenario *s;
+	struct rs_idmap names;   /* param names to indexes */
 	struct rs_node *params;
 	struct rs_diag *d;
 	struct edit *edits;
@@ -146,7 +149,7 @@ struct subst {
 /* "${name}" -> value; "$${" -> "${". */
 static int expand(struct subst *st, struct rs_node *n, char **ret)
 {
-	const char *v = n->value;
+	char *v = n->value;
 	size_t len = 0, cap = strlen(v) + 64;
 	char *out = rs_malloc(cap);
 
@@ -161,8 +164,16 @@ static int expand(struct subst *st, struct rs_node *n, char **ret)
 			plen = 2;
 			v += 3;
 		} else if (v[0] == '$' && v[1] == '{') {
-			const char *end = strchr(v, '}');
-			struct rs_param *p = end ? find(st->s, v + 2, end - v - 2) : NULL;
+			char *end = strchr(v, '}');
+			struct rs_param *p = NULL;
+
+			/* Cut the name out in place for the look-up rather
+			 * than copy it: n->value is ours. */
+			if (end) {
+				*end = '\0';
+				p = find(st->s, &st->names, v + 2);
+				*end = '}';
+			}
 
 			if (!p) {
 				struct rs_loc loc = n->loc;
@@ -297,8 +308,11 @@ int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
 
 	st.params = rs_node_get(root, "params");
 	r = declare(s, st.params, d);
+	if (!r && s->n_params)
+		r = rs_idmap_build_stride(&st.names, &s->params[0].name,
+					  sizeof(*s->params), s->n_params);
 	if (!r)
-		r = override(s, sets, n_sets, d);
+		r = override(s, &st.names, sets, n_sets, d);
 	if (!r)
 		r = walk(&st, root);
 	if (r < 0 || !st.n)
@@ -334,6 +348,7 @@ int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
 	s->text_len = o;
 	s->n_edits = st.n;
 out:
+	rs_idmap_free(&st.names);
 	for (size_t i = 0; i < st.n; i++)
 		rs_free(st.edits[i].text);
 	rs_free(st.edits);
