@@ -9,6 +9,8 @@
  * position libcyaml reports maps back to the file the user wrote.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +101,77 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 	return 0;
 }
 
+/* The length of the UTF-8 sequence at @p, with its code point in
+ * *ret_cp; 0 when it is not UTF-8 (cut short, overlong, a surrogate,
+ * past U+10FFFF). */
+static size_t utf8_next(const unsigned char *p, uint32_t *ret_cp)
+{
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 :
+		     (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+	uint32_t cp;
+
+	if (!len)
+		return 0;
+	cp = len == 1 ? p[0] : p[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	*ret_cp = cp;
+	return len;
+}
+
+/* Beyond the C0 controls, what libyaml will not read raw, though a
+ * double-quoted scalar may spell it with an escape: DEL, the C1
+ * controls, U+FFFE and U+FFFF. */
+static bool yaml_refuses(uint32_t cp)
+{
+	return cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0xfffe ||
+	       cp == 0xffff;
+}
+
+/* A value from outside the file (--set, the environment) must be text
+ * that the file itself could hold: otherwise libyaml would reject the
+ * substituted text at 1:1, naming neither the param nor the option. */
+static int check_outside(const char *v, char *why, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)v;
+
+	for (size_t i = 0; u[i];) {
+		uint32_t cp;
+		size_t n = utf8_next(u + i, &cp);
+
+		if (!n) {
+			snprintf(why, len, "the value is not UTF-8 (byte %zu "
+				 "is 0x%02x)", i + 1, u[i]);
+			return -EINVAL;
+		}
+		if (yaml_refuses(cp)) {
+			snprintf(why, len, "the value holds U+%04X at byte %zu, "
+				 "which YAML does not allow", (unsigned)cp,
+				 i + 1);
+			return -EINVAL;
+		}
+		i += n;
+	}
+	return 0;
+}
+
+/* Where a param's env: names its variable, for a bad value from it. */
+static const struct rs_loc *env_loc(const struct rs_scenario *s,
+				    const struct rs_param *p)
+{
+	struct rs_node *decl = rs_node_get(rs_node_get(s->doc.root, "params"),
+					   p->name);
+	struct rs_node *env = rs_node_get(decl, "env");
+
+	return env ? &env->loc : &p->node->loc;
+}
+
 static int override(struct rs_scenario *s, const struct rs_idmap *names,
 		    const struct rs_set *sets, unsigned n_sets,
 		    struct rs_diag *d)
@@ -122,13 +195,29 @@ static int override(struct rs_scenario *s, const struct rs_idmap *names,
 		p->value = (char *)sets[i].value;
 		p->set = true;
 	}
-	for (unsigned i = 0; i < s->n_params; i++)
-		if (!s->params[i].value) {
-			rs_diag_error(d, &s->params[i].node->loc, "param '%s' has "
+	for (unsigned i = 0; i < s->n_params; i++) {
+		struct rs_param *p = &s->params[i];
+		const char *e = p->env ? getenv(p->env) : NULL;
+		char why[96];
+
+		if (!p->value) {
+			rs_diag_error(d, &p->node->loc, "param '%s' has "
 				      "no default; give it with --set %s=VALUE",
-				      s->params[i].name, s->params[i].name);
+				      p->name, p->name);
 			return -EINVAL;
 		}
+		if (p->set && check_outside(p->value, why, sizeof(why)) < 0) {
+			rs_diag_error(d, &p->node->loc, "--set %s=...: %s",
+				      p->name, why);
+			return -EINVAL;
+		}
+		if (!p->set && e && e == p->value &&
+		    check_outside(e, why, sizeof(why)) < 0) {
+			rs_diag_error(d, env_loc(s, p), "param '%s': environment "
+				      "variable %s: %s", p->name, p->env, why);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -221,9 +310,12 @@ static int expand(struct subst *st, struct rs_node *n, char **ret)
 	return 0;
 }
 
-/* A double-quoted YAML scalar holding @v, on one line. */
+/* A double-quoted YAML scalar holding @v, on one line.  @v is UTF-8:
+ * the file's own text (libyaml checked it), or checked by override(). */
 static char *quote(const char *v, unsigned newlines)
 {
+	/* At most 4 bytes for 1 ("\x7f"); escapes of longer sequences
+	 * take 2 for 1 at most. */
 	size_t cap = strlen(v) * 4 + 3 + newlines;
 	char *q = rs_malloc(cap), *o = q;
 
@@ -231,14 +323,23 @@ static char *quote(const char *v, unsigned newlines)
 		return NULL;
 	*o++ = '"';
 	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		uint32_t cp = 0;
+		size_t n = *p < 0x80 ? 1 : utf8_next(p, &cp);
+
 		if (*p == '"' || *p == '\\') {
 			*o++ = '\\';
 			*o++ = *p;
 		} else if (*p == '\n') {
 			*o++ = '\\';
 			*o++ = 'n';
-		} else if (*p < 0x20) {
+		} else if (*p < 0x20 || *p == 0x7f) {
 			o += sprintf(o, "\\x%02x", *p);
+		} else if (n > 1 && yaml_refuses(cp)) {
+			/* A default may spell these with escapes; write them
+			 * back the same way, or libyaml refuses the text. */
+			o += sprintf(o, cp > 0xff ? "\\u%04X" : "\\x%02X",
+				     (unsigned)cp);
+			p += n - 1;
 		} else {
 			*o++ = *p;
 		}

@@ -302,6 +302,45 @@ static void test_errors(void)
 	    "step 'y' -(sequence)-> step 'x'");
 }
 
+/* Values from outside the file must be text the file could hold; the
+ * file's own escapes of what libyaml will not read raw survive ${}. */
+static void test_outside_values(void)
+{
+	const char *text = "params:\n  n: 1\n  e: {default: 1, env: RDMASCN_T_E}\n"
+			   "boxes:\n  - {id: a, size: \"${n}\", inner: {x: \"${e}\"}}\n";
+	struct rs_set del = { "n", "1\x7f" }, c1 = { "n", "\xc2\x9f" };
+	struct rs_set bad = { "n", "1\xff" }, cut = { "n", "\xe2\x82" };
+	struct rs_set ok = { "e", "2" };
+	struct rs_scenario *s;
+
+	CHECK_STR(try_load(text, &del, 1, NULL),
+		  ":2:3: --set n=...: the value holds U+007F at byte 2, "
+		  "which YAML does not allow");
+	CHECK_STR(try_load(text, &c1, 1, NULL),
+		  ":2:3: --set n=...: the value holds U+009F at byte 1, "
+		  "which YAML does not allow");
+	CHECK_STR(try_load(text, &bad, 1, NULL),
+		  ":2:3: --set n=...: the value is not UTF-8 (byte 2 is 0xff)");
+	CHECK_STR(try_load(text, &cut, 1, NULL),
+		  ":2:3: --set n=...: the value is not UTF-8 (byte 1 is 0xe2)");
+	setenv("RDMASCN_T_E", "\xef\xbf\xbf", 1);
+	CHECK_STR(try_load(text, NULL, 0, NULL),
+		  ":3:24: param 'e': environment variable RDMASCN_T_E: the "
+		  "value holds U+FFFF at byte 1, which YAML does not allow");
+	/* --set wins over the environment: its value is the one checked */
+	CHECK_STR(try_load(text, &ok, 1, NULL), "");
+	unsetenv("RDMASCN_T_E");
+	/* C0 controls were always escaped, and still are */
+	CHECK_STR(try_load("params: {i: a}\nboxes:\n  - {id: \"${i}\", size: 1}\n",
+			   &(struct rs_set){ "i", "a\tb\x01" }, 1, &s), "");
+	CHECK_STR(s->objs[0].id, "a\tb\x01");
+	rs_scenario_free(s);
+	CHECK_STR(try_load("params: {i: \"a\\x7fb\\x85c\\uFFFEd\\x9f\"}\n"
+			   "boxes:\n  - {id: \"${i}\", size: 1}\n", NULL, 0, &s), "");
+	CHECK_STR(s->objs[0].id, "a\x7f" "b\xc2\x85" "c\xef\xbf\xbe" "d\xc2\x9f");
+	rs_scenario_free(s);
+}
+
 static void test_duplicate_names_first(void)
 {
 	ERR("boxes:\n  - {id: a, size: 1}\nlids:\n  - {id: a, on: a}\n",
@@ -353,6 +392,7 @@ int main(void)
 	CHECK(rs_registry_add(&box_kind) == -EEXIST);
 	test_valid_and_plan();
 	test_errors();
+	test_outside_values();
 	test_duplicate_names_first();
 	test_missing_id_once();
 	test_deterministic();
