@@ -443,6 +443,10 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 	r = check_duplicate_keys(s->doc.root, s->doc.root, d);
 	if (!r)
 		r = rs_params_apply(s, sets, n_sets, d);
+	/* Keys with ${} may be equal only now; libcyaml would say so
+	 * without saying where. */
+	if (!r && s->n_edits)
+		r = check_duplicate_keys(s->doc.root, s->doc.root, d);
 	if (r < 0)
 		goto fail;
 

@@ -248,6 +248,9 @@ static void test_errors(void)
 	ERR("params:\n  a: 1\n  b: 1\n  c: 1\n  d: 1\n  e: 1\n  f: 1\n"
 	    "  g: 1\n  h: 1\n  c: 2\n  i: 1\n  c: 3\n",
 	    ":10:3: params: duplicate key 'c' (first at line 4)");
+	/* keys equal only once ${} is substituted */
+	ERR("params: {k: size}\nboxes:\n  - {id: a, size: 1, \"${k}\": 2}\n",
+	    ":3:22: box 'a': duplicate key 'size' (first at line 3)");
 	ERR("- a\n", ":1:1: a scenario is a mapping of sections (contexts:, "
 	    "pds:, qps:, steps:, ...)");
 	ERR("a: &x 1\nb: *x\n", ":2:4: YAML aliases are not supported (use params)");
