@@ -157,6 +157,11 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 				break;
 			}
 			n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+			/* "\0" in a double-quoted scalar: C strings end there,
+			 * so the loader must refuse it, not read half. */
+			n->nul = memchr(ev.data.scalar.value, '\0',
+					ev.data.scalar.length) != NULL;
+			doc->nul |= n->nul;
 			n->end = ev.end_mark.index;
 			break;
 		case YAML_SEQUENCE_START_EVENT:

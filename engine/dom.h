@@ -21,6 +21,7 @@ struct rs_loc {
 struct rs_node {
 	enum rs_node_type type;
 	bool plain;            /* an unquoted scalar */
+	bool nul;              /* its text held a \0: value is cut there */
 	struct rs_loc loc;
 	size_t start, end;     /* byte range in the file */
 	char *value;           /* scalar text (after ${} substitution) */
@@ -34,6 +35,7 @@ struct rs_doc {
 	char *text;
 	size_t len;
 	struct rs_node *root;
+	bool nul;              /* some scalar has nul set */
 };
 
 struct rs_diag;

@@ -406,6 +406,61 @@ static int check_duplicate_keys(struct rs_node *root, struct rs_node *n,
 	return r;
 }
 
+/* Where in @n's text (a double-quoted scalar) the escape of its first
+ * NUL is: \0, \x00, \u0000 or \U00000000.  Columns count characters,
+ * as libyaml's do. */
+static struct rs_loc nul_escape(const char *text, const struct rs_node *n)
+{
+	static const char *const nul[] = { "0", "x00", "u0000", "U00000000" };
+	struct rs_loc loc = n->loc;
+
+	loc.col++; /* past the opening quote */
+	for (size_t i = n->start + 1; i < n->end; i++) {
+		unsigned char c = text[i];
+
+		if (c == '\\') {
+			for (size_t k = 0; k < sizeof(nul) / sizeof(*nul); k++)
+				if (!strncmp(text + i + 1, nul[k], strlen(nul[k])))
+					return loc;
+			/* "\\" and "\"" must not be read again. */
+			if (text[i + 1] != '\n' && text[i + 1] != '\r') {
+				i++;
+				loc.col += 2;
+				continue;
+			}
+		} else if (c == '\n' || (c == '\r' && text[i + 1] != '\n')) {
+			loc.line++;
+			loc.col = 1;
+		} else if ((c & 0xc0) != 0x80 && c != '\r') {
+			loc.col++;
+		}
+	}
+	return n->loc;
+}
+
+/* A \0 would cut a key, an id or a value short without a word. */
+static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
+		     struct rs_diag *d)
+{
+	int r = 0;
+
+	if (n->nul) {
+		struct rs_loc loc = nul_escape(s->doc.text, n);
+		struct rs_where w;
+
+		rs_where_at(s->doc.root, n->start, &w);
+		rs_diag_error(d, &loc, "%s%s%sa %s cannot hold \\0 (NUL)",
+			      w.who, w.path, w.path[0] ? ": " : "",
+			      key ? "key" : "value");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n->n && d->errors < RS_MAX_ERRORS; i++)
+		if (check_nul(s, n->items[i], n->type == RS_NODE_MAP &&
+			      i % 2 == 0, d) < 0)
+			r = -EINVAL;
+	return r;
+}
+
 /* --- public ------------------------------------------------------------------ */
 
 int rs_scenario_load(const char *path, const struct rs_set *sets,
@@ -440,7 +495,10 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 		r = -EINVAL;
 		goto fail;
 	}
-	r = check_duplicate_keys(s->doc.root, s->doc.root, d);
+	/* Before the keys are compared: "a\0b" and "a\0c" are both "a". */
+	r = s->doc.nul ? check_nul(s, s->doc.root, false, d) : 0;
+	if (!r)
+		r = check_duplicate_keys(s->doc.root, s->doc.root, d);
 	if (!r)
 		r = rs_params_apply(s, sets, n_sets, d);
 	/* Keys with ${} may be equal only now; libcyaml would say so

@@ -251,6 +251,13 @@ static void test_errors(void)
 	/* keys equal only once ${} is substituted */
 	ERR("params: {k: size}\nboxes:\n  - {id: a, size: 1, \"${k}\": 2}\n",
 	    ":3:22: box 'a': duplicate key 'size' (first at line 3)");
+	/* \0 would cut a string short: refused, at its escape */
+	ERR("boxes:\n  - {id: \"\xc3\xa9\\u0000\", size: 1}\n",
+	    ":2:12: box '\xc3\xa9': id: a value cannot hold \\0 (NUL)");
+	ERR("boxes:\n  - {id: a, size: \"1\\\\\\\n  \\x00\"}\n",
+	    ":3:3: box 'a': size: a value cannot hold \\0 (NUL)");
+	ERR("params: {\"k\\0a\": 1, \"k\\0b\": 2}\n",
+	    ":1:12: params: a key cannot hold \\0 (NUL)");
 	ERR("- a\n", ":1:1: a scenario is a mapping of sections (contexts:, "
 	    "pds:, qps:, steps:, ...)");
 	ERR("a: &x 1\nb: *x\n", ":2:4: YAML aliases are not supported (use params)");
