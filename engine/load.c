@@ -148,63 +148,47 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 /* --- ids -------------------------------------------------------------------- */
 
 struct idmap {
-	struct rs_obj **slots;
-	size_t mask;
+	struct rs_idmap ids;     /* object ids to indexes in s->objs */
 	/* Unknown ids already reported: one mistyped declaration should
 	 * not give an error per use. */
 	const char *missing[16];
 	unsigned n_missing;
 };
 
-static size_t hash(const char *s)
+static struct rs_obj *find_obj(struct rs_scenario *s, const struct idmap *m,
+			       const char *id)
 {
-	size_t h = 1469598103934665603ull;
+	unsigned i = rs_idmap_get(&m->ids, id);
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static struct rs_obj **idmap_slot(struct idmap *m, const char *id)
-{
-	size_t i = hash(id) & m->mask;
-
-	while (m->slots[i] && strcmp(m->slots[i]->id, id))
-		i = (i + 1) & m->mask;
-	return &m->slots[i];
+	return i == RS_IDMAP_NONE ? NULL : &s->objs[i];
 }
 
 static int index_ids(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 {
-	size_t size = 16;
-	int r = 0;
+	int r;
 
-	while (size < 2 * (size_t)s->n_objs)
-		size *= 2;
-	m->slots = rs_calloc(size, sizeof(*m->slots));
-	if (!m->slots)
-		return -ENOMEM;
-	m->mask = size - 1;
+	/* Of equal ids the map keeps the first: each later one is the
+	 * error, and names the first. */
+	r = rs_idmap_build_stride(&m->ids, &s->objs[0].id, sizeof(*s->objs),
+				  s->n_objs);
+	if (r < 0)
+		return r;
 	for (unsigned i = 0; i < s->n_objs; i++) {
-		struct rs_obj *o = &s->objs[i], **slot;
+		struct rs_obj *o = &s->objs[i], *first;
+		const struct rs_loc *at;
 
 		if (!o->id)
 			continue;
-		slot = idmap_slot(m, o->id);
-		if (*slot) {
-			const struct rs_loc *first = rs_obj_loc(*slot, "id");
-
-			rs_obj_error(d, o, "id", "'%s' already names %s %s "
-				     "(at %u:%u)", o->id,
-				     (*slot)->kind->step ? "a" :
-				     article((*slot)->kind->name),
-				     (*slot)->kind->step ? "step" :
-				     (*slot)->kind->name, first->line,
-				     first->col);
-			r = -EINVAL;
+		first = find_obj(s, m, o->id);
+		if (first == o)
 			continue;
-		}
-		*slot = o;
+		at = rs_obj_loc(first, "id");
+		rs_obj_error(d, o, "id", "'%s' already names %s %s (at %u:%u)",
+			     o->id, first->kind->step ? "a" :
+			     article(first->kind->name),
+			     first->kind->step ? "step" : first->kind->name,
+			     at->line, at->col);
+		r = -EINVAL;
 	}
 	return r;
 }
@@ -236,7 +220,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 		       const char *id, unsigned item, bool listed,
 		       struct rs_diag *d)
 {
-	struct rs_obj *t = *idmap_slot(m, id);
+	struct rs_obj *t = find_obj(s, m, id);
 	struct rs_edge *e;
 	char path[128], want[128];
 
@@ -531,7 +515,7 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 			r = -EINVAL;
 	if (!r)
 		r = rs_graph_plan(s, d);
-	rs_free(ids.slots);
+	rs_idmap_free(&ids.ids);
 	if (r < 0)
 		goto fail;
 	*ret = s;
