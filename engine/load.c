@@ -362,21 +362,20 @@ static int check_duplicate_keys(struct rs_node *root, struct rs_node *n,
 	if (n->type == RS_NODE_MAP && n->n / 2 > DUP_SCAN_MAX &&
 	    map_keys(n, &ids) < 0)
 		return -ENOMEM;
-	if (n->type == RS_NODE_MAP)
-		for (size_t i = 2; i < n->n && d->errors < RS_MAX_ERRORS; i += 2) {
-			struct rs_node *k = n->items[i];
-			size_t j = first_key(n, i, &ids);
-			struct rs_where w;
+	for (size_t i = 2; n->type == RS_NODE_MAP && i < n->n &&
+			   d->errors < RS_MAX_ERRORS; i += 2) {
+		struct rs_node *k = n->items[i];
+		size_t j = first_key(n, i, &ids);
+		struct rs_where w;
 
-			if (j == i)
-				continue;
-			rs_where_at(root, k->start, &w);
-			rs_diag_error(d, &k->loc, "%s%s%sduplicate key '%s' "
-				      "(first at line %u)", w.who, w.path,
-				      w.path[0] ? ": " : "", k->value,
-				      n->items[j]->loc.line);
-			r = -EINVAL;
-		}
+		if (j == i)
+			continue;
+		rs_where_at(root, k->start, &w);
+		rs_diag_error(d, &k->loc, "%s%s%sduplicate key '%s' (first at "
+			      "line %u)", w.who, w.path, w.path[0] ? ": " : "",
+			      k->value, n->items[j]->loc.line);
+		r = -EINVAL;
+	}
 	rs_idmap_free(&ids);
 	for (size_t i = 0; i < n->n; i++)
 		if (n->items[i]->type != RS_NODE_SCALAR) {
@@ -404,7 +403,8 @@ static struct rs_loc nul_escape(const char *text, const struct rs_node *n)
 
 		if (c == '\\') {
 			for (size_t k = 0; k < sizeof(nul) / sizeof(*nul); k++)
-				if (!strncmp(text + i + 1, nul[k], strlen(nul[k])))
+				if (!strncmp(text + i + 1, nul[k],
+					     strlen(nul[k])))
 					return loc;
 			/* "\\" and "\"" must not be read again. */
 			if (text[i + 1] != '\n' && text[i + 1] != '\r') {

@@ -151,9 +151,9 @@ static int check_outside(const char *v, char *why, size_t len)
 			return -EINVAL;
 		}
 		if (yaml_refuses(cp)) {
-			snprintf(why, len, "the value holds U+%04X at byte %zu, "
-				 "which YAML does not allow", (unsigned)cp,
-				 i + 1);
+			snprintf(why, len, "the value holds U+%04X at byte "
+				 "%zu, which YAML does not allow",
+				 (unsigned)cp, i + 1);
 			return -EINVAL;
 		}
 		i += n;
@@ -211,10 +211,10 @@ static int override(struct rs_scenario *s, const struct rs_idmap *names,
 				      p->name, why);
 			return -EINVAL;
 		}
-		if (!p->set && e && e == p->value &&
-		    check_outside(e, why, sizeof(why)) < 0) {
-			rs_diag_error(d, env_loc(s, p), "param '%s': environment "
-				      "variable %s: %s", p->name, p->env, why);
+		if (!p->set && e && check_outside(e, why, sizeof(why)) < 0) {
+			rs_diag_error(d, env_loc(s, p), "param '%s': "
+				      "environment variable %s: %s", p->name,
+				      p->env, why);
 			return -EINVAL;
 		}
 	}
