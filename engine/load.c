@@ -590,6 +590,9 @@ const struct rs_loc *rs_obj_loc(const struct rs_obj *obj, const char *path)
 	/* A step is best pointed at by its type key ("write:"). */
 	if (n == obj->node && obj->kind->step && n->key)
 		return &n->key->loc;
+	/* So is an empty value, a point between tokens, by its key. */
+	if (n->type == RS_NODE_SCALAR && n->start == n->end && n->key)
+		return &n->key->loc;
 	return &n->loc;
 }
 
