@@ -1,22 +1,50 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 
-static long fail_at = -1;
-static long count;
+/* -1: RDMASCN_FAIL_ALLOC not read yet.  Atomic: the steps of a parallel
+ * step allocate from threads of their own. */
+static atomic_long fail_at = -1;
+static atomic_long count;
+
+static long fail_point(void)
+{
+	long n = atomic_load_explicit(&fail_at, memory_order_acquire);
+
+	if (n < 0) {
+		const char *e = getenv("RDMASCN_FAIL_ALLOC");
+		long want = e ? strtol(e, NULL, 10) : 0;
+
+		/* Whoever comes first sets it; all read the same value. */
+		atomic_compare_exchange_strong(&fail_at, &n,
+					       want > 0 ? want : 0);
+		n = atomic_load_explicit(&fail_at, memory_order_acquire);
+	}
+	return n;
+}
 
 static bool should_fail(void)
 {
-	if (fail_at < 0) {
-		const char *e = getenv("RDMASCN_FAIL_ALLOC");
+	long n = fail_point();
+	long c = atomic_fetch_add_explicit(&count, 1, memory_order_relaxed) + 1;
 
-		fail_at = e ? strtol(e, NULL, 10) : 0;
-	}
-	return fail_at > 0 && ++count == fail_at;
+	return n > 0 && c == n;
+}
+
+void rs_alloc_fail_at(long n)
+{
+	atomic_store_explicit(&count, 0, memory_order_relaxed);
+	atomic_store_explicit(&fail_at, n > 0 ? n : 0, memory_order_release);
+}
+
+long rs_alloc_count(void)
+{
+	return atomic_load_explicit(&count, memory_order_relaxed);
 }
 
 void *rs_malloc(size_t size)

@@ -6,8 +6,9 @@
 
 /*
  * Every allocation of the engine goes through here, so a test can make
- * the Nth one fail (RDMASCN_FAIL_ALLOC=N) and check that nothing crashes
- * or leaks.
+ * the Nth one fail (RDMASCN_FAIL_ALLOC=N, counted from the start of the
+ * process, or rs_alloc_fail_at()) and check that nothing crashes or
+ * leaks.  tests/unit/test_alloc.c fails each in turn.
  */
 void *rs_malloc(size_t size);
 void *rs_calloc(size_t n, size_t size);
@@ -18,5 +19,12 @@ char *rs_strndup(const char *s, size_t n);
  * for data two threads write side by side; freed with rs_free(). */
 void *rs_calloc_aligned(size_t align, size_t size);
 void rs_free(void *p);
+
+/* Restart the count and fail allocation @n from now on (1: the next
+ * one); 0 fails none.  Overrides RDMASCN_FAIL_ALLOC. */
+void rs_alloc_fail_at(long n);
+/* Allocations asked for since the start or the last rs_alloc_fail_at(),
+ * the failed one included: at least @n means allocation @n was made. */
+long rs_alloc_count(void);
 
 #endif
