@@ -13,34 +13,32 @@
 
 #include "alloc.h"
 #include "check.h"
+#include "list.h"
 #include "kinds.h"
 #include "live.h"
 
-static void dump(const char *what, const uint8_t *p, size_t n)
+/* The expected bytes are for little-endian hosts. */
+static void little_endian_only(void)
 {
-	fprintf(stderr, "%s (%zu bytes):", what, n);
-	for (size_t i = 0; i < n; i++)
-		fprintf(stderr, "%s%02x", i % 16 ? " " : "\n  ", p[i]);
-	fputc('\n', stderr);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	SKIP("expected bytes are written for little-endian hosts");
+#endif
 }
 
+/* The length first: CHECK_MEM compares as many bytes as we want. */
 static void check_bytes(const void *got, size_t got_len, const uint8_t *want,
 			size_t want_len)
 {
-	if (got_len == want_len && !memcmp(got, want, want_len))
-		return;
-	for (size_t i = 0; i < got_len && i < want_len; i++)
-		if (((const uint8_t *)got)[i] != want[i]) {
-			fprintf(stderr, "first difference at byte %zu\n", i);
-			break;
-		}
-	dump("got", got, got_len);
-	dump("want", want, want_len);
-	CHECK(!"flow attr bytes differ");
+	if (got_len != want_len) {
+		rs_check_dump("got", got, got_len);
+		rs_check_dump("want", want, want_len);
+	}
+	CHECK_UINT(got_len, want_len);
+	CHECK_MEM(got, want, want_len);
 }
 
 /* scenarios/flow_steering.yaml's rule, masks as check() leaves them. */
-static void test_eth_ipv4_udp(void)
+TEST(flow_attr, eth_ipv4_udp)
 {
 	struct rs_flow_eth eth = {
 		.ether_type = 0x0800, .ether_type_mask = 0xffff,
@@ -103,13 +101,14 @@ static void test_eth_ipv4_udp(void)
 	void *attr = NULL;
 	size_t len = 0;
 
-	CHECK(rs_flow_attr_build(&f, 1, &attr, &len) == 0);
+	little_endian_only();
+	CHECK_INT(rs_flow_attr_build(&f, 1, &attr, &len), 0);
 	check_bytes(attr, len, want, sizeof(want));
 	rs_free(attr);
 }
 
 /* A tunnel and an inner header; flags and port pass through. */
-static void test_vxlan_inner_tcp(void)
+TEST(flow_attr, vxlan_inner_tcp)
 {
 	struct rs_flow_vxlan vx = { .tunnel_id = 0x123456,
 				    .tunnel_id_mask = 0xffffff };
@@ -139,14 +138,15 @@ static void test_vxlan_inner_tcp(void)
 	void *attr = NULL;
 	size_t len = 0;
 
-	CHECK(rs_flow_attr_build(&f, 2, &attr, &len) == 0);
+	little_endian_only();
+	CHECK_INT(rs_flow_attr_build(&f, 2, &attr, &len), 0);
 	check_bytes(attr, len, want, sizeof(want));
 	rs_free(attr);
 }
 
 /* The other headers: sizes and the network-order fields at their
  * offsets (type 4 + size 2 + 2 padding, then val, then mask). */
-static void test_other_headers(void)
+TEST(flow_attr, other_headers)
 {
 	struct rs_flow_ipv6 ip6 = { .flow_label = 0xabcde,
 				    .flow_label_mask = 0xfffff,
@@ -164,36 +164,43 @@ static void test_other_headers(void)
 	void *attr = NULL;
 	size_t len = 0;
 
-	CHECK(rs_flow_attr_build(&f, 1, &attr, &len) == 0);
+	little_endian_only();
+	CHECK_INT(rs_flow_attr_build(&f, 1, &attr, &len), 0);
 	/* 20 + ipv6 88 + gre 24 + mpls 16 + esp 24 */
-	CHECK(len == 172);
+	CHECK_UINT(len, 172);
 	p = attr;
-	CHECK(p[8] == 172 && p[9] == 0 && p[12] == 4);
+	CHECK_UINT(p[8], 172);
+	CHECK_UINT(p[9], 0);
+	CHECK_UINT(p[12], 4);
 
 	s = p + 20;                     /* ipv6: val at 8, 40 bytes each */
-	CHECK(s[0] == 0x31 && s[4] == 88);
-	CHECK(!memcmp(s + 8 + 32, "\x00\x0a\xbc\xde", 4));  /* flow_label */
-	CHECK(s[8 + 36] == 17);                             /* next_hdr */
-	CHECK(!memcmp(s + 48 + 32, "\x00\x0f\xff\xff", 4)); /* its mask */
-	CHECK(s[48 + 36] == 0xff);
+	CHECK_UINT(s[0], 0x31);
+	CHECK_UINT(s[4], 88);
+	CHECK_MEM(s + 8 + 32, "\x00\x0a\xbc\xde", 4);  /* flow_label */
+	CHECK_UINT(s[8 + 36], 17);                          /* next_hdr */
+	CHECK_MEM(s + 48 + 32, "\x00\x0f\xff\xff", 4); /* its mask */
+	CHECK_UINT(s[48 + 36], 0xff);
 
 	s += 88;                        /* gre: c_ks_res0_ver, protocol, key */
-	CHECK(s[0] == 0x51 && s[4] == 24);
-	CHECK(!memcmp(s + 8, "\x00\x00\x65\x58\x01\x02\x03\x04", 8));
-	CHECK(!memcmp(s + 16, "\x00\x00\xff\xff\xff\xff\xff\xff", 8));
+	CHECK_UINT(s[0], 0x51);
+	CHECK_UINT(s[4], 24);
+	CHECK_MEM(s + 8, "\x00\x00\x65\x58\x01\x02\x03\x04", 8);
+	CHECK_MEM(s + 16, "\x00\x00\xff\xff\xff\xff\xff\xff", 8);
 
 	s += 24;                        /* mpls: label */
-	CHECK(s[0] == 0x60 && s[4] == 16);
-	CHECK(!memcmp(s + 8, "\x00\x01\x23\x45\x00\x0f\xff\xff", 8));
+	CHECK_UINT(s[0], 0x60);
+	CHECK_UINT(s[4], 16);
+	CHECK_MEM(s + 8, "\x00\x01\x23\x45\x00\x0f\xff\xff", 8);
 
 	s += 16;                        /* esp: spi, seq */
-	CHECK(s[0] == 0x34 && s[4] == 24);
-	CHECK(!memcmp(s + 8, "\xde\xad\xbe\xef\x00\x00\x00\x00", 8));
-	CHECK(!memcmp(s + 16, "\xff\xff\xff\xff\x00\x00\x00\x00", 8));
+	CHECK_UINT(s[0], 0x34);
+	CHECK_UINT(s[4], 24);
+	CHECK_MEM(s + 8, "\xde\xad\xbe\xef\x00\x00\x00\x00", 8);
+	CHECK_MEM(s + 16, "\xff\xff\xff\xff\x00\x00\x00\x00", 8);
 	rs_free(attr);
 }
 
-static void test_errors(void)
+TEST(flow_attr, errors)
 {
 	struct rs_flow_l4 l4 = { 0 };
 	struct rs_flow_eth eth = { 0 };
@@ -204,27 +211,13 @@ static void test_errors(void)
 	size_t len = 12345;
 
 	/* A spec without a header, or with two: refused, outputs kept. */
-	CHECK(rs_flow_attr_build(&f, 1, &attr, &len) == -EINVAL);
+	CHECK_INT(rs_flow_attr_build(&f, 1, &attr, &len), -EINVAL);
 	f.specs = &two;
-	CHECK(rs_flow_attr_build(&f, 1, &attr, &len) == -EINVAL);
+	CHECK_INT(rs_flow_attr_build(&f, 1, &attr, &len), -EINVAL);
 	f.specs_count = 0;
-	CHECK(rs_flow_attr_build(&f, 1, &attr, &len) == -EINVAL);
+	CHECK_INT(rs_flow_attr_build(&f, 1, &attr, &len), -EINVAL);
 	f.specs_count = 256;            /* num_of_specs is a u8 */
-	CHECK(rs_flow_attr_build(&f, 1, &attr, &len) == -EINVAL);
-	CHECK(attr == (void *)&f && len == 12345);
-}
-
-int main(void)
-{
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-	fprintf(stderr, "test_flow_attr: expected bytes are written for "
-		"little-endian hosts\n");
-	return 77;
-#endif
-	test_eth_ipv4_udp();
-	test_vxlan_inner_tcp();
-	test_other_headers();
-	test_errors();
-	puts("test_flow_attr: ok");
-	return 0;
+	CHECK_INT(rs_flow_attr_build(&f, 1, &attr, &len), -EINVAL);
+	CHECK_PTR(attr, (void *)&f);
+	CHECK_UINT(len, 12345);
 }

@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "check.h"
+#include "list.h"
 #include "diag.h"
 #include "dom.h"
 #include "kinds.h"
@@ -46,7 +47,7 @@ static const struct rs_flow_hdr *hdr_named(const char *name)
 	return NULL;
 }
 
-static void test_rule_numbers(void)
+TEST(flow_mask, rule_numbers)
 {
 	const struct rs_flow_hdr *h = hdr_named("tcp");
 	struct rs_flow_l4 l4 = { .dst_port = 4791, .src_port = 5,
@@ -58,30 +59,33 @@ static void test_rule_numbers(void)
 	/* dst_port without mask: all ones; src_port with its mask: kept. */
 	m = tmap_build(&t, (const char *const[]){ "dst_port", "src_port",
 						   "src_port_mask", NULL });
-	CHECK(rs_flow_apply_mask_rule(&l4, m, h->fields, h->n_fields) == 1);
-	CHECK(l4.dst_port_mask == 0xffff);
-	CHECK(l4.src_port_mask == 0x00f0);
+	CHECK_INT(rs_flow_apply_mask_rule(&l4, m, h->fields, h->n_fields), 1);
+	CHECK_UINT(l4.dst_port_mask, 0xffff);
+	CHECK_UINT(l4.src_port_mask, 0x00f0);
 
 	/* Nothing given: nothing masked.  A value of 0 given still counts. */
 	memset(&l4, 0, sizeof(l4));
 	m = tmap_build(&t, (const char *const[]){ NULL });
-	CHECK(rs_flow_apply_mask_rule(&l4, m, h->fields, h->n_fields) == 0);
-	CHECK(!l4.dst_port_mask && !l4.src_port_mask);
+	CHECK_INT(rs_flow_apply_mask_rule(&l4, m, h->fields, h->n_fields), 0);
+	CHECK_UINT(l4.dst_port_mask, 0);
+	CHECK_UINT(l4.src_port_mask, 0);
 	m = tmap_build(&t, (const char *const[]){ "src_port", NULL });
-	CHECK(rs_flow_apply_mask_rule(&l4, m, h->fields, h->n_fields) == 1);
-	CHECK(l4.src_port_mask == 0xffff && !l4.dst_port_mask);
+	CHECK_INT(rs_flow_apply_mask_rule(&l4, m, h->fields, h->n_fields), 1);
+	CHECK_UINT(l4.src_port_mask, 0xffff);
+	CHECK_UINT(l4.dst_port_mask, 0);
 
 	/* A mask alone is not a value: it stays as given (0 here). */
 	memset(&l4, 0, sizeof(l4));
 	m = tmap_build(&t, (const char *const[]){ "dst_port_mask", NULL });
-	CHECK(rs_flow_apply_mask_rule(&l4, m, h->fields, h->n_fields) == 0);
-	CHECK(!l4.dst_port_mask);
+	CHECK_INT(rs_flow_apply_mask_rule(&l4, m, h->fields, h->n_fields), 0);
+	CHECK_UINT(l4.dst_port_mask, 0);
 
 	/* No node (the header absent from the DOM): nothing. */
-	CHECK(rs_flow_apply_mask_rule(&l4, NULL, h->fields, h->n_fields) == 0);
+	CHECK_INT(rs_flow_apply_mask_rule(&l4, NULL, h->fields, h->n_fields),
+		  0);
 }
 
-static void test_rule_widths(void)
+TEST(flow_mask, rule_widths)
 {
 	const struct rs_flow_hdr *h = hdr_named("ipv6");
 	struct rs_flow_ipv6 ip6 = { .flow_label = 7, .hop_limit = 64 };
@@ -93,24 +97,26 @@ static void test_rule_widths(void)
 	CHECK(h);
 	m = tmap_build(&t, (const char *const[]){ "flow_label", "hop_limit",
 						   NULL });
-	CHECK(rs_flow_apply_mask_rule(&ip6, m, h->fields, h->n_fields) == 2);
-	CHECK(ip6.flow_label_mask == 0xfffff);
-	CHECK(ip6.hop_limit_mask == 0xff);
-	CHECK(!ip6.next_hdr_mask && !ip6.traffic_class_mask);
+	CHECK_INT(rs_flow_apply_mask_rule(&ip6, m, h->fields, h->n_fields), 2);
+	CHECK_UINT(ip6.flow_label_mask, 0xfffff);
+	CHECK_UINT(ip6.hop_limit_mask, 0xff);
+	CHECK_UINT(ip6.next_hdr_mask, 0);
+	CHECK_UINT(ip6.traffic_class_mask, 0);
 
 	h = hdr_named("vxlan");
 	m = tmap_build(&t, (const char *const[]){ "tunnel_id", NULL });
-	CHECK(rs_flow_apply_mask_rule(&vx, m, h->fields, h->n_fields) == 1);
-	CHECK(vx.tunnel_id_mask == 0xffffff);
+	CHECK_INT(rs_flow_apply_mask_rule(&vx, m, h->fields, h->n_fields), 1);
+	CHECK_UINT(vx.tunnel_id_mask, 0xffffff);
 
 	h = hdr_named("gre");
 	m = tmap_build(&t, (const char *const[]){ "key", NULL });
-	CHECK(rs_flow_apply_mask_rule(&gre, m, h->fields, h->n_fields) == 1);
-	CHECK(gre.key_mask == 0xffffffff);
-	CHECK(!gre.protocol_mask && !gre.c_ks_res0_ver_mask);
+	CHECK_INT(rs_flow_apply_mask_rule(&gre, m, h->fields, h->n_fields), 1);
+	CHECK_UINT(gre.key_mask, 0xffffffff);
+	CHECK_UINT(gre.protocol_mask, 0);
+	CHECK_UINT(gre.c_ks_res0_ver_mask, 0);
 }
 
-static void test_prepare_eth(void)
+TEST(flow_mask, prepare_eth)
 {
 	static const uint8_t ones[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	static const uint8_t dst[6] = { 0x02, 0x00, 0x00, 0xab, 0xcd, 0xef };
@@ -136,23 +142,25 @@ static void test_prepare_eth(void)
 	spec_map.items = items;
 	spec_map.n = 2;
 
-	CHECK(rs_flow_spec_prepare(&spec, &spec_map, 0, msg, sizeof(msg)) == 0);
-	CHECK(!memcmp(eth.dst_mac_raw, dst, 6));
-	CHECK(!memcmp(eth.dst_mac_mask_raw, ones, 6));
-	CHECK(eth.src_mac_raw[5] == 0x01);
-	CHECK(eth.src_mac_mask_raw[0] == 0xff && eth.src_mac_mask_raw[3] == 0);
-	CHECK(eth.ether_type_mask == 0xffff);
-	CHECK(eth.vlan_tag_mask == 0);
+	CHECK_INT(rs_flow_spec_prepare(&spec, &spec_map, 0, msg, sizeof(msg)),
+		  0);
+	CHECK_MEM(eth.dst_mac_raw, dst, 6);
+	CHECK_MEM(eth.dst_mac_mask_raw, ones, 6);
+	CHECK_UINT(eth.src_mac_raw[5], 0x01);
+	CHECK_UINT(eth.src_mac_mask_raw[0], 0xff);
+	CHECK_UINT(eth.src_mac_mask_raw[3], 0);
+	CHECK_UINT(eth.ether_type_mask, 0xffff);
+	CHECK_UINT(eth.vlan_tag_mask, 0);
 
 	/* Bad text is reported with its precise place. */
 	eth.src_mac_mask = (char *)"ff:ff:ff:00:00";
-	CHECK(rs_flow_spec_prepare(&spec, &spec_map, 3, msg, sizeof(msg)) ==
-	      -EINVAL);
+	CHECK_INT(rs_flow_spec_prepare(&spec, &spec_map, 3, msg, sizeof(msg)),
+		  -EINVAL);
 	CHECK_STR(msg, "specs[3].eth.src_mac_mask: 'ff:ff:ff:00:00' is not "
 		  "a mac address");
 }
 
-static void test_prepare_errors(void)
+TEST(flow_mask, prepare_errors)
 {
 	struct rs_flow_ipv4 ip4 = { .dst_ip = (char *)"10.0.0.300" };
 	struct rs_flow_ipv6 ip6 = { .src_ip = (char *)"fe80::1",
@@ -162,45 +170,47 @@ static void test_prepare_errors(void)
 	char msg[256];
 
 	/* No header, two headers. */
-	CHECK(rs_flow_spec_prepare(&spec, NULL, 1, msg, sizeof(msg)) ==
-	      -EINVAL);
+	CHECK_INT(rs_flow_spec_prepare(&spec, NULL, 1, msg, sizeof(msg)),
+		  -EINVAL);
 	CHECK_STR(msg, "specs[1]: give exactly one of eth, ipv4, ipv6, tcp, "
 		  "udp, vxlan, gre, mpls, esp");
 	spec.ipv4 = &ip4;
 	spec.udp = &udp;
-	CHECK(rs_flow_spec_prepare(&spec, NULL, 2, msg, sizeof(msg)) ==
-	      -EINVAL);
+	CHECK_INT(rs_flow_spec_prepare(&spec, NULL, 2, msg, sizeof(msg)),
+		  -EINVAL);
 	CHECK_STR(msg, "specs[2]: give exactly one of eth, ipv4, ipv6, tcp, "
 		  "udp, vxlan, gre, mpls, esp");
 	spec.udp = NULL;
-	CHECK(rs_flow_spec_hdr(&spec, NULL) == hdr_named("ipv4"));
+	CHECK_PTR(rs_flow_spec_hdr(&spec, NULL), hdr_named("ipv4"));
 
-	CHECK(rs_flow_spec_prepare(&spec, NULL, 0, msg, sizeof(msg)) ==
-	      -EINVAL);
+	CHECK_INT(rs_flow_spec_prepare(&spec, NULL, 0, msg, sizeof(msg)),
+		  -EINVAL);
 	CHECK_STR(msg, "specs[0].ipv4.dst_ip: '10.0.0.300' is not an ipv4 "
 		  "address");
 	ip4.dst_ip = (char *)"10.0.0.3";
-	CHECK(rs_flow_spec_prepare(&spec, NULL, 0, msg, sizeof(msg)) == 0);
-	CHECK(ip4.dst_ip_raw[0] == 10 && ip4.dst_ip_raw[3] == 3);
+	CHECK_INT(rs_flow_spec_prepare(&spec, NULL, 0, msg, sizeof(msg)), 0);
+	CHECK_UINT(ip4.dst_ip_raw[0], 10);
+	CHECK_UINT(ip4.dst_ip_raw[3], 3);
 
 	spec.ipv4 = NULL;
 	spec.ipv6 = &ip6;
-	CHECK(rs_flow_spec_prepare(&spec, NULL, 4, msg, sizeof(msg)) ==
-	      -EINVAL);
+	CHECK_INT(rs_flow_spec_prepare(&spec, NULL, 4, msg, sizeof(msg)),
+		  -EINVAL);
 	CHECK_STR(msg, "specs[4].ipv6.flow_label: must fit in 20 bits");
 	ip6.flow_label = 0xfffff;
-	CHECK(rs_flow_spec_prepare(&spec, NULL, 4, msg, sizeof(msg)) == 0);
-	CHECK(ip6.src_ip_raw[0] == 0xfe && ip6.src_ip_raw[15] == 1);
+	CHECK_INT(rs_flow_spec_prepare(&spec, NULL, 4, msg, sizeof(msg)), 0);
+	CHECK_UINT(ip6.src_ip_raw[0], 0xfe);
+	CHECK_UINT(ip6.src_ip_raw[15], 1);
 	ip6.src_ip = (char *)"10.0.0.1";
-	CHECK(rs_flow_spec_prepare(&spec, NULL, 4, msg, sizeof(msg)) ==
-	      -EINVAL);
+	CHECK_INT(rs_flow_spec_prepare(&spec, NULL, 4, msg, sizeof(msg)),
+		  -EINVAL);
 	CHECK_STR(msg, "specs[4].ipv6.src_ip: '10.0.0.1' is not an ipv6 "
 		  "address");
 }
 
 /* The field tables as libcyaml reads them, with the DOM of the same text:
  * what check() sees. */
-static void test_loaded(void)
+TEST(flow_mask, loaded)
 {
 	static const char yaml[] =
 		"id: f\n"
@@ -227,28 +237,31 @@ static void test_loaded(void)
 	const struct rs_node *specs;
 	char msg[256];
 
-	CHECK(cyaml_load_data((const uint8_t *)yaml, strlen(yaml), &cfg, &top,
-			      (cyaml_data_t **)&f, NULL) == CYAML_OK);
+	CHECK_INT(cyaml_load_data((const uint8_t *)yaml, strlen(yaml), &cfg,
+				  &top, (cyaml_data_t **)&f, NULL), CYAML_OK);
 	rs_diag_init(&d, stderr);
-	CHECK(rs_doc_parse(&doc, "t.yaml", rs_strdup(yaml), strlen(yaml),
-			   &d) == 0);
+	CHECK_INT(rs_doc_parse(&doc, "t.yaml", rs_strdup(yaml), strlen(yaml),
+			       &d), 0);
 	specs = rs_node_get(doc.root, "specs");
-	CHECK(specs && specs->type == RS_NODE_SEQ && specs->n == 3);
-	CHECK(f->specs_count == 3);
-	CHECK(f->flags == 2); /* IBV_FLOW_ATTR_FLAGS_DONT_TRAP */
+	CHECK(specs);
+	CHECK_INT(specs->type, RS_NODE_SEQ);
+	CHECK_UINT(specs->n, 3);
+	CHECK_UINT(f->specs_count, 3);
+	CHECK_UINT(f->flags, 2); /* IBV_FLOW_ATTR_FLAGS_DONT_TRAP */
 	for (unsigned i = 0; i < 3; i++)
-		CHECK(rs_flow_spec_prepare(&f->specs[i], specs->items[i], i,
-					   msg, sizeof(msg)) == 0);
-	CHECK(f->specs[0].eth->ether_type == 0x86dd);
-	CHECK(f->specs[0].eth->ether_type_mask == 0xffff);
-	CHECK(f->specs[0].eth->dst_mac_mask_raw[5] == 0xff);
-	CHECK(f->specs[0].eth->src_mac_mask_raw[5] == 0);
-	CHECK(f->specs[1].ipv6->flow_label_mask == 0xfffff);
-	CHECK(f->specs[1].ipv6->dst_ip_mask_raw[0] == 0xff);
-	CHECK(!f->specs[1].ipv6->src_ip_mask_raw[0]);
-	CHECK(f->specs[2].udp->dst_port_mask == 0xffff);
-	CHECK(f->specs[2].udp->src_port_mask == 0);
-	CHECK(f->specs[2].inner && !f->specs[0].inner);
+		CHECK_INT(rs_flow_spec_prepare(&f->specs[i], specs->items[i],
+					       i, msg, sizeof(msg)), 0);
+	CHECK_UINT(f->specs[0].eth->ether_type, 0x86dd);
+	CHECK_UINT(f->specs[0].eth->ether_type_mask, 0xffff);
+	CHECK_UINT(f->specs[0].eth->dst_mac_mask_raw[5], 0xff);
+	CHECK_UINT(f->specs[0].eth->src_mac_mask_raw[5], 0);
+	CHECK_UINT(f->specs[1].ipv6->flow_label_mask, 0xfffff);
+	CHECK_UINT(f->specs[1].ipv6->dst_ip_mask_raw[0], 0xff);
+	CHECK_UINT(f->specs[1].ipv6->src_ip_mask_raw[0], 0);
+	CHECK_UINT(f->specs[2].udp->dst_port_mask, 0xffff);
+	CHECK_UINT(f->specs[2].udp->src_port_mask, 0);
+	CHECK(f->specs[2].inner);
+	CHECK(!f->specs[0].inner);
 	rs_doc_free(&doc);
 	cyaml_free(&cfg, &top, f, 0);
 
@@ -261,52 +274,53 @@ static void test_loaded(void)
 			      &top, (cyaml_data_t **)&f, NULL) != CYAML_OK);
 }
 
-static void test_parse(void)
+TEST(flow_mask, parse)
 {
 	uint8_t mac[6], gid[16], v4[4];
 	static const uint8_t mapped[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 					    0xff, 0xff, 10, 99, 0, 1 };
 
-	CHECK(rs_parse_mac("aa:BB:cc:00:11:2f", mac) == 0);
-	CHECK(mac[0] == 0xaa && mac[1] == 0xbb && mac[5] == 0x2f);
-	CHECK(rs_parse_mac("aa-bb-cc-00-11-22", mac) == 0 && mac[5] == 0x22);
-	CHECK(rs_parse_mac("aa:bb-cc:00:11:22", mac) == -EINVAL);
-	CHECK(rs_parse_mac("aa:bb:cc:00:11", mac) == -EINVAL);
-	CHECK(rs_parse_mac("aa:bb:cc:00:11:2", mac) == -EINVAL);
-	CHECK(rs_parse_mac("aa:bb:cc:00:11:22:", mac) == -EINVAL);
-	CHECK(rs_parse_mac("aa:bb:cc:00:11:2g", mac) == -EINVAL);
-	CHECK(rs_parse_mac("", mac) == -EINVAL);
-	CHECK(rs_parse_mac(NULL, mac) == -EINVAL);
+	CHECK_INT(rs_parse_mac("aa:BB:cc:00:11:2f", mac), 0);
+	CHECK_UINT(mac[0], 0xaa);
+	CHECK_UINT(mac[1], 0xbb);
+	CHECK_UINT(mac[5], 0x2f);
+	CHECK_INT(rs_parse_mac("aa-bb-cc-00-11-22", mac), 0);
+	CHECK_UINT(mac[5], 0x22);
+	CHECK_INT(rs_parse_mac("aa:bb-cc:00:11:22", mac), -EINVAL);
+	CHECK_INT(rs_parse_mac("aa:bb:cc:00:11", mac), -EINVAL);
+	CHECK_INT(rs_parse_mac("aa:bb:cc:00:11:2", mac), -EINVAL);
+	CHECK_INT(rs_parse_mac("aa:bb:cc:00:11:22:", mac), -EINVAL);
+	CHECK_INT(rs_parse_mac("aa:bb:cc:00:11:2g", mac), -EINVAL);
+	CHECK_INT(rs_parse_mac("", mac), -EINVAL);
+	CHECK_INT(rs_parse_mac(NULL, mac), -EINVAL);
 
-	CHECK(rs_parse_gid("fe80::1", gid) == 0);
-	CHECK(gid[0] == 0xfe && gid[1] == 0x80 && gid[15] == 1);
-	CHECK(!rs_parse_gid("fe80:0000:0000:0000:0202:c9ff:fe00:0001", gid));
-	CHECK(gid[8] == 0x02 && gid[15] == 0x01);
-	CHECK(rs_parse_gid("10.99.0.1", gid) == 0);
-	CHECK(!memcmp(gid, mapped, 16));
-	CHECK(rs_parse_gid("::ffff:10.99.0.1", gid) == 0);
-	CHECK(!memcmp(gid, mapped, 16));
-	CHECK(rs_parse_gid("xyz", gid) == -EINVAL);
-	CHECK(rs_parse_gid("fe80::1::2", gid) == -EINVAL);
-	CHECK(rs_parse_gid("", gid) == -EINVAL);
+	CHECK_INT(rs_parse_gid("fe80::1", gid), 0);
+	CHECK_UINT(gid[0], 0xfe);
+	CHECK_UINT(gid[1], 0x80);
+	CHECK_UINT(gid[15], 1);
+	CHECK_INT(rs_parse_gid("fe80:0000:0000:0000:0202:c9ff:fe00:0001", gid),
+		  0);
+	CHECK_UINT(gid[8], 0x02);
+	CHECK_UINT(gid[15], 0x01);
+	CHECK_INT(rs_parse_gid("10.99.0.1", gid), 0);
+	CHECK_MEM(gid, mapped, 16);
+	CHECK_INT(rs_parse_gid("::ffff:10.99.0.1", gid), 0);
+	CHECK_MEM(gid, mapped, 16);
+	CHECK_INT(rs_parse_gid("xyz", gid), -EINVAL);
+	CHECK_INT(rs_parse_gid("fe80::1::2", gid), -EINVAL);
+	CHECK_INT(rs_parse_gid("", gid), -EINVAL);
 
-	CHECK(rs_parse_ipv4("192.168.0.255", v4) == 0 && v4[3] == 255);
-	CHECK(rs_parse_ipv4("192.168.0", v4) == -EINVAL);
-	CHECK(rs_parse_ip_family("10.0.0.1") == AF_INET);
-	CHECK(rs_parse_ip_family("::1") == AF_INET6);
-	CHECK(rs_parse_ip_family("host") == -EINVAL);
+	CHECK_INT(rs_parse_ipv4("192.168.0.255", v4), 0);
+	CHECK_UINT(v4[3], 255);
+	CHECK_INT(rs_parse_ipv4("192.168.0", v4), -EINVAL);
+	CHECK_INT(rs_parse_ip_family("10.0.0.1"), AF_INET);
+	CHECK_INT(rs_parse_ip_family("::1"), AF_INET6);
+	CHECK_INT(rs_parse_ip_family("host"), -EINVAL);
 
-	CHECK(rs_is_pow2(1) && rs_is_pow2(4096) && rs_is_pow2(1ull << 63));
-	CHECK(!rs_is_pow2(0) && !rs_is_pow2(3) && !rs_is_pow2(4097));
-}
-
-int main(void)
-{
-	test_rule_numbers();
-	test_rule_widths();
-	test_prepare_eth();
-	test_prepare_errors();
-	test_loaded();
-	test_parse();
-	return 0;
+	CHECK(rs_is_pow2(1));
+	CHECK(rs_is_pow2(4096));
+	CHECK(rs_is_pow2(1ull << 63));
+	CHECK(!rs_is_pow2(0));
+	CHECK(!rs_is_pow2(3));
+	CHECK(!rs_is_pow2(4097));
 }

@@ -8,55 +8,58 @@
 
 #include "alloc.h"
 #include "check.h"
+#include "list.h"
 #include "idmap.h"
 
-static void test_alloc_fails(void)
+TEST(idmap, alloc_fails)
 {
 	const char *ids[] = { "a" };
 	struct rs_idmap m = { 0 };
 
-	/* The first allocation of the process fails (read once by alloc.c). */
-	setenv("RDMASCN_FAIL_ALLOC", "1", 1);
-	CHECK(rs_idmap_build(&m, ids, 1) == -ENOMEM);
-	CHECK(!m.slots && m.n == 0);
-	CHECK(rs_idmap_get(&m, "a") == RS_IDMAP_NONE);
-	CHECK(rs_idmap_build(&m, ids, 1) == 0);
-	CHECK(rs_idmap_get(&m, "a") == 0);
+	/* The next allocation fails. */
+	rs_alloc_fail_at(1);
+	CHECK_INT(rs_idmap_build(&m, ids, 1), -ENOMEM);
+	CHECK_PTR(m.slots, NULL);
+	CHECK_UINT(m.n, 0);
+	CHECK_UINT(rs_idmap_get(&m, "a"), RS_IDMAP_NONE);
+	CHECK_INT(rs_idmap_build(&m, ids, 1), 0);
+	CHECK_UINT(rs_idmap_get(&m, "a"), 0);
 	rs_idmap_free(&m);
 }
 
-static void test_small(void)
+TEST(idmap, small)
 {
 	const char *ids[] = { "ctx", NULL, "pd", "qp_a", "pd", "", "qp_b" };
 	struct rs_idmap m = { 0 };
 	char key[8];
 
 	/* Zeroed: empty. */
-	CHECK(rs_idmap_get(&m, "ctx") == RS_IDMAP_NONE);
-	CHECK(rs_idmap_build(&m, ids, 7) == 0);
-	CHECK(m.n == 5);
-	CHECK(rs_idmap_get(&m, "ctx") == 0);
-	CHECK(rs_idmap_get(&m, "pd") == 2);      /* the first "pd" */
-	CHECK(rs_idmap_get(&m, "qp_a") == 3);
-	CHECK(rs_idmap_get(&m, "") == 5);
-	CHECK(rs_idmap_get(&m, "qp_b") == 6);
-	CHECK(rs_idmap_get(&m, "qp") == RS_IDMAP_NONE);
-	CHECK(rs_idmap_get(&m, "qp_c") == RS_IDMAP_NONE);
-	CHECK(rs_idmap_get(&m, NULL) == RS_IDMAP_NONE);
+	CHECK_UINT(rs_idmap_get(&m, "ctx"), RS_IDMAP_NONE);
+	CHECK_INT(rs_idmap_build(&m, ids, 7), 0);
+	CHECK_UINT(m.n, 5);
+	CHECK_UINT(rs_idmap_get(&m, "ctx"), 0);
+	CHECK_UINT(rs_idmap_get(&m, "pd"), 2);      /* the first "pd" */
+	CHECK_UINT(rs_idmap_get(&m, "qp_a"), 3);
+	CHECK_UINT(rs_idmap_get(&m, ""), 5);
+	CHECK_UINT(rs_idmap_get(&m, "qp_b"), 6);
+	CHECK_UINT(rs_idmap_get(&m, "qp"), RS_IDMAP_NONE);
+	CHECK_UINT(rs_idmap_get(&m, "qp_c"), RS_IDMAP_NONE);
+	CHECK_UINT(rs_idmap_get(&m, NULL), RS_IDMAP_NONE);
 	/* Compared by content, not by pointer. */
 	strcpy(key, "qp_b");
-	CHECK(rs_idmap_get(&m, key) == 6);
+	CHECK_UINT(rs_idmap_get(&m, key), 6);
 	rs_idmap_free(&m);
-	CHECK(!m.slots && rs_idmap_get(&m, "ctx") == RS_IDMAP_NONE);
+	CHECK_PTR(m.slots, NULL);
+	CHECK_UINT(rs_idmap_get(&m, "ctx"), RS_IDMAP_NONE);
 
 	/* Nothing at all. */
-	CHECK(rs_idmap_build(&m, NULL, 0) == 0);
-	CHECK(rs_idmap_get(&m, "x") == RS_IDMAP_NONE);
+	CHECK_INT(rs_idmap_build(&m, NULL, 0), 0);
+	CHECK_UINT(rs_idmap_get(&m, "x"), RS_IDMAP_NONE);
 	rs_idmap_free(&m);
 }
 
 /* Many ids, so that probes collide and wrap around the table. */
-static void test_many(void)
+TEST(idmap, many)
 {
 	enum { N = 100000 };
 	char (*names)[16] = calloc(N, sizeof(*names));
@@ -64,18 +67,20 @@ static void test_many(void)
 	struct rs_idmap m = { 0 };
 	char miss[16];
 
-	CHECK(names && ids);
+	CHECK(names);
+	CHECK(ids);
 	for (unsigned i = 0; i < N; i++) {
 		snprintf(names[i], sizeof(names[i]), "qp%u", i);
 		ids[i] = names[i];
 	}
-	CHECK(rs_idmap_build(&m, ids, N) == 0);
-	CHECK(m.n == N && m.mask + 1 >= 2 * N);
+	CHECK_INT(rs_idmap_build(&m, ids, N), 0);
+	CHECK_UINT(m.n, N);
+	CHECK(m.mask + 1 >= 2 * N);
 	for (unsigned i = 0; i < N; i++)
-		CHECK(rs_idmap_get(&m, ids[i]) == i);
+		CHECK_UINT(rs_idmap_get(&m, ids[i]), i);
 	for (unsigned i = 0; i < 1000; i++) {
 		snprintf(miss, sizeof(miss), "cq%u", i);
-		CHECK(rs_idmap_get(&m, miss) == RS_IDMAP_NONE);
+		CHECK_UINT(rs_idmap_get(&m, miss), RS_IDMAP_NONE);
 	}
 	rs_idmap_free(&m);
 	free(ids);
@@ -83,7 +88,7 @@ static void test_many(void)
 }
 
 /* From the id field of an array of structs, as the run's objects. */
-static void test_stride(void)
+TEST(idmap, stride)
 {
 	struct obj {
 		int kind;
@@ -95,20 +100,12 @@ static void test_stride(void)
 	};
 	struct rs_idmap m = { 0 };
 
-	CHECK(rs_idmap_build_stride(&m, &objs[0].id, sizeof(objs[0]), 4) == 0);
-	CHECK(m.n == 3);
-	CHECK(rs_idmap_get(&m, "ctx") == 0);
-	CHECK(rs_idmap_get(&m, "pd") == 1);
-	CHECK(rs_idmap_get(&m, "cq") == 3);
-	CHECK(objs[rs_idmap_get(&m, "cq")].kind == 4);
+	CHECK_INT(rs_idmap_build_stride(&m, &objs[0].id, sizeof(objs[0]), 4),
+		  0);
+	CHECK_UINT(m.n, 3);
+	CHECK_UINT(rs_idmap_get(&m, "ctx"), 0);
+	CHECK_UINT(rs_idmap_get(&m, "pd"), 1);
+	CHECK_UINT(rs_idmap_get(&m, "cq"), 3);
+	CHECK_INT(objs[rs_idmap_get(&m, "cq")].kind, 4);
 	rs_idmap_free(&m);
-}
-
-int main(void)
-{
-	test_alloc_fails();
-	test_small();
-	test_many();
-	test_stride();
-	return 0;
 }

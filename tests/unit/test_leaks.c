@@ -9,6 +9,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "check.h"
+#include "list.h"
 #include "leaks.h"
 
 #define SEQ 77
@@ -130,7 +131,7 @@ static void qp_entry(struct nlbuf *b, uint32_t qpn, uint8_t type,
 	nest_end(b, e);
 }
 
-static void test_devices(void)
+TEST(leaks, devices)
 {
 	struct rs_leak_dump d = { .seq = SEQ, .pid = 1 };
 	struct nlbuf b = { .len = 0 };
@@ -145,16 +146,19 @@ static void test_devices(void)
 	str(&b, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_0");
 	msg_end(&b, m);
 	done(&b, SEQ, 0);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == 0);
-	CHECK(d.done && d.err == 0);
-	CHECK(d.n_devs == 2 && d.n_leaks == 0);
-	CHECK(d.devs[0].index == 1 && d.devs[1].index == 7);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), 0);
+	CHECK(d.done);
+	CHECK_INT(d.err, 0);
+	CHECK_UINT(d.n_devs, 2);
+	CHECK_UINT(d.n_leaks, 0);
+	CHECK_UINT(d.devs[0].index, 1);
+	CHECK_UINT(d.devs[1].index, 7);
 	CHECK_STR(d.devs[0].name, "rxe0");
 	CHECK_STR(d.devs[1].name, "mlx5_0");
 	rs_leak_dump_free(&d);
 }
 
-static void test_qps(void)
+TEST(leaks, qps)
 {
 	uint32_t me = (uint32_t)getpid();
 	struct rs_leak_dump d = { .seq = SEQ, .pid = me };
@@ -181,9 +185,10 @@ static void test_qps(void)
 	qp_entry(&b, 19, 4, 0, NULL);
 	nest_end(&b, t);
 	msg_end(&b, m);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == 0);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), 0);
 	CHECK(!d.done);
-	CHECK(d.n_leaks == 1 && d.others == 3);
+	CHECK_UINT(d.n_leaks, 1);
+	CHECK_UINT(d.others, 3);
 
 	/* Part two, in another buffer, then the end. */
 	b.len = 0;
@@ -194,14 +199,16 @@ static void test_qps(void)
 	nest_end(&b, t);
 	msg_end(&b, m);
 	done(&b, SEQ, 0);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == 0);
-	CHECK(d.done && d.err == 0);
-	CHECK(d.n_leaks == 2 && d.others == 3);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), 0);
+	CHECK(d.done);
+	CHECK_INT(d.err, 0);
+	CHECK_UINT(d.n_leaks, 2);
+	CHECK_UINT(d.others, 3);
 
 	CHECK_STR(d.leaks[0].kind, "qp");
 	CHECK_STR(d.leaks[0].dev, "rxe0");
-	CHECK(d.leaks[0].pid == me);
-	CHECK(d.leaks[0].val[RS_LEAK_QPN] == 17);
+	CHECK_UINT(d.leaks[0].pid, me);
+	CHECK_UINT(d.leaks[0].val[RS_LEAK_QPN], 17);
 	rs_leak_format(&d.leaks[0], line, sizeof(line));
 	snprintf(want, sizeof(want), "rxe0 qp qpn 17 type RC pdn 3 (pid %u)",
 		 me);
@@ -212,12 +219,12 @@ static void test_qps(void)
 	CHECK_STR(line, want);
 
 	/* Too small a buffer: cut, terminated, and the length it needs. */
-	CHECK(rs_leak_format(&d.leaks[1], line, 8) == (int)strlen(want));
+	CHECK_INT(rs_leak_format(&d.leaks[1], line, 8), (int)strlen(want));
 	CHECK_STR(line, "rxe0 qp");
 	rs_leak_dump_free(&d);
 }
 
-static void test_mr_pd(void)
+TEST(leaks, mr_pd)
 {
 	uint32_t me = (uint32_t)getpid();
 	struct rs_leak_dump d = { .seq = SEQ, .pid = me };
@@ -239,8 +246,9 @@ static void test_mr_pd(void)
 	nest_end(&b, t);
 	msg_end(&b, m);
 	done(&b, SEQ, 0);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == 0);
-	CHECK(d.done && d.n_leaks == 1);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), 0);
+	CHECK(d.done);
+	CHECK_UINT(d.n_leaks, 1);
 	rs_leak_format(&d.leaks[0], line, sizeof(line));
 	snprintf(want, sizeof(want), "rxe0 mr mrn 5 rkey 0x1a2b lkey 0x1a2b "
 		 "length 4096 pdn 3 (pid %u)", me);
@@ -267,8 +275,10 @@ static void test_mr_pd(void)
 	nest_end(&b, t);
 	msg_end(&b, m);
 	done(&b, SEQ + 1, 0);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == 0);
-	CHECK(d.done && d.n_leaks == 2 && d.others == 1);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), 0);
+	CHECK(d.done);
+	CHECK_UINT(d.n_leaks, 2);
+	CHECK_UINT(d.others, 1);
 	rs_leak_format(&d.leaks[1], line, sizeof(line));
 	snprintf(want, sizeof(want), "rxe0 pd pdn 4 ctxn 2 (pid %u)", me);
 	CHECK_STR(line, want);
@@ -290,8 +300,9 @@ static void test_mr_pd(void)
 	nest_end(&b, t);
 	msg_end(&b, m);
 	done(&b, SEQ + 2, 0);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == 0);
-	CHECK(d.done && d.n_leaks == 3);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), 0);
+	CHECK(d.done);
+	CHECK_UINT(d.n_leaks, 3);
 	rs_leak_format(&d.leaks[2], line, sizeof(line));
 	snprintf(want, sizeof(want), "rxe0 srq srqn 0 type BASIC pdn 4 "
 		 "(pid %u)", me);
@@ -305,7 +316,7 @@ static void test_mr_pd(void)
 	rs_leak_dump_free(&d);
 }
 
-static void test_errors(void)
+TEST(leaks, errors)
 {
 	struct rs_leak_dump d = { .seq = SEQ, .pid = 1 };
 	struct nlbuf b = { .len = 0 };
@@ -316,16 +327,18 @@ static void test_errors(void)
 	m = msg_start(&b, NLMSG_ERROR, SEQ);
 	put(&b, &ne, sizeof(ne));
 	msg_end(&b, m);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == 0);
-	CHECK(d.done && d.err == -EINVAL);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), 0);
+	CHECK(d.done);
+	CHECK_INT(d.err, -EINVAL);
 
 	/* A dump that failed: the errno comes with NLMSG_DONE. */
 	memset(&d, 0, sizeof(d));
 	d.seq = SEQ;
 	b.len = 0;
 	done(&b, SEQ, -EOPNOTSUPP);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == 0);
-	CHECK(d.done && d.err == -EOPNOTSUPP);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), 0);
+	CHECK(d.done);
+	CHECK_INT(d.err, -EOPNOTSUPP);
 
 	/* An attribute longer than its message. */
 	memset(&d, 0, sizeof(d));
@@ -338,20 +351,11 @@ static void test_errors(void)
 	nest_end(&b, t);
 	((struct nlattr *)at(&b, t))->nla_len += 64;
 	msg_end(&b, m);
-	CHECK(rs_leaks_parse(&d, b.w, b.len) == -EPROTO);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len), -EPROTO);
 
 	/* A message longer than the buffer. */
 	memset(&d, 0, sizeof(d));
 	d.seq = SEQ;
-	CHECK(rs_leaks_parse(&d, b.w, b.len - 4) == -EPROTO);
+	CHECK_INT(rs_leaks_parse(&d, b.w, b.len - 4), -EPROTO);
 	rs_leak_dump_free(&d);
-}
-
-int main(void)
-{
-	test_devices();
-	test_qps();
-	test_mr_pd();
-	test_errors();
-	return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "list.h"
 #include "value.h"
 
 static char *to_json(const struct rs_val *v, bool pretty, int *ret)
@@ -18,7 +19,7 @@ static char *to_json(const struct rs_val *v, bool pretty, int *ret)
 	return buf;
 }
 
-static void test_shapes(void)
+TEST(value, shapes)
 {
 	struct rs_val *root = rs_val_new(RS_VAL_OBJ), *arr, *o;
 	char *s;
@@ -35,7 +36,7 @@ static void test_shapes(void)
 	rs_val_put_obj(root, "empty");
 
 	s = to_json(root, false, &r);
-	CHECK(r == 0);
+	CHECK_INT(r, 0);
 	CHECK_STR(s, "{\"name\":\"rxe0 \\\"quoted\\\"\\\\\\n\\t\\u0001\","
 		  "\"max\":18446744073709551615,\"neg\":-5,\"ok\":true,"
 		  "\"list\":[\"a\",{\"gid\":\"::ffff:10.99.0.1\"}],"
@@ -43,11 +44,11 @@ static void test_shapes(void)
 	free(s);
 
 	CHECK_STR(rs_val_get_str(o, "gid"), "::ffff:10.99.0.1");
-	CHECK(rs_val_get_u64(root, "max") == UINT64_MAX);
-	CHECK(rs_val_get(root, "nope") == NULL);
+	CHECK_UINT(rs_val_get_u64(root, "max"), UINT64_MAX);
+	CHECK_PTR(rs_val_get(root, "nope"), NULL);
 
 	s = to_json(arr, true, &r);
-	CHECK(r == 0);
+	CHECK_INT(r, 0);
 	CHECK_STR(s, "[\n  \"a\",\n  {\n    \"gid\": \"::ffff:10.99.0.1\"\n  }\n]\n");
 	free(s);
 	rs_val_free(root);
@@ -55,28 +56,21 @@ static void test_shapes(void)
 
 /* A failed allocation anywhere is reported once, at the end, and the
  * partial tree still frees cleanly (ASan checks the latter). */
-static void test_oom_is_sticky(void)
+TEST(value, oom_is_sticky)
 {
 	struct rs_val *root = rs_val_new(RS_VAL_OBJ);
 	char *s;
 	int r;
 
-	CHECK(rs_val_check(root) == 0);
+	CHECK_INT(rs_val_check(root), 0);
 	rs_val_put(root, "x", NULL); /* what a failed child allocation does */
-	CHECK(rs_val_check(root) == -ENOMEM);
+	CHECK_INT(rs_val_check(root), -ENOMEM);
 	s = to_json(root, false, &r);
-	CHECK(r == -ENOMEM);
+	CHECK_INT(r, -ENOMEM);
 	free(s);
 	rs_val_free(root);
 	rs_val_free(NULL);
 	/* Builders tolerate a NULL parent (the parent's allocation failed). */
 	rs_val_put_str(NULL, "k", "v");
-	CHECK(rs_val_put_obj(NULL, "k") == NULL);
-}
-
-int main(void)
-{
-	test_shapes();
-	test_oom_is_sticky();
-	return 0;
+	CHECK_PTR(rs_val_put_obj(NULL, "k"), NULL);
 }

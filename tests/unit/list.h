@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_TEST_LIST_H
+#define RDMASCN_TEST_LIST_H
+
+/*
+ * Every unit test, once.  X(group, name) is TEST(group, name) in
+ * test_<group>.c; `unit_runner group.name` runs it in a process of its
+ * own, and CTest knows it as unit.group.name (tests/CMakeLists.txt reads
+ * the X( lines below, one a line, and builds test_<group>.c for each
+ * group).
+ */
+#define RS_UNIT_TESTS(X)                                                  \
+	X(value, shapes)                                                  \
+	X(value, oom_is_sticky)                                           \
+	X(load, register)                                                 \
+	X(load, valid_and_plan)                                           \
+	X(load, errors)                                                   \
+	X(load, outside_values)                                           \
+	X(load, duplicate_names_first)                                    \
+	X(load, missing_id_once)                                          \
+	X(load, deterministic)                                            \
+	X(load, sealed)                                                   \
+	X(flow_mask, rule_numbers)                                        \
+	X(flow_mask, rule_widths)                                         \
+	X(flow_mask, prepare_eth)                                         \
+	X(flow_mask, prepare_errors)                                      \
+	X(flow_mask, loaded)                                              \
+	X(flow_mask, parse)                                               \
+	X(flow_attr, eth_ipv4_udp)                                        \
+	X(flow_attr, vxlan_inner_tcp)                                     \
+	X(flow_attr, other_headers)                                       \
+	X(flow_attr, errors)                                              \
+	X(leaks, devices)                                                 \
+	X(leaks, qps)                                                     \
+	X(leaks, mr_pd)                                                   \
+	X(leaks, errors)                                                  \
+	X(idmap, alloc_fails)                                             \
+	X(idmap, small)                                                   \
+	X(idmap, many)                                                    \
+	X(idmap, stride)                                                  \
+	X(plugin, load_unload)
+
+#define TEST(group, name) void test_##group##_##name(void)
+
+#define X(group, name) TEST(group, name);
+RS_UNIT_TESTS(X)
+#undef X
+
+#endif
