@@ -28,6 +28,12 @@ int rs_cmd_usage_error(const struct rs_cmd *cmd, const char *fmt, ...)
 	return RS_EXIT_INVALID;
 }
 
+int rs_cmd_no_memory(const struct rs_cmd *cmd)
+{
+	fprintf(stderr, "rdmascn %s: out of memory\n", cmd->name);
+	return RS_EXIT_CANTRUN;
+}
+
 int rs_cmd_bad_option(const struct rs_cmd *cmd, char **argv, int c)
 {
 	/* getopt leaves the offending word at optind - 1. */

@@ -22,6 +22,9 @@ int rs_cmd_usage_error(const struct rs_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rs_cmd_usage(const struct rs_cmd *cmd, FILE *f);
 
+/* Say the command ran out of memory; returns RS_EXIT_CANTRUN. */
+int rs_cmd_no_memory(const struct rs_cmd *cmd);
+
 /* Handle getopt_long's '?' and ':' returns the same way everywhere. */
 int rs_cmd_bad_option(const struct rs_cmd *cmd, char **argv, int c);
 

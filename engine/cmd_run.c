@@ -38,7 +38,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 
 	o->scn.sets = rs_calloc(argc + 1, sizeof(*o->scn.sets));
 	if (!o->scn.sets)
-		return RS_EXIT_CANTRUN;
+		return rs_cmd_no_memory(cmd);
 	while ((c = getopt_long(argc, argv, ":s:d:nvh", run_long, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -209,7 +209,9 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	rs_signals_install();
 	ret = run_init(&run, s, argv[optind], &o);
 	if (ret < 0) {
-		ret = ret == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
+		/* RDMASCN_FAULT said what was wrong with it. */
+		ret = ret == -EINVAL ? RS_EXIT_INVALID :
+		      rs_cmd_no_memory(cmd);
 		run_free(&run);
 		goto out;
 	}

@@ -37,12 +37,8 @@ int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
 	int c;
 
 	o->sets = rs_calloc(argc + 1, sizeof(*o->sets));
-	if (!o->sets) {
-		/* No file yet to name: the loader's "FILE: out of
-		 * memory" cannot say it for us. */
-		fputs("rdmascn: out of memory\n", stderr);
-		return RS_EXIT_CANTRUN;
-	}
+	if (!o->sets)
+		return rs_cmd_no_memory(cmd);
 	while ((c = getopt_long(argc, argv, ":s:h", scn_long, NULL)) != -1) {
 		switch (c) {
 		case 's':

@@ -1,7 +1,7 @@
 #!/bin/bash
 # RDMASCN_FAIL_ALLOC=N fails the Nth allocation (engine/alloc.h).  The
 # very first one comes before any file is read: validate, plan and graph
-# say "rdmascn: out of memory" and exit 3.  Then validate with each
+# say "rdmascn CMD: out of memory" and exit 3.  Then validate with each
 # allocation failing in turn, until one N is past them all: exit 3 and
 # one line saying "out of memory", nothing on stdout (under ASan, also
 # nothing leaked: LeakSanitizer changes the exit code).
@@ -31,7 +31,7 @@ for cmd in validate plan graph; do
 	RDMASCN_FAIL_ALLOC=1 "$rdmascn" $cmd s.yaml >out 2>err
 	rc=$?
 	if [ $rc -ne 3 ] || [ -s out ] ||
-	   [ "$(cat err)" != "rdmascn: out of memory" ]; then
+	   [ "$(cat err)" != "rdmascn $cmd: out of memory" ]; then
 		bad "$cmd, first allocation failing: exit $rc, stderr" \
 		    "'$(tr '\n' '|' <err)'"
 	fi
