@@ -38,7 +38,12 @@
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \
 	X(idmap, stride)                                                  \
-	X(plugin, load_unload)
+	X(plugin, load_unload)                                            \
+	X(alloc, env)                                                     \
+	X(alloc, fail_at)                                                 \
+	X(alloc, validate_each)                                           \
+	X(alloc, plan_each)                                               \
+	X(alloc, dry_run_each)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The allocator's promise (alloc.h): allocation N can be failed.  For
+ * every scenario in scenarios/, `validate`, `plan` and `run --dry-run`
+ * are run with allocation 1 failed, then 2, and so on until one run
+ * makes fewer allocations than N: each must end with the "could not
+ * run" exit code (3) and a message, not a crash and not another code,
+ * and, in the ASan build, leave nothing leaked.  The commands run in a
+ * child per scenario, called as main() would call them: a fork and exec
+ * for each N would take minutes under ASan.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <glob.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "check.h"
+#include "cli.h"
+#include "list.h"
+#include "model.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define HAVE_LSAN 1
+#else
+#define HAVE_LSAN 0
+#endif
+
+/* Does LeakSanitizer find memory nothing points to?  (It prints what.) */
+static bool leaks_now(void)
+{
+#if HAVE_LSAN
+	return __lsan_do_recoverable_leak_check();
+#else
+	return false;
+#endif
+}
+
+/* RDMASCN_FAIL_ALLOC=N counts from the start of the process: the runner
+ * made none before the test, so these are the first. */
+TEST(alloc, env)
+{
+	void *a, *b, *c;
+
+	setenv("RDMASCN_FAIL_ALLOC", "2", 1);
+	a = rs_malloc(1);
+	errno = 0;
+	b = rs_calloc(1, 1);
+	CHECK_INT(errno, ENOMEM);
+	c = rs_strdup("x");
+	CHECK(a);
+	CHECK_PTR(b, NULL);
+	CHECK(c);
+	CHECK_INT(rs_alloc_count(), 3);
+	rs_free(a);
+	rs_free(c);
+}
+
+TEST(alloc, fail_at)
+{
+	void *p[4];
+
+	rs_alloc_fail_at(3);
+	p[0] = rs_malloc(8);
+	p[1] = rs_reallocarray(NULL, 2, 8);
+	p[2] = rs_calloc_aligned(64, 8);
+	p[3] = rs_strndup("abc", 2);
+	CHECK_INT(rs_alloc_count(), 4);
+	CHECK(p[0]);
+	CHECK(p[1]);
+	CHECK(p[3]);
+	CHECK_PTR(p[2], NULL);
+	CHECK_STR(p[3], "ab");
+	/* A new N restarts the count; 0 fails nothing. */
+	rs_alloc_fail_at(1);
+	CHECK_PTR(rs_strdup("x"), NULL);
+	rs_alloc_fail_at(0);
+	p[2] = rs_calloc(1, 1);
+	CHECK(p[2]);
+	CHECK_INT(rs_alloc_count(), 1);
+	for (unsigned i = 0; i < 4; i++)
+		rs_free(p[i]);
+}
+
+/* One command, as main() dispatches it: stdout thrown away, stderr
+ * kept in *@ret_err (a malloc'ed string). */
+static int cli(const char *const *words, char **ret_err)
+{
+	static const struct rs_cmd cmds[] = {
+		{ "validate", rs_cmd_validate, "", "", "" },
+		{ "plan", rs_cmd_plan, "", "", "" },
+		{ "run", rs_cmd_run, "", "", "" },
+	};
+	const struct rs_cmd *cmd = NULL;
+	char *argv[8] = { NULL }, *err = NULL;
+	FILE *out_was = stdout, *err_was = stderr, *out, *errs;
+	size_t len = 0;
+	int argc = 0, code;
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(*cmds); i++)
+		if (!strcmp(cmds[i].name, words[0]))
+			cmd = &cmds[i];
+	CHECK(cmd);
+	/* getopt permutes argv: a fresh copy each time. */
+	for (; words[argc] && argc < 7; argc++)
+		argv[argc] = (char *)words[argc];
+	out = fopen("/dev/null", "w");
+	errs = open_memstream(&err, &len);
+	CHECK(out);
+	CHECK(errs);
+	/* glibc's stdout and stderr are variables, there to be assigned. */
+	stdout = out;
+	stderr = errs;
+	optind = 0;
+	code = cmd->run(cmd, argc, argv);
+	stdout = out_was;
+	stderr = err_was;
+	fclose(out);
+	fclose(errs);
+	*ret_err = err;
+	return code;
+}
+
+/* Fail allocation 1, 2, ... up to @limit of the command, until it makes
+ * fewer; how many it makes when none fails. */
+static long fail_each(const char *const *words, const char *file,
+		      long limit)
+{
+	for (long n = 1; n <= limit; n++) {
+		char *err;
+		bool hit;
+		int code;
+
+		rs_alloc_fail_at(n);
+		code = cli(words, &err);
+		hit = rs_alloc_count() >= n;
+		rs_alloc_fail_at(0);
+		if (!hit) {
+			if (code)
+				fprintf(stderr, "rdmascn %s %s, no allocation "
+					"failed:\n%s", words[0], file, err);
+			CHECK_INT(code, RS_EXIT_PASSED);
+			free(err);
+			return n - 1;
+		}
+		if (code != RS_EXIT_CANTRUN || !strstr(err, "memory"))
+			fprintf(stderr, "rdmascn %s %s, allocation %ld failed: "
+				"exit %d, stderr:\n%s", words[0], file, n,
+				code, err);
+		CHECK_INT(code, RS_EXIT_CANTRUN);
+		/* "out of memory", or strerror(ENOMEM) */
+		CHECK(strstr(err, "memory"));
+		free(err);
+	}
+	return limit;
+}
+
+/* A child's exit status when LeakSanitizer found something. */
+#define LEAKED 42
+
+/*
+ * fail_each() in a child of its own, so that a leak is this scenario's,
+ * then LeakSanitizer asked once: asked after every N, it takes minutes.
+ * @quiet: its reports to /dev/null.  The child's wait status.
+ */
+static int child(const char *const *words, const char *file, long limit,
+		 bool quiet)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (!pid) {
+		const char *name = strrchr(file, '/') + 1;
+		long n;
+
+		if (quiet)
+			CHECK(freopen("/dev/null", "w", stderr));
+		n = fail_each(words, file, limit);
+		if (limit == LONG_MAX)
+			printf("  %s %s%s%s: %ld allocations, each failed in "
+			       "turn\n", words[0], words[2] ? words[1] : "",
+			       words[2] ? " " : "", name, n);
+		if (leaks_now())
+			_exit(LEAKED);
+		exit(0);
+	}
+	CHECK_INT(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static bool leaked(int status)
+{
+	return WIFEXITED(status) && WEXITSTATUS(status) == LEAKED;
+}
+
+/* Fail each allocation of one command on @file; false if anything went
+ * wrong (said on stderr).  On a leak, the first N that leaks is found
+ * by bisection, each try a child failing 1..N: for the first scenario
+ * that leaks only, to bound the time a leak takes to report. */
+static bool one_scenario(const char *const *words, const char *file)
+{
+	/* Once: the next scenario's leak is most likely the same. */
+	static bool bisected;
+	const char *name = strrchr(file, '/') + 1;
+	int status = child(words, file, LONG_MAX, false);
+	long lo = 0, hi = 1;
+
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "rdmascn %s %s: killed by SIG%s\n", words[0],
+			name, sigabbrev_np(WTERMSIG(status)));
+		return false;
+	}
+	if (!leaked(status)) {
+		if (WEXITSTATUS(status))
+			fprintf(stderr, "rdmascn %s %s: exit status %d\n",
+				words[0], name, WEXITSTATUS(status));
+		return !WEXITSTATUS(status);
+	}
+	if (bisected) {
+		fprintf(stderr, "rdmascn %s %s leaks too\n", words[0], name);
+		return false;
+	}
+	bisected = true;
+	/* Failing 1..lo leaks nothing, failing 1..hi does. */
+	while (!leaked(child(words, file, hi, true))) {
+		lo = hi;
+		hi *= 2;
+		CHECK(hi < LONG_MAX / 2); /* it leaked only now and then */
+	}
+	while (hi - lo > 1) {
+		long mid = lo + (hi - lo) / 2;
+
+		if (leaked(child(words, file, mid, true)))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	fprintf(stderr, "rdmascn %s %s leaks when allocation %ld fails "
+		"(LeakSanitizer's report above)\n", words[0], name, hi);
+	return false;
+}
+
+static bool lsan_off(void)
+{
+	const char *o = getenv("ASAN_OPTIONS");
+
+	return o && strstr(o, "detect_leaks=0");
+}
+
+/* Every scenario, under @cmd with @opt (or none). */
+static void each_scenario(const char *cmd, const char *opt)
+{
+	unsigned failed = 0;
+	glob_t g;
+
+	CHECK_INT(glob(RDMASCN_TEST_SCENARIO_DIR "/*.yaml", 0, NULL, &g), 0);
+	CHECK(g.gl_pathc > 0);
+	/* Core kinds and plugins, once, as the first command would. */
+	rs_scenario_registry_init();
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *file = g.gl_pathv[i];
+		const char *words[] = { cmd, opt ? opt : file,
+					opt ? file : NULL, NULL };
+
+		failed += !one_scenario(words, file);
+	}
+	printf("  %s%s%s: %zu scenarios%s\n", cmd, opt ? " " : "",
+	       opt ? opt : "", g.gl_pathc, !HAVE_LSAN ? "" :
+	       lsan_off() ? ", LeakSanitizer turned off by ASAN_OPTIONS" :
+	       ", each checked by LeakSanitizer");
+	globfree(&g);
+	CHECK_UINT(failed, 0);
+}
+
+TEST(alloc, validate_each)
+{
+	each_scenario("validate", NULL);
+}
+
+TEST(alloc, plan_each)
+{
+	each_scenario("plan", NULL);
+}
+
+TEST(alloc, dry_run_each)
+{
+	each_scenario("run", "--dry-run");
+}
