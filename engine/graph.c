@@ -60,8 +60,10 @@ static void report_cycle(struct rs_scenario *s, const unsigned *indeg,
 	size_t o = 0;
 
 	if (!seen || !path || !via) {
-		rs_diag_error(d, NULL, "dependency cycle (out of memory while "
-			      "tracing it)");
+		/* @start is on the cycle or waits on it; say where it is. */
+		rs_obj_error(d, &s->objs[start], NULL, "in or behind a "
+			     "dependency cycle (out of memory while tracing "
+			     "it)");
 		goto out;
 	}
 	/* seen[i] = position + 1 on the path */
