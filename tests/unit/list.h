@@ -43,7 +43,8 @@
 	X(alloc, fail_at)                                                 \
 	X(alloc, validate_each)                                           \
 	X(alloc, plan_each)                                               \
-	X(alloc, dry_run_each)
+	X(alloc, dry_run_each)                                            \
+	X(alloc, bad_each)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

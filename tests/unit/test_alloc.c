@@ -5,9 +5,10 @@
  * are run with allocation 1 failed, then 2, and so on until one run
  * makes fewer allocations than N: each must end with the "could not
  * run" exit code (3) and a message, not a crash and not another code,
- * and, in the ASan build, leave nothing leaked.  The commands run in a
- * child per scenario, called as main() would call them: a fork and exec
- * for each N would take minutes under ASan.
+ * and, in the ASan build, leave nothing leaked.  So must `validate` on
+ * each file of the bad-input corpus, which may also report its error.
+ * The commands run in a child per file, called as main() would call
+ * them: a fork and exec for each N would take minutes under ASan.
  */
 #include <errno.h>
 #include <limits.h>
@@ -127,12 +128,39 @@ static int cli(const char *const *words, char **ret_err)
 	return code;
 }
 
+/*
+ * Did the command cope with an allocation failed?  It says it ran out of
+ * memory and exits 3, or, on an invalid file (@base_code 2), it may have
+ * found the error first: then it says the same (@base_err), or says
+ * where the error is (FILE:LINE:COL) and that it ran out of memory
+ * while reporting it.
+ */
+static bool coped(const char *file, int code, const char *err,
+		  int base_code, const char *base_err)
+{
+	/* "out of memory", or strerror(ENOMEM) */
+	bool oom = strstr(err, "memory");
+
+	if (code == RS_EXIT_CANTRUN)
+		return oom;
+	return code == RS_EXIT_INVALID && base_code == RS_EXIT_INVALID &&
+	       (!strcmp(err, base_err) ||
+		(oom && !strncmp(err, file, strlen(file))));
+}
+
 /* Fail allocation 1, 2, ... up to @limit of the command, until it makes
  * fewer; how many it makes when none fails. */
 static long fail_each(const char *const *words, const char *file,
 		      long limit)
 {
-	for (long n = 1; n <= limit; n++) {
+	char *base_err;
+	int base_code;
+	long n;
+
+	/* What it says when nothing fails. */
+	rs_alloc_fail_at(0);
+	base_code = cli(words, &base_err);
+	for (n = 1; n <= limit; n++) {
 		char *err;
 		bool hit;
 		int code;
@@ -142,23 +170,22 @@ static long fail_each(const char *const *words, const char *file,
 		hit = rs_alloc_count() >= n;
 		rs_alloc_fail_at(0);
 		if (!hit) {
-			if (code)
-				fprintf(stderr, "rdmascn %s %s, no allocation "
-					"failed:\n%s", words[0], file, err);
-			CHECK_INT(code, RS_EXIT_PASSED);
+			/* The same as the first time. */
+			CHECK_INT(code, base_code);
+			CHECK_STR(err, base_err);
 			free(err);
-			return n - 1;
+			break;
 		}
-		if (code != RS_EXIT_CANTRUN || !strstr(err, "memory"))
+		if (!coped(file, code, err, base_code, base_err)) {
 			fprintf(stderr, "rdmascn %s %s, allocation %ld failed: "
 				"exit %d, stderr:\n%s", words[0], file, n,
 				code, err);
-		CHECK_INT(code, RS_EXIT_CANTRUN);
-		/* "out of memory", or strerror(ENOMEM) */
-		CHECK(strstr(err, "memory"));
+			CHECK(!"a clean error");
+		}
 		free(err);
 	}
-	return limit;
+	free(base_err);
+	return n - 1;
 }
 
 /* A child's exit status when LeakSanitizer found something. */
@@ -257,13 +284,13 @@ static bool lsan_off(void)
 	return o && strstr(o, "detect_leaks=0");
 }
 
-/* Every scenario, under @cmd with @opt (or none). */
-static void each_scenario(const char *cmd, const char *opt)
+/* Every file @pattern matches, under @cmd with @opt (or none). */
+static void each_file(const char *pattern, const char *cmd, const char *opt)
 {
 	unsigned failed = 0;
 	glob_t g;
 
-	CHECK_INT(glob(RDMASCN_TEST_SCENARIO_DIR "/*.yaml", 0, NULL, &g), 0);
+	CHECK_INT(glob(pattern, 0, NULL, &g), 0);
 	CHECK(g.gl_pathc > 0);
 	/* Core kinds and plugins, once, as the first command would. */
 	rs_scenario_registry_init();
@@ -274,7 +301,7 @@ static void each_scenario(const char *cmd, const char *opt)
 
 		failed += !one_scenario(words, file);
 	}
-	printf("  %s%s%s: %zu scenarios%s\n", cmd, opt ? " " : "",
+	printf("  %s%s%s: %zu files%s\n", cmd, opt ? " " : "",
 	       opt ? opt : "", g.gl_pathc, !HAVE_LSAN ? "" :
 	       lsan_off() ? ", LeakSanitizer turned off by ASAN_OPTIONS" :
 	       ", each checked by LeakSanitizer");
@@ -282,17 +309,28 @@ static void each_scenario(const char *cmd, const char *opt)
 	CHECK_UINT(failed, 0);
 }
 
+#define SCENARIOS RDMASCN_TEST_SOURCE_DIR "/scenarios/*.yaml"
+
 TEST(alloc, validate_each)
 {
-	each_scenario("validate", NULL);
+	each_file(SCENARIOS, "validate", NULL);
 }
 
 TEST(alloc, plan_each)
 {
-	each_scenario("plan", NULL);
+	each_file(SCENARIOS, "plan", NULL);
 }
 
 TEST(alloc, dry_run_each)
 {
-	each_scenario("run", "--dry-run");
+	each_file(SCENARIOS, "run", "--dry-run");
+}
+
+/* The bad-input corpus: the error paths' allocations (without the
+ * corpus's --set lines: some files are valid then, others say another
+ * error; either way the same each time). */
+TEST(alloc, bad_each)
+{
+	each_file(RDMASCN_TEST_SOURCE_DIR "/tests/bad/*.yaml", "validate",
+		  NULL);
 }
