@@ -348,8 +348,8 @@ static void stray(struct rs_step_run *sr, struct rs_cqi *c,
 		     rs_wc_status_name(wc->status));
 }
 
-static void route(struct rs_step_run *sr, struct rs_cqi *c,
-		  const struct ibv_wc *wc)
+void rs_step_route(struct rs_step_run *sr, struct rs_cqi *c,
+		   const struct ibv_wc *wc)
 {
 	struct rs_steps *st = sr->st;
 	uint32_t slot = wc->wr_id >> RS_WR_SLOT_SHIFT;
@@ -435,7 +435,7 @@ static unsigned reap_cq(struct rs_step_run *sr, struct rs_cqi *c)
 	do {
 		n = ibv_poll_cq(c->rt->cq, RS_POLL_BATCH, wc);
 		for (int i = 0; i < n; i++)
-			route(sr, c, &wc[i]);
+			rs_step_route(sr, c, &wc[i]);
 		if (n > 0)
 			total += n;
 	} while (n == RS_POLL_BATCH && !sr->finished);

@@ -262,6 +262,11 @@ static inline uint32_t rs_step_slot(const struct rs_step_run *sr)
  * Returns 0 or -errno (the step failed).
  */
 int rs_step_watch(struct rs_step_run *sr, struct rs_cqi *cq, int completion);
+/* Add @wc, reaped from @c by @sr, to the lane its wr_id names; one that
+ * no step posted fails @sr.  (The polls call it; so do the unit tests,
+ * with completions of their own making.) */
+void rs_step_route(struct rs_step_run *sr, struct rs_cqi *c,
+		   const struct ibv_wc *wc);
 /* Poll every watched CQ once (busy and events alike) and route what came;
  * returns how many completions. */
 unsigned rs_step_reap(struct rs_step_run *sr, bool busy_only);

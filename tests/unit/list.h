@@ -44,7 +44,12 @@
 	X(alloc, validate_each)                                           \
 	X(alloc, plan_each)                                               \
 	X(alloc, dry_run_each)                                            \
-	X(alloc, bad_each)
+	X(alloc, bad_each)                                                \
+	X(route, to_owner)                                                \
+	X(route, recv_per_wr)                                             \
+	X(route, unknown_wr_id)                                           \
+	X(route, error_status)                                            \
+	X(route, expected_error)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
