@@ -45,11 +45,15 @@
 	X(alloc, plan_each)                                               \
 	X(alloc, dry_run_each)                                            \
 	X(alloc, bad_each)                                                \
-	X(route, to_owner)                                                \
-	X(route, recv_per_wr)                                             \
-	X(route, unknown_wr_id)                                           \
-	X(route, error_status)                                            \
-	X(route, expected_error)
+	X(completions, route_to_owner)                                    \
+	X(completions, route_recv_per_wr)                                 \
+	X(completions, route_unknown_wr_id)                               \
+	X(completions, route_error_status)                                \
+	X(completions, route_expected_error)                              \
+	X(completions, window_depth)                                      \
+	X(completions, window_post_list)                                  \
+	X(completions, window_post_fails)                                 \
+	X(completions, window_stops_at_error)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Completion routing without a device: completions of our own making,
- * their wr_id naming the owner (the step's slot), the lane and the
- * sequence, handed to rs_step_route() as a poll of the CQ would.  The
- * scenario is loaded for real; its QPs are stand-ins with a qp_num.
+ * Completion routing and the work-request window without a device:
+ * completions of our own making, their wr_id naming the owner (the
+ * step's slot), the lane and the sequence, handed to rs_step_route() as
+ * a poll of the CQ would.  The scenario is loaded for real; its verbs
+ * objects are stand-ins: QPs with a qp_num and a context whose
+ * post_send records what the write steps post, MRs with a buffer.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "check.h"
 #include "list.h"
 #include "step.h"
@@ -29,8 +33,42 @@ static const char yaml[] =
 	"connections:\n"
 	"  - {id: ab, a: a, b: b}\n"
 	"steps:\n"
-	"  - write: {id: w, qp: a, local: src, remote: dst, iterations: 10}\n"
-	"  - recv: {id: r, qp: b, local: dst, count: 4}\n";
+	"  - write: {id: w, qp: a, local: src, remote: dst, iterations: 10,\n"
+	"            depth: 4, signal_every: 2}\n"
+	"  - recv: {id: r, qp: b, local: dst, count: 4}\n"
+	"  - write: {id: wl, qp: a, local: src, remote: dst, iterations: 10,\n"
+	"            depth: 8, post_list: 3}\n"
+	"  - write: {id: wn, qp: a, local: src, remote: dst, iterations: 10,\n"
+	"            depth: 4, expect: rem_access_err}\n";
+
+/* What the stand-in context's post_send saw. */
+static struct {
+	unsigned n_wr, n_calls;
+	uint64_t wr_id[64];
+	bool signaled[64];
+	unsigned chain[64];         /* WRs per call */
+	unsigned fail_at;           /* > 0: refuse the WR of this number */
+} posts;
+
+static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+			  struct ibv_send_wr **bad)
+{
+	unsigned n = 0;
+
+	for (; wr; wr = wr->next, n++) {
+		CHECK(posts.n_wr < 64);
+		if (posts.fail_at && posts.n_wr + 1 == posts.fail_at) {
+			*bad = wr;
+			posts.chain[posts.n_calls++] = n;
+			return ENOMEM;
+		}
+		posts.wr_id[posts.n_wr] = wr->wr_id;
+		posts.signaled[posts.n_wr] = wr->send_flags & IBV_SEND_SIGNALED;
+		posts.n_wr++;
+	}
+	posts.chain[posts.n_calls++] = n;
+	return 0;
+}
 
 /* A loaded scenario, a run that created nothing, the steps' tables.
  * The objects are 0 to 7, so step w's slot is 8 and r's 9. */
@@ -38,9 +76,26 @@ struct fix {
 	struct rs_scenario *s;
 	struct rs_run run;
 	struct rs_steps st;
+	struct ibv_context ctx;
 	struct ibv_qp qp[2];        /* a's and b's stand-ins */
+	struct ibv_cq cq_stand_in;
+	struct ibv_mr mr[2];        /* src's and dst's */
 	struct rs_cqi *cq;
 };
+
+/* An MR of 4096 bytes at its buffer's address. */
+static void mr_rt(struct fix *f, const char *id, struct ibv_mr *mr,
+		  uint32_t key)
+{
+	struct rs_mr_rt *rt = rs_live_find(&f->run, id)->rt;
+
+	rt->length = 4096;
+	rt->buf = calloc(1, rt->length);
+	CHECK(rt->buf);
+	rt->addr = (uintptr_t)rt->buf;
+	mr->lkey = mr->rkey = key;
+	rt->mr = mr;
+}
 
 static struct rs_obj *obj_named(struct fix *f, const char *id)
 {
@@ -59,7 +114,7 @@ static void fix_open(struct fix *f)
 	FILE *fp;
 
 	memset(f, 0, sizeof(*f));
-	snprintf(path, sizeof(path), "/tmp/rdmascn-test-route.%d.yaml",
+	snprintf(path, sizeof(path), "/tmp/rdmascn-test-completions.%d.yaml",
 		 getpid());
 	fp = fopen(path, "w");
 	CHECK(fp);
@@ -71,7 +126,7 @@ static void fix_open(struct fix *f)
 	unlink(path);
 
 	run->s = f->s;
-	run->file = "route.yaml";
+	run->file = "completions.yaml";
 	run->out = stdout;
 	run->dry_run = true;
 	rs_diag_init(&run->diag, NULL);
@@ -87,11 +142,20 @@ static void fix_open(struct fix *f)
 	CHECK_INT(rs_idmap_build_stride(&run->ids, &f->s->objs[0].id,
 					sizeof(f->s->objs[0]),
 					f->s->n_objects), 0);
-	/* What ibv_create_qp would have left: the qp_num routing reads. */
-	f->qp[0].qp_num = 0x11;
-	f->qp[1].qp_num = 0x12;
-	((struct rs_qp_rt *)rs_live_find(run, "a")->rt)->qp = &f->qp[0];
-	((struct rs_qp_rt *)rs_live_find(run, "b")->rt)->qp = &f->qp[1];
+	/* What creating them would have left: the qp_num routing reads,
+	 * the context ibv_post_send() calls, a QP's capabilities. */
+	f->ctx.ops.post_send = fake_post_send;
+	for (unsigned i = 0; i < 2; i++) {
+		struct rs_qp_rt *rt = rs_live_find(run, i ? "b" : "a")->rt;
+
+		f->qp[i].qp_num = 0x11 + i;
+		f->qp[i].context = &f->ctx;
+		rt->qp = &f->qp[i];
+		rt->cap.max_send_wr = 16;
+	}
+	((struct rs_cq_rt *)rs_live_find(run, "cq")->rt)->cq = &f->cq_stand_in;
+	mr_rt(f, "src", &f->mr[0], 0x100);
+	mr_rt(f, "dst", &f->mr[1], 0x200);
 	CHECK_INT(rs_steps_setup(&f->st, run), 0);
 	CHECK_UINT(f->st.n_cqs, 1);
 	f->cq = &f->st.cqs[0];
@@ -99,6 +163,8 @@ static void fix_open(struct fix *f)
 
 static void fix_close(struct fix *f)
 {
+	free(((struct rs_mr_rt *)rs_live_find(&f->run, "src")->rt)->buf);
+	free(((struct rs_mr_rt *)rs_live_find(&f->run, "dst")->rt)->buf);
 	rs_steps_free(&f->st);
 	for (unsigned i = 0; i < f->s->n_objects; i++)
 		free(f->run.live[i].rt);
@@ -128,7 +194,7 @@ static void reap(struct fix *f, struct rs_step_run *reaper, uint64_t wr_id,
 /* A send-queue lane is cumulative: with every 5th WR signalled, the
  * completion of #4 completes #0 to #4.  Whoever reaps it, it goes to
  * the step that posted it. */
-TEST(route, to_owner)
+TEST(completions, route_to_owner)
 {
 	struct rs_step_run w, r;
 	struct rs_owner *o;
@@ -166,7 +232,7 @@ TEST(route, to_owner)
 
 /* A receive lane counts one per completion, in any order, and tells the
  * QP (by qp_num) who got its last receive and how long it was. */
-TEST(route, recv_per_wr)
+TEST(completions, route_recv_per_wr)
 {
 	struct rs_step_run r;
 	struct rs_owner *o;
@@ -197,7 +263,7 @@ TEST(route, recv_per_wr)
 
 /* A wr_id that names no owner, or a lane its owner does not have: the
  * step that reaped it fails, and says what came. */
-TEST(route, unknown_wr_id)
+TEST(completions, route_unknown_wr_id)
 {
 	struct rs_step_run w, r;
 	struct fix f;
@@ -230,7 +296,7 @@ TEST(route, unknown_wr_id)
 
 /* An error where success was expected: the WRs before it count, it
  * does not, and the owner fails with the completion's details. */
-TEST(route, error_status)
+TEST(completions, route_error_status)
 {
 	struct rs_step_run w;
 	struct rs_owner *o;
@@ -266,7 +332,7 @@ TEST(route, error_status)
 
 /* `expect: rem_access_err`: that error is no failure, nor are the
  * successes before it or the flushes after it; a flush before it is. */
-TEST(route, expected_error)
+TEST(completions, route_expected_error)
 {
 	struct rs_step_run w;
 	struct rs_owner *o;
@@ -299,5 +365,128 @@ TEST(route, expected_error)
 	     0x11, 0);
 	CHECK(o->bad);
 	CHECK_INT(o->bad_wc.status, IBV_WC_WR_FLUSH_ERR);
+	fix_close(&f);
+}
+
+/* Start step @id as the executor would: its runtime, then start(). */
+static void start(struct fix *f, struct rs_step_run *sr, const char *id)
+{
+	step(f, sr, id);
+	sr->rt = rs_calloc_aligned(RS_CACHELINE, sr->ops->rt_size);
+	CHECK(sr->rt);
+	CHECK_INT(sr->ops->start(sr), 0);
+}
+
+/* A completion of @sr's own WR @seq, and the step looks. */
+static void complete(struct fix *f, struct rs_step_run *sr, uint32_t seq,
+		     enum ibv_wc_status status)
+{
+	reap(f, sr, rs_wr_id(rs_step_slot(sr), 0, seq), status, 0x11, 0);
+	rs_step_advance(sr);
+}
+
+/* depth 4, signal_every 2, 10 WRs: 4 in flight at most, every 2nd and
+ * the last signalled, and each completion lets as many more go. */
+TEST(completions, window_depth)
+{
+	struct rs_step_run w;
+	struct fix f;
+
+	fix_open(&f);
+	start(&f, &w, "w");
+	CHECK(!w.finished);
+	CHECK_UINT(posts.n_wr, 4);
+	for (unsigned i = 0; i < 4; i++) {
+		CHECK_UINT(posts.wr_id[i], rs_wr_id(8, 0, i));
+		CHECK_INT(posts.signaled[i], i % 2 == 1);
+	}
+	complete(&f, &w, 1, IBV_WC_SUCCESS);    /* #0, #1 done */
+	CHECK_UINT(posts.n_wr, 6);
+	complete(&f, &w, 3, IBV_WC_SUCCESS);
+	CHECK_UINT(posts.n_wr, 8);
+	complete(&f, &w, 5, IBV_WC_SUCCESS);
+	CHECK_UINT(posts.n_wr, 10);             /* all, no more */
+	CHECK_UINT(posts.wr_id[9], rs_wr_id(8, 0, 9));
+	CHECK(posts.signaled[9]);
+	CHECK_UINT(posts.n_calls, 10);          /* post_list 1 */
+	complete(&f, &w, 7, IBV_WC_SUCCESS);
+	CHECK(!w.finished);
+	CHECK_UINT(w.done, 8);
+	complete(&f, &w, 9, IBV_WC_SUCCESS);
+	CHECK(w.finished);
+	CHECK_INT(w.result, RS_STEP_PASSED);
+	CHECK_UINT(w.wrs, 10);
+	CHECK_UINT(posts.n_wr, 10);
+	rs_step_release(&w);
+	fix_close(&f);
+}
+
+/* post_list 3, depth 8: chains of 3 while the window has room for them,
+ * a shorter one when it has less or fewer WRs are left. */
+TEST(completions, window_post_list)
+{
+	struct rs_step_run w;
+	struct fix f;
+
+	fix_open(&f);
+	start(&f, &w, "wl");
+	CHECK_UINT(posts.n_wr, 8);
+	CHECK_UINT(posts.n_calls, 3);
+	CHECK_UINT(posts.chain[0], 3);
+	CHECK_UINT(posts.chain[1], 3);
+	CHECK_UINT(posts.chain[2], 2);
+	complete(&f, &w, 0, IBV_WC_SUCCESS);    /* room for 1 */
+	CHECK_UINT(posts.n_calls, 4);
+	CHECK_UINT(posts.chain[3], 1);
+	complete(&f, &w, 4, IBV_WC_SUCCESS);    /* room for 4, 1 left */
+	CHECK_UINT(posts.n_calls, 5);
+	CHECK_UINT(posts.chain[4], 1);
+	CHECK_UINT(posts.n_wr, 10);
+	for (unsigned i = 0; i < 10; i++)
+		CHECK(posts.signaled[i]);       /* signal_every: 1 */
+	complete(&f, &w, 9, IBV_WC_SUCCESS);
+	CHECK_INT(w.result, RS_STEP_PASSED);
+	rs_step_release(&w);
+	fix_close(&f);
+}
+
+/* A refused post fails the step, saying which WR and how many were in
+ * flight; nothing is posted after it. */
+TEST(completions, window_post_fails)
+{
+	struct rs_step_run w;
+	struct fix f;
+
+	fix_open(&f);
+	posts.fail_at = 3;
+	start(&f, &w, "w");
+	CHECK(w.finished);
+	CHECK_INT(w.result, RS_STEP_FAILED);
+	CHECK_UINT(posts.n_wr, 2);
+	CHECK_UINT(w.wrs, 2);
+	CHECK_STR(w.why, "posting rdma_write WR 3 of 10 on qp 'a': Cannot "
+		  "allocate memory (max_send_wr 16, 2 in flight)");
+	rs_step_release(&w);
+	fix_close(&f);
+}
+
+/* With an error expected, the first error stops the posting; the step
+ * passes once what was posted is accounted for. */
+TEST(completions, window_stops_at_error)
+{
+	struct rs_step_run w;
+	struct fix f;
+
+	fix_open(&f);
+	start(&f, &w, "wn");
+	CHECK_UINT(posts.n_wr, 4);
+	complete(&f, &w, 0, IBV_WC_REM_ACCESS_ERR);
+	CHECK_UINT(posts.n_wr, 4);              /* no more */
+	CHECK(!w.finished);
+	complete(&f, &w, 3, IBV_WC_WR_FLUSH_ERR);
+	CHECK(w.finished);
+	CHECK_INT(w.result, RS_STEP_PASSED);
+	CHECK_UINT(w.wrs, 4);
+	rs_step_release(&w);
 	fix_close(&f);
 }
