@@ -8,6 +8,7 @@
  *	unit_runner                 every test
  *	unit_runner GROUP[.NAME]... those (CTest runs one each)
  *	unit_runner --list          the names
+ *	unit_runner --self-test     the runner's own promises
  *
  * The output is TAP.  The exit status is 0 when all passed or skipped,
  * 77 when all that ran were skipped, 1 otherwise.
@@ -78,9 +79,9 @@ static enum outcome judge(int status, char *why, size_t len)
 	return FAILED;
 }
 
-static enum outcome run_one(const struct unit_test *t, unsigned no)
+static enum outcome run_one(const struct unit_test *t, unsigned no,
+			    char *why, size_t why_len)
 {
-	char why[160] = "";
 	enum outcome o;
 	double t0 = now_s();
 	int status;
@@ -107,7 +108,7 @@ static enum outcome run_one(const struct unit_test *t, unsigned no)
 			return FAILED;
 		}
 	}
-	o = judge(status, why, sizeof(why));
+	o = judge(status, why, why_len);
 	if (o == PASSED)
 		printf("ok %u %s (%.2f s)\n", no, t->name, now_s() - t0);
 	else if (o == SKIPPED)
@@ -133,10 +134,78 @@ static bool selected(const char *name, int argc, char **argv)
 	return false;
 }
 
+/* --- the runner's own tests ---------------------------------------------- */
+
+static void self_pass(void)
+{
+}
+
+static void self_check(void)
+{
+	CHECK_INT(1 + 1, 3);
+}
+
+static void self_abort(void)
+{
+	abort();
+}
+
+static void self_segv(void)
+{
+	raise(SIGSEGV);
+}
+
+static void self_skip(void)
+{
+	SKIP("on purpose");
+}
+
+/* Tests that must end as said, one after the other: a crash, an abort
+ * or a failed check fails its test alone and is named. */
+static int self_test(void)
+{
+	static const struct {
+		struct unit_test t;
+		enum outcome want;
+		const char *why;
+	} cases[] = {
+		{ { "self.check", self_check }, FAILED, "exit status 1" },
+		{ { "self.abort", self_abort }, FAILED,
+		  "killed by SIGABRT (Aborted)" },
+#if defined(__SANITIZE_ADDRESS__)
+		/* ASan reports it and exits. */
+		{ { "self.segv", self_segv }, FAILED, "exit status 1" },
+#else
+		{ { "self.segv", self_segv }, FAILED,
+		  "killed by SIGSEGV (Segmentation fault)" },
+#endif
+		{ { "self.skip", self_skip }, SKIPPED, "" },
+		{ { "self.pass", self_pass }, PASSED, "" },
+	};
+	unsigned bad = 0;
+
+	puts("# the runner's own tests: three must fail, one skip");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char why[160] = "";
+		enum outcome o = run_one(&cases[i].t, i + 1, why, sizeof(why));
+
+		if (o == cases[i].want && !strcmp(why, cases[i].why))
+			continue;
+		printf("# %s: ended as '%s', not as '%s'\n", cases[i].t.name,
+		       why, cases[i].why);
+		bad++;
+	}
+	printf("# runner: %s\n", bad ? "FAILED" : "as promised");
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned run = 0, failed = 0, skipped = 0;
+	char why[160];
 
+	if (argc == 2 && !strcmp(argv[1], "--self-test"))
+		return self_test();
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (size_t i = 0; i < N_TESTS; i++)
 			puts(tests[i].name);
@@ -156,7 +225,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < N_TESTS; i++) {
 		if (!selected(tests[i].name, argc, argv))
 			continue;
-		switch (run_one(&tests[i], ++run)) {
+		switch (run_one(&tests[i], ++run, why, sizeof(why))) {
 		case PASSED:
 			break;
 		case SKIPPED:
