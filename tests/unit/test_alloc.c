@@ -99,7 +99,7 @@ static int cli(const char *const *words, char **ret_err)
 		{ "run", rs_cmd_run, "", "", "" },
 	};
 	const struct rs_cmd *cmd = NULL;
-	char *argv[8] = { NULL }, *err = NULL;
+	char *argv[8] = { NULL }, *copies[8], *err = NULL;
 	FILE *out_was = stdout, *err_was = stderr, *out, *errs;
 	size_t len = 0;
 	int argc = 0, code;
@@ -108,9 +108,12 @@ static int cli(const char *const *words, char **ret_err)
 		if (!strcmp(cmds[i].name, words[0]))
 			cmd = &cmds[i];
 	CHECK(cmd);
-	/* getopt permutes argv: a fresh copy each time. */
-	for (; words[argc] && argc < 7; argc++)
-		argv[argc] = (char *)words[argc];
+	/* getopt permutes argv and --set cuts its word at the '=', as in
+	 * a real argv: a fresh, writable copy each time. */
+	for (; words[argc] && argc < 7; argc++) {
+		argv[argc] = copies[argc] = strdup(words[argc]);
+		CHECK(argv[argc]);
+	}
 	out = fopen("/dev/null", "w");
 	errs = open_memstream(&err, &len);
 	CHECK(out);
@@ -124,6 +127,8 @@ static int cli(const char *const *words, char **ret_err)
 	stderr = err_was;
 	fclose(out);
 	fclose(errs);
+	for (int i = 0; i < argc; i++)
+		free(copies[i]);
 	*ret_err = err;
 	return code;
 }
@@ -323,6 +328,8 @@ TEST(alloc, plan_each)
 
 TEST(alloc, dry_run_each)
 {
+	/* Parsed (and allocated) by run, though a dry run fires none. */
+	setenv("RDMASCN_FAULT", "3:ENOMEM,ibv_destroy_qp:EBUSY", 1);
 	each_file(SCENARIOS, "run", "--dry-run");
 }
 
