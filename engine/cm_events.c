@@ -10,7 +10,7 @@
  * like all mean the connection broke under the step.
  *
  * What a step takes is noted in the connection's seen[] (rs_cm_take() in
- * kind_connection.c, which the connect and teardown waits use too), so
+ * connection_cm.c, which the connect and teardown waits use too), so
  * that teardown does not wait for a DISCONNECTED that already came, and
  * after a DEVICE_REMOVAL (the kernel closes the ids of a device that
  * goes) neither waits nor calls rdma_disconnect() on a closed id.

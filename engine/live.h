@@ -118,7 +118,7 @@ struct rs_cm_event {
 };
 
 /*
- * kind_connection.c: take the next event of rdma_cm connection @l's
+ * connection_cm.c: take the next event of rdma_cm connection @l's
  * channel (O_NONBLOCK): 0, or -errno (-EAGAIN: none came).  It is noted
  * in @l's seen[] and acked; a connect request that is not on @accept_on
  * is refused and its new id destroyed.

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_CONNECTION_H
+#define RDMASCN_CONNECTION_H
+
+#include <stdint.h>
+
+#include "kinds.h"
+#include "live.h"
+
+/*
+ * The connection kind's own parts: its ops (kind_connection.c) pick the
+ * way, out of band (connection_oob.c) or via rdma_cm (connection_cm.c).
+ */
+
+/* One end of the connection: its QP and where it lives. */
+struct rs_conn_side {
+	const char *name;        /* "a" or "b", as in the file */
+	struct rs_live *l;
+	const struct rs_qp *q;
+	struct rs_qp_rt *rt;
+	struct rs_dev *dev;      /* all zero in a dry run */
+	const char *ctx_id;
+	uint8_t port;
+};
+
+/* Take @a's and @b's QPs to RTS towards each other; 0, or -errno
+ * reported. */
+int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
+			const struct rs_conn_side *a,
+			const struct rs_conn_side *b);
+int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
+		       const struct rs_conn_side *a,
+		       const struct rs_conn_side *b);
+
+/* Teardown of an rdma_cm connection: disconnect, flush both QPs, destroy
+ * the cm ids and the channel; whatever is there, quietly. */
+void rs_conn_cm_destroy(struct rs_run *run, struct rs_live *l,
+			const struct rs_conn_side *a,
+			const struct rs_conn_side *b);
+
+/* Teardown of one side: its QP to ERR, so that what is still posted
+ * flushes. */
+void rs_conn_flush(struct rs_run *run, struct rs_live *l,
+		   const struct rs_conn_side *s);
+
+#endif
