@@ -38,6 +38,10 @@
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \
 	X(idmap, stride)                                                  \
+	X(peer, fill)                                                     \
+	X(peer, mtu)                                                      \
+	X(peer, av)                                                       \
+	X(peer, describe)                                                 \
 	X(plugin, load_unload)                                            \
 	X(alloc, env)                                                     \
 	X(alloc, fail_at)                                                 \
