@@ -6,6 +6,7 @@
 
 #include "kinds.h"
 #include "live.h"
+#include "peer.h"
 
 /*
  * The connection kind's own parts: its ops (kind_connection.c) pick the
@@ -22,6 +23,11 @@ struct rs_conn_side {
 	const char *ctx_id;
 	uint8_t port;
 };
+
+/* What @s tells its peer: its QP, the psn it sends from, its port and
+ * device (none in a dry run). */
+void rs_conn_side_peer(struct rs_run *run, struct rs_live *l,
+		       const struct rs_conn_side *s, struct rs_peer *ret);
 
 /* Take @a's and @b's QPs to RTS towards each other; 0, or -errno
  * reported. */

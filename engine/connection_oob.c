@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * A connection out of band (oob): the attributes a pair of processes
- * would exchange over a socket, as ibv_rc_pingpong does, are handed over
- * in process, and each QP is taken RESET -> INIT -> RTR -> RTS with them.
+ * A connection out of band (oob): each side describes itself (struct
+ * rs_peer: what a pair of processes exchange over a socket, as
+ * ibv_rc_pingpong does), the descriptions are handed over in process,
+ * and each QP is taken RESET -> INIT -> RTR -> RTS with its own and its
+ * peer's.
  */
-#include "connection.h"
+#include <errno.h>
 
-/* GRH hop limit on the wire: 1 stops at the first router. */
-#define CONN_HOP_LIMIT 64
+#include "connection.h"
+#include "peer.h"
 
 static int oob_access(struct rs_run *run, const struct rs_conn_side *s)
 {
@@ -29,12 +31,12 @@ static int oob_access(struct rs_run *run, const struct rs_conn_side *s)
 }
 
 static int oob_init(struct rs_run *run, struct rs_live *l,
-		    const struct rs_conn_side *s)
+		    const struct rs_conn_side *s, const struct rs_peer *self)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_INIT,
 		.pkey_index = s->q->pkey_index,
-		.port_num = s->port,
+		.port_num = self->port,
 		.qp_access_flags = oob_access(run, s),
 	};
 	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -47,39 +49,16 @@ static int oob_init(struct rs_run *run, struct rs_live *l,
 	return rs_qp_modify(run, l, s->l, &c, &attr, mask);
 }
 
-/*
- * The address vector towards @peer: with a GRH on Ethernet, or when the
- * peer's context has a GID (IB with a gid_index); else the peer's LID.
- */
-static void oob_av(const struct rs_connection *conn,
-		   const struct rs_conn_side *s,
-		   const struct rs_conn_side *peer, struct ibv_ah_attr *ah)
-{
-	ah->port_num = s->port;
-	ah->sl = conn->sl;
-	if (s->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
-	    peer->dev->gid_index >= 0) {
-		ah->is_global = 1;
-		ah->grh.dgid = peer->dev->gid;
-		ah->grh.sgid_index = s->dev->gid_index >= 0 ?
-				     (uint8_t)s->dev->gid_index : 0;
-		ah->grh.hop_limit = CONN_HOP_LIMIT;
-		ah->grh.traffic_class = conn->traffic_class;
-	} else {
-		ah->dlid = peer->dev->port_attr.lid;
-	}
-}
-
 static int oob_rtr(struct rs_run *run, struct rs_live *l,
-		   const struct rs_conn_side *s,
-		   const struct rs_conn_side *peer, enum ibv_mtu mtu)
+		   const struct rs_conn_side *s, const struct rs_peer *self,
+		   const struct rs_peer *peer)
 {
 	const struct rs_connection *conn = l->obj->data;
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTR,
-		.path_mtu = mtu,
-		.dest_qp_num = peer->rt->qp ? peer->rt->qp->qp_num : 0,
-		.rq_psn = conn->psn,
+		.path_mtu = rs_peer_mtu(conn->mtu, self, peer),
+		.dest_qp_num = peer->qpn,
+		.rq_psn = peer->psn,
 		.max_dest_rd_atomic = conn->max_dest_rd_atomic,
 		.min_rnr_timer = conn->min_rnr_timer,
 	};
@@ -98,39 +77,40 @@ static int oob_rtr(struct rs_run *run, struct rs_live *l,
 		skip = IBV_QP_DEST_QPN | IBV_QP_AV |
 		       (conn->mtu ? 0 : IBV_QP_PATH_MTU);
 	} else {
-		oob_av(conn, s, peer, &attr.ah_attr);
+		rs_peer_av(self, peer, conn->sl, conn->traffic_class,
+			   &attr.ah_attr);
 	}
 	rs_qp_attr_args(&c, &attr, mask, skip);
 	if (run->dry_run) {
 		if (!conn->mtu)
 			rs_call_arg(&c, "path_mtu", "min(active_mtu(%s), "
-				    "active_mtu(%s))", s->ctx_id,
-				    peer->ctx_id);
-		rs_call_arg(&c, "dest_qp_num", "qpn(%s)", peer->l->obj->id);
-		rs_call_arg(&c, "ah_attr.port_num", "%u", s->port);
+				    "active_mtu(%s))", self->context,
+				    peer->context);
+		rs_call_arg(&c, "dest_qp_num", "qpn(%s)", peer->qp);
+		rs_call_arg(&c, "ah_attr.port_num", "%u", self->port);
 		rs_call_arg(&c, "ah_attr.sl", "%u", conn->sl);
 		rs_call_arg(&c, "ah_attr.is_global", "1_on_ethernet_or_"
 			    "with_a_gid");
-		rs_call_arg(&c, "ah_attr.grh.dgid", "gid(%s)", peer->ctx_id);
+		rs_call_arg(&c, "ah_attr.grh.dgid", "gid(%s)", peer->context);
 		rs_call_arg(&c, "ah_attr.grh.sgid_index", "gid_index(%s)",
-			    s->ctx_id);
+			    self->context);
 		rs_call_arg(&c, "ah_attr.grh.hop_limit", "%u",
-			    CONN_HOP_LIMIT);
+			    RS_PEER_HOP_LIMIT);
 		rs_call_arg(&c, "ah_attr.grh.traffic_class", "%u",
 			    conn->traffic_class);
 		rs_call_arg(&c, "ah_attr.dlid", "lid(%s)_if_not_global",
-			    peer->ctx_id);
+			    peer->context);
 	}
 	return rs_qp_modify(run, l, s->l, &c, &attr, mask);
 }
 
 static int oob_rts(struct rs_run *run, struct rs_live *l,
-		   const struct rs_conn_side *s)
+		   const struct rs_conn_side *s, const struct rs_peer *self)
 {
 	const struct rs_connection *conn = l->obj->data;
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS,
-		.sq_psn = conn->psn,
+		.sq_psn = self->psn,
 		.timeout = conn->timeout,
 		.retry_cnt = conn->retry_cnt,
 		.rnr_retry = conn->rnr_retry,
@@ -152,31 +132,46 @@ static int oob_rts(struct rs_run *run, struct rs_live *l,
 	return rs_qp_modify(run, l, s->l, &c, &attr, mask);
 }
 
+/*
+ * Take @s's QP to @state (INIT, RTR, RTS in turn) with its own
+ * description @self and its peer's @peer: nothing else of the peer is
+ * read, so that the description could as well have come over a socket.
+ */
+static int oob_to(struct rs_run *run, struct rs_live *l,
+		  const struct rs_conn_side *s, const struct rs_peer *self,
+		  const struct rs_peer *peer, enum ibv_qp_state state)
+{
+	switch (state) {
+	case IBV_QPS_INIT:
+		return oob_init(run, l, s, self);
+	case IBV_QPS_RTR:
+		return oob_rtr(run, l, s, self, peer);
+	case IBV_QPS_RTS:
+		return oob_rts(run, l, s, self);
+	default:
+		return -EINVAL;
+	}
+}
+
 int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
 			const struct rs_conn_side *a,
 			const struct rs_conn_side *b)
 {
-	const struct rs_connection *conn = l->obj->data;
-	enum ibv_mtu mtu = conn->mtu;
-	int r;
+	static const enum ibv_qp_state states[] = {
+		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,
+	};
+	struct rs_peer pa, pb;
+	int r = 0;
 
-	if (!mtu && !run->dry_run) {
-		mtu = a->dev->port_attr.active_mtu;
-		if (b->dev->port_attr.active_mtu < mtu)
-			mtu = b->dev->port_attr.active_mtu;
-	}
+	/* What a pair of processes would send each other first. */
+	rs_conn_side_peer(run, l, a, &pa);
+	rs_conn_side_peer(run, l, b, &pb);
 	/* Both to INIT, both to RTR, both to RTS: each step of one side
 	 * only needs what the other already has at that point. */
-	r = oob_init(run, l, a);
-	if (!r)
-		r = oob_init(run, l, b);
-	if (!r)
-		r = oob_rtr(run, l, a, b, mtu);
-	if (!r)
-		r = oob_rtr(run, l, b, a, mtu);
-	if (!r)
-		r = oob_rts(run, l, a);
-	if (!r)
-		r = oob_rts(run, l, b);
+	for (size_t i = 0; !r && i < sizeof(states) / sizeof(*states); i++) {
+		r = oob_to(run, l, a, &pa, &pb, states[i]);
+		if (!r)
+			r = oob_to(run, l, b, &pb, &pa, states[i]);
+	}
 	return r;
 }

@@ -33,6 +33,16 @@ static void side_get(struct rs_run *run, const char *name, const char *id,
 		s->port = s->dev->port;
 }
 
+void rs_conn_side_peer(struct rs_run *run, struct rs_live *l,
+		       const struct rs_conn_side *s, struct rs_peer *ret)
+{
+	const struct rs_connection *conn = l->obj->data;
+
+	rs_peer_fill(ret, s->l->obj->id, s->ctx_id,
+		     s->rt->qp ? s->rt->qp->qp_num : 0, conn->psn, s->port,
+		     run->dry_run ? NULL : s->dev);
+}
+
 static const char *article(int type)
 {
 	return type == RS_QPT_RC || type == RS_QPT_XRC_SEND ||
