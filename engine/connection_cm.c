@@ -373,7 +373,8 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 	struct rs_connection_rt *rt = l->rt;
 	struct sockaddr_storage ss = { 0 };
 	struct rdma_conn_param pa, pb;
-	char addr[INET6_ADDRSTRLEN + 16];
+	/* "[IPv6]:PORT", or a dry run's "ipv4(gid(CONTEXT)):PORT" */
+	char addr[INET6_ADDRSTRLEN + RDMASCN_ID_MAX];
 	struct rs_call c;
 	int r, fl;
 
