@@ -171,10 +171,13 @@ static int cm_wait(struct rs_run *run, struct rs_live *l,
 	}
 }
 
-/* The address b listens on and a connects to: 'ip', else the IPv4
- * address of b's context's GID (RoCE v2, IPv4-mapped). */
+/*
+ * The address b listens on and a connects to: 'ip', else the IPv4
+ * address of b's GID (RoCE v2, IPv4-mapped), as b's description @b has
+ * it: all a learns of b.
+ */
 static int cm_addr(struct rs_run *run, struct rs_live *l,
-		   const struct rs_conn_side *b, struct sockaddr_storage *ss,
+		   const struct rs_peer *b, struct sockaddr_storage *ss,
 		   char *text, size_t len)
 {
 	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
@@ -190,17 +193,17 @@ static int cm_addr(struct rs_run *run, struct rs_live *l,
 	if (conn->ip) {
 		snprintf(ip, sizeof(ip), "%s", conn->ip);
 	} else if (run->dry_run) {
-		snprintf(text, len, "ipv4(gid(%s)):%u", b->ctx_id, port);
+		snprintf(text, len, "ipv4(gid(%s)):%u", b->context, port);
 		return 0;
-	} else if (b->dev->gid_index < 0 ||
-		   memcmp(b->dev->gid.raw, v4mapped, sizeof(v4mapped))) {
-		inet_ntop(AF_INET6, b->dev->gid.raw, ip, sizeof(ip));
+	} else if (b->gid_index < 0 ||
+		   memcmp(b->gid, v4mapped, sizeof(v4mapped))) {
+		inet_ntop(AF_INET6, b->gid, ip, sizeof(ip));
 		return rs_live_error(run, l, EINVAL, "ip: not given, and "
 				     "context '%s' has no IPv4-mapped GID to "
-				     "take it from (its GID: %s)", b->ctx_id,
-				     b->dev->gid_index < 0 ? "none" : ip);
+				     "take it from (its GID: %s)", b->context,
+				     b->gid_index < 0 ? "none" : ip);
 	} else {
-		inet_ntop(AF_INET, b->dev->gid.raw + 12, ip, sizeof(ip));
+		inet_ntop(AF_INET, b->gid + 12, ip, sizeof(ip));
 	}
 	snprintf(serv, sizeof(serv), "%u", port);
 	r = getaddrinfo(ip, serv, &hints, &res);
@@ -375,10 +378,12 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 	struct rdma_conn_param pa, pb;
 	/* "[IPv6]:PORT", or a dry run's "ipv4(gid(CONTEXT)):PORT" */
 	char addr[INET6_ADDRSTRLEN + RDMASCN_ID_MAX];
+	struct rs_peer bp;
 	struct rs_call c;
 	int r, fl;
 
-	r = cm_addr(run, l, b, &ss, addr, sizeof(addr));
+	rs_conn_side_peer(run, l, b, &bp);
+	r = cm_addr(run, l, &bp, &ss, addr, sizeof(addr));
 	if (r)
 		return r;
 
