@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "caps.h"
+#include "plugin.h"
 #include "schema.h"
 
-static const struct {
+struct feature {
 	const char *name;
 	const char *source;
-} features[] = {
+};
+
+static const struct feature features[RS_FEAT_COUNT] = {
 	[RS_FEAT_SRQ] = { "srq", "max_srq" },
 	[RS_FEAT_XRC] = { "xrc", "IBV_DEVICE_XRC" },
 	[RS_FEAT_MW_TYPE1] = { "mw_type1", "max_mw" },
@@ -84,16 +89,68 @@ uint32_t rs_dev_qp_types(const struct ibv_device_attr_ex *ax)
 	return t;
 }
 
+/* Words plugins add, bits RS_FEAT_COUNT on; the strings are the
+ * plugins', so they go when the plugins are unloaded. */
+static struct feature added[RS_FEATURES_MAX - RS_FEAT_COUNT];
+static unsigned n_added;
+
+uint32_t rs_ctx_features(struct ibv_context *ctx,
+			 const struct ibv_device_attr_ex *ax)
+{
+	return rs_dev_features(ax) | rs_plugins_device_features(ctx);
+}
+
+static const struct feature *feature_at(unsigned feat)
+{
+	if (feat < RS_FEAT_COUNT)
+		return &features[feat];
+	if (feat - RS_FEAT_COUNT < n_added)
+		return &added[feat - RS_FEAT_COUNT];
+	return NULL;
+}
+
+unsigned rs_feature_count(void)
+{
+	return RS_FEAT_COUNT + n_added;
+}
+
+int rs_feature_find(const char *name)
+{
+	for (unsigned f = 0; f < rs_feature_count(); f++)
+		if (!strcmp(feature_at(f)->name, name))
+			return (int)f;
+	return -ENOENT;
+}
+
+int rs_feature_add(const char *name, const char *source)
+{
+	int f = rs_feature_find(name);
+
+	if (f >= 0)
+		return f;
+	if (RS_FEAT_COUNT + n_added == RS_FEATURES_MAX)
+		return -ENOSPC;
+	added[n_added] = (struct feature){ name, source };
+	return (int)(RS_FEAT_COUNT + n_added++);
+}
+
+void rs_features_drop_added(void)
+{
+	n_added = 0;
+}
+
 const char *rs_feature_name(unsigned feat)
 {
-	return feat < sizeof(features) / sizeof(*features) ?
-	       features[feat].name : "?";
+	const struct feature *f = feature_at(feat);
+
+	return f ? f->name : "?";
 }
 
 const char *rs_feature_source(unsigned feat)
 {
-	return feat < sizeof(features) / sizeof(*features) ?
-	       features[feat].source : "?";
+	const struct feature *f = feature_at(feat);
+
+	return f && f->source ? f->source : "?";
 }
 
 const char *rs_qp_type_name(unsigned type)

@@ -173,8 +173,8 @@ static void describe_port(struct ibv_context *ctx, uint8_t port,
 	describe_gids(ctx, port, pa.gid_tbl_len, p);
 }
 
-static void describe_caps(const struct ibv_device_attr_ex *ax,
-			  struct rs_val *dev)
+static void describe_caps(struct ibv_context *ctx,
+			  const struct ibv_device_attr_ex *ax, struct rs_val *dev)
 {
 	const struct ibv_device_attr *a = &ax->orig_attr;
 	struct rs_val *caps = rs_val_put_obj(dev, "caps");
@@ -210,7 +210,7 @@ static void describe_caps(const struct ibv_device_attr_ex *ax,
 	/* What a scenario's requires: asks about, decided where run
 	 * decides it. */
 	feat = rs_val_put_arr(dev, "features");
-	bits = rs_dev_features(ax);
+	bits = rs_ctx_features(ctx, ax);
 	for (unsigned f = 0; f < 32; f++)
 		if (bits & 1u << f)
 			rs_val_push_str(feat, rs_feature_name(f));
@@ -246,7 +246,7 @@ static void describe_device(struct ibv_device *ibdev, struct rs_val *devs)
 	rs_val_put_u64(dev, "vendor_part_id", ax.orig_attr.vendor_part_id);
 	rs_val_put_u64(dev, "hw_ver", ax.orig_attr.hw_ver);
 	rs_val_put_u64(dev, "phys_port_cnt", ax.orig_attr.phys_port_cnt);
-	describe_caps(&ax, dev);
+	describe_caps(ctx, &ax, dev);
 	ports = rs_val_put_arr(dev, "ports");
 	for (uint8_t p = 1; p <= ax.orig_attr.phys_port_cnt; p++)
 		describe_port(ctx, p, ports);

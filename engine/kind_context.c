@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps.h"
 #include "kinds.h"
 #include "live.h"
 #include "value.h"
@@ -139,6 +140,8 @@ static int open_probe(const struct rs_context *c, struct ibv_device *d,
 		dev->gid = e.gid;
 		dev->gid_type = e.gid_type;
 	}
+	/* While the device is open: plugins look at it through it. */
+	dev->features = rs_ctx_features(ctx, &dev->attr);
 	ret = 0;
 out:
 	ibv_close_device(ctx);

@@ -54,6 +54,17 @@ int rs_path_plugindir(char *buf, size_t len)
 				  buf, len);
 }
 
+int rs_path_extra_plugindir(char *buf, size_t len)
+{
+	const char *e = getenv("RDMASCN_EXTRA_PLUGIN_DIR");
+
+	if (!e || !*e)
+		return -ENOENT;
+	if (snprintf(buf, len, "%s", e) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 int rs_path_helper(const char *name, char *buf, size_t len)
 {
 	char dir[PATH_MAX];

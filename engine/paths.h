@@ -12,6 +12,9 @@
  */
 int rs_path_self(char *buf, size_t len);
 int rs_path_plugindir(char *buf, size_t len);
+/* RDMASCN_EXTRA_PLUGIN_DIR, where the tests keep their plugin: -ENOENT
+ * when unset. */
+int rs_path_extra_plugindir(char *buf, size_t len);
 int rs_path_helper(const char *name, char *buf, size_t len);
 
 #endif

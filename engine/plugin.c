@@ -6,26 +6,58 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps.h"
 #include "paths.h"
 #include "plugin.h"
 
 #define MAX_PLUGINS 16
 
-static const struct rdmascn_plugin *plugins[MAX_PLUGINS];
+struct loaded {
+	const struct rdmascn_plugin *p;
+	char *path;              /* the file it registered from */
+	/* Its features[i] as a requires.features bit; -1: none. */
+	int8_t bit[RDMASCN_PLUGIN_FEATURES_MAX];
+	unsigned n_features;
+};
+
+static struct loaded plugins[MAX_PLUGINS];
 static unsigned n_plugins;
 static void *handles[MAX_PLUGINS];
 static unsigned n_handles;
 static bool loaded;
 
 __attribute__((visibility("default")))
-void rdmascn_register_plugin_v1(const struct rdmascn_plugin *plugin)
+void rdmascn_register_plugin_v2(const struct rdmascn_plugin *plugin)
 {
 	if (n_plugins == MAX_PLUGINS) {
 		fprintf(stderr, "rdmascn: too many plugins, ignoring '%s'\n",
 			plugin->name);
 		return;
 	}
-	plugins[n_plugins++] = plugin;
+	plugins[n_plugins++] = (struct loaded){ .p = plugin };
+}
+
+/* A plugin's feature words become words of requires.features. */
+static void add_features(struct loaded *l)
+{
+	const struct rdmascn_feature *f = l->p->features;
+
+	for (; f && f->name; f++) {
+		int bit;
+
+		if (l->n_features == RDMASCN_PLUGIN_FEATURES_MAX) {
+			fprintf(stderr, "rdmascn: plugin %s: more than %u "
+				"features, ignoring '%s' and after\n",
+				l->p->name, RDMASCN_PLUGIN_FEATURES_MAX,
+				f->name);
+			break;
+		}
+		bit = rs_feature_add(f->name, f->source);
+		if (bit < 0)
+			fprintf(stderr, "rdmascn: plugin %s: no room for "
+				"feature '%s'\n", l->p->name, f->name);
+		l->bit[l->n_features++] = (int8_t)(bit < 0 ? -1 : bit);
+	}
 }
 
 static int so_filter(const struct dirent *d)
@@ -35,22 +67,17 @@ static int so_filter(const struct dirent *d)
 	return len > 3 && !strcmp(d->d_name + len - 3, ".so");
 }
 
-void rs_plugins_load(bool verbose)
+static void load_dir(const char *dir, bool verbose)
 {
 	struct dirent **ents;
-	char dir[PATH_MAX];
 	int n;
 
-	if (loaded)
-		return;
-	loaded = true;
-	if (rs_path_plugindir(dir, sizeof(dir)) < 0)
-		return;
 	/* Sorted, so the registration order never depends on the disk. */
 	n = scandir(dir, &ents, so_filter, alphasort);
 	if (n < 0)
 		return;
 	for (int i = 0; i < n; i++) {
+		unsigned before = n_plugins;
 		char path[PATH_MAX];
 		void *h;
 
@@ -68,15 +95,38 @@ void rs_plugins_load(bool verbose)
 			continue;
 		}
 		handles[n_handles++] = h;
+		if (verbose && n_plugins == before)
+			fprintf(stderr, "rdmascn: plugin %s: registered "
+				"nothing\n", path);
+		for (unsigned p = before; p < n_plugins; p++) {
+			plugins[p].path = strdup(path);
+			add_features(&plugins[p]);
+		}
 	}
 	free(ents);
 }
 
+void rs_plugins_load(bool verbose)
+{
+	char dir[PATH_MAX];
+
+	if (loaded)
+		return;
+	loaded = true;
+	if (rs_path_plugindir(dir, sizeof(dir)) == 0)
+		load_dir(dir, verbose);
+	if (rs_path_extra_plugindir(dir, sizeof(dir)) == 0)
+		load_dir(dir, verbose);
+}
+
 void rs_plugins_unload(void)
 {
+	/* The feature words are the plugins' strings. */
+	rs_features_drop_added();
 	while (n_handles)
 		dlclose(handles[--n_handles]);
-	n_plugins = 0;
+	while (n_plugins)
+		free(plugins[--n_plugins].path);
 	loaded = false;
 }
 
@@ -87,12 +137,35 @@ unsigned rs_plugins_count(void)
 
 const struct rdmascn_plugin *rs_plugin_at(unsigned i)
 {
-	return i < n_plugins ? plugins[i] : NULL;
+	return i < n_plugins ? plugins[i].p : NULL;
+}
+
+const char *rs_plugin_path(unsigned i)
+{
+	return i < n_plugins && plugins[i].path ? plugins[i].path : "?";
 }
 
 void rs_plugins_describe_device(struct ibv_context *ctx, struct rs_val *dev)
 {
 	for (unsigned i = 0; i < n_plugins; i++)
-		if (plugins[i]->describe_device)
-			plugins[i]->describe_device(ctx, dev);
+		if (plugins[i].p->describe_device)
+			plugins[i].p->describe_device(ctx, dev);
+}
+
+uint32_t rs_plugins_device_features(struct ibv_context *ctx)
+{
+	uint32_t bits = 0;
+
+	for (unsigned i = 0; i < n_plugins; i++) {
+		const struct loaded *l = &plugins[i];
+		uint64_t have = 0;
+
+		if (!l->p->device_features || !l->n_features ||
+		    l->p->device_features(ctx, &have) < 0)
+			continue;
+		for (unsigned f = 0; f < l->n_features; f++)
+			if (have & 1ull << f && l->bit[f] >= 0)
+				bits |= 1u << l->bit[f];
+	}
+	return bits;
 }

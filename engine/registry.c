@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "caps.h"
 #include "registry.h"
 #include "schema.h"
 
@@ -62,13 +63,27 @@ const struct rdmascn_kind *rs_registry_find(const char *key, bool step)
 	return NULL;
 }
 
-static const cyaml_schema_field_t requires_fields[] = {
+/* The words of requires.features are the core's and the plugins': the
+ * table is filled when the schema is sealed, after plugins loaded. */
+static cyaml_strval_t feature_bits[RS_FEATURES_MAX];
+static cyaml_schema_field_t requires_fields[] = {
 	RS_FIELD_FLAGS("qp_types", struct rs_requires, qp_types, rs_qp_type_bits),
-	RS_FIELD_FLAGS("features", struct rs_requires, features, rs_feature_bits),
+	CYAML_FIELD_FLAGS("features", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT,
+			  struct rs_requires, features, feature_bits, 0),
 	RS_FIELD_ENUM("link_layer", struct rs_requires, link_layer,
 		      rs_link_layer_names),
 	CYAML_FIELD_END
 };
+
+static void seal_features(void)
+{
+	unsigned n = rs_feature_count();
+
+	for (unsigned f = 0; f < n; f++)
+		feature_bits[f] = (cyaml_strval_t){ rs_feature_name(f),
+						    (int64_t)1 << f };
+	requires_fields[1].value.enumeration.count = n;
+}
 
 const cyaml_schema_value_t *rs_registry_schema(void)
 {
@@ -78,6 +93,7 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 	if (sealed)
 		return &top_schema;
 	sealed = true;
+	seal_features();
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_STRING_PTR(
 		"scenario", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 		struct rs_top, scenario, 1, 128);

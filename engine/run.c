@@ -106,7 +106,7 @@ static bool requires_met(struct rs_run *run, struct rs_live *ctx)
 	const struct rs_requires *req = run->s->top->requires;
 	const struct rs_dev *dev = &((struct rs_context_rt *)ctx->rt)->dev;
 	const struct rs_obj *o = ctx->obj;
-	uint32_t feats = rs_dev_features(&dev->attr);
+	uint32_t feats = dev->features;
 	uint32_t types = rs_dev_qp_types(&dev->attr);
 	bool ok = true;
 

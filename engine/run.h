@@ -45,6 +45,7 @@ struct rs_dev {
 	int gid_index;           /* -1: none (InfiniBand without GRH) */
 	union ibv_gid gid;
 	enum ibv_gid_type gid_type;
+	uint32_t features;       /* requires.features bits, plugins' too */
 };
 
 struct rs_fault;

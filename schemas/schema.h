@@ -96,22 +96,16 @@ enum rs_feature {
 	RS_FEAT_ATOMICS, RS_FEAT_DM, RS_FEAT_ODP, RS_FEAT_FLOW_STEERING,
 	RS_FEAT_RAW_PACKET, RS_FEAT_RDMA_CM, RS_FEAT_CQ_EX, RS_FEAT_QP_EX,
 	RS_FEAT_MLX5DV, RS_FEAT_DEVX, RS_FEAT_TAG_MATCHING,
+	RS_FEAT_COUNT
 };
-#define RS_FEAT_MAP(X)                                                    \
-	X("srq", RS_FEAT_SRQ) X("xrc", RS_FEAT_XRC)                       \
-	X("mw_type1", RS_FEAT_MW_TYPE1) X("mw_type2", RS_FEAT_MW_TYPE2)   \
-	X("atomics", RS_FEAT_ATOMICS) X("dm", RS_FEAT_DM)                 \
-	X("odp", RS_FEAT_ODP) X("flow_steering", RS_FEAT_FLOW_STEERING)   \
-	X("raw_packet", RS_FEAT_RAW_PACKET) X("rdma_cm", RS_FEAT_RDMA_CM) \
-	X("cq_ex", RS_FEAT_CQ_EX) X("qp_ex", RS_FEAT_QP_EX)               \
-	X("mlx5dv", RS_FEAT_MLX5DV) X("devx", RS_FEAT_DEVX)               \
-	X("tag_matching", RS_FEAT_TAG_MATCHING)
+/* Bits of a requires.features mask: the core's words (the names are in
+ * engine/caps.c), then those plugins add. */
+#define RS_FEATURES_MAX 32
 
 #define RS_AS_BIT(name, v) { name, 1u << (v) },
 #define RS_AS_VAL(name, v) { name, (v) },
 static const cyaml_strval_t rs_qp_type_bits[] = { RS_QPT_MAP(RS_AS_BIT) };
 static const cyaml_strval_t rs_qp_type_names[] = { RS_QPT_MAP(RS_AS_VAL) };
-static const cyaml_strval_t rs_feature_bits[] = { RS_FEAT_MAP(RS_AS_BIT) };
 
 enum rs_link_layer { RS_LL_ANY, RS_LL_INFINIBAND, RS_LL_ETHERNET };
 static const cyaml_strval_t rs_link_layer_names[] = {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * mlx5 plugin.  For now it tells `rdmascn devices` what mlx5dv knows of a
- * device: the direct-verbs flags and whether DevX can be opened.  Later it
- * adds the mlx5 object kinds and DevX commands through the same
+ * device: the direct-verbs flags and whether DevX can be opened; and
+ * `requires: {features: [mlx5dv, devx]}` whether a device has them.  Later
+ * it adds the mlx5 object kinds and DevX commands through the same
  * registration.
  */
 #include <stdint.h>
@@ -28,6 +29,20 @@ static const struct flag_name mlx5_flags[] = {
 	{ MLX5DV_CONTEXT_FLAGS_REAL_TIME_TS, "real_time_ts" },
 };
 
+/* DevX needs a context opened for it: try, and say. */
+static bool devx_opens(struct ibv_device *device)
+{
+	struct mlx5dv_context_attr attr = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	struct ibv_context *devx = mlx5dv_open_device(device, &attr);
+
+	if (!devx)
+		return false;
+	ibv_close_device(devx);
+	return true;
+}
+
 static void describe_device(struct ibv_context *ctx, struct rs_val *dev)
 {
 	struct mlx5dv_context attr = {
@@ -38,10 +53,6 @@ static void describe_device(struct ibv_context *ctx, struct rs_val *dev)
 			     MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS |
 			     MLX5DV_CONTEXT_MASK_DC_ODP_CAPS,
 	};
-	struct mlx5dv_context_attr open_attr = {
-		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
-	};
-	struct ibv_context *devx;
 	struct rs_val *m, *flags;
 
 	if (!mlx5dv_is_supported(ctx->device))
@@ -67,21 +78,40 @@ static void describe_device(struct ibv_context *ctx, struct rs_val *dev)
 		rs_val_put_u64(m, "num_lag_ports", attr.num_lag_ports);
 	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_DC_ODP_CAPS)
 		rs_val_put_u64(m, "dc_odp_caps", attr.dc_odp_caps);
-	/* DevX needs a context opened for it; try, and say. */
-	devx = mlx5dv_open_device(ctx->device, &open_attr);
-	rs_val_put_bool(m, "devx", devx != NULL);
-	if (devx)
-		ibv_close_device(devx);
+	rs_val_put_bool(m, "devx", devx_opens(ctx->device));
+}
+
+/* The core knows these words already; the plugin is what can tell them. */
+enum { FEAT_MLX5DV, FEAT_DEVX };
+static const struct rdmascn_feature mlx5_features[] = {
+	[FEAT_MLX5DV] = { "mlx5dv", "mlx5dv_is_supported()" },
+	[FEAT_DEVX] = { "devx", "mlx5dv_open_device(MLX5DV_CONTEXT_FLAGS_DEVX)" },
+	{ NULL }
+};
+
+static int device_features(struct ibv_context *ctx, uint64_t *ret_have)
+{
+	uint64_t have = 0;
+
+	if (mlx5dv_is_supported(ctx->device)) {
+		have |= 1ull << FEAT_MLX5DV;
+		if (devx_opens(ctx->device))
+			have |= 1ull << FEAT_DEVX;
+	}
+	*ret_have = have;
+	return 0;
 }
 
 static const struct rdmascn_plugin mlx5_plugin = {
 	.name = "mlx5",
 	.version = "1",
 	.describe_device = describe_device,
+	.features = mlx5_features,
+	.device_features = device_features,
 };
 
 __attribute__((constructor))
 static void mlx5_plugin_init(void)
 {
-	rdmascn_register_plugin_v1(&mlx5_plugin);
+	rdmascn_register_plugin_v2(&mlx5_plugin);
 }
