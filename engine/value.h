@@ -7,22 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/*
- * Results are data: commands build a tree of values and a reporter prints
- * it (JSON here; tables, JUnit and others walk the same tree).  Builders
- * never check each call: a failed allocation marks the container, and
- * rs_val_check() reports it once at the end.
- */
-enum rs_val_type {
-	RS_VAL_NULL,
-	RS_VAL_BOOL,
-	RS_VAL_INT,
-	RS_VAL_UINT,
-	RS_VAL_DOUBLE,
-	RS_VAL_STR,
-	RS_VAL_ARR,
-	RS_VAL_OBJ,
-};
+/* The builder's calls are public (plugins use them); the tree's layout
+ * is the engine's own. */
+#include "rdmascn/value.h"
 
 struct rs_val {
 	enum rs_val_type type;
@@ -38,37 +25,5 @@ struct rs_val {
 	struct rs_val **items;
 	size_t n, cap;
 };
-
-struct rs_val *rs_val_new(enum rs_val_type type);
-void rs_val_free(struct rs_val *v);
-int rs_val_check(const struct rs_val *v);
-
-/* Scalars on their own, to add to an array or an object. */
-struct rs_val *rs_val_str(const char *s);
-struct rs_val *rs_val_u64(uint64_t u);
-struct rs_val *rs_val_i64(int64_t i);
-struct rs_val *rs_val_bool(bool b);
-
-/* Add @child (owned from here on, freed on failure) to an array or, with
- * a key, to an object.  Returns @child, or NULL. */
-struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child);
-struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
-			  struct rs_val *child);
-struct rs_val *rs_val_put_obj(struct rs_val *obj, const char *key);
-struct rs_val *rs_val_put_arr(struct rs_val *obj, const char *key);
-void rs_val_put_str(struct rs_val *obj, const char *key, const char *s);
-void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u);
-void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i);
-void rs_val_put_bool(struct rs_val *obj, const char *key, bool b);
-struct rs_val *rs_val_push_obj(struct rs_val *arr);
-void rs_val_push_str(struct rs_val *arr, const char *s);
-
-const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key);
-const char *rs_val_get_str(const struct rs_val *obj, const char *key);
-uint64_t rs_val_get_u64(const struct rs_val *obj, const char *key);
-
-int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty);
 
 #endif

@@ -12,7 +12,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include "rdmascn/plugin.h"
-#include "value.h"
+#include "rdmascn/value.h"
 
 struct flag_name {
 	uint64_t flag;
