@@ -37,6 +37,9 @@ static const struct rs_cmd commands[] = {
 	  "  -j, --json          print JSON\n"
 	  "  -d, --device NAME   only this device\n"
 	  "      --softroce      run inside the Soft-RoCE VM\n" },
+	{ "plugins", rs_cmd_plugins, "[-j]",
+	  "list loaded plugins and the kinds, steps and features each adds",
+	  "  -j, --json          print JSON\n" },
 	{ "softroce", rs_cmd_softroce, "[VM-OPTIONS] -- COMMAND [ARG...]",
 	  "run COMMAND on a real Soft-RoCE device (rxe0) in a throwaway VM",
 	  "  see `rdmascn softroce --help` for the VM options\n" },

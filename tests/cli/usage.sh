@@ -43,6 +43,9 @@ expect 0 "" devices --help
 expect 0 "" plan --help
 expect 0 "" graph --help
 expect 0 "" validate --help
+expect 0 "" plugins --help
+expect 2 "Unexpected argument 'extra'." plugins extra
+expect 2 "Unknown option '--bogus'." plugins --bogus
 
 out=$("$rdmascn" --version)
 [ "$out" = "rdmascn $2" ] || { echo "FAIL: --version said '$out'"; fails=$((fails + 1)); }

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/* rdmascn plugins: what is loaded, from where, and what each adds. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <string.h>
+
+#include "cli.h"
+#include "model.h"
+#include "paths.h"
+#include "plugin.h"
+#include "value.h"
+
+static void describe_plugin(unsigned i, struct rs_val *list)
+{
+	const struct rdmascn_plugin *p = rs_plugin_at(i);
+	struct rs_val *o = rs_val_push_obj(list);
+	struct rs_val *kinds, *steps, *feats;
+
+	rs_val_put_str(o, "name", p->name);
+	rs_val_put_str(o, "version", p->version ? p->version : "");
+	rs_val_put_str(o, "path", rs_plugin_path(i));
+	kinds = rs_val_put_arr(o, "kinds");
+	steps = rs_val_put_arr(o, "steps");
+	feats = rs_val_put_arr(o, "features");
+	for (const struct rdmascn_kind *const *k = p->kinds; k && *k; k++) {
+		struct rs_val *v = rs_val_push_obj((*k)->step ? steps : kinds);
+
+		rs_val_put_str(v, "name", (*k)->name);
+		rs_val_put_str(v, "section", (*k)->section);
+		if ((*k)->summary)
+			rs_val_put_str(v, "summary", (*k)->summary);
+	}
+	for (const struct rdmascn_feature *f = p->features; f && f->name; f++) {
+		struct rs_val *v = rs_val_push_obj(feats);
+
+		rs_val_put_str(v, "name", f->name);
+		if (f->source)
+			rs_val_put_str(v, "source", f->source);
+	}
+}
+
+/* "  kinds: fake_tags", the words a scenario writes; nothing if none. */
+static void print_words(FILE *f, const struct rs_val *plugin,
+			const char *what, const char *key)
+{
+	const struct rs_val *list = rs_val_get(plugin, what);
+
+	if (!list || !list->n)
+		return;
+	fprintf(f, "  %s:", what);
+	for (size_t i = 0; i < list->n; i++)
+		fprintf(f, " %s", rs_val_get_str(list->items[i], key));
+	fputc('\n', f);
+}
+
+static void print_plugins(FILE *f, const struct rs_val *list)
+{
+	char dir[PATH_MAX];
+
+	for (size_t i = 0; i < list->n; i++) {
+		const struct rs_val *p = list->items[i];
+
+		fprintf(f, "%s %s %s\n", rs_val_get_str(p, "name"),
+			rs_val_get_str(p, "version"), rs_val_get_str(p, "path"));
+		print_words(f, p, "kinds", "section");
+		print_words(f, p, "steps", "section");
+		print_words(f, p, "features", "name");
+	}
+	if (list->n)
+		return;
+	fputs("No plugins", f);
+	if (rs_path_plugindir(dir, sizeof(dir)) == 0)
+		fprintf(f, " in %s", dir);
+	if (rs_path_extra_plugindir(dir, sizeof(dir)) == 0)
+		fprintf(f, " or %s", dir);
+	fputs(".\n", f);
+}
+
+int rs_cmd_plugins(const struct rs_cmd *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct rs_val *list;
+	bool json = false;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			rs_cmd_usage(cmd, stdout);
+			return RS_EXIT_PASSED;
+		default:
+			return rs_cmd_bad_option(cmd, argv, c);
+		}
+	}
+	if (optind < argc)
+		return rs_cmd_usage_error(cmd, "Unexpected argument '%s'.",
+					  argv[optind]);
+
+	/* A plugin that does not load is what this command is asked
+	 * about: say why on stderr, -v or not.  Registering the kinds
+	 * says which clash with others. */
+	rs_plugins_load(true);
+	rs_scenario_registry_init();
+	list = rs_val_new(RS_VAL_ARR);
+	for (unsigned i = 0; list && i < rs_plugins_count(); i++)
+		describe_plugin(i, list);
+	r = list ? rs_val_check(list) : -ENOMEM;
+	if (r == 0 && json)
+		r = rs_val_write_json(stdout, list, true);
+	else if (r == 0)
+		print_plugins(stdout, list);
+	rs_val_free(list);
+	if (r < 0) {
+		fprintf(stderr, "rdmascn: plugins: %s\n", strerror(-r));
+		return RS_EXIT_CANTRUN;
+	}
+	return RS_EXIT_PASSED;
+}

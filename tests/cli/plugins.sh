@@ -1,0 +1,78 @@
+#!/bin/bash
+# rdmascn plugins: each loaded plugin as NAME VERSION PATH, then the
+# section names of its kinds and steps and its feature words (a line each,
+# none when empty); -j the same as JSON; no plugin said so; a file that
+# does not load named on stderr, the rest still listed, exit 0.
+set -u
+rdmascn=$1
+plugdir=$2     # where the build puts the mlx5 plugin
+testdir=$3     # where the tests' plugin is
+fails=0 n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# same WHAT GOT WANT
+same() {
+	n=$((n + 1))
+	[ "$2" = "$3" ] || fail "$1: got
+$2
+--- want
+$3"
+}
+
+mlx5="mlx5 1 $plugdir/mlx5.so
+  features: mlx5dv devx"
+fake="fake 0.1 $testdir/fake.so
+  kinds: fake_tags
+  features: test_fake"
+
+unset RDMASCN_EXTRA_PLUGIN_DIR
+export RDMASCN_PLUGIN_DIR=$plugdir
+same "plugins" "$("$rdmascn" plugins 2>&1; echo "rc=$?")" "$mlx5
+rc=0"
+same "plugins, extra dir" \
+	"$(RDMASCN_EXTRA_PLUGIN_DIR=$testdir "$rdmascn" plugins 2>&1)" \
+	"$mlx5
+$fake"
+
+json=$(RDMASCN_EXTRA_PLUGIN_DIR=$testdir "$rdmascn" plugins -j)
+same "-j: names" "$(jq -r '.[].name' <<<"$json" | paste -sd' ')" "mlx5 fake"
+same "-j: path" "$(jq -r '.[1].path' <<<"$json")" "$testdir/fake.so"
+same "-j: version" "$(jq -r '.[1].version' <<<"$json")" "0.1"
+same "-j: kinds" "$(jq -c '.[1].kinds | map([.name, .section])' <<<"$json")" \
+	'[["fake_tag","fake_tags"]]'
+same "-j: steps" "$(jq -c '.[1].steps' <<<"$json")" '[]'
+same "-j: features" "$(jq -c '[.[].features[] | .name]' <<<"$json")" \
+	'["mlx5dv","devx","test_fake"]'
+same "-j: source" "$(jq -r '.[0].features[1].source' <<<"$json")" \
+	"mlx5dv_open_device(MLX5DV_CONTEXT_FLAGS_DEVX)"
+
+mkdir "$tmp/empty"
+same "none" "$(RDMASCN_PLUGIN_DIR=$tmp/empty "$rdmascn" plugins 2>&1)" \
+	"No plugins in $tmp/empty."
+same "none, extra dir" "$(RDMASCN_PLUGIN_DIR=$tmp/empty \
+	RDMASCN_EXTRA_PLUGIN_DIR=$tmp/empty "$rdmascn" plugins 2>&1)" \
+	"No plugins in $tmp/empty or $tmp/empty."
+same "none, -j" "$(RDMASCN_PLUGIN_DIR=$tmp/empty "$rdmascn" plugins -j)" "[]"
+
+# Not an ELF file: named on stderr, without -v; the others still load.
+mkdir "$tmp/bad"
+: >"$tmp/bad/broken.so"
+out=$(RDMASCN_EXTRA_PLUGIN_DIR=$tmp/bad "$rdmascn" plugins 2>"$tmp/err")
+rc=$?
+same "broken: exit" "$rc" 0
+same "broken: stdout" "$out" "$mlx5"
+n=$((n + 1))
+grep -q "^rdmascn: plugin $tmp/bad/broken.so: " "$tmp/err" ||
+	fail "broken: stderr: $(cat "$tmp/err")"
+
+n=$((n + 1))
+"$rdmascn" plugins --help | grep -qx 'Usage: rdmascn plugins \[-j\]' ||
+	fail "--help"
+n=$((n + 1))
+"$rdmascn" --help | grep -Eq '^  plugins +list loaded plugins' ||
+	fail "rdmascn --help does not list plugins"
+
+echo "$((n - fails)) passed, $fails failed"
+[ $fails -eq 0 ]
