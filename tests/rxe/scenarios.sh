@@ -2,10 +2,13 @@
 # Inside the Soft-RoCE VM: every scenario in scenarios/ runs on rxe0 with
 # --check-leaks.  Those rxe supports pass (exit 0) with teardown the
 # reverse of creation; the others are skipped (exit 77) naming what rxe
-# lacks, with nothing created.
+# lacks, with nothing created.  Then a feature a plugin adds: with the
+# tests' plugin (PLUGDIR), requires test_fake is met on rxe0 and the
+# scenario runs; requires mlx5dv is still skipped, naming mlx5dv.
 set -u
 rdmascn=$1
 scndir=$2
+plugdir=$3
 . "$(dirname "$0")/lib.sh"
 
 # What rxe lacks, by scenario: the capability the skip must name.
@@ -33,3 +36,20 @@ for f in "$scndir"/*.yaml; do
 done
 [ $n -gt 0 ] || fail "no scenarios in $scndir"
 echo "all $n scenarios as expected"
+
+f=$(dirname "$0")/scn/requires_fake.yaml
+export RDMASCN_EXTRA_PLUGIN_DIR=$plugdir
+expect requires_fake 0 "$f"
+has requires_fake "$tmp/out" "^step 2 +verify +'check' +passed"
+echo "ok requires test_fake, met by the tests' plugin: $(tail -n1 "$tmp/out")"
+run_scn "$tmp/out" "$tmp/err" --check-leaks --set feature=mlx5dv "$f"
+[ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "requires mlx5dv: exit $rc, want 77"; }
+has "requires mlx5dv" "$tmp/err" "rxe0 has no mlx5dv \\(requires.features; "
+grep -q '^created' "$tmp/out" && fail "requires mlx5dv: skipped after creating objects"
+echo "ok requires mlx5dv: skipped: $(grep -m1 "has no" "$tmp/err")"
+"$rdmascn" devices -j | jq -r '.[] | select(.name == "rxe0") | .features[]' |
+	grep -qx test_fake || fail "devices: rxe0 does not list test_fake"
+unset RDMASCN_EXTRA_PLUGIN_DIR
+"$rdmascn" devices -j | jq -r '.[] | select(.name == "rxe0") | .features[]' |
+	grep -qx test_fake && fail "devices: test_fake listed without the plugin"
+echo "ok devices lists test_fake on rxe0 with the plugin only"
