@@ -2,11 +2,13 @@
 # rdmascn plugins: each loaded plugin as NAME VERSION PATH, then the
 # section names of its kinds and steps and its feature words (a line each,
 # none when empty); -j the same as JSON; no plugin said so; a file that
-# does not load named on stderr, the rest still listed, exit 0.
+# does not load named on stderr, the rest still listed, exit 0; a plugin
+# built for ABI 1 does not load, for want of rdmascn_register_plugin_v1.
 set -u
 rdmascn=$1
 plugdir=$2     # where the build puts the mlx5 plugin
 testdir=$3     # where the tests' plugin is
+abi1dir=$4     # where the tests' ABI 1 plugin is
 fails=0 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -66,6 +68,11 @@ same "broken: stdout" "$out" "$mlx5"
 n=$((n + 1))
 grep -q "^rdmascn: plugin $tmp/bad/broken.so: " "$tmp/err" ||
 	fail "broken: stderr: $(cat "$tmp/err")"
+
+out=$(RDMASCN_EXTRA_PLUGIN_DIR=$abi1dir "$rdmascn" plugins 2>"$tmp/err")
+same "ABI 1: stdout" "$out" "$mlx5"
+same "ABI 1: stderr" "$(cat "$tmp/err")" \
+	"rdmascn: plugin $abi1dir/abi1.so: $abi1dir/abi1.so: undefined symbol: rdmascn_register_plugin_v1"
 
 n=$((n + 1))
 "$rdmascn" plugins --help | grep -qx 'Usage: rdmascn plugins \[-j\]' ||
