@@ -27,8 +27,11 @@ matches() {
 }
 
 # Exported: the dynamic symbols the binary defines, less the libraries'
-# data it holds copies of (stdout@GLIBC_2.2.5: copy relocations).
-nm -D --defined-only "$bin" | awk '$3 !~ /@/ { print $3 }' | sort >"$tmp/exported"
+# data it holds copies of (stdout@GLIBC_2.2.5: copy relocations) and what
+# the sanitizers' runtime exports in an ASan/UBSan build.
+nm -D --defined-only "$bin" |
+	awk '$3 !~ /@/ && $3 !~ /^__(asan|ubsan|lsan|sanitizer)_/ { print $3 }' |
+	sort >"$tmp/exported"
 # Defined globals, from the binary's own symbol table.
 nm --defined-only --extern-only "$bin" | awk '{ print $3 }' | sort -u >"$tmp/globals"
 [ -s "$tmp/exported" ] || fail "nothing exported"
