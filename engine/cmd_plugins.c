@@ -62,7 +62,8 @@ static void print_plugins(FILE *f, const struct rs_val *list)
 		const struct rs_val *p = list->items[i];
 
 		fprintf(f, "%s %s %s\n", rs_val_get_str(p, "name"),
-			rs_val_get_str(p, "version"), rs_val_get_str(p, "path"));
+			rs_val_get_str(p, "version"),
+			rs_val_get_str(p, "path"));
 		print_words(f, p, "kinds", "section");
 		print_words(f, p, "steps", "section");
 		print_words(f, p, "features", "name");

@@ -174,7 +174,8 @@ static void describe_port(struct ibv_context *ctx, uint8_t port,
 }
 
 static void describe_caps(struct ibv_context *ctx,
-			  const struct ibv_device_attr_ex *ax, struct rs_val *dev)
+			  const struct ibv_device_attr_ex *ax,
+			  struct rs_val *dev)
 {
 	const struct ibv_device_attr *a = &ax->orig_attr;
 	struct rs_val *caps = rs_val_put_obj(dev, "caps");

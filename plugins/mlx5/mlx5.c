@@ -6,6 +6,7 @@
  * it adds the mlx5 object kinds and DevX commands through the same
  * registration.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -85,7 +86,8 @@ static void describe_device(struct ibv_context *ctx, struct rs_val *dev)
 enum { FEAT_MLX5DV, FEAT_DEVX };
 static const struct rdmascn_feature mlx5_features[] = {
 	[FEAT_MLX5DV] = { "mlx5dv", "mlx5dv_is_supported()" },
-	[FEAT_DEVX] = { "devx", "mlx5dv_open_device(MLX5DV_CONTEXT_FLAGS_DEVX)" },
+	[FEAT_DEVX] = { "devx",
+			"mlx5dv_open_device(MLX5DV_CONTEXT_FLAGS_DEVX)" },
 	{ NULL }
 };
 
