@@ -20,6 +20,7 @@ rdmascn_dep(MLX5 libmlx5 libibverbs-dev)
 rdmascn_dep(YAML yaml-0.1 libyaml-dev)
 rdmascn_dep(CYAML libcyaml libcyaml-dev)
 rdmascn_dep(UV libuv libuv1-dev)
+rdmascn_dep(JSONC json-c libjson-c-dev)
 
 if(RDMASCN_MISSING)
 	message(FATAL_ERROR "missing dependencies; install them with:\n  apt-get install${RDMASCN_MISSING}")

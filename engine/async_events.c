@@ -19,6 +19,7 @@
 #include "kinds.h"
 #include "live.h"
 #include "step.h"
+#include "value.h"
 
 static bool event_is_failure(enum ibv_event_type t)
 {
@@ -99,12 +100,15 @@ static void on_async(uv_poll_t *p, int status, int events)
 				     ibv_event_type_str(t), what,
 				     w->l->obj->id);
 		} else if (decl->async_events || event_is_failure(t)) {
-			pthread_mutex_lock(&sr->st->lock);
-			fprintf(sr->run->out, "event     %s on %s of context "
-				"'%s'%s\n", ibv_event_type_str(t), what,
-				w->l->obj->id, tolerated ?
-				" (the step expects errors)" : "");
-			pthread_mutex_unlock(&sr->st->lock);
+			struct rs_val *ev = rs_val_obj();
+
+			rs_val_put_str(ev, "event", ibv_event_type_str(t));
+			rs_val_put_str(ev, "on", what);
+			rs_val_put_str(ev, "context", w->l->obj->id);
+			if (tolerated)
+				rs_val_put_bool(ev, "tolerated", true);
+			rs_record_add(sr->run->rec, RS_REC_EVENT,
+				      sr->run->rec->events, ev);
 		}
 	}
 }

@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "run.h"
+#include "value.h"
 
 /*
  * RDMASCN_FAULT=WHICH:WHAT[,WHICH:WHAT...]
@@ -159,18 +160,16 @@ bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 
 	if (c->cls == RS_CALL_CREATE || c->cls == RS_CALL_MODIFY)
 		c->no = ++run->calls;
-	if (run->dry_run || run->verbose) {
-		FILE *f_out = run->dry_run ? run->out : stderr;
+	if (run->rec->calls_wanted) {
+		struct rs_val *e = rs_val_obj();
 
 		if (c->no)
-			fprintf(f_out, "  [%u] ", c->no);
-		else
-			fputs("       ", f_out);
-		fprintf(f_out, "%s(%s)", c->name, c->args);
+			rs_val_put_u64(e, "no", c->no);
+		rs_val_put_str(e, "name", c->name);
+		rs_val_put_str(e, "args", c->args);
 		if (l)
-			fprintf(f_out, "  # %s", l->obj->name);
-		fputc('\n', f_out);
-		fflush(f_out);
+			rs_val_put_str(e, "object", l->obj->name);
+		rs_record_add(run->rec, RS_REC_CALL, run->rec->calls, e);
 	}
 	if (run->dry_run) {
 		c->ok = true;

@@ -22,6 +22,7 @@
 #include "kinds.h"
 #include "live.h"
 #include "step.h"
+#include "value.h"
 
 /* "a_id (a's side, qp 'a')" */
 static void cm_what(const struct rs_live *l, const struct rs_cm_event *e,
@@ -68,14 +69,18 @@ void rs_cm_on_events(uv_poll_t *p, int status, int events)
 	(void)events;
 	while (!(r = rs_cm_take(w->l, &e, NULL))) {
 		char what[128], st[96];
+		struct rs_val *ev;
 
 		cm_what(w->l, &e, what, sizeof(what));
 		cm_status(e.status, st, sizeof(st));
-		pthread_mutex_lock(&sr->st->lock);
-		fprintf(sr->run->out, "event     %s%s on %s of connection "
-			"'%s'\n", rdma_event_str(e.type), st, what,
-			w->l->obj->id);
-		pthread_mutex_unlock(&sr->st->lock);
+		ev = rs_val_obj();
+		rs_val_put_str(ev, "event", rdma_event_str(e.type));
+		rs_val_put_str(ev, "status", st);
+		rs_val_put_i64(ev, "status_code", e.status);
+		rs_val_put_str(ev, "on", what);
+		rs_val_put_str(ev, "connection", w->l->obj->id);
+		rs_record_add(sr->run->rec, RS_REC_EVENT,
+			      sr->run->rec->events, ev);
 		if (!sr->finished)
 			rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_cm event "
 				     "%s%s on %s of connection '%s'",

@@ -46,11 +46,11 @@ static void print_words(FILE *f, const struct rs_val *plugin,
 {
 	const struct rs_val *list = rs_val_get(plugin, what);
 
-	if (!list || !list->n)
+	if (!list || !rs_val_len(list))
 		return;
 	fprintf(f, "  %s:", what);
-	for (size_t i = 0; i < list->n; i++)
-		fprintf(f, " %s", rs_val_get_str(list->items[i], key));
+	for (size_t i = 0; i < rs_val_len(list); i++)
+		fprintf(f, " %s", rs_val_get_str(rs_val_at(list, i), key));
 	fputc('\n', f);
 }
 
@@ -58,8 +58,8 @@ static void print_plugins(FILE *f, const struct rs_val *list)
 {
 	char dir[PATH_MAX];
 
-	for (size_t i = 0; i < list->n; i++) {
-		const struct rs_val *p = list->items[i];
+	for (size_t i = 0; i < rs_val_len(list); i++) {
+		const struct rs_val *p = rs_val_at(list, i);
 
 		fprintf(f, "%s %s %s\n", rs_val_get_str(p, "name"),
 			rs_val_get_str(p, "version"),
@@ -68,7 +68,7 @@ static void print_plugins(FILE *f, const struct rs_val *list)
 		print_words(f, p, "steps", "section");
 		print_words(f, p, "features", "name");
 	}
-	if (list->n)
+	if (rs_val_len(list))
 		return;
 	fputs("No plugins", f);
 	if (rs_path_plugindir(dir, sizeof(dir)) == 0)
@@ -110,7 +110,7 @@ int rs_cmd_plugins(const struct rs_cmd *cmd, int argc, char **argv)
 	 * says which clash with others. */
 	rs_plugins_load(true);
 	rs_scenario_registry_init();
-	list = rs_val_new(RS_VAL_ARR);
+	list = rs_val_arr();
 	for (unsigned i = 0; list && i < rs_plugins_count(); i++)
 		describe_plugin(i, list);
 	r = list ? rs_val_check(list) : -ENOMEM;

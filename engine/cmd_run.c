@@ -5,12 +5,15 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "alloc.h"
 #include "cli.h"
 #include "cmd_scenario.h"
 #include "live.h"
+#include "report.h"
 #include "run.h"
 
 struct run_opts {
@@ -18,6 +21,7 @@ struct run_opts {
 	bool dry_run;
 	bool check_leaks;
 	const char *device;
+	const char *json;
 };
 
 static const struct option run_long[] = {
@@ -25,6 +29,7 @@ static const struct option run_long[] = {
 	{ "device", required_argument, NULL, 'd' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "check-leaks", no_argument, NULL, 'L' },
+	{ "json", required_argument, NULL, 'j' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -54,6 +59,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		case 'L':
 			o->check_leaks = true;
 			break;
+		case 'j':
+			o->json = optarg;
+			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
 		case 'v':
@@ -73,6 +81,71 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	return -1;
 }
 
+static void put_loc(struct rs_val *e, const struct rs_obj *o)
+{
+	const struct rs_loc *loc = rs_obj_loc(o, NULL);
+
+	if (!loc)
+		return;
+	rs_val_put_str(e, "file", loc->file);
+	rs_val_put_u64(e, "line", loc->line);
+	rs_val_put_u64(e, "col", loc->col);
+}
+
+/* The record's head: what runs, where from, and its plan: an entry per
+ * object in creation order, which create and teardown fill in. */
+static int record_init(struct rs_run *run, const char *file,
+		       const struct run_opts *o)
+{
+	struct rs_scenario *s = run->s;
+	struct rs_record *rec = rs_calloc(1, sizeof(*rec));
+	struct rs_val *scn, *plan, *params;
+	struct utsname u;
+	char host[256] = "";
+
+	run->rec = rec;
+	if (!rec || rs_record_init(rec, run->dry_run, run->verbose))
+		return -ENOMEM;
+	if (rs_record_add_reporter(rec, rs_report_text(
+			o->json && !strcmp(o->json, "-") ? stderr : stdout)) ||
+	    (o->json && rs_record_add_reporter(rec, rs_report_json(o->json))))
+		return -ENOMEM;
+	rs_val_put_str(rec->root, "tool", "rdmascn " RDMASCN_VERSION);
+	gethostname(host, sizeof(host) - 1);
+	rs_val_put_str(rec->root, "host", host);
+	if (!uname(&u))
+		rs_val_put_str(rec->root, "kernel", u.release);
+	rs_val_put_i64(rec->root, "start", time(NULL));
+	rs_val_put_bool(rec->root, "dry_run", run->dry_run);
+	scn = rs_val_put_obj(rec->root, "scenario");
+	if (s->top->scenario)
+		rs_val_put_str(scn, "name", s->top->scenario);
+	rs_val_put_str(scn, "file", file);
+	params = rs_val_put_obj(scn, "params");
+	for (unsigned i = 0; i < s->n_params; i++)
+		rs_val_put_str(params, s->params[i].name, s->params[i].value);
+	for (unsigned i = 0; i < s->n_objects; i++) {
+		struct rs_obj *obj = s->create[i];
+		struct rs_val *e = rs_val_push_obj(rec->objects);
+
+		run->live[obj->index].entry = e;
+		rs_val_put_str(e, "id", obj->id);
+		rs_val_put_str(e, "kind", obj->kind->name);
+		rs_val_put_str(e, "name", obj->name);
+		put_loc(e, obj);
+		rs_val_put_str(e, "outcome", "pending");
+	}
+	plan = rs_val_put_arr(rec->root, "plan_steps");
+	for (unsigned i = 0; i < s->n_steps; i++) {
+		struct rs_val *e = rs_val_push_obj(plan);
+
+		rs_val_put_str(e, "type", s->steps[i]->kind->name);
+		if (s->steps[i]->id)
+			rs_val_put_str(e, "id", s->steps[i]->id);
+	}
+	return rs_val_check(rec->root);
+}
+
 static int run_init(struct rs_run *run, struct rs_scenario *s,
 		    const char *file, const struct run_opts *o)
 {
@@ -81,7 +154,6 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	memset(run, 0, sizeof(*run));
 	run->s = s;
 	run->file = file;
-	run->out = stdout;
 	run->dry_run = o->dry_run;
 	run->verbose = rs_verbose;
 	run->device = o->device;
@@ -100,6 +172,8 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 		if (!run->live[i].rt)
 			return -ENOMEM;
 	}
+	if (record_init(run, file, o))
+		return -ENOMEM;
 	if (s->n_objects &&
 	    rs_idmap_build_stride(&run->ids, &s->objs[0].id,
 				  sizeof(s->objs[0]), s->n_objects))
@@ -111,6 +185,10 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 
 static void run_free(struct rs_run *run)
 {
+	if (run->rec) {
+		rs_record_free(run->rec);
+		rs_free(run->rec);
+	}
 	if (run->live)
 		for (unsigned i = 0; i < run->s->n_objects; i++)
 			rs_free(run->live[i].rt);
@@ -129,15 +207,45 @@ static int interrupted_exit(void)
 	return 128 + rs_interrupted;
 }
 
+static const char *const verdicts[] = {
+	[RS_EXIT_PASSED] = "passed",
+	[RS_EXIT_FAILED] = "failed",
+	[RS_EXIT_INVALID] = "invalid",
+	[RS_EXIT_CANTRUN] = "could not run",
+};
+
+static void record_leaks(struct rs_run *run, int n, unsigned n_devs)
+{
+	struct rs_val *e = rs_val_put_obj(run->rec->root, "leaks");
+
+	rs_val_put_bool(e, "checked", n >= 0 && n_devs);
+	rs_val_put_i64(e, "count", n);
+	rs_val_put_i64(e, "pid", getpid());
+	rs_val_put_u64(e, "devices", n_devs);
+	rs_record_tell(run->rec, RS_REC_LEAKS, e);
+}
+
+static int record_verdict(struct rs_run *run, int ret)
+{
+	const char *v = ret == RS_EXIT_SKIPPED ? "skipped" :
+			rs_interrupted ? "interrupted" :
+			ret < (int)RS_N(verdicts) && verdicts[ret] ?
+			verdicts[ret] : "could not run";
+
+	rs_val_put_str(run->rec->root, "verdict", v);
+	rs_val_put_i64(run->rec->root, "exit_code", ret);
+	if (run->diag.errors)
+		rs_val_put_str(run->rec->root, "message", run->diag.first);
+	if (run->teardown_failed)
+		rs_val_put_bool(run->rec->root, "teardown_failed", true);
+	return rs_record_end(run->rec);
+}
+
 static int run_scenario(struct rs_run *run, bool check_leaks)
 {
 	int ret = RS_EXIT_PASSED, r;
 
-	fprintf(run->out, "%s %s (%s)\n", run->dry_run ? "dry run" : "run",
-		run->s->top->scenario ? run->s->top->scenario : "-",
-		run->file);
-	if (run->dry_run)
-		fputs("create:\n", run->out);
+	rs_record_begin(run->rec);
 	r = rs_run_probe(run);
 	if (r) {
 		ret = RS_EXIT_CANTRUN;
@@ -145,8 +253,6 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 	}
 	r = rs_run_check_caps(run);
 	if (r) {
-		fprintf(run->out, "skipped: the device lacks what the "
-			"scenario needs; nothing was created\n");
 		ret = RS_EXIT_SKIPPED;
 		goto out;
 	}
@@ -163,30 +269,16 @@ out:
 
 		if (n)
 			ret = RS_EXIT_CANTRUN;
-		else if (!n_devs)
-			/* Removed mid-run: the kernel freed what it held. */
-			fprintf(run->out, "leaks: not checked (no RDMA device "
-				"left to ask)\n");
-		else
-			fprintf(run->out, "leaks: none (kernel resources of "
-				"pid %d on %u device%s after teardown)\n",
-				(int)getpid(), n_devs, n_devs == 1 ? "" : "s");
+		record_leaks(run, n, n_devs);
 	}
+	if (run->teardown_failed && ret == RS_EXIT_PASSED && !rs_interrupted)
+		ret = RS_EXIT_CANTRUN;
+	if (rs_interrupted)
+		ret = 128 + rs_interrupted;
+	if (record_verdict(run, ret) && ret == RS_EXIT_PASSED)
+		ret = RS_EXIT_CANTRUN;
 	if (rs_interrupted)
 		return interrupted_exit();
-	if (run->teardown_failed && ret == RS_EXIT_PASSED)
-		ret = RS_EXIT_CANTRUN;
-	if (ret == RS_EXIT_PASSED)
-		fprintf(run->out, "%s: %u object%s, %u step%s\n",
-			run->dry_run ? "dry run done" : "passed",
-			run->s->n_objects, run->s->n_objects == 1 ? "" : "s",
-			run->s->n_steps, run->s->n_steps == 1 ? "" : "s");
-	else if (ret == RS_EXIT_CANTRUN)
-		fprintf(run->out, "could not run: %s\n", run->diag.errors ?
-			run->diag.first : "see above");
-	else if (ret == RS_EXIT_FAILED)
-		fprintf(run->out, "failed: %s\n", run->diag.errors ?
-			run->diag.first : "see above");
 	return ret;
 }
 

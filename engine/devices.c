@@ -123,8 +123,7 @@ static void describe_gids(struct ibv_context *ctx, uint8_t port,
 		return;
 	ents = rs_calloc(tbl_len, sizeof(*ents));
 	if (!ents) {
-		if (gids)
-			gids->oom = true;
+		rs_val_push(gids, NULL); /* marks it: out of memory */
 		return;
 	}
 	/* The table is per device; keep this port's valid entries. */
@@ -266,7 +265,7 @@ int rs_devices_describe(const char *name, struct rs_val **ret_devices)
 	if (!list)
 		/* ENOSYS: no kernel support at all; same thing for the user. */
 		return errno == ENOSYS ? -ENODEV : -errno;
-	devs = rs_val_new(RS_VAL_ARR);
+	devs = rs_val_arr();
 	if (!devs) {
 		ibv_free_device_list(list);
 		return -ENOMEM;
@@ -277,7 +276,7 @@ int rs_devices_describe(const char *name, struct rs_val **ret_devices)
 	ibv_free_device_list(list);
 
 	r = rs_val_check(devs);
-	if (!r && devs->n == 0)
+	if (!r && rs_val_len(devs) == 0)
 		r = -ENODEV;
 	if (r < 0) {
 		rs_val_free(devs);
@@ -316,17 +315,18 @@ static void print_caps(FILE *f, const struct rs_val *dev)
 	}
 	fprintf(f, "\n  atomic: %s", rs_val_get_str(caps, "atomic"));
 	fputs("  features:", f);
-	for (size_t i = 0; feat && i < feat->n; i++)
-		fprintf(f, " %s", feat->items[i]->s);
-	if (!feat || !feat->n)
+	for (size_t i = 0; feat && i < rs_val_len(feat); i++)
+		fprintf(f, " %s",
+			json_object_get_string(rs_val_json(rs_val_at(feat, i))));
+	if (!feat || !rs_val_len(feat))
 		fputs(" -", f);
 	fputc('\n', f);
 }
 
 void rs_devices_print(FILE *f, const struct rs_val *devs)
 {
-	for (size_t d = 0; d < devs->n; d++) {
-		const struct rs_val *dev = devs->items[d];
+	for (size_t d = 0; d < rs_val_len(devs); d++) {
+		const struct rs_val *dev = rs_val_at(devs, d);
 		const struct rs_val *ports = rs_val_get(dev, "ports");
 		const char *err = rs_val_get_str(dev, "error");
 
@@ -347,13 +347,13 @@ void rs_devices_print(FILE *f, const struct rs_val *devs)
 		fprintf(f, "  %-4s %-8s %-10s %-5s %-5s %-5s %-40s %-8s %s\n",
 			"PORT", "STATE", "LINK", "MTU", "LID", "GID#", "GID",
 			"TYPE", "NETDEV");
-		for (size_t p = 0; ports && p < ports->n; p++) {
-			const struct rs_val *port = ports->items[p];
+		for (size_t p = 0; ports && p < rs_val_len(ports); p++) {
+			const struct rs_val *port = rs_val_at(ports, p);
 			const struct rs_val *gids = rs_val_get(port, "gids");
-			size_t ng = gids ? gids->n : 0;
+			size_t ng = gids ? rs_val_len(gids) : 0;
 
 			for (size_t g = 0; g < (ng ? ng : 1); g++) {
-				const struct rs_val *gid = ng ? gids->items[g] : NULL;
+				const struct rs_val *gid = ng ? rs_val_at(gids, g) : NULL;
 				const char *nd = gid ? rs_val_get_str(gid, "netdev") : NULL;
 
 				if (g == 0)

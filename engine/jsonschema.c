@@ -9,6 +9,7 @@
  * it: params are substituted before libcyaml reads the file.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -28,7 +29,7 @@ static struct rs_val *field_schema(const cyaml_schema_field_t *f,
 
 static struct rs_val *new_obj(void)
 {
-	return rs_val_new(RS_VAL_OBJ);
+	return rs_val_obj();
 }
 
 static struct rs_val *ref_to(const char *where)
@@ -62,30 +63,18 @@ static struct rs_val *or_param(struct rs_val *s)
 	return o;
 }
 
-static bool same_val(const struct rs_val *a, const struct rs_val *b)
-{
-	if (a->type != b->type)
-		return false;
-	switch (a->type) {
-	case RS_VAL_BOOL: return a->b == b->b;
-	case RS_VAL_INT: return a->i == b->i;
-	case RS_VAL_UINT: return a->u == b->u;
-	case RS_VAL_STR: return !strcmp(a->s, b->s);
-	default: return false;
-	}
-}
-
 /* Append @v to @arr unless an equal value is there; NULL @v: no memory. */
 static void add_unique(struct rs_val *arr, struct rs_val *v)
 {
 	if (!arr)
 		goto drop;
 	if (!v) {
-		arr->oom = true;
+		rs_val_push(arr, NULL); /* marks it: out of memory */
 		return;
 	}
-	for (size_t i = 0; i < arr->n; i++)
-		if (same_val(arr->items[i], v))
+	for (size_t i = 0; i < rs_val_len(arr); i++)
+		if (json_object_equal(rs_val_json(rs_val_at(arr, i)),
+				      rs_val_json(v)))
 			goto drop;
 	rs_val_push(arr, v);
 	return;
@@ -207,7 +196,7 @@ static struct rs_val *bitfield_schema(const cyaml_schema_value_t *v)
 static struct rs_val *fill_mapping(struct rs_val *o,
 				   const cyaml_schema_field_t *fields, bool top)
 {
-	struct rs_val *props, *req = rs_val_new(RS_VAL_ARR);
+	struct rs_val *props, *req = rs_val_arr();
 
 	rs_val_put_str(o, "type", "object");
 	props = rs_val_put_obj(o, "properties");
@@ -217,7 +206,8 @@ static struct rs_val *fill_mapping(struct rs_val *o,
 		if (!(f->value.flags & CYAML_FLAG_OPTIONAL))
 			rs_val_push_str(req, f->key);
 	}
-	if (!req || req->oom || req->n) /* a failure shows in the result */
+	/* a failure shows in the result */
+	if (!req || rs_val_check(req) || rs_val_len(req))
 		rs_val_put(o, "required", req);
 	else
 		rs_val_free(req);
@@ -347,16 +337,27 @@ static const struct {
 /* A put in front of the members of @o. */
 static void describe(struct rs_val *o, const char *text)
 {
-	struct rs_val *d;
-
 	if (!o || !text)
 		return;
 	rs_val_put_str(o, "description", text);
-	if (o->oom || !o->n)
+	if (rs_val_check(o))
 		return;
-	d = o->items[o->n - 1];
-	memmove(o->items + 1, o->items, (o->n - 1) * sizeof(*o->items));
-	o->items[0] = d;
+	/* json-c keeps members in the order they were added: add the
+	 * others again, after it, the first of them first. */
+	for (size_t i = rs_val_len(o); i-- > 1;) {
+		struct lh_entry *head = json_object_get_object(
+			rs_val_json(o))->head;
+		char *key = strdup(lh_entry_k(head));
+		struct json_object *m = json_object_get(
+			(struct json_object *)lh_entry_v(head));
+
+		json_object_object_del(rs_val_json(o), key);
+		if (!key || json_object_object_add(rs_val_json(o), key, m)) {
+			json_object_put(m);
+			rs_val_push(o, NULL); /* marks it */
+		}
+		free(key);
+	}
 }
 
 static struct rs_val *field_schema(const cyaml_schema_field_t *f, bool top)

@@ -183,39 +183,26 @@ int rs_run_check_caps(struct rs_run *run)
 
 /* --- create and teardown ----------------------------------------------------- */
 
-static void print_describe(struct rs_run *run, struct rs_live *l)
+/* Its entry in the record: where it is declared, and what happened. */
+static void record_object(struct rs_run *run, struct rs_live *l,
+			  const char *outcome)
+{
+	rs_val_put_str(l->entry, "outcome", outcome);
+	rs_record_tell(run->rec, RS_REC_OBJECT, l->entry);
+}
+
+static void record_created(struct rs_run *run, struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = l->obj->kind->ops;
-	struct rs_val *v;
 
-	if (run->dry_run || !ops->describe)
-		return;
-	v = rs_val_new(RS_VAL_OBJ);
-	if (!v)
-		return;
-	ops->describe(run, l, v);
-	for (size_t i = 0; i < v->n; i++) {
-		const struct rs_val *m = v->items[i];
-
-		fprintf(run->out, " %s ", m->key);
-		switch (m->type) {
-		case RS_VAL_STR:
-			fputs(m->s, run->out);
-			break;
-		case RS_VAL_UINT:
-			fprintf(run->out, "%llu", (unsigned long long)m->u);
-			break;
-		case RS_VAL_INT:
-			fprintf(run->out, "%lld", (long long)m->i);
-			break;
-		case RS_VAL_BOOL:
-			fputs(m->b ? "yes" : "no", run->out);
-			break;
-		default:
-			fputs("...", run->out);
-		}
+	rs_val_put_u64(l->entry, "no", run->n_created);
+	if (!run->dry_run) {
+		rs_val_put_double(l->entry, "create_ms", l->create_ms);
+		if (ops->describe)
+			ops->describe(run, l, rs_val_put_obj(l->entry,
+							     "facts"));
 	}
-	rs_val_free(v);
+	record_object(run, l, "created");
 }
 
 /* The object @l needs that did not get created, if any. */
@@ -246,24 +233,19 @@ static void report_not_created(struct rs_run *run, unsigned from)
 		if (cause) {
 			l->state = RS_LIVE_DEPENDENT;
 			l->cause = cause;
-			fprintf(run->out, "not created  %s: needs %s, which "
-				"failed\n", l->obj->name, cause->obj->name);
-		} else {
-			fprintf(run->out, "not created  %s: not reached\n",
-				l->obj->name);
+			rs_val_put_str(l->entry, "needs", cause->obj->id);
+			rs_val_put_str(l->entry, "needs_name",
+				       cause->obj->name);
 		}
+		record_object(run, l, "not created");
 	}
 }
 
 int rs_run_create(struct rs_run *run)
 {
 	unsigned i;
-	int ret = 0, width = 24;
+	int ret = 0;
 
-	/* One column for "kind 'id'", as wide as the longest. */
-	for (i = 0; i < run->s->n_objects; i++)
-		if ((int)strlen(run->s->objs[i].name) > width)
-			width = strlen(run->s->objs[i].name);
 	for (i = 0; i < run->s->n_objects; i++) {
 		struct rs_obj *o = run->s->create[i];
 		struct rs_live *l = &run->live[o->index];
@@ -290,41 +272,41 @@ int rs_run_create(struct rs_run *run)
 			/* Release what it got before failing. */
 			if (ops->destroy && !run->dry_run)
 				ops->destroy(run, l);
-			fprintf(run->out, "failed       %s\n", o->name);
+			record_object(run, l, "failed");
 			i++;
 			break;
 		}
 		l->state = RS_LIVE_CREATED;
 		run->created[run->n_created++] = l;
-		if (!run->dry_run) {
-			fprintf(run->out, "created %4u %-*s", run->n_created,
-				width, o->name);
-			print_describe(run, l);
-			fputc('\n', run->out);
-		}
+		record_created(run, l);
 	}
 	if (ret)
 		report_not_created(run, i);
-	fflush(run->out);
 	return ret;
 }
 
 void rs_run_teardown(struct rs_run *run)
 {
+	struct rs_val *phase = rs_val_obj();
+
 	rs_signals_teardown();
-	if (run->dry_run && run->n_created)
-		fputs("teardown:\n", run->out);
+	rs_val_put_str(phase, "phase", "teardown");
+	rs_val_put_u64(phase, "objects", run->n_created);
+	rs_record_add(run->rec, RS_REC_PHASE, NULL, phase);
 	for (unsigned i = run->n_created; i-- > 0;) {
 		struct rs_live *l = run->created[i];
 		const struct rdmascn_ops *ops = l->obj->kind->ops;
+		struct rs_val *down;
 
 		if (ops->destroy)
 			ops->destroy(run, l);
 		l->state = RS_LIVE_DESTROYED;
-		if (!run->dry_run)
-			fprintf(run->out, "destroyed %u %s\n", i + 1,
-				l->obj->name);
+		down = rs_val_obj();
+		rs_val_put_u64(down, "no", i + 1);
+		rs_val_put_str(down, "id", l->obj->id);
+		rs_val_put_str(down, "name", l->obj->name);
+		rs_record_add(run->rec, RS_REC_DESTROYED, run->rec->teardown,
+			      down);
 	}
 	run->n_created = 0;
-	fflush(run->out);
 }

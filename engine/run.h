@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "idmap.h"
 #include "model.h"
+#include "record.h"
 
 /*
  * A run: the scenario's objects made real, in plan order, and taken down
@@ -33,6 +34,7 @@ struct rs_live {
 				  * bytes, zeroed before create */
 	struct rs_live *cause;   /* RS_LIVE_DEPENDENT: the failed object */
 	double create_ms;
+	struct rs_val *entry;    /* its entry in the run record */
 };
 
 /* What a context found on its device, before anything was created. */
@@ -58,7 +60,7 @@ struct rs_run {
 	struct rs_live **created;/* in creation order */
 	unsigned n_created;
 	struct rs_diag diag;     /* errors: FILE:LINE:COL on stderr */
-	FILE *out;               /* the run's report */
+	struct rs_record *rec;   /* what happened, for the reporters */
 	bool dry_run;
 	bool verbose;
 	const char *device;      /* --device: every context opens this one */

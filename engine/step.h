@@ -201,7 +201,8 @@ struct rs_step_run {
 	uint64_t done2, total2;     /* a second count ("receives at ...") */
 	char unit2[96];
 	char why[768];              /* the failure, for the result line */
-	char extra[384];            /* figures for the result line */
+	struct rs_val *figures;     /* numbers with units, by name (see
+				     * rs_step_figures()) */
 	void *rt;                   /* the type's, ops->rt_size bytes */
 	_Atomic bool over;          /* the loop closed (parallel joins) */
 };
@@ -215,6 +216,9 @@ void rs_step_execute(struct rs_step_run *sr);
 void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
 		  struct rs_obj *obj, struct rs_step_run *parent);
 void rs_step_release(struct rs_step_run *sr);
+/* The step's figures, an object to add to (latency, throughput, ...):
+ * they go into its entry of the run record. */
+struct rs_val *rs_step_figures(struct rs_step_run *sr);
 /* The result line(s) of a step and its children. */
 void rs_step_print(struct rs_step_run *sr);
 

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "step.h"
+#include "value.h"
 
 /* --- sleep ---------------------------------------------------------------- */
 
@@ -47,6 +48,7 @@ static int modify_qp_start(struct rs_step_run *sr)
 	const struct rs_step_modify_qp *m = sr->obj->data;
 	struct rs_qpi *q = rs_step_qp(sr, m->qp);
 	struct ibv_qp_attr attr = { .qp_state = m->state };
+	struct rs_val *fig;
 	int mask = IBV_QP_STATE;
 	struct rs_call c;
 	bool go;
@@ -99,8 +101,9 @@ static int modify_qp_start(struct rs_step_run *sr)
 				    c.hint[0] ? ")" : "");
 	}
 	q->rt->state = m->state;
-	snprintf(sr->extra, sizeof(sr->extra), "qp '%s' now %s", m->qp,
-		 rs_qp_state_name(m->state));
+	fig = rs_val_put_obj(rs_step_figures(sr), "qp_state");
+	rs_val_put_str(fig, "qp", m->qp);
+	rs_val_put_str(fig, "state", rs_qp_state_name(m->state));
 	rs_step_pass(sr);
 	return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "alloc.h"
 #include "step.h"
+#include "value.h"
 
 /* Latency samples and rates are taken on uv_hrtime(): CLOCK_MONOTONIC. */
 
@@ -169,6 +170,7 @@ static void pp_report(struct rs_step_run *sr, struct pp_rt *p)
 {
 	uint64_t n = p->total - p->warmup, *v = p->samples;
 	double sum = 0, sq = 0, avg;
+	struct rs_val *lat;
 
 	if (!n)
 		return;
@@ -180,13 +182,18 @@ static void pp_report(struct rs_step_run *sr, struct pp_rt *p)
 		sq += (one_way_us(v[i]) - avg) * (one_way_us(v[i]) - avg);
 	/* perftest's columns: t_typical is the median; percentiles are
 	 * the sample at that rank. */
-	snprintf(sr->extra, sizeof(sr->extra),
-		 "latency usec: min %.2f typ %.2f avg %.2f stdev %.2f "
-		 "p99 %.2f p99.9 %.2f max %.2f (%llu samples)",
-		 one_way_us(v[0]), one_way_us(v[n / 2]), avg,
-		 sqrt(sq / n), one_way_us(v[(uint64_t)ceil(n * 0.99) - 1]),
-		 one_way_us(v[(uint64_t)ceil(n * 0.999) - 1]),
-		 one_way_us(v[n - 1]), (unsigned long long)n);
+	lat = rs_val_put_obj(rs_step_figures(sr), "latency");
+	rs_val_put_str(lat, "unit", "usec");
+	rs_val_put_double(lat, "min", one_way_us(v[0]));
+	rs_val_put_double(lat, "typical", one_way_us(v[n / 2]));
+	rs_val_put_double(lat, "avg", avg);
+	rs_val_put_double(lat, "stdev", sqrt(sq / n));
+	rs_val_put_double(lat, "p99",
+			  one_way_us(v[(uint64_t)ceil(n * 0.99) - 1]));
+	rs_val_put_double(lat, "p99.9",
+			  one_way_us(v[(uint64_t)ceil(n * 0.999) - 1]));
+	rs_val_put_double(lat, "max", one_way_us(v[n - 1]));
+	rs_val_put_u64(lat, "samples", n);
 }
 
 /* b: answer every ping that came, keep its receives posted. */
@@ -589,17 +596,20 @@ static void st_report(struct rs_step_run *sr, struct stream_rt *s)
 {
 	double sec = (s->t_last - s->t_first) / 1e9;
 	uint64_t msgs = 0;
+	struct rs_val *bw;
 
 	for (unsigned i = 0; i < s->nq; i++)
 		msgs += s->q[i].n;
 	if (sec <= 0)
 		sec = 1e-9;
 	/* MB/s as perftest prints it (2^20 bytes); Gb/s in 10^9 bits. */
-	snprintf(sr->extra, sizeof(sr->extra),
-		 "%llu x %u B in %.3f ms: %.2f MB/s %.3f Gb/s %.4f Mpps",
-		 (unsigned long long)msgs, s->size, sec * 1e3,
-		 msgs * (double)s->size / sec / 1048576.0,
-		 msgs * (double)s->size * 8 / sec / 1e9, msgs / sec / 1e6);
+	bw = rs_val_put_obj(rs_step_figures(sr), "throughput");
+	rs_val_put_u64(bw, "messages", msgs);
+	rs_val_put_u64(bw, "size_bytes", s->size);
+	rs_val_put_double(bw, "elapsed_ms", sec * 1e3);
+	rs_val_put_double(bw, "MB/s", msgs * (double)s->size / sec / 1048576.0);
+	rs_val_put_double(bw, "Gb/s", msgs * (double)s->size * 8 / sec / 1e9);
+	rs_val_put_double(bw, "Mpps", msgs / sec / 1e6);
 }
 
 static void stream_progress(struct rs_step_run *sr)

@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "step.h"
+#include "value.h"
 
 struct post_rt {
 	struct rs_qpi *qp;
@@ -819,7 +820,7 @@ static int check_bound(struct rs_step_run *sr)
 	p->mw->length = b->length;
 	p->mw->offset = p->bind_offset;
 	p->mw->zero_based = b->mw_access_flags & IBV_ACCESS_ZERO_BASED;
-	snprintf(sr->extra, sizeof(sr->extra), "rkey 0x%x", mw->rkey);
+	rs_val_put_u64(rs_step_figures(sr), "rkey", mw->rkey);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "step.h"
+#include "value.h"
 
 size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len)
 {
@@ -152,8 +153,7 @@ static int verify_start(struct rs_step_run *sr)
 		if (sr->finished)
 			return -EIO;
 	}
-	snprintf(sr->extra, sizeof(sr->extra), "%llu bytes equal",
-		 (unsigned long long)len);
+	rs_val_put_u64(rs_step_figures(sr), "bytes_equal", len);
 	rs_step_pass(sr);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "step.h"
+#include "value.h"
 
 double rs_step_elapsed(const struct rs_step_run *sr)
 {
@@ -311,6 +312,15 @@ void rs_step_release(struct rs_step_run *sr)
 	sr->n_async = 0;
 	rs_free(sr->rt);
 	sr->rt = NULL;
+	rs_val_free(sr->figures);
+	sr->figures = NULL;
+}
+
+struct rs_val *rs_step_figures(struct rs_step_run *sr)
+{
+	if (!sr->figures)
+		sr->figures = rs_val_obj();
+	return sr->figures;
 }
 
 /* --- results -------------------------------------------------------------- */
@@ -324,27 +334,36 @@ static const char *const result_names[] = {
 	[RS_STEP_INTERRUPTED] = "interrupted",
 };
 
-static void print_line(struct rs_steps *st, const struct rs_obj *o,
-		       const struct rs_step_run *sr)
+/* Its entry in the run record; the step's figures move into it. */
+static void record_step(struct rs_steps *st, const struct rs_obj *o,
+			struct rs_step_run *sr)
 {
-	FILE *f = st->run->out;
-	char id[RDMASCN_ID_MAX + 3] = "-";
+	struct rs_record *rec = st->run->rec;
+	const struct rs_loc *loc = rs_obj_loc(o, NULL);
 	int result = sr ? sr->result : RS_STEP_NOT_RUN;
+	struct rs_val *e = rs_val_obj();
 
+	rs_val_put_str(e, "no", st->nos[o->index]);
+	rs_val_put_str(e, "type", o->kind->name);
 	if (o->id)
-		snprintf(id, sizeof(id), "'%s'", o->id);
-	fprintf(f, "step %-5s %-10s %-*s %s", st->nos[o->index],
-		o->kind->name, st->id_width, id, result_names[result]);
+		rs_val_put_str(e, "id", o->id);
+	if (loc) {
+		rs_val_put_str(e, "file", loc->file);
+		rs_val_put_u64(e, "line", loc->line);
+		rs_val_put_u64(e, "col", loc->col);
+	}
+	rs_val_put_str(e, "outcome", result_names[result]);
 	if (sr && result != RS_STEP_NOT_RUN)
-		fprintf(f, "%*s %9.1f ms",
-			(int)(13 - strlen(result_names[result])), "", sr->ms);
+		rs_val_put_double(e, "duration_ms", sr->ms);
 	if (sr && sr->wrs)
-		fprintf(f, "  %llu wr", (unsigned long long)sr->wrs);
-	if (sr && sr->extra[0])
-		fprintf(f, "  %s", sr->extra);
+		rs_val_put_u64(e, "wrs", sr->wrs);
+	if (sr && sr->figures) {
+		rs_val_put(e, "figures", sr->figures);
+		sr->figures = NULL;
+	}
 	if (sr && sr->why[0] && result != RS_STEP_PASSED)
-		fprintf(f, ": %s", sr->why);
-	fputc('\n', f);
+		rs_val_put_str(e, "message", sr->why);
+	rs_record_add(rec, RS_REC_STEP, rec->steps, e);
 }
 
 /* A step that did not run, and its children. */
@@ -352,7 +371,7 @@ static void print_not_run(struct rs_steps *st, const struct rs_obj *o)
 {
 	struct rs_scenario *s = st->run->s;
 
-	print_line(st, o, NULL);
+	record_step(st, o, NULL);
 	for (unsigned i = 0; i < s->n_steps; i++)
 		if (s->steps[i]->parent == o)
 			print_not_run(st, s->steps[i]);
@@ -363,7 +382,7 @@ void rs_step_print(struct rs_step_run *sr)
 	struct rs_step_run **kids;
 	unsigned n;
 
-	print_line(sr->st, sr->obj, sr);
+	record_step(sr->st, sr->obj, sr);
 	n = rs_parallel_children(sr, &kids);
 	for (unsigned i = 0; i < n; i++) {
 		if (kids[i]->result == RS_STEP_NOT_RUN)
@@ -410,7 +429,6 @@ int rs_steps_run(struct rs_run *run)
 		rs_step_init(sr, &st, o, NULL);
 		rs_step_execute(sr);
 		rs_step_print(sr);
-		fflush(run->out);
 		if (sr->result == RS_STEP_FAILED) {
 			ret = RS_EXIT_FAILED;
 			stop = true;
@@ -428,7 +446,6 @@ int rs_steps_run(struct rs_run *run)
 		rs_step_release(sr);
 		rs_free(sr);
 	}
-	fflush(run->out);
 	rs_steps_free(&st);
 	return ret;
 }

@@ -1,133 +1,139 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The value tree, on json-c.  A struct rs_val is a struct json_object.
+ * Builders tolerate a NULL parent (its own allocation failed) and mark a
+ * container whose child could not be added, so that a builder never
+ * checks each call and rs_val_check() says it once, at the end.
+ */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
 #include "value.h"
 
-struct rs_val *rs_val_new(enum rs_val_type type)
-{
-	struct rs_val *v = rs_calloc(1, sizeof(*v));
+/* The userdata of a container that lost a child. */
+static char oom_mark;
 
-	if (v)
-		v->type = type;
-	return v;
+#define J(v) rs_val_json(v)
+
+static struct rs_val *mark_oom(struct rs_val *parent)
+{
+	if (parent)
+		json_object_set_userdata(J(parent), &oom_mark, NULL);
+	return NULL;
+}
+
+struct rs_val *rs_val_obj(void)
+{
+	return rs_val_of(json_object_new_object());
+}
+
+struct rs_val *rs_val_arr(void)
+{
+	return rs_val_of(json_object_new_array());
 }
 
 void rs_val_free(struct rs_val *v)
 {
-	if (!v)
-		return;
-	for (size_t i = 0; i < v->n; i++)
-		rs_val_free(v->items[i]);
-	rs_free(v->items);
-	if (v->type == RS_VAL_STR)
-		rs_free(v->s);
-	rs_free(v->key);
-	rs_free(v);
+	json_object_put(J(v));
 }
 
 int rs_val_check(const struct rs_val *v)
 {
-	if (!v || v->oom)
+	struct json_object *j = J(v);
+
+	if (!j || json_object_get_userdata(j) == &oom_mark)
 		return -ENOMEM;
-	for (size_t i = 0; i < v->n; i++)
-		if (rs_val_check(v->items[i]) < 0)
-			return -ENOMEM;
+	if (json_object_is_type(j, json_type_object)) {
+		json_object_object_foreach(j, key, m) {
+			(void)key;
+			if (rs_val_check(rs_val_of(m)) < 0)
+				return -ENOMEM;
+		}
+	} else if (json_object_is_type(j, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(j); i++)
+			if (rs_val_check(rs_val_at(v, i)) < 0)
+				return -ENOMEM;
+	}
 	return 0;
 }
 
-struct rs_val *rs_val_push(struct rs_val *parent, struct rs_val *child)
+struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child)
 {
-	if (!parent) {
+	if (!arr) {
 		rs_val_free(child);
 		return NULL;
 	}
-	if (!child)
-		goto oom;
-	if (parent->n == parent->cap) {
-		size_t cap = parent->cap ? parent->cap * 2 : 8;
-		struct rs_val **items = rs_reallocarray(parent->items, cap,
-						       sizeof(*items));
-		if (!items)
-			goto oom;
-		parent->items = items;
-		parent->cap = cap;
+	if (!child || json_object_array_add(J(arr), J(child))) {
+		rs_val_free(child);
+		return mark_oom(arr);
 	}
-	parent->items[parent->n++] = child;
 	return child;
-oom:
-	rs_val_free(child);
-	parent->oom = true;
-	return NULL;
 }
 
 struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 			  struct rs_val *child)
 {
-	if (child) {
-		child->key = rs_strdup(key);
-		if (!child->key) {
-			rs_val_free(child);
-			child = NULL;
-		}
+	if (!obj) {
+		rs_val_free(child);
+		return NULL;
 	}
-	return rs_val_push(obj, child);
+	if (!child || json_object_object_add(J(obj), key, J(child))) {
+		rs_val_free(child);
+		return mark_oom(obj);
+	}
+	return child;
 }
 
 struct rs_val *rs_val_put_obj(struct rs_val *obj, const char *key)
 {
-	return rs_val_put(obj, key, rs_val_new(RS_VAL_OBJ));
+	return obj ? rs_val_put(obj, key, rs_val_obj()) : NULL;
 }
 
 struct rs_val *rs_val_put_arr(struct rs_val *obj, const char *key)
 {
-	return rs_val_put(obj, key, rs_val_new(RS_VAL_ARR));
+	return obj ? rs_val_put(obj, key, rs_val_arr()) : NULL;
 }
 
 struct rs_val *rs_val_str(const char *s)
 {
-	struct rs_val *v = rs_val_new(RS_VAL_STR);
-
-	if (v && !(v->s = rs_strdup(s ? s : ""))) {
-		rs_free(v);
-		v = NULL;
-	}
-	return v;
+	return rs_val_of(json_object_new_string(s ? s : ""));
 }
 
 struct rs_val *rs_val_u64(uint64_t u)
 {
-	struct rs_val *v = rs_val_new(RS_VAL_UINT);
-
-	if (v)
-		v->u = u;
-	return v;
+	return rs_val_of(json_object_new_uint64(u));
 }
 
 struct rs_val *rs_val_i64(int64_t i)
 {
-	struct rs_val *v = rs_val_new(RS_VAL_INT);
-
-	if (v)
-		v->i = i;
-	return v;
+	return rs_val_of(json_object_new_int64(i));
 }
 
 struct rs_val *rs_val_bool(bool b)
 {
-	struct rs_val *v = rs_val_new(RS_VAL_BOOL);
+	return rs_val_of(json_object_new_boolean(b));
+}
 
-	if (v)
-		v->b = b;
-	return v;
+/* Written with the fewest digits that read back as the same double,
+ * so 704.9 stays 704.9 in the JSON. */
+struct rs_val *rs_val_double(double d)
+{
+	char buf[32];
+
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return rs_val_of(json_object_new_double_s(d, buf));
 }
 
 void rs_val_put_str(struct rs_val *obj, const char *key, const char *s)
 {
-	rs_val_put(obj, key, rs_val_str(s));
+	if (obj)
+		rs_val_put(obj, key, rs_val_str(s));
 }
 
 void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
@@ -143,52 +149,119 @@ void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
 
 void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u)
 {
-	rs_val_put(obj, key, rs_val_u64(u));
+	if (obj)
+		rs_val_put(obj, key, rs_val_u64(u));
 }
 
 void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i)
 {
-	rs_val_put(obj, key, rs_val_i64(i));
+	if (obj)
+		rs_val_put(obj, key, rs_val_i64(i));
 }
 
 void rs_val_put_bool(struct rs_val *obj, const char *key, bool b)
 {
-	rs_val_put(obj, key, rs_val_bool(b));
+	if (obj)
+		rs_val_put(obj, key, rs_val_bool(b));
+}
+
+void rs_val_put_double(struct rs_val *obj, const char *key, double d)
+{
+	if (obj)
+		rs_val_put(obj, key, rs_val_double(d));
 }
 
 struct rs_val *rs_val_push_obj(struct rs_val *arr)
 {
-	return rs_val_push(arr, rs_val_new(RS_VAL_OBJ));
+	return arr ? rs_val_push(arr, rs_val_obj()) : NULL;
 }
 
 void rs_val_push_str(struct rs_val *arr, const char *s)
 {
-	rs_val_push(arr, rs_val_str(s));
+	if (arr)
+		rs_val_push(arr, rs_val_str(s));
 }
 
 const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key)
 {
-	if (!obj || obj->type != RS_VAL_OBJ)
+	struct json_object *m = NULL;
+
+	if (!obj || !json_object_is_type(J(obj), json_type_object) ||
+	    !json_object_object_get_ex(J(obj), key, &m))
 		return NULL;
-	for (size_t i = 0; i < obj->n; i++)
-		if (!strcmp(obj->items[i]->key, key))
-			return obj->items[i];
-	return NULL;
+	return rs_val_of(m);
 }
 
 const char *rs_val_get_str(const struct rs_val *obj, const char *key)
 {
 	const struct rs_val *v = rs_val_get(obj, key);
 
-	return v && v->type == RS_VAL_STR ? v->s : NULL;
+	return v && json_object_is_type(J(v), json_type_string) ?
+	       json_object_get_string(J(v)) : NULL;
 }
 
 uint64_t rs_val_get_u64(const struct rs_val *obj, const char *key)
 {
 	const struct rs_val *v = rs_val_get(obj, key);
 
-	if (!v)
-		return 0;
-	return v->type == RS_VAL_UINT ? v->u :
-	       v->type == RS_VAL_INT  ? (uint64_t)v->i : 0;
+	return v && json_object_is_type(J(v), json_type_int) ?
+	       json_object_get_uint64(J(v)) : 0;
+}
+
+double rs_val_get_double(const struct rs_val *obj, const char *key)
+{
+	const struct rs_val *v = rs_val_get(obj, key);
+
+	return v && (json_object_is_type(J(v), json_type_double) ||
+		     json_object_is_type(J(v), json_type_int)) ?
+	       json_object_get_double(J(v)) : 0;
+}
+
+enum rs_val_type rs_val_type_of(const struct rs_val *v)
+{
+	switch (json_object_get_type(J(v))) {
+	case json_type_boolean: return RS_VAL_BOOL;
+	case json_type_double: return RS_VAL_DOUBLE;
+	case json_type_int:
+		return json_object_get_int64(J(v)) < 0 ? RS_VAL_INT :
+		       RS_VAL_UINT;
+	case json_type_string: return RS_VAL_STR;
+	case json_type_array: return RS_VAL_ARR;
+	case json_type_object: return RS_VAL_OBJ;
+	default: return RS_VAL_NULL;
+	}
+}
+
+size_t rs_val_len(const struct rs_val *v)
+{
+	if (json_object_is_type(J(v), json_type_array))
+		return json_object_array_length(J(v));
+	if (json_object_is_type(J(v), json_type_object))
+		return json_object_object_length(J(v));
+	return 0;
+}
+
+const struct rs_val *rs_val_at(const struct rs_val *arr, size_t i)
+{
+	if (!json_object_is_type(J(arr), json_type_array))
+		return NULL;
+	return rs_val_of(json_object_array_get_idx(J(arr), i));
+}
+
+int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
+{
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
+		    (pretty ? JSON_C_TO_STRING_PRETTY |
+			      JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
+	int r = rs_val_check(v);
+	const char *s;
+
+	if (r < 0)
+		return r;
+	s = json_object_to_json_string_ext(J(v), flags);
+	if (!s)
+		return -ENOMEM;
+	fputs(s, f);
+	fputc('\n', f);
+	return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
 }

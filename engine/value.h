@@ -2,28 +2,20 @@
 #ifndef RDMASCN_VALUE_H
 #define RDMASCN_VALUE_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
+#include <json-c/json.h>
 
-/* The builder's calls are public (plugins use them); the tree's layout
- * is the engine's own. */
+/* The builder's calls are public (plugins use them); inside the engine a
+ * tree is also a json-c tree, for what the builder does not say. */
 #include "rdmascn/value.h"
 
-struct rs_val {
-	enum rs_val_type type;
-	bool oom;
-	char *key; /* set when this value is an object member */
-	union {
-		bool b;
-		int64_t i;
-		uint64_t u;
-		double d;
-		char *s;
-	};
-	struct rs_val **items;
-	size_t n, cap;
-};
+static inline struct json_object *rs_val_json(const struct rs_val *v)
+{
+	return (struct json_object *)v;
+}
+
+static inline struct rs_val *rs_val_of(struct json_object *j)
+{
+	return (struct rs_val *)j;
+}
 
 #endif

@@ -56,7 +56,7 @@ same "none" "$(RDMASCN_PLUGIN_DIR=$tmp/empty "$rdmascn" plugins 2>&1)" \
 same "none, extra dir" "$(RDMASCN_PLUGIN_DIR=$tmp/empty \
 	RDMASCN_EXTRA_PLUGIN_DIR=$tmp/empty "$rdmascn" plugins 2>&1)" \
 	"No plugins in $tmp/empty or $tmp/empty."
-same "none, -j" "$(RDMASCN_PLUGIN_DIR=$tmp/empty "$rdmascn" plugins -j)" "[]"
+same "none, -j" "$(RDMASCN_PLUGIN_DIR=$tmp/empty "$rdmascn" plugins -j | jq -c .)" "[]"
 
 # Not an ELF file: named on stderr, without -v; the others still load.
 mkdir "$tmp/bad"

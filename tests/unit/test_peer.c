@@ -138,7 +138,7 @@ TEST(peer, av)
 
 TEST(peer, describe)
 {
-	struct rs_val *v = rs_val_new(RS_VAL_OBJ);
+	struct rs_val *v = rs_val_obj();
 	struct rs_dev dev;
 	struct rs_peer p;
 
@@ -158,7 +158,7 @@ TEST(peer, describe)
 	rs_val_free(v);
 
 	/* No GID: none printed. */
-	v = rs_val_new(RS_VAL_OBJ);
+	v = rs_val_obj();
 	dev_fill(&dev, IBV_LINK_LAYER_INFINIBAND, -1, NULL, 9, IBV_MTU_4096);
 	rs_peer_fill(&p, "b", "ctx", 0x11, 7, 1, &dev);
 	rs_peer_describe(&p, v);
@@ -168,7 +168,7 @@ TEST(peer, describe)
 	rs_val_free(v);
 
 	/* A dry run: what the file says, nothing about a device. */
-	v = rs_val_new(RS_VAL_OBJ);
+	v = rs_val_obj();
 	rs_peer_fill(&p, "b", "ctx", 0, 7, 1, NULL);
 	rs_peer_describe(&p, v);
 	CHECK(rs_val_get_u64(v, "psn") == 7);

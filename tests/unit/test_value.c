@@ -21,7 +21,7 @@ static char *to_json(const struct rs_val *v, bool pretty, int *ret)
 
 TEST(value, shapes)
 {
-	struct rs_val *root = rs_val_new(RS_VAL_OBJ), *arr, *o;
+	struct rs_val *root = rs_val_obj(), *arr, *o;
 	char *s;
 	int r;
 
@@ -58,7 +58,7 @@ TEST(value, shapes)
  * partial tree still frees cleanly (ASan checks the latter). */
 TEST(value, oom_is_sticky)
 {
-	struct rs_val *root = rs_val_new(RS_VAL_OBJ);
+	struct rs_val *root = rs_val_obj();
 	char *s;
 	int r;
 

@@ -3,6 +3,7 @@
 #define RDMASCN_VALUE_H_PUBLIC
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -12,8 +13,9 @@
  * never check each call: a failed allocation marks the container, and
  * rs_val_check() reports it once at the end.
  *
- * What a plugin may call (the engine exports rs_val_*); the tree itself
- * is the engine's, so struct rs_val is opaque here.
+ * What a plugin may call (the engine exports rs_val_*).  The tree is a
+ * json-c one (struct rs_val is a struct json_object); the builders keep
+ * members in the order they were added.
  */
 struct rs_val;
 
@@ -28,7 +30,9 @@ enum rs_val_type {
 	RS_VAL_OBJ,
 };
 
-struct rs_val *rs_val_new(enum rs_val_type type);
+/* An empty object or array; NULL when out of memory. */
+struct rs_val *rs_val_obj(void);
+struct rs_val *rs_val_arr(void);
 void rs_val_free(struct rs_val *v);
 int rs_val_check(const struct rs_val *v);
 
@@ -37,6 +41,7 @@ struct rs_val *rs_val_str(const char *s);
 struct rs_val *rs_val_u64(uint64_t u);
 struct rs_val *rs_val_i64(int64_t i);
 struct rs_val *rs_val_bool(bool b);
+struct rs_val *rs_val_double(double d);
 
 /* Add @child (owned from here on, freed on failure) to an array or, with
  * a key, to an object.  Returns @child, or NULL. */
@@ -51,12 +56,20 @@ void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
 void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u);
 void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i);
 void rs_val_put_bool(struct rs_val *obj, const char *key, bool b);
+void rs_val_put_double(struct rs_val *obj, const char *key, double d);
 struct rs_val *rs_val_push_obj(struct rs_val *arr);
 void rs_val_push_str(struct rs_val *arr, const char *s);
 
 const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key);
 const char *rs_val_get_str(const struct rs_val *obj, const char *key);
 uint64_t rs_val_get_u64(const struct rs_val *obj, const char *key);
+double rs_val_get_double(const struct rs_val *obj, const char *key);
+
+/* Reading a tree: its type, the length of an array (or the members of an
+ * object), the item of an array at @i. */
+enum rs_val_type rs_val_type_of(const struct rs_val *v);
+size_t rs_val_len(const struct rs_val *v);
+const struct rs_val *rs_val_at(const struct rs_val *arr, size_t i);
 
 int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty);
 

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_RECORD_H
+#define RDMASCN_RECORD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "value.h"
+
+/*
+ * The run record: every phase of a run appends to it, as data (numbers
+ * stay numbers), and reporters render it.  A reporter sees each entry
+ * the moment it is appended (the text reporter prints it then, so a long
+ * run shows its progress) and the whole record at the end (the JSON
+ * reporter writes it then).  Entries are json-c objects (struct rs_val);
+ * their members are listed in schemas/rdmascn-run.schema.json.
+ *
+ * Appending is thread-safe: steps of a `parallel:` run on threads of
+ * their own and report events from there.
+ */
+struct rs_record;
+
+enum rs_rec_entry {
+	RS_REC_PHASE,       /* "create", "steps", "teardown" begin */
+	RS_REC_OBJECT,      /* an object's outcome at create */
+	RS_REC_CALL,        /* a verbs call (dry run and -v only) */
+	RS_REC_EVENT,       /* an async or rdma_cm event */
+	RS_REC_STEP,        /* a step's result */
+	RS_REC_DESTROYED,   /* an object taken down */
+	RS_REC_LEAKS,       /* what --check-leaks found */
+};
+
+struct rs_reporter;
+
+struct rs_reporter_ops {
+	/* The run's head: scenario, file, dry run, the plan. */
+	void (*begin)(struct rs_reporter *r, const struct rs_val *record);
+	void (*entry)(struct rs_reporter *r, enum rs_rec_entry type,
+		      const struct rs_val *entry);
+	/* The verdict is in the record; 0 or -errno (the report could not
+	 * be written). */
+	int (*end)(struct rs_reporter *r, const struct rs_val *record);
+	void (*free)(struct rs_reporter *r);
+};
+
+struct rs_reporter {
+	const struct rs_reporter_ops *ops;
+};
+
+#define RS_REC_MAX_REPORTERS 4
+/* The longest id an entry names (RDMASCN_ID_MAX). */
+#define RS_REC_ID_MAX 64
+
+struct rs_record {
+	struct rs_val *root;
+	struct rs_val *objects;  /* every object, in creation order */
+	struct rs_val *steps;    /* every step, in execution order */
+	struct rs_val *calls;
+	struct rs_val *events;
+	struct rs_val *teardown;
+	bool dry_run;
+	bool calls_wanted;       /* dry run or -v */
+	struct rs_reporter *reporters[RS_REC_MAX_REPORTERS];
+	unsigned n_reporters;
+	pthread_mutex_t lock;
+};
+
+int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose);
+/* Reporters are freed with the record. */
+int rs_record_add_reporter(struct rs_record *rec, struct rs_reporter *r);
+void rs_record_free(struct rs_record *rec);
+
+/* The head is complete (scenario, file, the planned objects and steps):
+ * tell the reporters. */
+void rs_record_begin(struct rs_record *rec);
+/* Append @entry (owned from here on) to @list (NULL: no list; the entry
+ * then lives only as long as the call), tell the reporters. */
+void rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
+		   struct rs_val *list, struct rs_val *entry);
+/* An entry already in the record changed: tell the reporters. */
+void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,
+		    const struct rs_val *entry);
+/* Verdict and exit code are in the record: the reporters finish.  0, or
+ * the first reporter's -errno. */
+int rs_record_end(struct rs_record *rec);
+
+#endif

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The text reporter: the lines a user reads, printed as the record grows.
+ * Numbers are formatted here and nowhere before.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "report.h"
+
+struct text {
+	struct rs_reporter r;
+	FILE *out;
+	bool dry_run;
+	int width;     /* of the "kind 'id'" column of object lines */
+	int id_width;  /* of the 'id' column of step lines */
+};
+
+#define TEXT(r) ((struct text *)(r))
+
+static const char *str(const struct rs_val *v, const char *key)
+{
+	const char *s = rs_val_get_str(v, key);
+
+	return s ? s : "";
+}
+
+static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
+{
+	struct text *t = TEXT(r);
+	const struct rs_val *objs = rs_val_get(rec, "objects");
+	const struct rs_val *plan = rs_val_get(rec, "plan_steps");
+	const struct rs_val *scn = rs_val_get(rec, "scenario");
+	const char *name = rs_val_get_str(scn, "name");
+
+	t->dry_run = json_object_get_boolean(
+		rs_val_json(rs_val_get(rec, "dry_run")));
+	t->width = 24;
+	for (size_t i = 0; i < rs_val_len(objs); i++) {
+		int w = strlen(str(rs_val_at(objs, i), "name"));
+
+		if (w > t->width)
+			t->width = w;
+	}
+	t->id_width = 16;
+	for (size_t i = 0; i < rs_val_len(plan); i++) {
+		const char *id = rs_val_get_str(rs_val_at(plan, i), "id");
+
+		if (id && (int)strlen(id) + 2 > t->id_width)
+			t->id_width = strlen(id) + 2;
+	}
+	fprintf(t->out, "%s %s (%s)\n", t->dry_run ? "dry run" : "run",
+		name ? name : "-", str(scn, "file"));
+	if (t->dry_run)
+		fputs("create:\n", t->out);
+}
+
+/* A fact of an object: "qpn 0x000011", "state RESET". */
+static void print_fact(FILE *f, const char *key, struct json_object *v)
+{
+	fprintf(f, " %s ", key);
+	switch (json_object_get_type(v)) {
+	case json_type_string:
+		fputs(json_object_get_string(v), f);
+		break;
+	case json_type_int:
+		if (json_object_get_int64(v) < 0)
+			fprintf(f, "%lld", (long long)json_object_get_int64(v));
+		else
+			fprintf(f, "%llu",
+				(unsigned long long)json_object_get_uint64(v));
+		break;
+	case json_type_boolean:
+		fputs(json_object_get_boolean(v) ? "yes" : "no", f);
+		break;
+	default:
+		fputs("...", f);
+	}
+}
+
+static void print_object(struct text *t, const struct rs_val *e)
+{
+	const char *outcome = str(e, "outcome");
+	const char *needs = rs_val_get_str(e, "needs_name");
+	const struct rs_val *facts;
+
+	if (!strcmp(outcome, "failed")) {
+		fprintf(t->out, "failed       %s\n", str(e, "name"));
+		return;
+	}
+	if (!strcmp(outcome, "not created")) {
+		if (needs)
+			fprintf(t->out, "not created  %s: needs %s, which "
+				"failed\n", str(e, "name"), needs);
+		else
+			fprintf(t->out, "not created  %s: not reached\n",
+				str(e, "name"));
+		return;
+	}
+	if (t->dry_run)
+		return;
+	fprintf(t->out, "created %4llu %-*s",
+		(unsigned long long)rs_val_get_u64(e, "no"), t->width,
+		str(e, "name"));
+	facts = rs_val_get(e, "facts");
+	if (facts) {
+		json_object_object_foreach(rs_val_json(facts), key, v)
+			print_fact(t->out, key, v);
+	}
+	fputc('\n', t->out);
+}
+
+static void print_call(struct text *t, const struct rs_val *e)
+{
+	FILE *f = t->dry_run ? t->out : stderr;
+	uint64_t no = rs_val_get_u64(e, "no");
+	const char *obj = rs_val_get_str(e, "object");
+
+	if (no)
+		fprintf(f, "  [%llu] ", (unsigned long long)no);
+	else
+		fputs("       ", f);
+	fprintf(f, "%s(%s)", str(e, "name"), str(e, "args"));
+	if (obj)
+		fprintf(f, "  # %s", obj);
+	fputc('\n', f);
+	fflush(f);
+}
+
+static void print_event(struct text *t, const struct rs_val *e)
+{
+	const char *ctx = rs_val_get_str(e, "context");
+
+	if (ctx)
+		fprintf(t->out, "event     %s on %s of context '%s'%s\n",
+			str(e, "event"), str(e, "on"), ctx,
+			rs_val_get(e, "tolerated") ?
+			" (the step expects errors)" : "");
+	else
+		fprintf(t->out, "event     %s%s on %s of connection '%s'\n",
+			str(e, "event"), str(e, "status"), str(e, "on"),
+			str(e, "connection"));
+}
+
+static double num(const struct rs_val *v, const char *key)
+{
+	return rs_val_get_double(v, key);
+}
+
+/* The figures a step type reports, as perftest prints them. */
+static void print_figure(FILE *f, const char *name, const struct rs_val *v)
+{
+	if (!strcmp(name, "latency"))
+		fprintf(f, "latency %s: min %.2f typ %.2f avg %.2f stdev %.2f "
+			"p99 %.2f p99.9 %.2f max %.2f (%llu samples)",
+			str(v, "unit"), num(v, "min"), num(v, "typical"),
+			num(v, "avg"), num(v, "stdev"), num(v, "p99"),
+			num(v, "p99.9"), num(v, "max"),
+			(unsigned long long)rs_val_get_u64(v, "samples"));
+	else if (!strcmp(name, "throughput"))
+		fprintf(f, "%llu x %llu B in %.3f ms: %.2f MB/s %.3f Gb/s "
+			"%.4f Mpps",
+			(unsigned long long)rs_val_get_u64(v, "messages"),
+			(unsigned long long)rs_val_get_u64(v, "size_bytes"),
+			num(v, "elapsed_ms"), num(v, "MB/s"), num(v, "Gb/s"),
+			num(v, "Mpps"));
+	else if (!strcmp(name, "bytes_equal"))
+		fprintf(f, "%llu bytes equal", (unsigned long long)
+			json_object_get_uint64(rs_val_json(v)));
+	else if (!strcmp(name, "rkey"))
+		fprintf(f, "rkey 0x%llx", (unsigned long long)
+			json_object_get_uint64(rs_val_json(v)));
+	else if (!strcmp(name, "qp_state"))
+		fprintf(f, "qp '%s' now %s", str(v, "qp"), str(v, "state"));
+	else
+		fprintf(f, "%s %s", name,
+			json_object_to_json_string_ext(rs_val_json(v),
+						       JSON_C_TO_STRING_PLAIN));
+}
+
+static void print_step(struct text *t, const struct rs_val *e)
+{
+	const char *outcome = str(e, "outcome");
+	const char *id = rs_val_get_str(e, "id");
+	const char *msg = rs_val_get_str(e, "message");
+	const struct rs_val *figs = rs_val_get(e, "figures");
+	char qid[RS_REC_ID_MAX + 3] = "-";
+	uint64_t wrs = rs_val_get_u64(e, "wrs");
+
+	if (id)
+		snprintf(qid, sizeof(qid), "'%s'", id);
+	fprintf(t->out, "step %-5s %-10s %-*s %s", str(e, "no"),
+		str(e, "type"), t->id_width, qid, outcome);
+	if (rs_val_get(e, "duration_ms"))
+		fprintf(t->out, "%*s %9.1f ms", (int)(13 - strlen(outcome)),
+			"", num(e, "duration_ms"));
+	if (wrs)
+		fprintf(t->out, "  %llu wr", (unsigned long long)wrs);
+	if (figs) {
+		json_object_object_foreach(rs_val_json(figs), key, v) {
+			fputs("  ", t->out);
+			print_figure(t->out, key, rs_val_of(v));
+		}
+	}
+	if (msg && strcmp(outcome, "passed"))
+		fprintf(t->out, ": %s", msg);
+	fputc('\n', t->out);
+}
+
+static void print_leaks(struct text *t, const struct rs_val *e)
+{
+	uint64_t n = rs_val_get_u64(e, "devices");
+
+	if (rs_val_get_u64(e, "count"))
+		return; /* each leak is on stderr */
+	if (!n)
+		fputs("leaks: not checked (no RDMA device left to ask)\n",
+		      t->out);
+	else
+		fprintf(t->out, "leaks: none (kernel resources of pid %llu on "
+			"%llu device%s after teardown)\n",
+			(unsigned long long)rs_val_get_u64(e, "pid"),
+			(unsigned long long)n, n == 1 ? "" : "s");
+}
+
+static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
+		       const struct rs_val *e)
+{
+	struct text *t = TEXT(r);
+
+	switch (type) {
+	case RS_REC_PHASE:
+		if (t->dry_run && !strcmp(str(e, "phase"), "teardown") &&
+		    rs_val_get_u64(e, "objects"))
+			fputs("teardown:\n", t->out);
+		break;
+	case RS_REC_OBJECT:
+		print_object(t, e);
+		break;
+	case RS_REC_CALL:
+		print_call(t, e);
+		break;
+	case RS_REC_EVENT:
+		print_event(t, e);
+		break;
+	case RS_REC_STEP:
+		print_step(t, e);
+		break;
+	case RS_REC_DESTROYED:
+		if (!t->dry_run)
+			fprintf(t->out, "destroyed %llu %s\n",
+				(unsigned long long)rs_val_get_u64(e, "no"),
+				str(e, "name"));
+		break;
+	case RS_REC_LEAKS:
+		print_leaks(t, e);
+		break;
+	}
+	fflush(t->out);
+}
+
+static int text_end(struct rs_reporter *r, const struct rs_val *rec)
+{
+	struct text *t = TEXT(r);
+	const char *verdict = str(rec, "verdict");
+	const char *msg = rs_val_get_str(rec, "message");
+	uint64_t n_obj = rs_val_len(rs_val_get(rec, "objects"));
+	uint64_t n_steps = rs_val_len(rs_val_get(rec, "plan_steps"));
+
+	if (!strcmp(verdict, "passed"))
+		fprintf(t->out, "%s: %llu object%s, %llu step%s\n",
+			t->dry_run ? "dry run done" : "passed",
+			(unsigned long long)n_obj, n_obj == 1 ? "" : "s",
+			(unsigned long long)n_steps, n_steps == 1 ? "" : "s");
+	else if (!strcmp(verdict, "skipped"))
+		fputs("skipped: the device lacks what the scenario needs; "
+		      "nothing was created\n", t->out);
+	else if (!strcmp(verdict, "could not run"))
+		fprintf(t->out, "could not run: %s\n", msg ? msg : "see above");
+	else if (!strcmp(verdict, "failed"))
+		fprintf(t->out, "failed: %s\n", msg ? msg : "see above");
+	return fflush(t->out) ? -errno : 0;
+}
+
+static void text_free(struct rs_reporter *r)
+{
+	rs_free(TEXT(r));
+}
+
+static const struct rs_reporter_ops text_ops = {
+	.begin = text_begin,
+	.entry = text_entry,
+	.end = text_end,
+	.free = text_free,
+};
+
+struct rs_reporter *rs_report_text(FILE *out)
+{
+	struct text *t = rs_calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->r.ops = &text_ops;
+	t->out = out;
+	return &t->r;
+}
