@@ -92,6 +92,21 @@ static void put_loc(struct rs_val *e, const struct rs_obj *o)
 	rs_val_put_u64(e, "col", loc->col);
 }
 
+/* An error of the run, into its record; the text reporter prints it. */
+static void record_error(void *ctx, const struct rs_loc *loc, const char *msg)
+{
+	struct rs_record *rec = ctx;
+	struct rs_val *e = rs_val_obj();
+
+	if (loc) {
+		rs_val_put_str(e, "file", loc->file);
+		rs_val_put_u64(e, "line", loc->line);
+		rs_val_put_u64(e, "col", loc->col);
+	}
+	rs_val_put_str(e, "message", msg);
+	rs_record_add(rec, RS_REC_ERROR, rec->errors, e);
+}
+
 /* The record's head: what runs, where from, and its plan: an entry per
  * object in creation order, which create and teardown fill in. */
 static int record_init(struct rs_run *run, const char *file,
@@ -174,6 +189,9 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	}
 	if (record_init(run, file, o))
 		return -ENOMEM;
+	run->diag.f = NULL;
+	run->diag.sink = record_error;
+	run->diag.sink_ctx = run->rec;
 	if (s->n_objects &&
 	    rs_idmap_build_stride(&run->ids, &s->objs[0].id,
 				  sizeof(s->objs[0]), s->n_objects))

@@ -34,4 +34,6 @@ void rs_diag_error(struct rs_diag *d, const struct rs_loc *loc,
 	}
 	if (d->f)
 		fprintf(d->f, "%s\n", line);
+	if (d->sink)
+		d->sink(d->sink_ctx, loc && loc->file ? loc : NULL, msg);
 }

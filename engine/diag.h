@@ -9,7 +9,8 @@
 /*
  * Diagnostics about a scenario: one line each, "FILE:LINE:COL: kind 'id':
  * text".  The first error decides the exit code; all of them are printed
- * as they come to @f (or collected only, when @f is NULL, for tests).
+ * as they come to @f (or collected only, when @f is NULL, for tests), and
+ * handed to @sink when one is set.
  */
 /* Past this many errors a file is not worth reading on. */
 #define RS_MAX_ERRORS 20
@@ -18,6 +19,9 @@ struct rs_diag {
 	FILE *f;
 	unsigned errors;
 	char first[2048];
+	/* Where a run keeps its errors (its record), besides @f. */
+	void (*sink)(void *ctx, const struct rs_loc *loc, const char *msg);
+	void *sink_ctx;
 };
 
 void rs_diag_init(struct rs_diag *d, FILE *f);

@@ -17,6 +17,7 @@ int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 		     NULL;
 	rec->events = rs_val_put_arr(rec->root, "events");
 	rec->teardown = rs_val_put_arr(rec->root, "teardown");
+	rec->errors = rs_val_put_arr(rec->root, "errors");
 	return rs_val_check(rec->root);
 }
 

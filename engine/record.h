@@ -29,6 +29,7 @@ enum rs_rec_entry {
 	RS_REC_STEP,        /* a step's result */
 	RS_REC_DESTROYED,   /* an object taken down */
 	RS_REC_LEAKS,       /* what --check-leaks found */
+	RS_REC_ERROR,       /* an error, located when it is about the file */
 };
 
 struct rs_reporter;
@@ -59,6 +60,7 @@ struct rs_record {
 	struct rs_val *calls;
 	struct rs_val *events;
 	struct rs_val *teardown;
+	struct rs_val *errors;
 	bool dry_run;
 	bool calls_wanted;       /* dry run or -v */
 	struct rs_reporter *reporters[RS_REC_MAX_REPORTERS];

@@ -257,6 +257,16 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 	case RS_REC_LEAKS:
 		print_leaks(t, e);
 		break;
+	case RS_REC_ERROR:
+		/* Errors go where the loader's go: stderr, FILE:LINE:COL. */
+		if (rs_val_get(e, "file"))
+			fprintf(stderr, "%s:%llu:%llu: %s\n", str(e, "file"),
+				(unsigned long long)rs_val_get_u64(e, "line"),
+				(unsigned long long)rs_val_get_u64(e, "col"),
+				str(e, "message"));
+		else
+			fprintf(stderr, "%s\n", str(e, "message"));
+		break;
 	}
 	fflush(t->out);
 }
