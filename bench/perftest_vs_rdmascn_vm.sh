@@ -82,23 +82,25 @@ pt_lat() { pt_row | awk '{ print $5, $8 }'; }
 pt_bw() { pt_row | awk '{ print $4, $5 }'; }
 pt_inline() { sed -n 's/.*Max inline data *: *\([0-9]*\).*/\1/p' | head -n1; }
 
-# rdmascn SCENARIO ARGS: the step's result line on stdout.
+# rdmascn SCENARIO ARGS: the first step's entry of the run record, as
+# one line of JSON on stdout.
 rdmascn_run() {
 	local f=$scn/$1.yaml
 	shift
-	if ! "$rdmascn" run "$f" "$@" >"$tmp/out" 2>"$tmp/err"; then
+	if ! "$rdmascn" run --json "$tmp/rec.json" "$f" "$@" >"$tmp/out" \
+			2>"$tmp/err"; then
 		say "rdmascn run $f $*: failed:"
 		sed 's/^/  /' "$tmp/out" "$tmp/err" >&2
 		return 1
 	fi
-	grep -m1 -E '^step 1 ' "$tmp/out"
+	jq -c '.steps[0]' "$tmp/rec.json"
 }
-# "typ p99" from a pingpong line, "MB/s Mpps" from a stream line
-rs_lat() { sed -n 's/.* typ \([0-9.]*\) .* p99 \([0-9.]*\) .*/\1 \2/p'; }
-# (Mpps from the message count and time: the line rounds it to 4 places.)
+# "typ p99" of a pingpong step, "MB/s Mpps" of a stream step, from the
+# record's numbers (Mpps from the message count and time, unrounded).
+rs_lat() { jq -r '.figures.latency | "\(.typical) \(.p99)"'; }
 rs_bw() {
-	sed -n 's/.* \([0-9]*\) x \([0-9]*\) B in \([0-9.]*\) ms: \([0-9.]*\) MB\/s .*/\1 \3 \4/p' |
-		awk '{ printf "%s %.6f\n", $3, $1 / ($2 * 1000) }'
+	jq -r '.figures.throughput |
+		"\(."MB/s") \(.messages / (.elapsed_ms * 1000))"'
 }
 
 # The host's clock, as the probe last wrote it; - without a probe.

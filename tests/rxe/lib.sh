@@ -4,16 +4,41 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # Scratch space for the reports, gone when the test ends.
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/recs"
+trap 'records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 
-# run_scn OUT ERR ARGS...: rdmascn run ARGS, stdout to OUT, stderr to ERR;
-# sets $rc.
+# The run record's schema, and what checks a record against it and its
+# promises (exit code, verdict, teardown the reverse of creation).
+rec_schema=$(dirname "$0")/../../schemas/rdmascn-run.schema.json
+rec_check=$(dirname "$0")/../schema/run_record.py
+
+nrec=0
+# run_scn OUT ERR ARGS...: rdmascn run ARGS, stdout to OUT, stderr to ERR,
+# its record to $tmp/rec.json (kept, to be checked when the test ends:
+# one python under TCG takes seconds to start); sets $rc.
 run_scn() {
 	local out=$1 err=$2
 	shift 2
-	"$rdmascn" run "$@" >"$out" 2>"$err"
+	rm -f "$tmp/rec.json"
+	"$rdmascn" run --json "$tmp/rec.json" "$@" >"$out" 2>"$err"
 	rc=$?
+	if [ -e "$tmp/rec.json" ]; then
+		nrec=$((nrec + 1))
+		cp "$tmp/rec.json" "$tmp/recs/$nrec.json"
+		echo "$tmp/recs/$nrec.json:$rc run $*" >>"$tmp/recs/list"
+	fi
 }
+# A test that passed has every run's record checked: the schema, its
+# exit code, verdict and teardown (tests/schema/run_record.py).
+records_ok() {
+	local st=$?
+	[ $st = 0 ] && [ -s "$tmp/recs/list" ] || return $st
+	/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/recs/list" && return 0
+	echo "FAIL: run records (see above)"
+	return 1
+}
+# rec JQ: a value of the last run's record.
+rec() { jq -r "$@" "$tmp/rec.json"; }
 
 # The objects a report says were created, in order, one per line.
 created() { sed -n "s/^created *[0-9]* \([a-z_0-9]* '[^']*'\).*/\1/p" "$1"; }
@@ -29,6 +54,8 @@ assert_clean() {
 		fail "$what: teardown is not the reverse of creation"
 	fi
 	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
+	[ "$(rec '.leaks.checked and .leaks.count == 0')" = true ] ||
+		fail "$what: the record's leaks: $(rec -c .leaks)"
 }
 
 # expect NAME WANT_RC FILE [ARGS]: run it with --check-leaks into

@@ -150,6 +150,21 @@ done
 for s in pw ps pe; do
 	has pattern "$tmp/out" "^step [0-9]+ +pingpong +'$s' +passed .*latency usec: min [0-9.]+ typ [0-9.]+ avg .* p99\.9 [0-9.]+ max [0-9.]+ \([0-9]+ samples\)$"
 done
+# The same figures as numbers, from the record.
+for s in sw sr ss sm sd; do
+	[ "$(rec ".steps[] | select(.id == \"$s\") | .figures.throughput |
+		.\"MB/s\" > 0 and .Mpps > 0 and .messages > 0")" = true ] ||
+		fail "stream $s: record $(rec -c ".steps[] | select(.id == \"$s\")")"
+done
+[ "$(rec '.steps[] | select(.id == "sw") | .figures.throughput |
+	.messages == 2000 and .size_bytes == 4096')" = true ] ||
+	fail "stream sw: $(rec -c '.steps[] | select(.id == "sw")')"
+for s in pw ps; do
+	[ "$(rec ".steps[] | select(.id == \"$s\") | .figures.latency |
+		.samples == 500 and .unit == \"usec\" and .min <= .typical and
+		.typical <= .p99 and .p99 <= .max")" = true ] ||
+		fail "pingpong $s: record $(rec -c ".steps[] | select(.id == \"$s\")")"
+done
 echo "ok stream (write, read, send, two QPs, duration) and pingpong (write, send, events)"
 grep -E "^step [0-9]+ +(stream|pingpong)" "$tmp/out" | sed 's/^/  /'
 echo "steps as expected"

@@ -1,0 +1,58 @@
+#!/bin/bash
+# rdmascn run --json: every scenario's dry run writes a record that the
+# run record's schema accepts and that keeps the record's promises
+# (tests/schema/run_record.py); '-' puts it on stdout and the text on
+# stderr; the text report is the same with or without --json; a file
+# that cannot be written is an error that names it.
+#   run_json.sh RDMASCN SCENARIO_DIR SCHEMA CHECKER
+set -u
+rdmascn=$1 dir=$2 schema=$3 check=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 n=0
+bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
+
+for f in "$dir"/*.yaml; do
+	n=$((n + 1))
+	"$rdmascn" run -n "$f" >"$tmp/plain" 2>&1
+	"$rdmascn" run -n --json "$tmp/r.json" "$f" >"$tmp/text" 2>&1
+	rc=$?
+	cmp -s "$tmp/plain" "$tmp/text" ||
+		bad "$f: the text differs with --json"
+	/usr/bin/python3 "$check" "$schema" "$tmp/r.json" $rc ||
+		bad "$f: record"
+	[ "$(jq -r .dry_run "$tmp/r.json")" = true ] &&
+	[ "$(jq '.calls | length' "$tmp/r.json")" -gt 0 ] ||
+		bad "$f: a dry run's record has no calls"
+done
+
+# A record with params as resolved, on stdout; the text on stderr.
+n=$((n + 1))
+f=$dir/rc_write.yaml
+"$rdmascn" run -n --set size=128 --json - "$f" >"$tmp/out" 2>"$tmp/err"
+[ "$(jq -r .scenario.params.size "$tmp/out")" = 128 ] &&
+	grep -q '^dry run done: ' "$tmp/err" ||
+	bad "--json -: $(head -c 300 "$tmp/out")"
+
+n=$((n + 1))
+"$rdmascn" run -n --json /nonexistent/dir/r.json "$f" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 3 ] && grep -q '^rdmascn: --json /nonexistent/dir/r.json: ' \
+	"$tmp/err" || bad "unwritable --json: exit $rc, $(cat "$tmp/err")"
+
+# No device here: the run could not run, and its record says why.
+if ! "$rdmascn" devices >/dev/null 2>&1; then
+	n=$((n + 1))
+	"$rdmascn" run --json "$tmp/r.json" "$f" >/dev/null 2>&1
+	rc=$?
+	/usr/bin/python3 "$check" "$schema" "$tmp/r.json" $rc &&
+	[ $rc = 3 ] &&
+	[ "$(jq -r '.errors[0].message | startswith("no RDMA device")' \
+		"$tmp/r.json")" = true ] &&
+	[ "$(jq -r '[.objects[].outcome] | unique | join(",")' \
+		"$tmp/r.json")" = pending ] ||
+		bad "no device: exit $rc, $(jq -c '{verdict, errors}' "$tmp/r.json")"
+fi
+
+echo "$((n - fails)) passed, $fails failed"
+[ $fails = 0 ]

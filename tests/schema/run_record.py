@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""Check run records (rdmascn run --json FILE) against
+schemas/rdmascn-run.schema.json and against what a record promises:
+
+    run_record.py SCHEMA RECORD.json [EXIT_CODE]
+    run_record.py SCHEMA LIST    (lines "RECORD.json:EXIT_CODE WHAT")
+
+- it is valid under the schema;
+- its exit code is the one given (the process's own);
+- its verdict is the one the exit code means;
+- teardown took down exactly what was created, in exact reverse;
+- a passed run created every object and passed every planned step.
+Prints nothing and exits 0 when all hold; else says which and exits 1.
+"""
+import json
+import sys
+
+import jsonschema
+
+VERDICT = {0: "passed", 1: "failed", 2: "invalid", 3: "could not run",
+           77: "skipped"}
+
+
+def check(v, path, rc):
+    rec = json.load(open(path))
+    errs = []
+    for e in sorted(v.iter_errors(rec), key=str):
+        errs.append("schema: %s: %s" % ("/".join(map(str, e.path)),
+                                        e.message))
+    if rc is not None and rec.get("exit_code") != rc:
+        errs.append("exit_code %s, the process exited %s" %
+                    (rec.get("exit_code"), rc))
+    code = rec.get("exit_code")
+    want = VERDICT.get(code, "interrupted" if code and code > 128 else None)
+    if rec.get("verdict") != want:
+        errs.append("verdict %r for exit code %s" % (rec.get("verdict"),
+                                                      code))
+    created = sorted((o for o in rec.get("objects", [])
+                      if o.get("outcome") == "created"),
+                     key=lambda o: o["no"])
+    down = [t["id"] for t in rec.get("teardown", [])]
+    if down != [o["id"] for o in reversed(created)]:
+        errs.append("teardown %s is not the reverse of creation %s" %
+                    (down, [o["id"] for o in created]))
+    if rec.get("verdict") == "passed":
+        bad = [o["id"] for o in rec["objects"] if o["outcome"] != "created"]
+        if bad:
+            errs.append("passed, but not created: %s" % bad)
+        got = len(rec["steps"])
+        if got != len(rec["plan_steps"]) and not rec["dry_run"]:
+            errs.append("passed with %d step results for %d steps" %
+                        (got, len(rec["plan_steps"])))
+        failed = [s["no"] for s in rec["steps"] if s["outcome"] != "passed"]
+        if failed:
+            errs.append("passed, but steps %s did not" % failed)
+    return errs
+
+
+def main():
+    v = jsonschema.Draft7Validator(json.load(open(sys.argv[1])))
+    if sys.argv[2].endswith(".json"):
+        runs = [(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3
+                 else None, "")]
+    else:
+        runs = []
+        for line in open(sys.argv[2]):
+            head, _, what = line.rstrip("\n").partition(" ")
+            path, _, rc = head.rpartition(":")
+            runs.append((path, int(rc), what))
+    bad = 0
+    for path, rc, what in runs:
+        errs = check(v, path, rc)
+        for e in errs:
+            print("%s%s: %s" % (path, " (" + what + ")" if what else "", e))
+        bad += bool(errs)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
