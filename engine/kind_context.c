@@ -148,7 +148,7 @@ out:
 	return ret;
 }
 
-int rs_context_probe(struct rs_run *run, struct rs_live *l)
+static int context_probe(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_context *c = l->obj->data;
 	struct rs_dev *dev = &((struct rs_context_rt *)l->rt)->dev;
@@ -261,9 +261,16 @@ static void context_describe(struct rs_run *run, struct rs_live *l,
 		   dev->port_attr.active_mtu == IBV_MTU_512 ? "512" : "256");
 }
 
+static struct rs_dev *context_as_dev(struct rs_live *l)
+{
+	return &((struct rs_context_rt *)l->rt)->dev;
+}
+
 const struct rdmascn_ops rs_ops_context = {
 	.rt_size = sizeof(struct rs_context_rt),
 	.create = context_create,
 	.destroy = context_destroy,
 	.describe = context_describe,
+	.probe = context_probe,
+	.as_dev = context_as_dev,
 };

@@ -119,10 +119,17 @@ static void parent_domain_describe(struct rs_run *run, struct rs_live *l,
 	rs_val_put_bool(v, "td", rt->td != NULL);
 }
 
+/* It stands wherever a pd does. */
+static struct ibv_pd *parent_domain_as_pd(struct rs_live *l)
+{
+	return ((struct rs_parent_domain_rt *)l->rt)->pd;
+}
+
 const struct rdmascn_ops rs_ops_parent_domain = {
 	.rt_size = sizeof(struct rs_parent_domain_rt),
 	.check_caps = parent_domain_check_caps,
 	.create = parent_domain_create,
 	.destroy = parent_domain_destroy,
 	.describe = parent_domain_describe,
+	.as_pd = parent_domain_as_pd,
 };

@@ -36,9 +36,15 @@ static void pd_describe(struct rs_run *run, struct rs_live *l,
 	rs_val_put_u64(v, "handle", rt->pd->handle);
 }
 
+static struct ibv_pd *pd_as_pd(struct rs_live *l)
+{
+	return ((struct rs_pd_rt *)l->rt)->pd;
+}
+
 const struct rdmascn_ops rs_ops_pd = {
 	.rt_size = sizeof(struct rs_pd_rt),
 	.create = pd_create,
 	.destroy = pd_destroy,
 	.describe = pd_describe,
+	.as_pd = pd_as_pd,
 };

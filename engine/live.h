@@ -2,6 +2,7 @@
 #ifndef RDMASCN_LIVE_H
 #define RDMASCN_LIVE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,15 +135,45 @@ static inline void *rs_rt(struct rs_run *run, const char *id)
 	return l ? l->rt : NULL;
 }
 
+/*
+ * An object's ops and facets (struct rdmascn_ops in rdmascn/kind.h), with
+ * the fallbacks of a kind that has no ops or does not offer one: NULL,
+ * or -EOPNOTSUPP with *ret untouched.
+ */
+static inline const struct rdmascn_ops *rs_live_ops(const struct rs_live *l)
+{
+	static const struct rdmascn_ops none;
+
+	return l && l->obj->kind->ops ? l->obj->kind->ops : &none;
+}
+
+static inline int rs_probe(struct rs_run *run, struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->probe ? ops->probe(run, l) : 0;
+}
+
+static inline struct rs_dev *rs_as_dev(struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_dev ? ops->as_dev(l) : NULL;
+}
+
+static inline struct ibv_pd *rs_as_pd(struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_pd ? ops->as_pd(l) : NULL;
+}
+
 /* IBV_ACCESS_* bits as the scenario names them, "local_write|mw_bind"
  * ("0": none), into @buf (kind_mr.c). */
 const char *rs_access_text(uint64_t access, char *buf, size_t len);
 
-/* Find a context's device, port and GID before anything is created
- * (kind_context.c); 0, or -errno reported. */
-int rs_context_probe(struct rs_run *run, struct rs_live *l);
-
-/* The verbs PD of a pd or parent_domain reference. */
+/* The verbs PD of a reference to what offers one (a pd, a parent
+ * domain). */
 struct ibv_pd *rs_live_pd(struct rs_run *run, const char *id);
 
 /* `fill: pattern` (kind_mr.c): byte i is i & 0xff.  The verify step

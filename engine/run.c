@@ -12,7 +12,6 @@
 #include "alloc.h"
 #include "caps.h"
 #include "devices.h"
-#include "kinds.h"
 #include "live.h"
 #include "run.h"
 #include "schema.h"
@@ -39,7 +38,7 @@ struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)
 		const struct rs_obj *o = l->obj;
 		struct rs_live *next = NULL;
 
-		if (o->kind == &rs_kind_context)
+		if (rs_as_dev(l))
 			return l;
 		for (unsigned e = 0; e < o->n_edges && !next; e++)
 			if (!o->edges[e].order_only &&
@@ -54,18 +53,12 @@ struct rs_dev *rs_live_dev(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_live *c = rs_live_context(run, l);
 
-	return c ? &((struct rs_context_rt *)c->rt)->dev : NULL;
+	return c ? rs_as_dev(c) : NULL;
 }
 
 struct ibv_pd *rs_live_pd(struct rs_run *run, const char *id)
 {
-	struct rs_live *l = rs_live_find(run, id);
-
-	if (!l)
-		return NULL;
-	if (l->obj->kind == &rs_kind_parent_domain)
-		return ((struct rs_parent_domain_rt *)l->rt)->pd;
-	return ((struct rs_pd_rt *)l->rt)->pd;
+	return rs_as_pd(rs_live_find(run, id));
 }
 
 /* --- devices and capabilities ---------------------------------------------- */
@@ -89,22 +82,19 @@ int rs_run_probe(struct rs_run *run)
 		return -ENODEV;
 	}
 	for (unsigned i = 0; i < run->s->n_objects; i++) {
-		struct rs_live *l = &run->live[i];
+		int r = rs_probe(run, &run->live[i]);
 
-		if (l->obj->kind == &rs_kind_context) {
-			int r = rs_context_probe(run, l);
-
-			if (r && !ret)
-				ret = r;
-		}
+		if (r && !ret)
+			ret = r;
 	}
 	return ret;
 }
 
-static bool requires_met(struct rs_run *run, struct rs_live *ctx)
+/* @ctx stands for @dev: does @dev have what `requires:` asks? */
+static bool requires_met(struct rs_run *run, struct rs_live *ctx,
+			 const struct rs_dev *dev)
 {
 	const struct rs_requires *req = run->s->top->requires;
-	const struct rs_dev *dev = &((struct rs_context_rt *)ctx->rt)->dev;
 	const struct rs_obj *o = ctx->obj;
 	uint32_t feats = dev->features;
 	uint32_t types = rs_dev_qp_types(&dev->attr);
@@ -161,13 +151,14 @@ int rs_run_check_caps(struct rs_run *run)
 		return 0;
 	for (unsigned i = 0; i < run->s->n_objects; i++) {
 		struct rs_live *l = &run->live[i];
-		const struct rdmascn_ops *ops = l->obj->kind->ops;
+		const struct rdmascn_ops *ops = rs_live_ops(l);
+		struct rs_dev *own = rs_as_dev(l);
 		char why[256] = "";
 
-		if (l->obj->kind == &rs_kind_context && run->s->top->requires &&
-		    !requires_met(run, l))
+		if (own && run->s->top->requires &&
+		    !requires_met(run, l, own))
 			missing++;
-		if (!ops || !ops->check_caps)
+		if (!ops->check_caps)
 			continue;
 		if (ops->check_caps(run, l, why, sizeof(why))) {
 			struct rs_dev *dev = rs_live_dev(run, l);

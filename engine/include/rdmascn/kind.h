@@ -19,11 +19,15 @@ struct rs_run;
 struct rs_live;
 struct rs_val;
 struct rs_step_run;
+struct rs_dev;
+struct ibv_pd;
 
 /*
  * What a kind does on a device.  Missing ops are fine: the engine treats
  * a missing check_caps as "nothing needed", a missing create as "cannot
- * be created here" (-EOPNOTSUPP), a missing describe as nothing to say.
+ * be created here" (-EOPNOTSUPP), a missing describe as nothing to say,
+ * a missing facet as "not one of those" (engine/live.h's rs_as_*() give
+ * the fallbacks, so callers never test for NULL).
  */
 struct rdmascn_ops {
 	/* Bytes of the runtime state (struct rs_live.rt), zeroed before
@@ -42,6 +46,14 @@ struct rdmascn_ops {
 	/* Facts for the report: qpn, lkey, cqe granted, ... */
 	void (*describe)(struct rs_run *run, struct rs_live *l,
 			 struct rs_val *obj);
+	/* Before check_caps: find the device it stands for; 0, or -errno
+	 * reported. */
+	int (*probe)(struct rs_run *run, struct rs_live *l);
+
+	/* Facets: the object seen as something the engine and the steps
+	 * use, whatever its kind.  NULL: not one of those. */
+	struct rs_dev *(*as_dev)(struct rs_live *l);
+	struct ibv_pd *(*as_pd)(struct rs_live *l);
 };
 
 /* What a step type does: start on the step's loop, finish through
