@@ -16,7 +16,6 @@
 #include <stdio.h>
 
 #include "alloc.h"
-#include "kinds.h"
 #include "live.h"
 #include "step.h"
 #include "value.h"
@@ -76,16 +75,11 @@ static void event_what(struct rs_step_run *sr, const struct ibv_async_event *e,
 	}
 }
 
-static void on_async(uv_poll_t *p, int status, int events)
+void rs_async_events(struct rs_step_run *sr, struct rs_live *l,
+		     struct ibv_context *ctx, bool all)
 {
-	struct rs_async_watch *w = p->data;
-	struct rs_step_run *sr = w->sr;
-	struct ibv_context *ctx = ((struct rs_context_rt *)w->l->rt)->ctx;
-	const struct rs_context *decl = w->l->obj->data;
 	struct ibv_async_event e;
 
-	(void)status;
-	(void)events;
 	while (!ibv_get_async_event(ctx, &e)) {
 		enum ibv_event_type t = e.event_type;
 		bool tolerated = event_on_qp(t) && sr->owner &&
@@ -98,13 +92,13 @@ static void on_async(uv_poll_t *p, int status, int events)
 			rs_step_fail(sr, RS_STEP_FAILED, NULL, "asynchronous "
 				     "event %s on %s of context '%s'",
 				     ibv_event_type_str(t), what,
-				     w->l->obj->id);
-		} else if (decl->async_events || event_is_failure(t)) {
+				     l->obj->id);
+		} else if (all || event_is_failure(t)) {
 			struct rs_val *ev = rs_val_obj();
 
 			rs_val_put_str(ev, "event", ibv_event_type_str(t));
 			rs_val_put_str(ev, "on", what);
-			rs_val_put_str(ev, "context", w->l->obj->id);
+			rs_val_put_str(ev, "context", l->obj->id);
 			if (tolerated)
 				rs_val_put_bool(ev, "tolerated", true);
 			rs_record_add(sr->run->rec, RS_REC_EVENT,
@@ -113,24 +107,22 @@ static void on_async(uv_poll_t *p, int status, int events)
 	}
 }
 
+static void on_readable(uv_poll_t *p, int status, int events)
+{
+	struct rs_async_watch *w = p->data;
+
+	(void)status;
+	(void)events;
+	rs_on_readable(w->sr, w->l);
+}
+
 /* What a top-level step watches of @l: its descriptor (-1: nothing),
- * what reads it and what to call it in messages. */
-static int watched(struct rs_live *l, uv_poll_cb *cb, const char **what)
+ * and what to call it in messages. */
+static int watched(struct rs_live *l, const char **what)
 {
 	if (l->state != RS_LIVE_CREATED)
 		return -1;
-	if (l->obj->kind == &rs_kind_context) {
-		*cb = on_async;
-		*what = "the async_fd";
-		return ((struct rs_context_rt *)l->rt)->ctx->async_fd;
-	}
-	if (l->obj->kind == &rs_kind_connection &&
-	    ((struct rs_connection_rt *)l->rt)->channel) {
-		*cb = rs_cm_on_events;
-		*what = "the rdma_cm event channel";
-		return ((struct rs_connection_rt *)l->rt)->channel->fd;
-	}
-	return -1;
+	return rs_watch_fd(l, what);
 }
 
 int rs_step_async_start(struct rs_step_run *sr)
@@ -138,13 +130,12 @@ int rs_step_async_start(struct rs_step_run *sr)
 	struct rs_run *run = sr->run;
 	const char *what;
 	unsigned n = 0;
-	uv_poll_cb cb;
 
 	/* The top-level step watches for its nested ones. */
 	if (sr->parent)
 		return 0;
 	for (unsigned i = 0; i < run->s->n_objects; i++)
-		if (watched(&run->live[i], &cb, &what) >= 0)
+		if (watched(&run->live[i], &what) >= 0)
 			n++;
 	if (!n)
 		return 0;
@@ -154,7 +145,7 @@ int rs_step_async_start(struct rs_step_run *sr)
 	for (unsigned i = 0; i < run->s->n_objects; i++) {
 		struct rs_live *l = &run->live[i];
 		struct rs_async_watch *w = &sr->async[sr->n_async];
-		int fd = watched(l, &cb, &what), fl, r;
+		int fd = watched(l, &what), fl, r;
 
 		if (fd < 0)
 			continue;
@@ -170,7 +161,7 @@ int rs_step_async_start(struct rs_step_run *sr)
 		w->poll.data = w;
 		r = uv_poll_init(&sr->loop, &w->poll, fd);
 		if (!r)
-			r = uv_poll_start(&w->poll, UV_READABLE, cb);
+			r = uv_poll_start(&w->poll, UV_READABLE, on_readable);
 		if (r)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 					    "uv_poll on %s of %s: %s", what,

@@ -19,23 +19,23 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kinds.h"
 #include "live.h"
 #include "step.h"
 #include "value.h"
 
 /* "a_id (a's side, qp 'a')" */
-static void cm_what(const struct rs_live *l, const struct rs_cm_event *e,
+static void cm_what(struct rs_live *l, const struct rs_cm_event *e,
 		    char *buf, size_t len)
 {
-	const struct rs_connection *conn = l->obj->data;
+	struct rdmascn_link conn = { .a = "?", .b = "?" };
 
+	rs_as_link(l, &conn);
 	switch (e->on) {
 	case RS_CM_ON_A:
-		snprintf(buf, len, "a_id (a's side, qp '%s')", conn->a);
+		snprintf(buf, len, "a_id (a's side, qp '%s')", conn.a);
 		break;
 	case RS_CM_ON_B:
-		snprintf(buf, len, "b_id (b's side, qp '%s')", conn->b);
+		snprintf(buf, len, "b_id (b's side, qp '%s')", conn.b);
 		break;
 	case RS_CM_ON_LISTEN:
 		snprintf(buf, len, "listen_id (b's side, listening)");
@@ -58,38 +58,34 @@ static void cm_status(int status, char *buf, size_t len)
 		snprintf(buf, len, " (status %d)", status);
 }
 
-void rs_cm_on_events(uv_poll_t *p, int status, int events)
+void rs_cm_events(struct rs_step_run *sr, struct rs_live *l)
 {
-	struct rs_async_watch *w = p->data;
-	struct rs_step_run *sr = w->sr;
 	struct rs_cm_event e;
 	int r;
 
-	(void)status;
-	(void)events;
-	while (!(r = rs_cm_take(w->l, &e, NULL))) {
+	while (!(r = rs_cm_take(l, &e, NULL))) {
 		char what[128], st[96];
 		struct rs_val *ev;
 
-		cm_what(w->l, &e, what, sizeof(what));
+		cm_what(l, &e, what, sizeof(what));
 		cm_status(e.status, st, sizeof(st));
 		ev = rs_val_obj();
 		rs_val_put_str(ev, "event", rdma_event_str(e.type));
 		rs_val_put_str(ev, "status", st);
 		rs_val_put_i64(ev, "status_code", e.status);
 		rs_val_put_str(ev, "on", what);
-		rs_val_put_str(ev, "connection", w->l->obj->id);
+		rs_val_put_str(ev, "connection", l->obj->id);
 		rs_record_add(sr->run->rec, RS_REC_EVENT,
 			      sr->run->rec->events, ev);
 		if (!sr->finished)
 			rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_cm event "
 				     "%s%s on %s of connection '%s'",
 				     rdma_event_str(e.type), st, what,
-				     w->l->obj->id);
+				     l->obj->id);
 	}
 	/* The descriptor stays readable while this lasts: stop here. */
 	if (r != -EAGAIN && r != -EINTR && !sr->finished)
 		rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_get_cm_event on "
-			     "connection '%s': %s", w->l->obj->id,
+			     "connection '%s': %s", l->obj->id,
 			     strerror(-r));
 }

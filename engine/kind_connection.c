@@ -190,10 +190,45 @@ static void conn_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_u64(v, "mtu", 128u << mtu);
 }
 
+/* Its rdma_cm events, while steps run. */
+static int conn_watch_fd(struct rs_live *l, const char **ret_what)
+{
+	struct rs_connection_rt *rt = l->rt;
+
+	if (!rt->channel)
+		return -1;
+	*ret_what = "the rdma_cm event channel";
+	return rt->channel->fd;
+}
+
+static bool conn_uses_rdma_cm(const struct rs_live *l)
+{
+	const struct rs_connection *conn = l->obj->data;
+
+	return conn->via == RS_VIA_RDMA_CM;
+}
+
+static int conn_as_link(struct rs_live *l, struct rdmascn_link *ret)
+{
+	const struct rs_connection *conn = l->obj->data;
+
+	ret->id = conn->id;
+	ret->a = conn->a;
+	ret->b = conn->b;
+	ret->mtu = conn->mtu;
+	ret->max_rd_atomic = conn->max_rd_atomic;
+	ret->max_dest_rd_atomic = conn->max_dest_rd_atomic;
+	return 0;
+}
+
 const struct rdmascn_ops rs_ops_connection = {
 	.rt_size = sizeof(struct rs_connection_rt),
 	.check_caps = conn_check_caps,
 	.create = conn_create,
 	.destroy = conn_destroy,
 	.describe = conn_describe,
+	.watch_fd = conn_watch_fd,
+	.on_readable = rs_cm_events,
+	.uses_rdma_cm = conn_uses_rdma_cm,
+	.as_link = conn_as_link,
 };

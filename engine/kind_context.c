@@ -266,11 +266,32 @@ static struct rs_dev *context_as_dev(struct rs_live *l)
 	return &((struct rs_context_rt *)l->rt)->dev;
 }
 
+/* Its asynchronous events, while steps run. */
+static int context_watch_fd(struct rs_live *l, const char **ret_what)
+{
+	struct rs_context_rt *rt = l->rt;
+
+	if (!rt->ctx)
+		return -1;
+	*ret_what = "the async_fd";
+	return rt->ctx->async_fd;
+}
+
+static void context_on_readable(struct rs_step_run *sr, struct rs_live *l)
+{
+	const struct rs_context *c = l->obj->data;
+
+	rs_async_events(sr, l, ((struct rs_context_rt *)l->rt)->ctx,
+			c->async_events);
+}
+
 const struct rdmascn_ops rs_ops_context = {
 	.rt_size = sizeof(struct rs_context_rt),
 	.create = context_create,
 	.destroy = context_destroy,
 	.describe = context_describe,
 	.probe = context_probe,
+	.watch_fd = context_watch_fd,
+	.on_readable = context_on_readable,
 	.as_dev = context_as_dev,
 };

@@ -17,8 +17,8 @@
 #include <rdma/rdma_netlink.h>
 
 #include "alloc.h"
-#include "kinds.h"
 #include "leaks.h"
+#include "live.h"
 #include "run.h"
 
 /* The kernel sizes dump messages to the reader's buffer, up to 32 KiB. */
@@ -496,11 +496,7 @@ static bool run_used_rdma_cm(const struct rs_run *run)
 	if (!run || !run->s || !run->live)
 		return false;
 	for (unsigned i = 0; i < run->s->n_objects; i++) {
-		const struct rs_obj *o = &run->s->objs[i];
-		const struct rs_connection *c = o->data;
-
-		if (o->kind == &rs_kind_connection && c &&
-		    c->via == RS_VIA_RDMA_CM &&
+		if (rs_uses_rdma_cm(&run->live[i]) &&
 		    run->live[i].state != RS_LIVE_PENDING &&
 		    run->live[i].state != RS_LIVE_DEPENDENT)
 			return true;

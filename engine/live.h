@@ -127,6 +127,16 @@ struct rs_cm_event {
 int rs_cm_take(struct rs_live *l, struct rs_cm_event *e,
 	       const struct rdma_cm_id *accept_on);
 
+/*
+ * What a context's and an rdma_cm connection's on_readable ops do while
+ * steps run (async_events.c, cm_events.c): take every event, record it,
+ * and fail @sr on one that means something broke.  @all: record every
+ * async event, not only failures (`async_events: true`).
+ */
+void rs_async_events(struct rs_step_run *sr, struct rs_live *l,
+		     struct ibv_context *ctx, bool all);
+void rs_cm_events(struct rs_step_run *sr, struct rs_live *l);
+
 /* The runtime state of the object a reference names, NULL if absent. */
 static inline void *rs_rt(struct rs_run *run, const char *id)
 {
@@ -154,6 +164,29 @@ static inline int rs_probe(struct rs_run *run, struct rs_live *l)
 	return ops->probe ? ops->probe(run, l) : 0;
 }
 
+static inline int rs_watch_fd(struct rs_live *l, const char **ret_what)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->watch_fd && ops->on_readable ?
+	       ops->watch_fd(l, ret_what) : -1;
+}
+
+static inline void rs_on_readable(struct rs_step_run *sr, struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	if (ops->on_readable)
+		ops->on_readable(sr, l);
+}
+
+static inline bool rs_uses_rdma_cm(const struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->uses_rdma_cm && ops->uses_rdma_cm(l);
+}
+
 static inline struct rs_dev *rs_as_dev(struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);
@@ -166,6 +199,13 @@ static inline struct ibv_pd *rs_as_pd(struct rs_live *l)
 	const struct rdmascn_ops *ops = rs_live_ops(l);
 
 	return ops->as_pd ? ops->as_pd(l) : NULL;
+}
+
+static inline int rs_as_link(struct rs_live *l, struct rdmascn_link *ret)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_link ? ops->as_link(l, ret) : -EOPNOTSUPP;
 }
 
 /* IBV_ACCESS_* bits as the scenario names them, "local_write|mw_bind"

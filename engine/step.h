@@ -276,20 +276,19 @@ void rs_step_route(struct rs_step_run *sr, struct rs_cqi *c,
 unsigned rs_step_reap(struct rs_step_run *sr, bool busy_only);
 /* Start waiting: arm events CQs, start the uv_polls and the idle spin. */
 int rs_step_watch_start(struct rs_step_run *sr);
-/* What a top-level step watches besides its own waits: the async_fd of
- * a context, the event channel of an rdma_cm connection. */
+/* What a top-level step watches besides its own waits: the descriptor
+ * an object's kind names (watch_fd: a context's async_fd, an rdma_cm
+ * connection's event channel), read by its on_readable op. */
 struct rs_async_watch {
 	uv_poll_t poll;
 	struct rs_step_run *sr;
 	struct rs_live *l;
 };
 
-/* Watch every context's asynchronous events and every rdma_cm
- * connection's events on @sr's loop (top-level steps only): an event
- * that means something broke fails the step (async_events.c). */
+/* Watch what every created object's kind wants watched (watch_fd) on
+ * @sr's loop (top-level steps only): an event that means something
+ * broke fails the step (async_events.c). */
 int rs_step_async_start(struct rs_step_run *sr);
-/* The rdma_cm connection @p watches became readable (cm_events.c). */
-void rs_cm_on_events(uv_poll_t *p, int status, int events);
 
 /* The owner's first unexpected completion, as a failure of @sr. */
 void rs_step_fail_wc(struct rs_step_run *sr, struct rs_owner *o);

@@ -22,6 +22,15 @@ struct rs_step_run;
 struct rs_dev;
 struct ibv_pd;
 
+/* An object as what joins two QPs (a connection). */
+struct rdmascn_link {
+	const char *id;          /* NULL: none given */
+	const char *a, *b;       /* the QPs */
+	int mtu;                 /* IBV_MTU_*; 0: the port's */
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+};
+
 /*
  * What a kind does on a device.  Missing ops are fine: the engine treats
  * a missing check_caps as "nothing needed", a missing create as "cannot
@@ -49,11 +58,21 @@ struct rdmascn_ops {
 	/* Before check_caps: find the device it stands for; 0, or -errno
 	 * reported. */
 	int (*probe)(struct rs_run *run, struct rs_live *l);
+	/* While steps run: a descriptor to watch (-1: none), what to call
+	 * it in messages, and what to do when it is readable (read until
+	 * EAGAIN, fail @sr on what means something broke). */
+	int (*watch_fd)(struct rs_live *l, const char **ret_what);
+	void (*on_readable)(struct rs_step_run *sr, struct rs_live *l);
+	/* librdmacm was used for it (and keeps a device context of its
+	 * own open until exit: not a leak). */
+	bool (*uses_rdma_cm)(const struct rs_live *l);
 
 	/* Facets: the object seen as something the engine and the steps
 	 * use, whatever its kind.  NULL: not one of those. */
 	struct rs_dev *(*as_dev)(struct rs_live *l);
 	struct ibv_pd *(*as_pd)(struct rs_live *l);
+	/* 0, or -EOPNOTSUPP: not one of those. */
+	int (*as_link)(struct rs_live *l, struct rdmascn_link *ret);
 };
 
 /* What a step type does: start on the step's loop, finish through
