@@ -51,20 +51,6 @@ struct rs_qpi *rs_qp_by_num(struct rs_steps *st, uint32_t qpn)
 	return NULL;
 }
 
-/* The XRC SRQ of the domain @xrcd, for an xrc_recv QP's receives. */
-static struct rs_live *xrc_srq_of(struct rs_run *run, const char *xrcd)
-{
-	for (unsigned i = 0; xrcd && i < run->s->n_objects; i++) {
-		const struct rs_obj *o = &run->s->objs[i];
-		const struct rs_srq *q = o->data;
-
-		if (o->kind == &rs_kind_srq && q->type == IBV_SRQT_XRC &&
-		    q->xrcd && !strcmp(q->xrcd, xrcd))
-			return &run->live[i];
-	}
-	return NULL;
-}
-
 static int setup_names(struct rs_steps *st)
 {
 	struct rs_scenario *s = st->run->s;
@@ -116,9 +102,13 @@ int rs_steps_setup(struct rs_steps *st, struct rs_run *run)
 	st->n_objs = s->n_objs;
 	pthread_mutex_init(&st->lock, NULL);
 	for (unsigned i = 0; i < s->n_objects; i++) {
-		nq += s->objs[i].kind == &rs_kind_qp;
-		nc += s->objs[i].kind == &rs_kind_cq;
-		nm += s->objs[i].kind == &rs_kind_mw;
+		struct rs_live *l = &run->live[i];
+		struct rdmascn_qp qf;
+		struct rdmascn_cq cf;
+
+		nq += !rs_as_qp(run, l, &qf);
+		nc += !rs_as_cq(l, &cf);
+		nm += rs_as_mw(l) != NULL;
 	}
 	for (size = 16; size < 2 * nq; size *= 2)
 		;
@@ -137,15 +127,16 @@ int rs_steps_setup(struct rs_steps *st, struct rs_run *run)
 
 	for (unsigned i = 0; i < s->n_objects; i++) {
 		struct rs_live *l = &run->live[i];
+		struct rdmascn_cq cf;
 
-		if (l->obj->kind == &rs_kind_cq) {
+		if (!rs_as_cq(l, &cf)) {
 			struct rs_cqi *c = &st->cqs[st->n_cqs++];
 
 			c->l = l;
-			c->rt = l->rt;
-			c->decl = l->obj->data;
+			c->rt = cf.rt;
+			c->events = cf.events;
 			st->by_obj[i] = c;
-		} else if (l->obj->kind == &rs_kind_mw) {
+		} else if (rs_as_mw(l)) {
 			struct rs_mwi *m = &st->mws[st->n_mws++];
 
 			m->l = l;
@@ -154,43 +145,38 @@ int rs_steps_setup(struct rs_steps *st, struct rs_run *run)
 	}
 	for (unsigned i = 0; i < s->n_objects; i++) {
 		struct rs_live *l = &run->live[i];
+		struct rdmascn_qp qf;
 		struct rs_qpi *q;
 
-		if (l->obj->kind != &rs_kind_qp)
+		if (rs_as_qp(run, l, &qf))
 			continue;
 		q = &st->qps[st->n_qps++];
 		q->l = l;
-		q->rt = l->rt;
-		q->decl = l->obj->data;
+		q->info = qf;
+		q->rt = qf.rt;
 		q->qpn = q->rt->qp ? q->rt->qp->qp_num : 0;
-		q->send_cq = by_id(st, q->decl->send_cq);
-		q->recv_cq = q->decl->recv_cq ? by_id(st, q->decl->recv_cq) :
-						q->send_cq;
-		q->srq = live_of(run, q->decl->srq);
-		if (q->decl->type == RS_QPT_XRC_RECV) {
-			q->srq = xrc_srq_of(run, q->decl->xrcd);
-			if (q->srq)
-				q->recv_cq = by_id(st, ((const struct rs_srq *)
-						   q->srq->obj->data)->cq);
-		}
+		q->send_cq = by_id(st, qf.send_cq);
+		q->recv_cq = by_id(st, qf.recv_cq);
+		q->srq = live_of(run, qf.srq);
 		st->by_obj[i] = q;
 		if (q->rt->qp)
 			qpn_insert(st, q);
 	}
 	for (unsigned i = 0; i < s->n_objects; i++) {
-		const struct rs_obj *o = &s->objs[i];
-		const struct rs_connection *c = o->data;
+		struct rdmascn_link c;
 		struct rs_qpi *a, *b;
 
-		if (o->kind != &rs_kind_connection)
+		if (rs_as_link(&run->live[i], &c))
 			continue;
-		a = by_id(st, c->a);
-		b = by_id(st, c->b);
+		a = by_id(st, c.a);
+		b = by_id(st, c.b);
 		if (!a || !b)
 			continue;
 		a->peer = b;
 		b->peer = a;
-		a->conn = b->conn = c;
+		a->link = b->link = c;
+		a->conn = &a->link;
+		b->conn = &b->link;
 	}
 	return setup_names(st);
 }
@@ -538,10 +524,8 @@ int rs_step_watch(struct rs_step_run *sr, struct rs_cqi *cq, int completion)
 	 * default is events when it has a channel. */
 	if (rs_obj_has(sr->obj, "completion"))
 		events = completion == RS_COMP_EVENTS;
-	else if (cq->decl->mode == RS_CQ_MODE_DEFAULT)
-		events = cq->decl->channel;
 	else
-		events = cq->decl->mode == RS_CQ_MODE_EVENTS;
+		events = cq->events;
 	if (events && !cq->rt->channel)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "completion",
 				    "events need a completion channel, and "

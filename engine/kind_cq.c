@@ -173,9 +173,23 @@ static void cq_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_i64(v, "channel_fd", rt->channel->fd);
 }
 
+static int cq_as_cq(struct rs_live *l, struct rdmascn_cq *ret)
+{
+	const struct rs_cq *c = l->obj->data;
+
+	ret->rt = l->rt;
+	/* `mode:` decides; by default, events when it has a channel. */
+	if (c->mode == RS_CQ_MODE_DEFAULT)
+		ret->events = c->channel;
+	else
+		ret->events = c->mode == RS_CQ_MODE_EVENTS;
+	return 0;
+}
+
 const struct rdmascn_ops rs_ops_cq = {
 	.rt_size = sizeof(struct rs_cq_rt),
 	.create = cq_create,
 	.destroy = cq_destroy,
 	.describe = cq_describe,
+	.as_cq = cq_as_cq,
 };

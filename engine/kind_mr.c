@@ -334,10 +334,16 @@ static void mr_describe(struct rs_run *run, struct rs_live *l,
 	rs_val_put_u64(v, "length", rt->length);
 }
 
+static struct rs_mr_rt *mr_as_mem(struct rs_live *l)
+{
+	return l->rt;
+}
+
 const struct rdmascn_ops rs_ops_mr = {
 	.rt_size = sizeof(struct rs_mr_rt),
 	.check_caps = mr_check_caps,
 	.create = mr_create,
 	.destroy = mr_destroy,
 	.describe = mr_describe,
+	.as_mem = mr_as_mem,
 };

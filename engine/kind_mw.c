@@ -62,10 +62,16 @@ static void mw_describe(struct rs_run *run, struct rs_live *l,
 	rs_val_put_strf(v, "rkey", "0x%x", rt->rkey);
 }
 
+static struct rs_mw_rt *mw_as_mw(struct rs_live *l)
+{
+	return l->rt;
+}
+
 const struct rdmascn_ops rs_ops_mw = {
 	.rt_size = sizeof(struct rs_mw_rt),
 	.check_caps = mw_check_caps,
 	.create = mw_create,
 	.destroy = mw_destroy,
 	.describe = mw_describe,
+	.as_mw = mw_as_mw,
 };

@@ -549,10 +549,53 @@ static void qp_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_strf(v, "qkey", "0x%x", rt->qkey);
 }
 
+/* The XRC SRQ of the domain @xrcd, for an xrc_recv QP's receives. */
+static struct rs_live *xrc_srq_of(struct rs_run *run, const char *xrcd,
+				  struct rdmascn_srq *ret)
+{
+	for (unsigned i = 0; xrcd && i < run->s->n_objects; i++) {
+		struct rs_live *l = &run->live[i];
+
+		if (!rs_as_srq(l, ret) && ret->xrcd && !strcmp(ret->xrcd, xrcd))
+			return l;
+	}
+	return NULL;
+}
+
+static int qp_as_qp(struct rs_run *run, struct rs_live *l,
+		    struct rdmascn_qp *ret)
+{
+	const struct rs_qp *q = l->obj->data;
+	struct rdmascn_srq srq;
+	struct rs_live *xrc;
+
+	ret->rt = l->rt;
+	ret->type = q->type;
+	ret->ex = q->ex;
+	ret->send_ops = q->send_ops;
+	ret->port = q->port;
+	ret->pkey_index = q->pkey_index;
+	ret->send_cq = q->send_cq;
+	ret->recv_cq = q->recv_cq ? q->recv_cq : q->send_cq;
+	ret->srq = q->srq;
+	ret->srq_posts = q->srq != NULL;
+	/* Its receives come from its domain's XRC SRQ, and complete on
+	 * that SRQ's CQ. */
+	if (q->type == RS_QPT_XRC_RECV) {
+		xrc = xrc_srq_of(run, q->xrcd, &srq);
+		ret->srq = xrc ? xrc->obj->id : NULL;
+		ret->srq_posts = false;
+		if (xrc)
+			ret->recv_cq = srq.cq;
+	}
+	return 0;
+}
+
 const struct rdmascn_ops rs_ops_qp = {
 	.rt_size = sizeof(struct rs_qp_rt),
 	.check_caps = qp_check_caps,
 	.create = qp_create,
 	.destroy = qp_destroy,
 	.describe = qp_describe,
+	.as_qp = qp_as_qp,
 };

@@ -189,10 +189,25 @@ static void srq_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_u64(v, "srq_num", rt->srq_num);
 }
 
+static int srq_as_srq(struct rs_live *l, struct rdmascn_srq *ret)
+{
+	const struct rs_srq *s = l->obj->data;
+	struct rs_srq_rt *rt = l->rt;
+	bool xrc = s->type == IBV_SRQT_XRC;
+
+	ret->srq = rt->srq;
+	ret->srq_num = rt->srq_num;
+	ret->max_wr = s->max_wr;
+	ret->cq = s->cq;
+	ret->xrcd = xrc ? s->xrcd : NULL;
+	return 0;
+}
+
 const struct rdmascn_ops rs_ops_srq = {
 	.rt_size = sizeof(struct rs_srq_rt),
 	.check_caps = srq_check_caps,
 	.create = srq_create,
 	.destroy = srq_destroy,
 	.describe = srq_describe,
+	.as_srq = srq_as_srq,
 };

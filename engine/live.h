@@ -201,6 +201,42 @@ static inline struct ibv_pd *rs_as_pd(struct rs_live *l)
 	return ops->as_pd ? ops->as_pd(l) : NULL;
 }
 
+static inline struct rs_mr_rt *rs_as_mem(struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_mem ? ops->as_mem(l) : NULL;
+}
+
+static inline struct rs_mw_rt *rs_as_mw(struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_mw ? ops->as_mw(l) : NULL;
+}
+
+static inline int rs_as_qp(struct rs_run *run, struct rs_live *l,
+			   struct rdmascn_qp *ret)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_qp ? ops->as_qp(run, l, ret) : -EOPNOTSUPP;
+}
+
+static inline int rs_as_cq(struct rs_live *l, struct rdmascn_cq *ret)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_cq ? ops->as_cq(l, ret) : -EOPNOTSUPP;
+}
+
+static inline int rs_as_srq(struct rs_live *l, struct rdmascn_srq *ret)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_srq ? ops->as_srq(l, ret) : -EOPNOTSUPP;
+}
+
 static inline int rs_as_link(struct rs_live *l, struct rdmascn_link *ret)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);

@@ -9,7 +9,6 @@
 
 #include <uv.h>
 
-#include "kinds.h"
 #include "live.h"
 #include "step_ops.h"
 #include "steps.h"
@@ -89,7 +88,7 @@ struct rs_owner {
 struct rs_cqi {
 	struct rs_live *l;
 	struct rs_cq_rt *rt;
-	const struct rs_cq *decl;
+	bool events;                /* waits on events unless a step says */
 	_Atomic bool held;          /* its lock, while other threads run */
 };
 
@@ -97,12 +96,13 @@ struct rs_qpi {
 	struct rs_live *l;
 	uint32_t qpn;
 	struct rs_qp_rt *rt;
-	const struct rs_qp *decl;
+	struct rdmascn_qp info;     /* its QP facet */
 	struct rs_cqi *send_cq;
 	struct rs_cqi *recv_cq;     /* where its receives complete */
 	struct rs_live *srq;        /* receives come from this SRQ */
 	struct rs_qpi *peer;        /* the other end of its connection */
-	const struct rs_connection *conn;
+	const struct rdmascn_link *conn; /* that connection: NULL, or link */
+	struct rdmascn_link link;
 	_Atomic uint64_t recv_done; /* receive completions reaped for it */
 	/* The step that counts recv_done (it owns no lane of those
 	 * receives): woken when another thread reaps one (st->lock). */

@@ -63,11 +63,11 @@ static int modify_qp_start(struct rs_step_run *sr)
 	if (m->state == IBV_QPS_INIT) {
 		struct rs_dev *dev = rs_live_dev(sr->run, q->l);
 
-		attr.pkey_index = q->decl->pkey_index;
-		attr.port_num = q->decl->port ? q->decl->port :
+		attr.pkey_index = q->info.pkey_index;
+		attr.port_num = q->info.port ? q->info.port :
 				dev ? dev->port : 1;
 		mask |= IBV_QP_PKEY_INDEX | IBV_QP_PORT;
-		if (q->decl->type == RS_QPT_UD) {
+		if (q->info.type == RS_QPT_UD) {
 			attr.qkey = q->rt->qkey;
 			mask |= IBV_QP_QKEY;
 		} else {

@@ -29,16 +29,19 @@ static int post_recv1(struct rs_qpi *q, struct ibv_recv_wr *wr)
 {
 	struct ibv_recv_wr *bad;
 
-	if (q->srq && q->decl->type != RS_QPT_XRC_RECV)
-		return ibv_post_srq_recv(((struct rs_srq_rt *)q->srq->rt)->srq,
-					 wr, &bad);
+	struct rdmascn_srq srq;
+
+	if (q->srq && q->info.srq_posts && !rs_as_srq(q->srq, &srq))
+		return ibv_post_srq_recv(srq.srq, wr, &bad);
 	return ibv_post_recv(q->rt->qp, wr, &bad);
 }
 
 static uint32_t recv_room(struct rs_qpi *q)
 {
-	if (q->srq)
-		return ((const struct rs_srq *)q->srq->obj->data)->max_wr;
+	struct rdmascn_srq srq;
+
+	if (q->srq && !rs_as_srq(q->srq, &srq))
+		return srq.max_wr;
 	return q->rt->cap.max_recv_wr;
 }
 

@@ -50,7 +50,7 @@ struct post_rt {
 
 struct rs_mr_rt *rs_step_mr(struct rs_step_run *sr, const char *id)
 {
-	return rs_rt(sr->run, id);
+	return rs_as_mem(rs_live_find(sr->run, id));
 }
 
 void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
@@ -58,12 +58,12 @@ void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
 		    uint64_t *ret_avail)
 {
 	struct rs_live *l = rs_live_find(sr->run, id);
+	struct rs_mw_rt *mw = rs_as_mw(l);
 	struct rs_mr_rt *mr;
 	uint64_t len;
 
-	if (l->obj->kind == &rs_kind_mw) {
+	if (mw) {
 		struct rs_mwi *m = sr->st->by_obj[l->obj->index];
-		struct rs_mw_rt *mw = l->rt;
 
 		*ret_rkey = mw->rkey;
 		if (!m->mr) {
@@ -73,13 +73,13 @@ void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
 			*ret_avail = UINT64_MAX;
 			return;
 		}
-		mr = m->mr->rt;
+		mr = rs_as_mem(m->mr);
 		*ret_addr = (m->zero_based ? 0 : m->addr) + offset;
 		*ret_host = mr->buf && offset <= m->length ?
 			    (uint8_t *)mr->buf + m->offset + offset : NULL;
 		len = m->length;
 	} else {
-		mr = l->rt;
+		mr = rs_as_mem(l);
 		*ret_addr = mr->addr + offset;
 		*ret_rkey = mr->mr->rkey;
 		*ret_host = mr->buf && offset <= mr->length ?
@@ -154,8 +154,8 @@ static uint64_t ex_bit(enum ibv_wr_opcode op)
 
 bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)
 {
-	return qp->rt->qpx && qp->decl->ex &&
-	       (qp->decl->send_ops & ex_bit(opcode));
+	return qp->rt->qpx && qp->info.ex &&
+	       (qp->info.send_ops & ex_bit(opcode));
 }
 
 /* The ibv_wr_* form of a chain of ibv_send_wr: one start, one complete. */
@@ -214,11 +214,11 @@ static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr)
 			ibv_wr_abort(x);
 			return EOPNOTSUPP;
 		}
-		if (qp->decl->type == RS_QPT_UD)
+		if (qp->info.type == RS_QPT_UD)
 			ibv_wr_set_ud_addr(x, wr->wr.ud.ah,
 					   wr->wr.ud.remote_qpn,
 					   wr->wr.ud.remote_qkey);
-		else if (qp->decl->type == RS_QPT_XRC_SEND)
+		else if (qp->info.type == RS_QPT_XRC_SEND)
 			ibv_wr_set_xrc_srqn(x, wr->qp_type.xrc.remote_srqn);
 		if (!data || !wr->num_sge)
 			continue;
@@ -473,7 +473,7 @@ static bool check_qp(struct rs_step_run *sr, struct rs_qpi *q, const char *f)
 int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
 			    int expect)
 {
-	const struct rs_connection *c = q->conn;
+	const struct rdmascn_link *c = q->conn;
 
 	if (!c || expect != IBV_WC_SUCCESS ||
 	    (c->max_rd_atomic && c->max_dest_rd_atomic))
@@ -519,7 +519,7 @@ static int check_received(struct rs_step_run *sr)
 	struct rs_qpi *q = p->peer;
 	uint32_t slot = atomic_load(&q->last_recv_slot);
 	uint32_t got = atomic_load(&q->last_recv_len);
-	uint32_t grh = q->decl->type == RS_QPT_UD ? 40 : 0;
+	uint32_t grh = q->info.type == RS_QPT_UD ? 40 : 0;
 	struct rs_owner *o = slot < sr->st->n_objs ? sr->st->owners[slot] :
 			     NULL;
 	const struct rs_step_recv *r;
@@ -570,10 +570,11 @@ static int send_start(struct rs_step_run *sr)
 		cap = rs_qp_mtu_bytes(sr, p->qp);
 	} else {
 		p->peer = p->qp->peer;
-		if (p->qp->decl->type == RS_QPT_XRC_SEND && p->peer &&
-		    p->peer->srq)
-			w->qp_type.xrc.remote_srqn =
-				((struct rs_srq_rt *)p->peer->srq->rt)->srq_num;
+		struct rdmascn_srq srq;
+
+		if (p->qp->info.type == RS_QPT_XRC_SEND && p->peer &&
+		    p->peer->srq && !rs_as_srq(p->peer->srq, &srq))
+			w->qp_type.xrc.remote_srqn = srq.srq_num;
 	}
 	r = rs_step_local(sr, s->local, s->offset, "length", s->length, cap,
 			  &p->tsge, &host);
@@ -586,11 +587,10 @@ static int send_start(struct rs_step_run *sr)
 	} else if (s->invalidate_rkey_of) {
 		struct rs_live *l = rs_live_find(sr->run,
 						 s->invalidate_rkey_of);
+		struct rs_mw_rt *mw = rs_as_mw(l);
 
 		w->opcode = IBV_WR_SEND_WITH_INV;
-		w->invalidate_rkey = l->obj->kind == &rs_kind_mw ?
-			((struct rs_mw_rt *)l->rt)->rkey :
-			((struct rs_mr_rt *)l->rt)->mr->rkey;
+		w->invalidate_rkey = mw ? mw->rkey : rs_as_mem(l)->mr->rkey;
 	}
 	p->src = host;
 	p->len = p->tsge.length;
@@ -617,7 +617,7 @@ static int ud_send_start(struct rs_step_run *sr)
 	p->peer = rs_step_qp(sr, s->to);
 	if (!check_qp(sr, p->qp, "qp") || !check_qp(sr, p->peer, "to"))
 		return -EIO;
-	if (p->peer->decl->type != RS_QPT_UD)
+	if (p->peer->info.type != RS_QPT_UD)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "to",
 				    "qp '%s' is not a ud qp", s->to);
 	r = rs_step_local(sr, s->local, 0, "length", s->length,
@@ -794,7 +794,7 @@ static int post_bind1(struct rs_step_run *sr, struct ibv_send_wr *wr,
 		      struct ibv_send_wr **bad)
 {
 	struct post_rt *p = sr->rt;
-	struct rs_mw_rt *mw = p->mw->l->rt;
+	struct rs_mw_rt *mw = rs_as_mw(p->mw->l);
 	int r;
 
 	p->bind1.wr_id = wr->wr_id;
@@ -811,7 +811,7 @@ static int post_bind1(struct rs_step_run *sr, struct ibv_send_wr *wr,
 static int check_bound(struct rs_step_run *sr)
 {
 	struct post_rt *p = sr->rt;
-	struct rs_mw_rt *mw = p->mw->l->rt;
+	struct rs_mw_rt *mw = rs_as_mw(p->mw->l);
 	const struct ibv_mw_bind_info *b = &p->tmpl.bind_mw.bind_info;
 
 	mw->rkey = p->new_rkey;
@@ -839,7 +839,7 @@ static int bind_mw_start(struct rs_step_run *sr)
 	p->mw = rs_step_mw(sr, s->mw);
 	if (!check_qp(sr, p->qp, "qp"))
 		return -EIO;
-	mw = p->mw->l->rt;
+	mw = rs_as_mw(p->mw->l);
 	mr = rs_step_mr(sr, s->mr);
 	/* The range, checked like a local buffer. */
 	r = rs_step_local(sr, s->mr, s->offset, "length", s->length,
@@ -875,7 +875,7 @@ static int invalidate_start(struct rs_step_run *sr)
 	p->tmpl.opcode = IBV_WR_LOCAL_INV;
 	if (s->mw)
 		p->tmpl.invalidate_rkey =
-			((struct rs_mw_rt *)rs_rt(sr->run, s->mw))->rkey;
+			rs_as_mw(rs_live_find(sr->run, s->mw))->rkey;
 	else
 		p->tmpl.invalidate_rkey = rs_step_mr(sr, s->mr)->mr->rkey;
 	return post_begin(sr, p, &s->traffic, "local_inv", false);
@@ -894,8 +894,9 @@ static int recv_start(struct rs_step_run *sr)
 	struct ibv_sge sge;
 	struct rs_owner *o;
 	struct rs_qpi *qp = s->qp ? rs_step_qp(sr, s->qp) : NULL;
-	struct ibv_srq *srq = s->srq ?
-		((struct rs_srq_rt *)rs_rt(sr->run, s->srq))->srq : NULL;
+	struct rdmascn_srq sf = { 0 };
+	struct ibv_srq *srq = s->srq &&
+		!rs_as_srq(rs_live_find(sr->run, s->srq), &sf) ? sf.srq : NULL;
 	uint64_t n = s->count ? s->count : 1, posted = 0;
 	uint32_t slot = rs_step_slot(sr);
 	uint8_t *host;
@@ -936,9 +937,7 @@ static int recv_start(struct rs_step_run *sr)
 					    (unsigned long long)n,
 					    srq ? "srq" : "qp",
 					    srq ? s->srq : s->qp, strerror(r),
-					    srq ? ((const struct rs_srq *)
-						   rs_live_find(sr->run, s->srq)
-						   ->obj->data)->max_wr :
+					    srq ? sf.max_wr :
 						  qp->rt->cap.max_recv_wr);
 		}
 		posted += k;

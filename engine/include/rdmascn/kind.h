@@ -20,9 +20,52 @@ struct rs_live;
 struct rs_val;
 struct rs_step_run;
 struct rs_dev;
+struct rs_qp_rt;
+struct rs_cq_rt;
+struct rs_mr_rt;
+struct rs_mw_rt;
 struct ibv_pd;
+struct ibv_srq;
 
-/* An object as what joins two QPs (a connection). */
+/*
+ * Facets: an object seen as something the engine and the steps use,
+ * whatever its kind, so that a plugin's QP is a QP to every step.  The
+ * runtime structs named here are the engine's (engine/live.h); a kind
+ * offering a facet keeps one in its rt.
+ */
+
+/* As a QP: what steps post on, and where its work completes. */
+struct rdmascn_qp {
+	struct rs_qp_rt *rt;     /* qp (NULL until created), cap, state */
+	int type;                /* enum rs_qp_type */
+	bool ex;                 /* ibv_wr_* for the ops in send_ops */
+	uint64_t send_ops;       /* IBV_QP_EX_WITH_* */
+	uint8_t port;            /* 0: its context's */
+	uint16_t pkey_index;
+	const char *send_cq;     /* ids */
+	const char *recv_cq;     /* where its receives complete */
+	const char *srq;         /* where its receives come from; NULL:
+				  * its own receive queue */
+	bool srq_posts;          /* receives are posted to the srq (not
+				  * to an xrc_recv QP's domain's) */
+};
+
+/* As a CQ. */
+struct rdmascn_cq {
+	struct rs_cq_rt *rt;     /* cq, channel, unacked */
+	bool events;             /* waits on events unless a step says */
+};
+
+/* As an SRQ. */
+struct rdmascn_srq {
+	struct ibv_srq *srq;
+	uint32_t srq_num;        /* xrc: what a sender names */
+	uint32_t max_wr;         /* receives it can hold */
+	const char *cq;          /* xrc: where its receives complete */
+	const char *xrcd;        /* xrc: its domain; else NULL */
+};
+
+/* As what joins two QPs. */
 struct rdmascn_link {
 	const char *id;          /* NULL: none given */
 	const char *a, *b;       /* the QPs */
@@ -67,11 +110,16 @@ struct rdmascn_ops {
 	 * own open until exit: not a leak). */
 	bool (*uses_rdma_cm)(const struct rs_live *l);
 
-	/* Facets: the object seen as something the engine and the steps
-	 * use, whatever its kind.  NULL: not one of those. */
+	/* Facets (above): the object seen as something the engine and the
+	 * steps use.  NULL or -EOPNOTSUPP: not one of those. */
 	struct rs_dev *(*as_dev)(struct rs_live *l);
 	struct ibv_pd *(*as_pd)(struct rs_live *l);
-	/* 0, or -EOPNOTSUPP: not one of those. */
+	struct rs_mr_rt *(*as_mem)(struct rs_live *l);
+	struct rs_mw_rt *(*as_mw)(struct rs_live *l);
+	int (*as_qp)(struct rs_run *run, struct rs_live *l,
+		     struct rdmascn_qp *ret);
+	int (*as_cq)(struct rs_live *l, struct rdmascn_cq *ret);
+	int (*as_srq)(struct rs_live *l, struct rdmascn_srq *ret);
 	int (*as_link)(struct rs_live *l, struct rdmascn_link *ret);
 };
 
