@@ -57,7 +57,11 @@
 	X(completions, window_depth)                                      \
 	X(completions, window_post_list)                                  \
 	X(completions, window_post_fails)                                 \
-	X(completions, window_stops_at_error)
+	X(completions, window_stops_at_error)                             \
+	X(facets, device_and_pd)                                          \
+	X(facets, memory_queues_links)                                    \
+	X(facets, qp_and_steps_tables)                                    \
+	X(facets, any_kind_offering_them)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
