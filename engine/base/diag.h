@@ -4,7 +4,11 @@
 
 #include <stdio.h>
 
-#include "dom.h"
+/* A place in a scenario file, for messages. */
+struct rs_loc {
+	const char *file;
+	unsigned line, col;
+};
 
 /*
  * Diagnostics about a scenario: one line each, "FILE:LINE:COL: kind 'id':

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "diag.h"
+
 /*
  * The scenario file as libyaml saw it: every node keeps where it starts
  * (1-based line and column, byte offset) and where it ends, so that every
@@ -12,11 +14,6 @@
  * API; this tree is how rdmascn knows where things are.
  */
 enum rs_node_type { RS_NODE_SCALAR, RS_NODE_SEQ, RS_NODE_MAP };
-
-struct rs_loc {
-	const char *file;
-	unsigned line, col;
-};
 
 struct rs_node {
 	enum rs_node_type type;
