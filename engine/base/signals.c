@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "signals.h"
 
 volatile sig_atomic_t rs_interrupted;
 static volatile sig_atomic_t in_teardown;

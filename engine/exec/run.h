@@ -2,7 +2,6 @@
 #ifndef RDMASCN_RUN_H
 #define RDMASCN_RUN_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include "idmap.h"
 #include "model.h"
 #include "record.h"
+#include "signals.h"
 
 /*
  * A run: the scenario's objects made real, in plan order, and taken down
@@ -186,17 +186,6 @@ const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
  * ("connection 'ab': qp 'u' is a ud qp"); returns -@err. */
 int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* --- signals ---------------------------------------------------------------- */
-
-/* The first SIGINT or SIGTERM received, or 0.  Waits check it. */
-extern volatile sig_atomic_t rs_interrupted;
-/* Readable once a signal came: for uv_poll and poll(). */
-int rs_signal_fd(void);
-/* 0 after the first signal when the run is still building; teardown
- * ignores further signals (it says so on stderr). */
-void rs_signals_install(void);
-void rs_signals_teardown(void);
 
 /* --- phases (run.c) --------------------------------------------------------- */
 
