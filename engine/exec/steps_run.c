@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "cli.h"
+#include "exit.h"
 #include "step.h"
 #include "value.h"
 
