@@ -17,6 +17,10 @@ struct rs_cmd {
 
 extern bool rs_verbose;
 
+/* Register the core kinds and steps, then load the plugins and register
+ * theirs (a plugin's kind may not take a name already taken); once. */
+void rs_cli_registry_init(void);
+
 /* Print the command's usage to stderr and return RS_EXIT_INVALID. */
 int rs_cmd_usage_error(const struct rs_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -77,7 +77,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");
-	rs_scenario_registry_init();
+	rs_cli_registry_init();
 	return -1;
 }
 

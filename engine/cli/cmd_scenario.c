@@ -54,7 +54,7 @@ int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
 	}
 	if (optind >= argc)
 		return rs_cmd_usage_error(cmd, "No scenario file given.");
-	rs_scenario_registry_init();
+	rs_cli_registry_init();
 	return -1;
 }
 

@@ -33,7 +33,7 @@ int rs_cmd_schema(const struct rs_cmd *cmd, int argc, char **argv)
 	if (optind < argc)
 		return rs_cmd_usage_error(cmd, "Unexpected argument '%s'.",
 					  argv[optind]);
-	rs_scenario_registry_init();
+	rs_cli_registry_init();
 	v = rs_jsonschema();
 	if (!v) {
 		fputs("rdmascn: out of memory\n", stderr);

@@ -10,8 +10,6 @@
 #include "load_error.h"
 #include "model.h"
 #include "params.h"
-#include "plugin.h"
-#include "cli.h"
 #include "schema.h"
 
 static void *mem(void *ctx, void *ptr, size_t size)
@@ -618,24 +616,4 @@ void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 			      path, msg);
 	else
 		rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s", obj->name, msg);
-}
-
-void rs_scenario_registry_init(void)
-{
-	static bool done;
-
-	if (done)
-		return;
-	done = true;
-	rs_schemas_register_core();
-	rs_plugins_load(rs_verbose);
-	for (unsigned i = 0; i < rs_plugins_count(); i++) {
-		const struct rdmascn_plugin *p = rs_plugin_at(i);
-
-		for (const struct rdmascn_kind *const *k = p->kinds; k && *k; k++)
-			if (rs_registry_add(*k) < 0)
-				fprintf(stderr, "rdmascn: plugin %s: kind '%s' "
-					"clashes with a registered one\n",
-					p->name, (*k)->name);
-	}
 }

@@ -76,9 +76,6 @@ void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		  const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Register the core kinds and load plugins, once. */
-void rs_scenario_registry_init(void);
-
 /* Graph: creation order of objects, execution order of steps; cycles are
  * reported with their whole path. */
 int rs_graph_plan(struct rs_scenario *s, struct rs_diag *d);

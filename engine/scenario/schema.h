@@ -113,6 +113,4 @@ static const cyaml_strval_t rs_link_layer_names[] = {
 	{ "ethernet", RS_LL_ETHERNET },
 };
 
-void rs_schemas_register_core(void);
-
 #endif

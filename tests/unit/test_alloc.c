@@ -298,7 +298,7 @@ static void each_file(const char *pattern, const char *cmd, const char *opt)
 	CHECK_INT(glob(pattern, 0, NULL, &g), 0);
 	CHECK(g.gl_pathc > 0);
 	/* Core kinds and plugins, once, as the first command would. */
-	rs_scenario_registry_init();
+	rs_cli_registry_init();
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		const char *file = g.gl_pathv[i];
 		const char *words[] = { cmd, opt ? opt : file,

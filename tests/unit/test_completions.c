@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "check.h"
+#include "cli.h"
 #include "list.h"
 #include "step.h"
 
@@ -121,7 +122,7 @@ static void fix_open(struct fix *f)
 	CHECK(fp);
 	fputs(yaml, fp);
 	fclose(fp);
-	rs_scenario_registry_init();
+	rs_cli_registry_init();
 	rs_diag_init(&d, stderr);
 	CHECK_INT(rs_scenario_load(path, NULL, 0, &d, &f->s), 0);
 	unlink(path);
