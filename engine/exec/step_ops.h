@@ -4,8 +4,8 @@
 
 #include "rdmascn/kind.h"
 
-/* What each core step type does on a device (engine/step_*.c); the step
- * kinds in schemas/step_*.c point at these. */
+/* What each core step type does on a device (steps/step_*.c); the step
+ * kinds in steps/step_*_schema.c point at these. */
 extern const struct rdmascn_step_ops rs_step_ops_send;
 extern const struct rdmascn_step_ops rs_step_ops_recv;
 extern const struct rdmascn_step_ops rs_step_ops_write;

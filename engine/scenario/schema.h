@@ -99,7 +99,7 @@ enum rs_feature {
 	RS_FEAT_COUNT
 };
 /* Bits of a requires.features mask: the core's words (the names are in
- * engine/caps.c), then those plugins add. */
+ * caps.c), then those plugins add. */
 #define RS_FEATURES_MAX 32
 
 #define RS_AS_BIT(name, v) { name, 1u << (v) },

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 
-#include "steps.h"
-/* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
+#include "steps.h"
 
 const struct rdmascn_kind *const rs_core_steps[] = {
 	&rs_step_send,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# RDMASCN_FAIL_ALLOC=N fails the Nth allocation (engine/alloc.h).  The
+# RDMASCN_FAIL_ALLOC=N fails the Nth allocation (engine/base/alloc.h).  The
 # very first one comes before any file is read: validate, plan and graph
 # say "rdmascn CMD: out of memory" and exit 3.  Then validate with each
 # allocation failing in turn, until one N is past them all: exit 3 and
