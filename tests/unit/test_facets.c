@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli.h"
 #include "list.h"
 #include "step.h"
 
@@ -74,7 +75,7 @@ static void fix_open(struct fix *f)
 	CHECK(fp);
 	fputs(yaml, fp);
 	fclose(fp);
-	rs_scenario_registry_init();
+	rs_cli_registry_init();
 	rs_diag_init(&d, stderr);
 	CHECK_INT(rs_scenario_load(path, NULL, 0, &d, &f->s), 0);
 	unlink(path);
