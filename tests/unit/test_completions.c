@@ -15,6 +15,7 @@
 #include "check.h"
 #include "cli.h"
 #include "list.h"
+#include "run_fixture.h"
 #include "step.h"
 
 static const char yaml[] =
@@ -110,41 +111,10 @@ static struct rs_obj *obj_named(struct fix *f, const char *id)
 
 static void fix_open(struct fix *f)
 {
-	char path[64];
-	struct rs_diag d;
 	struct rs_run *run = &f->run;
-	FILE *fp;
 
 	memset(f, 0, sizeof(*f));
-	snprintf(path, sizeof(path), "/tmp/rdmascn-test-completions.%d.yaml",
-		 getpid());
-	fp = fopen(path, "w");
-	CHECK(fp);
-	fputs(yaml, fp);
-	fclose(fp);
-	rs_cli_registry_init();
-	rs_diag_init(&d, stderr);
-	CHECK_INT(rs_scenario_load(path, NULL, 0, &d, &f->s), 0);
-	unlink(path);
-
-	run->s = f->s;
-	run->file = "completions.yaml";
-	run->dry_run = true;
-	CHECK_INT(rs_record_init(&f->rec, false, false), 0);
-	run->rec = &f->rec;
-	rs_diag_init(&run->diag, NULL);
-	run->live = calloc(f->s->n_objects, sizeof(*run->live));
-	CHECK(run->live);
-	for (unsigned i = 0; i < f->s->n_objects; i++) {
-		const struct rdmascn_ops *ops = f->s->objs[i].kind->ops;
-
-		run->live[i].obj = &f->s->objs[i];
-		run->live[i].rt = calloc(1, ops->rt_size ? ops->rt_size : 1);
-		CHECK(run->live[i].rt);
-	}
-	CHECK_INT(rs_idmap_build_stride(&run->ids, &f->s->objs[0].id,
-					sizeof(f->s->objs[0]),
-					f->s->n_objects), 0);
+	fixture_run_open("completions.yaml", yaml, &f->s, &f->run, &f->rec);
 	/* What creating them would have left: the qp_num routing reads,
 	 * the context ibv_post_send() calls, a QP's capabilities. */
 	f->ctx.ops.post_send = fake_post_send;
@@ -169,12 +139,7 @@ static void fix_close(struct fix *f)
 	free(((struct rs_mr_rt *)rs_live_find(&f->run, "src")->rt)->buf);
 	free(((struct rs_mr_rt *)rs_live_find(&f->run, "dst")->rt)->buf);
 	rs_steps_free(&f->st);
-	for (unsigned i = 0; i < f->s->n_objects; i++)
-		free(f->run.live[i].rt);
-	free(f->run.live);
-	rs_idmap_free(&f->run.ids);
-	rs_record_free(&f->rec);
-	rs_scenario_free(f->s);
+	fixture_run_close(f->s, &f->run, &f->rec);
 }
 
 /* Step @id, as the executor prepares it, not started. */

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "cli.h"
 #include "list.h"
+#include "run_fixture.h"
 #include "step.h"
 
 static const char yaml[] =
@@ -63,53 +64,15 @@ static struct rs_live *live(struct fix *f, const char *id)
 
 static void fix_open(struct fix *f)
 {
-	char path[64];
-	struct rs_diag d;
-	struct rs_run *run = &f->run;
-	FILE *fp;
-
 	memset(f, 0, sizeof(*f));
-	snprintf(path, sizeof(path), "/tmp/rdmascn-test-facets.%d.yaml",
-		 getpid());
-	fp = fopen(path, "w");
-	CHECK(fp);
-	fputs(yaml, fp);
-	fclose(fp);
-	rs_cli_registry_init();
-	rs_diag_init(&d, stderr);
-	CHECK_INT(rs_scenario_load(path, NULL, 0, &d, &f->s), 0);
-	unlink(path);
-
-	run->s = f->s;
-	run->file = "facets.yaml";
-	run->dry_run = true;
-	CHECK_INT(rs_record_init(&f->rec, false, false), 0);
-	run->rec = &f->rec;
-	rs_diag_init(&run->diag, NULL);
-	run->live = calloc(f->s->n_objects, sizeof(*run->live));
-	CHECK(run->live);
-	for (unsigned i = 0; i < f->s->n_objects; i++) {
-		const struct rdmascn_ops *ops = f->s->objs[i].kind->ops;
-
-		run->live[i].obj = &f->s->objs[i];
-		run->live[i].rt = calloc(1, ops->rt_size ? ops->rt_size : 1);
-		CHECK(run->live[i].rt);
-	}
-	CHECK_INT(rs_idmap_build_stride(&run->ids, &f->s->objs[0].id,
-					sizeof(f->s->objs[0]),
-					f->s->n_objects), 0);
+	fixture_run_open("facets.yaml", yaml, &f->s, &f->run, &f->rec);
 	((struct rs_pd_rt *)live(f, "pd")->rt)->pd = &f->pd[0];
 	((struct rs_parent_domain_rt *)live(f, "ppd")->rt)->pd = &f->pd[1];
 }
 
 static void fix_close(struct fix *f)
 {
-	for (unsigned i = 0; i < f->s->n_objects; i++)
-		free(f->run.live[i].rt);
-	free(f->run.live);
-	rs_idmap_free(&f->run.ids);
-	rs_record_free(&f->rec);
-	rs_scenario_free(f->s);
+	fixture_run_close(f->s, &f->run, &f->rec);
 }
 
 /* A context is the device its objects belong to; a pd and a parent
