@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "macros.h"
 
 /* Dispatch is a table, as in iproute2; the usage text comes from it too. */
 static const struct rs_cmd commands[] = {
@@ -45,7 +46,7 @@ static const struct rs_cmd commands[] = {
 	  "  see `rdmascn softroce --help` for the VM options\n" },
 };
 
-#define N_COMMANDS (sizeof(commands) / sizeof(*commands))
+#define N_COMMANDS (RS_N(commands))
 
 static void usage(FILE *f)
 {

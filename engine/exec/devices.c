@@ -16,13 +16,9 @@
 #include "caps.h"
 #include "devices.h"
 #include "plugin.h"
+#include "macros.h"
 
-struct flag_name {
-	uint64_t flag;
-	const char *name;
-};
-
-static const struct flag_name dev_cap_flags[] = {
+static const struct rs_bit_name dev_cap_flags[] = {
 	{ IBV_DEVICE_RESIZE_MAX_WR, "resize_max_wr" },
 	{ IBV_DEVICE_BAD_PKEY_CNTR, "bad_pkey_cntr" },
 	{ IBV_DEVICE_BAD_QKEY_CNTR, "bad_qkey_cntr" },
@@ -90,7 +86,7 @@ static const char *port_state_name(enum ibv_port_state s)
 		[IBV_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER",
 	};
 
-	return (unsigned)s < sizeof(names) / sizeof(*names) ? names[s] : "UNKNOWN";
+	return (unsigned)s < RS_N(names) ? names[s] : "UNKNOWN";
 }
 
 static const char *phys_state_name(uint8_t s)
@@ -100,7 +96,7 @@ static const char *phys_state_name(uint8_t s)
 		"LINK_UP", "LINK_ERROR_RECOVERY", "PHY_TEST",
 	};
 
-	return s < sizeof(names) / sizeof(*names) ? names[s] : "UNKNOWN";
+	return s < RS_N(names) ? names[s] : "UNKNOWN";
 }
 
 static void guid_str(char buf[20], __be64 be)
@@ -203,8 +199,8 @@ static void describe_caps(struct ibv_context *ctx,
 		   ax->completion_timestamp_mask);
 
 	flags = rs_val_put_arr(caps, "device_cap_flags");
-	for (size_t i = 0; i < sizeof(dev_cap_flags) / sizeof(*dev_cap_flags); i++)
-		if (a->device_cap_flags & dev_cap_flags[i].flag)
+	for (size_t i = 0; i < RS_N(dev_cap_flags); i++)
+		if (a->device_cap_flags & dev_cap_flags[i].bit)
 			rs_val_push_str(flags, dev_cap_flags[i].name);
 
 	/* What a scenario's requires: asks about, decided where run
@@ -301,7 +297,7 @@ static void print_caps(FILE *f, const struct rs_val *dev)
 		return;
 	fputs("  caps:", f);
 	col = 7;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+	for (size_t i = 0; i < RS_N(keys); i++) {
 		char item[64];
 		int len = snprintf(item, sizeof(item), " %s %llu", keys[i],
 				   (unsigned long long)rs_val_get_u64(caps, keys[i]));

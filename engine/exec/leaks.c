@@ -23,7 +23,6 @@
 
 /* The kernel sizes dump messages to the reader's buffer, up to 32 KiB. */
 #define NL_BUF_SIZE (64 * 1024)
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct leak_field {
 	uint16_t attr;
@@ -81,8 +80,8 @@ static const char *const srq_types[] = { "BASIC", "XRC", "TM" };
 static const char *type_name(const char *kind, uint64_t v)
 {
 	if (!strcmp(kind, "srq"))
-		return v < N_OF(srq_types) ? srq_types[v] : NULL;
-	return v < N_OF(qp_types) ? qp_types[v] : NULL;
+		return v < RS_N(srq_types) ? srq_types[v] : NULL;
+	return v < RS_N(qp_types) ? qp_types[v] : NULL;
 }
 
 /* --- attributes ----------------------------------------------------------- */
@@ -254,7 +253,7 @@ static int parse_msg(struct rs_leak_dump *d, const struct nlmsghdr *h)
 		return r;
 	if (op == RDMA_NLDEV_CMD_GET)
 		return parse_dev(d, tb);
-	for (unsigned i = 0; i < N_OF(kinds); i++)
+	for (unsigned i = 0; i < RS_N(kinds); i++)
 		if (kinds[i].cmd == op)
 			k = &kinds[i];
 	if (!k || !tb[k->table])
@@ -371,7 +370,7 @@ int rs_leak_format(const struct rs_leak *l, char *buf, size_t size)
 
 	if (size)
 		buf[0] = '\0';
-	for (unsigned i = 0; i < N_OF(kinds); i++)
+	for (unsigned i = 0; i < RS_N(kinds); i++)
 		if (!strcmp(kinds[i].name, l->kind))
 			own = (int)kinds[i].own;
 	put(&o, "%s %s", l->dev[0] ? l->dev : "?", l->kind);
@@ -567,7 +566,7 @@ int rs_leaks_check(FILE *f, const struct rs_run *run, unsigned *n_devs)
 			"devices (RDMA_NLDEV_CMD_GET): %s\n", strerror(-r));
 		goto out;
 	}
-	for (unsigned k = 0; k < N_OF(kinds); k++) {
+	for (unsigned k = 0; k < RS_N(kinds); k++) {
 		for (unsigned i = 0; i < d.n_devs; i++) {
 			r = nl_dump(&nl, kinds[k].cmd, &d.devs[i].index, &d);
 			if (!r)

@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "idmap.h"
+#include "macros.h"
 #include "model.h"
 #include "record.h"
 #include "signals.h"
@@ -171,12 +172,6 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c);
 		rs_call_done((run), (l), &c_);                            \
 	} while (0)
 
-/* Flag bits and their names, for call arguments: "write|send|read". */
-struct rs_bit_name {
-	uint64_t bit;
-	const char *name;
-};
-#define RS_N(a) (sizeof(a) / sizeof(*(a)))
 /* The names of the bits set in @bits, '|'-separated, into @buf; "0"
  * when none is. */
 const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,

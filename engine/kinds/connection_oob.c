@@ -10,6 +10,7 @@
 
 #include "connection.h"
 #include "peer.h"
+#include "macros.h"
 
 static int oob_access(struct rs_run *run, const struct rs_conn_side *s)
 {
@@ -168,7 +169,7 @@ int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
 	rs_conn_side_peer(run, l, b, &pb);
 	/* Both to INIT, both to RTR, both to RTS: each step of one side
 	 * only needs what the other already has at that point. */
-	for (size_t i = 0; !r && i < sizeof(states) / sizeof(*states); i++) {
+	for (size_t i = 0; !r && i < RS_N(states); i++) {
 		r = oob_to(run, l, a, &pa, &pb, states[i]);
 		if (!r)
 			r = oob_to(run, l, b, &pb, &pa, states[i]);

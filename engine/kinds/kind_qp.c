@@ -44,7 +44,7 @@ const char *rs_qp_state_name(enum ibv_qp_state s)
 		[IBV_QPS_ERR] = "ERR",
 	};
 
-	return (unsigned)s < sizeof(names) / sizeof(*names) && names[s] ?
+	return (unsigned)s < RS_N(names) && names[s] ?
 	       names[s] : "UNKNOWN";
 }
 
@@ -126,7 +126,7 @@ static uint64_t refused_send_ops(struct ibv_context *ctx, struct ibv_pd *pd,
 	struct ibv_qp_init_attr_ex t = *ax;
 	uint64_t refused = 0;
 
-	for (size_t i = 0; i < sizeof(send_op_names) / sizeof(*send_op_names);
+	for (size_t i = 0; i < RS_N(send_op_names);
 	     i++) {
 		if (!(ax->send_ops_flags & send_op_names[i].bit))
 			continue;
@@ -340,7 +340,7 @@ static int qp_to_rts(struct rs_run *run, struct rs_live *l, uint8_t port)
 		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,
 	};
 
-	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++) {
+	for (size_t i = 0; i < RS_N(steps); i++) {
 		struct ibv_qp_attr attr = { .qp_state = steps[i] };
 		int mask = IBV_QP_STATE, r;
 		struct rs_call c;

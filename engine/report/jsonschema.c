@@ -16,6 +16,7 @@
 #include "jsonschema.h"
 #include "registry.h"
 #include "schema.h"
+#include "macros.h"
 
 #define DRAFT "https://json-schema.org/draft/2020-12/schema"
 #define PARAM_REF "#/$defs/param"
@@ -376,7 +377,7 @@ static struct rs_val *field_schema(const cyaml_schema_field_t *f, bool top)
 		describe(o, k->summary);
 		return o;
 	}
-	for (size_t i = 0; i < sizeof(top_text) / sizeof(*top_text); i++)
+	for (size_t i = 0; i < RS_N(top_text); i++)
 		if (!strcmp(top_text[i].key, f->key))
 			describe(o, top_text[i].text);
 	return o;

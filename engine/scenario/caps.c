@@ -6,6 +6,7 @@
 #include "caps.h"
 #include "plugin.h"
 #include "schema.h"
+#include "macros.h"
 
 struct feature {
 	const char *name;
@@ -157,7 +158,7 @@ const char *rs_qp_type_name(unsigned type)
 {
 	static const cyaml_strval_t names[] = { RS_QPT_MAP(RS_AS_VAL) };
 
-	for (unsigned i = 0; i < sizeof(names) / sizeof(*names); i++)
+	for (unsigned i = 0; i < RS_N(names); i++)
 		if ((unsigned)names[i].val == type)
 			return names[i].str;
 	return "?";

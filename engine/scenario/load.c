@@ -11,6 +11,7 @@
 #include "model.h"
 #include "params.h"
 #include "schema.h"
+#include "macros.h"
 
 static void *mem(void *ctx, void *ptr, size_t size)
 {
@@ -230,7 +231,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 		for (unsigned i = 0; i < m->n_missing; i++)
 			if (!strcmp(m->missing[i], id))
 				return -EINVAL;
-		if (m->n_missing < sizeof(m->missing) / sizeof(*m->missing))
+		if (m->n_missing < RS_N(m->missing))
 			m->missing[m->n_missing++] = id;
 		rs_obj_error(d, o, path, "no object with id '%s'", id);
 		return -EINVAL;
@@ -400,7 +401,7 @@ static struct rs_loc nul_escape(const char *text, const struct rs_node *n)
 		unsigned char c = text[i];
 
 		if (c == '\\') {
-			for (size_t k = 0; k < sizeof(nul) / sizeof(*nul); k++)
+			for (size_t k = 0; k < RS_N(nul); k++)
 				if (!strncmp(text + i + 1, nul[k],
 					     strlen(nul[k])))
 					return loc;
