@@ -11,7 +11,7 @@
 
 #include "live.h"
 #include "step_ops.h"
-#include "steps.h"
+#include "step_fields.h"
 
 /*
  * The step executor's internal API (steps_run.c, completions.c, step_*.c).

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "step.h"
+#include "steps.h"
 #include "value.h"
 
 /* --- sleep ---------------------------------------------------------------- */

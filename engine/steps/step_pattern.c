@@ -14,6 +14,7 @@
 
 #include "alloc.h"
 #include "step.h"
+#include "steps.h"
 #include "value.h"
 
 /* Latency samples and rates are taken on uv_hrtime(): CLOCK_MONOTONIC. */

@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "step.h"
+#include "steps.h"
 #include "value.h"
 
 struct post_rt {

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "step.h"
+#include "steps.h"
 #include "value.h"
 
 size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len)

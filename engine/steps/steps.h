@@ -10,6 +10,7 @@
 
 #include "registry.h"
 #include "schema.h"
+#include "step_fields.h"
 
 struct rs_obj;
 struct rs_diag;
@@ -20,85 +21,6 @@ struct rs_diag;
  * Numbers that are absent read as 0; whether a field was given at all is
  * rs_obj_has(obj, "field").
  */
-
-/* Fields every step type has, first in its field table. */
-#define RS_STEP_COMMON_FIELDS(s)                                          \
-	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
-			       s, common.id, 1, RS_ID_MAX),                  \
-	CYAML_FIELD_SEQUENCE("after",                                     \
-			     CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, s,    \
-			     common.after, &rs_id_schema, 0, CYAML_UNLIMITED), \
-	CYAML_FIELD_UINT("deadline_ms", CYAML_FLAG_OPTIONAL, s,          \
-			 common.deadline_ms)
-
-/* The `after:` entry of every step type's reference table. */
-#define RS_STEP_REF_AFTER(s)                                              \
-	{ .field = "after", .offset = offsetof(s, common.after),         \
-	  .count_offset = offsetof(s, common.after_count), .after = true }
-
-/* `expect:` names: enum ibv_wc_status, lowercase, without IBV_WC_. */
-static const cyaml_strval_t rs_wc_status_names[] = {
-	{ "success", IBV_WC_SUCCESS },
-	{ "loc_len_err", IBV_WC_LOC_LEN_ERR },
-	{ "loc_qp_op_err", IBV_WC_LOC_QP_OP_ERR },
-	{ "loc_eec_op_err", IBV_WC_LOC_EEC_OP_ERR },
-	{ "loc_prot_err", IBV_WC_LOC_PROT_ERR },
-	{ "wr_flush_err", IBV_WC_WR_FLUSH_ERR },
-	{ "mw_bind_err", IBV_WC_MW_BIND_ERR },
-	{ "bad_resp_err", IBV_WC_BAD_RESP_ERR },
-	{ "loc_access_err", IBV_WC_LOC_ACCESS_ERR },
-	{ "rem_inv_req_err", IBV_WC_REM_INV_REQ_ERR },
-	{ "rem_access_err", IBV_WC_REM_ACCESS_ERR },
-	{ "rem_op_err", IBV_WC_REM_OP_ERR },
-	{ "retry_exc_err", IBV_WC_RETRY_EXC_ERR },
-	{ "rnr_retry_exc_err", IBV_WC_RNR_RETRY_EXC_ERR },
-	{ "loc_rdd_viol_err", IBV_WC_LOC_RDD_VIOL_ERR },
-	{ "rem_inv_rd_req_err", IBV_WC_REM_INV_RD_REQ_ERR },
-	{ "rem_abort_err", IBV_WC_REM_ABORT_ERR },
-	{ "inv_eecn_err", IBV_WC_INV_EECN_ERR },
-	{ "inv_eec_state_err", IBV_WC_INV_EEC_STATE_ERR },
-	{ "fatal_err", IBV_WC_FATAL_ERR },
-	{ "resp_timeout_err", IBV_WC_RESP_TIMEOUT_ERR },
-	{ "general_err", IBV_WC_GENERAL_ERR },
-	{ "tm_err", IBV_WC_TM_ERR },
-	{ "tm_rndv_incomplete", IBV_WC_TM_RNDV_INCOMPLETE },
-};
-
-/* `completion:` how completions are waited for.  Busy polling is 0, the
- * default. */
-enum rs_completion { RS_COMP_BUSY, RS_COMP_EVENTS };
-static const cyaml_strval_t rs_completion_names[] = {
-	{ "busy", RS_COMP_BUSY }, { "events", RS_COMP_EVENTS },
-};
-
-/*
- * Traffic knobs shared by the posting steps.  bind_mw, invalidate and recv
- * take only the completion part (expect, completion).
- */
-struct rs_step_traffic {
-	int expect;              /* enum ibv_wc_status; default success */
-	int completion;          /* enum rs_completion; default busy */
-	bool verify;
-	bool inline_data;        /* `inline:` */
-	uint32_t signal_every;   /* signal every Nth WR; 0/1: every one */
-	uint32_t post_list;      /* WRs per ibv_post_send() call */
-	uint32_t depth;          /* WRs in flight */
-	uint64_t iterations;
-};
-
-#define RS_STEP_CQE_FIELDS(s)                                             \
-	RS_FIELD_ENUM("expect", s, traffic.expect, rs_wc_status_names),   \
-	RS_FIELD_ENUM("completion", s, traffic.completion,               \
-		      rs_completion_names)
-
-#define RS_STEP_TRAFFIC_FIELDS(s)                                         \
-	RS_STEP_CQE_FIELDS(s),                                            \
-	RS_FIELD_BOOL("verify", s, traffic.verify),                       \
-	RS_FIELD_UINT("signal_every", s, traffic.signal_every),           \
-	RS_FIELD_UINT("post_list", s, traffic.post_list),                 \
-	RS_FIELD_BOOL("inline", s, traffic.inline_data),                  \
-	RS_FIELD_UINT("iterations", s, traffic.iterations),               \
-	RS_FIELD_UINT("depth", s, traffic.depth)
 
 /* Kinds a reference field accepts. */
 #define RS_QP_KINDS "qp"
