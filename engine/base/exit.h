@@ -16,4 +16,16 @@ enum rs_exit {
 #undef X
 };
 
+/* The verdict a run record states for an exit code. */
+static inline const char *rs_exit_verdict(int code)
+{
+	switch (code) {
+	case RS_EXIT_PASSED: return "passed";
+	case RS_EXIT_FAILED: return "failed";
+	case RS_EXIT_INVALID: return "invalid";
+	case RS_EXIT_SKIPPED: return "skipped";
+	default: return code >= 128 ? "interrupted" : "could not run";
+	}
+}
+
 #endif

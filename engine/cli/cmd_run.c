@@ -22,6 +22,7 @@ struct run_opts {
 	bool check_leaks;
 	const char *device;
 	const char *json;
+	const char *junit;
 };
 
 static const struct option run_long[] = {
@@ -30,6 +31,7 @@ static const struct option run_long[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "check-leaks", no_argument, NULL, 'L' },
 	{ "json", required_argument, NULL, 'j' },
+	{ "junit", required_argument, NULL, 'J' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -62,6 +64,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		case 'j':
 			o->json = optarg;
 			break;
+		case 'J':
+			o->junit = optarg;
+			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
 		case 'v':
@@ -74,6 +79,10 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			return rs_cmd_bad_option(cmd, argv, c);
 		}
 	}
+	if (o->json && o->junit && !strcmp(o->json, "-") &&
+	    !strcmp(o->junit, "-"))
+		return rs_cmd_usage_error(cmd,
+			"--json and --junit cannot both go to stdout.");
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");
@@ -109,8 +118,13 @@ static void record_error(void *ctx, const struct rs_loc *loc, const char *msg)
 
 /* The record's head: what runs, where from, and its plan: an entry per
  * object in creation order, which create and teardown fill in. */
+static bool to_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
 static int record_init(struct rs_run *run, const char *file,
-		       const struct run_opts *o)
+		       const struct run_opts *o, struct rs_results *res)
 {
 	struct rs_scenario *s = run->s;
 	struct rs_record *rec = rs_calloc(1, sizeof(*rec));
@@ -122,8 +136,9 @@ static int record_init(struct rs_run *run, const char *file,
 	if (!rec || rs_record_init(rec, run->dry_run, run->verbose))
 		return -ENOMEM;
 	if (rs_record_add_reporter(rec, rs_report_text(
-			o->json && !strcmp(o->json, "-") ? stderr : stdout)) ||
-	    (o->json && rs_record_add_reporter(rec, rs_report_json(o->json))))
+			to_stdout(o->json) || to_stdout(o->junit) ?
+			stderr : stdout, stderr)) ||
+	    (res && rs_record_add_reporter(rec, rs_results_cell(res))))
 		return -ENOMEM;
 	rs_val_put_str(rec->root, "tool", "rdmascn " RDMASCN_VERSION);
 	gethostname(host, sizeof(host) - 1);
@@ -162,7 +177,8 @@ static int record_init(struct rs_run *run, const char *file,
 }
 
 static int run_init(struct rs_run *run, struct rs_scenario *s,
-		    const char *file, const struct run_opts *o)
+		    const char *file, const struct run_opts *o,
+		    struct rs_results *res)
 {
 	const char *faults = getenv("RDMASCN_FAULT");
 
@@ -187,7 +203,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 		if (!run->live[i].rt)
 			return -ENOMEM;
 	}
-	if (record_init(run, file, o))
+	if (record_init(run, file, o, res))
 		return -ENOMEM;
 	run->diag.f = NULL;
 	run->diag.sink = record_error;
@@ -225,13 +241,6 @@ static int interrupted_exit(void)
 	return 128 + rs_interrupted;
 }
 
-static const char *const verdicts[] = {
-	[RS_EXIT_PASSED] = "passed",
-	[RS_EXIT_FAILED] = "failed",
-	[RS_EXIT_INVALID] = "invalid",
-	[RS_EXIT_CANTRUN] = "could not run",
-};
-
 static void record_leaks(struct rs_run *run, int n, unsigned n_devs)
 {
 	struct rs_val *e = rs_val_put_obj(run->rec->root, "leaks");
@@ -243,13 +252,26 @@ static void record_leaks(struct rs_run *run, int n, unsigned n_devs)
 	rs_record_tell(run->rec, RS_REC_LEAKS, e);
 }
 
-static int record_verdict(struct rs_run *run, int ret)
-{
-	const char *v = ret == RS_EXIT_SKIPPED ? "skipped" :
-			rs_interrupted ? "interrupted" :
-			ret < (int)RS_N(verdicts) && verdicts[ret] ?
-			verdicts[ret] : "could not run";
+/* When each phase began (rs_now_ms()); a phase not reached begins when
+ * the one before it ended, so it lasted 0. */
+struct phases {
+	double setup, steps, teardown;
+};
 
+static int record_verdict(struct rs_run *run, int ret, struct phases *t)
+{
+	const char *v = rs_exit_verdict(ret);
+	struct rs_val *d = rs_val_put_obj(run->rec->root, "durations_ms");
+	double now = rs_now_ms();
+
+	if (!t->steps)
+		t->steps = now;
+	if (!t->teardown)
+		t->teardown = now;
+	rs_val_put_double(d, "setup", t->steps - t->setup);
+	rs_val_put_double(d, "steps", t->teardown - t->steps);
+	rs_val_put_double(d, "teardown", now - t->teardown);
+	rs_val_put_double(d, "total", now - t->setup);
 	rs_val_put_str(run->rec->root, "verdict", v);
 	rs_val_put_i64(run->rec->root, "exit_code", ret);
 	if (run->diag.errors)
@@ -261,6 +283,7 @@ static int record_verdict(struct rs_run *run, int ret)
 
 static int run_scenario(struct rs_run *run, bool check_leaks)
 {
+	struct phases t = { .setup = rs_now_ms() };
 	int ret = RS_EXIT_PASSED, r;
 
 	rs_record_begin(run->rec);
@@ -275,10 +298,12 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 		goto out;
 	}
 	r = rs_run_create(run);
+	t.steps = rs_now_ms();
 	if (!r && !rs_interrupted && !run->dry_run)
 		ret = rs_steps_run(run);
 	else if (r)
 		ret = RS_EXIT_CANTRUN;
+	t.teardown = rs_now_ms();
 	rs_run_teardown(run);
 out:
 	if (check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
@@ -293,7 +318,7 @@ out:
 		ret = RS_EXIT_CANTRUN;
 	if (rs_interrupted)
 		ret = 128 + rs_interrupted;
-	if (record_verdict(run, ret) && ret == RS_EXIT_PASSED)
+	if (record_verdict(run, ret, &t) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 	if (rs_interrupted)
 		return interrupted_exit();
@@ -304,6 +329,7 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct run_opts o = { 0 };
 	struct rs_scenario *s = NULL;
+	struct rs_results *res = NULL;
 	struct rs_run run;
 	int ret;
 
@@ -316,8 +342,12 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	ret = rs_scn_load(argv[optind], &o.scn, &s);
 	if (ret != RS_EXIT_PASSED)
 		goto out;
+	if ((o.json || o.junit) && !(res = rs_results_new(o.json, o.junit))) {
+		ret = rs_cmd_no_memory(cmd);
+		goto out;
+	}
 	rs_signals_install();
-	ret = run_init(&run, s, argv[optind], &o);
+	ret = run_init(&run, s, argv[optind], &o, res);
 	if (ret < 0) {
 		/* RDMASCN_FAULT said what was wrong with it. */
 		ret = ret == -EINVAL ? RS_EXIT_INVALID :
@@ -327,7 +357,10 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	}
 	ret = run_scenario(&run, o.check_leaks);
 	run_free(&run);
+	if (res && rs_results_write(res, ret) && ret == RS_EXIT_PASSED)
+		ret = RS_EXIT_CANTRUN;
 out:
+	rs_results_free(res);
 	rs_scenario_free(s);
 	rs_free(o.scn.sets);
 	return ret;

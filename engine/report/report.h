@@ -6,11 +6,40 @@
 
 #include "record.h"
 
-/* What users read as the run goes, on @out (calls of a -v run on
- * stderr).  NULL when out of memory. */
-struct rs_reporter *rs_report_text(FILE *out);
-/* The whole record as one JSON document, written at the end to @path
- * ("-": stdout). */
-struct rs_reporter *rs_report_json(const char *path);
+/* What users read as the run goes, on @out; errors, and the calls of a
+ * run with -v, on @err.  NULL when out of memory. */
+struct rs_reporter *rs_report_text(FILE *out, FILE *err);
+
+/*
+ * The files one invocation writes, over every cell it runs (a scenario
+ * without a matrix is one cell): the JSON document (--json) and the
+ * JUnit XML (--junit).  Each cell's record gets a reporter from
+ * rs_results_cell(), which keeps the record and the cell's human report
+ * when the record ends; rs_results_write() writes the files.
+ */
+struct rs_results;
+
+/* @json, @junit: paths, "-" for stdout, NULL for none. */
+struct rs_results *rs_results_new(const char *json, const char *junit);
+/* A reporter for the next cell's record.  NULL when out of memory. */
+struct rs_reporter *rs_results_cell(struct rs_results *res);
+/* The matrix the cells came from (rs_val_put_* into it), or NULL: the
+ * document is then the one cell's record. */
+struct rs_val *rs_results_matrix(struct rs_results *res);
+/* Write the files: 0, or -errno of the first that could not be written
+ * (named on stderr). */
+int rs_results_write(struct rs_results *res, int exit_code);
+void rs_results_free(struct rs_results *res);
+
+/* The cells' records and human reports, for the writers. */
+struct rs_cell_result {
+	const struct rs_val *record;
+	char *human;           /* what the text reporter printed */
+};
+
+/* JUnit XML of @n cells to @path ("-": stdout), with libxml2's
+ * xmlTextWriter.  0 or -errno. */
+int rs_junit_write(const char *path, const struct rs_cell_result *cells,
+		   size_t n);
 
 #endif

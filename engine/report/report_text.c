@@ -13,6 +13,7 @@
 struct text {
 	struct rs_reporter r;
 	FILE *out;
+	FILE *err;     /* errors, and the calls of a run with -v */
 	bool dry_run;
 	int width;     /* of the "kind 'id'" column of object lines */
 	int id_width;  /* of the 'id' column of step lines */
@@ -114,7 +115,7 @@ static void print_object(struct text *t, const struct rs_val *e)
 
 static void print_call(struct text *t, const struct rs_val *e)
 {
-	FILE *f = t->dry_run ? t->out : stderr;
+	FILE *f = t->dry_run ? t->out : t->err;
 	uint64_t no = rs_val_get_u64(e, "no");
 	const char *obj = rs_val_get_str(e, "object");
 
@@ -260,12 +261,12 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 	case RS_REC_ERROR:
 		/* Errors go where the loader's go: stderr, FILE:LINE:COL. */
 		if (rs_val_get(e, "file"))
-			fprintf(stderr, "%s:%llu:%llu: %s\n", str(e, "file"),
+			fprintf(t->err, "%s:%llu:%llu: %s\n", str(e, "file"),
 				(unsigned long long)rs_val_get_u64(e, "line"),
 				(unsigned long long)rs_val_get_u64(e, "col"),
 				str(e, "message"));
 		else
-			fprintf(stderr, "%s\n", str(e, "message"));
+			fprintf(t->err, "%s\n", str(e, "message"));
 		break;
 	}
 	fflush(t->out);
@@ -306,7 +307,7 @@ static const struct rs_reporter_ops text_ops = {
 	.free = text_free,
 };
 
-struct rs_reporter *rs_report_text(FILE *out)
+struct rs_reporter *rs_report_text(FILE *out, FILE *err)
 {
 	struct text *t = rs_calloc(1, sizeof(*t));
 
@@ -314,5 +315,6 @@ struct rs_reporter *rs_report_text(FILE *out)
 		return NULL;
 	t->r.ops = &text_ops;
 	t->out = out;
+	t->err = err;
 	return &t->r;
 }

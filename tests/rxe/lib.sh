@@ -11,31 +11,44 @@ trap 'records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 # promises (exit code, verdict, teardown the reverse of creation).
 rec_schema=$(dirname "$0")/../../schemas/rdmascn-run.schema.json
 rec_check=$(dirname "$0")/../schema/run_record.py
+# The JUnit XSD, and what checks a JUnit file against it and its record.
+junit_xsd=$(dirname "$0")/../junit/junit.xsd
+junit_check=$(dirname "$0")/../junit/check.py
 
 nrec=0
 # run_scn OUT ERR ARGS...: rdmascn run ARGS, stdout to OUT, stderr to ERR,
-# its record to $tmp/rec.json (kept, to be checked when the test ends:
-# one python under TCG takes seconds to start); sets $rc.
+# its record to $tmp/rec.json and its JUnit XML to $tmp/rec.xml (kept, to
+# be checked when the test ends: one python under TCG takes seconds to
+# start); sets $rc.
 run_scn() {
 	local out=$1 err=$2
 	shift 2
-	rm -f "$tmp/rec.json"
-	"$rdmascn" run --json "$tmp/rec.json" "$@" >"$out" 2>"$err"
+	rm -f "$tmp/rec.json" "$tmp/rec.xml"
+	"$rdmascn" run --json "$tmp/rec.json" --junit "$tmp/rec.xml" "$@" \
+		>"$out" 2>"$err"
 	rc=$?
 	if [ -e "$tmp/rec.json" ]; then
 		nrec=$((nrec + 1))
 		cp "$tmp/rec.json" "$tmp/recs/$nrec.json"
 		echo "$tmp/recs/$nrec.json:$rc run $*" >>"$tmp/recs/list"
+		if [ -e "$tmp/rec.xml" ]; then
+			cp "$tmp/rec.xml" "$tmp/recs/$nrec.xml"
+			echo "$tmp/recs/$nrec.xml $tmp/recs/$nrec.json" \
+				>>"$tmp/recs/junit"
+		fi
 	fi
 }
 # A test that passed has every run's record checked: the schema, its
-# exit code, verdict and teardown (tests/schema/run_record.py).
+# exit code, verdict and teardown (tests/schema/run_record.py); and its
+# JUnit file: the XSD, a testcase per step (tests/junit/check.py).
 records_ok() {
 	local st=$?
 	[ $st = 0 ] && [ -s "$tmp/recs/list" ] || return $st
-	/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/recs/list" && return 0
-	echo "FAIL: run records (see above)"
-	return 1
+	/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/recs/list" ||
+		{ echo "FAIL: run records (see above)"; return 1; }
+	[ -s "$tmp/recs/junit" ] || return 0
+	/usr/bin/python3 "$junit_check" "$junit_xsd" "$tmp/recs/junit" ||
+		{ echo "FAIL: JUnit files (see above)"; return 1; }
 }
 # rec JQ: a value of the last run's record.
 rec() { jq -r "$@" "$tmp/rec.json"; }

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/*
+ * JUnit XML from run records, with libxml2's xmlTextWriter: a testsuite
+ * per cell, a testcase per step plus one for set-up and one for
+ * teardown.  The element and attribute set is Jenkins' junit-10.xsd
+ * (tests/junit/junit.xsd): GitLab and Jenkins read it.  classname is the
+ * scenario file and the cell, name the step's id, times are seconds.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "report.h"
+#include "value.h"
+
+#define NAME_MAX_LEN 512
+
+/* A testcase's outcome, the counters of its suite. */
+enum tc_result { TC_PASSED, TC_FAILED, TC_ERROR, TC_SKIPPED };
+
+struct tc {
+	const char *name;
+	double time_s;
+	enum tc_result result;
+	char message[1024];
+	const char *type;       /* failure or error type: the outcome */
+};
+
+struct suite {
+	const struct rs_val *rec;
+	char name[NAME_MAX_LEN];
+	char classname[NAME_MAX_LEN];
+	unsigned tests, failures, errors, skipped;
+};
+
+static const char *str(const struct rs_val *v, const char *key)
+{
+	const char *s = rs_val_get_str(v, key);
+
+	return s ? s : "";
+}
+
+/* "FILE:LINE:COL: message" where the entry is located. */
+static void located(char *buf, size_t size, const struct rs_val *e,
+		    const char *msg)
+{
+	if (rs_val_get(e, "file") && rs_val_get(e, "line"))
+		snprintf(buf, size, "%s:%llu:%llu: %s", str(e, "file"),
+			 (unsigned long long)rs_val_get_u64(e, "line"),
+			 (unsigned long long)rs_val_get_u64(e, "col"), msg);
+	else
+		snprintf(buf, size, "%s", msg);
+}
+
+/* The cell's first error, located; the record's message otherwise. */
+static void first_error(char *buf, size_t size, const struct rs_val *rec)
+{
+	const struct rs_val *errs = rs_val_get(rec, "errors");
+
+	if (rs_val_len(errs))
+		located(buf, size, rs_val_at(errs, 0),
+			str(rs_val_at(errs, 0), "message"));
+	else
+		snprintf(buf, size, "%s", rs_val_get_str(rec, "message") ?
+			 str(rec, "message") : str(rec, "verdict"));
+}
+
+static double phase_s(const struct rs_val *rec, const char *phase)
+{
+	return rs_val_get_double(rs_val_get(rec, "durations_ms"), phase) /
+	       1000.0;
+}
+
+static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
+{
+	static const char *const tags[] = {
+		[TC_FAILED] = "failure", [TC_ERROR] = "error",
+		[TC_SKIPPED] = "skipped",
+	};
+	int r = 0;
+
+	r |= xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "classname",
+					 BAD_CAST s->classname) < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "name",
+					 BAD_CAST t->name) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
+					       t->time_s) < 0;
+	if (t->result != TC_PASSED) {
+		r |= xmlTextWriterStartElement(w, BAD_CAST tags[t->result]) < 0;
+		r |= xmlTextWriterWriteAttribute(w, BAD_CAST "message",
+						 BAD_CAST t->message) < 0;
+		if (t->type)
+			r |= xmlTextWriterWriteAttribute(w, BAD_CAST "type",
+							 BAD_CAST t->type) < 0;
+		r |= xmlTextWriterWriteString(w, BAD_CAST t->message) < 0;
+		r |= xmlTextWriterEndElement(w) < 0;
+	}
+	r |= xmlTextWriterEndElement(w) < 0;
+	return r ? -EIO : 0;
+}
+
+/* Set-up: the objects.  Failed when one was not created, skipped when
+ * the device lacks what the scenario needs. */
+static void setup_tc(const struct rs_val *rec, struct tc *t)
+{
+	const char *verdict = str(rec, "verdict");
+	const struct rs_val *objs = rs_val_get(rec, "objects");
+
+	*t = (struct tc){ .name = "set-up", .time_s = phase_s(rec, "setup") };
+	if (!strcmp(verdict, "skipped")) {
+		t->result = TC_SKIPPED;
+		first_error(t->message, sizeof(t->message), rec);
+		return;
+	}
+	for (size_t i = 0; i < rs_val_len(objs); i++) {
+		const struct rs_val *o = rs_val_at(objs, i);
+
+		if (!strcmp(str(o, "outcome"), "failed")) {
+			t->result = TC_FAILED;
+			t->type = "failed";
+			first_error(t->message, sizeof(t->message), rec);
+			return;
+		}
+	}
+	/* Stopped before any object: no device, or interrupted. */
+	if (!strcmp(verdict, "could not run") || !strcmp(verdict, "interrupted")) {
+		const struct rs_val *o = rs_val_at(objs, 0);
+
+		if (rs_val_len(objs) && strcmp(str(o, "outcome"), "pending"))
+			return;
+		t->result = TC_ERROR;
+		t->type = verdict;
+		first_error(t->message, sizeof(t->message), rec);
+	}
+}
+
+static void step_tc(const struct rs_val *e, struct tc *t, char *name,
+		    size_t size)
+{
+	const char *outcome = str(e, "outcome");
+	const char *id = rs_val_get_str(e, "id");
+
+	if (id)
+		snprintf(name, size, "%s", id);
+	else
+		snprintf(name, size, "step %s (%s)", str(e, "no"),
+			 str(e, "type"));
+	*t = (struct tc){
+		.name = name,
+		.time_s = rs_val_get_double(e, "duration_ms") / 1000.0,
+	};
+	if (!strcmp(outcome, "passed"))
+		return;
+	t->type = outcome;
+	if (!strcmp(outcome, "failed")) {
+		t->result = TC_FAILED;
+	} else if (!strcmp(outcome, "not run")) {
+		t->result = TC_SKIPPED;
+		t->type = NULL;
+	} else {
+		t->result = TC_ERROR;
+	}
+	located(t->message, sizeof(t->message), e,
+		rs_val_get_str(e, "message") ? str(e, "message") : outcome);
+}
+
+/* A planned step that has no entry: the run stopped before it. */
+static void unrun_tc(const struct rs_val *rec, const struct rs_val *plan,
+		     size_t i, struct tc *t, char *name, size_t size)
+{
+	const char *id = rs_val_get_str(plan, "id");
+	bool dry = json_object_get_boolean(
+		rs_val_json(rs_val_get(rec, "dry_run")));
+
+	if (id)
+		snprintf(name, size, "%s", id);
+	else
+		snprintf(name, size, "step %zu (%s)", i + 1, str(plan, "type"));
+	*t = (struct tc){ .name = name, .result = TC_SKIPPED };
+	snprintf(t->message, sizeof(t->message), "not run: %s",
+		 dry ? "dry run" :
+		 !strcmp(str(rec, "verdict"), "skipped") ?
+		 "the device lacks what the scenario needs" :
+		 "the run stopped before it");
+}
+
+static void teardown_tc(const struct rs_val *rec, struct tc *t)
+{
+	const struct rs_val *leaks = rs_val_get(rec, "leaks");
+
+	*t = (struct tc){ .name = "teardown",
+			  .time_s = phase_s(rec, "teardown") };
+	if (json_object_get_boolean(rs_val_json(
+		    rs_val_get(rec, "teardown_failed")))) {
+		t->result = TC_FAILED;
+		t->type = "failed";
+		first_error(t->message, sizeof(t->message), rec);
+	} else if (rs_val_get_u64(leaks, "count")) {
+		t->result = TC_FAILED;
+		t->type = "leak";
+		snprintf(t->message, sizeof(t->message),
+			 "%llu kernel resources left after teardown",
+			 (unsigned long long)rs_val_get_u64(leaks, "count"));
+	}
+}
+
+static bool step_ran(const struct rs_val *steps, size_t i)
+{
+	char no[24];
+
+	snprintf(no, sizeof(no), "%zu", i + 1);
+	for (size_t k = 0; k < rs_val_len(steps); k++)
+		if (!strcmp(str(rs_val_at(steps, k), "no"), no))
+			return true;
+	return false;
+}
+
+/* Every testcase of a cell, in the order they ran, to @fn. */
+static int each_tc(struct suite *s,
+		   int (*fn)(struct suite *s, const struct tc *t, void *ctx),
+		   void *ctx)
+{
+	const struct rs_val *rec = s->rec;
+	const struct rs_val *steps = rs_val_get(rec, "steps");
+	const struct rs_val *plan = rs_val_get(rec, "plan_steps");
+	char name[NAME_MAX_LEN];
+	struct tc t;
+	int ret;
+
+	setup_tc(rec, &t);
+	if ((ret = fn(s, &t, ctx)))
+		return ret;
+	for (size_t i = 0; i < rs_val_len(steps); i++) {
+		step_tc(rs_val_at(steps, i), &t, name, sizeof(name));
+		if ((ret = fn(s, &t, ctx)))
+			return ret;
+	}
+	for (size_t i = 0; i < rs_val_len(plan); i++) {
+		if (step_ran(steps, i))
+			continue;
+		unrun_tc(rec, rs_val_at(plan, i), i, &t, name, sizeof(name));
+		if ((ret = fn(s, &t, ctx)))
+			return ret;
+	}
+	teardown_tc(rec, &t);
+	return fn(s, &t, ctx);
+}
+
+static int count_tc(struct suite *s, const struct tc *t, void *ctx)
+{
+	(void)ctx;
+	s->tests++;
+	s->failures += t->result == TC_FAILED;
+	s->errors += t->result == TC_ERROR;
+	s->skipped += t->result == TC_SKIPPED;
+	return 0;
+}
+
+static int write_tc(struct suite *s, const struct tc *t, void *ctx)
+{
+	return put_tc(ctx, s, t);
+}
+
+static void suite_init(struct suite *s, const struct rs_val *rec)
+{
+	const struct rs_val *scn = rs_val_get(rec, "scenario");
+	const char *cell = rs_val_get_str(rs_val_get(rec, "cell"), "name");
+	const char *name = rs_val_get_str(scn, "name");
+
+	*s = (struct suite){ .rec = rec };
+	snprintf(s->classname, sizeof(s->classname), "%s%s%s%s",
+		 str(scn, "file"), cell ? "[" : "", cell ? cell : "",
+		 cell ? "]" : "");
+	snprintf(s->name, sizeof(s->name), "%s%s%s%s",
+		 name ? name : str(scn, "file"), cell ? "[" : "",
+		 cell ? cell : "", cell ? "]" : "");
+	each_tc(s, count_tc, NULL);
+}
+
+static int put_property(xmlTextWriterPtr w, const char *name,
+			const char *value)
+{
+	int r = 0;
+
+	r |= xmlTextWriterStartElement(w, BAD_CAST "property") < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST name) < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "value",
+					 BAD_CAST value) < 0;
+	r |= xmlTextWriterEndElement(w) < 0;
+	return r;
+}
+
+static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
+{
+	static const char *const keys[] = { "tool", "kernel", "verdict" };
+	const struct rs_val *params =
+		rs_val_get(rs_val_get(rec, "scenario"), "params");
+	char name[NAME_MAX_LEN];
+	int r = 0;
+
+	r |= xmlTextWriterStartElement(w, BAD_CAST "properties") < 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		if (rs_val_get(rec, keys[i]))
+			r |= put_property(w, keys[i], str(rec, keys[i]));
+	json_object_object_foreach(rs_val_json(params), key, val) {
+		snprintf(name, sizeof(name), "param.%s", key);
+		r |= put_property(w, name, json_object_get_string(val));
+	}
+	r |= xmlTextWriterEndElement(w) < 0;
+	return r;
+}
+
+static int put_suite(xmlTextWriterPtr w, struct suite *s, const char *human)
+{
+	const struct rs_val *rec = s->rec;
+	time_t start = (time_t)rs_val_get_u64(rec, "start");
+	char stamp[32] = "";
+	struct tm tm;
+	int r = 0;
+
+	if (gmtime_r(&start, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	r |= xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST s->name) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "tests", "%u",
+					       s->tests) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "failures", "%u",
+					       s->failures) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "errors", "%u",
+					       s->errors) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "skipped", "%u",
+					       s->skipped) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
+		rs_val_get_double(rs_val_get(rec, "durations_ms"), "total") /
+		1000.0) < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "timestamp",
+					 BAD_CAST stamp) < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "hostname",
+					 BAD_CAST str(rec, "host")) < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "file", BAD_CAST
+		str(rs_val_get(rec, "scenario"), "file")) < 0;
+	r |= put_properties(w, rec);
+	r |= each_tc(s, write_tc, w) != 0;
+	r |= xmlTextWriterWriteElement(w, BAD_CAST "system-out",
+				       BAD_CAST human) < 0;
+	r |= xmlTextWriterEndElement(w) < 0;
+	return r;
+}
+
+int rs_junit_write(const char *path, const struct rs_cell_result *cells,
+		   size_t n)
+{
+	struct suite *suites = calloc(n ? n : 1, sizeof(*suites));
+	struct suite all = { 0 };
+	xmlTextWriterPtr w;
+	double total = 0;
+	int r = 0;
+
+	if (!suites)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		suite_init(&suites[i], cells[i].record);
+		all.tests += suites[i].tests;
+		all.failures += suites[i].failures;
+		all.errors += suites[i].errors;
+		total += rs_val_get_double(rs_val_get(cells[i].record,
+						      "durations_ms"), "total");
+	}
+	w = xmlNewTextWriterFilename(path, 0);
+	if (!w) {
+		free(suites);
+		return errno ? -errno : -EIO;
+	}
+	r |= xmlTextWriterSetIndent(w, 1) < 0;
+	r |= xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0;
+	r |= xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
+	r |= xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0;
+	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST "rdmascn") < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "tests", "%u",
+					       all.tests) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "failures", "%u",
+					       all.failures) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "errors", "%u",
+					       all.errors) < 0;
+	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
+					       total / 1000.0) < 0;
+	for (size_t i = 0; i < n; i++)
+		r |= put_suite(w, &suites[i], cells[i].human);
+	r |= xmlTextWriterEndElement(w) < 0;
+	r |= xmlTextWriterEndDocument(w) < 0;
+	xmlFreeTextWriter(w);
+	free(suites);
+	return r ? -EIO : 0;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One invocation's result files.  Each cell's record ends into a
+ * struct rs_cell_result (the record, kept with a json-c reference, and
+ * the human report, printed a second time into memory for JUnit's
+ * system-out); the files are written once, from all of them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "exit.h"
+#include "report.h"
+#include "value.h"
+
+struct rs_results {
+	char *json;
+	char *junit;
+	struct rs_val *matrix;
+	struct rs_cell_result *cells;
+	size_t n, cap;
+};
+
+struct cell_rep {
+	struct rs_reporter r;
+	struct rs_results *res;
+	struct rs_reporter *text;  /* into buf */
+	FILE *mem;
+	char *buf;
+	size_t len;
+};
+
+#define CELL(r) ((struct cell_rep *)(r))
+
+static void cell_begin(struct rs_reporter *r, const struct rs_val *rec)
+{
+	struct cell_rep *c = CELL(r);
+
+	if (c->text)
+		c->text->ops->begin(c->text, rec);
+}
+
+static void cell_entry(struct rs_reporter *r, enum rs_rec_entry type,
+		       const struct rs_val *e)
+{
+	struct cell_rep *c = CELL(r);
+
+	if (c->text)
+		c->text->ops->entry(c->text, type, e);
+}
+
+static int cell_end(struct rs_reporter *r, const struct rs_val *rec)
+{
+	struct cell_rep *c = CELL(r);
+	struct rs_results *res = c->res;
+	struct rs_cell_result *cell;
+
+	if (c->text)
+		c->text->ops->end(c->text, rec);
+	if (c->mem) {
+		fclose(c->mem);
+		c->mem = NULL;
+	}
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? 2 * res->cap : 4;
+		struct rs_cell_result *p =
+			rs_reallocarray(res->cells, cap, sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		res->cells = p;
+		res->cap = cap;
+	}
+	cell = &res->cells[res->n++];
+	cell->record = rs_val_of(json_object_get(rs_val_json(rec)));
+	cell->human = c->buf ? c->buf : strdup("");
+	c->buf = NULL;  /* the cell owns it now */
+	if (!cell->human) {
+		json_object_put(rs_val_json(cell->record));
+		res->n--;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void cell_free(struct rs_reporter *r)
+{
+	struct cell_rep *c = CELL(r);
+
+	if (c->text)
+		c->text->ops->free(c->text);
+	if (c->mem)
+		fclose(c->mem);
+	free(c->buf);  /* open_memstream's, not rs_alloc's */
+	rs_free(c);
+}
+
+static const struct rs_reporter_ops cell_ops = {
+	.begin = cell_begin,
+	.entry = cell_entry,
+	.end = cell_end,
+	.free = cell_free,
+};
+
+struct rs_reporter *rs_results_cell(struct rs_results *res)
+{
+	struct cell_rep *c = rs_calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->r.ops = &cell_ops;
+	c->res = res;
+	/* Only JUnit shows the human report. */
+	if (res->junit) {
+		c->mem = open_memstream(&c->buf, &c->len);
+		c->text = c->mem ? rs_report_text(c->mem, c->mem) : NULL;
+		if (!c->text) {
+			cell_free(&c->r);
+			return NULL;
+		}
+	}
+	return &c->r;
+}
+
+struct rs_results *rs_results_new(const char *json, const char *junit)
+{
+	struct rs_results *res = rs_calloc(1, sizeof(*res));
+
+	if (!res)
+		return NULL;
+	if ((json && !(res->json = rs_strdup(json))) ||
+	    (junit && !(res->junit = rs_strdup(junit)))) {
+		rs_results_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+struct rs_val *rs_results_matrix(struct rs_results *res)
+{
+	if (!res->matrix)
+		res->matrix = rs_val_obj();
+	return res->matrix;
+}
+
+/* The JSON document: the one cell's record, or the matrix with a record
+ * per cell. */
+static int write_json(struct rs_results *res, int exit_code)
+{
+	bool out = !strcmp(res->json, "-");
+	struct rs_val *doc = NULL;
+	const struct rs_val *top;
+	FILE *f;
+	int ret;
+
+	if (res->matrix) {
+		struct rs_val *cells;
+
+		doc = rs_val_obj();
+		rs_val_put_str(doc, "format", "rdmascn-run/1");
+		rs_val_put(doc, "matrix",
+			   rs_val_of(json_object_get(rs_val_json(res->matrix))));
+		rs_val_put_str(doc, "verdict", rs_exit_verdict(exit_code));
+		rs_val_put_i64(doc, "exit_code", exit_code);
+		cells = rs_val_put_arr(doc, "cells");
+		for (size_t i = 0; i < res->n; i++)
+			rs_val_push(cells, rs_val_of(json_object_get(
+				rs_val_json(res->cells[i].record))));
+		if (rs_val_check(doc)) {
+			rs_val_free(doc);
+			return -ENOMEM;
+		}
+		top = doc;
+	} else if (res->n) {
+		top = res->cells[0].record;
+	} else {
+		return 0;
+	}
+	f = out ? stdout : fopen(res->json, "w");
+	if (!f) {
+		ret = -errno;
+	} else {
+		ret = rs_val_write_json(f, top, true);
+		if (out ? fflush(f) : fclose(f))
+			ret = ret ? ret : -errno;
+	}
+	if (ret)
+		fprintf(stderr, "rdmascn: --json %s: %s\n", res->json,
+			strerror(-ret));
+	rs_val_free(doc);
+	return ret;
+}
+
+int rs_results_write(struct rs_results *res, int exit_code)
+{
+	int ret = 0, r;
+
+	if (res->json)
+		ret = write_json(res, exit_code);
+	if (res->junit) {
+		r = rs_junit_write(res->junit, res->cells, res->n);
+		if (r)
+			fprintf(stderr, "rdmascn: --junit %s: %s\n",
+				res->junit, strerror(-r));
+		ret = ret ? ret : r;
+	}
+	return ret;
+}
+
+void rs_results_free(struct rs_results *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->n; i++) {
+		json_object_put(rs_val_json(res->cells[i].record));
+		free(res->cells[i].human);  /* open_memstream's or strdup's */
+	}
+	rs_free(res->cells);
+	rs_val_free(res->matrix);
+	rs_free(res->json);
+	rs_free(res->junit);
+	rs_free(res);
+}

@@ -1,0 +1,63 @@
+#!/bin/bash
+# rdmascn run --junit: every scenario's dry run writes JUnit XML that the
+# XSD accepts and that a JUnit reader finds as one testsuite with set-up,
+# a testcase per step and teardown (tests/junit/check.py, against the
+# record of the same run); the text report is the same with or without
+# it; '-' puts it on stdout; a file that cannot be written is named; with
+# no device the set-up testcase is an error that says why.
+#   run_junit.sh RDMASCN SCENARIO_DIR XSD CHECKER
+set -u
+rdmascn=$1 dir=$2 xsd=$3 check=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 n=0
+bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
+
+: >"$tmp/list"
+for f in "$dir"/*.yaml; do
+	n=$((n + 1))
+	b=$(basename "$f" .yaml)
+	"$rdmascn" run -n "$f" >"$tmp/plain" 2>&1
+	"$rdmascn" run -n --json "$tmp/$b.json" --junit "$tmp/$b.xml" "$f" \
+		>"$tmp/text" 2>&1
+	cmp -s "$tmp/plain" "$tmp/text" ||
+		bad "$f: the text differs with --junit"
+	echo "$tmp/$b.xml $tmp/$b.json" >>"$tmp/list"
+done
+n=$((n + 1))
+/usr/bin/python3 "$check" "$xsd" "$tmp/list" || bad "dry runs' JUnit"
+
+# On stdout, the text on stderr.
+n=$((n + 1))
+f=$dir/rc_pingpong.yaml
+"$rdmascn" run -n --junit - "$f" >"$tmp/out.xml" 2>"$tmp/err"
+xmllint --noout --schema "$xsd" "$tmp/out.xml" 2>/dev/null &&
+	grep -q '^dry run done: ' "$tmp/err" ||
+	bad "--junit -: $(head -c 300 "$tmp/out.xml")"
+
+n=$((n + 1))
+"$rdmascn" run -n --junit - --json - "$f" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q 'cannot both go to stdout' "$tmp/err" ||
+	bad "--junit - --json -: exit $rc, $(cat "$tmp/err")"
+
+n=$((n + 1))
+"$rdmascn" run -n --junit /nonexistent/dir/r.xml "$f" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 3 ] && grep -q '^rdmascn: --junit /nonexistent/dir/r.xml: ' \
+	"$tmp/err" || bad "unwritable --junit: exit $rc, $(cat "$tmp/err")"
+
+# No device here: set-up is an error naming why, the steps are skipped.
+if ! "$rdmascn" devices >/dev/null 2>&1; then
+	n=$((n + 1))
+	"$rdmascn" run --junit "$tmp/nodev.xml" --json "$tmp/nodev.json" \
+		"$f" >/dev/null 2>&1
+	/usr/bin/python3 "$check" "$xsd" "$tmp/nodev.xml" "$tmp/nodev.json" &&
+	xmllint --xpath 'string(//testcase[@name="set-up"]/error/@message)' \
+		"$tmp/nodev.xml" | grep -q '^no RDMA device' &&
+	[ "$(xmllint --xpath 'count(//testcase/skipped)' "$tmp/nodev.xml")" = 1 ] ||
+		bad "no device: $(cat "$tmp/nodev.xml")"
+fi
+
+echo "$((n - fails)) passed, $fails failed"
+[ $fails = 0 ]

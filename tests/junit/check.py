@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""Check JUnit XML written by `rdmascn run --junit` against the XSD and
+against the run record of the same invocation, reading it back as CI does
+(junitparser: GitLab and Jenkins take suite, classname, name and time):
+
+    check.py XSD JUNIT.xml RECORD.json
+    check.py XSD LIST          (lines "JUNIT.xml RECORD.json")
+
+- xmllint validates it against the XSD;
+- one testsuite per cell of the record (a matrix document has cells);
+- each suite: "set-up" first, a testcase per step result and per planned
+  step not run, "teardown" last; names are step ids (or "step N (type)"),
+  unique in the suite; classname is the scenario file and the cell;
+- the suite's tests/failures/errors/skipped counts are its testcases';
+- a failed or errored step's message is the step's FILE:LINE:COL and its
+  message; a step not run is skipped; a passed step has no result element;
+- system-out holds the human report.
+Prints nothing and exits 0 when all hold; else says which and exits 1.
+"""
+import json
+import subprocess
+import sys
+
+import junitparser
+
+
+def step_name(no, typ, sid):
+    return sid if sid else "step %s (%s)" % (no, typ)
+
+
+def expected_cases(rec):
+    """(name, result) for each testcase, result in passed/failure/error/
+    skipped."""
+    cases = [("set-up", None)]
+    ran = set()
+    for s in rec.get("steps", []):
+        ran.add(s["no"])
+        res = {"passed": None, "failed": "failure",
+               "not run": "skipped"}.get(s["outcome"], "error")
+        cases.append((step_name(s["no"], s["type"], s.get("id")), res))
+    for i, p in enumerate(rec.get("plan_steps", [])):
+        if str(i + 1) not in ran:
+            cases.append((step_name(i + 1, p["type"], p.get("id")),
+                          "skipped"))
+    cases.append(("teardown", None))
+    return cases
+
+
+def check_suite(suite, rec, errs):
+    where = "suite %r" % suite.name
+    cell = (rec.get("cell") or {}).get("name")
+    classname = rec["scenario"]["file"] + ("[%s]" % cell if cell else "")
+    want = expected_cases(rec)
+    got = list(suite)
+    names = [c.name for c in got]
+    if [n for n, _ in want] != names:
+        errs.append("%s: testcases %s, want %s" %
+                    (where, names, [n for n, _ in want]))
+        return
+    if len(set(names)) != len(names):
+        errs.append("%s: duplicate testcase names %s" % (where, names))
+    counts = {"failure": 0, "error": 0, "skipped": 0}
+    steps = {step_name(s["no"], s["type"], s.get("id")): s
+             for s in rec.get("steps", [])}
+    for case, (name, res) in zip(got, want):
+        if case.classname != classname:
+            errs.append("%s: %s: classname %r, want %r" %
+                        (where, name, case.classname, classname))
+        results = case.result
+        kinds = [r._tag for r in results]
+        if name in ("set-up", "teardown"):
+            # Their results come from the run's verdict, objects, leaks.
+            for k in kinds:
+                counts[k] = counts.get(k, 0) + 1
+            continue
+        if kinds != ([res] if res else []):
+            errs.append("%s: %s: %s, want %s" % (where, name, kinds, res))
+            continue
+        if res:
+            counts[res] += 1
+        s = steps.get(name)
+        if res in ("failure", "error") and s:
+            loc = "%s:%d:%d: " % (s["file"], s["line"], s["col"])
+            msg = results[0].message or ""
+            if not msg.startswith(loc) or s.get("message", "") not in msg:
+                errs.append("%s: %s: message %r, want %r+%r" %
+                            (where, name, msg, loc, s.get("message")))
+    for attr, key in (("failures", "failure"), ("errors", "error"),
+                      ("skipped", "skipped")):
+        if int(getattr(suite, attr)) != counts[key]:
+            errs.append("%s: %s=%s, its testcases have %d" %
+                        (where, attr, getattr(suite, attr), counts[key]))
+    if int(suite.tests) != len(got):
+        errs.append("%s: tests=%s for %d testcases" %
+                    (where, suite.tests, len(got)))
+    node = suite._elem.find("system-out")
+    out = node.text if node is not None and node.text else ""
+    if rec["scenario"]["file"] not in out:
+        errs.append("%s: system-out lacks the human report: %r" %
+                    (where, out[:200]))
+
+
+def check(xsd, xml, record):
+    errs = []
+    p = subprocess.run(["xmllint", "--noout", "--schema", xsd, xml],
+                       capture_output=True, text=True)
+    if p.returncode:
+        return ["xmllint: " + p.stderr.strip()]
+    doc = json.load(open(record))
+    cells = doc["cells"] if "cells" in doc else [doc]
+    suites = list(junitparser.JUnitXml.fromfile(xml))
+    if len(suites) != len(cells):
+        return ["%d testsuites for %d cells" % (len(suites), len(cells))]
+    for suite, rec in zip(suites, cells):
+        check_suite(suite, rec, errs)
+    return errs
+
+
+def main():
+    xsd = sys.argv[1]
+    if len(sys.argv) == 4:
+        pairs = [(sys.argv[2], sys.argv[3])]
+    else:
+        pairs = [tuple(line.split()[:2]) for line in open(sys.argv[2])
+                 if line.strip()]
+    bad = 0
+    for xml, record in pairs:
+        for e in check(xsd, xml, record):
+            print("%s: %s" % (xml, e))
+            bad = 1
+    sys.exit(bad)
+
+
+main()
