@@ -23,6 +23,18 @@ struct run_opts {
 	const char *device;
 	const char *json;
 	const char *junit;
+	char **matrix;           /* --matrix NAME=V1,V2: into argv */
+	unsigned n_matrix;
+	const char *deviations_file;
+	struct rs_deviations deviations; /* --deviations FILE's */
+	bool strict;             /* apply no deviation */
+};
+
+/* The cell a run is, of a matrix: its name and its params' values. */
+struct cell {
+	char name[1024];
+	const struct rs_set *sets;
+	unsigned n_sets;
 };
 
 static const struct option run_long[] = {
@@ -32,6 +44,9 @@ static const struct option run_long[] = {
 	{ "check-leaks", no_argument, NULL, 'L' },
 	{ "json", required_argument, NULL, 'j' },
 	{ "junit", required_argument, NULL, 'J' },
+	{ "matrix", required_argument, NULL, 'm' },
+	{ "deviations", required_argument, NULL, 'D' },
+	{ "strict", no_argument, NULL, 'T' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -44,7 +59,8 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	int c;
 
 	o->scn.sets = rs_calloc(argc + 1, sizeof(*o->scn.sets));
-	if (!o->scn.sets)
+	o->matrix = rs_calloc(argc + 1, sizeof(*o->matrix));
+	if (!o->scn.sets || !o->matrix)
 		return rs_cmd_no_memory(cmd);
 	while ((c = getopt_long(argc, argv, ":s:d:nvh", run_long, NULL)) != -1) {
 		switch (c) {
@@ -66,6 +82,15 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			break;
 		case 'J':
 			o->junit = optarg;
+			break;
+		case 'm':
+			o->matrix[o->n_matrix++] = optarg;
+			break;
+		case 'D':
+			o->deviations_file = optarg;
+			break;
+		case 'T':
+			o->strict = true;
 			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
@@ -124,7 +149,8 @@ static bool to_stdout(const char *path)
 }
 
 static int record_init(struct rs_run *run, const char *file,
-		       const struct run_opts *o, struct rs_results *res)
+		       const struct run_opts *o, const struct cell *cell,
+		       struct rs_results *res)
 {
 	struct rs_scenario *s = run->s;
 	struct rs_record *rec = rs_calloc(1, sizeof(*rec));
@@ -154,6 +180,15 @@ static int record_init(struct rs_run *run, const char *file,
 	params = rs_val_put_obj(scn, "params");
 	for (unsigned i = 0; i < s->n_params; i++)
 		rs_val_put_str(params, s->params[i].name, s->params[i].value);
+	if (cell) {
+		struct rs_val *c = rs_val_put_obj(rec->root, "cell");
+
+		rs_val_put_str(c, "name", cell->name);
+		params = rs_val_put_obj(c, "params");
+		for (unsigned i = 0; i < cell->n_sets; i++)
+			rs_val_put_str(params, cell->sets[i].name,
+				       cell->sets[i].value);
+	}
 	for (unsigned i = 0; i < s->n_objects; i++) {
 		struct rs_obj *obj = s->create[i];
 		struct rs_val *e = rs_val_push_obj(rec->objects);
@@ -176,9 +211,29 @@ static int record_init(struct rs_run *run, const char *file,
 	return rs_val_check(rec->root);
 }
 
+/* The scenario's own deviations and those of --deviations FILE that
+ * name it; rs_run_probe() keeps those of its devices. */
+static int take_deviations(struct rs_run *run, const struct run_opts *o)
+{
+	const struct rs_deviations *mine = &run->s->deviations;
+	const struct rs_deviations *file = &o->deviations;
+
+	run->deviations = rs_calloc(mine->n + file->n + 1,
+				    sizeof(*run->deviations));
+	if (!run->deviations)
+		return -ENOMEM;
+	for (unsigned i = 0; i < mine->n; i++)
+		run->deviations[run->n_deviations++] = &mine->v[i];
+	for (unsigned i = 0; i < file->n; i++)
+		if (rs_deviation_for_scenario(&file->v[i], run->s->top->scenario,
+					      run->file))
+			run->deviations[run->n_deviations++] = &file->v[i];
+	return 0;
+}
+
 static int run_init(struct rs_run *run, struct rs_scenario *s,
 		    const char *file, const struct run_opts *o,
-		    struct rs_results *res)
+		    const struct cell *cell, struct rs_results *res)
 {
 	const char *faults = getenv("RDMASCN_FAULT");
 
@@ -203,7 +258,9 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 		if (!run->live[i].rt)
 			return -ENOMEM;
 	}
-	if (record_init(run, file, o, res))
+	if (record_init(run, file, o, cell, res))
+		return -ENOMEM;
+	if (!o->strict && take_deviations(run, o))
 		return -ENOMEM;
 	run->diag.f = NULL;
 	run->diag.sink = record_error;
@@ -229,6 +286,7 @@ static void run_free(struct rs_run *run)
 	rs_free(run->live);
 	rs_free(run->created);
 	rs_free(run->faults);
+	rs_free(run->deviations);
 	rs_idmap_free(&run->ids);
 	if (run->devices)
 		ibv_free_device_list(run->devices);
@@ -281,15 +339,36 @@ static int record_verdict(struct rs_run *run, int ret, struct phases *t)
 	return rs_record_end(run->rec);
 }
 
+/* A deviation for the whole scenario applied: the run is skipped, with
+ * the reason, at the deviation's place; @was: what it would have been. */
+static void whole_deviation(struct rs_run *run, const struct rs_deviation *dv,
+			    const char *was)
+{
+	rs_deviation_put(run->rec->root, dv);
+	if (was)
+		rs_diag_error(&run->diag, &dv->loc, "known deviation: %s (the "
+			      "run %s)", dv->reason, was);
+	else
+		rs_diag_error(&run->diag, &dv->loc, "known deviation: %s",
+			      dv->reason);
+}
+
 static int run_scenario(struct rs_run *run, bool check_leaks)
 {
 	struct phases t = { .setup = rs_now_ms() };
+	const struct rs_deviation *dv = NULL;
 	int ret = RS_EXIT_PASSED, r;
 
 	rs_record_begin(run->rec);
 	r = rs_run_probe(run);
 	if (r) {
 		ret = RS_EXIT_CANTRUN;
+		goto out;
+	}
+	dv = rs_run_deviation(run, NULL);
+	if (dv && rs_deviation_for_step(dv, NULL) && dv->skip) {
+		whole_deviation(run, dv, NULL);
+		ret = RS_EXIT_SKIPPED;
 		goto out;
 	}
 	r = rs_run_check_caps(run);
@@ -305,6 +384,11 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 		ret = RS_EXIT_CANTRUN;
 	t.teardown = rs_now_ms();
 	rs_run_teardown(run);
+	if (dv && rs_deviation_for_step(dv, NULL) && !rs_interrupted &&
+	    (ret == RS_EXIT_FAILED || ret == RS_EXIT_CANTRUN)) {
+		whole_deviation(run, dv, rs_exit_verdict(ret));
+		ret = RS_EXIT_SKIPPED;
+	}
 out:
 	if (check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
 		unsigned n_devs = 0;
@@ -325,12 +409,143 @@ out:
 	return ret;
 }
 
+/* One run of @s: build, steps, teardown, its record to @res. */
+static int run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
+		   const char *file, const struct run_opts *o,
+		   const struct cell *cell, struct rs_results *res)
+{
+	struct rs_run run;
+	int ret = run_init(&run, s, file, o, cell, res);
+
+	if (ret < 0) {
+		/* RDMASCN_FAULT said what was wrong with it. */
+		ret = ret == -EINVAL ? RS_EXIT_INVALID :
+		      rs_cmd_no_memory(cmd);
+		run_free(&run);
+		return ret;
+	}
+	ret = run_scenario(&run, o->check_leaks);
+	run_free(&run);
+	return ret;
+}
+
+/* Which exit code of two a matrix reports: invalid, could not run,
+ * failed, skipped, passed; an interruption above all. */
+static int worse(int a, int b)
+{
+	static const int order[] = { RS_EXIT_PASSED, RS_EXIT_SKIPPED,
+				     RS_EXIT_FAILED, RS_EXIT_CANTRUN,
+				     RS_EXIT_INVALID };
+	int ra = RS_N(order), rb = RS_N(order);
+
+	for (int i = 0; i < (int)RS_N(order); i++) {
+		if (order[i] == a)
+			ra = i;
+		if (order[i] == b)
+			rb = i;
+	}
+	return rb > ra ? b : a;
+}
+
+/* Every cell of @s's matrix, one after the other, each a full build-up,
+ * steps and teardown; a summary at the end; the worst exit code. */
+static int run_matrix(const struct rs_cmd *cmd, struct rs_scenario *s,
+		      const char *file, const struct run_opts *o,
+		      struct rs_results *res, FILE *out)
+{
+	const struct rs_matrix *m = &s->matrix;
+	unsigned long n = rs_matrix_size(m), n_run = 0, k = 0;
+	unsigned n_sets = o->scn.n_sets + m->n_dims;
+	struct rs_set *sets = rs_calloc(n_sets + 1, sizeof(*sets));
+	int *codes = rs_calloc(n + 1, sizeof(*codes));
+	char (*names)[sizeof(((struct cell *)0)->name)] =
+		rs_calloc(n + 1, sizeof(*names));
+	struct rs_val *mx = res ? rs_results_matrix(res) : NULL;
+	int worst = RS_EXIT_PASSED;
+
+	if (!sets || !codes || !names) {
+		rs_free(sets);
+		rs_free(codes);
+		rs_free(names);
+		return rs_cmd_no_memory(cmd);
+	}
+	memcpy(sets, o->scn.sets, o->scn.n_sets * sizeof(*sets));
+	for (unsigned long i = 0; i < n; i++)
+		n_run += rs_matrix_cell(m, i, sets + o->scn.n_sets);
+	if (mx) {
+		struct rs_val *params = rs_val_put_obj(mx, "params");
+		struct rs_val *excl = rs_val_put_arr(mx, "excluded");
+
+		for (unsigned d = 0; d < m->n_dims; d++) {
+			struct rs_val *a = rs_val_put_arr(params, m->dims[d].name);
+
+			for (unsigned v = 0; v < m->dims[d].n; v++)
+				rs_val_push_str(a, m->dims[d].values[v]);
+		}
+		for (unsigned long i = 0; i < n; i++) {
+			struct rs_val *e;
+
+			if (rs_matrix_cell(m, i, sets + o->scn.n_sets))
+				continue;
+			e = rs_val_push_obj(excl);
+			for (unsigned d = 0; d < m->n_dims; d++)
+				rs_val_put_str(e, sets[o->scn.n_sets + d].name,
+					       sets[o->scn.n_sets + d].value);
+		}
+		rs_val_put_u64(mx, "cells", n_run);
+	}
+	for (unsigned long i = 0; i < n && !rs_interrupted; i++) {
+		struct cell cell = { .sets = sets + o->scn.n_sets,
+				     .n_sets = m->n_dims };
+		struct rs_scenario *cs = NULL;
+		size_t len = 0;
+		int ret;
+
+		codes[i] = -1;
+		if (!rs_matrix_cell(m, i, sets + o->scn.n_sets))
+			continue;
+		for (unsigned d = 0; d < m->n_dims; d++)
+			len += snprintf(cell.name + len, sizeof(cell.name) - len,
+					"%s%s=%s", d ? "," : "", cell.sets[d].name,
+					cell.sets[d].value);
+		memcpy(names[i], cell.name, sizeof(cell.name));
+		fprintf(out, "%scell %lu of %lu: %s\n", k ? "\n" : "", k + 1,
+			n_run, cell.name);
+		k++;
+		fflush(out);
+		ret = rs_scn_load(file, &(struct scn_opts){ sets, n_sets }, &cs);
+		if (ret == RS_EXIT_PASSED)
+			ret = run_one(cmd, cs, file, o, &cell, res);
+		rs_scenario_free(cs);
+		codes[i] = ret;
+		worst = ret >= 128 ? ret : worse(worst, ret);
+	}
+	fprintf(out, "\nmatrix: %lu cell%s", n_run, n_run == 1 ? "" : "s");
+	if (n != n_run)
+		fprintf(out, " (%lu excluded)", n - n_run);
+	fputs("\n", out);
+	for (unsigned long i = 0; i < n; i++)
+		if (codes[i] >= 0)
+			fprintf(out, "  %-40s %s\n", names[i],
+				rs_exit_verdict(codes[i]));
+		else if (rs_matrix_cell(m, i, sets + o->scn.n_sets))
+			fprintf(out, "  %-40s not run\n", names[i][0] ?
+				names[i] : "(interrupted before it)");
+	fprintf(out, "verdict: %s (exit %d)\n", rs_exit_verdict(worst), worst);
+	fflush(out);
+	rs_free(sets);
+	rs_free(codes);
+	rs_free(names);
+	return worst;
+}
+
 int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct run_opts o = { 0 };
 	struct rs_scenario *s = NULL;
 	struct rs_results *res = NULL;
-	struct rs_run run;
+	const char *file;
+	struct rs_diag d;
 	int ret;
 
 	ret = rs_softroce_maybe_reexec(argc, argv);
@@ -339,29 +554,43 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	ret = parse(cmd, argc, argv, &o);
 	if (ret >= 0)
 		goto out;
-	ret = rs_scn_load(argv[optind], &o.scn, &s);
+	file = argv[optind];
+	ret = rs_scn_load(file, &o.scn, &s);
 	if (ret != RS_EXIT_PASSED)
+		goto out;
+	rs_diag_init(&d, stderr);
+	if (o.deviations_file) {
+		int r = rs_deviations_load(&o.deviations, o.deviations_file, &d);
+
+		ret = r == -ENOMEM ? rs_cmd_no_memory(cmd) :
+		      r ? RS_EXIT_INVALID : 0;
+	}
+	for (unsigned i = 0; i < o.n_matrix && !ret; i++) {
+		int r = rs_matrix_set(&s->matrix, s, o.matrix[i], &d);
+
+		ret = r == -ENOMEM ? rs_cmd_no_memory(cmd) :
+		      r ? RS_EXIT_INVALID : 0;
+	}
+	if (ret)
 		goto out;
 	if ((o.json || o.junit) && !(res = rs_results_new(o.json, o.junit))) {
 		ret = rs_cmd_no_memory(cmd);
 		goto out;
 	}
 	rs_signals_install();
-	ret = run_init(&run, s, argv[optind], &o, res);
-	if (ret < 0) {
-		/* RDMASCN_FAULT said what was wrong with it. */
-		ret = ret == -EINVAL ? RS_EXIT_INVALID :
-		      rs_cmd_no_memory(cmd);
-		run_free(&run);
-		goto out;
-	}
-	ret = run_scenario(&run, o.check_leaks);
-	run_free(&run);
+	if (s->matrix.n_dims)
+		ret = run_matrix(cmd, s, file, &o, res,
+				 to_stdout(o.json) || to_stdout(o.junit) ?
+				 stderr : stdout);
+	else
+		ret = run_one(cmd, s, file, &o, NULL, res);
 	if (res && rs_results_write(res, ret) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 out:
 	rs_results_free(res);
 	rs_scenario_free(s);
 	rs_free(o.scn.sets);
+	rs_free(o.matrix);
+	rs_deviations_free(&o.deviations);
 	return ret;
 }

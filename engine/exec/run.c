@@ -4,6 +4,7 @@
  * scenario needs, create in plan order, and take down in exact reverse of
  * what was created, whatever happened in between.
  */
+#include <endian.h>
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
@@ -67,8 +68,10 @@ int rs_run_probe(struct rs_run *run)
 {
 	int ret = 0;
 
-	if (run->dry_run)
+	if (run->dry_run) {
+		run->n_deviations = 0;  /* no device to match */
 		return 0;
+	}
 	run->devices = ibv_get_device_list(&run->n_devices);
 	if (!run->devices || !run->n_devices) {
 		char retry[PATH_MAX + 64];
@@ -87,7 +90,111 @@ int rs_run_probe(struct rs_run *run)
 		if (r && !ret)
 			ret = r;
 	}
+	if (!ret)
+		rs_run_deviations(run);
 	return ret;
+}
+
+/* --- deviations and the devices used --------------------------------------- */
+
+static void gid_text(const union ibv_gid *g, char *buf, size_t size)
+{
+	const uint8_t *b = g->raw;
+
+	snprintf(buf, size, "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:"
+		 "%02x%02x:%02x%02x:%02x%02x", b[0], b[1], b[2], b[3], b[4],
+		 b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+		 b[14], b[15]);
+}
+
+/* Each context's device, port and GID, as the run uses them. */
+static void record_devices(struct rs_run *run)
+{
+	struct rs_val *list = rs_val_put_arr(run->rec->root, "devices");
+
+	for (unsigned i = 0; i < run->s->n_objects; i++) {
+		struct rs_dev *dev = rs_as_dev(&run->live[i]);
+		const struct ibv_device_attr *a;
+		struct rs_val *e;
+		char buf[64];
+		uint64_t guid;
+
+		if (!dev)
+			continue;
+		a = &dev->attr.orig_attr;
+		e = rs_val_push_obj(list);
+		rs_val_put_str(e, "context", run->live[i].obj->id);
+		rs_val_put_str(e, "name", dev->name);
+		rs_dev_provider(dev->name, buf, sizeof(buf));
+		rs_val_put_str(e, "provider", buf);
+		rs_val_put_str(e, "firmware", a->fw_ver);
+		guid = be64toh(a->node_guid);
+		rs_val_put_strf(e, "node_guid", "%04x:%04x:%04x:%04x",
+				(unsigned)(guid >> 48), (unsigned)(guid >> 32) & 0xffff,
+				(unsigned)(guid >> 16) & 0xffff,
+				(unsigned)guid & 0xffff);
+		rs_val_put_u64(e, "port", dev->port);
+		rs_val_put_str(e, "port_state",
+			       ibv_port_state_str(dev->port_attr.state));
+		rs_val_put_u64(e, "active_mtu",
+			       128u << dev->port_attr.active_mtu);
+		rs_val_put_str(e, "link_layer",
+			       dev->port_attr.link_layer ==
+			       IBV_LINK_LAYER_ETHERNET ? "ethernet" :
+			       "infiniband");
+		rs_val_put_i64(e, "gid_index", dev->gid_index);
+		if (dev->gid_index >= 0) {
+			gid_text(&dev->gid, buf, sizeof(buf));
+			rs_val_put_str(e, "gid", buf);
+			rs_val_put_str(e, "gid_type",
+				       dev->gid_type == IBV_GID_TYPE_ROCE_V2 ?
+				       "RoCE v2" :
+				       dev->gid_type == IBV_GID_TYPE_ROCE_V1 ?
+				       "RoCE v1" : "IB");
+		}
+	}
+}
+
+void rs_deviation_put(struct rs_val *e, const struct rs_deviation *dv)
+{
+	struct rs_val *d = rs_val_put_obj(e, "deviation");
+
+	rs_val_put_str(d, "reason", dv->reason);
+	rs_val_put_str(d, "known", dv->skip ? "skip" : "fail");
+	rs_val_put_str(d, "file", dv->loc.file);
+	rs_val_put_u64(d, "line", dv->loc.line);
+	rs_val_put_u64(d, "col", dv->loc.col);
+}
+
+void rs_run_deviations(struct rs_run *run)
+{
+	unsigned kept = 0;
+
+	if (!run->dry_run)
+		record_devices(run);
+	for (unsigned k = 0; k < run->n_deviations; k++) {
+		bool hit = false;
+
+		for (unsigned i = 0; i < run->s->n_objects && !hit; i++) {
+			struct rs_dev *dev = rs_as_dev(&run->live[i]);
+
+			hit = dev && rs_deviation_for_device(run->deviations[k],
+							     dev->name);
+		}
+		if (hit)
+			run->deviations[kept++] = run->deviations[k];
+	}
+	run->n_deviations = kept;
+}
+
+const struct rs_deviation *rs_run_deviation(const struct rs_run *run,
+					    const char *id)
+{
+	for (unsigned k = 0; k < run->n_deviations; k++)
+		if (rs_deviation_for_step(run->deviations[k], id) ||
+		    rs_deviation_for_step(run->deviations[k], NULL))
+			return run->deviations[k];
+	return NULL;
 }
 
 /* @ctx stands for @dev: does @dev have what `requires:` asks? */

@@ -72,7 +72,21 @@ struct rs_run {
 	unsigned n_faults;
 	bool teardown_failed;
 	uint64_t default_deadline_ms;
+	/* Known deviations for this scenario (none with --strict); after
+	 * the probe, rs_run_deviations() keeps those of its devices. */
+	const struct rs_deviation **deviations;
+	unsigned n_deviations;
 };
+
+/* Keep the deviations that name a device of the run's contexts (after
+ * rs_run_probe()); record them.  The first kept one for step @id, or for
+ * the whole scenario when @id is NULL; a whole-scenario one answers for
+ * every step too. */
+void rs_run_deviations(struct rs_run *run);
+const struct rs_deviation *rs_run_deviation(const struct rs_run *run,
+					    const char *id);
+/* What a deviation says in the record: reason, known, FILE:LINE:COL. */
+void rs_deviation_put(struct rs_val *e, const struct rs_deviation *dv);
 
 /* --- what kinds use --------------------------------------------------------- */
 

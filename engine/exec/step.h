@@ -148,6 +148,7 @@ enum rs_step_result {
 	RS_STEP_FAILED,             /* an expectation failed, or a post */
 	RS_STEP_CANTRUN,            /* could not start: set-up, limits */
 	RS_STEP_INTERRUPTED,
+	RS_STEP_SKIPPED,            /* a known deviation: not run, or failed */
 };
 
 struct rs_watch {
@@ -201,6 +202,7 @@ struct rs_step_run {
 	uint64_t done2, total2;     /* a second count ("receives at ...") */
 	char unit2[96];
 	char why[768];              /* the failure, for the result line */
+	const struct rs_deviation *deviation; /* that made it skipped */
 	struct rs_val *figures;     /* numbers with units, by name (see
 				     * rs_step_figures()) */
 	void *rt;                   /* the type's, ops->rt_size bytes */

@@ -332,6 +332,7 @@ static const char *const result_names[] = {
 	[RS_STEP_FAILED] = "failed",
 	[RS_STEP_CANTRUN] = "could not run",
 	[RS_STEP_INTERRUPTED] = "interrupted",
+	[RS_STEP_SKIPPED] = "skipped",
 };
 
 /* Its entry in the run record; the step's figures move into it. */
@@ -363,6 +364,8 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	}
 	if (sr && sr->why[0] && result != RS_STEP_PASSED)
 		rs_val_put_str(e, "message", sr->why);
+	if (sr && sr->deviation)
+		rs_deviation_put(e, sr->deviation);
 	rs_record_add(rec, RS_REC_STEP, rec->steps, e);
 }
 
@@ -390,6 +393,33 @@ void rs_step_print(struct rs_step_run *sr)
 		else
 			rs_step_print(kids[i]);
 	}
+}
+
+/* Before a step: a known deviation that says skip it skips it (true).
+ * After: one that says it is known to fail makes its failure a skip. */
+static bool deviate(struct rs_step_run *sr)
+{
+	const struct rs_deviation *dv = rs_run_deviation(sr->run,
+							 sr->obj->id);
+	bool failed = sr->result == RS_STEP_FAILED ||
+		      sr->result == RS_STEP_CANTRUN;
+	char why[sizeof(sr->why) / 2];
+
+	if (!dv || (sr->result == RS_STEP_NOT_RUN) != dv->skip ||
+	    (sr->result != RS_STEP_NOT_RUN && !failed))
+		return false;
+	snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, sr->why);
+	if (dv->skip)
+		snprintf(sr->why, sizeof(sr->why), "known deviation: %s",
+			 dv->reason);
+	else
+		snprintf(sr->why, sizeof(sr->why), "known deviation: %.200s "
+			 "(it %s: %s)", dv->reason,
+			 sr->result == RS_STEP_FAILED ? "failed" :
+			 "could not run", why);
+	sr->result = RS_STEP_SKIPPED;
+	sr->deviation = dv;
+	return true;
 }
 
 int rs_steps_run(struct rs_run *run)
@@ -427,7 +457,9 @@ int rs_steps_run(struct rs_run *run)
 			continue;
 		}
 		rs_step_init(sr, &st, o, NULL);
-		rs_step_execute(sr);
+		if (!deviate(sr))
+			rs_step_execute(sr);
+		deviate(sr);
 		rs_step_print(sr);
 		if (sr->result == RS_STEP_FAILED) {
 			ret = RS_EXIT_FAILED;

@@ -316,6 +316,47 @@ static struct rs_val *params_schema(void)
 	return by_name(v);
 }
 
+/* matrix: NAME: [VALUE, ...] (or one VALUE), and exclude: a list of
+ * {NAME: VALUE, ...} (scenario/matrix.c). */
+static struct rs_val *matrix_schema(void)
+{
+	struct rs_val *o, *v = new_obj(), *any, *list, *ex;
+
+	any = rs_val_put_arr(v, "anyOf");
+	rs_val_push(any, scalar());
+	list = rs_val_push(any, typed("array"));
+	rs_val_put(list, "items", scalar());
+	rs_val_put_u64(list, "minItems", 1);
+	o = by_name(v);
+	ex = typed("array");
+	rs_val_put(ex, "items", by_name(scalar()));
+	rs_val_put(rs_val_put_obj(o, "properties"), "exclude", ex);
+	return o;
+}
+
+/* deviations: a list of {device, provider, scenario, steps, known,
+ * reason} (scenario/deviations.c). */
+static struct rs_val *deviations_schema(void)
+{
+	struct rs_val *o = typed("array"), *e = typed("object"), *p, *k, *st;
+
+	p = rs_val_put_obj(e, "properties");
+	rs_val_put(p, "device", typed("string"));
+	rs_val_put(p, "provider", typed("string"));
+	rs_val_put(p, "scenario", typed("string"));
+	st = rs_val_put(p, "steps", typed("array"));
+	rs_val_put(st, "items", typed("string"));
+	k = rs_val_put_obj(p, "known");
+	k = rs_val_put_arr(k, "enum");
+	rs_val_push_str(k, "fail");
+	rs_val_push_str(k, "skip");
+	rs_val_put(p, "reason", typed("string"));
+	rs_val_push_str(rs_val_put_arr(e, "required"), "reason");
+	rs_val_put_bool(e, "additionalProperties", false);
+	rs_val_put(o, "items", e);
+	return o;
+}
+
 /* Descriptions of the fixed top-level fields; sections have their kind's
  * summary. */
 static const struct {
@@ -327,9 +368,14 @@ static const struct {
 		    "DEFAULT or NAME: {default, env, description}; "
 		    "--set NAME=VALUE overrides, and so does the variable "
 		    "named by env" },
-	/* CYAML_IGNORE: anything, like the loader */
-	{ "matrix", "reserved for runs over combinations of params; read and "
-		    "ignored today" },
+	{ "matrix", "run once per combination of these params' values (the "
+		    "cartesian product, first param outermost), less the "
+		    "combinations exclude: names; --matrix NAME=V1,V2 and "
+		    "--set change it" },
+	{ "deviations", "steps (or the whole scenario) known to fail, or "
+			"to be skipped, on a device or provider (globs), "
+			"with a reason: reported as skipped; --strict "
+			"makes them count" },
 	{ "requires", "what the device must support for the scenario to run" },
 	{ "steps", "what runs once every object is created: in order, one "
 		   "step type per entry" },
@@ -368,6 +414,11 @@ static struct rs_val *field_schema(const cyaml_schema_field_t *f, bool top)
 
 	if (f->value.type == CYAML_IGNORE && !strcmp(f->key, "params"))
 		o = params_schema();
+	else if (f->value.type == CYAML_IGNORE && !strcmp(f->key, "matrix"))
+		o = matrix_schema();
+	else if (f->value.type == CYAML_IGNORE &&
+		 !strcmp(f->key, "deviations"))
+		o = deviations_schema();
 	else
 		o = value_schema(&f->value);
 	if (!top)

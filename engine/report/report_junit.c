@@ -158,7 +158,8 @@ static void step_tc(const struct rs_val *e, struct tc *t, char *name,
 	t->type = outcome;
 	if (!strcmp(outcome, "failed")) {
 		t->result = TC_FAILED;
-	} else if (!strcmp(outcome, "not run")) {
+	} else if (!strcmp(outcome, "not run") ||
+		   !strcmp(outcome, "skipped")) {
 		t->result = TC_SKIPPED;
 		t->type = NULL;
 	} else {

@@ -488,6 +488,8 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 	 * without saying where. */
 	if (!r && s->n_edits)
 		r = check_duplicate_keys(s->doc.root, s->doc.root, d);
+	if (!r)
+		r = rs_matrix_read(&s->matrix, s, d);
 	if (r < 0)
 		goto fail;
 
@@ -514,6 +516,10 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 			r = -EINVAL;
 	if (!r)
 		r = rs_graph_plan(s, d);
+	if (!r)
+		r = rs_deviations_read(&s->deviations,
+				       rs_node_get(s->doc.root, "deviations"),
+				       s, d);
 	rs_idmap_free(&ids.ids);
 	if (r < 0)
 		goto fail;
@@ -539,6 +545,8 @@ void rs_scenario_free(struct rs_scenario *s)
 	rs_free(s->create);
 	rs_free(s->steps);
 	rs_free(s->params);
+	rs_matrix_free(&s->matrix);
+	rs_deviations_free(&s->deviations);
 	rs_free(s->edits);
 	rs_free(s->text);
 	rs_doc_free(&s->doc);

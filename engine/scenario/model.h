@@ -4,8 +4,10 @@
 
 #include <stdbool.h>
 
+#include "deviations.h"
 #include "diag.h"
 #include "dom.h"
+#include "matrix.h"
 #include "registry.h"
 
 /* A declared object or step: its kind, its typed data (filled by
@@ -54,6 +56,8 @@ struct rs_scenario {
 	struct rs_obj **create;  /* creation order (objects only) */
 	struct rs_obj **steps;   /* execution order (steps only) */
 	unsigned n_steps;
+	struct rs_matrix matrix; /* `matrix:`, --set applied */
+	struct rs_deviations deviations; /* its own `deviations:` */
 };
 
 struct rs_set {

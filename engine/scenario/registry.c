@@ -23,7 +23,7 @@ const cyaml_schema_value_t rs_step_entry_schema = {
 };
 
 static cyaml_schema_value_t kind_values[RS_MAX_KINDS];
-static cyaml_schema_field_t top_fields[RS_MAX_KINDS + 8];
+static cyaml_schema_field_t top_fields[RS_MAX_KINDS + 10];
 static const cyaml_schema_value_t top_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct rs_top, top_fields),
 };
@@ -105,6 +105,8 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 		"params", CYAML_FLAG_OPTIONAL);
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_IGNORE(
 		"matrix", CYAML_FLAG_OPTIONAL);
+	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_IGNORE(
+		"deviations", CYAML_FLAG_OPTIONAL);
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_MAPPING_PTR(
 		"requires", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 		struct rs_top, requires, requires_fields);

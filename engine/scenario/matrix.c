@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/* A scenario's matrix: `matrix:` and --matrix, and its cells. */
+#include <errno.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "matrix.h"
+#include "model.h"
+
+static const struct rs_param *param(const struct rs_scenario *s,
+				    const char *name)
+{
+	for (unsigned i = 0; i < s->n_params; i++)
+		if (!strcmp(s->params[i].name, name))
+			return &s->params[i];
+	return NULL;
+}
+
+static int dim_of(const struct rs_matrix *m, const char *name)
+{
+	for (unsigned i = 0; i < m->n_dims; i++)
+		if (!strcmp(m->dims[i].name, name))
+			return i;
+	return -1;
+}
+
+static bool has_value(const struct rs_matrix_dim *dm, const char *v)
+{
+	for (unsigned i = 0; i < dm->n; i++)
+		if (!strcmp(dm->values[i], v))
+			return true;
+	return false;
+}
+
+/* "a, b, c" of the declared params, for messages. */
+static void param_names(const struct rs_scenario *s, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < s->n_params && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+				s->params[i].name);
+	if (!s->n_params)
+		snprintf(buf, size, "none");
+}
+
+/* A new dim @name (a declared param, fixed by --set to its value) or the
+ * one there, emptied. */
+static struct rs_matrix_dim *dim_new(struct rs_matrix *m, const char *name)
+{
+	int k = dim_of(m, name);
+	struct rs_matrix_dim *p;
+
+	if (k >= 0) {
+		m->dims[k].n = 0;
+		return &m->dims[k];
+	}
+	p = rs_reallocarray(m->dims, m->n_dims + 1, sizeof(*p));
+	if (!p)
+		return NULL;
+	m->dims = p;
+	p = &m->dims[m->n_dims++];
+	*p = (struct rs_matrix_dim){ .name = name };
+	return p;
+}
+
+static int dim_add(struct rs_matrix_dim *dm, const char *v)
+{
+	const char **p = rs_reallocarray(dm->values, dm->n + 1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	dm->values = p;
+	dm->values[dm->n++] = v;
+	return 0;
+}
+
+/* A param given with --set is that one value. */
+static int fix_set(struct rs_matrix_dim *dm, const struct rs_param *p)
+{
+	if (!p->set)
+		return 0;
+	dm->n = 0;
+	return dim_add(dm, p->value);
+}
+
+static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
+		    struct rs_node *key, struct rs_node *val, struct rs_diag *d)
+{
+	const struct rs_param *p = param(s, key->value);
+	struct rs_matrix_dim *dm;
+	char names[256];
+
+	if (!p) {
+		param_names(s, names, sizeof(names));
+		rs_diag_error(d, &key->loc, "matrix: '%s' is not a param "
+			      "(params: %s)", key->value, names);
+		return -EINVAL;
+	}
+	if (val->type == RS_NODE_MAP || (val->type == RS_NODE_SEQ && !val->n)) {
+		rs_diag_error(d, &val->loc, "matrix: '%s' takes a list of one "
+			      "or more values", key->value);
+		return -EINVAL;
+	}
+	dm = dim_new(m, p->name);
+	if (!dm)
+		return -ENOMEM;
+	if (val->type == RS_NODE_SCALAR)  /* one value */
+		return dim_add(dm, val->value);
+	for (size_t i = 0; i < val->n; i++) {
+		if (val->items[i]->type != RS_NODE_SCALAR) {
+			rs_diag_error(d, &val->items[i]->loc, "matrix: '%s': "
+				      "each value must be a scalar", key->value);
+			return -EINVAL;
+		}
+		if (has_value(dm, val->items[i]->value)) {
+			rs_diag_error(d, &val->items[i]->loc, "matrix: '%s': "
+				      "'%s' is there twice", key->value,
+				      val->items[i]->value);
+			return -EINVAL;
+		}
+		if (dim_add(dm, val->items[i]->value))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int read_excl(struct rs_matrix *m, struct rs_node *e,
+		     struct rs_diag *d)
+{
+	struct rs_matrix_excl *x;
+
+	if (e->type != RS_NODE_MAP || !e->n) {
+		rs_diag_error(d, &e->loc, "matrix: exclude: each entry is a "
+			      "mapping of matrix params to values");
+		return -EINVAL;
+	}
+	x = rs_reallocarray(m->excl, m->n_excl + 1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	m->excl = x;
+	x = &m->excl[m->n_excl++];
+	*x = (struct rs_matrix_excl){
+		.dim = rs_calloc(e->n / 2, sizeof(*x->dim)),
+		.value = rs_calloc(e->n / 2, sizeof(*x->value)),
+	};
+	if (!x->dim || !x->value)
+		return -ENOMEM;
+	for (size_t i = 0; i + 1 < e->n; i += 2) {
+		struct rs_node *k = e->items[i], *v = e->items[i + 1];
+		int dim = dim_of(m, k->value);
+
+		if (dim < 0) {
+			rs_diag_error(d, &k->loc, "matrix: exclude: '%s' is not "
+				      "a param of the matrix", k->value);
+			return -EINVAL;
+		}
+		if (v->type != RS_NODE_SCALAR ||
+		    !has_value(&m->dims[dim], v->value)) {
+			rs_diag_error(d, &v->loc, "matrix: exclude: '%s' is "
+				      "not one of the values of '%s'",
+				      v->type == RS_NODE_SCALAR ? v->value : "",
+				      k->value);
+			return -EINVAL;
+		}
+		x->dim[x->n] = dim;
+		x->value[x->n++] = v->value;
+	}
+	return 0;
+}
+
+int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
+		   struct rs_diag *d)
+{
+	struct rs_node *mx = rs_node_get(s->doc.root, "matrix");
+	struct rs_node *excl = NULL;
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	if (!mx)
+		return 0;
+	if (mx->type != RS_NODE_MAP) {
+		rs_diag_error(d, &mx->loc, "matrix: expected a mapping of "
+			      "params to lists of values (and exclude:)");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i + 1 < mx->n; i += 2) {
+		struct rs_node *k = mx->items[i], *v = mx->items[i + 1];
+
+		if (!strcmp(k->value, "exclude")) {
+			excl = v;
+			continue;
+		}
+		r = read_dim(m, s, k, v, d);
+		if (r)
+			return r;
+	}
+	if (excl && excl->type != RS_NODE_SEQ) {
+		rs_diag_error(d, &excl->loc, "matrix: exclude: expected a "
+			      "list of combinations");
+		return -EINVAL;
+	}
+	for (size_t i = 0; excl && i < excl->n; i++) {
+		r = read_excl(m, excl->items[i], d);
+		if (r)
+			return r;
+	}
+	/* After exclude: an entry naming a value --set left out is not an
+	 * error, it excludes nothing. */
+	for (unsigned i = 0; i < m->n_dims; i++) {
+		r = fix_set(&m->dims[i], param(s, m->dims[i].name));
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,
+		  char *spec, struct rs_diag *d)
+{
+	char *eq = strchr(spec, '='), *save = NULL, *v;
+	struct rs_loc loc = { .file = s->doc.file, .line = 1, .col = 1 };
+	const struct rs_param *p;
+	struct rs_matrix_dim *dm;
+	char names[256];
+
+	if (!eq || eq == spec || !eq[1]) {
+		rs_diag_error(d, &loc, "--matrix %s: expected "
+			      "NAME=VALUE,VALUE,...", spec);
+		return -EINVAL;
+	}
+	*eq = '\0';
+	p = param(s, spec);
+	if (!p) {
+		param_names(s, names, sizeof(names));
+		rs_diag_error(d, &loc, "--matrix %s: the scenario has no "
+			      "param '%s' (params: %s)", spec, spec, names);
+		return -EINVAL;
+	}
+	dm = dim_new(m, p->name);
+	if (!dm)
+		return -ENOMEM;
+	for (v = strtok_r(eq + 1, ",", &save); v; v = strtok_r(NULL, ",", &save))
+		if (!has_value(dm, v) && dim_add(dm, v))
+			return -ENOMEM;
+	if (!dm->n) {
+		rs_diag_error(d, &loc, "--matrix %s: no values", spec);
+		return -EINVAL;
+	}
+	return fix_set(dm, p);
+}
+
+unsigned long rs_matrix_size(const struct rs_matrix *m)
+{
+	unsigned long n = 1;
+
+	for (unsigned i = 0; i < m->n_dims; i++)
+		n *= m->dims[i].n;
+	return n;
+}
+
+bool rs_matrix_cell(const struct rs_matrix *m, unsigned long i,
+		    struct rs_set *sets)
+{
+	for (unsigned k = m->n_dims; k-- > 0;) {
+		const struct rs_matrix_dim *dm = &m->dims[k];
+
+		sets[k].name = dm->name;
+		sets[k].value = dm->values[i % dm->n];
+		i /= dm->n;
+	}
+	for (unsigned e = 0; e < m->n_excl; e++) {
+		const struct rs_matrix_excl *x = &m->excl[e];
+		unsigned hit = 0;
+
+		for (unsigned j = 0; j < x->n; j++)
+			hit += !strcmp(sets[x->dim[j]].value, x->value[j]);
+		if (hit == x->n)
+			return false;
+	}
+	return true;
+}
+
+void rs_matrix_free(struct rs_matrix *m)
+{
+	for (unsigned i = 0; i < m->n_dims; i++)
+		rs_free(m->dims[i].values);
+	for (unsigned i = 0; i < m->n_excl; i++) {
+		rs_free(m->excl[i].dim);
+		rs_free(m->excl[i].value);
+	}
+	rs_free(m->dims);
+	rs_free(m->excl);
+	memset(m, 0, sizeof(*m));
+}

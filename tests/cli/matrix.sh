@@ -1,0 +1,83 @@
+#!/bin/bash
+# rdmascn run over a matrix, without a device (dry runs): a cell per
+# combination less the excluded ones, each with its own record and
+# testsuite; --matrix and --set change the cells; bad --matrix is named.
+#   matrix.sh RDMASCN MATRIX_SCENARIO SCENARIO_DIR SCHEMA RECORD_CHECK XSD JUNIT_CHECK
+set -u
+rdmascn=$1 scn=$2 dir=$3 schema=$4 rcheck=$5 xsd=$6 jcheck=$7
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 n=0
+bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
+
+# cells ARGS...: dry run; sets $rc and $got, the cell names its record
+# holds joined with ';', after checking the record and the JUnit file.
+cells() {
+	"$rdmascn" run -n --json "$tmp/r.json" --junit "$tmp/r.xml" "$@" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	/usr/bin/python3 "$rcheck" "$schema" "$tmp/r.json" $rc >&2 &&
+	/usr/bin/python3 "$jcheck" "$xsd" "$tmp/r.xml" "$tmp/r.json" >&2 ||
+		bad "records of run $*"
+	got=$(jq -r '[.cells[].cell.name] | join(";")' "$tmp/r.json")
+}
+
+n=$((n + 1))
+cells "$scn"
+want="size=64,qp_type=rc;size=64,qp_type=uc;size=4096,qp_type=rc;size=4096,qp_type=uc;size=65536,qp_type=rc"
+[ $rc = 0 ] && [ "$got" = "$want" ] &&
+	grep -q '^matrix: 5 cells (1 excluded)$' "$tmp/out" &&
+	grep -q '^cell 5 of 5: size=65536,qp_type=rc$' "$tmp/out" &&
+	grep -q '^verdict: passed (exit 0)$' "$tmp/out" &&
+	[ "$(grep -c '^dry run done: ' "$tmp/out")" = 5 ] &&
+	[ "$(jq -c '.matrix.excluded' "$tmp/r.json")" = \
+	  '[{"size":"65536","qp_type":"uc"}]' ] &&
+	[ "$(xmllint --xpath 'count(//testsuite)' "$tmp/r.xml")" = 5 ] &&
+	[ "$(xmllint --xpath 'string(//testsuite[5]/testcase[2]/@classname)' \
+		"$tmp/r.xml")" = "$scn[size=65536,qp_type=rc]" ] ||
+	bad "matrix: exit $rc, cells $got, $(cat "$tmp/out" "$tmp/err" | grep -v '^ ' | tail -12)"
+
+n=$((n + 1))
+cells --matrix size=64 "$scn"
+[ $rc = 0 ] && [ "$got" = "size=64,qp_type=rc;size=64,qp_type=uc" ] ||
+	bad "--matrix size=64: exit $rc, cells $got"
+
+# A --set param is fixed; the exclusion still applies.
+n=$((n + 1))
+cells --set qp_type=uc "$scn"
+[ $rc = 0 ] && [ "$got" = "size=64,qp_type=uc;size=4096,qp_type=uc" ] ||
+	bad "--set qp_type=uc: exit $rc, cells $got"
+
+# --matrix on a file without one makes one.
+n=$((n + 1))
+cells --matrix size=64,128 "$dir/rc_write.yaml"
+[ $rc = 0 ] && [ "$got" = "size=64;size=128" ] &&
+	[ "$(jq -r '.cells[1].scenario.params.size' "$tmp/r.json")" = 128 ] ||
+	bad "--matrix on rc_write: exit $rc, cells $got"
+
+n=$((n + 1))
+"$rdmascn" run -n --matrix nosuch=1,2 "$scn" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "^$scn:1:1: --matrix nosuch: the scenario has no param 'nosuch' (params: size, qp_type)$" "$tmp/err" ||
+	bad "--matrix nosuch: exit $rc, $(cat "$tmp/err")"
+
+n=$((n + 1))
+"$rdmascn" run -n --matrix size "$scn" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "expected NAME=VALUE,VALUE" "$tmp/err" ||
+	bad "--matrix size: exit $rc, $(cat "$tmp/err")"
+
+# No device: every cell could not run, and says so; the worst is 3.
+if ! "$rdmascn" devices >/dev/null 2>&1; then
+	n=$((n + 1))
+	"$rdmascn" run --matrix size=64 --json "$tmp/r.json" "$scn" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 3 ] && grep -q '^verdict: could not run (exit 3)$' "$tmp/out" &&
+	[ "$(jq -r '[.cells[].verdict] | unique | join(",")' "$tmp/r.json")" = \
+	  "could not run" ] ||
+		bad "no device: exit $rc, $(tail -5 "$tmp/out")"
+fi
+
+echo "$((n - fails)) passed, $fails failed"
+[ $fails = 0 ]
