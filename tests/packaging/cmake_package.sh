@@ -4,12 +4,8 @@
 # that the installed program finds its plugins, then build and test
 # tests/cmake_package against that prefix with find_package(rdmascn).
 #   cmake_package.sh BUILD-DIR SOURCE-DIR
-set -u
+. "$(dirname "$0")/lib.sh"
 build=$1 src=$2
-fails=0 n=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 stage=$tmp/stage
 
 cmake --install "$build" --prefix "$stage" >"$tmp/install.log" 2>&1 ||
@@ -78,5 +74,4 @@ for bad in "DIRECTORY nowhere" "DIRECTORY scenarios BOGUS 1" \
 	rm -rf "$tmp/bad"
 done
 
-echo "$((n - fails)) passed, $fails failed"
-[ $fails -eq 0 ]
+finish

@@ -5,12 +5,8 @@
 # those `rdmascn --help` and `rdmascn CMD --help` print, so the two cannot
 # drift apart.
 #   completion.sh COMPLETION-FILE RDMASCN-BINARY
-set -u
+. "$(dirname "$0")/lib.sh"
 completion=$1 rdmascn=$2
-fails=0 n=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # shellcheck source=/dev/null
 source "$completion"
@@ -97,5 +93,4 @@ for verb in $verbs; do
 	fi
 done
 
-echo "$((n - fails)) passed, $fails failed"
-[ $fails -eq 0 ]
+finish

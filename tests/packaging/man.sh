@@ -2,11 +2,7 @@
 # Each built man page renders: man(1) prints it at 80 columns with groff's
 # warnings on and says nothing on stderr, and its NAME section is one that
 # mandb can index (lexgrog reads "name - description").
-set -u
-fails=0 n=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 for page in "$@"; do
 	n=$((n + 1))
@@ -28,5 +24,4 @@ for page in "$@"; do
 	fi
 done
 
-echo "$((n - fails)) passed, $fails failed"
-[ $n -gt 0 ] && [ $fails -eq 0 ]
+finish
