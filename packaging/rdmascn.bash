@@ -3,6 +3,8 @@
 # takes one.  Plain bash: bash-completion's helpers are used when loaded,
 # never needed.  tests/packaging/completion.sh keeps the option lists
 # equal to each command's --help.
+# compgen's words are split on purpose (IFS is a newline for file names):
+# shellcheck disable=SC2207
 
 _rdmascn_files() # [PATTERN...]: files matching a PATTERN, and directories
 {
@@ -21,9 +23,9 @@ _rdmascn_files() # [PATTERN...]: files matching a PATTERN, and directories
 
 _rdmascn()
 {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
 	local verbs='run validate plan graph schema devices plugins softroce'
-	local verb= i opts
+	local verb='' i opts
 
 	COMPREPLY=()
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}

@@ -4,6 +4,7 @@
 # that the installed program finds its plugins, then build and test
 # tests/cmake_package against that prefix with find_package(rdmascn).
 #   cmake_package.sh BUILD-DIR SOURCE-DIR
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 build=$1 src=$2
 stage=$tmp/stage
@@ -32,7 +33,7 @@ fi
 
 # The installed program finds the installed plugin, beside itself.
 n=$((n + 1))
-RDMASCN_PLUGIN_DIR= "$stage/bin/rdmascn" plugins >"$tmp/plugins" 2>&1
+RDMASCN_PLUGIN_DIR='' "$stage/bin/rdmascn" plugins >"$tmp/plugins" 2>&1
 grep -q "^mlx5 .*$stage/lib/rdmascn/plugins/mlx5.so" "$tmp/plugins" ||
 	{ cat "$tmp/plugins"; fail "installed rdmascn does not load its mlx5.so"; }
 
@@ -50,7 +51,8 @@ else
 		{ cat "$tmp/ctest.log"; fail "ctest in tests/cmake_package"; }
 	ctest --test-dir "$tmp/proj" -N | sed -n 's/^ *Test *#[0-9]*: //p' |
 		sort >"$tmp/tests"
-	printf '%s\n' rdmascn.cq rdmascn.pd valid.cq valid.pd | diff -u - "$tmp/tests" ||
+	printf '%s\n' rdmascn.cq rdmascn.pd valid.cq valid.pd |
+		diff -u - "$tmp/tests" ||
 		fail "tests/cmake_package registered other tests (above)"
 	grep -q '100% tests passed, 0 tests failed out of 4' "$tmp/ctest.log" ||
 		{ cat "$tmp/ctest.log"; fail "not 4 of 4 passed"; }
@@ -62,8 +64,13 @@ for bad in "DIRECTORY nowhere" "DIRECTORY scenarios BOGUS 1" \
 	n=$((n + 1))
 	mkdir -p "$tmp/bad/scenarios"
 	touch "$tmp/bad/scenarios/x.yaml"
-	printf 'cmake_minimum_required(VERSION 3.25)\nproject(bad LANGUAGES NONE)\nenable_testing()\nfind_package(rdmascn REQUIRED)\nrdmascn_add_scenarios(%s)\n' \
-		"$bad" >"$tmp/bad/CMakeLists.txt"
+	cat >"$tmp/bad/CMakeLists.txt" <<-END
+		cmake_minimum_required(VERSION 3.25)
+		project(bad LANGUAGES NONE)
+		enable_testing()
+		find_package(rdmascn REQUIRED)
+		rdmascn_add_scenarios($bad)
+		END
 	if cmake -S "$tmp/bad" -B "$tmp/bad/b" -DCMAKE_PREFIX_PATH="$stage" \
 		>"$tmp/bad.log" 2>&1; then
 		fail "rdmascn_add_scenarios($bad) configured"

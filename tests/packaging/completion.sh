@@ -5,13 +5,15 @@
 # those `rdmascn --help` and `rdmascn CMD --help` print, so the two cannot
 # drift apart.
 #   completion.sh COMPLETION-FILE RDMASCN-BINARY
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 completion=$1 rdmascn=$2
 
 # shellcheck source=/dev/null
 source "$completion"
 func=$(complete -p rdmascn 2>/dev/null | sed -n 's/.*-F \([^ ]*\) .*/\1/p')
-[ -n "$func" ] || { echo "FAIL: $completion registers no function for rdmascn"; exit 1; }
+[ -n "$func" ] ||
+	{ echo "FAIL: $completion registers no function for rdmascn"; exit 1; }
 
 # comp WORD...: the words of the line, the last the one being completed;
 # prints COMPREPLY sorted, a line each.
@@ -81,12 +83,13 @@ for verb in $verbs; do
 	n=$((n + 1))
 	"$rdmascn" "$verb" --help >"$tmp/help" 2>&1
 	sed -n 's/^ \+\(-[^ ,]*\(, -[^ ,]*\)*\).*/\1/p' "$tmp/help" |
-		tr -s ', ' '\n\n' | sort -u >"$tmp/want"
+		tr -s ' ,' '\n' | sort -u >"$tmp/want"
 	comp rdmascn "$verb" - | grep -vx -- -- >"$tmp/got"
 	if [ ! -s "$tmp/want" ]; then
 		fail "rdmascn $verb --help lists no options"
 	elif ! diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then
-		fail "rdmascn $verb -<TAB> differs from rdmascn $verb --help (-help +completion):"
+		fail "rdmascn $verb -<TAB> is not rdmascn $verb --help:" \
+			"(- help, + completion)"
 		cat "$tmp/diff"
 	else
 		echo "ok rdmascn $verb -<TAB>: $(tr '\n' ' ' <"$tmp/got")"

@@ -2,6 +2,7 @@
 # Each built man page renders: man(1) prints it at 80 columns with groff's
 # warnings on and says nothing on stderr, and its NAME section is one that
 # mandb can index (lexgrog reads "name - description").
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 for page in "$@"; do
