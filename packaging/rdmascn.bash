@@ -1,0 +1,127 @@
+# bash completion for rdmascn(1): the commands, each command's options,
+# device names after -d, scenario files (*.yaml, *.yml) where a command
+# takes one.  Plain bash: bash-completion's helpers are used when loaded,
+# never needed.  tests/packaging/completion.sh keeps the option lists
+# equal to each command's --help.
+# compgen's words are split on purpose (IFS is a newline for file names):
+# shellcheck disable=SC2207
+
+_rdmascn_files() # [PATTERN...]: files matching a PATTERN, and directories
+{
+	local IFS=$'\n' p
+
+	compopt -o filenames 2>/dev/null
+	if (($# == 0)); then
+		COMPREPLY+=($(compgen -f -- "$cur"))
+		return
+	fi
+	for p; do
+		COMPREPLY+=($(compgen -f -X "!$p" -- "$cur"))
+	done
+	COMPREPLY+=($(compgen -d -- "$cur"))
+}
+
+_rdmascn()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
+	local verbs='run validate plan graph schema devices plugins softroce'
+	local verb='' i opts
+
+	COMPREPLY=()
+	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+	# --json=FILE is three words to readline: --json, =, FILE.
+	if [[ $cur == = ]]; then
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+		cur=
+	elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	fi
+
+	# The command is the first word that is not an option: the options
+	# before it (-v, -h, -V) take no value.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} != -* ]]; then
+			verb=${COMP_WORDS[i]}
+			break
+		fi
+	done
+	if [[ -z $verb ]]; then
+		if [[ $cur == -* ]]; then
+			opts='-v --verbose -h --help -V --version'
+		else
+			opts=$verbs
+		fi
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return 0
+	fi
+
+	if [[ $verb == softroce ]]; then
+		# After --, a command line of its own.
+		for ((i++; i < COMP_CWORD; i++)); do
+			[[ ${COMP_WORDS[i]} == -- ]] || continue
+			if declare -F _command_offset >/dev/null; then
+				_command_offset $((i + 1))
+			elif ((i + 1 == COMP_CWORD)); then
+				COMPREPLY=($(compgen -c -- "$cur"))
+			else
+				_rdmascn_files
+			fi
+			return 0
+		done
+		case $prev in
+		--share) compopt -o filenames 2>/dev/null
+			COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+		--kernel) _rdmascn_files; return 0 ;;
+		--env|--mem|--smp|--timeout) return 0 ;;
+		esac
+		opts='--share --no-cwd --env --mem --smp --timeout --kernel --keep
+			-v --verbose -h --help --'
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return 0
+	fi
+
+	case $prev in
+	-d|--device)
+		COMPREPLY=($(compgen -W "$(ls /sys/class/infiniband 2>/dev/null)" \
+			-- "$cur"))
+		return 0 ;;
+	-s|--set|--matrix)
+		return 0 ;;
+	--junit|--deviations)
+		_rdmascn_files
+		return 0 ;;
+	--json)
+		# run --json FILE; devices and plugins --json take no value.
+		if [[ $verb == run ]]; then
+			_rdmascn_files
+			return 0
+		fi ;;
+	esac
+
+	case $verb in
+	run)
+		opts='-s --set -d --device -n --dry-run --check-leaks --json
+			--junit --matrix --deviations --strict
+			-v --verbose --softroce -h --help' ;;
+	validate|plan|graph)
+		opts='-s --set -h --help' ;;
+	schema)
+		opts='-h --help' ;;
+	devices)
+		opts='-j --json -d --device --softroce -h --help' ;;
+	plugins)
+		opts='-j --json -h --help' ;;
+	*)
+		return 0 ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return 0
+	fi
+	case $verb in
+	run|validate|plan|graph)
+		_rdmascn_files '*.yaml' '*.yml' ;;
+	esac
+	return 0
+}
+complete -F _rdmascn rdmascn

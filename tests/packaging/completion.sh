@@ -1,0 +1,99 @@
+#!/bin/bash
+# The bash completion, through bash's own machinery: source it, set
+# COMP_WORDS/COMP_CWORD as readline would, call the function `complete`
+# names, read COMPREPLY.  The commands and each command's options must be
+# those `rdmascn --help` and `rdmascn CMD --help` print, so the two cannot
+# drift apart.
+#   completion.sh COMPLETION-FILE RDMASCN-BINARY
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+completion=$1 rdmascn=$2
+
+# shellcheck source=/dev/null
+source "$completion"
+func=$(complete -p rdmascn 2>/dev/null | sed -n 's/.*-F \([^ ]*\) .*/\1/p')
+[ -n "$func" ] ||
+	{ echo "FAIL: $completion registers no function for rdmascn"; exit 1; }
+
+# comp WORD...: the words of the line, the last the one being completed;
+# prints COMPREPLY sorted, a line each.
+comp() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$(($# - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	"$func" rdmascn "${COMP_WORDS[COMP_CWORD]}" \
+		"${COMP_WORDS[COMP_CWORD - 1]}"
+	[ ${#COMPREPLY[@]} -eq 0 ] || printf '%s\n' "${COMPREPLY[@]}" | sort -u
+}
+
+# expect WANT WORD...: WANT is the sorted replies, space-separated.
+expect() {
+	local want=$1 got
+	shift
+	n=$((n + 1))
+	got=$(comp "$@" | tr '\n' ' ')
+	got=${got% }
+	if [ "$got" != "$want" ]; then
+		fail "rdmascn ${*:2}<TAB>: got '$got', want '$want'"
+	else
+		echo "ok rdmascn ${*:2}<TAB>: $got"
+	fi
+}
+
+# A directory to complete file names in.
+mkdir "$tmp/d" "$tmp/d/scdir"
+touch "$tmp/d/scn.yaml" "$tmp/d/scn2.yml" "$tmp/d/scratch.txt"
+cd "$tmp/d" || exit 1
+PATH=$(dirname "$rdmascn"):$PATH
+
+expect "run" rdmascn r
+expect "plan plugins" rdmascn -v pl
+expect "--verbose --version" rdmascn --ver
+expect "--json" rdmascn run --js
+expect "--dry-run" rdmascn run --dr
+expect "scdir scn.yaml scn2.yml" rdmascn run sc
+expect "scdir scn.yaml scn2.yml" rdmascn -v validate --set a=1 sc
+expect "scdir scn.yaml scn2.yml" rdmascn plan -s x=y sc
+expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json sc
+expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json = sc
+expect "" rdmascn run --set s
+expect "" rdmascn devices --json sc
+expect "" rdmascn schema sc
+expect "--share" rdmascn softroce --sh
+expect "scdir" rdmascn softroce --share sc
+expect "rdmascn" rdmascn softroce --keep -- rdmasc
+
+# The commands: those the usage lists.
+n=$((n + 1))
+verbs=$("$rdmascn" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p')
+got=$(comp rdmascn "" | tr '\n' ' ')
+want=$(sort <<<"$verbs" | tr '\n' ' ')
+if [ -z "$verbs" ] || [ "$got" != "$want" ]; then
+	fail "rdmascn <TAB>: got '$got', rdmascn --help lists '$want'"
+else
+	echo "ok rdmascn <TAB>: the commands of rdmascn --help"
+fi
+
+# Each command's options: those its --help lists (an option line starts
+# with "-x, --long" or "--long"), no more, no fewer.  "--" before
+# softroce's command line is not an option.
+for verb in $verbs; do
+	n=$((n + 1))
+	"$rdmascn" "$verb" --help >"$tmp/help" 2>&1
+	sed -n 's/^ \+\(-[^ ,]*\(, -[^ ,]*\)*\).*/\1/p' "$tmp/help" |
+		tr -s ' ,' '\n' | sort -u >"$tmp/want"
+	comp rdmascn "$verb" - | grep -vx -- -- >"$tmp/got"
+	if [ ! -s "$tmp/want" ]; then
+		fail "rdmascn $verb --help lists no options"
+	elif ! diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then
+		fail "rdmascn $verb -<TAB> is not rdmascn $verb --help:" \
+			"(- help, + completion)"
+		cat "$tmp/diff"
+	else
+		echo "ok rdmascn $verb -<TAB>: $(tr '\n' ' ' <"$tmp/got")"
+	fi
+done
+
+finish
