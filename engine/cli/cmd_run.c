@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "cmd_scenario.h"
+#include "gate.h"
 #include "live.h"
 #include "report.h"
 #include "run.h"
@@ -154,9 +155,13 @@ static int record_init(struct rs_run *run, const char *file,
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		struct rs_val *e = rs_val_push_obj(plan);
 
+		struct rs_val *gates = rs_gate_entries(s->steps[i]);
+
 		rs_val_put_str(e, "type", s->steps[i]->kind->name);
 		if (s->steps[i]->id)
 			rs_val_put_str(e, "id", s->steps[i]->id);
+		if (gates)
+			rs_val_put(e, "gates", gates);
 	}
 	return rs_val_check(rec->root);
 }

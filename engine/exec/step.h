@@ -203,6 +203,7 @@ struct rs_step_run {
 	char why[768];              /* the failure, for the result line */
 	struct rs_val *figures;     /* numbers with units, by name (see
 				     * rs_step_figures()) */
+	struct rs_val *gates;       /* its gate, once checked */
 	void *rt;                   /* the type's, ops->rt_size bytes */
 	_Atomic bool over;          /* the loop closed (parallel joins) */
 };
@@ -219,6 +220,9 @@ void rs_step_release(struct rs_step_run *sr);
 /* The step's figures, an object to add to (latency, throughput, ...):
  * they go into its entry of the run record. */
 struct rs_val *rs_step_figures(struct rs_step_run *sr);
+/* After a step passed: its figures against its gate (gates.c); a miss
+ * fails it. */
+void rs_step_check_gates(struct rs_step_run *sr);
 /* The result line(s) of a step and its children. */
 void rs_step_print(struct rs_step_run *sr);
 

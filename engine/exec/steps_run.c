@@ -298,6 +298,7 @@ run:
 over:
 	if (!sr->finished)
 		rs_step_finish(sr, sr->result);
+	rs_step_check_gates(sr);
 	atomic_store(&sr->over, true);
 }
 
@@ -314,6 +315,8 @@ void rs_step_release(struct rs_step_run *sr)
 	sr->rt = NULL;
 	rs_val_free(sr->figures);
 	sr->figures = NULL;
+	rs_val_free(sr->gates);
+	sr->gates = NULL;
 }
 
 struct rs_val *rs_step_figures(struct rs_step_run *sr)
@@ -360,6 +363,10 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	if (sr && sr->figures) {
 		rs_val_put(e, "figures", sr->figures);
 		sr->figures = NULL;
+	}
+	if (sr && sr->gates) {
+		rs_val_put(e, "gates", sr->gates);
+		sr->gates = NULL;
 	}
 	if (sr && sr->why[0] && result != RS_STEP_PASSED)
 		rs_val_put_str(e, "message", sr->why);

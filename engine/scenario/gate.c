@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "gate.h"
 #include "model.h"
+#include "value.h"
 
 #define RS_GATE_DEF(id, g, n, u, l)                                       \
 	[RS_FIG_##id] = { g "." n, g, n, u, l },
@@ -175,4 +176,51 @@ int rs_gate_check(const struct rs_obj *obj, struct rs_diag *d)
 		}
 	}
 	return r;
+}
+
+struct rs_val *rs_gate_entries(const struct rs_obj *obj)
+{
+	const struct rs_step_common *c = obj->data;
+	struct rs_val *arr;
+
+	if (!c->gate)
+		return NULL;
+	arr = rs_val_arr();
+	for (unsigned i = 0; arr && i < RS_FIG_COUNT; i++) {
+		const struct rs_bound *b = c->gate->f[i];
+		const struct rs_loc *loc;
+		struct rs_val *e;
+
+		if (!b)
+			continue;
+		e = rs_val_push_obj(arr);
+		rs_val_put_str(e, "figure", rs_figures[i].name);
+		rs_val_put_str(e, "unit", rs_figures[i].unit);
+		if (b->min)
+			rs_val_put_double(e, "min", *b->min);
+		if (b->max)
+			rs_val_put_double(e, "max", *b->max);
+		loc = rs_gate_loc(obj, i, b->max ? "max" : "min");
+		if (loc) {
+			rs_val_put_str(e, "file", loc->file);
+			rs_val_put_u64(e, "line", loc->line);
+			rs_val_put_u64(e, "col", loc->col);
+		}
+	}
+	return arr;
+}
+
+void rs_gate_text(const struct rs_val *e, char *buf, size_t len)
+{
+	const char *unit = rs_val_get_str(e, "unit");
+	bool min = rs_val_get(e, "min"), max = rs_val_get(e, "max");
+	int n;
+
+	n = snprintf(buf, len, "%s", rs_val_get_str(e, "figure"));
+	if (min && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, " min %g", rs_val_get_double(e, "min"));
+	if (max && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, " max %g", rs_val_get_double(e, "max"));
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " %s", unit ? unit : "");
 }

@@ -76,4 +76,14 @@ int rs_gate_check(const struct rs_obj *obj, struct rs_diag *d);
 const struct rs_loc *rs_gate_loc(const struct rs_obj *obj, enum rs_figure f,
 				 const char *which);
 
+/*
+ * The step's gates as run-record entries, one per bounded figure, in
+ * table order: {figure, unit, min, max, file, line, col}; the step
+ * runner adds value and passed.  NULL when the step has no gate (or out
+ * of memory: rs_val_check() says).
+ */
+struct rs_val *rs_gate_entries(const struct rs_obj *obj);
+/* "latency.typical max 50 usec": one entry's bounds, for messages. */
+void rs_gate_text(const struct rs_val *e, char *buf, size_t len);
+
 #endif
