@@ -41,6 +41,10 @@ static const struct rs_cmd commands[] = {
 	{ "plugins", rs_cmd_plugins, "[-j]",
 	  "list loaded plugins and the kinds, steps and features each adds",
 	  "  -j, --json          print JSON\n" },
+	{ "compare", rs_cmd_compare, "[OPTIONS] OLD.json NEW.json",
+	  "compare two run records' figures; exit 1 if one regressed",
+	  "  -t, --tolerance PCT  how much worse a figure may get (default 5)\n"
+	  "  -j, --json          print JSON\n" },
 	{ "softroce", rs_cmd_softroce, "[VM-OPTIONS] -- COMMAND [ARG...]",
 	  "run COMMAND on a real Soft-RoCE device (rxe0) in a throwaway VM",
 	  "  see `rdmascn softroce --help` for the VM options\n" },
