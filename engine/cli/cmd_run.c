@@ -23,6 +23,7 @@ struct run_opts {
 	bool check_leaks;
 	const char *device;
 	const char *json;
+	const char *samples;
 };
 
 static const struct option run_long[] = {
@@ -31,6 +32,7 @@ static const struct option run_long[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "check-leaks", no_argument, NULL, 'L' },
 	{ "json", required_argument, NULL, 'j' },
+	{ "samples", required_argument, NULL, 'U' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -62,6 +64,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			break;
 		case 'j':
 			o->json = optarg;
+			break;
+		case 'U':
+			o->samples = optarg;
 			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
@@ -177,6 +182,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->dry_run = o->dry_run;
 	run->verbose = rs_verbose;
 	run->device = o->device;
+	run->samples_path = o->samples;
 	run->default_deadline_ms = 10000;
 	rs_diag_init(&run->diag, stderr);
 	run->live = rs_calloc(s->n_objects + 1, sizeof(*run->live));

@@ -16,6 +16,8 @@ static const struct rs_cmd commands[] = {
 	  "  -n, --dry-run        print every verbs call, touch no device\n"
 	  "      --check-leaks    after teardown, ask the kernel (RDMA\n"
 	  "                       netlink) that nothing of this pid remains\n"
+	  "      --samples FILE   write every latency sample (usec, one\n"
+	  "                       way) as CSV: cell,step,iteration,usec\n"
 	  "  -v, --verbose        print every verbs call as it is made\n"
 	  "      --softroce       run inside the Soft-RoCE VM\n"
 	  "\nEnvironment: RDMASCN_FAULT=WHICH:WHAT[,...] fails the WHICH-th\n"

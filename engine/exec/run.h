@@ -72,6 +72,8 @@ struct rs_run {
 	unsigned n_faults;
 	bool teardown_failed;
 	uint64_t default_deadline_ms;
+	const char *samples_path; /* --samples: every latency sample, CSV */
+	FILE *samples;
 };
 
 /* --- what kinds use --------------------------------------------------------- */

@@ -317,6 +317,8 @@ void rs_step_release(struct rs_step_run *sr)
 	sr->figures = NULL;
 	rs_val_free(sr->gates);
 	sr->gates = NULL;
+	rs_val_free(sr->histogram);
+	sr->histogram = NULL;
 }
 
 struct rs_val *rs_step_figures(struct rs_step_run *sr)
@@ -361,6 +363,13 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	if (sr && sr->wrs)
 		rs_val_put_u64(e, "wrs", sr->wrs);
 	if (sr && sr->figures) {
+		struct rs_val *lat = (struct rs_val *)rs_val_get(sr->figures,
+								 "latency");
+
+		if (lat && sr->histogram) {
+			rs_val_put(lat, "histogram", sr->histogram);
+			sr->histogram = NULL;
+		}
 		rs_val_put(e, "figures", sr->figures);
 		sr->figures = NULL;
 	}
@@ -408,10 +417,13 @@ int rs_steps_run(struct rs_run *run)
 
 	if (!s->n_steps)
 		return RS_EXIT_PASSED;
+	if (rs_samples_open(run))
+		return RS_EXIT_CANTRUN;
 	r = rs_steps_setup(&st, run);
 	if (r) {
 		rs_diag_error(&run->diag, NULL, "steps: %s", strerror(-r));
 		rs_steps_free(&st);
+		rs_samples_close(run);
 		return RS_EXIT_CANTRUN;
 	}
 	for (unsigned i = 0; i < s->n_steps; i++) {
@@ -454,5 +466,7 @@ int rs_steps_run(struct rs_run *run)
 		rs_free(sr);
 	}
 	rs_steps_free(&st);
+	if (rs_samples_close(run) && ret == RS_EXIT_PASSED)
+		ret = RS_EXIT_CANTRUN;
 	return ret;
 }
