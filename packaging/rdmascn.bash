@@ -24,7 +24,7 @@ _rdmascn_files() # [PATTERN...]: files matching a PATTERN, and directories
 _rdmascn()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-	local verbs='run validate plan graph schema devices plugins softroce'
+	local verbs='run validate plan graph schema devices plugins compare softroce'
 	local verb='' i opts
 
 	COMPREPLY=()
@@ -87,7 +87,7 @@ _rdmascn()
 		return 0 ;;
 	-s|--set|--matrix)
 		return 0 ;;
-	--junit|--deviations)
+	--junit|--deviations|--samples)
 		_rdmascn_files
 		return 0 ;;
 	--json)
@@ -101,7 +101,7 @@ _rdmascn()
 	case $verb in
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
-			--junit --matrix --deviations --strict
+			--junit --matrix --deviations --strict --samples
 			-v --verbose --softroce -h --help' ;;
 	validate|plan|graph)
 		opts='-s --set -h --help' ;;
@@ -111,6 +111,8 @@ _rdmascn()
 		opts='-j --json -d --device --softroce -h --help' ;;
 	plugins)
 		opts='-j --json -h --help' ;;
+	compare)
+		opts='-t --tolerance -j --json -h --help' ;;
 	*)
 		return 0 ;;
 	esac
@@ -121,6 +123,8 @@ _rdmascn()
 	case $verb in
 	run|validate|plan|graph)
 		_rdmascn_files '*.yaml' '*.yml' ;;
+	compare)
+		_rdmascn_files '*.json' ;;
 	esac
 	return 0
 }

@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "cmd_scenario.h"
+#include "gate.h"
 #include "live.h"
 #include "report.h"
 #include "run.h"
@@ -23,6 +24,7 @@ struct run_opts {
 	const char *device;
 	const char *json;
 	const char *junit;
+	const char *samples;
 	char **matrix;           /* --matrix NAME=V1,V2: into argv */
 	unsigned n_matrix;
 	const char *deviations_file;
@@ -47,6 +49,7 @@ static const struct option run_long[] = {
 	{ "matrix", required_argument, NULL, 'm' },
 	{ "deviations", required_argument, NULL, 'D' },
 	{ "strict", no_argument, NULL, 'T' },
+	{ "samples", required_argument, NULL, 'U' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -91,6 +94,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			break;
 		case 'T':
 			o->strict = true;
+			break;
+		case 'U':
+			o->samples = optarg;
 			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
@@ -204,9 +210,13 @@ static int record_init(struct rs_run *run, const char *file,
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		struct rs_val *e = rs_val_push_obj(plan);
 
+		struct rs_val *gates = rs_gate_entries(s->steps[i]);
+
 		rs_val_put_str(e, "type", s->steps[i]->kind->name);
 		if (s->steps[i]->id)
 			rs_val_put_str(e, "id", s->steps[i]->id);
+		if (gates)
+			rs_val_put(e, "gates", gates);
 	}
 	return rs_val_check(rec->root);
 }
@@ -243,6 +253,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->dry_run = o->dry_run;
 	run->verbose = rs_verbose;
 	run->device = o->device;
+	run->samples_path = o->samples;
 	run->default_deadline_ms = 10000;
 	rs_diag_init(&run->diag, stderr);
 	run->live = rs_calloc(s->n_objects + 1, sizeof(*run->live));

@@ -7,7 +7,9 @@
 #include "alloc.h"
 #include "cli.h"
 #include "cmd_scenario.h"
+#include "gate.h"
 #include "model.h"
+#include "value.h"
 
 static const struct option scn_long[] = {
 	{ "set", required_argument, NULL, 's' },
@@ -126,6 +128,19 @@ int rs_scn_load_one(const struct rs_cmd *cmd, int argc, char **argv,
 	return ret == RS_EXIT_PASSED ? -1 : ret;
 }
 
+/* A step's gate, a line a figure. */
+static void print_gates(const struct rs_obj *o)
+{
+	struct rs_val *gates = rs_gate_entries(o);
+	char text[256];
+
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		rs_gate_text(rs_val_at(gates, i), text, sizeof(text));
+		printf("       gate %s\n", text);
+	}
+	rs_val_free(gates);
+}
+
 static void print_order(const char *title, struct rs_obj *const *list,
 			unsigned n)
 {
@@ -135,6 +150,8 @@ static void print_order(const char *title, struct rs_obj *const *list,
 
 		printf("  %3u  %-28s line %u", i + 1, list[i]->name, l->line);
 		print_needs(list[i]);
+		if (list[i]->kind->step)
+			print_gates(list[i]);
 	}
 }
 

@@ -26,6 +26,8 @@ static const struct rs_cmd commands[] = {
 	  "      --deviations FILE  known deviations of devices and providers:\n"
 	  "                       their steps' failures are reported skipped\n"
 	  "      --strict         apply no known deviation\n"
+	  "      --samples FILE   write every latency sample (usec, one\n"
+	  "                       way) as CSV: cell,step,iteration,usec\n"
 	  "  -v, --verbose        print every verbs call as it is made\n"
 	  "      --softroce       run inside the Soft-RoCE VM\n"
 	  "\nEnvironment: RDMASCN_FAULT=WHICH:WHAT[,...] fails the WHICH-th\n"
@@ -50,6 +52,10 @@ static const struct rs_cmd commands[] = {
 	  "      --softroce      run inside the Soft-RoCE VM\n" },
 	{ "plugins", rs_cmd_plugins, "[-j]",
 	  "list loaded plugins and the kinds, steps and features each adds",
+	  "  -j, --json          print JSON\n" },
+	{ "compare", rs_cmd_compare, "[OPTIONS] OLD.json NEW.json",
+	  "compare two run records' figures; exit 1 if one regressed",
+	  "  -t, --tolerance PCT  how much worse a figure may get (default 5)\n"
 	  "  -j, --json          print JSON\n" },
 	{ "softroce", rs_cmd_softroce, "[VM-OPTIONS] -- COMMAND [ARG...]",
 	  "run COMMAND on a real Soft-RoCE device (rxe0) in a throwaway VM",

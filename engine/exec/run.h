@@ -76,6 +76,8 @@ struct rs_run {
 	 * the probe, rs_run_deviations() keeps those of its devices. */
 	const struct rs_deviation **deviations;
 	unsigned n_deviations;
+	const char *samples_path; /* --samples: every latency sample, CSV */
+	FILE *samples;
 };
 
 /* Keep the deviations that name a device of the run's contexts (after

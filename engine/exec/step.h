@@ -205,6 +205,8 @@ struct rs_step_run {
 	const struct rs_deviation *deviation; /* that made it skipped */
 	struct rs_val *figures;     /* numbers with units, by name (see
 				     * rs_step_figures()) */
+	struct rs_val *gates;       /* its gate, once checked */
+	struct rs_val *histogram;   /* of its latency samples */
 	void *rt;                   /* the type's, ops->rt_size bytes */
 	_Atomic bool over;          /* the loop closed (parallel joins) */
 };
@@ -221,6 +223,22 @@ void rs_step_release(struct rs_step_run *sr);
 /* The step's figures, an object to add to (latency, throughput, ...):
  * they go into its entry of the run record. */
 struct rs_val *rs_step_figures(struct rs_step_run *sr);
+/* After a step passed: its figures against its gate (gates.c); a miss
+ * fails it. */
+void rs_step_check_gates(struct rs_step_run *sr);
+/* --- samples.c ------------------------------------------------------------ */
+
+/* Open and close run->samples_path (CSV: cell,step,iteration,usec);
+ * 0 or -errno, said. */
+int rs_samples_open(struct rs_run *run);
+int rs_samples_close(struct rs_run *run);
+/* A step's latency samples, @n of them in the order measured, in ns
+ * (@ns_per_usec of them make a usec of the figure: 2000 for one way of
+ * a round trip): their histogram goes into its latency figures, and
+ * each a row of the samples file when there is one. */
+void rs_step_samples(struct rs_step_run *sr, const uint64_t *ns, uint64_t n,
+		     double ns_per_usec);
+
 /* The result line(s) of a step and its children. */
 void rs_step_print(struct rs_step_run *sr);
 

@@ -298,6 +298,7 @@ run:
 over:
 	if (!sr->finished)
 		rs_step_finish(sr, sr->result);
+	rs_step_check_gates(sr);
 	atomic_store(&sr->over, true);
 }
 
@@ -314,6 +315,10 @@ void rs_step_release(struct rs_step_run *sr)
 	sr->rt = NULL;
 	rs_val_free(sr->figures);
 	sr->figures = NULL;
+	rs_val_free(sr->gates);
+	sr->gates = NULL;
+	rs_val_free(sr->histogram);
+	sr->histogram = NULL;
 }
 
 struct rs_val *rs_step_figures(struct rs_step_run *sr)
@@ -359,8 +364,19 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	if (sr && sr->wrs)
 		rs_val_put_u64(e, "wrs", sr->wrs);
 	if (sr && sr->figures) {
+		struct rs_val *lat = (struct rs_val *)rs_val_get(sr->figures,
+								 "latency");
+
+		if (lat && sr->histogram) {
+			rs_val_put(lat, "histogram", sr->histogram);
+			sr->histogram = NULL;
+		}
 		rs_val_put(e, "figures", sr->figures);
 		sr->figures = NULL;
+	}
+	if (sr && sr->gates) {
+		rs_val_put(e, "gates", sr->gates);
+		sr->gates = NULL;
 	}
 	if (sr && sr->why[0] && result != RS_STEP_PASSED)
 		rs_val_put_str(e, "message", sr->why);
@@ -431,10 +447,13 @@ int rs_steps_run(struct rs_run *run)
 
 	if (!s->n_steps)
 		return RS_EXIT_PASSED;
+	if (rs_samples_open(run))
+		return RS_EXIT_CANTRUN;
 	r = rs_steps_setup(&st, run);
 	if (r) {
 		rs_diag_error(&run->diag, NULL, "steps: %s", strerror(-r));
 		rs_steps_free(&st);
+		rs_samples_close(run);
 		return RS_EXIT_CANTRUN;
 	}
 	for (unsigned i = 0; i < s->n_steps; i++) {
@@ -479,5 +498,7 @@ int rs_steps_run(struct rs_run *run)
 		rs_free(sr);
 	}
 	rs_steps_free(&st);
+	if (rs_samples_close(run) && ret == RS_EXIT_PASSED)
+		ret = RS_EXIT_CANTRUN;
 	return ret;
 }

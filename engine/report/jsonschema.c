@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "gate.h"
 #include "jsonschema.h"
 #include "registry.h"
 #include "schema.h"
@@ -21,6 +22,7 @@
 #define DRAFT "https://json-schema.org/draft/2020-12/schema"
 #define PARAM_REF "#/$defs/param"
 #define STEP_REF "#/$defs/step"
+#define GATE_REF "#/$defs/gate"
 /* A param reference anywhere in a scalar; params.c's valid_name(). */
 #define PARAM_PATTERN "\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}"
 #define NAME_PATTERN "^[A-Za-z_][A-Za-z0-9_]*$"
@@ -222,6 +224,9 @@ static struct rs_val *value_schema(const cyaml_schema_value_t *v)
 
 	if (v == &rs_step_entry_schema)
 		return ref_to(STEP_REF);
+	/* Every step type has it: once, in $defs. */
+	if (v->type == CYAML_MAPPING && v->mapping.fields == rs_gate_fields)
+		return ref_to(GATE_REF);
 	switch (v->type) {
 	case CYAML_INT:
 	case CYAML_UINT:
@@ -472,6 +477,10 @@ struct rs_val *rs_jsonschema(void)
 	describe(p, "a string with ${name} in it: params are substituted "
 		 "before the scenario is read, so any scalar may be one");
 	rs_val_put(defs, "step", step_schema());
+	p = rs_val_put(defs, "gate", fill_mapping(new_obj(), rs_gate_fields,
+						  false));
+	describe(p, "bounds on the step's figures (usec, MB/s, Gb/s, Mpps, "
+		 "as in the run record): a figure out of them fails the step");
 	if (rs_val_check(o) < 0) {
 		rs_val_free(o);
 		return NULL;

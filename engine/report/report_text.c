@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "gate.h"
 #include "report.h"
 
 struct text {
@@ -272,14 +273,36 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 	fflush(t->out);
 }
 
+/* What a dry run would check: each step's gate. */
+static void print_plan_gates(struct text *t, const struct rs_val *plan)
+{
+	char text[256];
+
+	for (size_t i = 0; i < rs_val_len(plan); i++) {
+		const struct rs_val *st = rs_val_at(plan, i);
+		const struct rs_val *gates = rs_val_get(st, "gates");
+		const char *id = rs_val_get_str(st, "id");
+
+		for (size_t j = 0; j < rs_val_len(gates); j++) {
+			rs_gate_text(rs_val_at(gates, j), text, sizeof(text));
+			fprintf(t->out, "gate      step %u%s%s%s (%s): %s\n",
+				(unsigned)i + 1, id ? " '" : "", id ? id : "",
+				id ? "'" : "", str(st, "type"), text);
+		}
+	}
+}
+
 static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct text *t = TEXT(r);
 	const char *verdict = str(rec, "verdict");
 	const char *msg = rs_val_get_str(rec, "message");
 	uint64_t n_obj = rs_val_len(rs_val_get(rec, "objects"));
-	uint64_t n_steps = rs_val_len(rs_val_get(rec, "plan_steps"));
+	const struct rs_val *plan = rs_val_get(rec, "plan_steps");
+	uint64_t n_steps = rs_val_len(plan);
 
+	if (t->dry_run)
+		print_plan_gates(t, plan);
 	if (!strcmp(verdict, "passed"))
 		fprintf(t->out, "%s: %llu object%s, %llu step%s\n",
 			t->dry_run ? "dry run done" : "passed",

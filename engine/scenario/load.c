@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "gate.h"
 #include "idmap.h"
 #include "load_error.h"
 #include "model.h"
@@ -511,8 +512,10 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 	if (!r)
 		r = resolve(s, &ids, d);
 	for (unsigned i = 0; !r && i < s->n_objs && d->errors < RS_MAX_ERRORS; i++)
-		if (s->objs[i].kind->check &&
-		    s->objs[i].kind->check(&s->objs[i], d) < 0)
+		if ((s->objs[i].kind->check &&
+		     s->objs[i].kind->check(&s->objs[i], d) < 0) ||
+		    (s->objs[i].kind->step &&
+		     rs_gate_check(&s->objs[i], d) < 0))
 			r = -EINVAL;
 	if (!r)
 		r = rs_graph_plan(s, d);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gate.h"
 #include "load_error.h"
 #include "params.h"
 #include "schema.h"
@@ -157,6 +158,17 @@ static unsigned innermost_map(struct rs_node **ch, unsigned n)
 		if (ch[i]->type == RS_NODE_MAP)
 			return i;
 	return 0;
+}
+
+/* The innermost mapping around the end of the path that holds @key (the
+ * value before it may end deeper, in a mapping of its own), else the
+ * innermost mapping. */
+static unsigned map_with_key(struct rs_node **ch, unsigned n, const char *key)
+{
+	for (unsigned i = n; i-- > 0;)
+		if (ch[i]->type == RS_NODE_MAP && rs_node_get(ch[i], key))
+			return i;
+	return innermost_map(ch, n);
 }
 
 /* Schema lookup along a DOM path: the field a message is about. */
@@ -360,7 +372,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 
 	if (!strncmp(m, "Unexpected key: ", 16)) {
 		const char *key = m + 16;
-		unsigned mi = innermost_map(ch, n);
+		unsigned mi = map_with_key(ch, n, key);
 
 		/* The backtrace points at the previous value; the key is in
 		 * the innermost mapping around it. */
@@ -368,11 +380,23 @@ void rs_load_error_report(const struct rs_scenario *s,
 			if (!strcmp(ch[mi]->items[j]->value, key))
 				target = ch[mi]->items[j];
 		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
-		if (!obj)
+		if (!obj) {
 			rs_diag_error(d, &target->loc, "unknown section '%s'", key);
-		else
-			rs_diag_error(d, &target->loc, "%s%s%sunknown field '%s'",
-				      who, path, path[0] ? ": " : "", key);
+			return;
+		}
+		/* A figure name: say which there are. */
+		v = kind ? field_value(&obj_value, ch, mi + 1, obj_at + 1) : NULL;
+		buf[0] = '\0';
+		if (v && v->type == CYAML_MAPPING &&
+		    v->mapping.fields == rs_gate_fields) {
+			snprintf(buf, sizeof(buf), " (expected one of: ");
+			rs_figure_names(buf + strlen(buf),
+					sizeof(buf) - strlen(buf) - 1);
+			strcat(buf, ")");
+		}
+		rs_diag_error(d, &target->loc, "%s%s%sunknown %s '%s'%s",
+			      who, path, path[0] ? ": " : "",
+			      buf[0] ? "figure" : "field", key, buf);
 		return;
 	}
 	if (!strncmp(m, "Missing required mapping field: ", 32)) {
@@ -420,6 +444,8 @@ void rs_load_error_report(const struct rs_scenario *s,
 		} else {
 			snprintf(msg, sizeof(msg), "unknown flag '%s'", m + 14);
 		}
+	} else if (!strncmp(m, "Invalid FLOAT value: ", 21)) {
+		snprintf(msg, sizeof(msg), "expected a number, got '%s'", m + 21);
 	} else if (!strncmp(m, "Invalid ", 8) && strstr(m, " value: '")) {
 		const char *val = strstr(m, " value: '") + 9;
 		char value[128];

@@ -48,12 +48,15 @@ struct rs_step_entry {
 	void *types[RS_MAX_KINDS];
 };
 
+struct rs_gate;
+
 /* Common fields of every step type; a step's struct starts with it. */
 struct rs_step_common {
 	char *id;
 	char **after;
 	unsigned after_count;
 	uint64_t deadline_ms;
+	struct rs_gate *gate;    /* bounds on its figures (gate.h) */
 };
 
 const cyaml_schema_value_t *rs_registry_schema(void);

@@ -3,7 +3,7 @@
 #define RDMASCN_STEP_FIELDS_H
 
 /*
- * The fields the step types share (id, after, deadline; expect, completion
+ * The fields the step types share (id, after, deadline, gate; expect, completion
  * and the traffic knobs), in the language's layer: the step runner in exec/
  * reads them for every step, the step types in steps/ declare them.
  */
@@ -14,6 +14,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "gate.h"
 #include "registry.h"
 #include "schema.h"
 
@@ -25,7 +26,8 @@
 			     CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, s,    \
 			     common.after, &rs_id_schema, 0, CYAML_UNLIMITED), \
 	CYAML_FIELD_UINT("deadline_ms", CYAML_FLAG_OPTIONAL, s,          \
-			 common.deadline_ms)
+			 common.deadline_ms),                              \
+	RS_FIELD_MAP("gate", s, common.gate, rs_gate_fields)
 
 /* The `after:` entry of every step type's reference table. */
 #define RS_STEP_REF_AFTER(s)                                              \

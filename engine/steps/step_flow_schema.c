@@ -69,6 +69,7 @@ const struct rdmascn_kind rs_step_verify = {
 	.step = true,
 	.check = verify_check,
 	.step_ops = &rs_step_ops_verify,
+	.figures = RDMASCN_FIGURES("bytes_equal"),
 };
 #undef S
 
@@ -98,6 +99,7 @@ const struct rdmascn_kind rs_step_parallel = {
 	.children_offset = offsetof(S, steps),
 	.children_count_offset = offsetof(S, steps_count),
 	.step_ops = &rs_step_ops_parallel,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
 
@@ -124,6 +126,7 @@ const struct rdmascn_kind rs_step_sleep = {
 	.refs = sleep_refs,
 	.step = true,
 	.step_ops = &rs_step_ops_sleep,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
 
@@ -152,5 +155,6 @@ const struct rdmascn_kind rs_step_modify_qp = {
 	.refs = modify_qp_refs,
 	.step = true,
 	.step_ops = &rs_step_ops_modify_qp,
+	.figures = RDMASCN_FIGURES("qp_state"),
 };
 #undef S

@@ -178,6 +178,7 @@ static void pp_report(struct rs_step_run *sr, struct pp_rt *p)
 
 	if (!n)
 		return;
+	rs_step_samples(sr, v, n, 2000.0); /* in measured order */
 	qsort(v, n, sizeof(*v), pp_cmp);
 	for (uint64_t i = 0; i < n; i++)
 		sum += one_way_us(v[i]);

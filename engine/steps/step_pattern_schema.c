@@ -43,6 +43,7 @@ const struct rdmascn_kind rs_step_pingpong = {
 	.refs = pingpong_refs,
 	.step = true,
 	.step_ops = &rs_step_ops_pingpong,
+	.figures = RDMASCN_FIGURES("latency"),
 };
 #undef S
 
@@ -127,5 +128,6 @@ const struct rdmascn_kind rs_step_stream = {
 	.step = true,
 	.check = stream_check,
 	.step_ops = &rs_step_ops_stream,
+	.figures = RDMASCN_FIGURES("throughput"),
 };
 #undef S

@@ -71,6 +71,7 @@ const struct rdmascn_kind rs_step_send = {
 	.step = true,
 	.check = send_check,
 	.step_ops = &rs_step_ops_send,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
 
@@ -112,6 +113,7 @@ const struct rdmascn_kind rs_step_recv = {
 	.step = true,
 	.check = recv_check,
 	.step_ops = &rs_step_ops_recv,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
 
@@ -157,6 +159,7 @@ const struct rdmascn_kind rs_step_write = {
 	.step = true,
 	.check = write_check,
 	.step_ops = &rs_step_ops_write,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
 
@@ -206,6 +209,7 @@ const struct rdmascn_kind rs_step_read = {
 	.step = true,
 	.check = read_check,
 	.step_ops = &rs_step_ops_read,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
 
@@ -282,6 +286,7 @@ const struct rdmascn_kind rs_step_atomic = {
 	.step = true,
 	.check = atomic_check,
 	.step_ops = &rs_step_ops_atomic,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
 
@@ -325,6 +330,7 @@ const struct rdmascn_kind rs_step_ud_send = {
 	.step = true,
 	.check = ud_send_check,
 	.step_ops = &rs_step_ops_ud_send,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
 
@@ -360,6 +366,7 @@ const struct rdmascn_kind rs_step_bind_mw = {
 	.refs = bind_mw_refs,
 	.step = true,
 	.step_ops = &rs_step_ops_bind_mw,
+	.figures = RDMASCN_FIGURES("rkey"),
 };
 #undef S
 
@@ -398,5 +405,6 @@ const struct rdmascn_kind rs_step_invalidate = {
 	.step = true,
 	.check = invalidate_check,
 	.step_ops = &rs_step_ops_invalidate,
+	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S

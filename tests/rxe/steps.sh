@@ -167,4 +167,32 @@ for s in pw ps; do
 done
 echo "ok stream (write, read, send, two QPs, duration) and pingpong (write, send, events)"
 grep -E "^step [0-9]+ +(stream|pingpong)" "$tmp/out" | sed 's/^/  /'
+# Gates: bounds that hold pass, with every gate in the record; an
+# impossible one fails the step (exit 1) naming the figure, the bound,
+# the value and the bound's FILE:LINE:COL, then teardown as ever.  Two
+# runs' records compare equal to themselves.
+scn gates "  - pingpong: {id: pg, qp: c, peer: d, op: send, completion: busy, local: src, peer_local: dst, size: 2, iterations: 200,
+      gate: {latency.typical: {max: 1000000}, latency.min: {min: 0}}}
+  - stream: {id: sg, qp: c, local: src, remote: dst, size: 4096, iterations: 200, depth: 16,
+      gate: {throughput.MB/s: {min: 0.000001}}}"
+expect gates 0 "$tmp/gates.yaml"
+[ "$(rec '[.steps[] | .gates[]? | .passed and (.value | type == "number")] |
+	length == 3 and all')" = true ] || fail "gates: record $(rec -c '[.steps[] | .gates]')"
+cp "$tmp/rec.json" "$tmp/gates_rec.json"
+"$rdmascn" compare --tolerance 1000000 "$tmp/gates_rec.json" "$tmp/gates_rec.json" \
+	>"$tmp/cmp" 2>&1 || { cat "$tmp/cmp"; fail "compare of a record with itself"; }
+grep -q 'latency.typical .*x1.000 .*lower is better' "$tmp/cmp" ||
+	{ cat "$tmp/cmp"; fail "compare: no latency.typical row"; }
+sed 's/latency.typical: {max: 1000000}/latency.typical: {max: 0.001}/' \
+	"$tmp/gates.yaml" >"$tmp/gates_miss.yaml"
+line=$(grep -n 'max: 0.001' "$tmp/gates_miss.yaml" | cut -d: -f1)
+expect gates_miss 1 "$tmp/gates_miss.yaml"
+has gates_miss "$tmp/err" "^$tmp/gates_miss.yaml:$line:[0-9]+: step [0-9]+ \(pingpong\) 'pg': gate: latency.typical is [0-9.e+-]+ usec, above max 0.001$"
+has gates_miss "$tmp/out" "^step [0-9]+ +pingpong +'pg' +failed .*gate: latency.typical is"
+has gates_miss "$tmp/out" "^step [0-9]+ +stream +'sg' +not run"
+[ "$(rec '.steps[] | select(.id == "pg") | .gates[] |
+	select(.figure == "latency.typical") | .passed == false and .max == 0.001
+	and .value > 0.001')" = true ] || fail "gates_miss: record $(rec -c '.steps[0]')"
+echo "ok gates: bounds that hold pass; latency.typical max 0.001 fails at its line"
+
 echo "steps as expected"

@@ -58,6 +58,9 @@
 	X(completions, window_post_list)                                  \
 	X(completions, window_post_fails)                                 \
 	X(completions, window_stops_at_error)                             \
+	X(gates, within)                                                  \
+	X(gates, missed)                                                  \
+	X(gates, samples)                                                 \
 	X(facets, device_and_pd)                                          \
 	X(facets, memory_queues_links)                                    \
 	X(facets, qp_and_steps_tables)                                    \

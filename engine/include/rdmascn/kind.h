@@ -151,6 +151,9 @@ struct rdmascn_ref {
 };
 
 #define RDMASCN_KINDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+/* A step type's figure groups (`figures`): some, or none. */
+#define RDMASCN_FIGURES(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define RDMASCN_NO_FIGURES ((const char *const[]){ NULL })
 
 /* The longest id, in bytes. */
 #define RDMASCN_ID_MAX 64
@@ -173,6 +176,10 @@ struct rdmascn_kind {
 	/* On a device: objects have ops, steps step_ops. */
 	const struct rdmascn_ops *ops;
 	const struct rdmascn_step_ops *step_ops;
+	/* Steps: the figure groups its steps record ("latency"), ending
+	 * with NULL, so that a `gate:` on a figure it never records is an
+	 * error at validate time; NULL: it does not say (any is taken). */
+	const char *const *figures;
 };
 
 #endif

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A step's gate against figures of our own making, and latency samples
+ * into their histogram and the samples file, without a device: the
+ * scenario is loaded for real, the step is prepared as the executor
+ * would and given figures as the pingpong would record them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "list.h"
+#include "run_fixture.h"
+#include "step.h"
+#include "value.h"
+
+static const char yaml[] =
+	"contexts: [{id: ctx, device: any, port: 1}]\n"
+	"pds: [{id: pd, context: ctx}]\n"
+	"cqs: [{id: cq, context: ctx, cqe: 16}]\n"
+	"mrs:\n"
+	"  - {id: ma, pd: pd, length: 64, access: [local_write]}\n"
+	"  - {id: mb, pd: pd, length: 64, access: [local_write]}\n"
+	"qps:\n"
+	"  - {id: a, pd: pd, type: rc, send_cq: cq, cap: {max_recv_wr: 4}}\n"
+	"  - {id: b, pd: pd, type: rc, send_cq: cq, cap: {max_recv_wr: 4}}\n"
+	"connections: [{id: ab, a: a, b: b}]\n"
+	"steps:\n"
+	"  - pingpong:\n"
+	"      id: lat\n"
+	"      qp: a\n"
+	"      peer: b\n"
+	"      local: ma\n"
+	"      peer_local: mb\n"
+	"      gate:\n"
+	"        latency.typical: {max: 5}\n"
+	"        latency.min: {min: 1, max: 2}\n";
+
+struct fix {
+	struct rs_scenario *s;
+	struct rs_run run;
+	struct rs_record rec;
+	struct rs_steps st;
+	struct rs_step_run sr;
+};
+
+static void fix_open(struct fix *f)
+{
+	memset(f, 0, sizeof(*f));
+	fixture_run_open("gates.yaml", yaml, &f->s, &f->run, &f->rec);
+	f->st.run = &f->run;
+	pthread_mutex_init(&f->st.lock, NULL);
+	f->sr.st = &f->st;
+	f->sr.run = &f->run;
+	f->sr.obj = f->s->steps[0];
+	f->sr.ops = f->sr.obj->kind->step_ops;
+	f->sr.label = "step 1 (pingpong) 'lat'";
+	f->sr.no = "1";
+	f->sr.result = RS_STEP_PASSED;
+}
+
+static void fix_close(struct fix *f)
+{
+	rs_step_release(&f->sr);
+	pthread_mutex_destroy(&f->st.lock);
+	fixture_run_close(f->s, &f->run, &f->rec);
+}
+
+static void latency(struct fix *f, double min, double typical)
+{
+	struct rs_val *lat = rs_val_put_obj(rs_step_figures(&f->sr), "latency");
+
+	rs_val_put_double(lat, "min", min);
+	rs_val_put_double(lat, "typical", typical);
+}
+
+/* Bounds that hold: passed, each gate with its value and where it is. */
+TEST(gates, within)
+{
+	const struct rs_val *g;
+	struct fix f;
+
+	fix_open(&f);
+	latency(&f, 1.5, 5);
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_PASSED);
+	CHECK_UINT(rs_val_len(f.sr.gates), 2);
+	/* In the table's order: latency.min first. */
+	g = rs_val_at(f.sr.gates, 0);
+	CHECK_STR(rs_val_get_str(g, "figure"), "latency.min");
+	CHECK(rs_val_get_double(g, "value") == 1.5);
+	CHECK(rs_val_get_double(g, "min") == 1 && rs_val_get_double(g, "max") == 2);
+	CHECK(json_object_get_boolean(rs_val_json(rs_val_get(g, "passed"))));
+	g = rs_val_at(f.sr.gates, 1);
+	CHECK_STR(rs_val_get_str(g, "figure"), "latency.typical");
+	CHECK_UINT(rs_val_get_u64(g, "line"), 19);
+	CHECK_UINT(f.run.diag.errors, 0);
+	fix_close(&f);
+}
+
+/* Out of bounds: failed, the message names the figure, the value, the
+ * bound and its FILE:LINE:COL; a figure not recorded fails too. */
+TEST(gates, missed)
+{
+	struct fix f;
+
+	fix_open(&f);
+	latency(&f, 0.5, 7.25);
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_FAILED);
+	CHECK_UINT(f.run.diag.errors, 2);
+	/* The first miss in the table's order says why, and where (the
+	 * fixture's file name does not outlive its opening). */
+	CHECK(!strncmp(f.sr.why, "gate: latency.min is 0.5 usec, below min 1 (",
+		       44));
+	CHECK(strstr(f.sr.why, ":20:28)"));
+	CHECK(!json_object_get_boolean(rs_val_json(rs_val_get(
+		rs_val_at(f.sr.gates, 1), "passed"))));
+	fix_close(&f);
+
+	fix_open(&f);
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_FAILED);
+	CHECK(!strncmp(f.sr.why, "gate: latency.min was not recorded (", 36));
+	CHECK(strstr(f.sr.why, ":20:9)"));
+	fix_close(&f);
+
+	/* A step that did not pass is not gated. */
+	fix_open(&f);
+	f.sr.result = RS_STEP_FAILED;
+	rs_step_check_gates(&f.sr);
+	CHECK(!f.sr.gates);
+	CHECK_UINT(f.run.diag.errors, 0);
+	fix_close(&f);
+}
+
+/* Samples: the CSV rows in the order given, one-way usec; the histogram
+ * counts all of them in quarter-octave buckets. */
+TEST(gates, samples)
+{
+	/* Round trips in ns: one way 1, 1.1, 2, 8 usec. */
+	static const uint64_t ns[] = { 2000, 2200, 4000, 16000 };
+	const struct rs_val *edges, *counts;
+	char text[256] = "";
+	uint64_t sum = 0;
+	struct fix f;
+	size_t len;
+
+	fix_open(&f);
+	f.run.samples = tmpfile();
+	CHECK(f.run.samples);
+	rs_step_samples(&f.sr, ns, 4, 2000.0);
+	rewind(f.run.samples);
+	len = fread(text, 1, sizeof(text) - 1, f.run.samples);
+	text[len] = '\0';
+	CHECK_STR(text, ",lat,0,1.000\n,lat,1,1.100\n,lat,2,2.000\n"
+		  ",lat,3,8.000\n");
+	fclose(f.run.samples);
+	f.run.samples = NULL;
+
+	CHECK(f.sr.histogram);
+	CHECK_STR(rs_val_get_str(f.sr.histogram, "unit"), "usec");
+	edges = rs_val_get(f.sr.histogram, "edges");
+	counts = rs_val_get(f.sr.histogram, "counts");
+	/* 1 usec to 8: bucket 0 to 12, 13 counts, 14 edges. */
+	CHECK_UINT(rs_val_len(counts), 13);
+	CHECK_UINT(rs_val_len(edges), 14);
+	CHECK(json_object_get_double(rs_val_json(rs_val_at(edges, 0))) == 1);
+	CHECK(json_object_get_double(rs_val_json(rs_val_at(edges, 4))) == 2);
+	for (size_t i = 0; i < rs_val_len(counts); i++)
+		sum += json_object_get_uint64(rs_val_json(rs_val_at(counts, i)));
+	CHECK_UINT(sum, 4);
+	/* 1 and 1.1 share [1, 1.19); 2 is in [2, 2.38); 8 in the last. */
+	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 0))), 2);
+	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 4))), 1);
+	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 12))), 1);
+	fix_close(&f);
+}
