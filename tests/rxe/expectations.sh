@@ -143,60 +143,61 @@ echo "ok a send step whose first WR succeeds and second meets its expected error
 echo "all $flips flipped expectations fail as they should"
 
 # 5. A matrix (tests/rxe/matrix.yaml): 3 sizes x RC/UC, 64 KiB on UC left
-# out, five cells; the 64 KiB write on RC overruns its 4 KiB target, so
-# that one cell fails and the four others pass: exit 1, five records and
-# five testsuites (checked with every record when the test ends).
+# out, five cells; the 64 KiB send on RC does not fit its 4 KiB receive,
+# so that one cell fails and the four others pass: exit 1, five records
+# and five testsuites (checked with every record when the test ends).
 mx=$(dirname "$0")/matrix.yaml
 run_scn "$tmp/out" "$tmp/err" "$mx"
 [ $rc = 1 ] || fail "matrix: exit $rc, want 1; $(tail -8 "$tmp/out")"
 [ "$(rec '[.cells[].verdict] | join(",")')" = \
   "passed,passed,passed,passed,failed" ] ||
 	fail "matrix: cells $(rec -c '[.cells[] | [.cell.name, .verdict]]')"
-[ "$(rec '.cells[4].steps[0].message | test("rem_access_err")')" = true ] ||
-	fail "matrix: the failing cell's step says $(rec '.cells[4].steps[0].message')"
+[ "$(rec '.cells[4].steps[1].outcome')" = failed ] &&
+[ "$(rec '.cells[4].steps[1].message | test("rem_inv_req_err")')" = true ] ||
+	fail "matrix: the failing cell's steps say $(rec -c '[.cells[4].steps[] | {outcome, message}]')"
 has matrix "$tmp/out" '^  size=65536,qp_type=rc +failed$'
 has matrix "$tmp/out" '^verdict: failed \(exit 1\)$'
 [ "$(xmllint --xpath 'count(//testsuite)' "$tmp/rec.xml")" = 5 ] &&
 [ "$(xmllint --xpath 'count(//testcase/failure)' "$tmp/rec.xml")" = 1 ] ||
 	fail "matrix: JUnit $(grep -c '<testsuite ' "$tmp/rec.xml") suites"
-echo "ok a 3x2 matrix less one: four cells pass, the overrunning one fails, exit 1"
+echo "ok a 3x2 matrix less one: four cells pass, the one that does not fit fails, exit 1"
 run_scn "$tmp/out" "$tmp/err" --matrix size=64,4096 "$mx"
 [ $rc = 0 ] && [ "$(rec '.cells | length')" = 4 ] ||
 	fail "matrix of 64 and 4096: exit $rc, $(tail -8 "$tmp/out")"
 echo "ok --matrix size=64,4096: four cells, all pass"
 
-# 6. Known deviations (--deviations FILE): the overrunning write is known
-# to fail on rxe, so its cell is skipped with the reason and the matrix
+# 6. Known deviations (--deviations FILE): the send that does not fit is
+# known to fail on rxe, so its cell is skipped with the reason and the matrix
 # passes; --strict counts it again; a deviation that says skip does not
 # run the step at all.
 cat >"$tmp/deviations.yaml" <<'EOD'
 deviations:
   - provider: rxe
     scenario: matrix
-    steps: [write]
-    reason: a 64 KiB write into 4 KiB overruns it (on purpose)
+    steps: [send]
+    reason: a 64 KiB send into a 4 KiB receive (on purpose)
 EOD
 run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/deviations.yaml" "$mx"
 [ $rc = 0 ] || fail "deviation: exit $rc, want 0; $(tail -8 "$tmp/out")"
-[ "$(rec '.cells[4].steps[0].outcome')" = skipped ] &&
-[ "$(rec '.cells[4].steps[0].deviation.reason | test("on purpose")')" = true ] &&
-[ "$(rec '.cells[4].steps[0].message | test("^known deviation: .* \\(it failed: .*rem_access_err")')" = true ] &&
-[ "$(rec '.cells[0].steps[0].outcome')" = passed ] &&
+[ "$(rec '.cells[4].steps[1].outcome')" = skipped ] &&
+[ "$(rec '.cells[4].steps[1].deviation.reason | test("on purpose")')" = true ] &&
+[ "$(rec '.cells[4].steps[1].message | test("^known deviation: .* \\(it failed: .*rem_inv_req_err")')" = true ] &&
+[ "$(rec '.cells[0].steps[1].outcome')" = passed ] &&
 [ "$(rec '.cells[0].devices[0].provider')" = rxe ] ||
-	fail "deviation: $(rec -c '[.cells[] | .steps[0] | {outcome, message}]')"
-has deviation "$tmp/out" "^step 1 +write +'write' +skipped .*known deviation: a 64 KiB write"
+	fail "deviation: $(rec -c '[.cells[] | .steps[1] | {outcome, message}]')"
+has deviation "$tmp/out" "^step 2 +send +'send' +skipped .*known deviation: a 64 KiB send"
 [ "$(xmllint --xpath 'count(//testcase/skipped[contains(@message, "known deviation")])' "$tmp/rec.xml")" = 1 ] ||
 	fail "deviation: the JUnit testcase is not skipped with the reason"
 echo "ok a known deviation turns the failing cell's write into a skip with its reason"
 run_scn "$tmp/out" "$tmp/err" --strict --deviations "$tmp/deviations.yaml" "$mx"
-[ $rc = 1 ] && [ "$(rec '.cells[4].steps[0].outcome')" = failed ] ||
+[ $rc = 1 ] && [ "$(rec '.cells[4].steps[1].outcome')" = failed ] ||
 	fail "--strict: exit $rc, $(rec -c '[.cells[] | .verdict]')"
 echo "ok --strict: the deviation is not applied, the cell fails again"
 sed 's/    reason:/    known: skip\n    reason:/' "$tmp/deviations.yaml" \
 	>"$tmp/skip.yaml"
 run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/skip.yaml" \
 	--matrix size=65536 --set qp_type=rc "$mx"
-[ $rc = 0 ] && [ "$(rec '.cells[0].steps[0].outcome')" = skipped ] &&
-[ "$(rec '.cells[0].steps[0] | has("duration_ms") and .duration_ms == 0')" = true ] ||
+[ $rc = 0 ] && [ "$(rec '.cells[0].steps[1].outcome')" = skipped ] &&
+[ "$(rec '.cells[0].steps[1] | has("duration_ms") and .duration_ms == 0')" = true ] ||
 	fail "known: skip: exit $rc, $(rec -c '.cells[0].steps')"
 echo "ok known: skip does not run the step"
