@@ -133,6 +133,7 @@ static int mr_alloc(struct rs_run *run, struct rs_live *l)
 			p = mmap(NULL, map, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
 				 -1, 0);
+			rs_call_returned(&c);
 			c.ok = p != MAP_FAILED;
 			c.err = c.ok ? 0 : errno ? errno : ENOMEM;
 		}

@@ -9,7 +9,9 @@ schemas/rdmascn-run.schema.json and against what a record promises:
 - its exit code is the one given (the process's own);
 - its verdict is the one the exit code means;
 - teardown took down exactly what was created, in exact reverse;
-- a passed run created every object and passed every planned step.
+- a passed run created every object and passed every planned step;
+- each call's fields are its args, value for value, and a call that
+  failed says its errno.
 Prints nothing and exits 0 when all hold; else says which and exits 1.
 """
 import json
@@ -42,6 +44,13 @@ def check(v, path, rc):
     if down != [o["id"] for o in reversed(created)]:
         errs.append("teardown %s is not the reverse of creation %s" %
                     (down, [o["id"] for o in created]))
+    for c in rec.get("calls", []):
+        text = " ".join("%s=%s" % kv for kv in c.get("fields", {}).items())
+        if text != c.get("args"):
+            errs.append("call %s: fields say %r, args %r" %
+                        (c.get("name"), text, c.get("args")))
+        if c.get("ok") is False and "errno" not in c:
+            errs.append("call %s failed without an errno" % c.get("name"))
     if rec.get("verdict") == "passed":
         bad = [o["id"] for o in rec["objects"] if o["outcome"] != "created"]
         if bad:
