@@ -8,16 +8,6 @@
 
 #include "step.h"
 
-/* --- status names --------------------------------------------------------- */
-
-const char *rs_wc_status_name(int status)
-{
-	for (size_t i = 0; i < CYAML_ARRAY_LEN(rs_wc_status_names); i++)
-		if (rs_wc_status_names[i].val == status)
-			return rs_wc_status_names[i].str;
-	return "unknown";
-}
-
 /* --- routing -------------------------------------------------------------- */
 
 /* Does @status meet the owner's `expect:`?  With an error expected, the

@@ -22,14 +22,6 @@
 
 /* `fill: pattern` and `verify: {pattern: pattern}`: byte i is i mod 256,
  * so a misplaced or shifted block shows. */
-void rs_mr_pattern(void *buf, size_t len)
-{
-	uint8_t *p = buf;
-
-	for (size_t i = 0; i < len; i++)
-		p[i] = (uint8_t)i;
-}
-
 /* `fill: random`: the same bytes on every run (splitmix64, seed 1), so a
  * failure can be replayed. */
 static void fill_random(void *buf, size_t len)
