@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <uv.h>
+
 #include "alloc.h"
 #include "run.h"
 #include "value.h"
@@ -104,11 +106,15 @@ void rs_call_init(struct rs_call *c, enum rs_call_class cls,
 	c->cls = cls;
 	c->name = name;
 	c->ok = false;
+	c->made = false;
 	c->err = 0;
 	c->no = 0;
 	c->len = 0;
 	c->args[0] = '\0';
+	c->n_at = 0;
 	c->hint[0] = '\0';
+	c->entry = NULL;
+	c->t0 = c->t1 = 0;
 }
 
 void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)
@@ -118,6 +124,8 @@ void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)
 
 	if (c->len >= sizeof(c->args) - 1)
 		return;
+	if (c->n_at < RS_N(c->at))
+		c->at[c->n_at++] = (uint16_t)(c->len + (c->len ? 1 : 0));
 	n = snprintf(c->args + c->len, sizeof(c->args) - c->len, "%s%s=",
 		     c->len ? " " : "", key);
 	if (n < 0 || (size_t)n >= sizeof(c->args) - c->len) {
@@ -139,6 +147,68 @@ void rs_call_hint(struct rs_call *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->hint, sizeof(c->hint), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * An argument's value as the record has it: a JSON integer when the text
+ * is a plain decimal number, else the text (hex handles and keys such as
+ * 0x1a2b, flag names, "qpn(b)" in a dry run).
+ */
+static struct rs_val *arg_value(const char *s, size_t len)
+{
+	char num[24];
+	const char *d = s + (len && *s == '-');
+	size_t digits = len - (size_t)(d - s);
+	bool plain = digits && digits < sizeof(num) &&
+		     (*d != '0' || digits == 1);
+
+	for (size_t i = 0; plain && i < digits; i++)
+		plain = d[i] >= '0' && d[i] <= '9';
+	if (plain) {
+		char *end;
+
+		memcpy(num, s, len);
+		num[len] = '\0';
+		errno = 0;
+		if (*s == '-') {
+			long long v = strtoll(num, &end, 10);
+
+			if (!errno && !*end)
+				return rs_val_i64(v);
+		} else {
+			unsigned long long v = strtoull(num, &end, 10);
+
+			if (!errno && !*end)
+				return rs_val_u64(v);
+		}
+	}
+	return rs_val_of(json_object_new_string_len(s, (int)len));
+}
+
+/* Each rs_call_arg() as a member of "fields". */
+static void put_fields(struct rs_val *e, const struct rs_call *c)
+{
+	struct rs_val *fields = rs_val_put_obj(e, "fields");
+	int saved = errno;
+
+	for (unsigned i = 0; fields && i < c->n_at; i++) {
+		const char *key = c->args + c->at[i], *eq;
+		size_t end = i + 1 < c->n_at ? c->at[i + 1] - 1u : c->len;
+		char name[128];
+
+		/* Cut short when the text ran out of room. */
+		if (c->at[i] >= c->len)
+			break;
+		eq = memchr(key, '=', c->len - c->at[i]);
+		if (!eq || (size_t)(eq - key) >= sizeof(name) ||
+		    end > c->len || c->args + end < eq + 1)
+			continue;
+		memcpy(name, key, eq - key);
+		name[eq - key] = '\0';
+		rs_val_put(fields, name,
+			   arg_value(eq + 1, c->args + end - (eq + 1)));
+	}
+	errno = saved;
 }
 
 static struct rs_fault *fault_for(struct rs_run *run, const struct rs_call *c)
@@ -167,9 +237,12 @@ bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 			rs_val_put_u64(e, "no", c->no);
 		rs_val_put_str(e, "name", c->name);
 		rs_val_put_str(e, "args", c->args);
+		put_fields(e, c);
 		if (l)
 			rs_val_put_str(e, "object", l->obj->name);
 		rs_record_add(run->rec, RS_REC_CALL, run->rec->calls, e);
+		/* The record keeps it; its outcome comes at rs_call_done(). */
+		c->entry = e;
 	}
 	if (run->dry_run) {
 		c->ok = true;
@@ -187,7 +260,40 @@ bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 			return false;
 		}
 	}
+	c->made = true;
+	if (c->entry)
+		c->t0 = uv_hrtime();
 	return true;
+}
+
+void rs_call_returned(struct rs_call *c)
+{
+	if (c->entry && !c->t1)
+		c->t1 = uv_hrtime();
+}
+
+/* Made, or failed by RDMASCN_FAULT: what came of it, in the entry.  A
+ * dry run's calls are not made and have none. */
+static void put_outcome(struct rs_call *c)
+{
+	struct rs_val *e = c->entry;
+
+	if (!e || (!c->made && c->ok))
+		return;
+	rs_val_put_bool(e, "ok", c->ok);
+	if (!c->ok) {
+		const char *name = strerrorname_np(c->err);
+
+		rs_val_put_i64(e, "errno", c->err);
+		if (name)
+			rs_val_put_str(e, "error", name);
+	}
+	if (c->made) {
+		rs_call_returned(c);
+		rs_val_put_u64(e, "duration_ns", c->t1 - c->t0);
+	} else {
+		rs_val_put_bool(e, "injected", true);
+	}
 }
 
 int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
@@ -195,10 +301,11 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 	const struct rs_loc *loc = l ? rs_obj_loc(l->obj, NULL) : NULL;
 	char what[160] = "";
 
+	if (!c->ok && !c->err)
+		c->err = EIO;
+	put_outcome(c);
 	if (c->ok)
 		return 0;
-	if (!c->err)
-		c->err = EIO;
 	if (l)
 		snprintf(what, sizeof(what), "%s: ", l->obj->name);
 	rs_diag_error(&run->diag, loc, "%s%s: %s%s%s%s", what, c->name,

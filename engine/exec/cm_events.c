@@ -4,13 +4,16 @@
  * (async_events.c sets up both watches): each top-level step watches the
  * event channel of every rdma_cm connection (O_NONBLOCK since it was
  * made, in a uv_poll), takes and acks every event until EAGAIN, prints
- * each as an `event` line and fails the step on the first.  Nothing is
+ * each as an `event` line and fails the step on the first.  The
+ * connection's on_readable op takes them (rs_conn_cm_readable() in
+ * connection_cm.c: the channel and its ids are the connection's) and
+ * hands each to rs_cm_event() here.  Nothing is
  * expected while steps run: a connection is made before them and torn
  * down after them, so DISCONNECTED, DEVICE_REMOVAL, ADDR_CHANGE and the
  * like all mean the connection broke under the step.
  *
- * What a step takes is noted in the connection's seen[] (rs_cm_take() in
- * connection_cm.c, which the connect and teardown waits use too), so
+ * What a step takes is noted in the connection's seen[] (rs_cm_take(),
+ * which the connect and teardown waits use too), so
  * that teardown does not wait for a DISCONNECTED that already came, and
  * after a DEVICE_REMOVAL (the kernel closes the ids of a device that
  * goes) neither waits nor calls rdma_disconnect() on a closed id.
@@ -58,31 +61,29 @@ static void cm_status(int status, char *buf, size_t len)
 		snprintf(buf, len, " (status %d)", status);
 }
 
-void rs_cm_events(struct rs_step_run *sr, struct rs_live *l)
+void rs_cm_event(struct rs_step_run *sr, struct rs_live *l,
+		 const struct rs_cm_event *e)
 {
-	struct rs_cm_event e;
-	int r;
+	char what[128], st[96];
+	struct rs_val *ev;
 
-	while (!(r = rs_cm_take(l, &e, NULL))) {
-		char what[128], st[96];
-		struct rs_val *ev;
+	cm_what(l, e, what, sizeof(what));
+	cm_status(e->status, st, sizeof(st));
+	ev = rs_val_obj();
+	rs_val_put_str(ev, "event", rdma_event_str(e->type));
+	rs_val_put_str(ev, "status", st);
+	rs_val_put_i64(ev, "status_code", e->status);
+	rs_val_put_str(ev, "on", what);
+	rs_val_put_str(ev, "connection", l->obj->id);
+	rs_record_add(sr->run->rec, RS_REC_EVENT, sr->run->rec->events, ev);
+	if (!sr->finished)
+		rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_cm event %s%s on "
+			     "%s of connection '%s'", rdma_event_str(e->type),
+			     st, what, l->obj->id);
+}
 
-		cm_what(l, &e, what, sizeof(what));
-		cm_status(e.status, st, sizeof(st));
-		ev = rs_val_obj();
-		rs_val_put_str(ev, "event", rdma_event_str(e.type));
-		rs_val_put_str(ev, "status", st);
-		rs_val_put_i64(ev, "status_code", e.status);
-		rs_val_put_str(ev, "on", what);
-		rs_val_put_str(ev, "connection", l->obj->id);
-		rs_record_add(sr->run->rec, RS_REC_EVENT,
-			      sr->run->rec->events, ev);
-		if (!sr->finished)
-			rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_cm event "
-				     "%s%s on %s of connection '%s'",
-				     rdma_event_str(e.type), st, what,
-				     l->obj->id);
-	}
+void rs_cm_event_error(struct rs_step_run *sr, struct rs_live *l, int r)
+{
 	/* The descriptor stays readable while this lasts: stop here. */
 	if (r != -EAGAIN && r != -EINTR && !sr->finished)
 		rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_get_cm_event on "

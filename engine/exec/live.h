@@ -119,23 +119,20 @@ struct rs_cm_event {
 };
 
 /*
- * connection_cm.c: take the next event of rdma_cm connection @l's
- * channel (O_NONBLOCK): 0, or -errno (-EAGAIN: none came).  It is noted
- * in @l's seen[] and acked; a connect request that is not on @accept_on
- * is refused and its new id destroyed.
- */
-int rs_cm_take(struct rs_live *l, struct rs_cm_event *e,
-	       const struct rdma_cm_id *accept_on);
-
-/*
  * What a context's and an rdma_cm connection's on_readable ops do while
- * steps run (async_events.c, cm_events.c): take every event, record it,
- * and fail @sr on one that means something broke.  @all: record every
- * async event, not only failures (`async_events: true`).
+ * steps run (async_events.c, cm_events.c).  rs_async_events() takes
+ * every async event of @ctx, records it, and fails @sr on one that means
+ * something broke; @all: record every one, not only failures
+ * (`async_events: true`).  The connection takes its own events (the
+ * channel is its) and hands each to rs_cm_event(), which records it and
+ * fails @sr: none is expected while steps run.  rs_cm_event_error():
+ * taking one failed with -errno @r (-EAGAIN, -EINTR: the end, no error).
  */
 void rs_async_events(struct rs_step_run *sr, struct rs_live *l,
 		     struct ibv_context *ctx, bool all);
-void rs_cm_events(struct rs_step_run *sr, struct rs_live *l);
+void rs_cm_event(struct rs_step_run *sr, struct rs_live *l,
+		 const struct rs_cm_event *e);
+void rs_cm_event_error(struct rs_step_run *sr, struct rs_live *l, int r);
 
 /* The runtime state of the object a reference names, NULL if absent. */
 static inline void *rs_rt(struct rs_run *run, const char *id)
@@ -244,56 +241,21 @@ static inline int rs_as_link(struct rs_live *l, struct rdmascn_link *ret)
 	return ops->as_link ? ops->as_link(l, ret) : -EOPNOTSUPP;
 }
 
-/* IBV_ACCESS_* bits as the scenario names them, "local_write|mw_bind"
- * ("0": none), into @buf (kind_mr.c). */
-const char *rs_access_text(uint64_t access, char *buf, size_t len);
-
 /* The verbs PD of a reference to what offers one (a pd, a parent
  * domain). */
 struct ibv_pd *rs_live_pd(struct rs_run *run, const char *id);
 
-/* `fill: pattern` (kind_mr.c): byte i is i & 0xff.  The verify step
- * checks against the same bytes. */
-void rs_mr_pattern(void *buf, size_t len);
+/* `fill: pattern`: byte i is i & 0xff.  The mr kind fills it, the
+ * verify step checks against the same bytes. */
+static inline void rs_mr_pattern(void *buf, size_t len)
+{
+	uint8_t *p = buf;
 
-/*
- * A flow's rule as ibv_create_flow() takes it (kind_flow.c): struct
- * ibv_flow_attr, then one ibv_flow_spec_* per prepared spec, multi-byte
- * fields in network order.  *@ret_attr is rs_calloc()ed, *@ret_len bytes
- * (also in attr->size).  0, -EINVAL (no or too many specs, a spec without
- * its header), -E2BIG or -ENOMEM.
- */
-struct rs_flow;
-int rs_flow_attr_build(const struct rs_flow *f, uint8_t port, void **ret_attr,
-		       size_t *ret_len);
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)i;
+}
 
-/*
- * QP state changes (kind_qp.c), for the qp kind, connections and steps.
- * rs_qp_attr_args() appends the attributes @mask names, but those in
- * @skip (the caller printed them its own way, e.g. a dry run's "qpn of
- * b"), to an ibv_modify_qp call's arguments.  rs_qp_modify() makes that
- * call on @qp for @l (the qp itself, or the connection that moves it),
- * with a hint from the device limits when it fails, and records the new
- * state in the qp's rt.
- */
+/* "RTS": a QP state's name in calls and messages (names.c). */
 const char *rs_qp_state_name(enum ibv_qp_state s);
-void rs_qp_attr_args(struct rs_call *c, const struct ibv_qp_attr *attr,
-		     int mask, int skip);
-int rs_qp_modify(struct rs_run *run, struct rs_live *l, struct rs_live *qp,
-		 struct rs_call *c, struct ibv_qp_attr *attr, int mask);
-
-extern const struct rdmascn_ops rs_ops_context;
-extern const struct rdmascn_ops rs_ops_pd;
-extern const struct rdmascn_ops rs_ops_xrcd;
-extern const struct rdmascn_ops rs_ops_dm;
-extern const struct rdmascn_ops rs_ops_mr;
-extern const struct rdmascn_ops rs_ops_mw;
-extern const struct rdmascn_ops rs_ops_cq;
-extern const struct rdmascn_ops rs_ops_srq;
-extern const struct rdmascn_ops rs_ops_parent_domain;
-extern const struct rdmascn_ops rs_ops_qp;
-extern const struct rdmascn_ops rs_ops_ah;
-extern const struct rdmascn_ops rs_ops_flow;
-extern const struct rdmascn_ops rs_ops_connection;
 
 #endif

@@ -119,15 +119,23 @@ struct rs_dev *rs_live_dev(struct rs_run *run, struct rs_live *l);
 enum rs_call_class { RS_CALL_CREATE, RS_CALL_MODIFY, RS_CALL_QUERY,
 		     RS_CALL_DESTROY };
 
+/* More arguments than this are in the text, not in the entry's fields. */
+#define RS_CALL_MAX_ARGS 48
+
 struct rs_call {
 	enum rs_call_class cls;
 	const char *name;
 	bool ok;                 /* after the call */
+	bool made;               /* rs_call_go() said make it */
 	int err;                 /* errno when !ok */
 	unsigned no;             /* its number; 0 for queries and destroys */
 	size_t len;
-	char args[1536];
+	char args[1536];         /* "key=value key=value", as -v prints */
+	unsigned n_at;
+	uint16_t at[RS_CALL_MAX_ARGS]; /* where each key starts in args */
 	char hint[256];          /* why, when the attributes tell */
+	struct rs_val *entry;    /* in the run record (dry run, -v), or NULL */
+	uint64_t t0, t1;         /* made, returned (ns); with an entry only */
 };
 
 void rs_call_init(struct rs_call *c, enum rs_call_class cls,
@@ -138,13 +146,18 @@ void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)
 void rs_call_hint(struct rs_call *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
- * Print, count and maybe fail the call.  True: make it now, then record
- * the outcome with RS_CALL_PTR/RS_CALL_INT.  False: do not make it; c->ok
+ * Record (dry run, -v), count and maybe fail the call.  True: make it
+ * now, then record the outcome with RS_CALL_PTR/RS_CALL_INT (or set c->ok
+ * and c->err and call rs_call_returned()).  False: do not make it; c->ok
  * is true for a dry run, false with c->err set for an injected fault.
  */
 bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c);
+/* The call made by hand returned: its time ends here, not at
+ * rs_call_done() (a failure's hint may query the device first). */
+void rs_call_returned(struct rs_call *c);
 /* 0 when the call succeeded; else report it and return -errno.  Destroy
- * failures are reported too and mark the teardown failed. */
+ * failures are reported too and mark the teardown failed.  The outcome
+ * goes into the call's record entry. */
 int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c);
 
 /* Calls that return a pointer, NULL with errno on failure. */
@@ -152,6 +165,7 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c);
 	do {                                                              \
 		errno = 0;                                                \
 		(lhs) = (expr);                                           \
+		rs_call_returned(c);                                      \
 		(c)->ok = (lhs) != NULL;                                  \
 		(c)->err = (c)->ok ? 0 : (errno ? errno : EIO);           \
 	} while (0)
@@ -162,6 +176,7 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c);
 		int r_;                                                   \
 		errno = 0;                                                \
 		r_ = (expr);                                              \
+		rs_call_returned(c);                                      \
 		(c)->ok = r_ == 0;                                        \
 		(c)->err = r_ > 0 ? r_ : r_ < -1 ? -r_ :                  \
 			   (errno ? errno : EIO);                         \

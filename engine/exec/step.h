@@ -14,7 +14,8 @@
 #include "step_fields.h"
 
 /*
- * The step executor's internal API (steps_run.c, completions.c, step_*.c).
+ * The step executor's internal API (steps_run.c, step_tables.c,
+ * completion_route.c, completion_wait.c, step_*.c).
  *
  * Each step runs on a libuv loop of its own (top-level steps in the
  * caller's thread; the steps of a parallel step and a pingpong's answering
@@ -260,7 +261,7 @@ void rs_step_request_stop(struct rs_step_run *sr, const char *why);
 /* Milliseconds since the step started. */
 double rs_step_elapsed(const struct rs_step_run *sr);
 
-/* --- completions.c -------------------------------------------------------- */
+/* --- step_tables.c -------------------------------------------------------- */
 
 int rs_steps_setup(struct rs_steps *st, struct rs_run *run);
 void rs_steps_free(struct rs_steps *st);
@@ -278,6 +279,8 @@ static inline uint32_t rs_step_slot(const struct rs_step_run *sr)
 {
 	return sr->obj->index;
 }
+
+/* --- completion_wait.c, completion_route.c -------------------------------- */
 
 /*
  * Wait on @cq: @completion is the step's `completion:` value, used when

@@ -38,6 +38,18 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 		       const struct rs_conn_side *a,
 		       const struct rs_conn_side *b);
 
+/*
+ * Take the next event of rdma_cm connection @l's channel (O_NONBLOCK):
+ * 0, or -errno (-EAGAIN: none came).  It is noted in @l's seen[] and
+ * acked; a connect request that is not on @accept_on is refused and its
+ * new id destroyed.
+ */
+int rs_cm_take(struct rs_live *l, struct rs_cm_event *e,
+	       const struct rdma_cm_id *accept_on);
+/* The on_readable op of an rdma_cm connection while steps run: every
+ * event on its channel, to rs_cm_event(). */
+void rs_conn_cm_readable(struct rs_step_run *sr, struct rs_live *l);
+
 /* Teardown of an rdma_cm connection: disconnect, flush both QPs, destroy
  * the cm ids and the channel; whatever is there, quietly. */
 void rs_conn_cm_destroy(struct rs_run *run, struct rs_live *l,

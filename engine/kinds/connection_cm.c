@@ -79,6 +79,16 @@ int rs_cm_take(struct rs_live *l, struct rs_cm_event *e,
 	return 0;
 }
 
+void rs_conn_cm_readable(struct rs_step_run *sr, struct rs_live *l)
+{
+	struct rs_cm_event e;
+	int r;
+
+	while (!(r = rs_cm_take(l, &e, NULL)))
+		rs_cm_event(sr, l, &e);
+	rs_cm_event_error(sr, l, r);
+}
+
 /* A DEVICE_REMOVAL came on one of the connection's ids: its device is
  * going, no DREQ or DREP passes any more. */
 static bool cm_removed(const struct rs_connection_rt *rt)

@@ -228,7 +228,7 @@ const struct rdmascn_ops rs_ops_connection = {
 	.destroy = conn_destroy,
 	.describe = conn_describe,
 	.watch_fd = conn_watch_fd,
-	.on_readable = rs_cm_events,
+	.on_readable = rs_conn_cm_readable,
 	.uses_rdma_cm = conn_uses_rdma_cm,
 	.as_link = conn_as_link,
 };

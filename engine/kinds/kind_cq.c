@@ -62,14 +62,16 @@ static int make_channel(struct rs_run *run, struct rs_live *l,
 	const struct rs_cq *q = l->obj->data;
 	struct rs_cq_rt *rt = l->rt;
 	struct rs_call c;
-	int flags;
+	int flags, r;
 
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_create_comp_channel");
 	rs_call_arg(&c, "context", "%s", q->context);
 	if (rs_call_go(run, l, &c))
 		RS_CALL_PTR(&c, rt->channel, ibv_create_comp_channel(ctx));
-	if (!rt->channel)
-		return rs_call_done(run, l, &c);
+	r = rs_call_done(run, l, &c);
+	/* A dry run has no channel to make non-blocking. */
+	if (r || !rt->channel)
+		return r;
 	flags = fcntl(rt->channel->fd, F_GETFL);
 	if (flags < 0 ||
 	    fcntl(rt->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0)

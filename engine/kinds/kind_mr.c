@@ -22,14 +22,6 @@
 
 /* `fill: pattern` and `verify: {pattern: pattern}`: byte i is i mod 256,
  * so a misplaced or shifted block shows. */
-void rs_mr_pattern(void *buf, size_t len)
-{
-	uint8_t *p = buf;
-
-	for (size_t i = 0; i < len; i++)
-		p[i] = (uint8_t)i;
-}
-
 /* `fill: random`: the same bytes on every run (splitmix64, seed 1), so a
  * failure can be replayed. */
 static void fill_random(void *buf, size_t len)
@@ -133,6 +125,7 @@ static int mr_alloc(struct rs_run *run, struct rs_live *l)
 			p = mmap(NULL, map, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
 				 -1, 0);
+			rs_call_returned(&c);
 			c.ok = p != MAP_FAILED;
 			c.err = c.ok ? 0 : errno ? errno : ENOMEM;
 		}

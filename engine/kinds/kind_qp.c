@@ -35,19 +35,6 @@ static const struct rs_bit_name send_op_names[] = {
 };
 
 
-const char *rs_qp_state_name(enum ibv_qp_state s)
-{
-	static const char *const names[] = {
-		[IBV_QPS_RESET] = "RESET", [IBV_QPS_INIT] = "INIT",
-		[IBV_QPS_RTR] = "RTR", [IBV_QPS_RTS] = "RTS",
-		[IBV_QPS_SQD] = "SQD", [IBV_QPS_SQE] = "SQE",
-		[IBV_QPS_ERR] = "ERR",
-	};
-
-	return (unsigned)s < RS_N(names) && names[s] ?
-	       names[s] : "UNKNOWN";
-}
-
 static enum ibv_qp_type verbs_type(int type)
 {
 	switch (type) {

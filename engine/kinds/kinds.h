@@ -332,4 +332,54 @@ extern const struct rdmascn_kind rs_kind_connection;
 /* In section order, NULL-terminated. */
 extern const struct rdmascn_kind *const rs_core_objects[];
 
+/* Their ops (kind_NAME.c), which their kinds (kind_NAME_schema.c) name. */
+extern const struct rdmascn_ops rs_ops_context;
+extern const struct rdmascn_ops rs_ops_pd;
+extern const struct rdmascn_ops rs_ops_xrcd;
+extern const struct rdmascn_ops rs_ops_dm;
+extern const struct rdmascn_ops rs_ops_mr;
+extern const struct rdmascn_ops rs_ops_mw;
+extern const struct rdmascn_ops rs_ops_cq;
+extern const struct rdmascn_ops rs_ops_srq;
+extern const struct rdmascn_ops rs_ops_parent_domain;
+extern const struct rdmascn_ops rs_ops_qp;
+extern const struct rdmascn_ops rs_ops_ah;
+extern const struct rdmascn_ops rs_ops_flow;
+extern const struct rdmascn_ops rs_ops_connection;
+
+/* --- what the core kinds call of each other's at run time ---------------- */
+
+struct rs_call;
+struct rs_live;
+struct rs_run;
+struct ibv_qp_attr;
+
+/* IBV_ACCESS_* bits as the scenario names them, "local_write|mw_bind"
+ * ("0": none), into @buf (kind_mr.c). */
+const char *rs_access_text(uint64_t access, char *buf, size_t len);
+
+/*
+ * A flow's rule as ibv_create_flow() takes it (kind_flow.c): struct
+ * ibv_flow_attr, then one ibv_flow_spec_* per prepared spec, multi-byte
+ * fields in network order.  *@ret_attr is rs_calloc()ed, *@ret_len bytes
+ * (also in attr->size).  0, -EINVAL (no or too many specs, a spec without
+ * its header), -E2BIG or -ENOMEM.
+ */
+int rs_flow_attr_build(const struct rs_flow *f, uint8_t port, void **ret_attr,
+		       size_t *ret_len);
+
+/*
+ * QP state changes (kind_qp.c), for the qp kind and connections.
+ * rs_qp_attr_args() appends the attributes @mask names, but those in
+ * @skip (the caller printed them its own way, e.g. a dry run's "qpn of
+ * b"), to an ibv_modify_qp call's arguments.  rs_qp_modify() makes that
+ * call on @qp for @l (the qp itself, or the connection that moves it),
+ * with a hint from the device limits when it fails, and records the new
+ * state in the qp's rt.
+ */
+void rs_qp_attr_args(struct rs_call *c, const struct ibv_qp_attr *attr,
+		     int mask, int skip);
+int rs_qp_modify(struct rs_run *run, struct rs_live *l, struct rs_live *qp,
+		 struct rs_call *c, struct ibv_qp_attr *attr, int mask);
+
 #endif

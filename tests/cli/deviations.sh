@@ -42,7 +42,7 @@ rc=$?
 	bad "dry run with deviations: exit $rc, $(diff "$tmp/plain" "$tmp/out")"
 
 # In the file: validated with the scenario, its step ids checked.
-{ cat "$scn"; printf 'deviations:\n  - provider: rxe\n    steps: [write]\n    known: skip\n    reason: x\n'; } >"$tmp/own.yaml"
+{ cat "$scn"; printf 'deviations:\n  - provider: rxe\n    steps: [send]\n    known: skip\n    reason: x\n'; } >"$tmp/own.yaml"
 n=$((n + 1))
 "$rdmascn" validate "$tmp/own.yaml" >"$tmp/out" 2>&1 ||
 	bad "own deviations: $(cat "$tmp/out")"

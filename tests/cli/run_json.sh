@@ -34,6 +34,17 @@ f=$dir/rc_write.yaml
 	grep -q '^dry run done: ' "$tmp/err" ||
 	bad "--json -: $(head -c 300 "$tmp/out")"
 
+# A call's arguments are typed: numbers are numbers, names and hex stay
+# text.  A dry run makes no call, so none has an outcome.
+n=$((n + 1))
+q='.calls[] | select(.name == "ibv_create_cq") | .fields'
+[ "$(jq -c "[$q | (.cqe | type), (.context | type)] | unique" \
+	"$tmp/out")" = '["number","string"]' ] &&
+[ "$(jq -c "[$q.cqe]" "$tmp/out")" = '[256]' ] &&
+[ "$(jq '[.calls[] | select(has("ok") or has("duration_ns"))] | length' \
+	"$tmp/out")" = 0 ] ||
+	bad "typed call fields: $(jq -c "[$q]" "$tmp/out")"
+
 n=$((n + 1))
 "$rdmascn" run -n --json /nonexistent/dir/r.json "$f" >/dev/null 2>"$tmp/err"
 rc=$?

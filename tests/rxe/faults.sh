@@ -4,6 +4,8 @@
 # the run exits 3, names the call and the object at FILE:LINE:COL, rolls
 # back in exact reverse of what it created, reports what it did not
 # create, and leaves nothing behind.  One past the last call, it passes.
+# With -v, the record has the calls: the injected one says so and its
+# errno, those made before it say they succeeded and how long they took.
 set -u
 rdmascn=$1
 shift
@@ -19,8 +21,13 @@ for f in "$@"; do
 	for n in $(seq 1 "$calls"); do
 		e=${errnos[$((n % ${#errnos[@]}))]}
 		call=$(grep -m1 "^  \[$n\] " "$tmp/dry" | sed 's/^  \[[0-9]*\] \([a-z_0-9]*\)(.*/\1/')
-		RDMASCN_FAULT=$n:$e run_scn "$tmp/out" "$tmp/err" --check-leaks "$f"
+		RDMASCN_FAULT=$n:$e run_scn "$tmp/out" "$tmp/err" -v --check-leaks "$f"
 		[ $rc = 3 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: call $n ($call:$e): exit $rc, want 3"; }
+		# One jq: each process start is slow under TCG.
+		[ "$(rec --argjson n "$n" --arg e "$e" '[.calls[] | select(.no)] |
+			any(.[]; .no == $n and .ok == false and .error == $e and .injected) and
+			all(.[] | select(.no < $n); .ok and (.duration_ns | type) == "number")')" = true ] ||
+			fail "$name: call $n: the record's calls: $(rec -c "[.calls[] | select(.no) | {no, name, ok, error, injected, duration_ns}]")"
 		grep -Eq "^[^:]+:[0-9]+:[0-9]+: [a-z_]+ '[^']+': $call: .*\(injected by RDMASCN_FAULT\)$" "$tmp/err" ||
 			{ cat "$tmp/err"; fail "$name: call $n: no located '$call' error"; }
 		assert_clean "$tmp/out" "$tmp/err" "$name call $n ($call)"

@@ -13,7 +13,9 @@ schemas/rdmascn-run.schema.json and against what a record promises:
 - a matrix document: each cell's record keeps the promises above, each
   cell is named for its params, and the document's exit code is the
   worst of its cells' (invalid > could not run > failed > skipped >
-  passed).
+  passed);
+- each call's fields are its args, value for value, and a call that
+  failed says its errno.
 Prints nothing and exits 0 when all hold; else says which and exits 1.
 """
 import json
@@ -75,6 +77,13 @@ def check_run(rec, rc, verdict_only=False):
     if down != [o["id"] for o in reversed(created)]:
         errs.append("teardown %s is not the reverse of creation %s" %
                     (down, [o["id"] for o in created]))
+    for c in rec.get("calls", []):
+        text = " ".join("%s=%s" % kv for kv in c.get("fields", {}).items())
+        if text != c.get("args"):
+            errs.append("call %s: fields say %r, args %r" %
+                        (c.get("name"), text, c.get("args")))
+        if c.get("ok") is False and "errno" not in c:
+            errs.append("call %s failed without an errno" % c.get("name"))
     if rec.get("verdict") == "passed":
         bad = [o["id"] for o in rec["objects"] if o["outcome"] != "created"]
         if bad:
