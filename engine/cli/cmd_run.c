@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
+#include <sha2.h>
+
 #include "alloc.h"
 #include "cli.h"
 #include "cmd_scenario.h"
@@ -161,6 +163,7 @@ static int record_init(struct rs_run *run, const char *file,
 	struct rs_scenario *s = run->s;
 	struct rs_record *rec = rs_calloc(1, sizeof(*rec));
 	struct rs_val *scn, *plan, *params;
+	char digest[SHA256_DIGEST_STRING_LENGTH];
 	struct utsname u;
 	char host[256] = "";
 
@@ -183,6 +186,8 @@ static int record_init(struct rs_run *run, const char *file,
 	if (s->top->scenario)
 		rs_val_put_str(scn, "name", s->top->scenario);
 	rs_val_put_str(scn, "file", file);
+	rs_val_put_str(scn, "sha256", SHA256Data((const uint8_t *)s->doc.text,
+						 s->doc.len, digest));
 	params = rs_val_put_obj(scn, "params");
 	for (unsigned i = 0; i < s->n_params; i++)
 		rs_val_put_str(params, s->params[i].name, s->params[i].value);

@@ -153,9 +153,40 @@ static void conn_destroy(struct rs_run *run, struct rs_live *l)
 	rs_conn_flush(run, l, &b);
 }
 
-/* One side as the device sees it: "qpn 0x000011 RTS sq_psn 0". */
-static void describe_side(struct rs_val *v, const char *key,
-			  const struct rs_conn_side *s, enum ibv_mtu *mtu)
+/* The settings the engine chose for one side, as the device holds them
+ * (ibv_query_qp): numbers, for the record. */
+static void put_settings(struct rs_val *set, const char *key,
+			 const struct ibv_qp_attr *a, int gid_index)
+{
+	struct rs_val *v = rs_val_put_obj(set, key);
+
+	rs_val_put_u64(v, "path_mtu", 128u << a->path_mtu);
+	rs_val_put_u64(v, "sq_psn", a->sq_psn);
+	rs_val_put_u64(v, "rq_psn", a->rq_psn);
+	rs_val_put_u64(v, "dest_qp_num", a->dest_qp_num);
+	rs_val_put_i64(v, "sgid_index", a->ah_attr.is_global ?
+		       a->ah_attr.grh.sgid_index : gid_index);
+	rs_val_put_bool(v, "global", a->ah_attr.is_global);
+	if (a->ah_attr.is_global) {
+		rs_val_put_u64(v, "hop_limit", a->ah_attr.grh.hop_limit);
+		rs_val_put_u64(v, "traffic_class",
+			       a->ah_attr.grh.traffic_class);
+		rs_val_put_u64(v, "flow_label", a->ah_attr.grh.flow_label);
+	}
+	rs_val_put_u64(v, "sl", a->ah_attr.sl);
+	rs_val_put_u64(v, "timeout", a->timeout);
+	rs_val_put_u64(v, "retry_cnt", a->retry_cnt);
+	rs_val_put_u64(v, "rnr_retry", a->rnr_retry);
+	rs_val_put_u64(v, "min_rnr_timer", a->min_rnr_timer);
+	rs_val_put_u64(v, "max_rd_atomic", a->max_rd_atomic);
+	rs_val_put_u64(v, "max_dest_rd_atomic", a->max_dest_rd_atomic);
+}
+
+/* One side as the device sees it: "qpn 0x000011 RTS sq_psn 0", and its
+ * settings under @set. */
+static void describe_side(struct rs_val *v, struct rs_val *set,
+			  const char *key, const struct rs_conn_side *s,
+			  enum ibv_mtu *mtu)
 {
 	struct ibv_qp_attr attr;
 	struct ibv_qp_init_attr init;
@@ -163,12 +194,17 @@ static void describe_side(struct rs_val *v, const char *key,
 	if (!s->rt->qp)
 		return;
 	if (ibv_query_qp(s->rt->qp, &attr, IBV_QP_STATE | IBV_QP_PATH_MTU |
-			 IBV_QP_SQ_PSN, &init)) {
+			 IBV_QP_SQ_PSN | IBV_QP_RQ_PSN | IBV_QP_AV |
+			 IBV_QP_DEST_QPN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			 IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER |
+			 IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC,
+			 &init)) {
 		rs_val_put_strf(v, key, "qpn 0x%06x", s->rt->qp->qp_num);
 		return;
 	}
 	rs_val_put_strf(v, key, "qpn 0x%06x %s sq_psn %u", s->rt->qp->qp_num,
 		    rs_qp_state_name(attr.qp_state), attr.sq_psn);
+	put_settings(set, key, &attr, s->dev ? s->dev->gid_index : -1);
 	if (!*mtu)
 		*mtu = attr.path_mtu;
 }
@@ -177,6 +213,7 @@ static void conn_describe(struct rs_run *run, struct rs_live *l,
 			  struct rs_val *v)
 {
 	const struct rs_connection *conn = l->obj->data;
+	struct rs_val *set = rs_val_obj();
 	enum ibv_mtu mtu = 0;
 	struct rs_conn_side a, b;
 
@@ -184,10 +221,12 @@ static void conn_describe(struct rs_run *run, struct rs_live *l,
 	side_get(run, "b", conn->b, &b);
 	rs_val_put_str(v, "via",
 		       conn->via == RS_VIA_RDMA_CM ? "rdma_cm" : "oob");
-	describe_side(v, "a", &a, &mtu);
-	describe_side(v, "b", &b, &mtu);
+	describe_side(v, set, "a", &a, &mtu);
+	describe_side(v, set, "b", &b, &mtu);
 	if (mtu)
 		rs_val_put_u64(v, "mtu", 128u << mtu);
+	/* Last: the text report shows the facts before it, not it. */
+	rs_val_put(v, "settings", set);
 }
 
 /* Its rdma_cm events, while steps run. */

@@ -59,9 +59,13 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 		fputs("create:\n", t->out);
 }
 
-/* A fact of an object: "qpn 0x000011", "state RESET". */
+/* A fact of an object: "qpn 0x000011", "state RESET".  Facts that are
+ * objects or arrays (a connection's settings) are the record's only. */
 static void print_fact(FILE *f, const char *key, struct json_object *v)
 {
+	if (json_object_is_type(v, json_type_object) ||
+	    json_object_is_type(v, json_type_array))
+		return;
 	fprintf(f, " %s ", key);
 	switch (json_object_get_type(v)) {
 	case json_type_string:

@@ -153,7 +153,7 @@ run_scn "$tmp/out" "$tmp/err" "$mx"
   "passed,passed,passed,passed,failed" ] ||
 	fail "matrix: cells $(rec -c '[.cells[] | [.cell.name, .verdict]]')"
 [ "$(rec '.cells[4].steps[1].outcome')" = failed ] &&
-[ "$(rec '.cells[4].steps[1].message | test("rem_inv_req_err")')" = true ] ||
+[ "$(rec '.cells[4].steps[1].message | test("rem_op_err|rem_inv_req_err")')" = true ] ||
 	fail "matrix: the failing cell's steps say $(rec -c '[.cells[4].steps[] | {outcome, message}]')"
 has matrix "$tmp/out" '^  size=65536,qp_type=rc +failed$'
 has matrix "$tmp/out" '^verdict: failed \(exit 1\)$'
@@ -181,7 +181,7 @@ run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/deviations.yaml" "$mx"
 [ $rc = 0 ] || fail "deviation: exit $rc, want 0; $(tail -8 "$tmp/out")"
 [ "$(rec '.cells[4].steps[1].outcome')" = skipped ] &&
 [ "$(rec '.cells[4].steps[1].deviation.reason | test("on purpose")')" = true ] &&
-[ "$(rec '.cells[4].steps[1].message | test("^known deviation: .* \\(it failed: .*rem_inv_req_err")')" = true ] &&
+[ "$(rec '.cells[4].steps[1].message | test("^known deviation: .* \\(it failed: .*(rem_op_err|rem_inv_req_err)")')" = true ] &&
 [ "$(rec '.cells[0].steps[1].outcome')" = passed ] &&
 [ "$(rec '.cells[0].devices[0].provider')" = rxe ] ||
 	fail "deviation: $(rec -c '[.cells[] | .steps[1] | {outcome, message}]')"
