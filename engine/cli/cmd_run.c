@@ -17,29 +17,8 @@
 #include "gate.h"
 #include "live.h"
 #include "report.h"
+#include "cmd_run.h"
 #include "run.h"
-
-struct run_opts {
-	struct scn_opts scn;
-	bool dry_run;
-	bool check_leaks;
-	const char *device;
-	const char *json;
-	const char *junit;
-	const char *samples;
-	char **matrix;           /* --matrix NAME=V1,V2: into argv */
-	unsigned n_matrix;
-	const char *deviations_file;
-	struct rs_deviations deviations; /* --deviations FILE's */
-	bool strict;             /* apply no deviation */
-};
-
-/* The cell a run is, of a matrix: its name and its params' values. */
-struct cell {
-	char name[1024];
-	const struct rs_set *sets;
-	unsigned n_sets;
-};
 
 static const struct option run_long[] = {
 	{ "set", required_argument, NULL, 's' },
@@ -151,7 +130,7 @@ static void record_error(void *ctx, const struct rs_loc *loc, const char *msg)
 
 /* The record's head: what runs, where from, and its plan: an entry per
  * object in creation order, which create and teardown fill in. */
-static bool to_stdout(const char *path)
+bool rs_run_to_stdout(const char *path)
 {
 	return path && !strcmp(path, "-");
 }
@@ -171,7 +150,7 @@ static int record_init(struct rs_run *run, const char *file,
 	if (!rec || rs_record_init(rec, run->dry_run, run->verbose))
 		return -ENOMEM;
 	if (rs_record_add_reporter(rec, rs_report_text(
-			to_stdout(o->json) || to_stdout(o->junit) ?
+			rs_run_to_stdout(o->json) || rs_run_to_stdout(o->junit) ?
 			stderr : stdout, stderr)) ||
 	    (res && rs_record_add_reporter(rec, rs_results_cell(res))))
 		return -ENOMEM;
@@ -425,8 +404,7 @@ out:
 	return ret;
 }
 
-/* One run of @s: build, steps, teardown, its record to @res. */
-static int run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
+int rs_run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
 		   const char *file, const struct run_opts *o,
 		   const struct cell *cell, struct rs_results *res)
 {
@@ -443,116 +421,6 @@ static int run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
 	ret = run_scenario(&run, o->check_leaks);
 	run_free(&run);
 	return ret;
-}
-
-/* Which exit code of two a matrix reports: invalid, could not run,
- * failed, skipped, passed; an interruption above all. */
-static int worse(int a, int b)
-{
-	static const int order[] = { RS_EXIT_PASSED, RS_EXIT_SKIPPED,
-				     RS_EXIT_FAILED, RS_EXIT_CANTRUN,
-				     RS_EXIT_INVALID };
-	int ra = RS_N(order), rb = RS_N(order);
-
-	for (int i = 0; i < (int)RS_N(order); i++) {
-		if (order[i] == a)
-			ra = i;
-		if (order[i] == b)
-			rb = i;
-	}
-	return rb > ra ? b : a;
-}
-
-/* Every cell of @s's matrix, one after the other, each a full build-up,
- * steps and teardown; a summary at the end; the worst exit code. */
-static int run_matrix(const struct rs_cmd *cmd, struct rs_scenario *s,
-		      const char *file, const struct run_opts *o,
-		      struct rs_results *res, FILE *out)
-{
-	const struct rs_matrix *m = &s->matrix;
-	unsigned long n = rs_matrix_size(m), n_run = 0, k = 0;
-	unsigned n_sets = o->scn.n_sets + m->n_dims;
-	struct rs_set *sets = rs_calloc(n_sets + 1, sizeof(*sets));
-	int *codes = rs_calloc(n + 1, sizeof(*codes));
-	char (*names)[sizeof(((struct cell *)0)->name)] =
-		rs_calloc(n + 1, sizeof(*names));
-	struct rs_val *mx = res ? rs_results_matrix(res) : NULL;
-	int worst = RS_EXIT_PASSED;
-
-	if (!sets || !codes || !names) {
-		rs_free(sets);
-		rs_free(codes);
-		rs_free(names);
-		return rs_cmd_no_memory(cmd);
-	}
-	memcpy(sets, o->scn.sets, o->scn.n_sets * sizeof(*sets));
-	for (unsigned long i = 0; i < n; i++)
-		n_run += rs_matrix_cell(m, i, sets + o->scn.n_sets);
-	if (mx) {
-		struct rs_val *params = rs_val_put_obj(mx, "params");
-		struct rs_val *excl = rs_val_put_arr(mx, "excluded");
-
-		for (unsigned d = 0; d < m->n_dims; d++) {
-			struct rs_val *a = rs_val_put_arr(params, m->dims[d].name);
-
-			for (unsigned v = 0; v < m->dims[d].n; v++)
-				rs_val_push_str(a, m->dims[d].values[v]);
-		}
-		for (unsigned long i = 0; i < n; i++) {
-			struct rs_val *e;
-
-			if (rs_matrix_cell(m, i, sets + o->scn.n_sets))
-				continue;
-			e = rs_val_push_obj(excl);
-			for (unsigned d = 0; d < m->n_dims; d++)
-				rs_val_put_str(e, sets[o->scn.n_sets + d].name,
-					       sets[o->scn.n_sets + d].value);
-		}
-		rs_val_put_u64(mx, "cells", n_run);
-	}
-	for (unsigned long i = 0; i < n && !rs_interrupted; i++) {
-		struct cell cell = { .sets = sets + o->scn.n_sets,
-				     .n_sets = m->n_dims };
-		struct rs_scenario *cs = NULL;
-		size_t len = 0;
-		int ret;
-
-		codes[i] = -1;
-		if (!rs_matrix_cell(m, i, sets + o->scn.n_sets))
-			continue;
-		for (unsigned d = 0; d < m->n_dims; d++)
-			len += snprintf(cell.name + len, sizeof(cell.name) - len,
-					"%s%s=%s", d ? "," : "", cell.sets[d].name,
-					cell.sets[d].value);
-		memcpy(names[i], cell.name, sizeof(cell.name));
-		fprintf(out, "%scell %lu of %lu: %s\n", k ? "\n" : "", k + 1,
-			n_run, cell.name);
-		k++;
-		fflush(out);
-		ret = rs_scn_load(file, &(struct scn_opts){ sets, n_sets }, &cs);
-		if (ret == RS_EXIT_PASSED)
-			ret = run_one(cmd, cs, file, o, &cell, res);
-		rs_scenario_free(cs);
-		codes[i] = ret;
-		worst = ret >= 128 ? ret : worse(worst, ret);
-	}
-	fprintf(out, "\nmatrix: %lu cell%s", n_run, n_run == 1 ? "" : "s");
-	if (n != n_run)
-		fprintf(out, " (%lu excluded)", n - n_run);
-	fputs("\n", out);
-	for (unsigned long i = 0; i < n; i++)
-		if (codes[i] >= 0)
-			fprintf(out, "  %-40s %s\n", names[i],
-				rs_exit_verdict(codes[i]));
-		else if (rs_matrix_cell(m, i, sets + o->scn.n_sets))
-			fprintf(out, "  %-40s not run\n", names[i][0] ?
-				names[i] : "(interrupted before it)");
-	fprintf(out, "verdict: %s (exit %d)\n", rs_exit_verdict(worst), worst);
-	fflush(out);
-	rs_free(sets);
-	rs_free(codes);
-	rs_free(names);
-	return worst;
 }
 
 int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
@@ -595,11 +463,11 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	}
 	rs_signals_install();
 	if (s->matrix.n_dims)
-		ret = run_matrix(cmd, s, file, &o, res,
-				 to_stdout(o.json) || to_stdout(o.junit) ?
+		ret = rs_run_matrix(cmd, s, file, &o, res,
+				 rs_run_to_stdout(o.json) || rs_run_to_stdout(o.junit) ?
 				 stderr : stdout);
 	else
-		ret = run_one(cmd, s, file, &o, NULL, res);
+		ret = rs_run_one(cmd, s, file, &o, NULL, res);
 	if (res && rs_results_write(res, ret) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 out:

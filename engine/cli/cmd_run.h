@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_CMD_RUN_H
+#define RDMASCN_CMD_RUN_H
+
+#include <stdio.h>
+
+#include "cmd_scenario.h"
+#include "deviations.h"
+#include "report.h"
+
+/* rdmascn run's options. */
+struct run_opts {
+	struct scn_opts scn;
+	bool dry_run;
+	bool check_leaks;
+	const char *device;
+	const char *json;
+	const char *junit;
+	const char *samples;
+	char **matrix;           /* --matrix NAME=V1,V2: into argv */
+	unsigned n_matrix;
+	const char *deviations_file;
+	struct rs_deviations deviations; /* --deviations FILE's */
+	bool strict;             /* apply no deviation */
+};
+
+/* The cell a run is, of a matrix: its name and its params' values. */
+struct cell {
+	char name[1024];
+	const struct rs_set *sets;
+	unsigned n_sets;
+};
+
+/* Whether an output option names stdout ("-"). */
+bool rs_run_to_stdout(const char *path);
+/* One run of @s (one cell of a matrix, or none): build, steps, teardown,
+ * its record to @res; the exit code. */
+int rs_run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
+	       const char *file, const struct run_opts *o,
+	       const struct cell *cell, struct rs_results *res);
+/* Every cell of @s's matrix, each a full build-up, steps and teardown,
+ * --jobs of them at once; a table of the cells on @out at the end; the
+ * worst exit code. */
+int rs_run_matrix(const struct rs_cmd *cmd, struct rs_scenario *s,
+		  const char *file, const struct run_opts *o,
+		  struct rs_results *res, FILE *out);
+
+#endif
