@@ -85,7 +85,7 @@ _rdmascn()
 		COMPREPLY=($(compgen -W "$(ls /sys/class/infiniband 2>/dev/null)" \
 			-- "$cur"))
 		return 0 ;;
-	-s|--set|--matrix)
+	-s|--set|--matrix|--jobs)
 		return 0 ;;
 	--junit|--deviations|--samples)
 		_rdmascn_files
@@ -101,7 +101,7 @@ _rdmascn()
 	case $verb in
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
-			--junit --matrix --deviations --strict --samples
+			--junit --matrix --jobs --deviations --strict --samples
 			-v --verbose --softroce -h --help' ;;
 	validate|plan|graph)
 		opts='-s --set -h --help' ;;

@@ -31,6 +31,7 @@ static const struct option run_long[] = {
 	{ "deviations", required_argument, NULL, 'D' },
 	{ "strict", no_argument, NULL, 'T' },
 	{ "samples", required_argument, NULL, 'U' },
+	{ "jobs", required_argument, NULL, 'P' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -79,6 +80,16 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		case 'U':
 			o->samples = optarg;
 			break;
+		case 'P': {
+			char *end;
+			unsigned long j = strtoul(optarg, &end, 10);
+
+			if (*end || !j || j > 256 || optarg[0] == '-')
+				return rs_cmd_usage_error(cmd, "--jobs takes a "
+					"number from 1 to 256, not '%s'.", optarg);
+			o->jobs = j;
+			break;
+		}
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
 		case 'v':
@@ -238,6 +249,8 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->verbose = rs_verbose;
 	run->device = o->device;
 	run->samples_path = o->samples;
+	run->samples_append = o->samples_append;
+	run->cell = cell ? cell->name : NULL;
 	run->default_deadline_ms = 10000;
 	rs_diag_init(&run->diag, stderr);
 	run->live = rs_calloc(s->n_objects + 1, sizeof(*run->live));

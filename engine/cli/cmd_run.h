@@ -17,6 +17,8 @@ struct run_opts {
 	const char *json;
 	const char *junit;
 	const char *samples;
+	bool samples_append;     /* a matrix's cells after the first */
+	unsigned jobs;           /* --jobs: cells at once, in processes */
 	char **matrix;           /* --matrix NAME=V1,V2: into argv */
 	unsigned n_matrix;
 	const char *deviations_file;

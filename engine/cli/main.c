@@ -23,6 +23,8 @@ static const struct rs_cmd commands[] = {
 	  "      --matrix NAME=V1,V2,...\n"
 	  "                       run once per value (and per\n"
 	  "                       combination with the file's matrix:)\n"
+	  "      --jobs N         run N matrix cells at once, each in a\n"
+	  "                       process of its own\n"
 	  "      --deviations FILE  known deviations of devices and providers:\n"
 	  "                       their steps' failures are reported skipped\n"
 	  "      --strict         apply no known deviation\n"

@@ -1,8 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* rdmascn run over a matrix: a full run per cell, the worst verdict. */
+/*
+ * rdmascn run over a matrix: a full run per cell, the worst verdict.
+ * With --jobs N, N cells at once, each in a process of its own (fork:
+ * nothing of libibverbs is open yet in the parent) that writes its report
+ * and its record to files the parent then shows and keeps in cell order.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <json-c/json.h>
 
 #include "alloc.h"
 #include "cmd_run.h"
@@ -29,93 +41,374 @@ static int worse(int a, int b)
 	return rb > ra ? b : a;
 }
 
-int rs_run_matrix(const struct rs_cmd *cmd, struct rs_scenario *s,
-		      const char *file, const struct run_opts *o,
-		      struct rs_results *res, FILE *out)
+/* The matrix run: its cells, their names and outcomes. */
+struct mx {
+	const struct rs_cmd *cmd;
+	struct rs_scenario *s;
+	const char *file;
+	const struct run_opts *o;
+	struct rs_results *res;
+	FILE *out;
+	struct rs_set *sets;       /* --set, then the cell's values */
+	unsigned n_sets;
+	unsigned long n, n_run, shown, k;
+	int *codes;                /* -1: not run (yet); -2: excluded */
+	char (*names)[sizeof(((struct cell *)0)->name)];
+	pid_t *pids;               /* --jobs: each cell's process */
+	char dir[64];              /* --jobs: the cells' files */
+	bool samples_started;
+};
+
+/* The sets of cell @i, and its name; false when it is excluded. */
+static bool cell_of(struct mx *x, unsigned long i, struct cell *cell)
 {
-	const struct rs_matrix *m = &s->matrix;
-	unsigned long n = rs_matrix_size(m), n_run = 0, k = 0;
-	unsigned n_sets = o->scn.n_sets + m->n_dims;
-	struct rs_set *sets = rs_calloc(n_sets + 1, sizeof(*sets));
-	int *codes = rs_calloc(n + 1, sizeof(*codes));
-	char (*names)[sizeof(((struct cell *)0)->name)] =
-		rs_calloc(n + 1, sizeof(*names));
-	struct rs_val *mx = res ? rs_results_matrix(res) : NULL;
+	const struct rs_matrix *m = &x->s->matrix;
+	size_t len = 0;
+
+	*cell = (struct cell){ .sets = x->sets + x->o->scn.n_sets,
+			       .n_sets = m->n_dims };
+	if (!rs_matrix_cell(m, i, x->sets + x->o->scn.n_sets))
+		return false;
+	for (unsigned d = 0; d < m->n_dims; d++)
+		len += snprintf(cell->name + len, sizeof(cell->name) - len,
+				"%s%s=%s", d ? "," : "", cell->sets[d].name,
+				cell->sets[d].value);
+	return true;
+}
+
+static void header(struct mx *x, unsigned long i)
+{
+	fprintf(x->out, "%scell %lu of %lu: %s\n", x->k ? "\n" : "", x->k + 1,
+		x->n_run, x->names[i]);
+	x->k++;
+	fflush(x->out);
+}
+
+/* Cell @i in this process; its record to @res, its samples to @samples
+ * (appended to when @append). */
+static int run_cell(struct mx *x, unsigned long i, const struct run_opts *o,
+		    struct rs_results *res)
+{
+	struct rs_scenario *cs = NULL;
+	struct cell cell;
+	int ret;
+
+	cell_of(x, i, &cell);
+	ret = rs_scn_load(x->file, &(struct scn_opts){ x->sets, x->n_sets },
+			  &cs);
+	if (ret == RS_EXIT_PASSED)
+		ret = rs_run_one(x->cmd, cs, x->file, o, &cell, res);
+	rs_scenario_free(cs);
+	return ret;
+}
+
+static void cell_path(const struct mx *x, unsigned long i, const char *what,
+		      char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%lu.%s", x->dir, i, what);
+}
+
+/* Start cell @i in a process of its own: its output (stdout and stderr,
+ * as a terminal would show them) to DIR/I.out, its record to
+ * DIR/I.json, its samples to DIR/I.csv. */
+static int spawn(struct mx *x, unsigned long i)
+{
+	char out[96], json[96], csv[96];
+	struct run_opts co = *x->o;
+	struct rs_results *cr;
+	pid_t pid;
+	int fd, ret;
+
+	cell_path(x, i, "out", out, sizeof(out));
+	cell_path(x, i, "json", json, sizeof(json));
+	cell_path(x, i, "csv", csv, sizeof(csv));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid) {
+		x->pids[i] = pid;
+		return 0;
+	}
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+	    dup2(fd, STDERR_FILENO) < 0)
+		_exit(RS_EXIT_CANTRUN);
+	close(fd);
+	co.json = json;
+	co.junit = NULL;
+	co.samples = x->o->samples ? csv : NULL;
+	co.samples_append = false;
+	cr = rs_results_new(json, NULL);
+	ret = cr ? run_cell(x, i, &co, cr) : RS_EXIT_CANTRUN;
+	if (cr && rs_results_write(cr, ret) && ret == RS_EXIT_PASSED)
+		ret = RS_EXIT_CANTRUN;
+	rs_results_free(cr);
+	fflush(NULL);
+	_exit(ret);
+}
+
+/* Copy @path to @f, less its first line when @skip_head. */
+static void copy_file(FILE *f, const char *path, bool skip_head)
+{
+	FILE *in = fopen(path, "r");
+	char buf[8192];
+	size_t len;
+
+	if (!in)
+		return;
+	if (skip_head) {
+		int c;
+
+		while ((c = fgetc(in)) != EOF && c != '\n')
+			;
+	}
+	while ((len = fread(buf, 1, sizeof(buf), in)))
+		fwrite(buf, 1, len, f);
+	fclose(in);
+	fflush(f);
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *mem;
+
+	if (!f)
+		return strdup("");
+	mem = open_memstream(&buf, &size);
+	if (mem) {
+		copy_file(mem, path, false);
+		fclose(mem);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* A finished cell's output, record and samples, in cell order. */
+static void collect(struct mx *x, unsigned long i)
+{
+	char path[96];
+
+	header(x, i);
+	cell_path(x, i, "out", path, sizeof(path));
+	copy_file(x->out, path, false);
+	cell_path(x, i, "json", path, sizeof(path));
+	if (x->res) {
+		struct json_object *rec = json_object_from_file(path);
+		char out[96];
+
+		cell_path(x, i, "out", out, sizeof(out));
+		if (rec)
+			rs_results_add(x->res, rs_val_of(rec), read_file(out));
+	}
+	if (x->o->samples) {
+		FILE *f = fopen(x->o->samples, x->samples_started ? "a" : "w");
+
+		cell_path(x, i, "csv", path, sizeof(path));
+		if (f) {
+			copy_file(f, path, x->samples_started);
+			x->samples_started |= !access(path, R_OK);
+			fclose(f);
+		}
+	}
+}
+
+static void cleanup_dir(struct mx *x)
+{
+	static const char *const what[] = { "out", "json", "csv" };
+	char path[96];
+
+	for (unsigned long i = 0; i < x->n; i++)
+		for (size_t w = 0; w < RS_N(what); w++) {
+			cell_path(x, i, what[w], path, sizeof(path));
+			unlink(path);
+		}
+	rmdir(x->dir);
+}
+
+/* A process's end as an exit code: its own, or 128+signal. */
+static int exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : RS_EXIT_CANTRUN;
+}
+
+static void run_parallel(struct mx *x)
+{
+	unsigned long next = 0, running = 0;
+	bool forwarded = false;
+
+	while (x->shown < x->n) {
+		int status, i;
+		pid_t pid;
+
+		while (running < x->o->jobs && next < x->n && !rs_interrupted) {
+			if (x->codes[next] == -2 || spawn(x, next)) {
+				next++;
+				continue;
+			}
+			running++;
+			next++;
+		}
+		/* Show what is done, in order; past an interruption, what
+		 * never started is "not run". */
+		while (x->shown < x->n &&
+		       (x->codes[x->shown] != -1 ||
+			(!x->pids[x->shown] && (rs_interrupted ||
+						 x->shown < next)))) {
+			if (x->codes[x->shown] >= 0)
+				collect(x, x->shown);
+			x->shown++;
+		}
+		if (!running)
+			break;
+		/* A signal reached us (perhaps not them: kill, not ^C):
+		 * pass it on, once; each cell tears itself down. */
+		if (rs_interrupted && !forwarded) {
+			for (unsigned long c = 0; c < x->n; c++)
+				if (x->pids[c] && x->codes[c] == -1)
+					kill(x->pids[c], rs_interrupted);
+			forwarded = true;
+		}
+		pid = waitpid(-1, &status, WNOHANG);
+		if (!pid) {
+			struct pollfd p = { .fd = rs_signal_fd(),
+					    .events = POLLIN };
+
+			poll(&p, p.fd >= 0 && !rs_interrupted, 100);
+			continue;
+		}
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < (int)x->n && x->pids[i] != pid; i++)
+			;
+		if (i == (int)x->n)
+			continue;
+		x->codes[i] = exit_code(status);
+		running--;
+	}
+	cleanup_dir(x);
+}
+
+static void run_serial(struct mx *x)
+{
+	for (unsigned long i = 0; i < x->n && !rs_interrupted; i++) {
+		struct run_opts co = *x->o;
+
+		if (x->codes[i] == -2)
+			continue;
+		co.samples_append = x->samples_started;
+		x->samples_started = true;
+		header(x, i);
+		x->codes[i] = run_cell(x, i, &co, x->res);
+	}
+}
+
+static void put_matrix(struct mx *x, struct rs_val *mx)
+{
+	const struct rs_matrix *m = &x->s->matrix;
+	struct rs_val *params = rs_val_put_obj(mx, "params");
+	struct rs_val *excl = rs_val_put_arr(mx, "excluded");
+	struct cell cell;
+
+	for (unsigned d = 0; d < m->n_dims; d++) {
+		struct rs_val *a = rs_val_put_arr(params, m->dims[d].name);
+
+		for (unsigned v = 0; v < m->dims[d].n; v++)
+			rs_val_push_str(a, m->dims[d].values[v]);
+	}
+	for (unsigned long i = 0; i < x->n; i++) {
+		struct rs_val *e;
+
+		if (cell_of(x, i, &cell))
+			continue;
+		e = rs_val_push_obj(excl);
+		for (unsigned d = 0; d < m->n_dims; d++)
+			rs_val_put_str(e, cell.sets[d].name, cell.sets[d].value);
+	}
+	rs_val_put_u64(mx, "cells", x->n_run);
+}
+
+static int summary(struct mx *x)
+{
 	int worst = RS_EXIT_PASSED;
 
-	if (!sets || !codes || !names) {
-		rs_free(sets);
-		rs_free(codes);
-		rs_free(names);
-		return rs_cmd_no_memory(cmd);
-	}
-	memcpy(sets, o->scn.sets, o->scn.n_sets * sizeof(*sets));
-	for (unsigned long i = 0; i < n; i++)
-		n_run += rs_matrix_cell(m, i, sets + o->scn.n_sets);
-	if (mx) {
-		struct rs_val *params = rs_val_put_obj(mx, "params");
-		struct rs_val *excl = rs_val_put_arr(mx, "excluded");
-
-		for (unsigned d = 0; d < m->n_dims; d++) {
-			struct rs_val *a = rs_val_put_arr(params, m->dims[d].name);
-
-			for (unsigned v = 0; v < m->dims[d].n; v++)
-				rs_val_push_str(a, m->dims[d].values[v]);
-		}
-		for (unsigned long i = 0; i < n; i++) {
-			struct rs_val *e;
-
-			if (rs_matrix_cell(m, i, sets + o->scn.n_sets))
-				continue;
-			e = rs_val_push_obj(excl);
-			for (unsigned d = 0; d < m->n_dims; d++)
-				rs_val_put_str(e, sets[o->scn.n_sets + d].name,
-					       sets[o->scn.n_sets + d].value);
-		}
-		rs_val_put_u64(mx, "cells", n_run);
-	}
-	for (unsigned long i = 0; i < n && !rs_interrupted; i++) {
-		struct cell cell = { .sets = sets + o->scn.n_sets,
-				     .n_sets = m->n_dims };
-		struct rs_scenario *cs = NULL;
-		size_t len = 0;
-		int ret;
-
-		codes[i] = -1;
-		if (!rs_matrix_cell(m, i, sets + o->scn.n_sets))
+	fprintf(x->out, "\nmatrix: %lu cell%s", x->n_run,
+		x->n_run == 1 ? "" : "s");
+	if (x->n != x->n_run)
+		fprintf(x->out, " (%lu excluded)", x->n - x->n_run);
+	fputs("\n", x->out);
+	for (unsigned long i = 0; i < x->n; i++) {
+		if (x->codes[i] == -2)
 			continue;
-		for (unsigned d = 0; d < m->n_dims; d++)
-			len += snprintf(cell.name + len, sizeof(cell.name) - len,
-					"%s%s=%s", d ? "," : "", cell.sets[d].name,
-					cell.sets[d].value);
-		memcpy(names[i], cell.name, sizeof(cell.name));
-		fprintf(out, "%scell %lu of %lu: %s\n", k ? "\n" : "", k + 1,
-			n_run, cell.name);
-		k++;
-		fflush(out);
-		ret = rs_scn_load(file, &(struct scn_opts){ sets, n_sets }, &cs);
-		if (ret == RS_EXIT_PASSED)
-			ret = rs_run_one(cmd, cs, file, o, &cell, res);
-		rs_scenario_free(cs);
-		codes[i] = ret;
-		worst = ret >= 128 ? ret : worse(worst, ret);
+		fprintf(x->out, "  %-40s %s\n", x->names[i], x->codes[i] >= 0 ?
+			rs_exit_verdict(x->codes[i]) : "not run");
+		if (x->codes[i] >= 0)
+			worst = worst >= 128 ? worst :
+				x->codes[i] >= 128 ? x->codes[i] :
+				worse(worst, x->codes[i]);
 	}
-	fprintf(out, "\nmatrix: %lu cell%s", n_run, n_run == 1 ? "" : "s");
-	if (n != n_run)
-		fprintf(out, " (%lu excluded)", n - n_run);
-	fputs("\n", out);
-	for (unsigned long i = 0; i < n; i++)
-		if (codes[i] >= 0)
-			fprintf(out, "  %-40s %s\n", names[i],
-				rs_exit_verdict(codes[i]));
-		else if (rs_matrix_cell(m, i, sets + o->scn.n_sets))
-			fprintf(out, "  %-40s not run\n", names[i][0] ?
-				names[i] : "(interrupted before it)");
-	fprintf(out, "verdict: %s (exit %d)\n", rs_exit_verdict(worst), worst);
-	fflush(out);
-	rs_free(sets);
-	rs_free(codes);
-	rs_free(names);
+	if (rs_interrupted && worst < 128)
+		worst = 128 + rs_interrupted;
+	fprintf(x->out, "verdict: %s (exit %d)\n", rs_exit_verdict(worst),
+		worst);
+	fflush(x->out);
 	return worst;
 }
 
+int rs_run_matrix(const struct rs_cmd *cmd, struct rs_scenario *s,
+		  const char *file, const struct run_opts *o,
+		  struct rs_results *res, FILE *out)
+{
+	struct mx x = {
+		.cmd = cmd, .s = s, .file = file, .o = o, .res = res,
+		.out = out, .n = rs_matrix_size(&s->matrix),
+		.n_sets = o->scn.n_sets + s->matrix.n_dims,
+	};
+	int worst = RS_EXIT_CANTRUN;
+
+	x.sets = rs_calloc(x.n_sets + 1, sizeof(*x.sets));
+	x.codes = rs_calloc(x.n + 1, sizeof(*x.codes));
+	x.names = rs_calloc(x.n + 1, sizeof(*x.names));
+	x.pids = rs_calloc(x.n + 1, sizeof(*x.pids));
+	if (!x.sets || !x.codes || !x.names || !x.pids) {
+		worst = rs_cmd_no_memory(cmd);
+		goto out;
+	}
+	memcpy(x.sets, o->scn.sets, o->scn.n_sets * sizeof(*x.sets));
+	for (unsigned long i = 0; i < x.n; i++) {
+		struct cell cell;
+
+		x.codes[i] = cell_of(&x, i, &cell) ? -1 : -2;
+		x.n_run += x.codes[i] == -1;
+		memcpy(x.names[i], cell.name, sizeof(cell.name));
+	}
+	if (res)
+		put_matrix(&x, rs_results_matrix(res));
+	if (o->jobs > 1) {
+		snprintf(x.dir, sizeof(x.dir), "%s/rdmascn.XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (!mkdtemp(x.dir)) {
+			fprintf(stderr, "rdmascn run: --jobs: %s: %s\n", x.dir,
+				strerror(errno));
+			goto out;
+		}
+		run_parallel(&x);
+	} else {
+		run_serial(&x);
+	}
+	worst = summary(&x);
+out:
+	rs_free(x.sets);
+	rs_free(x.codes);
+	rs_free(x.names);
+	rs_free(x.pids);
+	return worst;
+}

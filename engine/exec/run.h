@@ -77,7 +77,9 @@ struct rs_run {
 	const struct rs_deviation **deviations;
 	unsigned n_deviations;
 	const char *samples_path; /* --samples: every latency sample, CSV */
+	bool samples_append;     /* a matrix's later cells add to it */
 	FILE *samples;
+	const char *cell;        /* a matrix cell's name, or NULL */
 };
 
 /* Keep the deviations that name a device of the run's contexts (after

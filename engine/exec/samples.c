@@ -24,9 +24,10 @@ int rs_samples_open(struct rs_run *run)
 {
 	if (!run->samples_path)
 		return 0;
-	run->samples = fopen(run->samples_path, "w");
-	if (!run->samples ||
-	    fputs("cell,step,iteration,usec\n", run->samples) < 0) {
+	run->samples = fopen(run->samples_path,
+			     run->samples_append ? "a" : "w");
+	if (!run->samples || (!run->samples_append &&
+	    fputs("cell,step,iteration,usec\n", run->samples) < 0)) {
 		int e = errno;
 
 		rs_diag_error(&run->diag, NULL, "--samples %s: %s",
@@ -112,8 +113,16 @@ void rs_step_samples(struct rs_step_run *sr, const uint64_t *ns, uint64_t n,
 		return;
 	/* Parallel steps write theirs whole, one after the other. */
 	pthread_mutex_lock(&sr->st->lock);
-	for (uint64_t i = 0; i < n; i++)
+	/* A cell's name has commas: quoted, '"' doubled, as CSV does. */
+	for (uint64_t i = 0; i < n; i++) {
+		if (sr->run->cell) {
+			fputc('"', f);
+			for (const char *c = sr->run->cell; *c; c++)
+				fputs(*c == '"' ? "\"\"" : (char[2]){ *c, 0 }, f);
+			fputc('"', f);
+		}
 		fprintf(f, ",%s,%llu,%.3f\n", sr->obj->id ? sr->obj->id : sr->no,
 			(unsigned long long)i, ns[i] / ns_per_usec);
+	}
 	pthread_mutex_unlock(&sr->st->lock);
 }

@@ -23,6 +23,10 @@ struct rs_results;
 struct rs_results *rs_results_new(const char *json, const char *junit);
 /* A reporter for the next cell's record.  NULL when out of memory. */
 struct rs_reporter *rs_results_cell(struct rs_results *res);
+/* A cell run elsewhere (a process of its own): its record (owned from
+ * here on) and human report (malloc()ed, owned too).  0 or -ENOMEM. */
+int rs_results_add(struct rs_results *res, struct rs_val *record,
+		   char *human);
 /* The matrix the cells came from (rs_val_put_* into it), or NULL: the
  * document is then the one cell's record. */
 struct rs_val *rs_results_matrix(struct rs_results *res);

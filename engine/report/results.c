@@ -50,11 +50,38 @@ static void cell_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		c->text->ops->entry(c->text, type, e);
 }
 
+int rs_results_add(struct rs_results *res, struct rs_val *record,
+		   char *human)
+{
+	struct rs_cell_result *cell;
+
+	if (!human)
+		human = strdup("");
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? 2 * res->cap : 4;
+		struct rs_cell_result *p =
+			rs_reallocarray(res->cells, cap, sizeof(*p));
+
+		if (p) {
+			res->cells = p;
+			res->cap = cap;
+		}
+	}
+	if (!human || res->n == res->cap) {
+		json_object_put(rs_val_json(record));
+		free(human);
+		return -ENOMEM;
+	}
+	cell = &res->cells[res->n++];
+	cell->record = record;
+	cell->human = human;
+	return 0;
+}
+
 static int cell_end(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct cell_rep *c = CELL(r);
-	struct rs_results *res = c->res;
-	struct rs_cell_result *cell;
+	char *human;
 
 	if (c->text)
 		c->text->ops->end(c->text, rec);
@@ -62,26 +89,11 @@ static int cell_end(struct rs_reporter *r, const struct rs_val *rec)
 		fclose(c->mem);
 		c->mem = NULL;
 	}
-	if (res->n == res->cap) {
-		size_t cap = res->cap ? 2 * res->cap : 4;
-		struct rs_cell_result *p =
-			rs_reallocarray(res->cells, cap, sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		res->cells = p;
-		res->cap = cap;
-	}
-	cell = &res->cells[res->n++];
-	cell->record = rs_val_of(json_object_get(rs_val_json(rec)));
-	cell->human = c->buf ? c->buf : strdup("");
+	human = c->buf;
 	c->buf = NULL;  /* the cell owns it now */
-	if (!cell->human) {
-		json_object_put(rs_val_json(cell->record));
-		res->n--;
-		return -ENOMEM;
-	}
-	return 0;
+	return rs_results_add(c->res,
+			      rs_val_of(json_object_get(rs_val_json(rec))),
+			      human);
 }
 
 static void cell_free(struct rs_reporter *r)

@@ -67,10 +67,25 @@ rc=$?
 [ $rc = 2 ] && grep -q "expected NAME=VALUE,VALUE" "$tmp/err" ||
 	bad "--matrix size: exit $rc, $(cat "$tmp/err")"
 
+# --jobs: the cells in processes of their own, shown in cell order: the
+# same report, records and testsuites as one after the other.
+n=$((n + 1))
+"$rdmascn" run -n "$scn" >"$tmp/serial" 2>&1
+cells --jobs 3 "$scn"
+[ $rc = 0 ] && [ "$got" = "$want" ] && cmp -s "$tmp/serial" "$tmp/out" &&
+	[ "$(xmllint --xpath 'count(//testsuite)' "$tmp/r.xml")" = 5 ] ||
+	bad "--jobs 3: exit $rc, cells $got, $(diff "$tmp/serial" "$tmp/out" | head -5)"
+
+n=$((n + 1))
+"$rdmascn" run -n --jobs 0 "$scn" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q -- "--jobs takes a number from 1 to 256, not '0'" "$tmp/err" ||
+	bad "--jobs 0: exit $rc, $(cat "$tmp/err")"
+
 # No device: every cell could not run, and says so; the worst is 3.
 if ! "$rdmascn" devices >/dev/null 2>&1; then
 	n=$((n + 1))
-	"$rdmascn" run --matrix size=64 --json "$tmp/r.json" "$scn" \
+	"$rdmascn" run --matrix size=64 --jobs 2 --json "$tmp/r.json" "$scn" \
 		>"$tmp/out" 2>&1
 	rc=$?
 	[ $rc = 3 ] && grep -q '^verdict: could not run (exit 3)$' "$tmp/out" &&

@@ -161,6 +161,11 @@ has matrix "$tmp/out" '^verdict: failed \(exit 1\)$'
 [ "$(xmllint --xpath 'count(//testcase/failure)' "$tmp/rec.xml")" = 1 ] ||
 	fail "matrix: JUnit $(grep -c '<testsuite ' "$tmp/rec.xml") suites"
 echo "ok a 3x2 matrix less one: four cells pass, the one that does not fit fails, exit 1"
+run_scn "$tmp/out" "$tmp/err" --jobs 2 "$mx"
+[ $rc = 1 ] && [ "$(rec '[.cells[].verdict] | join(",")')" = \
+  "passed,passed,passed,passed,failed" ] ||
+	fail "matrix --jobs 2: exit $rc, $(rec -c '[.cells[] | [.cell.name, .verdict]]')"
+echo "ok the same matrix two cells at a time: the same verdicts"
 run_scn "$tmp/out" "$tmp/err" --matrix size=64,4096 "$mx"
 [ $rc = 0 ] && [ "$(rec '.cells | length')" = 4 ] ||
 	fail "matrix of 64 and 4096: exit $rc, $(tail -8 "$tmp/out")"
