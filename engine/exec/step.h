@@ -304,39 +304,4 @@ size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len);
 unsigned rs_parallel_children(struct rs_step_run *sr,
 			      struct rs_step_run ***ret);
 
-/* --- shared by the post and pattern steps (step_post.c) ------------------- */
-
-/* An MR's runtime state, NULL if @id names none. */
-struct rs_mr_rt *rs_step_mr(struct rs_step_run *sr, const char *id);
-/*
- * The remote end of an RDMA op at @offset of an mr or a bound mw: the
- * address and rkey to post, our host bytes there (for verify; NULL when
- * not known) and how many bytes there are from @offset on (an unbound
- * mw: UINT64_MAX).
- */
-void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
-		    uint64_t *ret_addr, uint32_t *ret_rkey, uint8_t **ret_host,
-		    uint64_t *ret_avail);
-/*
- * The local buffer of a step: @len_field (its value @len, absent: the
- * rest of the mr, at most @cap) bytes at @offset of mr @id, as an SGE.
- * @ret_host: our bytes there.  0, or -EIO once the step failed.
- */
-int rs_step_local(struct rs_step_run *sr, const char *id, uint64_t offset,
-		  const char *len_field, uint64_t len, uint64_t cap,
-		  struct ibv_sge *ret_sge, uint8_t **ret_host);
-/* Does a WR of @opcode on @qp go through ibv_wr_* (an ex QP created
- * with that op in send_ops)? */
-bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode);
-/* Post a chain of WRs, through ibv_wr_* when @ex.  0 or the errno;
- * *@bad is the first WR not posted. */
-int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
-		      struct ibv_send_wr **bad);
-/* Reads and atomics on @q can be answered (its connection's
- * max_rd_atomic and max_dest_rd_atomic); 0 or -EIO once failed. */
-int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
-			    int expect);
-/* The path MTU of a QP's port, in bytes. */
-uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp);
-
 #endif

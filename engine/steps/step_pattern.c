@@ -13,38 +13,13 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "buf.h"
 #include "step.h"
 #include "steps.h"
 #include "value.h"
+#include "wr.h"
 
 /* Latency samples and rates are taken on uv_hrtime(): CLOCK_MONOTONIC. */
-
-static int post1(struct rs_qpi *q, bool ex, struct ibv_send_wr *wr)
-{
-	struct ibv_send_wr *bad;
-
-	return rs_post_send_list(q, ex, wr, &bad);
-}
-
-static int post_recv1(struct rs_qpi *q, struct ibv_recv_wr *wr)
-{
-	struct ibv_recv_wr *bad;
-
-	struct rdmascn_srq srq;
-
-	if (q->srq && q->info.srq_posts && !rs_as_srq(q->srq, &srq))
-		return ibv_post_srq_recv(srq.srq, wr, &bad);
-	return ibv_post_recv(q->rt->qp, wr, &bad);
-}
-
-static uint32_t recv_room(struct rs_qpi *q)
-{
-	struct rdmascn_srq srq;
-
-	if (q->srq && !rs_as_srq(q->srq, &srq))
-		return srq.max_wr;
-	return q->rt->cap.max_recv_wr;
-}
 
 /* --- pingpong --------------------------------------------------------------
  *
@@ -58,12 +33,11 @@ struct pp_side {
 	struct rs_mr_rt *mr;
 	struct ibv_send_wr wr;
 	struct ibv_sge sge;
-	struct ibv_recv_wr rwr;
-	struct ibv_sge rsge;
+	struct rs_recv_window rw;    /* op: send */
 	bool ex;
 	unsigned lane;               /* its send lane; receives lane + 1 */
-	struct rs_lane *sl, *rl;
-	uint64_t sent, rposted;
+	struct rs_lane *sl;
+	uint64_t sent;
 	uint32_t sq;                 /* sends in flight at most */
 	volatile uint8_t *last;      /* write: the last byte of its buffer */
 };
@@ -118,37 +92,17 @@ static inline bool pp_byte(volatile uint8_t *last, uint8_t want, bool idle)
 
 static int pp_post(struct rs_step_run *sr, struct pp_side *s, uint64_t seq)
 {
+	struct ibv_send_wr *bad;
 	int r;
 
 	s->wr.wr_id = rs_wr_id(rs_step_slot(sr), s->lane, (uint32_t)seq);
-	r = post1(s->qp, s->ex, &s->wr);
+	r = rs_post_send_list(s->qp, s->ex, &s->wr, &bad);
 	if (r)
 		return rs_step_fail(sr, RS_STEP_FAILED, NULL,
 				    "posting on qp '%s' (round trip %llu): %s",
 				    s->qp->l->obj->id,
-				    (unsigned long long)seq + 1, strerror(r));
+				    (unsigned long long)seq + 1, strerror(-r));
 	s->sent++;
-	return 0;
-}
-
-static int pp_refill(struct rs_step_run *sr, struct pp_rt *p,
-		     struct pp_side *s)
-{
-	uint64_t done = atomic_load_explicit(&s->rl->done,
-					     memory_order_acquire);
-
-	while (s->rposted < p->total && s->rposted - done < p->rx) {
-		int r;
-
-		s->rwr.wr_id = rs_wr_id(rs_step_slot(sr), s->lane + 1,
-					(uint32_t)s->rposted);
-		r = post_recv1(s->qp, &s->rwr);
-		if (r)
-			return rs_step_fail(sr, RS_STEP_FAILED, NULL,
-					    "posting a receive on qp '%s': %s",
-					    s->qp->l->obj->id, strerror(r));
-		s->rposted++;
-	}
 	return 0;
 }
 
@@ -221,13 +175,13 @@ static void pp_answer(struct rs_step_run *sr)
 				return;
 		}
 	} else {
-		uint64_t got = atomic_load_explicit(&b->rl->done,
+		uint64_t got = atomic_load_explicit(&b->rw.lane->done,
 						    memory_order_acquire);
 
 		if (b->sent < got && b->sent - sends_done(b) < b->sq &&
 		    pp_post(sr, b, b->sent))
 			return;
-		if (pp_refill(sr, p, b))
+		if (rs_recv_refill(sr, &b->rw, p->total, p->rx))
 			return;
 	}
 	if (b->sent == p->total && sends_done(b) == b->sent)
@@ -300,7 +254,7 @@ static void pp_progress(struct rs_step_run *sr)
 	if (a->sent > p->iter &&
 	    (p->write ? pp_byte(a->last, pp_pong(p->iter),
 				sends_done(a) == a->sent) :
-	     atomic_load_explicit(&a->rl->done, memory_order_acquire) >
+	     atomic_load_explicit(&a->rw.lane->done, memory_order_acquire) >
 	     p->iter)) {
 		/* One clock read serves this sample and the next post. */
 		now = uv_hrtime();
@@ -322,7 +276,7 @@ static void pp_progress(struct rs_step_run *sr)
 		if (pp_post(sr, a, a->sent))
 			return;
 	}
-	if (!p->write && pp_refill(sr, p, a))
+	if (!p->write && rs_recv_refill(sr, &a->rw, p->total, p->rx))
 		return;
 	if (p->iter == p->total && sends_done(a) == a->sent &&
 	    atomic_load_explicit(&p->peer->over, memory_order_acquire)) {
@@ -338,21 +292,18 @@ static int pp_side_init(struct rs_step_run *sr, struct pp_rt *p,
 			const char *peer_local, uint32_t size, bool inl,
 			unsigned lane)
 {
+	struct ibv_sge rsge;
 	uint8_t *host, *rhost;
 	uint64_t raddr, ravail;
 	uint32_t rkey;
 	int r;
 
-	s->qp = rs_step_qp(sr, qp);
-	if (!s->qp || !s->qp->rt->qp)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
-				    "qp '%s' does not exist", qp);
+	s->qp = rs_wr_qp(sr, qp, NULL, true);
+	if (!s->qp)
+		return -EIO;
 	s->mr = rs_step_mr(sr, local);
 	s->lane = lane;
 	s->sl = &sr->owner->lanes[lane];
-	s->rl = &sr->owner->lanes[lane + 1];
-	s->rl->per_wr = true;
-	s->rl->op = "recv";
 	r = rs_step_local(sr, local, 0, NULL, size, size, &s->sge, &host);
 	if (r)
 		return r;
@@ -365,15 +316,12 @@ static int pp_side_init(struct rs_step_run *sr, struct pp_rt *p,
 	s->wr.sg_list = &s->sge;
 	s->wr.num_sge = size ? 1 : 0;
 	s->wr.send_flags = IBV_SEND_SIGNALED;
-	if (inl) {
-		if (size > s->qp->rt->cap.max_inline_data)
-			return rs_step_fail(sr, RS_STEP_CANTRUN, "inline",
-					    "%u bytes exceed qp '%s' "
-					    "max_inline_data (%u)", size, qp,
-					    s->qp->rt->cap.max_inline_data);
-		s->wr.send_flags |= IBV_SEND_INLINE;
-		s->sge.addr = (uintptr_t)host;
-	}
+	rsge = s->sge;
+	rsge.addr = s->mr->addr;
+	rs_recv_window_init(sr, &s->rw, s->qp, lane + 1, &rsge, size ? 1 : 0);
+	if (inl && rs_wr_inline(sr, s->qp, size, host, &s->sge,
+				&s->wr.send_flags))
+		return -EIO;
 	if (p->write) {
 		if (!host || !size)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, "size",
@@ -396,10 +344,6 @@ static int pp_side_init(struct rs_step_run *sr, struct pp_rt *p,
 	} else {
 		s->wr.opcode = IBV_WR_SEND;
 		s->sl->op = "send";
-		s->rsge = s->sge;
-		s->rsge.addr = s->mr->addr;
-		s->rwr.sg_list = &s->rsge;
-		s->rwr.num_sge = size ? 1 : 0;
 	}
 	s->ex = rs_qp_use_ex(s->qp, s->wr.opcode);
 	return 0;
@@ -463,7 +407,7 @@ static int pingpong_start(struct rs_step_run *sr)
 	sr->unit = "round trips";
 	sr->total = p->total;
 	if (!p->write) {
-		uint32_t ra = recv_room(p->a.qp), rb = recv_room(p->b.qp);
+		uint32_t ra = rs_recv_room(p->a.qp), rb = rs_recv_room(p->b.qp);
 
 		/* Like ibv_rc_pingpong's rx_depth: keep them posted. */
 		p->rx = ra < rb ? ra : rb;
@@ -471,7 +415,8 @@ static int pingpong_start(struct rs_step_run *sr)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, "peer",
 					    "op: send needs receive queues "
 					    "(max_recv_wr > 0)");
-		if (pp_refill(sr, p, &p->a) || pp_refill(sr, p, &p->b))
+		if (rs_recv_refill(sr, &p->a.rw, p->total, p->rx) ||
+		    rs_recv_refill(sr, &p->b.rw, p->total, p->rx))
 			return -EIO;
 	}
 	/* b's side: this step's name and WRs, its own loop and thread. */
@@ -518,17 +463,11 @@ const struct rdmascn_step_ops rs_step_ops_pingpong = {
 /* --- stream --------------------------------------------------------------- */
 
 struct st_q {
-	struct rs_qpi *qp;
+	struct rs_wr_window w;       /* w.n: to post; the posted ones when
+				      * stopped */
 	struct rs_qpi *peer;         /* send: the receiver */
-	struct ibv_send_wr *wr;      /* list WRs, chained */
-	struct ibv_sge *sge;
-	struct ibv_recv_wr rwr;
-	struct ibv_sge rsge;
-	struct rs_lane *sl, *rl;
-	uint64_t n;                  /* to post; the posted ones when stopped */
-	uint64_t posted, rposted;
-	uint64_t sig_upto;           /* WRs up to the last signalled one */
-	bool ex;
+	struct rs_recv_window rw;    /* ... its receives */
+	struct rs_lane *sl;
 	bool over;
 };
 
@@ -536,63 +475,26 @@ struct stream_rt {
 	struct st_q *q;
 	unsigned nq;
 	bool send;
-	uint32_t depth, list, sig, size, rx;
-	unsigned flags;
+	uint32_t depth;              /* every QP's window */
+	uint32_t size, rx;
 	uint64_t until;              /* duration_ms: ns when posting stops */
 	bool stopped;                /* duration passed */
 	uint64_t t_first, t_last;
 	unsigned n_over;
 };
 
-static int st_post(struct rs_step_run *sr, struct stream_rt *s,
-		   struct st_q *q, unsigned lane, uint64_t k)
+static int st_post(struct rs_step_run *sr, struct st_q *q, unsigned lane,
+		   uint64_t k)
 {
-	uint32_t slot = rs_step_slot(sr);
-	struct ibv_send_wr *bad = NULL;
-	int r;
+	uint64_t posted = q->w.posted;
+	int r = rs_wr_post(sr, &q->w, lane, k, NULL);
 
-	for (uint64_t i = 0; i < k; i++) {
-		uint64_t seq = q->posted + i;
-		struct ibv_send_wr *w = &q->wr[i];
-
-		w->wr_id = rs_wr_id(slot, lane, (uint32_t)seq);
-		w->send_flags = s->flags;
-		if ((seq + 1) % s->sig == 0 || seq + 1 == q->n) {
-			w->send_flags |= IBV_SEND_SIGNALED;
-			q->sig_upto = seq + 1;
-		}
-	}
-	q->wr[k - 1].next = NULL;
-	r = rs_post_send_list(q->qp, q->ex, q->wr, &bad);
-	q->wr[k - 1].next = k < s->list ? &q->wr[k] : NULL;
 	if (r)
 		return rs_step_fail(sr, RS_STEP_FAILED, NULL,
 				    "posting on qp '%s' (WR %llu): %s",
-				    q->qp->l->obj->id,
-				    (unsigned long long)q->posted + 1,
-				    strerror(r));
-	q->posted += k;
-	return 0;
-}
-
-static int st_refill(struct rs_step_run *sr, struct stream_rt *s,
-		     struct st_q *q, unsigned lane)
-{
-	uint64_t done = atomic_load_explicit(&q->rl->done,
-					     memory_order_acquire);
-
-	while (q->rposted < q->n && q->rposted - done < s->rx) {
-		int r;
-
-		q->rwr.wr_id = rs_wr_id(rs_step_slot(sr), lane,
-					(uint32_t)q->rposted);
-		r = post_recv1(q->peer, &q->rwr);
-		if (r)
-			return rs_step_fail(sr, RS_STEP_FAILED, NULL,
-					    "posting a receive on qp '%s': %s",
-					    q->peer->l->obj->id, strerror(r));
-		q->rposted++;
-	}
+				    q->w.qp->l->obj->id,
+				    (unsigned long long)posted + 1,
+				    strerror(-r));
 	return 0;
 }
 
@@ -603,7 +505,7 @@ static void st_report(struct rs_step_run *sr, struct stream_rt *s)
 	struct rs_val *bw;
 
 	for (unsigned i = 0; i < s->nq; i++)
-		msgs += s->q[i].n;
+		msgs += s->q[i].w.n;
 	if (sec <= 0)
 		sec = 1e-9;
 	/* MB/s as perftest prints it (2^20 bytes); Gb/s in 10^9 bits. */
@@ -625,7 +527,7 @@ static void stream_progress(struct rs_step_run *sr)
 		/* Time is up: what was signalled is what is counted. */
 		s->stopped = true;
 		for (unsigned i = 0; i < s->nq; i++)
-			s->q[i].n = s->q[i].sig_upto;
+			s->q[i].w.n = s->q[i].w.sig_upto;
 	}
 	sr->done = 0;
 	for (unsigned i = 0; i < s->nq; i++) {
@@ -636,28 +538,23 @@ static void stream_progress(struct rs_step_run *sr)
 			continue;
 		done = atomic_load_explicit(&q->sl->done,
 					    memory_order_acquire);
-		if (s->send && st_refill(sr, s, q, 2 * i + 1))
+		if (s->send && rs_recv_refill(sr, &q->rw, q->w.n, s->rx))
 			return;
-		while (!s->stopped && q->posted < q->n) {
-			uint64_t room = s->depth - (q->posted - done);
-			uint64_t k = q->n - q->posted;
-
+		while (!s->stopped && q->w.posted < q->w.n) {
 			/* A send needs a receive posted for it. */
-			if (s->send && q->rposted - q->posted < room)
-				room = q->rposted - q->posted;
-			if (!room)
+			uint64_t k = rs_wr_next(&q->w, done, s->send ?
+						q->rw.posted - q->w.posted :
+						UINT64_MAX);
+
+			if (!k)
 				break;
-			if (k > s->list)
-				k = s->list;
-			if (k > room)
-				k = room;
-			if (st_post(sr, s, q, 2 * i, k))
+			if (st_post(sr, q, 2 * i, k))
 				return;
 		}
 		sr->done += done;
-		if (done < q->n || (s->send &&
-		    atomic_load_explicit(&q->rl->done, memory_order_acquire) <
-		    q->n))
+		if (done < q->w.n || (s->send &&
+		    atomic_load_explicit(&q->rw.lane->done,
+					 memory_order_acquire) < q->w.n))
 			continue;
 		q->over = true;
 		s->n_over++;
@@ -667,7 +564,7 @@ static void stream_progress(struct rs_step_run *sr)
 	}
 	sr->wrs = 0;
 	for (unsigned i = 0; i < s->nq; i++)
-		sr->wrs += s->q[i].posted;
+		sr->wrs += s->q[i].w.posted;
 	if (s->n_over == s->nq) {
 		st_report(sr, s);
 		rs_step_pass(sr);
@@ -676,63 +573,48 @@ static void stream_progress(struct rs_step_run *sr)
 
 static int stream_q_init(struct rs_step_run *sr, struct stream_rt *s,
 			 struct st_q *q, const char *qp, unsigned i,
-			 const struct ibv_send_wr *tmpl,
-			 const struct ibv_sge *sge, uint64_t n)
+			 const struct ibv_send_wr *tmpl, struct ibv_sge sge,
+			 uint8_t *host, const struct ibv_sge *rsge, uint64_t n)
 {
 	const struct rs_step_stream *st = sr->obj->data;
 	int r;
 
-	q->qp = rs_step_qp(sr, qp);
-	if (!q->qp || !q->qp->rt->qp)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "qp",
-				    "qp '%s' does not exist", qp);
-	if (s->depth > q->qp->rt->cap.max_send_wr)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "depth",
-				    "%u exceeds qp '%s' max_send_wr (%u)",
-				    s->depth, qp, q->qp->rt->cap.max_send_wr);
-	if (s->flags & IBV_SEND_INLINE &&
-	    s->size > q->qp->rt->cap.max_inline_data)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "inline",
-				    "%u bytes exceed qp '%s' max_inline_data "
-				    "(%u)", s->size, qp,
-				    q->qp->rt->cap.max_inline_data);
-	q->n = n;
+	q->w.qp = rs_wr_qp(sr, qp, "qp", true);
+	if (!q->w.qp)
+		return -EIO;
+	r = rs_wr_window_size(sr, &q->w, q->w.qp, s->depth, st->post_list,
+			      st->signal_every);
+	if (!r && st->inline_data)
+		r = rs_wr_inline(sr, q->w.qp, s->size, host, &sge,
+				 &q->w.flags);
+	if (r)
+		return r;
+	q->w.n = n;
 	q->sl = &sr->owner->lanes[2 * i];
-	q->rl = &sr->owner->lanes[2 * i + 1];
 	q->sl->op = st->op == RS_STREAM_SEND ? "send" :
 		    st->op == RS_STREAM_READ ? "rdma_read" : "rdma_write";
-	q->rl->per_wr = true;
-	q->rl->op = "recv";
-	q->wr = rs_calloc(s->list, sizeof(*q->wr));
-	q->sge = rs_calloc(s->list, sizeof(*q->sge));
-	if (!q->wr || !q->sge)
+	rs_recv_lane(&sr->owner->lanes[2 * i + 1]);
+	if (rs_wr_window_build(&q->w, tmpl, &sge))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
-	for (uint32_t k = 0; k < s->list; k++) {
-		q->wr[k] = *tmpl;
-		q->sge[k] = *sge;
-		q->wr[k].sg_list = &q->sge[k];
-		q->wr[k].next = k + 1 < s->list ? &q->wr[k + 1] : NULL;
-	}
-	q->ex = rs_qp_use_ex(q->qp, tmpl->opcode);
-	r = rs_step_watch(sr, q->qp->send_cq, st->completion);
+	r = rs_step_watch(sr, q->w.qp->send_cq, st->completion);
 	if (r || !s->send)
 		return r;
 	/* send: the receiver is `peer` for one QP, else each QP's
 	 * connection peer. */
-	q->peer = st->peer && st->qp ? rs_step_qp(sr, st->peer) : q->qp->peer;
+	q->peer = st->peer && st->qp ? rs_step_qp(sr, st->peer) :
+		  q->w.qp->peer;
 	if (!q->peer || !q->peer->rt->qp)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "peer",
 				    "qp '%s' has no receiving peer (a "
 				    "connection)", qp);
-	if (!s->rx || s->rx > recv_room(q->peer))
-		s->rx = recv_room(q->peer);
+	if (!s->rx || s->rx > rs_recv_room(q->peer))
+		s->rx = rs_recv_room(q->peer);
 	if (!s->rx)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "peer",
 				    "qp '%s' has no receive queue",
 				    q->peer->l->obj->id);
-	q->rwr.sg_list = &q->rsge;
-	q->rwr.num_sge = 1;
+	rs_recv_window_init(sr, &q->rw, q->peer, 2 * i + 1, rsge, 1);
 	return rs_step_watch(sr, q->peer->recv_cq, st->completion);
 }
 
@@ -752,10 +634,9 @@ static int stream_start(struct rs_step_run *sr)
 	if (2 * nq > RS_MAX_LANES)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "qps",
 				    "at most %d qps", RS_MAX_LANES / 2);
-	first = rs_step_qp(sr, st->qp ? st->qp : st->qps[0]);
-	if (!first || !first->rt->qp)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
-				    "the qp does not exist");
+	first = rs_wr_qp(sr, st->qp ? st->qp : st->qps[0], NULL, false);
+	if (!first)
+		return -EIO;
 	s->send = st->op == RS_STREAM_SEND;
 	if (st->remote)
 		rs_step_remote(sr, st->remote, 0, &raddr, &rkey, &rhost,
@@ -770,18 +651,9 @@ static int stream_start(struct rs_step_run *sr)
 				    "%u bytes do not fit in '%s' (%llu bytes)",
 				    s->size, st->remote,
 				    (unsigned long long)ravail);
+	/* Every QP's window is the first's unless given. */
 	max = first->rt->cap.max_send_wr ? first->rt->cap.max_send_wr : 1;
 	s->depth = st->depth ? st->depth : max;
-	s->list = st->post_list ? st->post_list : 1;
-	if (s->list > s->depth)
-		s->list = s->depth;
-	s->sig = st->signal_every ? st->signal_every : 1;
-	if (s->sig > s->depth)
-		s->sig = s->depth;
-	if (st->inline_data) {
-		s->flags = IBV_SEND_INLINE;
-		sge.addr = (uintptr_t)host;
-	}
 	tmpl.num_sge = s->size ? 1 : 0;
 	tmpl.opcode = s->send ? IBV_WR_SEND : st->op == RS_STREAM_READ ?
 		      IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
@@ -817,13 +689,12 @@ static int stream_start(struct rs_step_run *sr)
 	s->nq = nq;
 	for (unsigned i = 0; i < nq; i++) {
 		r = stream_q_init(sr, s, &s->q[i], st->qp ? st->qp :
-				  st->qps[i], i, &tmpl, &sge, n);
+				  st->qps[i], i, &tmpl, sge, host, &rsge, n);
 		if (!r && st->op == RS_STREAM_READ)
-			r = rs_step_check_rd_atomic(sr, s->q[i].qp,
+			r = rs_step_check_rd_atomic(sr, s->q[i].w.qp,
 						    IBV_WC_SUCCESS);
 		if (r)
 			return r;
-		s->q[i].rsge = rsge;
 	}
 	sr->unit = "completions";
 	sr->total = n == UINT64_MAX ? 0 : n * nq;
@@ -838,10 +709,8 @@ static void stream_release(struct rs_step_run *sr)
 {
 	struct stream_rt *s = sr->rt;
 
-	for (unsigned i = 0; s->q && i < s->nq; i++) {
-		rs_free(s->q[i].wr);
-		rs_free(s->q[i].sge);
-	}
+	for (unsigned i = 0; s->q && i < s->nq; i++)
+		rs_wr_window_free(&s->q[i].w);
 	rs_free(s->q);
 }
 

@@ -12,23 +12,19 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "buf.h"
 #include "step.h"
 #include "steps.h"
 #include "value.h"
+#include "wr.h"
 
 struct post_rt {
-	struct rs_qpi *qp;
+	struct rs_wr_window w;
 	struct rs_lane *lane;
-	uint64_t n;                  /* WRs to post */
-	uint64_t posted;
-	uint32_t depth, list, sig;
-	unsigned flags;              /* IBV_SEND_INLINE */
 	bool stopped;                /* an error came: post no more */
-	bool ex;                     /* through ibv_wr_* */
 	struct ibv_send_wr tmpl;
 	struct ibv_sge tsge;
-	struct ibv_send_wr *wr;      /* list WRs, chained */
-	struct ibv_sge *sge;
+	uint8_t *host;               /* our bytes of tsge: inline data */
 	/* The receives this traffic consumes, at the peer. */
 	struct rs_qpi *peer;
 	uint64_t peer_base;
@@ -42,280 +38,42 @@ struct post_rt {
 	uint64_t bind_offset;
 	uint32_t new_rkey;
 	struct ibv_mw_bind bind1;
-	int (*post)(struct rs_step_run *sr, struct ibv_send_wr *wr,
-		    struct ibv_send_wr **bad);
+	rs_wr_post_fn *post;         /* NULL: rs_post_send_list() */
 	int (*check)(struct rs_step_run *sr);
 };
 
-/* --- helpers the pattern steps share -------------------------------------- */
-
-struct rs_mr_rt *rs_step_mr(struct rs_step_run *sr, const char *id)
-{
-	return rs_as_mem(rs_live_find(sr->run, id));
-}
-
-void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
-		    uint64_t *ret_addr, uint32_t *ret_rkey, uint8_t **ret_host,
-		    uint64_t *ret_avail)
-{
-	struct rs_live *l = rs_live_find(sr->run, id);
-	struct rs_mw_rt *mw = rs_as_mw(l);
-	struct rs_mr_rt *mr;
-	uint64_t len;
-
-	if (mw) {
-		struct rs_mwi *m = sr->st->by_obj[l->obj->index];
-
-		*ret_rkey = mw->rkey;
-		if (!m->mr) {
-			/* Never bound by a step: a negative test. */
-			*ret_addr = offset;
-			*ret_host = NULL;
-			*ret_avail = UINT64_MAX;
-			return;
-		}
-		mr = rs_as_mem(m->mr);
-		*ret_addr = (m->zero_based ? 0 : m->addr) + offset;
-		*ret_host = mr->buf && offset <= m->length ?
-			    (uint8_t *)mr->buf + m->offset + offset : NULL;
-		len = m->length;
-	} else {
-		mr = rs_as_mem(l);
-		*ret_addr = mr->addr + offset;
-		*ret_rkey = mr->mr->rkey;
-		*ret_host = mr->buf && offset <= mr->length ?
-			    (uint8_t *)mr->buf + offset : NULL;
-		len = mr->length;
-	}
-	*ret_avail = offset <= len ? len - offset : 0;
-}
-
-int rs_step_local(struct rs_step_run *sr, const char *id, uint64_t offset,
-		  const char *len_field, uint64_t len, uint64_t cap,
-		  struct ibv_sge *ret_sge, uint8_t **ret_host)
-{
-	struct rs_mr_rt *mr = rs_step_mr(sr, id);
-
-	if (offset > mr->length)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "offset",
-				    "%llu is past the end of mr '%s' (%zu "
-				    "bytes)", (unsigned long long)offset, id,
-				    mr->length);
-	if (!len_field || !rs_obj_has(sr->obj, len_field)) {
-		len = mr->length - offset;
-		if (len > cap)
-			len = cap;
-	} else if (len > mr->length - offset) {
-		return rs_step_fail(sr, RS_STEP_CANTRUN, len_field,
-				    "%llu bytes at offset %llu do not fit in "
-				    "mr '%s' (%zu bytes)",
-				    (unsigned long long)len,
-				    (unsigned long long)offset, id, mr->length);
-	}
-	if (len > UINT32_MAX)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, len_field,
-				    "%llu bytes: one WR moves at most %u",
-				    (unsigned long long)len, UINT32_MAX);
-	ret_sge->addr = mr->addr + offset;
-	ret_sge->length = len;
-	ret_sge->lkey = mr->mr ? mr->mr->lkey : 0;
-	*ret_host = mr->buf ? (uint8_t *)mr->buf + offset : NULL;
-	return 0;
-}
-
-uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp)
-{
-	struct rs_dev *dev = rs_live_dev(sr->run, qp->l);
-	int mtu = dev ? dev->port_attr.active_mtu : IBV_MTU_1024;
-
-	if (qp->conn && qp->conn->mtu)
-		mtu = qp->conn->mtu;
-	return 128u << (mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? mtu : 3);
-}
-
-static uint64_t ex_bit(enum ibv_wr_opcode op)
-{
-	switch (op) {
-	case IBV_WR_SEND: return IBV_QP_EX_WITH_SEND;
-	case IBV_WR_SEND_WITH_IMM: return IBV_QP_EX_WITH_SEND_WITH_IMM;
-	case IBV_WR_SEND_WITH_INV: return IBV_QP_EX_WITH_SEND_WITH_INV;
-	case IBV_WR_RDMA_WRITE: return IBV_QP_EX_WITH_RDMA_WRITE;
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		return IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
-	case IBV_WR_RDMA_READ: return IBV_QP_EX_WITH_RDMA_READ;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		return IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		return IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP;
-	case IBV_WR_LOCAL_INV: return IBV_QP_EX_WITH_LOCAL_INV;
-	case IBV_WR_BIND_MW: return IBV_QP_EX_WITH_BIND_MW;
-	default: return 0;
-	}
-}
-
-bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)
-{
-	return qp->rt->qpx && qp->info.ex &&
-	       (qp->info.send_ops & ex_bit(opcode));
-}
-
-/* The ibv_wr_* form of a chain of ibv_send_wr: one start, one complete. */
-static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr)
-{
-	struct ibv_qp_ex *x = qp->rt->qpx;
-
-	ibv_wr_start(x);
-	for (; wr; wr = wr->next) {
-		uint64_t ra = wr->wr.rdma.remote_addr;
-		uint32_t rk = wr->wr.rdma.rkey;
-		bool data = true;
-
-		x->wr_id = wr->wr_id;
-		x->wr_flags = wr->send_flags;
-		switch (wr->opcode) {
-		case IBV_WR_SEND:
-			ibv_wr_send(x);
-			break;
-		case IBV_WR_SEND_WITH_IMM:
-			ibv_wr_send_imm(x, wr->imm_data);
-			break;
-		case IBV_WR_SEND_WITH_INV:
-			ibv_wr_send_inv(x, wr->invalidate_rkey);
-			break;
-		case IBV_WR_RDMA_WRITE:
-			ibv_wr_rdma_write(x, rk, ra);
-			break;
-		case IBV_WR_RDMA_WRITE_WITH_IMM:
-			ibv_wr_rdma_write_imm(x, rk, ra, wr->imm_data);
-			break;
-		case IBV_WR_RDMA_READ:
-			ibv_wr_rdma_read(x, rk, ra);
-			break;
-		case IBV_WR_ATOMIC_FETCH_AND_ADD:
-			ibv_wr_atomic_fetch_add(x, wr->wr.atomic.rkey,
-						wr->wr.atomic.remote_addr,
-						wr->wr.atomic.compare_add);
-			break;
-		case IBV_WR_ATOMIC_CMP_AND_SWP:
-			ibv_wr_atomic_cmp_swp(x, wr->wr.atomic.rkey,
-					      wr->wr.atomic.remote_addr,
-					      wr->wr.atomic.compare_add,
-					      wr->wr.atomic.swap);
-			break;
-		case IBV_WR_LOCAL_INV:
-			ibv_wr_local_inv(x, wr->invalidate_rkey);
-			data = false;
-			break;
-		case IBV_WR_BIND_MW:
-			ibv_wr_bind_mw(x, wr->bind_mw.mw, wr->bind_mw.rkey,
-				       &wr->bind_mw.bind_info);
-			data = false;
-			break;
-		default:
-			ibv_wr_abort(x);
-			return EOPNOTSUPP;
-		}
-		if (qp->info.type == RS_QPT_UD)
-			ibv_wr_set_ud_addr(x, wr->wr.ud.ah,
-					   wr->wr.ud.remote_qpn,
-					   wr->wr.ud.remote_qkey);
-		else if (qp->info.type == RS_QPT_XRC_SEND)
-			ibv_wr_set_xrc_srqn(x, wr->qp_type.xrc.remote_srqn);
-		if (!data || !wr->num_sge)
-			continue;
-		if (wr->send_flags & IBV_SEND_INLINE)
-			ibv_wr_set_inline_data(x,
-				(void *)(uintptr_t)wr->sg_list->addr,
-				wr->sg_list->length);
-		else
-			ibv_wr_set_sge(x, wr->sg_list->lkey,
-				       wr->sg_list->addr, wr->sg_list->length);
-	}
-	return ibv_wr_complete(x);
-}
-
-int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
-		      struct ibv_send_wr **bad)
-{
-	int r;
-
-	if (!ex)
-		return ibv_post_send(qp->rt->qp, wr, bad);
-	/* ibv_wr_complete() posts all or nothing. */
-	r = post_ex(qp, wr);
-	if (r)
-		*bad = wr;
-	return r;
-}
-
 /* --- the engine ----------------------------------------------------------- */
-
-static int post_default(struct rs_step_run *sr, struct ibv_send_wr *wr,
-			struct ibv_send_wr **bad)
-{
-	struct post_rt *p = sr->rt;
-
-	return rs_post_send_list(p->qp, p->ex, wr, bad);
-}
 
 /* Post what the window allows. */
 static void post_more(struct rs_step_run *sr, struct post_rt *p)
 {
-	uint32_t slot = rs_step_slot(sr);
+	struct rs_wr_window *w = &p->w;
 	uint64_t done = atomic_load_explicit(&p->lane->done,
 					     memory_order_acquire);
+	uint64_t k;
 
 	if (!p->stopped &&
 	    atomic_load_explicit(&p->lane->errored, memory_order_relaxed))
 		p->stopped = true;
-	while (!p->stopped && p->posted < p->n && !sr->finished) {
-		uint64_t room = p->depth - (p->posted - done);
-		uint64_t k = p->n - p->posted;
-		struct ibv_send_wr *bad = NULL;
-		int r;
+	while (!p->stopped && w->posted < w->n && !sr->finished &&
+	       (k = rs_wr_next(w, done, UINT64_MAX))) {
+		int r = rs_wr_post(sr, w, 0, k, p->post);
 
-		if (!room)
-			break;
-		/* A short chain when the window is short: waiting for a
-		 * full one could wait for a completion never requested. */
-		if (k > p->list)
-			k = p->list;
-		if (k > room)
-			k = room;
-		for (uint64_t i = 0; i < k; i++) {
-			uint64_t s = p->posted + i;
-			struct ibv_send_wr *w = &p->wr[i];
-
-			w->wr_id = rs_wr_id(slot, 0, (uint32_t)s);
-			w->send_flags = p->flags;
-			if ((s + 1) % p->sig == 0 || s + 1 == p->n)
-				w->send_flags |= IBV_SEND_SIGNALED;
-		}
-		p->wr[k - 1].next = NULL;
-		r = p->post(sr, p->wr, &bad);
-		p->wr[k - 1].next = k < p->list ? &p->wr[k] : NULL;
 		if (r) {
-			uint64_t ok = 0;
-
-			for (struct ibv_send_wr *w = p->wr; w && w != bad;
-			     w = w->next)
-				ok++;
-			p->posted += ok < k ? ok : 0;
-			sr->wrs = p->posted;
+			sr->wrs = w->posted;
 			rs_step_fail(sr, RS_STEP_FAILED, NULL,
 				     "posting %s WR %llu of %llu on qp '%s': "
 				     "%s (max_send_wr %u, %llu in flight)",
 				     p->lane->op,
-				     (unsigned long long)p->posted + 1,
-				     (unsigned long long)p->n,
-				     p->qp->l->obj->id, strerror(r),
-				     p->qp->rt->cap.max_send_wr,
-				     (unsigned long long)(p->posted - done));
+				     (unsigned long long)w->posted + 1,
+				     (unsigned long long)w->n,
+				     w->qp->l->obj->id, strerror(-r),
+				     w->qp->rt->cap.max_send_wr,
+				     (unsigned long long)(w->posted - done));
 			return;
 		}
-		p->posted += k;
 	}
-	sr->wrs = p->posted;
+	sr->wrs = w->posted;
 }
 
 static void post_progress(struct rs_step_run *sr)
@@ -333,8 +91,8 @@ static void post_progress(struct rs_step_run *sr)
 		sr->done2 = atomic_load_explicit(&p->peer->recv_done,
 						 memory_order_acquire) -
 			    p->peer_base;
-	target = p->stopped ? p->posted : p->n;
-	if (p->posted < target || done < p->posted)
+	target = p->stopped ? p->w.posted : p->w.n;
+	if (p->w.posted < target || done < p->w.posted)
 		return;
 	if (o->expect != IBV_WC_SUCCESS) {
 		/* Expected errors do not wait for the peer. */
@@ -343,7 +101,7 @@ static void post_progress(struct rs_step_run *sr)
 				     "expected %s, but all %llu WRs completed "
 				     "with success",
 				     rs_wc_status_name(o->expect),
-				     (unsigned long long)p->posted);
+				     (unsigned long long)p->w.posted);
 		else
 			rs_step_pass(sr);
 		return;
@@ -360,12 +118,11 @@ static void post_release(struct rs_step_run *sr)
 {
 	struct post_rt *p = sr->rt;
 
-	rs_free(p->wr);
-	rs_free(p->sge);
+	rs_wr_window_free(&p->w);
 }
 
 /*
- * Everything set in p->tmpl/tsge (sg_list/num_sge by the engine), p->qp,
+ * Everything set in p->tmpl/tsge (sg_list/num_sge by the engine), p->w.qp,
  * p->peer: check the knobs against the QP, build the chain, watch the
  * CQs and post the first window.
  */
@@ -373,72 +130,40 @@ static int post_begin(struct rs_step_run *sr, struct post_rt *p,
 		      const struct rs_step_traffic *t, const char *op,
 		      bool has_data)
 {
-	const struct ibv_qp_cap *cap = &p->qp->rt->cap;
 	struct rs_owner *o;
-	uint32_t max = cap->max_send_wr ? cap->max_send_wr : 1;
 	int r;
 
-	p->n = t->iterations ? t->iterations : 1;
-	if (rs_obj_has(sr->obj, "depth") && t->depth) {
-		if (t->depth > max)
-			return rs_step_fail(sr, RS_STEP_CANTRUN, "depth",
-					    "%u exceeds qp '%s' max_send_wr "
-					    "(%u)", t->depth,
-					    p->qp->l->obj->id, max);
-		p->depth = t->depth;
-	} else {
-		p->depth = max;
-	}
-	p->list = t->post_list ? t->post_list : 1;
-	if (p->list > p->depth)
-		p->list = p->depth;
-	/* A window of `depth` WRs must hold a signalled one. */
-	p->sig = t->signal_every ? t->signal_every : 1;
-	if (p->sig > p->depth)
-		p->sig = p->depth;
-	if (t->inline_data) {
-		if (p->tsge.length > cap->max_inline_data)
-			return rs_step_fail(sr, RS_STEP_CANTRUN, "inline",
-					    "%u bytes exceed qp '%s' "
-					    "max_inline_data (%u)",
-					    p->tsge.length, p->qp->l->obj->id,
-					    cap->max_inline_data);
-		p->flags |= IBV_SEND_INLINE;
-	}
+	p->w.n = t->iterations ? t->iterations : 1;
+	r = rs_wr_window_size(sr, &p->w, p->w.qp, t->depth, t->post_list,
+			      t->signal_every);
+	if (!r && t->inline_data)
+		r = rs_wr_inline(sr, p->w.qp, p->tsge.length, p->host,
+				 &p->tsge, &p->w.flags);
+	if (r)
+		return r;
 	o = rs_step_owner(sr, 1, t->expect);
 	if (!o)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
 	p->lane = &o->lanes[0];
 	p->lane->op = op;
-	p->wr = rs_calloc(p->list, sizeof(*p->wr));
-	p->sge = rs_calloc(p->list, sizeof(*p->sge));
-	if (!p->wr || !p->sge)
+	p->tmpl.num_sge = has_data;
+	if (rs_wr_window_build(&p->w, &p->tmpl, &p->tsge))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
-	for (uint32_t i = 0; i < p->list; i++) {
-		p->wr[i] = p->tmpl;
-		p->sge[i] = p->tsge;
-		p->wr[i].sg_list = &p->sge[i];
-		p->wr[i].num_sge = has_data;
-		p->wr[i].next = i + 1 < p->list ? &p->wr[i + 1] : NULL;
-	}
-	p->ex = rs_qp_use_ex(p->qp, p->tmpl.opcode);
-	if (!p->post)
-		p->post = post_default;
-	r = rs_step_watch(sr, p->qp->send_cq, t->completion);
+	r = rs_step_watch(sr, p->w.qp->send_cq, t->completion);
 	if (!r && p->peer)
 		r = rs_step_watch(sr, p->peer->recv_cq, t->completion);
 	if (r)
 		return r;
 	sr->unit = "completions";
-	sr->total = p->n;
+	sr->total = p->w.n;
 	if (p->peer) {
 		rs_step_count_recv(sr, p->peer);
 		p->peer_base = atomic_load(&p->peer->recv_done);
 		snprintf(sr->unit2, sizeof(sr->unit2), "receives at qp '%s'",
 			 p->peer->l->obj->id);
-		sr->total2 = p->n;
+		sr->total2 = p->w.n;
 	}
 	post_more(sr, p);
 	return 0;
@@ -448,43 +173,6 @@ static int post_begin(struct rs_step_run *sr, struct post_rt *p,
 static bool has_data(struct rs_step_run *sr, uint32_t length)
 {
 	return !rs_obj_has(sr->obj, "length") || length;
-}
-
-/* Inline data is copied by the CPU: from our bytes, not the MR's iova. */
-static void inline_from_host(struct post_rt *p, const struct rs_step_traffic *t,
-			     uint8_t *host)
-{
-	if (t->inline_data && host)
-		p->tsge.addr = (uintptr_t)host;
-}
-
-static bool check_qp(struct rs_step_run *sr, struct rs_qpi *q, const char *f)
-{
-	if (q && q->rt->qp)
-		return true;
-	rs_step_fail(sr, RS_STEP_CANTRUN, f, "the qp does not exist");
-	return false;
-}
-
-/*
- * Reads and atomics need initiator depth on the QP's connection and
- * responder resources on the peer's: with 0 (the default) they are never
- * answered and the step would only end at its deadline.
- */
-int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
-			    int expect)
-{
-	const struct rdmascn_link *c = q->conn;
-
-	if (!c || expect != IBV_WC_SUCCESS ||
-	    (c->max_rd_atomic && c->max_dest_rd_atomic))
-		return 0;
-	return rs_step_fail(sr, RS_STEP_CANTRUN, "qp",
-			    "reads and atomics on qp '%s' need max_rd_atomic "
-			    "and max_dest_rd_atomic >= 1 on its connection "
-			    "(connection '%s' has %u and %u)",
-			    q->l->obj->id, c->id ? c->id : "-",
-			    c->max_rd_atomic, c->max_dest_rd_atomic);
 }
 
 /* --- verify: true --------------------------------------------------------- */
@@ -556,8 +244,8 @@ static int send_start(struct rs_step_run *sr)
 	uint8_t *host;
 	int r;
 
-	p->qp = rs_step_qp(sr, s->qp);
-	if (!check_qp(sr, p->qp, "qp"))
+	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
+	if (!p->w.qp)
 		return -EIO;
 	if (s->ah) {
 		struct rs_ah_rt *ah = rs_rt(sr->run, s->ah);
@@ -568,12 +256,12 @@ static int send_start(struct rs_step_run *sr)
 		w->wr.ud.remote_qkey = rs_obj_has(sr->obj, "remote_qkey") ||
 				       !p->peer ? s->remote_qkey :
 				       p->peer->rt->qkey;
-		cap = rs_qp_mtu_bytes(sr, p->qp);
+		cap = rs_qp_mtu_bytes(sr, p->w.qp);
 	} else {
-		p->peer = p->qp->peer;
+		p->peer = p->w.qp->peer;
 		struct rdmascn_srq srq;
 
-		if (p->qp->info.type == RS_QPT_XRC_SEND && p->peer &&
+		if (p->w.qp->info.type == RS_QPT_XRC_SEND && p->peer &&
 		    p->peer->srq && !rs_as_srq(p->peer->srq, &srq))
 			w->qp_type.xrc.remote_srqn = srq.srq_num;
 	}
@@ -600,7 +288,7 @@ static int send_start(struct rs_step_run *sr)
 	else if (s->traffic.verify)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
 				    "the receiving qp is not in this scenario");
-	inline_from_host(p, &s->traffic, host);
+	p->host = host;
 	return post_begin(sr, p, &s->traffic, "send",
 			  has_data(sr, s->length));
 }
@@ -614,15 +302,15 @@ static int ud_send_start(struct rs_step_run *sr)
 	uint8_t *host;
 	int r;
 
-	p->qp = rs_step_qp(sr, s->qp);
-	p->peer = rs_step_qp(sr, s->to);
-	if (!check_qp(sr, p->qp, "qp") || !check_qp(sr, p->peer, "to"))
+	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
+	p->peer = p->w.qp ? rs_wr_qp(sr, s->to, "to", false) : NULL;
+	if (!p->peer)
 		return -EIO;
 	if (p->peer->info.type != RS_QPT_UD)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "to",
 				    "qp '%s' is not a ud qp", s->to);
 	r = rs_step_local(sr, s->local, 0, "length", s->length,
-			  rs_qp_mtu_bytes(sr, p->qp), &p->tsge, &host);
+			  rs_qp_mtu_bytes(sr, p->w.qp), &p->tsge, &host);
 	if (r)
 		return r;
 	w->opcode = IBV_WR_SEND;
@@ -633,7 +321,7 @@ static int ud_send_start(struct rs_step_run *sr)
 	p->len = p->tsge.length;
 	if (s->traffic.verify)
 		p->check = check_received;
-	inline_from_host(p, &s->traffic, host);
+	p->host = host;
 	return post_begin(sr, p, &s->traffic, "ud_send",
 			  has_data(sr, s->length));
 }
@@ -653,8 +341,8 @@ static int rdma_start(struct rs_step_run *sr, const char *qp,
 	uint8_t *host, *rhost;
 	int r;
 
-	p->qp = rs_step_qp(sr, qp);
-	if (!check_qp(sr, p->qp, "qp"))
+	p->w.qp = rs_wr_qp(sr, qp, "qp", false);
+	if (!p->w.qp)
 		return -EIO;
 	rs_step_remote(sr, remote, remote_offset, &raddr, &rkey, &rhost,
 		       &ravail);
@@ -680,7 +368,7 @@ static int rdma_start(struct rs_step_run *sr, const char *qp,
 	p->dst = read ? host : rhost;
 	if (t->verify)
 		p->check = check_moved;
-	inline_from_host(p, t, host);
+	p->host = host;
 	return 0;
 }
 
@@ -698,7 +386,7 @@ static int write_start(struct rs_step_run *sr)
 		/* The immediate consumes a receive at the peer. */
 		p->tmpl.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
 		p->tmpl.imm_data = htobe32(s->imm);
-		p->peer = p->qp->peer;
+		p->peer = p->w.qp->peer;
 	}
 	return post_begin(sr, p, &s->traffic, p->peer ? "rdma_write_imm" :
 			  "rdma_write",
@@ -713,7 +401,7 @@ static int read_start(struct rs_step_run *sr)
 	r = rdma_start(sr, s->qp, s->local, s->offset, s->length, s->remote,
 		       s->remote_offset, s->rkey, &s->traffic, true);
 	if (!r)
-		r = rs_step_check_rd_atomic(sr, ((struct post_rt *)sr->rt)->qp,
+		r = rs_step_check_rd_atomic(sr, ((struct post_rt *)sr->rt)->w.qp,
 					    s->traffic.expect);
 	if (r)
 		return r;
@@ -755,9 +443,9 @@ static int atomic_start(struct rs_step_run *sr)
 	uint8_t *rhost;
 	int r;
 
-	p->qp = rs_step_qp(sr, s->qp);
-	if (!check_qp(sr, p->qp, "qp") ||
-	    rs_step_check_rd_atomic(sr, p->qp, s->traffic.expect))
+	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
+	if (!p->w.qp ||
+	    rs_step_check_rd_atomic(sr, p->w.qp, s->traffic.expect))
 		return -EIO;
 	r = rs_step_local(sr, s->local, 0, NULL, 8, 8, &p->tsge, &p->fetch);
 	if (r)
@@ -801,7 +489,7 @@ static int post_bind1(struct rs_step_run *sr, struct ibv_send_wr *wr,
 	p->bind1.wr_id = wr->wr_id;
 	p->bind1.send_flags = wr->send_flags;
 	p->bind1.bind_info = wr->bind_mw.bind_info;
-	r = ibv_bind_mw(p->qp->rt->qp, mw->mw, &p->bind1);
+	r = rs_wr_err(ibv_bind_mw(p->w.qp->rt->qp, mw->mw, &p->bind1));
 	if (r)
 		*bad = wr;
 	/* Type 1: the library gives the window its new rkey. */
@@ -836,9 +524,9 @@ static int bind_mw_start(struct rs_step_run *sr)
 	uint8_t *host;
 	int r;
 
-	p->qp = rs_step_qp(sr, s->qp);
+	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
 	p->mw = rs_step_mw(sr, s->mw);
-	if (!check_qp(sr, p->qp, "qp"))
+	if (!p->w.qp)
 		return -EIO;
 	mw = rs_as_mw(p->mw->l);
 	mr = rs_step_mr(sr, s->mr);
@@ -870,8 +558,8 @@ static int invalidate_start(struct rs_step_run *sr)
 	const struct rs_step_invalidate *s = sr->obj->data;
 	struct post_rt *p = sr->rt;
 
-	p->qp = rs_step_qp(sr, s->qp);
-	if (!check_qp(sr, p->qp, "qp"))
+	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
+	if (!p->w.qp)
 		return -EIO;
 	p->tmpl.opcode = IBV_WR_LOCAL_INV;
 	if (s->mw)
@@ -894,7 +582,7 @@ static int recv_start(struct rs_step_run *sr)
 	struct ibv_recv_wr wr[RECV_CHAIN], *bad;
 	struct ibv_sge sge;
 	struct rs_owner *o;
-	struct rs_qpi *qp = s->qp ? rs_step_qp(sr, s->qp) : NULL;
+	struct rs_qpi *qp = NULL;
 	struct rdmascn_srq sf = { 0 };
 	struct ibv_srq *srq = s->srq &&
 		!rs_as_srq(rs_live_find(sr->run, s->srq), &sf) ? sf.srq : NULL;
@@ -903,7 +591,7 @@ static int recv_start(struct rs_step_run *sr)
 	uint8_t *host;
 	int r;
 
-	if (qp && !check_qp(sr, qp, "qp"))
+	if (s->qp && !(qp = rs_wr_qp(sr, s->qp, "qp", false)))
 		return -EIO;
 	r = rs_step_local(sr, s->local, s->offset, "length", s->length,
 			  UINT64_MAX, &sge, &host);
@@ -913,8 +601,7 @@ static int recv_start(struct rs_step_run *sr)
 	if (!o)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
-	o->lanes[0].per_wr = true;
-	o->lanes[0].op = "recv";
+	rs_recv_lane(&o->lanes[0]);
 	for (unsigned i = 0; i < RECV_CHAIN; i++)
 		wr[i] = (struct ibv_recv_wr){ .sg_list = &sge, .num_sge = 1 };
 	while (posted < n) {
@@ -925,8 +612,7 @@ static int recv_start(struct rs_step_run *sr)
 			wr[i].next = i + 1 < k ? &wr[i + 1] : NULL;
 		}
 		bad = NULL;
-		r = srq ? ibv_post_srq_recv(srq, wr, &bad) :
-			  ibv_post_recv(qp->rt->qp, wr, &bad);
+		r = rs_post_recv_list(srq, qp, wr, &bad);
 		if (r) {
 			for (unsigned i = 0; i < k && &wr[i] != bad; i++)
 				posted++;
@@ -937,7 +623,7 @@ static int recv_start(struct rs_step_run *sr)
 					    (unsigned long long)posted + 1,
 					    (unsigned long long)n,
 					    srq ? "srq" : "qp",
-					    srq ? s->srq : s->qp, strerror(r),
+					    srq ? s->srq : s->qp, strerror(-r),
 					    srq ? sf.max_wr :
 						  qp->rt->cap.max_recv_wr);
 		}
