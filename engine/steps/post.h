@@ -20,6 +20,8 @@
 struct post_rt {
 	struct rs_wr_window w;
 	struct rs_lane *lane;
+	const char *op;              /* its WRs in messages; NULL: the
+				      * opcode's name */
 	bool stopped;                /* an error came: post no more */
 	struct ibv_send_wr tmpl;
 	struct ibv_sge tsge;
@@ -47,8 +49,7 @@ struct post_rt {
  * CQs and post the first window.
  */
 int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
-		  const struct rs_step_traffic *t, const char *op,
-		  bool has_data);
+		  const struct rs_step_traffic *t, bool has_data);
 void rs_post_progress(struct rs_step_run *sr);
 void rs_post_release(struct rs_step_run *sr);
 /* `length: 0` is a message without an SGE; absent is the whole buffer. */

@@ -79,7 +79,7 @@ static int bind_mw_start(struct rs_step_run *sr)
 		w->bind_mw.rkey = p->new_rkey;
 	}
 	p->check = check_bound;
-	return rs_post_begin(sr, p, &s->traffic, "bind_mw", false);
+	return rs_post_begin(sr, p, &s->traffic, false);
 }
 
 static int invalidate_start(struct rs_step_run *sr)
@@ -96,7 +96,7 @@ static int invalidate_start(struct rs_step_run *sr)
 			rs_as_mw(rs_live_find(sr->run, s->mw))->rkey;
 	else
 		p->tmpl.invalidate_rkey = rs_step_mr(sr, s->mr)->mr->rkey;
-	return rs_post_begin(sr, p, &s->traffic, "local_inv", false);
+	return rs_post_begin(sr, p, &s->traffic, false);
 }
 
 RS_POST_OPS(bind_mw);

@@ -331,14 +331,13 @@ static int pp_side_init(struct rs_step_run *sr, struct pp_rt *p,
 		s->wr.opcode = IBV_WR_RDMA_WRITE;
 		s->wr.wr.rdma.remote_addr = raddr;
 		s->wr.wr.rdma.rkey = rkey;
-		s->sl->op = "rdma_write";
 		s->last = host + size - 1;
 		/* Not a value either side waits for. */
 		*s->last = 0;
 	} else {
 		s->wr.opcode = IBV_WR_SEND;
-		s->sl->op = "send";
 	}
+	s->sl->op = rs_wr_op_name(s->wr.opcode);
 	s->ex = rs_qp_use_ex(s->qp, s->wr.opcode);
 	return 0;
 }

@@ -90,8 +90,7 @@ void rs_post_release(struct rs_step_run *sr)
 }
 
 int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
-		  const struct rs_step_traffic *t, const char *op,
-		  bool has_data)
+		  const struct rs_step_traffic *t, bool has_data)
 {
 	struct rs_owner *o;
 	int r;
@@ -109,7 +108,7 @@ int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
 	p->lane = &o->lanes[0];
-	p->lane->op = op;
+	p->lane->op = p->op ? p->op : rs_wr_op_name(p->tmpl.opcode);
 	p->tmpl.num_sge = has_data;
 	if (rs_wr_window_build(&p->w, &p->tmpl, &p->tsge))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,

@@ -81,9 +81,8 @@ static int write_start(struct rs_step_run *sr)
 		p->tmpl.imm_data = htobe32(s->imm);
 		p->peer = p->w.qp->peer;
 	}
-	return rs_post_begin(sr, p, &s->traffic, p->peer ? "rdma_write_imm" :
-			  "rdma_write",
-			  rs_post_has_data(sr, s->length));
+	return rs_post_begin(sr, p, &s->traffic,
+			     rs_post_has_data(sr, s->length));
 }
 
 static int read_start(struct rs_step_run *sr)
@@ -98,8 +97,8 @@ static int read_start(struct rs_step_run *sr)
 					    s->traffic.expect);
 	if (r)
 		return r;
-	return rs_post_begin(sr, sr->rt, &s->traffic, "rdma_read",
-			  rs_post_has_data(sr, s->length));
+	return rs_post_begin(sr, sr->rt, &s->traffic,
+			     rs_post_has_data(sr, s->length));
 }
 
 /* --- atomic --------------------------------------------------------------- */
@@ -165,9 +164,7 @@ static int atomic_start(struct rs_step_run *sr)
 		w->wr.atomic.compare_add = s->add;
 	}
 	p->check = check_fetched;
-	return rs_post_begin(sr, p, &s->traffic,
-			  s->op == RS_ATOMIC_CMP_SWAP ? "cmp_swap" :
-			  "fetch_add", true);
+	return rs_post_begin(sr, p, &s->traffic, true);
 }
 
 RS_POST_OPS(write);

@@ -94,8 +94,8 @@ static int send_start(struct rs_step_run *sr)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
 				    "the receiving qp is not in this scenario");
 	p->host = host;
-	return rs_post_begin(sr, p, &s->traffic, "send",
-			  rs_post_has_data(sr, s->length));
+	return rs_post_begin(sr, p, &s->traffic,
+			     rs_post_has_data(sr, s->length));
 }
 
 static int ud_send_start(struct rs_step_run *sr)
@@ -127,8 +127,9 @@ static int ud_send_start(struct rs_step_run *sr)
 	if (s->traffic.verify)
 		p->check = check_received;
 	p->host = host;
-	return rs_post_begin(sr, p, &s->traffic, "ud_send",
-			  rs_post_has_data(sr, s->length));
+	p->op = "ud_send";
+	return rs_post_begin(sr, p, &s->traffic,
+			     rs_post_has_data(sr, s->length));
 }
 
 RS_POST_OPS(send);

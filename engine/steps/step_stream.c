@@ -145,8 +145,7 @@ static int stream_q_init(struct rs_step_run *sr, struct stream_rt *s,
 		return r;
 	q->w.n = n;
 	q->sl = &sr->owner->lanes[2 * i];
-	q->sl->op = st->op == RS_STREAM_SEND ? "send" :
-		    st->op == RS_STREAM_READ ? "rdma_read" : "rdma_write";
+	q->sl->op = rs_wr_op_name(tmpl->opcode);
 	rs_recv_lane(&sr->owner->lanes[2 * i + 1]);
 	if (rs_wr_window_build(&q->w, tmpl, &sge))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,

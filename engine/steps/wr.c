@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "macros.h"
 #include "wr.h"
 
 struct rs_qpi *rs_wr_qp(struct rs_step_run *sr, const char *id,
@@ -206,30 +207,34 @@ uint32_t rs_recv_room(struct rs_qpi *q)
 
 /* --- posting -------------------------------------------------------------- */
 
-static uint64_t ex_bit(enum ibv_wr_opcode op)
+#define AS_ROW(word, bit, wr, msg) { (wr), (bit), msg },
+static const struct send_op {
+	int wr;                      /* IBV_WR_*, -1: none */
+	uint64_t bit;                /* IBV_QP_EX_WITH_* */
+	const char *msg;
+} send_ops[] = { RS_SEND_OP_MAP(AS_ROW) };
+
+static const struct send_op *send_op(enum ibv_wr_opcode opcode)
 {
-	switch (op) {
-	case IBV_WR_SEND: return IBV_QP_EX_WITH_SEND;
-	case IBV_WR_SEND_WITH_IMM: return IBV_QP_EX_WITH_SEND_WITH_IMM;
-	case IBV_WR_SEND_WITH_INV: return IBV_QP_EX_WITH_SEND_WITH_INV;
-	case IBV_WR_RDMA_WRITE: return IBV_QP_EX_WITH_RDMA_WRITE;
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		return IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
-	case IBV_WR_RDMA_READ: return IBV_QP_EX_WITH_RDMA_READ;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		return IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		return IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP;
-	case IBV_WR_LOCAL_INV: return IBV_QP_EX_WITH_LOCAL_INV;
-	case IBV_WR_BIND_MW: return IBV_QP_EX_WITH_BIND_MW;
-	default: return 0;
-	}
+	for (size_t i = 0; i < RS_N(send_ops); i++)
+		if (send_ops[i].wr == (int)opcode)
+			return &send_ops[i];
+	return NULL;
+}
+
+const char *rs_wr_op_name(enum ibv_wr_opcode opcode)
+{
+	const struct send_op *o = send_op(opcode);
+
+	return o ? o->msg : "send";
 }
 
 bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)
 {
-	return qp->rt->qpx && qp->info.ex &&
-	       (qp->info.send_ops & ex_bit(opcode));
+	const struct send_op *o = send_op(opcode);
+
+	return qp->rt->qpx && qp->info.ex && o &&
+	       (qp->info.send_ops & o->bit);
 }
 
 /* The ibv_wr_* form of a chain of ibv_send_wr: one start, one complete. */

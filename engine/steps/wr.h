@@ -105,6 +105,9 @@ uint32_t rs_recv_room(struct rs_qpi *q);
 int rs_post_recv_list(struct ibv_srq *srq, struct rs_qpi *q,
 		      struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
 
+/* What messages call a WR of @opcode: "rdma_write" (the table of send
+ * operations, RS_SEND_OP_MAP in scenario/schema.h). */
+const char *rs_wr_op_name(enum ibv_wr_opcode opcode);
 /* Does a WR of @opcode on @qp go through ibv_wr_* (an ex QP created
  * with that op in send_ops)? */
 bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode);
