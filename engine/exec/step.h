@@ -136,7 +136,6 @@ struct rs_steps {
 	unsigned qpn_mask;
 	struct rs_owner **owners;   /* by object index */
 	char **labels;              /* by object index: "step 2 (write) 'w'" */
-	char **nos;                 /* by object index: "2", "3.1" */
 	int id_width;               /* of the result lines' 'id' column */
 	unsigned n_objs;
 };

@@ -188,7 +188,7 @@ void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
 	sr->obj = obj;
 	sr->ops = obj->kind->step_ops;
 	sr->label = st->labels[obj->index];
-	sr->no = st->nos[obj->index];
+	sr->no = obj->no;
 	sr->parent = parent;
 	/* 0 is the default too: every wait has a deadline. */
 	sr->deadline_ms = c->deadline_ms ? c->deadline_ms :
@@ -343,7 +343,7 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	int result = sr ? sr->result : RS_STEP_NOT_RUN;
 	struct rs_val *e = rs_val_obj();
 
-	rs_val_put_str(e, "no", st->nos[o->index]);
+	rs_val_put_str(e, "no", o->no);
 	rs_val_put_str(e, "type", o->kind->name);
 	if (o->id)
 		rs_val_put_str(e, "id", o->id);
