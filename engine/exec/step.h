@@ -299,8 +299,25 @@ void rs_step_advance(struct rs_step_run *sr);
 const char *rs_wc_status_name(int status);
 /* The first offset where @a and @b differ, @len if none. */
 size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len);
-/* The children of a parallel step, after it ran. */
-unsigned rs_parallel_children(struct rs_step_run *sr,
-			      struct rs_step_run ***ret);
+
+/*
+ * A step type's optional ops (struct rdmascn_step_ops), with the
+ * fallbacks of a type that has no ops or does not offer one.
+ */
+static inline const char *rs_step_receives_into(const struct rs_obj *obj,
+						uint64_t *ret_offset)
+{
+	const struct rdmascn_step_ops *ops = obj->kind->step_ops;
+
+	return ops && ops->receives_into ?
+	       ops->receives_into(obj, ret_offset) : NULL;
+}
+
+static inline unsigned rs_step_children(struct rs_step_run *sr,
+					struct rs_step_run ***ret)
+{
+	*ret = NULL;
+	return sr->ops && sr->ops->children ? sr->ops->children(sr, ret) : 0;
+}
 
 #endif

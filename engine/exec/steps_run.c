@@ -383,7 +383,7 @@ void rs_step_print(struct rs_step_run *sr)
 	unsigned n;
 
 	record_step(sr->st, sr->obj, sr);
-	n = rs_parallel_children(sr, &kids);
+	n = rs_step_children(sr, &kids);
 	for (unsigned i = 0; i < n; i++) {
 		if (kids[i]->result == RS_STEP_NOT_RUN)
 			print_not_run(sr->st, kids[i]->obj);

@@ -281,15 +281,13 @@ static void parallel_release(struct rs_step_run *sr)
 	rs_free(p->started);
 }
 
-unsigned rs_parallel_children(struct rs_step_run *sr,
-			      struct rs_step_run ***ret)
+static unsigned parallel_children(struct rs_step_run *sr,
+				  struct rs_step_run ***ret)
 {
 	struct parallel_rt *p = sr->rt;
 
-	if (sr->obj->kind != &rs_step_parallel || !p) {
-		*ret = NULL;
+	if (!p)
 		return 0;
-	}
 	*ret = p->kids;
 	return p->n;
 }
@@ -300,4 +298,5 @@ const struct rdmascn_step_ops rs_step_ops_parallel = {
 	.progress = parallel_progress,
 	.stop = parallel_stop,
 	.release = parallel_release,
+	.children = parallel_children,
 };

@@ -71,6 +71,16 @@ static int recv_start(struct rs_step_run *sr)
 	return 0;
 }
 
+static const char *recv_receives_into(const struct rs_obj *obj,
+				      uint64_t *ret_offset)
+{
+	const struct rs_step_recv *s = obj->data;
+
+	*ret_offset = s->offset;
+	return s->local;
+}
+
 const struct rdmascn_step_ops rs_step_ops_recv = {
 	.start = recv_start,
+	.receives_into = recv_receives_into,
 };

@@ -8,7 +8,7 @@
 #include "post.h"
 #include "steps.h"
 
-/* The peer's last receive: the buffer its recv step posted. */
+/* The peer's last receive: the buffer the step that posted it names. */
 static int check_received(struct rs_step_run *sr)
 {
 	struct post_rt *p = sr->rt;
@@ -18,26 +18,26 @@ static int check_received(struct rs_step_run *sr)
 	uint32_t grh = q->info.type == RS_QPT_UD ? 40 : 0;
 	struct rs_owner *o = slot < sr->st->n_objs ? sr->st->owners[slot] :
 			     NULL;
-	const struct rs_step_recv *r;
+	uint64_t offset = 0;
+	const char *local = o ? rs_step_receives_into(o->obj, &offset) : NULL;
 	struct rs_mr_rt *mr;
 
-	if (!o || o->obj->kind != &rs_step_recv)
+	if (!local)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
 				    "qp '%s''s receives were not posted by a "
 				    "recv step", q->l->obj->id);
-	r = o->obj->data;
-	mr = rs_step_mr(sr, r->local);
+	mr = rs_step_mr(sr, local);
 	if (got != grh + p->len)
 		return rs_step_fail(sr, RS_STEP_FAILED, "verify",
 				    "qp '%s''s last receive got %u bytes, %llu "
 				    "were sent", q->l->obj->id, got - grh,
 				    (unsigned long long)p->len);
-	if (!mr->buf || !p->src || r->offset + got > mr->length)
+	if (!mr->buf || !p->src || offset + got > mr->length)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
 				    "the received bytes are not in mr '%s'",
-				    r->local);
-	return rs_post_compare(sr, (uint8_t *)mr->buf + r->offset + grh, p->src,
-		       p->len, "the bytes received");
+				    local);
+	return rs_post_compare(sr, (uint8_t *)mr->buf + offset + grh, p->src,
+			       p->len, "the bytes received");
 }
 
 static int send_start(struct rs_step_run *sr)
@@ -53,10 +53,8 @@ static int send_start(struct rs_step_run *sr)
 	if (!p->w.qp)
 		return -EIO;
 	if (s->ah) {
-		struct rs_ah_rt *ah = rs_rt(sr->run, s->ah);
-
 		p->peer = rs_qp_by_num(sr->st, s->remote_qpn);
-		w->wr.ud.ah = ah->ah;
+		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
 		w->wr.ud.remote_qpn = s->remote_qpn;
 		w->wr.ud.remote_qkey = rs_obj_has(sr->obj, "remote_qkey") ||
 				       !p->peer ? s->remote_qkey :
@@ -103,7 +101,6 @@ static int ud_send_start(struct rs_step_run *sr)
 	const struct rs_step_ud_send *s = sr->obj->data;
 	struct post_rt *p = sr->rt;
 	struct ibv_send_wr *w = &p->tmpl;
-	struct rs_ah_rt *ah = rs_rt(sr->run, s->ah);
 	uint8_t *host;
 	int r;
 
@@ -119,7 +116,7 @@ static int ud_send_start(struct rs_step_run *sr)
 	if (r)
 		return r;
 	w->opcode = IBV_WR_SEND;
-	w->wr.ud.ah = ah->ah;
+	w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
 	w->wr.ud.remote_qpn = p->peer->qpn;
 	w->wr.ud.remote_qkey = p->peer->rt->qkey;
 	p->src = host;
