@@ -211,6 +211,9 @@ struct rs_step_run {
 /* Run @sr (its obj, label, no, st, run set) on a new loop in this thread
  * until it finished and its loop closed. */
 void rs_step_execute(struct rs_step_run *sr);
+/* A thread's start routine: rs_step_execute() @arg (a step run with a
+ * parent), then wake the parent's loop, which joins the thread. */
+void *rs_step_thread(void *arg);
 /* Prepare @sr for @obj. */
 void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
 		  struct rs_obj *obj, struct rs_step_run *parent);

@@ -238,6 +238,16 @@ static void print_handle(uv_handle_t *h, void *arg)
 		      uv_handle_type_name(uv_handle_get_type(h)));
 }
 
+void *rs_step_thread(void *arg)
+{
+	struct rs_step_run *sr = arg;
+
+	rs_step_execute(sr);
+	/* The parent's loop stays open until it joined this thread. */
+	uv_async_send(&sr->parent->wake);
+	return NULL;
+}
+
 void rs_step_execute(struct rs_step_run *sr)
 {
 	int r;

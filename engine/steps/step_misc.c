@@ -125,16 +125,6 @@ struct parallel_rt {
 	bool joined;
 };
 
-static void *child_main(void *arg)
-{
-	struct rs_step_run *sr = arg;
-
-	rs_step_execute(sr);
-	/* The parent's loop stays open until it joined every child. */
-	uv_async_send(&sr->parent->wake);
-	return NULL;
-}
-
 static void join_all(struct rs_step_run *sr)
 {
 	struct parallel_rt *p = sr->rt;
@@ -249,7 +239,7 @@ static int parallel_start(struct rs_step_run *sr)
 	atomic_fetch_add(&sr->st->threads, 1);
 	p->counted = true;
 	for (unsigned i = 0; i < p->n; i++) {
-		int r = pthread_create(&p->threads[i], NULL, child_main,
+		int r = pthread_create(&p->threads[i], NULL, rs_step_thread,
 				       p->kids[i]);
 
 		if (r) {

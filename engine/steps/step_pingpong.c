@@ -199,16 +199,6 @@ static const struct rdmascn_step_ops pp_answer_ops = {
 	.progress = pp_answer,
 };
 
-static void *pp_answer_main(void *arg)
-{
-	struct rs_step_run *sr = arg;
-
-	rs_step_execute(sr);
-	/* The measuring side's loop stays open until it joined us. */
-	uv_async_send(&sr->parent->wake);
-	return NULL;
-}
-
 static void pp_join(struct rs_step_run *sr)
 {
 	struct pp_rt *p = sr->rt;
@@ -422,7 +412,7 @@ static int pingpong_start(struct rs_step_run *sr)
 	atomic_store(&sr->owner->lanes[3].sr, k);
 	k->deadline_ms = sr->deadline_ms + 1000;
 	atomic_fetch_add(&sr->st->threads, 1);
-	r = pthread_create(&p->thread, NULL, pp_answer_main, k);
+	r = pthread_create(&p->thread, NULL, rs_step_thread, k);
 	if (r) {
 		atomic_fetch_sub(&sr->st->threads, 1);
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
