@@ -68,8 +68,8 @@ static int qp_refuse(struct rs_obj *obj, struct rs_diag *d,
 	for (size_t i = 0; i < n; i++)
 		if (rs_obj_has(obj, keys[i])) {
 			rs_obj_error(d, obj, keys[i],
-				     "not for %s %s qp",
-				     qp_article(q->type), rs_qp_type_name(q->type));
+				     "not for %s %s qp", qp_article(q->type),
+				     rs_qp_type_name(q->type));
 			ret = -EINVAL;
 		}
 	return ret;

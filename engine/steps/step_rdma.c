@@ -88,16 +88,16 @@ static int write_start(struct rs_step_run *sr)
 static int read_start(struct rs_step_run *sr)
 {
 	const struct rs_step_read *s = sr->obj->data;
+	struct post_rt *p = sr->rt;
 	int r;
 
 	r = rdma_start(sr, s->qp, s->local, s->offset, s->length, s->remote,
 		       s->remote_offset, s->rkey, &s->traffic, true);
 	if (!r)
-		r = rs_step_check_rd_atomic(sr, ((struct post_rt *)sr->rt)->w.qp,
-					    s->traffic.expect);
+		r = rs_step_check_rd_atomic(sr, p->w.qp, s->traffic.expect);
 	if (r)
 		return r;
-	return rs_post_begin(sr, sr->rt, &s->traffic,
+	return rs_post_begin(sr, p, &s->traffic,
 			     rs_post_has_data(sr, s->length));
 }
 
