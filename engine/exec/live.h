@@ -212,6 +212,13 @@ static inline struct rs_mw_rt *rs_as_mw(struct rs_live *l)
 	return ops->as_mw ? ops->as_mw(l) : NULL;
 }
 
+static inline struct ibv_ah *rs_as_ah(struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_ah ? ops->as_ah(l) : NULL;
+}
+
 static inline int rs_as_qp(struct rs_run *run, struct rs_live *l,
 			   struct rdmascn_qp *ret)
 {

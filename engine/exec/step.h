@@ -137,7 +137,6 @@ struct rs_steps {
 	unsigned qpn_mask;
 	struct rs_owner **owners;   /* by object index */
 	char **labels;              /* by object index: "step 2 (write) 'w'" */
-	char **nos;                 /* by object index: "2", "3.1" */
 	int id_width;               /* of the result lines' 'id' column */
 	unsigned n_objs;
 };
@@ -217,6 +216,9 @@ struct rs_step_run {
 /* Run @sr (its obj, label, no, st, run set) on a new loop in this thread
  * until it finished and its loop closed. */
 void rs_step_execute(struct rs_step_run *sr);
+/* A thread's start routine: rs_step_execute() @arg (a step run with a
+ * parent), then wake the parent's loop, which joins the thread. */
+void *rs_step_thread(void *arg);
 /* Prepare @sr for @obj. */
 void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
 		  struct rs_obj *obj, struct rs_step_run *parent);
@@ -323,43 +325,25 @@ void rs_step_advance(struct rs_step_run *sr);
 const char *rs_wc_status_name(int status);
 /* The first offset where @a and @b differ, @len if none. */
 size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len);
-/* The children of a parallel step, after it ran. */
-unsigned rs_parallel_children(struct rs_step_run *sr,
-			      struct rs_step_run ***ret);
 
-/* --- shared by the post and pattern steps (step_post.c) ------------------- */
+/*
+ * A step type's optional ops (struct rdmascn_step_ops), with the
+ * fallbacks of a type that has no ops or does not offer one.
+ */
+static inline const char *rs_step_receives_into(const struct rs_obj *obj,
+						uint64_t *ret_offset)
+{
+	const struct rdmascn_step_ops *ops = obj->kind->step_ops;
 
-/* An MR's runtime state, NULL if @id names none. */
-struct rs_mr_rt *rs_step_mr(struct rs_step_run *sr, const char *id);
-/*
- * The remote end of an RDMA op at @offset of an mr or a bound mw: the
- * address and rkey to post, our host bytes there (for verify; NULL when
- * not known) and how many bytes there are from @offset on (an unbound
- * mw: UINT64_MAX).
- */
-void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
-		    uint64_t *ret_addr, uint32_t *ret_rkey, uint8_t **ret_host,
-		    uint64_t *ret_avail);
-/*
- * The local buffer of a step: @len_field (its value @len, absent: the
- * rest of the mr, at most @cap) bytes at @offset of mr @id, as an SGE.
- * @ret_host: our bytes there.  0, or -EIO once the step failed.
- */
-int rs_step_local(struct rs_step_run *sr, const char *id, uint64_t offset,
-		  const char *len_field, uint64_t len, uint64_t cap,
-		  struct ibv_sge *ret_sge, uint8_t **ret_host);
-/* Does a WR of @opcode on @qp go through ibv_wr_* (an ex QP created
- * with that op in send_ops)? */
-bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode);
-/* Post a chain of WRs, through ibv_wr_* when @ex.  0 or the errno;
- * *@bad is the first WR not posted. */
-int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
-		      struct ibv_send_wr **bad);
-/* Reads and atomics on @q can be answered (its connection's
- * max_rd_atomic and max_dest_rd_atomic); 0 or -EIO once failed. */
-int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
-			    int expect);
-/* The path MTU of a QP's port, in bytes. */
-uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp);
+	return ops && ops->receives_into ?
+	       ops->receives_into(obj, ret_offset) : NULL;
+}
+
+static inline unsigned rs_step_children(struct rs_step_run *sr,
+					struct rs_step_run ***ret)
+{
+	*ret = NULL;
+	return sr->ops && sr->ops->children ? sr->ops->children(sr, ret) : 0;
+}
 
 #endif

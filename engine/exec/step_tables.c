@@ -44,41 +44,27 @@ struct rs_qpi *rs_qp_by_num(struct rs_steps *st, uint32_t qpn)
 static int setup_names(struct rs_steps *st)
 {
 	struct rs_scenario *s = st->run->s;
-	unsigned *kids = rs_calloc(s->n_objs + 1, sizeof(*kids));
-	unsigned top = 0;
 
-	if (!kids)
-		return -ENOMEM;
 	st->id_width = 16;
 	for (unsigned i = s->n_objects; i < s->n_objs; i++)
 		if (s->objs[i].id &&
 		    (int)strlen(s->objs[i].id) + 2 > st->id_width)
 			st->id_width = strlen(s->objs[i].id) + 2;
-	/* Steps are in the file's order, each parent before its children. */
+	/* The numbers are the loader's (obj->no). */
 	for (unsigned i = s->n_objects; i < s->n_objs; i++) {
 		const struct rs_obj *o = &s->objs[i];
-		char no[64], label[RDMASCN_ID_MAX + 128];
+		char label[RDMASCN_ID_MAX + RS_STEP_NO_MAX + 64];
 
-		if (o->parent)
-			snprintf(no, sizeof(no), "%s.%u",
-				 st->nos[o->parent->index],
-				 ++kids[o->parent->index]);
-		else
-			snprintf(no, sizeof(no), "%u", ++top);
 		if (o->id)
-			snprintf(label, sizeof(label), "step %s (%s) '%s'", no,
-				 o->kind->name, o->id);
+			snprintf(label, sizeof(label), "step %s (%s) '%s'",
+				 o->no, o->kind->name, o->id);
 		else
-			snprintf(label, sizeof(label), "step %s (%s)", no,
+			snprintf(label, sizeof(label), "step %s (%s)", o->no,
 				 o->kind->name);
-		st->nos[i] = rs_strdup(no);
 		st->labels[i] = rs_strdup(label);
-		if (!st->nos[i] || !st->labels[i]) {
-			rs_free(kids);
+		if (!st->labels[i])
 			return -ENOMEM;
-		}
 	}
-	rs_free(kids);
 	return 0;
 }
 
@@ -106,12 +92,11 @@ int rs_steps_setup(struct rs_steps *st, struct rs_run *run)
 	st->by_obj = rs_calloc(s->n_objs + 1, sizeof(*st->by_obj));
 	st->owners = rs_calloc(s->n_objs + 1, sizeof(*st->owners));
 	st->labels = rs_calloc(s->n_objs + 1, sizeof(*st->labels));
-	st->nos = rs_calloc(s->n_objs + 1, sizeof(*st->nos));
 	st->qps = rs_calloc(nq + 1, sizeof(*st->qps));
 	st->cqs = rs_calloc(nc + 1, sizeof(*st->cqs));
 	st->mws = rs_calloc(nm + 1, sizeof(*st->mws));
 	st->by_qpn = rs_calloc(size, sizeof(*st->by_qpn));
-	if (!st->by_obj || !st->owners || !st->labels || !st->nos ||
+	if (!st->by_obj || !st->owners || !st->labels ||
 	    !st->qps || !st->cqs || !st->mws || !st->by_qpn)
 		return -ENOMEM;
 
@@ -178,12 +163,9 @@ void rs_steps_free(struct rs_steps *st)
 			rs_free(st->owners[i]);
 		if (st->labels)
 			rs_free(st->labels[i]);
-		if (st->nos)
-			rs_free(st->nos[i]);
 	}
 	rs_free(st->owners);
 	rs_free(st->labels);
-	rs_free(st->nos);
 	rs_free(st->by_obj);
 	rs_free(st->by_qpn);
 	rs_free(st->qps);

@@ -188,7 +188,7 @@ void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
 	sr->obj = obj;
 	sr->ops = obj->kind->step_ops;
 	sr->label = st->labels[obj->index];
-	sr->no = st->nos[obj->index];
+	sr->no = obj->no;
 	sr->parent = parent;
 	/* 0 is the default too: every wait has a deadline. */
 	sr->deadline_ms = c->deadline_ms ? c->deadline_ms :
@@ -236,6 +236,16 @@ static void print_handle(uv_handle_t *h, void *arg)
 	rs_diag_error(&sr->run->diag, NULL, "%s: internal: a %s handle is "
 		      "still open on its loop", sr->label,
 		      uv_handle_type_name(uv_handle_get_type(h)));
+}
+
+void *rs_step_thread(void *arg)
+{
+	struct rs_step_run *sr = arg;
+
+	rs_step_execute(sr);
+	/* The parent's loop stays open until it joined this thread. */
+	uv_async_send(&sr->parent->wake);
+	return NULL;
 }
 
 void rs_step_execute(struct rs_step_run *sr)
@@ -349,7 +359,7 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	int result = sr ? sr->result : RS_STEP_NOT_RUN;
 	struct rs_val *e = rs_val_obj();
 
-	rs_val_put_str(e, "no", st->nos[o->index]);
+	rs_val_put_str(e, "no", o->no);
 	rs_val_put_str(e, "type", o->kind->name);
 	if (o->id)
 		rs_val_put_str(e, "id", o->id);
@@ -402,7 +412,7 @@ void rs_step_print(struct rs_step_run *sr)
 	unsigned n;
 
 	record_step(sr->st, sr->obj, sr);
-	n = rs_parallel_children(sr, &kids);
+	n = rs_step_children(sr, &kids);
 	for (unsigned i = 0; i < n; i++) {
 		if (kids[i]->result == RS_STEP_NOT_RUN)
 			print_not_run(sr->st, kids[i]->obj);

@@ -194,9 +194,17 @@ static void ah_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_u64(v, "dlid", rt->attr.dlid);
 }
 
+static struct ibv_ah *ah_as_ah(struct rs_live *l)
+{
+	struct rs_ah_rt *rt = l->rt;
+
+	return rt ? rt->ah : NULL;
+}
+
 const struct rdmascn_ops rs_ops_ah = {
 	.rt_size = sizeof(struct rs_ah_rt),
 	.create = ah_create,
 	.destroy = ah_destroy,
+	.as_ah = ah_as_ah,
 	.describe = ah_describe,
 };

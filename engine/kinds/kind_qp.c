@@ -19,19 +19,7 @@
 #define QP_DEFAULT_SGE 1
 
 static const struct rs_bit_name send_op_names[] = {
-	{ IBV_QP_EX_WITH_RDMA_WRITE, "write" },
-	{ IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM, "write_with_imm" },
-	{ IBV_QP_EX_WITH_SEND, "send" },
-	{ IBV_QP_EX_WITH_SEND_WITH_IMM, "send_with_imm" },
-	{ IBV_QP_EX_WITH_RDMA_READ, "read" },
-	{ IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP, "atomic_cmp_and_swp" },
-	{ IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD, "atomic_fetch_and_add" },
-	{ IBV_QP_EX_WITH_LOCAL_INV, "local_inv" },
-	{ IBV_QP_EX_WITH_BIND_MW, "bind_mw" },
-	{ IBV_QP_EX_WITH_SEND_WITH_INV, "send_with_inv" },
-	{ IBV_QP_EX_WITH_TSO, "tso" },
-	{ RS_QP_EX_WITH_FLUSH, "flush" },
-	{ IBV_QP_EX_WITH_ATOMIC_WRITE, "atomic_write" },
+	RS_SEND_OP_MAP(RS_SEND_OP_BIT_NAME)
 };
 
 

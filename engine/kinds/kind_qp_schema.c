@@ -4,24 +4,13 @@
 
 #include <infiniband/verbs.h>
 
+#include "caps.h"
 #include "kinds.h"
 #include "live.h"
 #include "model.h"
 
 static const cyaml_strval_t qp_send_op_names[] = {
-	{ "write", IBV_QP_EX_WITH_RDMA_WRITE },
-	{ "write_with_imm", IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM },
-	{ "send", IBV_QP_EX_WITH_SEND },
-	{ "send_with_imm", IBV_QP_EX_WITH_SEND_WITH_IMM },
-	{ "read", IBV_QP_EX_WITH_RDMA_READ },
-	{ "atomic_cmp_and_swp", IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP },
-	{ "atomic_fetch_and_add", IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD },
-	{ "local_inv", IBV_QP_EX_WITH_LOCAL_INV },
-	{ "bind_mw", IBV_QP_EX_WITH_BIND_MW },
-	{ "send_with_inv", IBV_QP_EX_WITH_SEND_WITH_INV },
-	{ "tso", IBV_QP_EX_WITH_TSO },
-	{ "flush", RS_QP_EX_WITH_FLUSH },
-	{ "atomic_write", IBV_QP_EX_WITH_ATOMIC_WRITE },
+	RS_SEND_OP_MAP(RS_SEND_OP_STRVAL)
 };
 
 static const cyaml_schema_field_t qp_cap_fields[] = {
@@ -62,14 +51,6 @@ static const struct rdmascn_ref qp_refs[] = {
 	RS_REF_END
 };
 
-static const char *qp_type_name(int type)
-{
-	for (size_t i = 0; i < CYAML_ARRAY_LEN(rs_qp_type_names); i++)
-		if (rs_qp_type_names[i].val == type)
-			return rs_qp_type_names[i].str;
-	return "?";
-}
-
 /* "an rc qp", "a ud qp", "an xrc_send qp" */
 static const char *qp_article(int type)
 {
@@ -87,8 +68,8 @@ static int qp_refuse(struct rs_obj *obj, struct rs_diag *d,
 	for (size_t i = 0; i < n; i++)
 		if (rs_obj_has(obj, keys[i])) {
 			rs_obj_error(d, obj, keys[i],
-				     "not for %s %s qp",
-				     qp_article(q->type), qp_type_name(q->type));
+				     "not for %s %s qp", qp_article(q->type),
+				     rs_qp_type_name(q->type));
 			ret = -EINVAL;
 		}
 	return ret;
@@ -102,7 +83,7 @@ static int qp_refuse(struct rs_obj *obj, struct rs_diag *d,
 static int qp_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const struct rs_qp *q = obj->data;
-	const char *t = qp_type_name(q->type), *an = qp_article(q->type);
+	const char *t = rs_qp_type_name(q->type), *an = qp_article(q->type);
 	int ret = 0;
 
 	if (q->send_ops && !q->ex) {

@@ -128,9 +128,6 @@ struct rs_qp_cap {
 	uint32_t max_inline_data;
 };
 
-/* Not in every libibverbs yet. */
-#define RS_QP_EX_WITH_FLUSH (1ull << 11)
-
 struct rs_qp {
 	char *id;
 	char **after;

@@ -156,10 +156,8 @@ const char *rs_feature_source(unsigned feat)
 
 const char *rs_qp_type_name(unsigned type)
 {
-	static const cyaml_strval_t names[] = { RS_QPT_MAP(RS_AS_VAL) };
-
-	for (unsigned i = 0; i < RS_N(names); i++)
-		if ((unsigned)names[i].val == type)
-			return names[i].str;
+	for (unsigned i = 0; i < RS_N(rs_qp_type_names); i++)
+		if ((unsigned)rs_qp_type_names[i].val == type)
+			return rs_qp_type_names[i].str;
 	return "?";
 }

@@ -59,11 +59,11 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 		     struct rs_obj *parent, const char *prefix)
 {
 	for (unsigned i = 0; i < n; i++) {
-		char no[48];
 		struct rs_node *entry = seq && i < seq->n ? seq->items[i] : NULL;
 		const struct rdmascn_kind *found = NULL;
 		void *data = NULL;
 		struct rs_obj *o;
+		char no[RS_STEP_NO_MAX];
 
 		snprintf(no, sizeof(no), "%s%s%u", prefix, *prefix ? "." : "",
 			 i + 1);
@@ -93,6 +93,7 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 		o->data = data;
 		o->index = sc->n_objs - 1;
 		o->parent = parent;
+		memcpy(o->no, no, sizeof(o->no));
 		o->node = rs_node_get(entry, found->section);
 		o->id = *(char **)((char *)data + found->id_offset);
 		if (o->id)
@@ -104,7 +105,7 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 			int r = add_steps(sc, d,
 				*(struct rs_step_entry **)((char *)data + found->children_offset),
 				*(unsigned *)((char *)data + found->children_count_offset),
-				rs_node_get(o->node, "steps"), o, no);
+				rs_node_get(o->node, "steps"), o, o->no);
 			if (r < 0)
 				return r;
 		}

@@ -12,10 +12,14 @@
 
 /* A declared object or step: its kind, its typed data (filled by
  * libcyaml), and where it is in the file. */
+/* The longest step number ("3.1.2"), in bytes with its NUL. */
+#define RS_STEP_NO_MAX 48
+
 struct rs_obj {
 	const struct rdmascn_kind *kind;
 	const char *id;          /* declared id; steps may have none */
 	char name[RDMASCN_ID_MAX + 32]; /* "qp 'a'" or "step 3 (write)", for messages */
+	char no[RS_STEP_NO_MAX]; /* a step's number: "3", "3.1" inside step 3 */
 	void *data;
 	struct rs_node *node;    /* its mapping in the DOM */
 	unsigned index;          /* declaration order, all kinds together */

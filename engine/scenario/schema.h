@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <cyaml/cyaml.h>
+#include <infiniband/verbs.h>
 
 #include "rdmascn/kind.h"
 
@@ -106,6 +107,38 @@ enum rs_feature {
 #define RS_AS_VAL(name, v) { name, (v) },
 static const cyaml_strval_t rs_qp_type_bits[] = { RS_QPT_MAP(RS_AS_BIT) };
 static const cyaml_strval_t rs_qp_type_names[] = { RS_QPT_MAP(RS_AS_VAL) };
+
+/* Not in every libibverbs yet. */
+#define RS_QP_EX_WITH_FLUSH (1ull << 11)
+
+/*
+ * The send operations, once: the word a qp's `send_ops:` names it by,
+ * its IBV_QP_EX_WITH_* bit, the IBV_WR_* opcode that posts it (-1: none
+ * in every libibverbs) and what messages call a WR of it.
+ */
+#define RS_SEND_OP_MAP(X)                                                 \
+	X("write", IBV_QP_EX_WITH_RDMA_WRITE, IBV_WR_RDMA_WRITE,          \
+	  "rdma_write")                                                   \
+	X("write_with_imm", IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM,           \
+	  IBV_WR_RDMA_WRITE_WITH_IMM, "rdma_write_imm")                   \
+	X("send", IBV_QP_EX_WITH_SEND, IBV_WR_SEND, "send")               \
+	X("send_with_imm", IBV_QP_EX_WITH_SEND_WITH_IMM,                  \
+	  IBV_WR_SEND_WITH_IMM, "send")                                   \
+	X("read", IBV_QP_EX_WITH_RDMA_READ, IBV_WR_RDMA_READ, "rdma_read") \
+	X("atomic_cmp_and_swp", IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP,        \
+	  IBV_WR_ATOMIC_CMP_AND_SWP, "cmp_swap")                          \
+	X("atomic_fetch_and_add", IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD,    \
+	  IBV_WR_ATOMIC_FETCH_AND_ADD, "fetch_add")                       \
+	X("local_inv", IBV_QP_EX_WITH_LOCAL_INV, IBV_WR_LOCAL_INV,        \
+	  "local_inv")                                                    \
+	X("bind_mw", IBV_QP_EX_WITH_BIND_MW, IBV_WR_BIND_MW, "bind_mw")   \
+	X("send_with_inv", IBV_QP_EX_WITH_SEND_WITH_INV,                  \
+	  IBV_WR_SEND_WITH_INV, "send")                                   \
+	X("tso", IBV_QP_EX_WITH_TSO, IBV_WR_TSO, "tso")                   \
+	X("flush", RS_QP_EX_WITH_FLUSH, -1, "flush")                      \
+	X("atomic_write", IBV_QP_EX_WITH_ATOMIC_WRITE, -1, "atomic_write")
+#define RS_SEND_OP_STRVAL(word, bit, wr, msg) { word, (bit) },
+#define RS_SEND_OP_BIT_NAME(word, bit, wr, msg) { (bit), word },
 
 enum rs_link_layer { RS_LL_ANY, RS_LL_INFINIBAND, RS_LL_ETHERNET };
 static const cyaml_strval_t rs_link_layer_names[] = {

@@ -125,16 +125,6 @@ struct parallel_rt {
 	bool joined;
 };
 
-static void *child_main(void *arg)
-{
-	struct rs_step_run *sr = arg;
-
-	rs_step_execute(sr);
-	/* The parent's loop stays open until it joined every child. */
-	uv_async_send(&sr->parent->wake);
-	return NULL;
-}
-
 static void join_all(struct rs_step_run *sr)
 {
 	struct parallel_rt *p = sr->rt;
@@ -249,7 +239,7 @@ static int parallel_start(struct rs_step_run *sr)
 	atomic_fetch_add(&sr->st->threads, 1);
 	p->counted = true;
 	for (unsigned i = 0; i < p->n; i++) {
-		int r = pthread_create(&p->threads[i], NULL, child_main,
+		int r = pthread_create(&p->threads[i], NULL, rs_step_thread,
 				       p->kids[i]);
 
 		if (r) {
@@ -281,15 +271,13 @@ static void parallel_release(struct rs_step_run *sr)
 	rs_free(p->started);
 }
 
-unsigned rs_parallel_children(struct rs_step_run *sr,
-			      struct rs_step_run ***ret)
+static unsigned parallel_children(struct rs_step_run *sr,
+				  struct rs_step_run ***ret)
 {
 	struct parallel_rt *p = sr->rt;
 
-	if (sr->obj->kind != &rs_step_parallel || !p) {
-		*ret = NULL;
+	if (!p)
 		return 0;
-	}
 	*ret = p->kids;
 	return p->n;
 }
@@ -300,4 +288,5 @@ const struct rdmascn_step_ops rs_step_ops_parallel = {
 	.progress = parallel_progress,
 	.stop = parallel_stop,
 	.release = parallel_release,
+	.children = parallel_children,
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "buf.h"
 #include "step.h"
 #include "steps.h"
 #include "value.h"

@@ -19,7 +19,7 @@ rank() {
 }
 
 # Edges allowed for now, each "from>to:symbol"; each must still be there.
-todo="exec>steps:rs_parallel_children"
+todo=""
 
 layers=()
 for arg in "$@"; do

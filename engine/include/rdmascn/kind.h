@@ -24,6 +24,7 @@ struct rs_qp_rt;
 struct rs_cq_rt;
 struct rs_mr_rt;
 struct rs_mw_rt;
+struct ibv_ah;
 struct ibv_pd;
 struct ibv_srq;
 
@@ -116,6 +117,8 @@ struct rdmascn_ops {
 	struct ibv_pd *(*as_pd)(struct rs_live *l);
 	struct rs_mr_rt *(*as_mem)(struct rs_live *l);
 	struct rs_mw_rt *(*as_mw)(struct rs_live *l);
+	/* As an address handle: what a UD send names its destination by. */
+	struct ibv_ah *(*as_ah)(struct rs_live *l);
 	int (*as_qp)(struct rs_run *run, struct rs_live *l,
 		     struct rdmascn_qp *ret);
 	int (*as_cq)(struct rs_live *l, struct rdmascn_cq *ret);
@@ -139,6 +142,15 @@ struct rdmascn_step_ops {
 	void (*stop)(struct rs_step_run *sr);
 	/* Release what start() allocated in rt, after the loop closed. */
 	void (*release)(struct rs_step_run *sr);
+	/* A step that posts receives: the mr @obj's land in, and at
+	 * *@ret_offset in it (a sender's verify: reads them there).  NULL:
+	 * it posts none.  Optional. */
+	const char *(*receives_into)(const struct rs_obj *obj,
+				     uint64_t *ret_offset);
+	/* A step that runs others (parallel): their runs, after it ran, in
+	 * *@ret; how many.  Optional: none. */
+	unsigned (*children)(struct rs_step_run *sr,
+			     struct rs_step_run ***ret);
 };
 
 /* A field of the object that names other objects by id. */

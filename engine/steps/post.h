@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_POST_H
+#define RDMASCN_POST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "step.h"
+#include "wr.h"
+
+/*
+ * The posting steps' engine (step_post.c), which send, ud_send, write,
+ * read, atomic, bind_mw and invalidate share: a window of WRs on one QP,
+ * the step done when every WR is accounted for and, for traffic that
+ * consumes receives, the peer has reaped as many receives as sends
+ * succeeded; then the type's check.
+ */
+struct post_rt {
+	struct rs_wr_window w;
+	struct rs_lane *lane;
+	const char *op;              /* its WRs in messages; NULL: the
+				      * opcode's name */
+	bool stopped;                /* an error came: post no more */
+	struct ibv_send_wr tmpl;
+	struct ibv_sge tsge;
+	uint8_t *host;               /* our bytes of tsge: inline data */
+	/* The receives this traffic consumes, at the peer. */
+	struct rs_qpi *peer;
+	uint64_t peer_base;
+	/* Checks once every WR completed. */
+	uint8_t *src, *dst;          /* verify: true (write, read) */
+	uint64_t len;
+	uint8_t *fetch;              /* atomic: where the value is fetched */
+	/* bind_mw */
+	struct rs_mwi *mw;
+	struct rs_live *bind_mr;
+	uint64_t bind_offset;
+	uint32_t new_rkey;
+	struct ibv_mw_bind bind1;
+	rs_wr_post_fn *post;         /* NULL: rs_post_send_list() */
+	int (*check)(struct rs_step_run *sr);
+};
+
+/*
+ * Everything set in p->tmpl/tsge (sg_list/num_sge by the engine), p->w.qp,
+ * p->peer: check the knobs against the QP, build the chain, watch the
+ * CQs and post the first window.
+ */
+int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
+		  const struct rs_step_traffic *t, bool has_data);
+void rs_post_progress(struct rs_step_run *sr);
+void rs_post_release(struct rs_step_run *sr);
+/* `length: 0` is a message without an SGE; absent is the whole buffer. */
+bool rs_post_has_data(struct rs_step_run *sr, uint32_t length);
+/* verify: the bytes @got against @want; 0, or -EIO once the step failed
+ * (@what "differ at byte ..."). */
+int rs_post_compare(struct rs_step_run *sr, const uint8_t *got,
+		    const uint8_t *want, uint64_t len, const char *what);
+
+#define RS_POST_OPS(name)                                                 \
+	const struct rdmascn_step_ops rs_step_ops_##name = {              \
+		.rt_size = sizeof(struct post_rt),                        \
+		.start = name##_start,                                    \
+		.progress = rs_post_progress,                             \
+		.release = rs_post_release,                               \
+	}
+
+#endif

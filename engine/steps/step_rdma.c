@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/* write (with an immediate), read and atomic: one-sided ops on a
+ * remote mr or bound mw, checked once every WR completed (verify:,
+ * expect_fetched:). */
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+
+#include "buf.h"
+#include "post.h"
+#include "steps.h"
+
+static int check_moved(struct rs_step_run *sr)
+{
+	struct post_rt *p = sr->rt;
+
+	if (!p->src || !p->dst)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+				    "the bytes on one side are not in this "
+				    "process's memory");
+	return rs_post_compare(sr, p->dst, p->src, p->len, "the bytes moved");
+}
+
+static int rdma_start(struct rs_step_run *sr, const char *qp,
+		      const char *local, uint64_t offset, uint32_t length,
+		      const char *remote, uint64_t remote_offset,
+		      uint32_t rkey_field, const struct rs_step_traffic *t,
+		      bool read)
+{
+	struct post_rt *p = sr->rt;
+	struct ibv_send_wr *w = &p->tmpl;
+	uint64_t raddr, ravail;
+	uint32_t rkey;
+	uint8_t *host, *rhost;
+	int r;
+
+	p->w.qp = rs_wr_qp(sr, qp, "qp", false);
+	if (!p->w.qp)
+		return -EIO;
+	rs_step_remote(sr, remote, remote_offset, &raddr, &rkey, &rhost,
+		       &ravail);
+	r = rs_step_local(sr, local, offset, "length", length, ravail,
+			  &p->tsge, &host);
+	if (r)
+		return r;
+	/* Past the end of the remote is a negative test, or a mistake. */
+	if (p->tsge.length > ravail && t->expect == IBV_WC_SUCCESS)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "length",
+				    "%u bytes at remote_offset %llu do not "
+				    "fit in '%s' (%llu bytes there)",
+				    p->tsge.length,
+				    (unsigned long long)remote_offset, remote,
+				    (unsigned long long)ravail);
+	if (rs_obj_has(sr->obj, "rkey"))
+		rkey = rkey_field;
+	w->opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+	w->wr.rdma.remote_addr = raddr;
+	w->wr.rdma.rkey = rkey;
+	p->len = p->tsge.length;
+	p->src = read ? rhost : host;
+	p->dst = read ? host : rhost;
+	if (t->verify)
+		p->check = check_moved;
+	p->host = host;
+	return 0;
+}
+
+static int write_start(struct rs_step_run *sr)
+{
+	const struct rs_step_write *s = sr->obj->data;
+	struct post_rt *p = sr->rt;
+	int r;
+
+	r = rdma_start(sr, s->qp, s->local, s->offset, s->length, s->remote,
+		       s->remote_offset, s->rkey, &s->traffic, false);
+	if (r)
+		return r;
+	if (rs_obj_has(sr->obj, "imm")) {
+		/* The immediate consumes a receive at the peer. */
+		p->tmpl.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		p->tmpl.imm_data = htobe32(s->imm);
+		p->peer = p->w.qp->peer;
+	}
+	return rs_post_begin(sr, p, &s->traffic,
+			     rs_post_has_data(sr, s->length));
+}
+
+static int read_start(struct rs_step_run *sr)
+{
+	const struct rs_step_read *s = sr->obj->data;
+	struct post_rt *p = sr->rt;
+	int r;
+
+	r = rdma_start(sr, s->qp, s->local, s->offset, s->length, s->remote,
+		       s->remote_offset, s->rkey, &s->traffic, true);
+	if (!r)
+		r = rs_step_check_rd_atomic(sr, p->w.qp, s->traffic.expect);
+	if (r)
+		return r;
+	return rs_post_begin(sr, p, &s->traffic,
+			     rs_post_has_data(sr, s->length));
+}
+
+/* --- atomic --------------------------------------------------------------- */
+
+static int check_fetched(struct rs_step_run *sr)
+{
+	const struct rs_step_atomic *s = sr->obj->data;
+	struct post_rt *p = sr->rt;
+	uint64_t v;
+
+	if (!rs_obj_has(sr->obj, "expect_fetched"))
+		return 0;
+	if (!p->fetch)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "expect_fetched",
+				    "mr '%s' is not in host memory", s->local);
+	/* The responder returns the value in host byte order. */
+	memcpy(&v, p->fetch, sizeof(v));
+	if (v == s->expect_fetched)
+		return 0;
+	return rs_step_fail(sr, RS_STEP_FAILED, "expect_fetched",
+			    "fetched %llu (0x%llx), expected %llu (0x%llx)",
+			    (unsigned long long)v, (unsigned long long)v,
+			    (unsigned long long)s->expect_fetched,
+			    (unsigned long long)s->expect_fetched);
+}
+
+static int atomic_start(struct rs_step_run *sr)
+{
+	const struct rs_step_atomic *s = sr->obj->data;
+	struct post_rt *p = sr->rt;
+	struct ibv_send_wr *w = &p->tmpl;
+	uint64_t raddr, ravail;
+	uint32_t rkey;
+	uint8_t *rhost;
+	int r;
+
+	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
+	if (!p->w.qp ||
+	    rs_step_check_rd_atomic(sr, p->w.qp, s->traffic.expect))
+		return -EIO;
+	r = rs_step_local(sr, s->local, 0, NULL, 8, 8, &p->tsge, &p->fetch);
+	if (r)
+		return r;
+	if (p->tsge.length < 8)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "local",
+				    "mr '%s' has %u bytes; an atomic fetches 8",
+				    s->local, p->tsge.length);
+	rs_step_remote(sr, s->remote, s->remote_offset, &raddr, &rkey, &rhost,
+		       &ravail);
+	if (ravail < 8 && s->traffic.expect == IBV_WC_SUCCESS)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "remote_offset",
+				    "%llu leaves %llu of the 8 bytes in '%s'",
+				    (unsigned long long)s->remote_offset,
+				    (unsigned long long)ravail, s->remote);
+	w->wr.atomic.remote_addr = raddr;
+	w->wr.atomic.rkey = rkey;
+	if (s->op == RS_ATOMIC_CMP_SWAP) {
+		w->opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+		w->wr.atomic.compare_add = s->compare;
+		w->wr.atomic.swap = s->swap;
+	} else {
+		w->opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+		w->wr.atomic.compare_add = s->add;
+	}
+	p->check = check_fetched;
+	return rs_post_begin(sr, p, &s->traffic, true);
+}
+
+RS_POST_OPS(write);
+RS_POST_OPS(read);
+RS_POST_OPS(atomic);

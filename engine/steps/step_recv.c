@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/* recv: post receives on a qp or an srq and finish; the step that
+ * polls their CQ routes their completions back here. */
+#include <errno.h>
+#include <string.h>
+
+#include "buf.h"
+#include "step.h"
+#include "steps.h"
+#include "wr.h"
+
+#define RECV_CHAIN 64
+
+/* Post the receives and finish: whoever polls their CQ later routes
+ * their completions here (expect:, the byte count, the buffer). */
+static int recv_start(struct rs_step_run *sr)
+{
+	const struct rs_step_recv *s = sr->obj->data;
+	struct ibv_recv_wr wr[RECV_CHAIN], *bad;
+	struct ibv_sge sge;
+	struct rs_owner *o;
+	struct rs_qpi *qp = NULL;
+	struct rdmascn_srq sf = { 0 };
+	struct ibv_srq *srq = s->srq &&
+		!rs_as_srq(rs_live_find(sr->run, s->srq), &sf) ? sf.srq : NULL;
+	uint64_t n = s->count ? s->count : 1, posted = 0;
+	uint32_t slot = rs_step_slot(sr);
+	uint8_t *host;
+	int r;
+
+	if (s->qp && !(qp = rs_wr_qp(sr, s->qp, "qp", false)))
+		return -EIO;
+	r = rs_step_local(sr, s->local, s->offset, "length", s->length,
+			  UINT64_MAX, &sge, &host);
+	if (r)
+		return r;
+	o = rs_step_owner(sr, 1, s->traffic.expect);
+	if (!o)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "out of memory");
+	rs_recv_lane(&o->lanes[0]);
+	for (unsigned i = 0; i < RECV_CHAIN; i++)
+		wr[i] = (struct ibv_recv_wr){ .sg_list = &sge, .num_sge = 1 };
+	while (posted < n) {
+		unsigned k = n - posted < RECV_CHAIN ? n - posted : RECV_CHAIN;
+
+		for (unsigned i = 0; i < k; i++) {
+			wr[i].wr_id = rs_wr_id(slot, 0, (uint32_t)(posted + i));
+			wr[i].next = i + 1 < k ? &wr[i + 1] : NULL;
+		}
+		bad = NULL;
+		r = rs_post_recv_list(srq, qp, wr, &bad);
+		if (r) {
+			for (unsigned i = 0; i < k && &wr[i] != bad; i++)
+				posted++;
+			sr->wrs = posted;
+			return rs_step_fail(sr, RS_STEP_FAILED, "count",
+					    "posting receive %llu of %llu on "
+					    "%s '%s': %s (room for %u)",
+					    (unsigned long long)posted + 1,
+					    (unsigned long long)n,
+					    srq ? "srq" : "qp",
+					    srq ? s->srq : s->qp, strerror(-r),
+					    srq ? sf.max_wr :
+						  qp->rt->cap.max_recv_wr);
+		}
+		posted += k;
+	}
+	sr->wrs = posted;
+	rs_step_pass(sr);
+	return 0;
+}
+
+static const char *recv_receives_into(const struct rs_obj *obj,
+				      uint64_t *ret_offset)
+{
+	const struct rs_step_recv *s = obj->data;
+
+	*ret_offset = s->offset;
+	return s->local;
+}
+
+const struct rdmascn_step_ops rs_step_ops_recv = {
+	.start = recv_start,
+	.receives_into = recv_receives_into,
+};

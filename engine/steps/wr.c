@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Work requests, once for every posting step: the send window (depth,
+ * post_list chains, signal_every), the checks of a QP's limits, receives
+ * kept posted, and posting through ibv_post_send() or ibv_wr_*.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "macros.h"
+#include "wr.h"
+
+struct rs_qpi *rs_wr_qp(struct rs_step_run *sr, const char *id,
+			const char *field, bool named)
+{
+	struct rs_qpi *q = rs_step_qp(sr, id);
+
+	if (q && q->rt->qp)
+		return q;
+	if (named)
+		rs_step_fail(sr, RS_STEP_CANTRUN, field,
+			     "qp '%s' does not exist", id);
+	else
+		rs_step_fail(sr, RS_STEP_CANTRUN, field,
+			     "the qp does not exist");
+	return NULL;
+}
+
+/* --- the send window ------------------------------------------------------ */
+
+int rs_wr_window_size(struct rs_step_run *sr, struct rs_wr_window *w,
+		      struct rs_qpi *qp, uint32_t depth, uint32_t post_list,
+		      uint32_t signal_every)
+{
+	uint32_t max = qp->rt->cap.max_send_wr ? qp->rt->cap.max_send_wr : 1;
+
+	w->qp = qp;
+	if (depth > max)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "depth",
+				    "%u exceeds qp '%s' max_send_wr (%u)",
+				    depth, qp->l->obj->id, max);
+	w->depth = depth ? depth : max;
+	w->list = post_list ? post_list : 1;
+	if (w->list > w->depth)
+		w->list = w->depth;
+	/* A window of `depth` WRs must hold a signalled one. */
+	w->sig = signal_every ? signal_every : 1;
+	if (w->sig > w->depth)
+		w->sig = w->depth;
+	return 0;
+}
+
+int rs_wr_inline(struct rs_step_run *sr, struct rs_qpi *qp, uint32_t len,
+		 uint8_t *host, struct ibv_sge *sge, unsigned *flags)
+{
+	uint32_t max = qp->rt->cap.max_inline_data;
+
+	if (len > max)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "inline",
+				    "%u bytes exceed qp '%s' max_inline_data "
+				    "(%u)", len, qp->l->obj->id, max);
+	*flags |= IBV_SEND_INLINE;
+	if (host)
+		sge->addr = (uintptr_t)host;
+	return 0;
+}
+
+int rs_wr_window_build(struct rs_wr_window *w, const struct ibv_send_wr *tmpl,
+		       const struct ibv_sge *sge)
+{
+	w->wr = rs_calloc(w->list, sizeof(*w->wr));
+	w->sge = rs_calloc(w->list, sizeof(*w->sge));
+	if (!w->wr || !w->sge)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < w->list; i++) {
+		w->wr[i] = *tmpl;
+		w->sge[i] = *sge;
+		w->wr[i].sg_list = &w->sge[i];
+		w->wr[i].next = i + 1 < w->list ? &w->wr[i + 1] : NULL;
+	}
+	w->ex = rs_qp_use_ex(w->qp, tmpl->opcode);
+	return 0;
+}
+
+void rs_wr_window_free(struct rs_wr_window *w)
+{
+	rs_free(w->wr);
+	rs_free(w->sge);
+	w->wr = NULL;
+	w->sge = NULL;
+}
+
+uint64_t rs_wr_next(const struct rs_wr_window *w, uint64_t done,
+		    uint64_t limit)
+{
+	uint64_t room = w->depth - (w->posted - done);
+	uint64_t k = w->n - w->posted;
+
+	if (room > limit)
+		room = limit;
+	if (!room)
+		return 0;
+	/* A short chain when the window is short: waiting for a full one
+	 * could wait for a completion never requested. */
+	if (k > w->list)
+		k = w->list;
+	return k < room ? k : room;
+}
+
+int rs_wr_post(struct rs_step_run *sr, struct rs_wr_window *w,
+	       unsigned lane, uint64_t k, rs_wr_post_fn *post)
+{
+	uint32_t slot = rs_step_slot(sr);
+	struct ibv_send_wr *bad = NULL;
+	int r;
+
+	for (uint64_t i = 0; i < k; i++) {
+		uint64_t s = w->posted + i;
+		struct ibv_send_wr *wr = &w->wr[i];
+
+		wr->wr_id = rs_wr_id(slot, lane, (uint32_t)s);
+		wr->send_flags = w->flags;
+		if ((s + 1) % w->sig == 0 || s + 1 == w->n) {
+			wr->send_flags |= IBV_SEND_SIGNALED;
+			w->sig_upto = s + 1;
+		}
+	}
+	w->wr[k - 1].next = NULL;
+	r = post ? post(sr, w->wr, &bad) :
+		   rs_post_send_list(w->qp, w->ex, w->wr, &bad);
+	w->wr[k - 1].next = k < w->list ? &w->wr[k] : NULL;
+	if (r) {
+		uint64_t ok = 0;
+
+		for (struct ibv_send_wr *wr = w->wr; wr && wr != bad;
+		     wr = wr->next)
+			ok++;
+		w->posted += ok < k ? ok : 0;
+		return r;
+	}
+	w->posted += k;
+	return 0;
+}
+
+/* --- receives ------------------------------------------------------------- */
+
+void rs_recv_lane(struct rs_lane *lane)
+{
+	lane->per_wr = true;
+	lane->op = "recv";
+}
+
+void rs_recv_window_init(struct rs_step_run *sr, struct rs_recv_window *w,
+			 struct rs_qpi *qp, unsigned lane_no,
+			 const struct ibv_sge *sge, int num_sge)
+{
+	w->qp = qp;
+	w->lane_no = lane_no;
+	w->lane = &sr->owner->lanes[lane_no];
+	rs_recv_lane(w->lane);
+	w->sge = *sge;
+	w->wr.sg_list = &w->sge;
+	w->wr.num_sge = num_sge;
+}
+
+int rs_post_recv_list(struct ibv_srq *srq, struct rs_qpi *q,
+		      struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+	return rs_wr_err(srq ? ibv_post_srq_recv(srq, wr, bad) :
+			       ibv_post_recv(q->rt->qp, wr, bad));
+}
+
+int rs_recv_refill(struct rs_step_run *sr, struct rs_recv_window *w,
+		   uint64_t n, uint32_t rx)
+{
+	uint64_t done = atomic_load_explicit(&w->lane->done,
+					     memory_order_acquire);
+	struct rdmascn_srq sf;
+	struct ibv_srq *srq = w->qp->srq && w->qp->info.srq_posts &&
+			      !rs_as_srq(w->qp->srq, &sf) ? sf.srq : NULL;
+
+	while (w->posted < n && w->posted - done < rx) {
+		struct ibv_recv_wr *bad;
+		int r;
+
+		w->wr.wr_id = rs_wr_id(rs_step_slot(sr), w->lane_no,
+				       (uint32_t)w->posted);
+		r = rs_post_recv_list(srq, w->qp, &w->wr, &bad);
+		if (r)
+			return rs_step_fail(sr, RS_STEP_FAILED, NULL,
+					    "posting a receive on qp '%s': %s",
+					    w->qp->l->obj->id, strerror(-r));
+		w->posted++;
+	}
+	return 0;
+}
+
+uint32_t rs_recv_room(struct rs_qpi *q)
+{
+	struct rdmascn_srq srq;
+
+	if (q->srq && !rs_as_srq(q->srq, &srq))
+		return srq.max_wr;
+	return q->rt->cap.max_recv_wr;
+}
+
+/* --- posting -------------------------------------------------------------- */
+
+#define AS_ROW(word, bit, wr, msg) { (wr), (bit), msg },
+static const struct send_op {
+	int wr;                      /* IBV_WR_*, -1: none */
+	uint64_t bit;                /* IBV_QP_EX_WITH_* */
+	const char *msg;
+} send_ops[] = { RS_SEND_OP_MAP(AS_ROW) };
+
+static const struct send_op *send_op(enum ibv_wr_opcode opcode)
+{
+	for (size_t i = 0; i < RS_N(send_ops); i++)
+		if (send_ops[i].wr == (int)opcode)
+			return &send_ops[i];
+	return NULL;
+}
+
+const char *rs_wr_op_name(enum ibv_wr_opcode opcode)
+{
+	const struct send_op *o = send_op(opcode);
+
+	return o ? o->msg : "send";
+}
+
+bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)
+{
+	const struct send_op *o = send_op(opcode);
+
+	return qp->rt->qpx && qp->info.ex && o &&
+	       (qp->info.send_ops & o->bit);
+}
+
+/* The ibv_wr_* form of a chain of ibv_send_wr: one start, one complete. */
+static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr)
+{
+	struct ibv_qp_ex *x = qp->rt->qpx;
+
+	ibv_wr_start(x);
+	for (; wr; wr = wr->next) {
+		uint64_t ra = wr->wr.rdma.remote_addr;
+		uint32_t rk = wr->wr.rdma.rkey;
+		bool data = true;
+
+		x->wr_id = wr->wr_id;
+		x->wr_flags = wr->send_flags;
+		switch (wr->opcode) {
+		case IBV_WR_SEND:
+			ibv_wr_send(x);
+			break;
+		case IBV_WR_SEND_WITH_IMM:
+			ibv_wr_send_imm(x, wr->imm_data);
+			break;
+		case IBV_WR_SEND_WITH_INV:
+			ibv_wr_send_inv(x, wr->invalidate_rkey);
+			break;
+		case IBV_WR_RDMA_WRITE:
+			ibv_wr_rdma_write(x, rk, ra);
+			break;
+		case IBV_WR_RDMA_WRITE_WITH_IMM:
+			ibv_wr_rdma_write_imm(x, rk, ra, wr->imm_data);
+			break;
+		case IBV_WR_RDMA_READ:
+			ibv_wr_rdma_read(x, rk, ra);
+			break;
+		case IBV_WR_ATOMIC_FETCH_AND_ADD:
+			ibv_wr_atomic_fetch_add(x, wr->wr.atomic.rkey,
+						wr->wr.atomic.remote_addr,
+						wr->wr.atomic.compare_add);
+			break;
+		case IBV_WR_ATOMIC_CMP_AND_SWP:
+			ibv_wr_atomic_cmp_swp(x, wr->wr.atomic.rkey,
+					      wr->wr.atomic.remote_addr,
+					      wr->wr.atomic.compare_add,
+					      wr->wr.atomic.swap);
+			break;
+		case IBV_WR_LOCAL_INV:
+			ibv_wr_local_inv(x, wr->invalidate_rkey);
+			data = false;
+			break;
+		case IBV_WR_BIND_MW:
+			ibv_wr_bind_mw(x, wr->bind_mw.mw, wr->bind_mw.rkey,
+				       &wr->bind_mw.bind_info);
+			data = false;
+			break;
+		default:
+			ibv_wr_abort(x);
+			return -EOPNOTSUPP;
+		}
+		if (qp->info.type == RS_QPT_UD)
+			ibv_wr_set_ud_addr(x, wr->wr.ud.ah,
+					   wr->wr.ud.remote_qpn,
+					   wr->wr.ud.remote_qkey);
+		else if (qp->info.type == RS_QPT_XRC_SEND)
+			ibv_wr_set_xrc_srqn(x, wr->qp_type.xrc.remote_srqn);
+		if (!data || !wr->num_sge)
+			continue;
+		if (wr->send_flags & IBV_SEND_INLINE)
+			ibv_wr_set_inline_data(x,
+				(void *)(uintptr_t)wr->sg_list->addr,
+				wr->sg_list->length);
+		else
+			ibv_wr_set_sge(x, wr->sg_list->lkey,
+				       wr->sg_list->addr, wr->sg_list->length);
+	}
+	return rs_wr_err(ibv_wr_complete(x));
+}
+
+int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
+		      struct ibv_send_wr **bad)
+{
+	int r;
+
+	if (!ex)
+		return rs_wr_err(ibv_post_send(qp->rt->qp, wr, bad));
+	/* ibv_wr_complete() posts all or nothing. */
+	r = post_ex(qp, wr);
+	if (r)
+		*bad = wr;
+	return r;
+}
+
+/* --- what a QP allows ----------------------------------------------------- */
+
+/*
+ * Reads and atomics need initiator depth on the QP's connection and
+ * responder resources on the peer's: with 0 (the default) they are never
+ * answered and the step would only end at its deadline.
+ */
+int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
+			    int expect)
+{
+	const struct rdmascn_link *c = q->conn;
+
+	if (!c || expect != IBV_WC_SUCCESS ||
+	    (c->max_rd_atomic && c->max_dest_rd_atomic))
+		return 0;
+	return rs_step_fail(sr, RS_STEP_CANTRUN, "qp",
+			    "reads and atomics on qp '%s' need max_rd_atomic "
+			    "and max_dest_rd_atomic >= 1 on its connection "
+			    "(connection '%s' has %u and %u)",
+			    q->l->obj->id, c->id ? c->id : "-",
+			    c->max_rd_atomic, c->max_dest_rd_atomic);
+}
+
+uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp)
+{
+	struct rs_dev *dev = rs_live_dev(sr->run, qp->l);
+	int mtu = dev ? dev->port_attr.active_mtu : IBV_MTU_1024;
+
+	if (qp->conn && qp->conn->mtu)
+		mtu = qp->conn->mtu;
+	return 128u << (mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? mtu : 3);
+}

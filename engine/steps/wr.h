@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_WR_H
+#define RDMASCN_WR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "step.h"
+
+/*
+ * Work requests as every posting step builds them (wr.c): a window of
+ * send WRs on one QP, receives kept posted, and the checks of a QP's
+ * limits they need.  Posting returns 0 or -errno: the verbs calls'
+ * positive errno is negated where they are called.
+ */
+
+/* A verbs post call's result (0 or a positive errno) as 0 or -errno. */
+static inline int rs_wr_err(int r)
+{
+	return r > 0 ? -r : r;
+}
+
+/* The QP @id names, created: NULL once the step failed ("qp '@id' does
+ * not exist" when @named, else "the qp does not exist", at @field). */
+struct rs_qpi *rs_wr_qp(struct rs_step_run *sr, const char *id,
+			const char *field, bool named);
+
+/*
+ * A window of send WRs on one QP: at most `depth` in flight, `list` per
+ * post call from a chain built once, a completion requested every
+ * `sig`th WR and on the last.
+ */
+struct rs_wr_window {
+	struct rs_qpi *qp;
+	uint32_t depth, list, sig;
+	unsigned flags;              /* IBV_SEND_INLINE */
+	bool ex;                     /* through ibv_wr_* */
+	uint64_t n;                  /* WRs to post */
+	uint64_t posted;
+	uint64_t sig_upto;           /* WRs up to the last signalled one */
+	struct ibv_send_wr *wr;      /* list WRs, chained */
+	struct ibv_sge *sge;
+};
+
+/* Posts a chain another way than ibv_post_send() (a type 1 window's
+ * bind): 0 or -errno, *@bad the first WR not posted. */
+typedef int rs_wr_post_fn(struct rs_step_run *sr, struct ibv_send_wr *wr,
+			  struct ibv_send_wr **bad);
+
+/* The window's size on @qp: @depth (0: the QP's max_send_wr, which a
+ * given one may not exceed), a chain of @post_list and a signal every
+ * @signal_every that fit in it (0: 1).  0, or -EIO once the step
+ * failed. */
+int rs_wr_window_size(struct rs_step_run *sr, struct rs_wr_window *w,
+		      struct rs_qpi *qp, uint32_t depth, uint32_t post_list,
+		      uint32_t signal_every);
+/* `inline:` on @qp for @len bytes: within its max_inline_data; the WRs
+ * get IBV_SEND_INLINE in *@flags, and @sge our bytes @host (the CPU
+ * copies them, not the device from the MR's iova).  0, or -EIO once the
+ * step failed. */
+int rs_wr_inline(struct rs_step_run *sr, struct rs_qpi *qp, uint32_t len,
+		 uint8_t *host, struct ibv_sge *sge, unsigned *flags);
+/* The chain: `list` copies of @tmpl, each with its own copy of @sge.
+ * 0 or -ENOMEM. */
+int rs_wr_window_build(struct rs_wr_window *w, const struct ibv_send_wr *tmpl,
+		       const struct ibv_sge *sge);
+void rs_wr_window_free(struct rs_wr_window *w);
+/* How many WRs the next post takes with @done of them completed: what
+ * is left, a chain at most, the room in the window, at most @limit.
+ * 0: wait for completions. */
+uint64_t rs_wr_next(const struct rs_wr_window *w, uint64_t done,
+		    uint64_t limit);
+/* Post the next @k WRs (wr_ids of @sr's slot and @lane), through @post
+ * when not NULL.  0 or -errno; the WRs posted before a failed one count
+ * as posted. */
+int rs_wr_post(struct rs_step_run *sr, struct rs_wr_window *w,
+	       unsigned lane, uint64_t k, rs_wr_post_fn *post);
+
+/* Receives kept posted on one QP, one WR at a time. */
+struct rs_recv_window {
+	struct rs_qpi *qp;
+	struct rs_lane *lane;
+	unsigned lane_no;
+	uint64_t posted;
+	struct ibv_recv_wr wr;
+	struct ibv_sge sge;
+};
+
+/* @lane (number @lane_no of @sr's owner) counts the receives of @w. */
+void rs_recv_window_init(struct rs_step_run *sr, struct rs_recv_window *w,
+			 struct rs_qpi *qp, unsigned lane_no,
+			 const struct ibv_sge *sge, int num_sge);
+/* A receive lane: one completion a WR. */
+void rs_recv_lane(struct rs_lane *lane);
+/* Post receives until @n were posted in all or @rx are outstanding.
+ * 0, or -EIO once the step failed. */
+int rs_recv_refill(struct rs_step_run *sr, struct rs_recv_window *w,
+		   uint64_t n, uint32_t rx);
+/* Receives @q can hold: its SRQ's, or its receive queue's. */
+uint32_t rs_recv_room(struct rs_qpi *q);
+/* Post a chain of receives to @srq when not NULL, else to @q's receive
+ * queue.  0 or -errno; *@bad the first not posted. */
+int rs_post_recv_list(struct ibv_srq *srq, struct rs_qpi *q,
+		      struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+
+/* What messages call a WR of @opcode: "rdma_write" (the table of send
+ * operations, RS_SEND_OP_MAP in scenario/schema.h). */
+const char *rs_wr_op_name(enum ibv_wr_opcode opcode);
+/* Does a WR of @opcode on @qp go through ibv_wr_* (an ex QP created
+ * with that op in send_ops)? */
+bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode);
+/* Post a chain of WRs, through ibv_wr_* when @ex.  0 or -errno; *@bad
+ * is the first WR not posted. */
+int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
+		      struct ibv_send_wr **bad);
+/* Reads and atomics on @q can be answered (its connection's
+ * max_rd_atomic and max_dest_rd_atomic); 0 or -EIO once failed. */
+int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
+			    int expect);
+/* The path MTU of a QP's port, in bytes. */
+uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp);
+
+#endif
