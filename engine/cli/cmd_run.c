@@ -204,9 +204,9 @@ static int record_init(struct rs_run *run, const char *file,
 	plan = rs_val_put_arr(rec->root, "plan_steps");
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		struct rs_val *e = rs_val_push_obj(plan);
-
 		struct rs_val *gates = rs_gate_entries(s->steps[i]);
 
+		rs_val_put_str(e, "no", s->steps[i]->no);
 		rs_val_put_str(e, "type", s->steps[i]->kind->name);
 		if (s->steps[i]->id)
 			rs_val_put_str(e, "id", s->steps[i]->id);

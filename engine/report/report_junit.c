@@ -171,7 +171,7 @@ static void step_tc(const struct rs_val *e, struct tc *t, char *name,
 
 /* A planned step that has no entry: the run stopped before it. */
 static void unrun_tc(const struct rs_val *rec, const struct rs_val *plan,
-		     size_t i, struct tc *t, char *name, size_t size)
+		     struct tc *t, char *name, size_t size)
 {
 	const char *id = rs_val_get_str(plan, "id");
 	bool dry = json_object_get_boolean(
@@ -180,7 +180,8 @@ static void unrun_tc(const struct rs_val *rec, const struct rs_val *plan,
 	if (id)
 		snprintf(name, size, "%s", id);
 	else
-		snprintf(name, size, "step %zu (%s)", i + 1, str(plan, "type"));
+		snprintf(name, size, "step %s (%s)", str(plan, "no"),
+			 str(plan, "type"));
 	*t = (struct tc){ .name = name, .result = TC_SKIPPED };
 	snprintf(t->message, sizeof(t->message), "not run: %s",
 		 dry ? "dry run" :
@@ -209,11 +210,8 @@ static void teardown_tc(const struct rs_val *rec, struct tc *t)
 	}
 }
 
-static bool step_ran(const struct rs_val *steps, size_t i)
+static bool step_ran(const struct rs_val *steps, const char *no)
 {
-	char no[24];
-
-	snprintf(no, sizeof(no), "%zu", i + 1);
 	for (size_t k = 0; k < rs_val_len(steps); k++)
 		if (!strcmp(str(rs_val_at(steps, k), "no"), no))
 			return true;
@@ -241,9 +239,9 @@ static int each_tc(struct suite *s,
 			return ret;
 	}
 	for (size_t i = 0; i < rs_val_len(plan); i++) {
-		if (step_ran(steps, i))
+		if (step_ran(steps, str(rs_val_at(plan, i), "no")))
 			continue;
-		unrun_tc(rec, rs_val_at(plan, i), i, &t, name, sizeof(name));
+		unrun_tc(rec, rs_val_at(plan, i), &t, name, sizeof(name));
 		if ((ret = fn(s, &t, ctx)))
 			return ret;
 	}

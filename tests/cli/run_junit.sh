@@ -5,18 +5,22 @@
 # record of the same run); the text report is the same with or without
 # it; '-' puts it on stdout; a file that cannot be written is named; with
 # no device the set-up testcase is an error that says why.
-#   run_junit.sh RDMASCN SCENARIO_DIR XSD CHECKER
+#   run_junit.sh RDMASCN SCENARIO_DIR XSD CHECKER [MORE_SCENARIO_DIR...]
 set -u
 rdmascn=$1 dir=$2 xsd=$3 check=$4
+shift 4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0 n=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
 
 : >"$tmp/list"
-for f in "$dir"/*.yaml; do
+more=()
+for d in "$@"; do more+=("$d"/*.yaml); done
+for f in "$dir"/*.yaml "${more[@]}"; do
+	[ -e "$f" ] || continue
 	n=$((n + 1))
-	b=$(basename "$f" .yaml)
+	b=$(basename "$(dirname "$f")")-$(basename "$f" .yaml)
 	"$rdmascn" run -n "$f" >"$tmp/plain" 2>&1
 	"$rdmascn" run -n --json "$tmp/$b.json" --junit "$tmp/$b.xml" "$f" \
 		>"$tmp/text" 2>&1
