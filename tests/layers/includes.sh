@@ -8,13 +8,7 @@ set -u
 engine=$1
 fail=0 n=0
 
-rank() {
-	case $1 in
-	base) echo 0 ;; scenario) echo 1 ;; exec) echo 2 ;;
-	kinds | steps) echo 3 ;; report) echo 4 ;; cli) echo 5 ;;
-	*) echo "?" ;;
-	esac
-}
+. "$(dirname "$0")/rank.sh"
 
 # Edges allowed for now, each "from>to"; none are left.
 todo=""

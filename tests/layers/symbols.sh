@@ -10,13 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
 
-rank() {
-	case $1 in
-	base) echo 0 ;; scenario) echo 1 ;; exec) echo 2 ;;
-	kinds | steps) echo 3 ;; report) echo 4 ;; cli) echo 5 ;;
-	*) echo "?" ;;
-	esac
-}
+. "$(dirname "$0")/rank.sh"
 
 # Edges allowed for now, each "from>to:symbol"; each must still be there.
 todo=""
