@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/* Where an object, or a field of it, is in the file: for messages. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static struct rs_node *descend(struct rs_node *n, const char *path,
+			       bool *complete)
+{
+	char seg[128];
+
+	*complete = true;
+	while (n && path && *path) {
+		size_t len = strcspn(path, ".[");
+		struct rs_node *next;
+
+		if (*path == '[') {
+			unsigned idx = strtoul(path + 1, NULL, 10);
+
+			next = n->type == RS_NODE_SEQ && idx < n->n ? n->items[idx] : NULL;
+			path = strchr(path, ']');
+			path = path ? path + 1 : NULL;
+		} else {
+			snprintf(seg, sizeof(seg), "%.*s", (int)len, path);
+			next = rs_node_get(n, seg);
+			path += len;
+		}
+		if (path && *path == '.')
+			path++;
+		if (!next) {
+			*complete = false;
+			return n;
+		}
+		n = next;
+	}
+	return n;
+}
+
+const struct rs_loc *rs_obj_loc(const struct rs_obj *obj, const char *path)
+{
+	bool complete;
+	struct rs_node *n = descend(obj->node, path, &complete);
+
+	if (!n)
+		return NULL;
+	/* A step is best pointed at by its type key ("write:"). */
+	if (n == obj->node && obj->kind->step && n->key)
+		return &n->key->loc;
+	/* So is an empty value, a point between tokens, by its key. */
+	if (n->type == RS_NODE_SCALAR && n->start == n->end && n->key)
+		return &n->key->loc;
+	return &n->loc;
+}
+
+bool rs_obj_has(const struct rs_obj *obj, const char *path)
+{
+	bool complete;
+
+	descend(obj->node, path, &complete);
+	return complete;
+}
+
+void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
+		  const char *path, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (path && *path)
+		rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s: %s", obj->name,
+			      path, msg);
+	else
+		rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s", obj->name, msg);
+}
