@@ -175,9 +175,18 @@ scn gates "  - pingpong: {id: pg, qp: c, peer: d, op: send, completion: busy, lo
       gate: {latency.typical: {max: 1000000}, latency.min: {min: 0}}}
   - stream: {id: sg, qp: c, local: src, remote: dst, size: 4096, iterations: 200, depth: 16,
       gate: {throughput.MB/s: {min: 0.000001}}}"
-expect gates 0 "$tmp/gates.yaml"
+expect gates 0 --samples "$tmp/gates.csv" "$tmp/gates.yaml"
 [ "$(rec '[.steps[] | .gates[]? | .passed and (.value | type == "number")] |
 	length == 3 and all')" = true ] || fail "gates: record $(rec -c '[.steps[] | .gates]')"
+# --samples: a row per measured round trip, as many as the figures say,
+# and the histogram counts them all.
+n_s=$(rec '.steps[] | select(.id == "pg") | .figures.latency.samples')
+[ "$(head -1 "$tmp/gates.csv")" = "cell,step,iteration,usec" ] &&
+[ "$(grep -cE '^,pg,[0-9]+,[0-9]+\.[0-9]{3}$' "$tmp/gates.csv")" = "$n_s" ] &&
+[ "$(wc -l <"$tmp/gates.csv")" = $((n_s + 1)) ] &&
+[ "$(rec '.steps[] | select(.id == "pg") | .figures.latency.histogram.counts | add')" = "$n_s" ] ||
+	fail "samples: $n_s samples, $(wc -l <"$tmp/gates.csv") lines: $(head -3 "$tmp/gates.csv")"
+echo "ok --samples: $n_s rows, and the histogram counts $n_s"
 cp "$tmp/rec.json" "$tmp/gates_rec.json"
 "$rdmascn" compare --tolerance 1000000 "$tmp/gates_rec.json" "$tmp/gates_rec.json" \
 	>"$tmp/cmp" 2>&1 || { cat "$tmp/cmp"; fail "compare of a record with itself"; }
