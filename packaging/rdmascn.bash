@@ -90,6 +90,13 @@ _rdmascn()
 	--junit|--deviations|--samples)
 		_rdmascn_files
 		return 0 ;;
+	-o|--output)
+		[[ $verb == graph ]] && { _rdmascn_files; return 0; } ;;
+	-f|--format)
+		if [[ $verb == graph ]]; then
+			COMPREPLY=($(compgen -W 'dot svg png' -- "$cur"))
+			return 0
+		fi ;;
 	--json)
 		# run --json FILE; devices and plugins --json take no value.
 		if [[ $verb == run ]]; then
@@ -103,8 +110,10 @@ _rdmascn()
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --deviations --strict --samples
 			-v --verbose --softroce -h --help' ;;
-	validate|plan|graph)
+	validate|plan)
 		opts='-s --set -h --help' ;;
+	graph)
+		opts='-s --set -f --format -o --output -h --help' ;;
 	schema)
 		opts='-h --help' ;;
 	devices)

@@ -39,9 +39,13 @@ static const struct rs_cmd commands[] = {
 	{ "plan", rs_cmd_plan, "[--set NAME=VALUE]... FILE",
 	  "print the creation order, the steps, and the teardown order",
 	  "  -s, --set NAME=VALUE override a param\n" },
-	{ "graph", rs_cmd_graph, "[--set NAME=VALUE]... FILE",
+	{ "graph", rs_cmd_graph, "[OPTIONS] FILE",
 	  "print the objects, steps and references as Graphviz DOT",
-	  "  -s, --set NAME=VALUE override a param\n" },
+	  "  -s, --set NAME=VALUE override a param\n"
+	  "  -f, --format FORMAT  dot (the default), svg or png; svg and png\n"
+	  "                       are drawn by Graphviz's dot\n"
+	  "  -o, --output FILE    write FILE instead of stdout; without\n"
+	  "                       --format, a .svg or .png FILE says which\n" },
 	{ "schema", rs_cmd_schema, "[--help]",
 	  "print the scenario language as a JSON Schema",
 	  "" },
