@@ -87,7 +87,7 @@ _rdmascn()
 		return 0 ;;
 	-s|--set|--matrix)
 		return 0 ;;
-	--junit|--deviations|--samples)
+	--junit|--deviations|--samples|--graph-out)
 		_rdmascn_files
 		return 0 ;;
 	-o|--output)
@@ -109,7 +109,7 @@ _rdmascn()
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --deviations --strict --samples
-			-v --verbose --softroce -h --help' ;;
+			--graph-out -v --verbose --softroce -h --help' ;;
 	validate|plan)
 		opts='-s --set -h --help' ;;
 	graph)

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cmd_scenario.h"
 #include "gate.h"
+#include "graph_file.h"
 #include "live.h"
 #include "report.h"
 #include "run.h"
@@ -25,6 +26,7 @@ struct run_opts {
 	const char *json;
 	const char *junit;
 	const char *samples;
+	const char *graph_out;   /* --graph-out FILE */
 	char **matrix;           /* --matrix NAME=V1,V2: into argv */
 	unsigned n_matrix;
 	const char *deviations_file;
@@ -50,6 +52,7 @@ static const struct option run_long[] = {
 	{ "deviations", required_argument, NULL, 'D' },
 	{ "strict", no_argument, NULL, 'T' },
 	{ "samples", required_argument, NULL, 'U' },
+	{ "graph-out", required_argument, NULL, 'G' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -98,6 +101,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		case 'U':
 			o->samples = optarg;
 			break;
+		case 'G':
+			o->graph_out = optarg;
+			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
 		case 'v':
@@ -114,6 +120,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	    !strcmp(o->junit, "-"))
 		return rs_cmd_usage_error(cmd,
 			"--json and --junit cannot both go to stdout.");
+	if (o->graph_out && rs_graph_format_of(o->graph_out) < 0)
+		return rs_cmd_usage_error(cmd, "--graph-out %s: name a .dot, "
+			".gv, .svg or .png file.", o->graph_out);
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");
@@ -170,7 +179,9 @@ static int record_init(struct rs_run *run, const char *file,
 	if (rs_record_add_reporter(rec, rs_report_text(
 			to_stdout(o->json) || to_stdout(o->junit) ?
 			stderr : stdout, stderr)) ||
-	    (res && rs_record_add_reporter(rec, rs_results_cell(res))))
+	    (res && rs_record_add_reporter(rec, rs_results_cell(res))) ||
+	    (o->graph_out &&
+	     rs_record_add_reporter(rec, rs_report_graph(s, o->graph_out))))
 		return -ENOMEM;
 	rs_val_put_str(rec->root, "tool", "rdmascn " RDMASCN_VERSION);
 	gethostname(host, sizeof(host) - 1);
