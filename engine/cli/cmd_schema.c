@@ -49,10 +49,28 @@ int rs_cmd_schema(const struct rs_cmd *cmd, int argc, char **argv)
 	return RS_EXIT_PASSED;
 }
 
-/* graph's options: --set, and where and how to draw; returns -1 to go
- * on, or an exit code. */
-static int graph_parse(const struct rs_cmd *cmd, int argc, char **argv,
-		       struct scn_opts *o, const char **out, int *fmt)
+/* Where and how graph draws. */
+struct graph_opts {
+	const char *out;       /* -o FILE; NULL: stdout */
+	int fmt;               /* --format's; -1: none given */
+};
+
+static int graph_take(const struct rs_cmd *cmd, int c, char *arg, void *ctx)
+{
+	struct graph_opts *g = ctx;
+
+	if (c == 'o') {
+		g->out = arg;
+		return -1;
+	}
+	g->fmt = rs_graph_format_by_name(arg);
+	if (g->fmt < 0)
+		return rs_cmd_usage_error(cmd, "Unknown format '%s' (dot, svg "
+					  "or png).", arg);
+	return -1;
+}
+
+int rs_cmd_graph(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "set", required_argument, NULL, 's' },
@@ -61,67 +79,26 @@ static int graph_parse(const struct rs_cmd *cmd, int argc, char **argv,
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	const char *format = NULL;
-	int c;
-
-	o->sets = rs_calloc(argc + 1, sizeof(*o->sets));
-	if (!o->sets)
-		return rs_cmd_no_memory(cmd);
-	while ((c = getopt_long(argc, argv, ":s:f:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (!rs_scn_add_set(cmd, o, optarg))
-				return RS_EXIT_INVALID;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			*out = optarg;
-			break;
-		case 'h':
-			rs_cmd_usage(cmd, stdout);
-			return RS_EXIT_PASSED;
-		default:
-			return rs_cmd_bad_option(cmd, argv, c);
-		}
-	}
-	/* --format, else -o FILE's extension when it names one, else DOT. */
-	*fmt = format ? rs_graph_format_by_name(format) :
-	       *out ? rs_graph_format_of(*out) : RS_GRAPH_DOT;
-	if (*fmt < 0 && format)
-		return rs_cmd_usage_error(cmd, "Unknown format '%s' (dot, svg "
-					  "or png).", format);
-	if (*fmt < 0)
-		*fmt = RS_GRAPH_DOT;
-	if (optind >= argc)
-		return rs_cmd_usage_error(cmd, "No scenario file given.");
-	if (optind + 1 != argc)
-		return rs_cmd_usage_error(cmd, "graph takes one scenario file.");
-	rs_cli_registry_init();
-	return -1;
-}
-
-int rs_cmd_graph(const struct rs_cmd *cmd, int argc, char **argv)
-{
+	struct graph_opts g = { .fmt = -1 };
+	const struct scn_more more = { longopts, ":s:f:o:h", graph_take, &g };
 	struct scn_opts o = { 0 };
 	struct rs_scenario *s = NULL;
-	const char *out = NULL;
 	char what[4200];
-	int fmt = RS_GRAPH_DOT;
-	int ret = graph_parse(cmd, argc, argv, &o, &out, &fmt);
+	int ret = rs_scn_load_one(cmd, argc, argv, &o, &more, &s);
 
 	if (ret >= 0)
 		goto out;
-	ret = rs_scn_load(argv[optind], &o, &s);
-	if (ret != RS_EXIT_PASSED)
-		goto out;
-	if (out)
-		snprintf(what, sizeof(what), "graph -o %s", out);
+	/* --format, else -o FILE's extension when it names one, else DOT. */
+	if (g.fmt < 0 && g.out)
+		g.fmt = rs_graph_format_of(g.out);
+	if (g.fmt < 0)
+		g.fmt = RS_GRAPH_DOT;
+	if (g.out)
+		snprintf(what, sizeof(what), "graph -o %s", g.out);
 	else
 		snprintf(what, sizeof(what), "%s", argv[optind]);
-	if (rs_graph_write(out, fmt, what, s, NULL))
-		ret = RS_EXIT_CANTRUN;
+	ret = rs_graph_write(g.out, g.fmt, what, s, NULL) ?
+	      RS_EXIT_CANTRUN : RS_EXIT_PASSED;
 out:
 	rs_scenario_free(s);
 	rs_free(o.sets);
