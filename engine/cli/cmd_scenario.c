@@ -36,13 +36,14 @@ bool rs_scn_add_set(const struct rs_cmd *cmd, struct scn_opts *o, char *arg)
 int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
 		 struct scn_opts *o, const struct scn_more *more)
 {
+	const char *shortopts = more ? more->shortopts : ":s:h";
+	const struct option *longopts = more ? more->longopts : scn_long;
 	int c, r;
 
 	o->sets = rs_calloc(argc + 1, sizeof(*o->sets));
 	if (!o->sets)
 		return rs_cmd_no_memory(cmd);
-	while ((c = getopt_long(argc, argv, more ? more->shortopts : ":s:h",
-				more ? more->longopts : scn_long, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (!rs_scn_add_set(cmd, o, optarg))
@@ -84,7 +85,8 @@ int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s)
 int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct scn_opts o = { 0 };
-	int ret = rs_scn_parse(cmd, argc, argv, &o, NULL), worst = RS_EXIT_PASSED;
+	int ret = rs_scn_parse(cmd, argc, argv, &o, NULL);
+	int worst = RS_EXIT_PASSED;
 
 	if (ret >= 0)
 		goto out;

@@ -7,10 +7,12 @@
 
 struct option;
 
-/* A command's options besides --set and --help (graph's), for
- * rs_scn_parse() (NULL: none): @longopts and @shortopts list them all, --set and
+/*
+ * A command's options besides --set and --help (graph's), for
+ * rs_scn_parse(): @longopts and @shortopts list them all, --set and
  * --help too; @take gets each of the others and returns -1 to go on, or
- * an exit code. */
+ * an exit code.
+ */
 struct scn_more {
 	const struct option *longopts;
 	const char *shortopts;

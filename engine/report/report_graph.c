@@ -24,6 +24,12 @@ struct graph_rep {
 
 #define GRAPH(r) ((struct graph_rep *)(r))
 
+static bool file_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("+,-.=_", c));
+}
+
 /* @path with ".@cell" before its extension; in the cell's name, what is
  * not a letter, digit or one of "+,-.=_" becomes '_', so that no value
  * makes a directory or a name a shell has to quote. */
@@ -37,13 +43,8 @@ static char *cell_path(const char *path, const char *cell)
 		return NULL;
 	memcpy(p, path, head);
 	p[head] = '.';
-	for (size_t i = 0; i < len; i++) {
-		char c = cell[i];
-
-		p[head + 1 + i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				  (c >= '0' && c <= '9') || strchr("+,-.=_", c) ?
-				  c : '_';
-	}
+	for (size_t i = 0; i < len; i++)
+		p[head + 1 + i] = file_char(cell[i]) ? cell[i] : '_';
 	strcpy(p + head + 1 + len, ext);
 	return p;
 }
