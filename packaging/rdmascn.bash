@@ -87,9 +87,16 @@ _rdmascn()
 		return 0 ;;
 	-s|--set|--matrix|--jobs)
 		return 0 ;;
-	--junit|--deviations|--samples)
+	--junit|--deviations|--samples|--graph-out)
 		_rdmascn_files
 		return 0 ;;
+	-o|--output)
+		[[ $verb == graph ]] && { _rdmascn_files; return 0; } ;;
+	-f|--format)
+		if [[ $verb == graph ]]; then
+			COMPREPLY=($(compgen -W 'dot svg png' -- "$cur"))
+			return 0
+		fi ;;
 	--json)
 		# run --json FILE; devices and plugins --json take no value.
 		if [[ $verb == run ]]; then
@@ -102,9 +109,11 @@ _rdmascn()
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --jobs --deviations --strict --samples
-			-v --verbose --softroce -h --help' ;;
-	validate|plan|graph)
+			--graph-out -v --verbose --softroce -h --help' ;;
+	validate|plan)
 		opts='-s --set -h --help' ;;
+	graph)
+		opts='-s --set -f --format -o --output -h --help' ;;
 	schema)
 		opts='-h --help' ;;
 	devices)

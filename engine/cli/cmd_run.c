@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cmd_scenario.h"
 #include "gate.h"
+#include "graph_file.h"
 #include "live.h"
 #include "report.h"
 #include "cmd_run.h"
@@ -32,6 +33,7 @@ static const struct option run_long[] = {
 	{ "strict", no_argument, NULL, 'T' },
 	{ "samples", required_argument, NULL, 'U' },
 	{ "jobs", required_argument, NULL, 'P' },
+	{ "graph-out", required_argument, NULL, 'G' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -90,6 +92,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			o->jobs = j;
 			break;
 		}
+		case 'G':
+			o->graph_out = optarg;
+			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
 		case 'v':
@@ -106,6 +111,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	    !strcmp(o->junit, "-"))
 		return rs_cmd_usage_error(cmd,
 			"--json and --junit cannot both go to stdout.");
+	if (o->graph_out && rs_graph_format_of(o->graph_out) < 0)
+		return rs_cmd_usage_error(cmd, "--graph-out %s: name a .dot, "
+			".gv, .svg or .png file.", o->graph_out);
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");
@@ -163,7 +171,9 @@ static int record_init(struct rs_run *run, const char *file,
 	if (rs_record_add_reporter(rec, rs_report_text(
 			rs_run_to_stdout(o->json) || rs_run_to_stdout(o->junit) ?
 			stderr : stdout, stderr)) ||
-	    (res && rs_record_add_reporter(rec, rs_results_cell(res))))
+	    (res && rs_record_add_reporter(rec, rs_results_cell(res))) ||
+	    (o->graph_out &&
+	     rs_record_add_reporter(rec, rs_report_graph(s, o->graph_out))))
 		return -ENOMEM;
 	rs_val_put_str(rec->root, "tool", "rdmascn " RDMASCN_VERSION);
 	gethostname(host, sizeof(host) - 1);

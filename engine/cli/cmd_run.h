@@ -17,6 +17,7 @@ struct run_opts {
 	const char *json;
 	const char *junit;
 	const char *samples;
+	const char *graph_out;   /* --graph-out FILE */
 	bool samples_append;     /* a matrix's cells after the first */
 	unsigned jobs;           /* --jobs: cells at once, in processes */
 	char **matrix;           /* --matrix NAME=V1,V2: into argv */

@@ -34,14 +34,16 @@ bool rs_scn_add_set(const struct rs_cmd *cmd, struct scn_opts *o, char *arg)
 /* Common options of the scenario commands; returns -1 to go on, or an
  * exit code.  --set values point into argv. */
 int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
-		 struct scn_opts *o)
+		 struct scn_opts *o, const struct scn_more *more)
 {
-	int c;
+	const char *shortopts = more ? more->shortopts : ":s:h";
+	const struct option *longopts = more ? more->longopts : scn_long;
+	int c, r;
 
 	o->sets = rs_calloc(argc + 1, sizeof(*o->sets));
 	if (!o->sets)
 		return rs_cmd_no_memory(cmd);
-	while ((c = getopt_long(argc, argv, ":s:h", scn_long, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (!rs_scn_add_set(cmd, o, optarg))
@@ -50,8 +52,14 @@ int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
 		case 'h':
 			rs_cmd_usage(cmd, stdout);
 			return RS_EXIT_PASSED;
-		default:
+		case '?':
+		case ':':
 			return rs_cmd_bad_option(cmd, argv, c);
+		default:
+			r = more ? more->take(cmd, c, optarg, more->ctx) :
+			    rs_cmd_bad_option(cmd, argv, c);
+			if (r >= 0)
+				return r;
 		}
 	}
 	if (optind >= argc)
@@ -77,7 +85,8 @@ int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s)
 int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct scn_opts o = { 0 };
-	int ret = rs_scn_parse(cmd, argc, argv, &o), worst = RS_EXIT_PASSED;
+	int ret = rs_scn_parse(cmd, argc, argv, &o, NULL);
+	int worst = RS_EXIT_PASSED;
 
 	if (ret >= 0)
 		goto out;
@@ -115,9 +124,10 @@ static void print_needs(const struct rs_obj *o)
 }
 
 int rs_scn_load_one(const struct rs_cmd *cmd, int argc, char **argv,
-		    struct scn_opts *o, struct rs_scenario **s)
+		    struct scn_opts *o, const struct scn_more *more,
+		    struct rs_scenario **s)
 {
-	int ret = rs_scn_parse(cmd, argc, argv, o);
+	int ret = rs_scn_parse(cmd, argc, argv, o, more);
 
 	if (ret >= 0)
 		return ret;
@@ -159,7 +169,7 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct scn_opts o = { 0 };
 	struct rs_scenario *s = NULL;
-	int ret = rs_scn_load_one(cmd, argc, argv, &o, &s);
+	int ret = rs_scn_load_one(cmd, argc, argv, &o, NULL, &s);
 
 	if (ret >= 0)
 		goto out;

@@ -5,6 +5,21 @@
 #include "cli.h"
 #include "model.h"
 
+struct option;
+
+/*
+ * A command's options besides --set and --help (graph's), for
+ * rs_scn_parse(): @longopts and @shortopts list them all, --set and
+ * --help too; @take gets each of the others and returns -1 to go on, or
+ * an exit code.
+ */
+struct scn_more {
+	const struct option *longopts;
+	const char *shortopts;
+	int (*take)(const struct rs_cmd *cmd, int c, char *arg, void *ctx);
+	void *ctx;
+};
+
 /* What the commands that read a scenario share: --set, --help. */
 struct scn_opts {
 	struct rs_set *sets;
@@ -17,7 +32,7 @@ struct scn_opts {
  * o->sets with rs_free() in both cases.
  */
 int rs_scn_parse(const struct rs_cmd *cmd, int argc, char **argv,
-		 struct scn_opts *o);
+		 struct scn_opts *o, const struct scn_more *more);
 /* One --set NAME=VALUE into @o (room for argc of them); false after a
  * usage error. */
 bool rs_scn_add_set(const struct rs_cmd *cmd, struct scn_opts *o, char *arg);
@@ -27,6 +42,7 @@ int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s);
 /* rs_scn_parse(), exactly one file, rs_scn_load(): for plan and graph.
  * Returns -1 when *s is loaded, or an exit code (--help, errors). */
 int rs_scn_load_one(const struct rs_cmd *cmd, int argc, char **argv,
-		    struct scn_opts *o, struct rs_scenario **s);
+		    struct scn_opts *o, const struct scn_more *more,
+		    struct rs_scenario **s);
 
 #endif

@@ -30,6 +30,9 @@ static const struct rs_cmd commands[] = {
 	  "      --strict         apply no known deviation\n"
 	  "      --samples FILE   write every latency sample (usec, one\n"
 	  "                       way) as CSV: cell,step,iteration,usec\n"
+	  "      --graph-out FILE draw the graph coloured by what became\n"
+	  "                       of each object and step: .dot/.gv, or\n"
+	  "                       .svg/.png through Graphviz's dot\n"
 	  "  -v, --verbose        print every verbs call as it is made\n"
 	  "      --softroce       run inside the Soft-RoCE VM\n"
 	  "\nEnvironment: RDMASCN_FAULT=WHICH:WHAT[,...] fails the WHICH-th\n"
@@ -41,9 +44,13 @@ static const struct rs_cmd commands[] = {
 	{ "plan", rs_cmd_plan, "[--set NAME=VALUE]... FILE",
 	  "print the creation order, the steps, and the teardown order",
 	  "  -s, --set NAME=VALUE override a param\n" },
-	{ "graph", rs_cmd_graph, "[--set NAME=VALUE]... FILE",
+	{ "graph", rs_cmd_graph, "[OPTIONS] FILE",
 	  "print the objects, steps and references as Graphviz DOT",
-	  "  -s, --set NAME=VALUE override a param\n" },
+	  "  -s, --set NAME=VALUE override a param\n"
+	  "  -f, --format FORMAT  dot (the default), svg or png; svg and png\n"
+	  "                       are drawn by Graphviz's dot\n"
+	  "  -o, --output FILE    write FILE instead of stdout; without\n"
+	  "                       --format, a .svg or .png FILE says which\n" },
 	{ "schema", rs_cmd_schema, "[--help]",
 	  "print the scenario language as a JSON Schema",
 	  "" },

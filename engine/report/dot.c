@@ -7,12 +7,16 @@
  * (\n, \N, \\), so a backslash is written as the entity pair &#92;&#92;;
  * '&' and control characters as entities too.  The same encoding names
  * the nodes, where it only has to be one-to-one.
+ *
+ * With a run's outcomes each node is filled in its outcome's colour and
+ * a legend node explains them; without, the text is the plan's alone.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "macros.h"
 #include "dot.h"
 
 static void put_esc(FILE *f, const char *s)
@@ -98,18 +102,19 @@ static int context_of(const struct rs_scenario *s, unsigned start,
 	return -1;
 }
 
-/* Steps need not have an id: "step 3 (write)", made unlike every id.
- * Only ids that start like a step name can clash (@may_clash). */
-static char *step_name(const struct rs_scenario *s, const struct rs_obj *o,
-		       bool may_clash)
+/* A node name made unlike every id: @base, with a quote appended while
+ * an id is the same.  Only ids that start like @base can clash
+ * (@may_clash). */
+static char *unique_name(const struct rs_scenario *s, const char *base,
+			 bool may_clash)
 {
-	size_t len = strlen(o->name);
+	size_t len = strlen(base);
 	char *n = rs_malloc(len + s->n_objs + 2);
 	bool clash = may_clash;
 
 	if (!n)
 		return NULL;
-	memcpy(n, o->name, len + 1);
+	memcpy(n, base, len + 1);
 	while (clash) {
 		clash = false;
 		for (unsigned i = 0; i < s->n_objs; i++)
@@ -123,8 +128,68 @@ static char *step_name(const struct rs_scenario *s, const struct rs_obj *o,
 	return n;
 }
 
+/* How each outcome of the run record is drawn: objects' and steps'
+ * words, in the order the legend lists them.  Steps are rounded boxes
+ * already, so a style here adds to "rounded". */
+struct look {
+	bool step;
+	const char *outcome;
+	const char *fill;
+	const char *style;     /* besides "filled" */
+	const char *font;      /* the text's colour, NULL: black */
+};
+
+#define GREEN "#b7e1b0"
+#define RED "#f4a6a6"
+#define ORANGE "#f6c98e"
+#define YELLOW "#fbe99a"
+#define VIOLET "#d5c8f0"
+#define GREY "#eeeeee"
+#define GREY_TEXT "#777777"
+
+static const struct look looks[] = {
+	{ false, "created", GREEN, NULL, NULL },
+	{ false, "failed", RED, NULL, NULL },
+	{ false, "not created", GREY, "dashed", GREY_TEXT },
+	{ false, "pending", YELLOW, NULL, NULL },
+	{ true, "passed", GREEN, NULL, NULL },
+	{ true, "failed", RED, NULL, NULL },
+	{ true, "could not run", ORANGE, NULL, NULL },
+	{ true, "interrupted", VIOLET, NULL, NULL },
+	{ true, "skipped", YELLOW, NULL, NULL },
+	{ true, "not run", GREY, "dashed", GREY_TEXT },
+};
+
+/* An outcome's look; NULL or an unknown word ("running", which a
+ * finished record does not hold, or a newer record's) is drawn as if
+ * nothing happened to it. */
+static const struct look *look_of(bool step, const char *outcome)
+{
+	const struct look *none = NULL;
+
+	for (size_t i = 0; i < RS_N(looks); i++) {
+		if (looks[i].step != step)
+			continue;
+		if (outcome && !strcmp(looks[i].outcome, outcome))
+			return &looks[i];
+		if (!strcmp(looks[i].outcome, step ? "not run" : "pending"))
+			none = &looks[i];
+	}
+	return none;
+}
+
+static void put_look(FILE *f, const struct look *l, const char *sep)
+{
+	fprintf(f, "%sstyle=\"%sfilled%s%s\", fillcolor=\"%s\"", sep,
+		l->step ? "rounded," : "", l->style ? "," : "",
+		l->style ? l->style : "", l->fill);
+	if (l->font)
+		fprintf(f, ", fontcolor=\"%s\", color=\"%s\"", l->font,
+			l->font);
+}
+
 static void put_node(FILE *f, const struct rs_obj *o, const char *name,
-		     const char *indent)
+		     const char *indent, const struct rs_dot_run *run)
 {
 	fputs(indent, f);
 	put_str(f, name);
@@ -132,7 +197,63 @@ static void put_node(FILE *f, const struct rs_obj *o, const char *name,
 	put_esc(f, o->kind->step ? o->kind->section : o->kind->name);
 	fputs("\\n", f);
 	put_esc(f, o->id ? o->id : o->name);
-	fputs("\"];\n", f);
+	fputc('"', f);
+	if (run) {
+		const char *outcome = run->outcome[o->index];
+		const char *note = run->note ? run->note[o->index] : NULL;
+
+		const struct look *l = look_of(o->kind->step, outcome);
+
+		put_look(f, l, ", ");
+		fputs(", tooltip=\"", f);
+		put_esc(f, outcome ? outcome : l->outcome);
+		if (note) {
+			fputs(": ", f);
+			put_esc(f, note);
+		}
+		fputc('"', f);
+	}
+	fputs("];\n", f);
+}
+
+static void put_legend_cell(FILE *f, const struct look *l)
+{
+	if (!l) {
+		fputs("<td border=\"0\"></td>", f);
+		return;
+	}
+	fprintf(f, "<td bgcolor=\"%s\"%s>", l->fill,
+		l->style ? " style=\"dashed\"" : "");
+	if (l->font)
+		fprintf(f, "<font color=\"%s\">%s</font>", l->font,
+			l->outcome);
+	else
+		fputs(l->outcome, f);
+	fputs("</td>", f);
+}
+
+/* The legend: one node, an HTML-like table of what each colour says,
+ * objects' outcomes on the left, steps' on the right. */
+static void put_legend(FILE *f, const char *name)
+{
+	const struct look *col[2][RS_N(looks)];
+	size_t n[2] = { 0, 0 };
+
+	for (size_t i = 0; i < RS_N(looks); i++)
+		col[looks[i].step][n[looks[i].step]++] = &looks[i];
+	fputc('\t', f);
+	put_str(f, name);
+	fputs(" [shape=plain, label=<<table border=\"0\" cellborder=\"1\" "
+	      "cellspacing=\"2\" cellpadding=\"3\"><tr>"
+	      "<td border=\"0\"><b>objects</b></td>"
+	      "<td border=\"0\"><b>steps</b></td></tr>", f);
+	for (size_t r = 0; r < n[0] || r < n[1]; r++) {
+		fputs("<tr>", f);
+		for (int c = 0; c < 2; c++)
+			put_legend_cell(f, r < n[c] ? col[c][r] : NULL);
+		fputs("</tr>", f);
+	}
+	fputs("</table>>];\n", f);
 }
 
 static void put_edge(FILE *f, const char *from, const char *to,
@@ -155,13 +276,15 @@ static void put_edge(FILE *f, const char *from, const char *to,
 	fputs("];\n", f);
 }
 
-int rs_dot_write(FILE *f, const struct rs_scenario *s)
+int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
+		     const struct rs_dot_run *run)
 {
 	unsigned n = s->n_objs;
 	int *ctx = rs_calloc(n + 1, sizeof(*ctx));
 	unsigned *queue = rs_calloc(n + 1, sizeof(*queue));
 	unsigned *seen = rs_calloc(n + 1, sizeof(*seen));
 	char **names = rs_calloc(n + 1, sizeof(*names));
+	char *legend = NULL;
 	bool steps_taken = false, may_clash = false;
 	int ret = -ENOMEM;
 
@@ -176,14 +299,20 @@ int rs_dot_write(FILE *f, const struct rs_scenario *s)
 		if (o->id) {
 			names[i] = (char *)o->id;
 			steps_taken |= is_context(o) && !strcmp(o->id, "steps");
-		} else if (!(names[i] = step_name(s, o, may_clash))) {
+		} else if (!(names[i] = unique_name(s, o->name, may_clash))) {
 			goto out;
 		}
 	}
 
+	if (run && !(legend = unique_name(s, "legend", true)))
+		goto out;
+
 	fputs("digraph scenario {\n", f);
 	fputs("\tgraph [rankdir=BT, fontname=\"Helvetica\"", f);
-	if (s->top && s->top->scenario) {
+	if (run && run->title) {
+		fputs(", labelloc=t, label=", f);
+		put_str(f, run->title);
+	} else if (s->top && s->top->scenario) {
 		fputs(", labelloc=t, label=", f);
 		put_str(f, s->top->scenario);
 	}
@@ -202,13 +331,13 @@ int rs_dot_write(FILE *f, const struct rs_scenario *s)
 		fputs(";\n", f);
 		for (unsigned i = 0; i < n; i++)
 			if (ctx[i] == (int)c)
-				put_node(f, &s->objs[i], names[i], "\t\t");
+				put_node(f, &s->objs[i], names[i], "\t\t", run);
 		fputs("\t}\n", f);
 	}
 	/* Objects that reach no context. */
 	for (unsigned i = 0; i < n; i++)
 		if (!s->objs[i].kind->step && ctx[i] < 0)
-			put_node(f, &s->objs[i], names[i], "\t");
+			put_node(f, &s->objs[i], names[i], "\t", run);
 	if (s->n_steps) {
 		/* "cluster steps" cannot be a context's "cluster_ID" */
 		fputs(steps_taken ? "\tsubgraph \"cluster steps\" {\n" :
@@ -216,9 +345,11 @@ int rs_dot_write(FILE *f, const struct rs_scenario *s)
 		fputs("\t\tlabel=\"steps\";\n\t\tnode [style=rounded];\n", f);
 		for (unsigned i = 0; i < n; i++)
 			if (s->objs[i].kind->step)
-				put_node(f, &s->objs[i], names[i], "\t\t");
+				put_node(f, &s->objs[i], names[i], "\t\t", run);
 		fputs("\t}\n", f);
 	}
+	if (legend)
+		put_legend(f, legend);
 	for (unsigned i = 0; i < n; i++) {
 		const struct rs_obj *o = &s->objs[i];
 
@@ -233,8 +364,14 @@ out:
 		if (!s->objs[i].id)
 			rs_free(names[i]);
 	rs_free(names);
+	rs_free(legend);
 	rs_free(seen);
 	rs_free(queue);
 	rs_free(ctx);
 	return ret;
+}
+
+int rs_dot_write(FILE *f, const struct rs_scenario *s)
+{
+	return rs_dot_write_run(f, s, NULL);
 }

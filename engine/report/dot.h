@@ -15,4 +15,23 @@
  */
 int rs_dot_write(FILE *f, const struct rs_scenario *s);
 
+/* How a run of the scenario went, for rs_dot_write_run(). */
+struct rs_dot_run {
+	/* By object index (s->objs): the run record's outcome, NULL for
+	 * none (a step that did not run). */
+	const char *const *outcome;
+	/* By object index, or NULL: what the node's tooltip adds (why a
+	 * step failed, what an object was not created for). */
+	const char *const *note;
+	/* The graph's label; NULL: the scenario's name. */
+	const char *title;
+};
+
+/*
+ * rs_dot_write(), each node filled in the colour of its outcome in
+ * @run (NULL: as rs_dot_write()), with a legend node.
+ */
+int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
+		     const struct rs_dot_run *run);
+
 #endif

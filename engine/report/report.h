@@ -10,6 +10,17 @@
  * run with -v, on @err.  NULL when out of memory. */
 struct rs_reporter *rs_report_text(FILE *out, FILE *err);
 
+struct rs_scenario;
+
+/* --graph-out @path: when the record ends, @s's graph with each object
+ * and step in its outcome's colour, in the format @path's extension
+ * names (rs_graph_format_of()); a matrix cell's into @path with ".CELL"
+ * before the extension.  Its end returns -errno, said on stderr, when
+ * the graph could not be written.  NULL when out of memory or @path has
+ * no graph extension. */
+struct rs_reporter *rs_report_graph(const struct rs_scenario *s,
+				    const char *path);
+
 /*
  * The files one invocation writes, over every cell it runs (a scenario
  * without a matrix is one cell): the JSON document (--json) and the

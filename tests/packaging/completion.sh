@@ -59,6 +59,9 @@ expect "scdir scn.yaml scn2.yml" rdmascn plan -s x=y sc
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json sc
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json = sc
 expect "" rdmascn run --set s
+expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --graph-out sc
+expect "dot png svg" rdmascn graph --format ""
+expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn graph -o sc
 expect "" rdmascn devices --json sc
 expect "" rdmascn schema sc
 expect "--share" rdmascn softroce --sh

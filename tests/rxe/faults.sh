@@ -6,11 +6,17 @@
 # create, and leaves nothing behind.  One past the last call, it passes.
 # With -v, the record has the calls: the injected one says so and its
 # errno, those made before it say they succeeded and how long they took.
+# --graph-out draws as many objects created, failed and not created as
+# the report names.
 set -u
 rdmascn=$1
 shift
 . "$(dirname "$0")/lib.sh"
 errnos=(EINVAL ENOMEM EBUSY EPERM)
+# nodes OUTCOME: the graph's objects (steps are rounded) with OUTCOME.
+nodes() {
+	grep -v 'style="rounded' "$tmp/g.dot" | grep -c "tooltip=\"$1[\":]"
+}
 
 for f in "$@"; do
 	name=$(basename "$f" .yaml)
@@ -21,7 +27,8 @@ for f in "$@"; do
 	for n in $(seq 1 "$calls"); do
 		e=${errnos[$((n % ${#errnos[@]}))]}
 		call=$(grep -m1 "^  \[$n\] " "$tmp/dry" | sed 's/^  \[[0-9]*\] \([a-z_0-9]*\)(.*/\1/')
-		RDMASCN_FAULT=$n:$e run_scn "$tmp/out" "$tmp/err" -v --check-leaks "$f"
+		RDMASCN_FAULT=$n:$e run_scn "$tmp/out" "$tmp/err" -v --check-leaks \
+			--graph-out "$tmp/g.dot" "$f"
 		[ $rc = 3 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: call $n ($call:$e): exit $rc, want 3"; }
 		# One jq: each process start is slow under TCG.
 		[ "$(rec --argjson n "$n" --arg e "$e" '[.calls[] | select(.no)] |
@@ -38,6 +45,9 @@ for f in "$@"; do
 		# on its way to RTS, a connection): it counts as failed.
 		[ $((made + failed + missing)) = "$objects" ] ||
 			{ cat "$tmp/out"; fail "$name: call $n: $made created + $failed failed + $missing not created != $objects objects"; }
+		drawn="$(nodes created)/$(nodes failed)/$(nodes 'not created')"
+		[ "$drawn" = "$made/$failed/$missing" ] ||
+			{ cat "$tmp/g.dot"; fail "$name: call $n: the graph has created/failed/not created $drawn, the report $made/$failed/$missing"; }
 		echo "ok $name: call $n ($call) failed with $e: $made created, rolled back, $missing not created, no leaks"
 	done
 	RDMASCN_FAULT=$((calls + 1)):EINVAL run_scn "$tmp/out" "$tmp/err" --check-leaks "$f"

@@ -64,7 +64,9 @@
 	X(facets, device_and_pd)                                          \
 	X(facets, memory_queues_links)                                    \
 	X(facets, qp_and_steps_tables)                                    \
-	X(facets, any_kind_offering_them)
+	X(facets, any_kind_offering_them)                                 \
+	X(graph, run_outcomes)                                            \
+	X(graph, cell_file)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
