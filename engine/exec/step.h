@@ -323,8 +323,6 @@ void rs_step_advance(struct rs_step_run *sr);
 
 /* "rem_access_err": the `expect:` name of a status. */
 const char *rs_wc_status_name(int status);
-/* The first offset where @a and @b differ, @len if none. */
-size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len);
 
 /*
  * A step type's optional ops (struct rdmascn_step_ops), with the

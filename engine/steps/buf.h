@@ -31,4 +31,7 @@ int rs_step_local(struct rs_step_run *sr, const char *id, uint64_t offset,
 		  const char *len_field, uint64_t len, uint64_t cap,
 		  struct ibv_sge *ret_sge, uint8_t **ret_host);
 
+/* The first offset where @a and @b differ, @len if none (step_verify.c). */
+size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len);
+
 #endif

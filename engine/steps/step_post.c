@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "buf.h"
 #include "post.h"
 
 /* Post what the window allows. */
