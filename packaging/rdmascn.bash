@@ -87,6 +87,9 @@ _rdmascn()
 		return 0 ;;
 	-s|--set|--matrix)
 		return 0 ;;
+	--color)
+		COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
+		return 0 ;;
 	--junit|--deviations|--samples)
 		_rdmascn_files
 		return 0 ;;
@@ -102,7 +105,7 @@ _rdmascn()
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --deviations --strict --samples
-			-v --verbose --softroce -h --help' ;;
+			-v --verbose -q --quiet --color --softroce -h --help' ;;
 	validate|plan|graph)
 		opts='-s --set -h --help' ;;
 	schema)

@@ -30,6 +30,10 @@ struct run_opts {
 	const char *deviations_file;
 	struct rs_deviations deviations; /* --deviations FILE's */
 	bool strict;             /* apply no deviation */
+	const char *color;       /* --color: auto, always, never */
+	struct rs_text_opts text; /* -q, --color, a terminal */
+	FILE *out;               /* what users read: stdout, unless --json
+				  * or --junit write there */
 };
 
 /* The cell a run is, of a matrix: its name and its params' values. */
@@ -52,9 +56,16 @@ static const struct option run_long[] = {
 	{ "samples", required_argument, NULL, 'U' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "color", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
+
+static bool to_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
 
 static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		 struct run_opts *o)
@@ -65,7 +76,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	o->matrix = rs_calloc(argc + 1, sizeof(*o->matrix));
 	if (!o->scn.sets || !o->matrix)
 		return rs_cmd_no_memory(cmd);
-	while ((c = getopt_long(argc, argv, ":s:d:nvh", run_long, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:d:nvqh", run_long, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (!rs_scn_add_set(cmd, &o->scn, optarg))
@@ -103,6 +114,12 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		case 'v':
 			rs_verbose = true;
 			break;
+		case 'q':
+			o->text.quiet = true;
+			break;
+		case 'C':
+			o->color = optarg;
+			break;
 		case 'h':
 			rs_cmd_usage(cmd, stdout);
 			return RS_EXIT_PASSED;
@@ -114,6 +131,10 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	    !strcmp(o->junit, "-"))
 		return rs_cmd_usage_error(cmd,
 			"--json and --junit cannot both go to stdout.");
+	o->out = to_stdout(o->json) || to_stdout(o->junit) ? stderr : stdout;
+	if (rs_text_opts_init(&o->text, o->out, o->color, o->text.quiet))
+		return rs_cmd_usage_error(cmd, "Unknown --color '%s': auto, "
+					  "always or never.", o->color);
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");
@@ -149,10 +170,6 @@ static void record_error(void *ctx, const struct rs_loc *loc, const char *msg)
 
 /* The record's head: what runs, where from, and its plan: an entry per
  * object in creation order, which create and teardown fill in. */
-static bool to_stdout(const char *path)
-{
-	return path && !strcmp(path, "-");
-}
 
 static int record_init(struct rs_run *run, const char *file,
 		       const struct run_opts *o, const struct cell *cell,
@@ -167,9 +184,8 @@ static int record_init(struct rs_run *run, const char *file,
 	run->rec = rec;
 	if (!rec || rs_record_init(rec, run->dry_run, run->verbose))
 		return -ENOMEM;
-	if (rs_record_add_reporter(rec, rs_report_text(
-			to_stdout(o->json) || to_stdout(o->junit) ?
-			stderr : stdout, stderr)) ||
+	if (rs_record_add_reporter(rec, rs_report_text(o->out, stderr,
+						       &o->text)) ||
 	    (res && rs_record_add_reporter(rec, rs_results_cell(res))))
 		return -ENOMEM;
 	rs_val_put_str(rec->root, "tool", "rdmascn " RDMASCN_VERSION);
@@ -255,6 +271,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->device = o->device;
 	run->samples_path = o->samples;
 	run->default_deadline_ms = 10000;
+	run->progress_ms = o->text.progress ? 250 : 0;
 	rs_diag_init(&run->diag, stderr);
 	run->live = rs_calloc(s->n_objects + 1, sizeof(*run->live));
 	run->created = rs_calloc(s->n_objects + 1, sizeof(*run->created));
@@ -520,8 +537,9 @@ static int run_matrix(const struct rs_cmd *cmd, struct rs_scenario *s,
 					"%s%s=%s", d ? "," : "", cell.sets[d].name,
 					cell.sets[d].value);
 		memcpy(names[i], cell.name, sizeof(cell.name));
-		fprintf(out, "%scell %lu of %lu: %s\n", k ? "\n" : "", k + 1,
-			n_run, cell.name);
+		if (!o->text.quiet)
+			fprintf(out, "%scell %lu of %lu: %s\n", k ? "\n" : "",
+				k + 1, n_run, cell.name);
 		k++;
 		fflush(out);
 		ret = rs_scn_load(file, &(struct scn_opts){ sets, n_sets }, &cs);
@@ -531,18 +549,23 @@ static int run_matrix(const struct rs_cmd *cmd, struct rs_scenario *s,
 		codes[i] = ret;
 		worst = ret >= 128 ? ret : worse(worst, ret);
 	}
-	fprintf(out, "\nmatrix: %lu cell%s", n_run, n_run == 1 ? "" : "s");
+	fprintf(out, "%smatrix: %lu cell%s", o->text.quiet ? "" : "\n", n_run,
+		n_run == 1 ? "" : "s");
 	if (n != n_run)
 		fprintf(out, " (%lu excluded)", n - n_run);
 	fputs("\n", out);
 	for (unsigned long i = 0; i < n; i++)
-		if (codes[i] >= 0)
-			fprintf(out, "  %-40s %s\n", names[i],
-				rs_exit_verdict(codes[i]));
-		else if (rs_matrix_cell(m, i, sets + o->scn.n_sets))
+		if (codes[i] >= 0) {
+			fprintf(out, "  %-40s ", names[i]);
+			rs_text_outcome(out, &o->text,
+					rs_exit_verdict(codes[i]));
+			fputc('\n', out);
+		} else if (rs_matrix_cell(m, i, sets + o->scn.n_sets))
 			fprintf(out, "  %-40s not run\n", names[i][0] ?
 				names[i] : "(interrupted before it)");
-	fprintf(out, "verdict: %s (exit %d)\n", rs_exit_verdict(worst), worst);
+	fputs("verdict: ", out);
+	rs_text_outcome(out, &o->text, rs_exit_verdict(worst));
+	fprintf(out, " (exit %d)\n", worst);
 	fflush(out);
 	rs_free(sets);
 	rs_free(codes);
@@ -590,9 +613,7 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	}
 	rs_signals_install();
 	if (s->matrix.n_dims)
-		ret = run_matrix(cmd, s, file, &o, res,
-				 to_stdout(o.json) || to_stdout(o.junit) ?
-				 stderr : stdout);
+		ret = run_matrix(cmd, s, file, &o, res, o.out);
 	else
 		ret = run_one(cmd, s, file, &o, NULL, res);
 	if (res && rs_results_write(res, ret) && ret == RS_EXIT_PASSED)
