@@ -87,6 +87,9 @@ _rdmascn()
 		return 0 ;;
 	-s|--set|--matrix|--jobs)
 		return 0 ;;
+	--color)
+		COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
+		return 0 ;;
 	--junit|--deviations|--samples|--graph-out)
 		_rdmascn_files
 		return 0 ;;
@@ -109,7 +112,7 @@ _rdmascn()
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --jobs --deviations --strict --samples
-			--graph-out -v --verbose --softroce -h --help' ;;
+			--graph-out -v --verbose -q --quiet --color --softroce -h --help' ;;
 	validate|plan)
 		opts='-s --set -h --help' ;;
 	graph)

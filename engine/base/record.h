@@ -30,6 +30,10 @@ enum rs_rec_entry {
 	RS_REC_DESTROYED,   /* an object taken down */
 	RS_REC_LEAKS,       /* what --check-leaks found */
 	RS_REC_ERROR,       /* an error, located when it is about the file */
+	/* Where a running step is (done, total, unit, elapsed_ms,
+	 * deadline_left_ms): for a terminal's progress line; added to no
+	 * list, so it is not part of the record. */
+	RS_REC_PROGRESS,
 };
 
 struct rs_reporter;

@@ -36,6 +36,8 @@ static const struct option run_long[] = {
 	{ "graph-out", required_argument, NULL, 'G' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "color", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
@@ -49,7 +51,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	o->matrix = rs_calloc(argc + 1, sizeof(*o->matrix));
 	if (!o->scn.sets || !o->matrix)
 		return rs_cmd_no_memory(cmd);
-	while ((c = getopt_long(argc, argv, ":s:d:nvh", run_long, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:d:nvqh", run_long, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (!rs_scn_add_set(cmd, &o->scn, optarg))
@@ -100,6 +102,12 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		case 'v':
 			rs_verbose = true;
 			break;
+		case 'q':
+			o->text.quiet = true;
+			break;
+		case 'C':
+			o->color = optarg;
+			break;
 		case 'h':
 			rs_cmd_usage(cmd, stdout);
 			return RS_EXIT_PASSED;
@@ -114,6 +122,11 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	if (o->graph_out && rs_graph_format_of(o->graph_out) < 0)
 		return rs_cmd_usage_error(cmd, "--graph-out %s: name a .dot, "
 			".gv, .svg or .png file.", o->graph_out);
+	o->out = rs_run_to_stdout(o->json) || rs_run_to_stdout(o->junit) ?
+		 stderr : stdout;
+	if (rs_text_opts_init(&o->text, o->out, o->color, o->text.quiet))
+		return rs_cmd_usage_error(cmd, "Unknown --color '%s': auto, "
+					  "always or never.", o->color);
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");
@@ -168,9 +181,8 @@ static int record_init(struct rs_run *run, const char *file,
 	run->rec = rec;
 	if (!rec || rs_record_init(rec, run->dry_run, run->verbose))
 		return -ENOMEM;
-	if (rs_record_add_reporter(rec, rs_report_text(
-			rs_run_to_stdout(o->json) || rs_run_to_stdout(o->junit) ?
-			stderr : stdout, stderr)) ||
+	if (rs_record_add_reporter(rec, rs_report_text(o->out, stderr,
+						       &o->text)) ||
 	    (res && rs_record_add_reporter(rec, rs_results_cell(res))) ||
 	    (o->graph_out &&
 	     rs_record_add_reporter(rec, rs_report_graph(s, o->graph_out))))
@@ -262,6 +274,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->samples_append = o->samples_append;
 	run->cell = cell ? cell->name : NULL;
 	run->default_deadline_ms = 10000;
+	run->progress_ms = o->text.progress ? 250 : 0;
 	rs_diag_init(&run->diag, stderr);
 	run->live = rs_calloc(s->n_objects + 1, sizeof(*run->live));
 	run->created = rs_calloc(s->n_objects + 1, sizeof(*run->created));
@@ -486,9 +499,7 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	}
 	rs_signals_install();
 	if (s->matrix.n_dims)
-		ret = rs_run_matrix(cmd, s, file, &o, res,
-				 rs_run_to_stdout(o.json) || rs_run_to_stdout(o.junit) ?
-				 stderr : stdout);
+		ret = rs_run_matrix(cmd, s, file, &o, res, o.out);
 	else
 		ret = rs_run_one(cmd, s, file, &o, NULL, res);
 	if (res && rs_results_write(res, ret) && ret == RS_EXIT_PASSED)

@@ -25,6 +25,10 @@ struct run_opts {
 	const char *deviations_file;
 	struct rs_deviations deviations; /* --deviations FILE's */
 	bool strict;             /* apply no deviation */
+	const char *color;       /* --color: auto, always, never */
+	struct rs_text_opts text; /* -q, --color, a terminal */
+	FILE *out;               /* what users read: stdout, unless --json
+				  * or --junit write there */
 };
 
 /* The cell a run is, of a matrix: its name and its params' values. */

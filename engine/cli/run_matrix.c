@@ -78,8 +78,9 @@ static bool cell_of(struct mx *x, unsigned long i, struct cell *cell)
 
 static void header(struct mx *x, unsigned long i)
 {
-	fprintf(x->out, "%scell %lu of %lu: %s\n", x->k ? "\n" : "", x->k + 1,
-		x->n_run, x->names[i]);
+	if (!x->o->text.quiet)
+		fprintf(x->out, "%scell %lu of %lu: %s\n", x->k ? "\n" : "",
+			x->k + 1, x->n_run, x->names[i]);
 	x->k++;
 	fflush(x->out);
 }
@@ -137,6 +138,10 @@ static int spawn(struct mx *x, unsigned long i)
 	close(fd);
 	co.json = json;
 	co.junit = NULL;
+	/* Its report is a file the parent shows: no line redrawn in it,
+	 * and no colour a JUnit system-out could not hold. */
+	co.text.progress = false;
+	co.text.color = false;
 	co.samples = x->o->samples ? csv : NULL;
 	co.samples_append = false;
 	cr = rs_results_new(json, NULL);
@@ -194,7 +199,8 @@ static void collect(struct mx *x, unsigned long i)
 
 	header(x, i);
 	cell_path(x, i, "out", path, sizeof(path));
-	copy_file(x->out, path, false);
+	if (!x->o->text.quiet)  /* -q: the table at the end says it */
+		copy_file(x->out, path, false);
 	cell_path(x, i, "json", path, sizeof(path));
 	if (x->res) {
 		struct json_object *rec = json_object_from_file(path);
@@ -340,16 +346,18 @@ static int summary(struct mx *x)
 {
 	int worst = RS_EXIT_PASSED;
 
-	fprintf(x->out, "\nmatrix: %lu cell%s", x->n_run,
-		x->n_run == 1 ? "" : "s");
+	fprintf(x->out, "%smatrix: %lu cell%s", x->o->text.quiet ? "" : "\n",
+		x->n_run, x->n_run == 1 ? "" : "s");
 	if (x->n != x->n_run)
 		fprintf(x->out, " (%lu excluded)", x->n - x->n_run);
 	fputs("\n", x->out);
 	for (unsigned long i = 0; i < x->n; i++) {
 		if (x->codes[i] == -2)
 			continue;
-		fprintf(x->out, "  %-40s %s\n", x->names[i], x->codes[i] >= 0 ?
-			rs_exit_verdict(x->codes[i]) : "not run");
+		fprintf(x->out, "  %-40s ", x->names[i]);
+		rs_text_outcome(x->out, &x->o->text, x->codes[i] >= 0 ?
+				rs_exit_verdict(x->codes[i]) : "not run");
+		fputc('\n', x->out);
 		if (x->codes[i] >= 0)
 			worst = worst >= 128 ? worst :
 				x->codes[i] >= 128 ? x->codes[i] :
@@ -357,8 +365,9 @@ static int summary(struct mx *x)
 	}
 	if (rs_interrupted && worst < 128)
 		worst = 128 + rs_interrupted;
-	fprintf(x->out, "verdict: %s (exit %d)\n", rs_exit_verdict(worst),
-		worst);
+	fputs("verdict: ", x->out);
+	rs_text_outcome(x->out, &x->o->text, rs_exit_verdict(worst));
+	fprintf(x->out, " (exit %d)\n", worst);
 	fflush(x->out);
 	return worst;
 }

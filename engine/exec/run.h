@@ -72,6 +72,9 @@ struct rs_run {
 	unsigned n_faults;
 	bool teardown_failed;
 	uint64_t default_deadline_ms;
+	/* > 0: every this many ms a running step says where it is
+	 * (RS_REC_PROGRESS), for a terminal's progress line. */
+	uint64_t progress_ms;
 	/* Known deviations for this scenario (none with --strict); after
 	 * the probe, rs_run_deviations() keeps those of its devices. */
 	const struct rs_deviation **deviations;

@@ -169,6 +169,7 @@ struct rs_step_run {
 
 	uv_loop_t loop;
 	uv_timer_t deadline;
+	uv_timer_t progress;        /* run->progress_ms: RS_REC_PROGRESS */
 	uv_poll_t sig;
 	uv_async_t wake;
 	uv_idle_t idle;

@@ -131,6 +131,41 @@ static void on_deadline(uv_timer_t *t)
 		     (unsigned long long)sr->deadline_ms, prog);
 }
 
+/* Where the step is, for a terminal's progress line: not kept in the
+ * record (no list), only shown to the reporters. */
+static void on_progress(uv_timer_t *t)
+{
+	struct rs_step_run *sr = t->data;
+	struct rs_val *e;
+
+	if (sr->finished)
+		return;
+	e = rs_val_obj();
+	rs_val_put_str(e, "no", sr->no);
+	rs_val_put_str(e, "type", sr->obj->kind->name);
+	if (sr->obj->id)
+		rs_val_put_str(e, "id", sr->obj->id);
+	rs_val_put_double(e, "elapsed_ms", rs_step_elapsed(sr));
+	if (uv_is_active((uv_handle_t *)&sr->deadline))
+		rs_val_put_double(e, "deadline_left_ms",
+				  uv_timer_get_due_in(&sr->deadline));
+	if (sr->unit) {
+		rs_val_put_str(e, "unit", sr->unit);
+		rs_val_put_u64(e, "done", sr->done);
+		rs_val_put_u64(e, "total", sr->total);
+	}
+	rs_record_add(sr->run->rec, RS_REC_PROGRESS, NULL, e);
+}
+
+/* A step's progress timer, when the run wants one; not for the side of
+ * another step that runs on a loop of its own (a pingpong's answering
+ * side): that step speaks for both. */
+static bool wants_progress(const struct rs_step_run *sr)
+{
+	return sr->run->progress_ms &&
+	       !(sr->parent && sr->parent->obj == sr->obj);
+}
+
 static void interrupt(struct rs_step_run *sr)
 {
 	if (sr->finished)
@@ -207,6 +242,10 @@ static int loop_open(struct rs_step_run *sr)
 	sr->loop_ok = true;
 	uv_timer_init(&sr->loop, &sr->deadline);
 	sr->deadline.data = sr;
+	if (wants_progress(sr)) {
+		uv_timer_init(&sr->loop, &sr->progress);
+		sr->progress.data = sr;
+	}
 	r = uv_async_init(&sr->loop, &sr->wake, on_wake);
 	if (r)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
@@ -282,6 +321,9 @@ void rs_step_execute(struct rs_step_run *sr)
 	}
 	if (sr->deadline_ms)
 		uv_timer_start(&sr->deadline, on_deadline, sr->deadline_ms, 0);
+	if (wants_progress(sr))
+		uv_timer_start(&sr->progress, on_progress,
+			       sr->run->progress_ms, sr->run->progress_ms);
 	if (rs_step_watch_start(sr))
 		goto run;
 	/* What completed before the waits were armed. */

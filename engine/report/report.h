@@ -2,13 +2,35 @@
 #ifndef RDMASCN_REPORT_H
 #define RDMASCN_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "record.h"
 
+/* How the text reporter prints beyond plain lines. */
+struct rs_text_opts {
+	bool quiet;     /* on @out the verdict line only (-q) */
+	bool color;     /* outcomes in colour (ANSI) */
+	bool progress;  /* a line redrawn in place while objects are
+			 * created and while a step runs (a terminal) */
+};
+
+/* @o for output on @out: @color is "auto", "always" or "never" (NULL:
+ * auto).  Auto is colour when @out is a terminal, TERM is not "dumb"
+ * and NO_COLOR is unset or empty (https://no-color.org); the progress
+ * line wants a terminal that is not dumb, and no -q.  -EINVAL for
+ * another @color word. */
+int rs_text_opts_init(struct rs_text_opts *o, FILE *out, const char *color,
+		      bool quiet);
+
 /* What users read as the run goes, on @out; errors, and the calls of a
- * run with -v, on @err.  NULL when out of memory. */
-struct rs_reporter *rs_report_text(FILE *out, FILE *err);
+ * run with -v, on @err.  @o NULL: plain lines, every one.  NULL when out
+ * of memory. */
+struct rs_reporter *rs_report_text(FILE *out, FILE *err,
+				   const struct rs_text_opts *o);
+/* @outcome ("passed", "failed", ...) on @f, in its colour if @o wants. */
+void rs_text_outcome(FILE *f, const struct rs_text_opts *o,
+		     const char *outcome);
 
 struct rs_scenario;
 

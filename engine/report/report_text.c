@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The text reporter: the lines a user reads, printed as the record grows.
- * Numbers are formatted here and nowhere before.
+ * Numbers are formatted here and nowhere before.  On a terminal it adds
+ * colour and a status line at the bottom ("creating 1234 of 5000
+ * objects", a running step's counts): every line printed clears that
+ * line first and draws it again after (term.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,6 +13,7 @@
 #include "alloc.h"
 #include "gate.h"
 #include "report.h"
+#include "term.h"
 
 struct text {
 	struct rs_reporter r;
@@ -18,7 +22,16 @@ struct text {
 	bool dry_run;
 	int width;     /* of the "kind 'id'" column of object lines */
 	int id_width;  /* of the 'id' column of step lines */
+	struct rs_text_opts o;
+	struct rs_term_line line;
+	char status[256];      /* the progress line's text, "" for none */
+	uint64_t n_objects;    /* planned */
+	uint64_t n_created;
+	bool creating;         /* "creating n of N" is wanted */
 };
+
+/* Fewer objects than this are created too fast to need a count. */
+#define CREATE_PROGRESS_MIN 50
 
 #define TEXT(r) ((struct text *)(r))
 
@@ -53,10 +66,110 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 		if (id && (int)strlen(id) + 2 > t->id_width)
 			t->id_width = strlen(id) + 2;
 	}
+	t->n_objects = rs_val_len(objs);
+	t->creating = t->o.progress && t->n_objects >= CREATE_PROGRESS_MIN;
+	if (t->o.quiet)
+		return;
 	fprintf(t->out, "%s %s (%s)\n", t->dry_run ? "dry run" : "run",
 		name ? name : "-", str(scn, "file"));
 	if (t->dry_run)
 		fputs("create:\n", t->out);
+}
+
+/* Where a line goes: the progress line, if shown, leaves first. */
+static FILE *out(struct text *t)
+{
+	rs_term_line_clear(&t->line);
+	return t->out;
+}
+
+static FILE *err(struct text *t)
+{
+	rs_term_line_clear(&t->line);
+	fflush(t->out);
+	return t->err;
+}
+
+/* The progress line says @text from now on; drawn now unless it was
+ * drawn less than RS_TERM_REDRAW_MS ago. */
+static void status_set(struct text *t, const char *text)
+{
+	snprintf(t->status, sizeof(t->status), "%s", text);
+	if (!*text)
+		rs_term_line_clear(&t->line);
+	else
+		rs_term_line_draw(&t->line, t->status, false);
+}
+
+/* Counting the objects created, while there are many. */
+static void create_progress(struct text *t, const struct rs_val *e)
+{
+	char text[64];
+
+	if (!t->creating)
+		return;
+	if (strcmp(str(e, "outcome"), "created") ||
+	    ++t->n_created >= t->n_objects) {
+		t->creating = false;
+		status_set(t, "");
+		return;
+	}
+	snprintf(text, sizeof(text), "creating %llu of %llu objects",
+		 (unsigned long long)t->n_created,
+		 (unsigned long long)t->n_objects);
+	status_set(t, text);
+}
+
+/* 52.1k: a rate, in three figures or so. */
+static void human(char *buf, size_t len, double v)
+{
+	if (v >= 1e6)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+/* "step 3 write 'w': 12345 of 100000 completions, 52.1k/s, 1.7 s to go,
+ * deadline in 8.2 s" */
+static void step_progress(struct text *t, const struct rs_val *e)
+{
+	const char *id = rs_val_get_str(e, "id");
+	const char *unit = rs_val_get_str(e, "unit");
+	double ms = rs_val_get_double(e, "elapsed_ms");
+	uint64_t done = rs_val_get_u64(e, "done");
+	uint64_t total = rs_val_get_u64(e, "total");
+	char text[sizeof(t->status)], rate[32];
+	size_t n;
+
+	n = snprintf(text, sizeof(text), "step %s %s%s%s%s:", str(e, "no"),
+		     str(e, "type"), id ? " '" : "", id ? id : "",
+		     id ? "'" : "");
+	if (unit && total)
+		n += snprintf(text + n, sizeof(text) - n, " %llu of %llu %s",
+			      (unsigned long long)done,
+			      (unsigned long long)total, unit);
+	else if (unit)
+		n += snprintf(text + n, sizeof(text) - n, " %llu %s",
+			      (unsigned long long)done, unit);
+	else
+		n += snprintf(text + n, sizeof(text) - n, " %.1f s",
+			      ms / 1e3);
+	if (unit && done && ms > 0 && n < sizeof(text)) {
+		double per_s = done * 1e3 / ms;
+
+		human(rate, sizeof(rate), per_s);
+		n += snprintf(text + n, sizeof(text) - n, ", %s/s", rate);
+		if (total > done && n < sizeof(text))
+			n += snprintf(text + n, sizeof(text) - n,
+				      ", %.1f s to go",
+				      (total - done) / per_s);
+	}
+	if (rs_val_get(e, "deadline_left_ms") && n < sizeof(text))
+		snprintf(text + n, sizeof(text) - n, ", deadline in %.1f s",
+			 rs_val_get_double(e, "deadline_left_ms") / 1e3);
+	status_set(t, text);
 }
 
 /* A fact of an object: "qpn 0x000011", "state RESET".  Facts that are
@@ -93,34 +206,36 @@ static void print_object(struct text *t, const struct rs_val *e)
 	const struct rs_val *facts;
 
 	if (!strcmp(outcome, "failed")) {
-		fprintf(t->out, "failed       %s\n", str(e, "name"));
+		rs_text_outcome(out(t), &t->o, outcome);
+		fprintf(out(t), "       %s\n", str(e, "name"));
 		return;
 	}
 	if (!strcmp(outcome, "not created")) {
+		rs_text_outcome(out(t), &t->o, outcome);
 		if (needs)
-			fprintf(t->out, "not created  %s: needs %s, which "
-				"failed\n", str(e, "name"), needs);
+			fprintf(out(t), "  %s: needs %s, which failed\n",
+				str(e, "name"), needs);
 		else
-			fprintf(t->out, "not created  %s: not reached\n",
+			fprintf(out(t), "  %s: not reached\n",
 				str(e, "name"));
 		return;
 	}
 	if (t->dry_run)
 		return;
-	fprintf(t->out, "created %4llu %-*s",
+	fprintf(out(t), "created %4llu %-*s",
 		(unsigned long long)rs_val_get_u64(e, "no"), t->width,
 		str(e, "name"));
 	facts = rs_val_get(e, "facts");
 	if (facts) {
 		json_object_object_foreach(rs_val_json(facts), key, v)
-			print_fact(t->out, key, v);
+			print_fact(out(t), key, v);
 	}
-	fputc('\n', t->out);
+	fputc('\n', out(t));
 }
 
 static void print_call(struct text *t, const struct rs_val *e)
 {
-	FILE *f = t->dry_run ? t->out : t->err;
+	FILE *f = t->dry_run ? out(t) : err(t);
 	uint64_t no = rs_val_get_u64(e, "no");
 	const char *obj = rs_val_get_str(e, "object");
 
@@ -140,12 +255,12 @@ static void print_event(struct text *t, const struct rs_val *e)
 	const char *ctx = rs_val_get_str(e, "context");
 
 	if (ctx)
-		fprintf(t->out, "event     %s on %s of context '%s'%s\n",
+		fprintf(out(t), "event     %s on %s of context '%s'%s\n",
 			str(e, "event"), str(e, "on"), ctx,
 			rs_val_get(e, "tolerated") ?
 			" (the step expects errors)" : "");
 	else
-		fprintf(t->out, "event     %s%s on %s of connection '%s'\n",
+		fprintf(out(t), "event     %s%s on %s of connection '%s'\n",
 			str(e, "event"), str(e, "status"), str(e, "on"),
 			str(e, "connection"));
 }
@@ -197,22 +312,23 @@ static void print_step(struct text *t, const struct rs_val *e)
 
 	if (id)
 		snprintf(qid, sizeof(qid), "'%s'", id);
-	fprintf(t->out, "step %-5s %-10s %-*s %s", str(e, "no"),
-		str(e, "type"), t->id_width, qid, outcome);
+	fprintf(out(t), "step %-5s %-10s %-*s ", str(e, "no"),
+		str(e, "type"), t->id_width, qid);
+	rs_text_outcome(out(t), &t->o, outcome);
 	if (rs_val_get(e, "duration_ms"))
-		fprintf(t->out, "%*s %9.1f ms", (int)(13 - strlen(outcome)),
+		fprintf(out(t), "%*s %9.1f ms", (int)(13 - strlen(outcome)),
 			"", num(e, "duration_ms"));
 	if (wrs)
-		fprintf(t->out, "  %llu wr", (unsigned long long)wrs);
+		fprintf(out(t), "  %llu wr", (unsigned long long)wrs);
 	if (figs) {
 		json_object_object_foreach(rs_val_json(figs), key, v) {
-			fputs("  ", t->out);
-			print_figure(t->out, key, rs_val_of(v));
+			fputs("  ", out(t));
+			print_figure(out(t), key, rs_val_of(v));
 		}
 	}
 	if (msg && strcmp(outcome, "passed"))
-		fprintf(t->out, ": %s", msg);
-	fputc('\n', t->out);
+		fprintf(out(t), ": %s", msg);
+	fputc('\n', out(t));
 }
 
 static void print_leaks(struct text *t, const struct rs_val *e)
@@ -223,9 +339,9 @@ static void print_leaks(struct text *t, const struct rs_val *e)
 		return; /* each leak is on stderr */
 	if (!n)
 		fputs("leaks: not checked (no RDMA device left to ask)\n",
-		      t->out);
+		      out(t));
 	else
-		fprintf(t->out, "leaks: none (kernel resources of pid %llu on "
+		fprintf(out(t), "leaks: none (kernel resources of pid %llu on "
 			"%llu device%s after teardown)\n",
 			(unsigned long long)rs_val_get_u64(e, "pid"),
 			(unsigned long long)n, n == 1 ? "" : "s");
@@ -236,11 +352,20 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 {
 	struct text *t = TEXT(r);
 
+	if (type == RS_REC_PROGRESS) {
+		if (t->o.progress)
+			step_progress(t, e);
+		return;
+	}
+	/* -q: errors, and the calls -v asks for, still go to stderr. */
+	if (t->o.quiet && type != RS_REC_ERROR &&
+	    !(type == RS_REC_CALL && !t->dry_run))
+		return;
 	switch (type) {
 	case RS_REC_PHASE:
 		if (t->dry_run && !strcmp(str(e, "phase"), "teardown") &&
 		    rs_val_get_u64(e, "objects"))
-			fputs("teardown:\n", t->out);
+			fputs("teardown:\n", out(t));
 		break;
 	case RS_REC_OBJECT:
 		print_object(t, e);
@@ -256,7 +381,7 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		break;
 	case RS_REC_DESTROYED:
 		if (!t->dry_run)
-			fprintf(t->out, "destroyed %llu %s\n",
+			fprintf(out(t), "destroyed %llu %s\n",
 				(unsigned long long)rs_val_get_u64(e, "no"),
 				str(e, "name"));
 		break;
@@ -266,13 +391,24 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 	case RS_REC_ERROR:
 		/* Errors go where the loader's go: stderr, FILE:LINE:COL. */
 		if (rs_val_get(e, "file"))
-			fprintf(t->err, "%s:%llu:%llu: %s\n", str(e, "file"),
+			fprintf(err(t), "%s:%llu:%llu: %s\n", str(e, "file"),
 				(unsigned long long)rs_val_get_u64(e, "line"),
 				(unsigned long long)rs_val_get_u64(e, "col"),
 				str(e, "message"));
 		else
-			fprintf(t->err, "%s\n", str(e, "message"));
+			fprintf(err(t), "%s\n", str(e, "message"));
 		break;
+	case RS_REC_PROGRESS:
+		break;
+	}
+	if (type == RS_REC_OBJECT)
+		create_progress(t, e);
+	else if (type == RS_REC_STEP)
+		t->status[0] = '\0';
+	/* What was at the bottom goes back there, under the new line. */
+	if (t->status[0] && !t->line.shown) {
+		fflush(t->err);
+		rs_term_line_draw(&t->line, t->status, true);
 	}
 	fflush(t->out);
 }
@@ -289,7 +425,7 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 
 		for (size_t j = 0; j < rs_val_len(gates); j++) {
 			rs_gate_text(rs_val_at(gates, j), text, sizeof(text));
-			fprintf(t->out, "gate      step %u%s%s%s (%s): %s\n",
+			fprintf(out(t), "gate      step %u%s%s%s (%s): %s\n",
 				(unsigned)i + 1, id ? " '" : "", id ? id : "",
 				id ? "'" : "", str(st, "type"), text);
 		}
@@ -305,20 +441,27 @@ static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 	const struct rs_val *plan = rs_val_get(rec, "plan_steps");
 	uint64_t n_steps = rs_val_len(plan);
 
-	if (t->dry_run)
+	rs_term_line_clear(&t->line);
+	/* -q in a matrix: the matrix's summary says each cell's verdict. */
+	if (t->o.quiet && rs_val_get(rec, "cell"))
+		return fflush(t->out) ? -errno : 0;
+	if (t->dry_run && !t->o.quiet)
 		print_plan_gates(t, plan);
+	/* An interrupted run's line is cmd_run's, on stderr. */
+	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&
+	    strcmp(verdict, "could not run") && strcmp(verdict, "failed"))
+		return fflush(t->out) ? -errno : 0;
+	rs_text_outcome(out(t), &t->o, !strcmp(verdict, "passed") &&
+			t->dry_run ? "dry run done" : verdict);
 	if (!strcmp(verdict, "passed"))
-		fprintf(t->out, "%s: %llu object%s, %llu step%s\n",
-			t->dry_run ? "dry run done" : "passed",
+		fprintf(out(t), ": %llu object%s, %llu step%s\n",
 			(unsigned long long)n_obj, n_obj == 1 ? "" : "s",
 			(unsigned long long)n_steps, n_steps == 1 ? "" : "s");
 	else if (!strcmp(verdict, "skipped"))
-		fputs("skipped: the device lacks what the scenario needs; "
-		      "nothing was created\n", t->out);
-	else if (!strcmp(verdict, "could not run"))
-		fprintf(t->out, "could not run: %s\n", msg ? msg : "see above");
-	else if (!strcmp(verdict, "failed"))
-		fprintf(t->out, "failed: %s\n", msg ? msg : "see above");
+		fputs(": the device lacks what the scenario needs; "
+		      "nothing was created\n", out(t));
+	else
+		fprintf(out(t), ": %s\n", msg ? msg : "see above");
 	return fflush(t->out) ? -errno : 0;
 }
 
@@ -334,7 +477,8 @@ static const struct rs_reporter_ops text_ops = {
 	.free = text_free,
 };
 
-struct rs_reporter *rs_report_text(FILE *out, FILE *err)
+struct rs_reporter *rs_report_text(FILE *out, FILE *err,
+				   const struct rs_text_opts *o)
 {
 	struct text *t = rs_calloc(1, sizeof(*t));
 
@@ -343,5 +487,8 @@ struct rs_reporter *rs_report_text(FILE *out, FILE *err)
 	t->r.ops = &text_ops;
 	t->out = out;
 	t->err = err;
+	if (o)
+		t->o = *o;
+	t->line.f = out;
 	return &t->r;
 }

@@ -126,7 +126,7 @@ struct rs_reporter *rs_results_cell(struct rs_results *res)
 	/* Only JUnit shows the human report. */
 	if (res->junit) {
 		c->mem = open_memstream(&c->buf, &c->len);
-		c->text = c->mem ? rs_report_text(c->mem, c->mem) : NULL;
+		c->text = c->mem ? rs_report_text(c->mem, c->mem, NULL) : NULL;
 		if (!c->text) {
 			cell_free(&c->r);
 			return NULL;

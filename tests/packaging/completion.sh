@@ -58,6 +58,9 @@ expect "scdir scn.yaml scn2.yml" rdmascn -v validate --set a=1 sc
 expect "scdir scn.yaml scn2.yml" rdmascn plan -s x=y sc
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json sc
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json = sc
+expect "--color" rdmascn run --co
+expect "always auto" rdmascn run --color a
+expect "never" rdmascn run --color = n
 expect "" rdmascn run --set s
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --graph-out sc
 expect "dot png svg" rdmascn graph --format ""

@@ -204,4 +204,18 @@ has gates_miss "$tmp/out" "^step [0-9]+ +stream +'sg' +not run"
 	and .value > 0.001')" = true ] || fail "gates_miss: record $(rec -c '.steps[0]')"
 echo "ok gates: bounds that hold pass; latency.typical max 0.001 fails at its line"
 
+# On a terminal (script(1)), a step that runs long says where it is on
+# a line redrawn in place: a stream's completions, rate and deadline, a
+# sleep's time; the result lines come clean after it, in colour.
+scn progress "  - stream: {id: sp, qp: c, local: src, remote: dst, size: 4096, duration_ms: 1200, depth: 64, signal_every: 8}
+  - sleep: {id: zz, ms: 700}"
+TERM=xterm script -qec "$(printf '%q ' "$rdmascn" run "$tmp/progress.yaml")" \
+	/dev/null </dev/null >"$tmp/tty" || { cat "$tmp/tty"; fail "progress: exit $?"; }
+has progress "$tmp/tty" $'\rstep 1 stream \'sp\': [0-9]+ completions, [0-9.]+[kM]?/s, deadline in [0-9.]+ s\033\\[K'
+has progress "$tmp/tty" $'\rstep 2 sleep \'zz\': 0\\.[0-9] s, deadline in [0-9.]+ s\033\\[K'
+has progress "$tmp/tty" $'\r\033\\[Kstep 1 +stream +\'sp\' +\033\\[32mpassed\033\\[0m'
+"$rdmascn" run "$tmp/progress.yaml" >"$tmp/out" 2>&1
+grep -q $'\r' "$tmp/out" && fail "progress: a \\r without a terminal"
+echo "ok progress on a terminal: $(grep -o $'step 1 stream [^\r]*completions[^\033]*' "$tmp/tty" | tail -n 1)"
+
 echo "steps as expected"
