@@ -12,7 +12,9 @@ void fixture_run_open(const char *name, const char *yaml,
 		      struct rs_scenario **ret_s, struct rs_run *run,
 		      struct rs_record *rec)
 {
-	char path[128];
+	/* The scenario keeps the name it was loaded from (locations point
+	 * at it), as it keeps argv's: it must outlive the scenario. */
+	static char path[128];
 	struct rs_scenario *s;
 	struct rs_diag d;
 	FILE *fp;
