@@ -120,7 +120,7 @@ _rdmascn()
 	schema)
 		opts='-h --help' ;;
 	devices)
-		opts='-j --json -d --device --softroce -h --help' ;;
+		opts='-j --json -d --device -v --verbose --softroce -h --help' ;;
 	plugins)
 		opts='-j --json -h --help' ;;
 	compare)

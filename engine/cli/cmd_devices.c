@@ -12,22 +12,26 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "softroce", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *name = NULL;
 	struct rs_val *devs;
-	bool json = false;
+	bool json = false, all = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, ":jd:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jd:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'd':
 			name = optarg;
+			break;
+		case 'v':
+			all = true; /* as ibv_devinfo -v: every attribute */
 			break;
 		case 'S':
 			break; /* handled below, once the line is known good */
@@ -63,7 +67,7 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 	if (json)
 		r = rs_val_write_json(stdout, devs, true);
 	else
-		rs_devices_print(stdout, devs);
+		rs_devices_print(stdout, devs, all);
 	rs_val_free(devs);
 	rs_plugins_unload();
 	if (r < 0) {

@@ -61,8 +61,10 @@ static const struct rs_cmd commands[] = {
 	  "" },
 	{ "devices", rs_cmd_devices, "[OPTIONS]",
 	  "list RDMA devices, ports, GIDs and capabilities",
-	  "  -j, --json          print JSON\n"
+	  "  -j, --json          print JSON: every attribute, always\n"
 	  "  -d, --device NAME   only this device\n"
+	  "  -v, --verbose       every attribute of ibv_query_device_ex\n"
+	  "                      and ibv_query_port, grouped\n"
 	  "      --softroce      run inside the Soft-RoCE VM\n" },
 	{ "plugins", rs_cmd_plugins, "[-j]",
 	  "list loaded plugins and the kinds, steps and features each adds",

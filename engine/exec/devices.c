@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <glob.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <sys/utsname.h>
@@ -18,6 +19,11 @@
 #include "plugin.h"
 #include "macros.h"
 
+/*
+ * The names of the bits of each flag word of ibv_query_device_ex() and
+ * ibv_query_port(): the header's enum names, prefix dropped, in lower case.
+ * A bit the header does not name is shown in hex (put_flags()).
+ */
 static const struct rs_bit_name dev_cap_flags[] = {
 	{ IBV_DEVICE_RESIZE_MAX_WR, "resize_max_wr" },
 	{ IBV_DEVICE_BAD_PKEY_CNTR, "bad_pkey_cntr" },
@@ -43,7 +49,137 @@ static const struct rs_bit_name dev_cap_flags[] = {
 	{ IBV_DEVICE_RC_IP_CSUM, "rc_ip_csum" },
 	{ IBV_DEVICE_RAW_IP_CSUM, "raw_ip_csum" },
 	{ IBV_DEVICE_MANAGED_FLOW_STEERING, "managed_flow_steering" },
+	/* Only in device_cap_flags_ex, which holds the bits above too. */
+	{ IBV_DEVICE_RAW_SCATTER_FCS, "raw_scatter_fcs" },
+	{ IBV_DEVICE_PCI_WRITE_END_PADDING, "pci_write_end_padding" },
 };
+
+static const struct rs_bit_name odp_general_caps[] = {
+	{ IBV_ODP_SUPPORT, "support" },
+	{ IBV_ODP_SUPPORT_IMPLICIT, "support_implicit" },
+};
+
+static const struct rs_bit_name odp_transport_caps[] = {
+	{ IBV_ODP_SUPPORT_SEND, "send" },
+	{ IBV_ODP_SUPPORT_RECV, "recv" },
+	{ IBV_ODP_SUPPORT_WRITE, "write" },
+	{ IBV_ODP_SUPPORT_READ, "read" },
+	{ IBV_ODP_SUPPORT_ATOMIC, "atomic" },
+	{ IBV_ODP_SUPPORT_SRQ_RECV, "srq_recv" },
+};
+
+/* supported_qpts of tso, rss and packet pacing: a bit per enum ibv_qp_type. */
+static const struct rs_bit_name qp_types[] = {
+	{ 1u << IBV_QPT_RC, "rc" },
+	{ 1u << IBV_QPT_UC, "uc" },
+	{ 1u << IBV_QPT_UD, "ud" },
+	{ 1u << IBV_QPT_RAW_PACKET, "raw_packet" },
+	{ 1u << IBV_QPT_XRC_SEND, "xrc_send" },
+	{ 1u << IBV_QPT_XRC_RECV, "xrc_recv" },
+};
+
+static const struct rs_bit_name rx_hash_fields[] = {
+	{ IBV_RX_HASH_SRC_IPV4, "src_ipv4" },
+	{ IBV_RX_HASH_DST_IPV4, "dst_ipv4" },
+	{ IBV_RX_HASH_SRC_IPV6, "src_ipv6" },
+	{ IBV_RX_HASH_DST_IPV6, "dst_ipv6" },
+	{ IBV_RX_HASH_SRC_PORT_TCP, "src_port_tcp" },
+	{ IBV_RX_HASH_DST_PORT_TCP, "dst_port_tcp" },
+	{ IBV_RX_HASH_SRC_PORT_UDP, "src_port_udp" },
+	{ IBV_RX_HASH_DST_PORT_UDP, "dst_port_udp" },
+	{ IBV_RX_HASH_IPSEC_SPI, "ipsec_spi" },
+	{ IBV_RX_HASH_INNER, "inner" },
+};
+
+static const struct rs_bit_name rx_hash_functions[] = {
+	{ IBV_RX_HASH_FUNC_TOEPLITZ, "toeplitz" },
+};
+
+static const struct rs_bit_name raw_packet_caps[] = {
+	{ IBV_RAW_PACKET_CAP_CVLAN_STRIPPING, "cvlan_stripping" },
+	{ IBV_RAW_PACKET_CAP_SCATTER_FCS, "scatter_fcs" },
+	{ IBV_RAW_PACKET_CAP_IP_CSUM, "ip_csum" },
+	{ IBV_RAW_PACKET_CAP_DELAY_DROP, "delay_drop" },
+};
+
+static const struct rs_bit_name tm_cap_flags[] = {
+	{ IBV_TM_CAP_RC, "rc" },
+};
+
+static const struct rs_bit_name pci_atomic_sizes[] = {
+	{ IBV_PCI_ATOMIC_OPERATION_4_BYTE_SIZE_SUP, "4_byte_size_sup" },
+	{ IBV_PCI_ATOMIC_OPERATION_8_BYTE_SIZE_SUP, "8_byte_size_sup" },
+	{ IBV_PCI_ATOMIC_OPERATION_16_BYTE_SIZE_SUP, "16_byte_size_sup" },
+};
+
+static const struct rs_bit_name port_cap_flags[] = {
+	{ IBV_PORT_SM, "sm" },
+	{ IBV_PORT_NOTICE_SUP, "notice_sup" },
+	{ IBV_PORT_TRAP_SUP, "trap_sup" },
+	{ IBV_PORT_OPT_IPD_SUP, "opt_ipd_sup" },
+	{ IBV_PORT_AUTO_MIGR_SUP, "auto_migr_sup" },
+	{ IBV_PORT_SL_MAP_SUP, "sl_map_sup" },
+	{ IBV_PORT_MKEY_NVRAM, "mkey_nvram" },
+	{ IBV_PORT_PKEY_NVRAM, "pkey_nvram" },
+	{ IBV_PORT_LED_INFO_SUP, "led_info_sup" },
+	{ IBV_PORT_SYS_IMAGE_GUID_SUP, "sys_image_guid_sup" },
+	{ IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP, "pkey_sw_ext_port_trap_sup" },
+	{ IBV_PORT_EXTENDED_SPEEDS_SUP, "extended_speeds_sup" },
+	{ IBV_PORT_CAP_MASK2_SUP, "cap_mask2_sup" },
+	{ IBV_PORT_CM_SUP, "cm_sup" },
+	{ IBV_PORT_SNMP_TUNNEL_SUP, "snmp_tunnel_sup" },
+	{ IBV_PORT_REINIT_SUP, "reinit_sup" },
+	{ IBV_PORT_DEVICE_MGMT_SUP, "device_mgmt_sup" },
+	{ IBV_PORT_VENDOR_CLASS_SUP, "vendor_class_sup" },
+	{ IBV_PORT_DR_NOTICE_SUP, "dr_notice_sup" },
+	{ IBV_PORT_CAP_MASK_NOTICE_SUP, "cap_mask_notice_sup" },
+	{ IBV_PORT_BOOT_MGMT_SUP, "boot_mgmt_sup" },
+	{ IBV_PORT_LINK_LATENCY_SUP, "link_latency_sup" },
+	{ IBV_PORT_CLIENT_REG_SUP, "client_reg_sup" },
+	{ IBV_PORT_IP_BASED_GIDS, "ip_based_gids" },
+};
+
+static const struct rs_bit_name port_cap_flags2[] = {
+	{ IBV_PORT_SET_NODE_DESC_SUP, "set_node_desc_sup" },
+	{ IBV_PORT_INFO_EXT_SUP, "info_ext_sup" },
+	{ IBV_PORT_VIRT_SUP, "virt_sup" },
+	{ IBV_PORT_SWITCH_PORT_STATE_TABLE_SUP, "switch_port_state_table_sup" },
+	{ IBV_PORT_LINK_WIDTH_2X_SUP, "link_width_2x_sup" },
+	{ IBV_PORT_LINK_SPEED_HDR_SUP, "link_speed_hdr_sup" },
+	{ IBV_PORT_LINK_SPEED_NDR_SUP, "link_speed_ndr_sup" },
+};
+
+static const struct rs_bit_name port_flags[] = {
+	{ IBV_QPF_GRH_REQUIRED, "grh_required" },
+};
+
+/*
+ * A flag word as the names of its bits (the bits the header does not
+ * name as one hex entry, so nothing is lost) and, beside it as KEY_raw,
+ * the word itself.
+ */
+static void put_flags(struct rs_val *obj, const char *key, uint64_t word,
+		      const struct rs_bit_name *names, size_t n)
+{
+	struct rs_val *arr = rs_val_put_arr(obj, key);
+	uint64_t rest = word;
+	char buf[64];
+
+	for (size_t i = 0; i < n; i++)
+		if (word & names[i].bit) {
+			rs_val_push_str(arr, names[i].name);
+			rest &= ~names[i].bit;
+		}
+	if (rest) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, rest);
+		rs_val_push_str(arr, buf);
+	}
+	snprintf(buf, sizeof(buf), "%s_raw", key);
+	rs_val_put_u64(obj, buf, word);
+}
+
+#define PUT_FLAGS(obj, key, word, table) \
+	put_flags(obj, key, word, table, RS_N(table))
 
 static const char *atomic_name(enum ibv_atomic_cap a)
 {
@@ -51,6 +187,18 @@ static const char *atomic_name(enum ibv_atomic_cap a)
 	case IBV_ATOMIC_HCA: return "hca";
 	case IBV_ATOMIC_GLOB: return "glob";
 	default: return "none";
+	}
+}
+
+static const char *transport_name(enum ibv_transport_type t)
+{
+	switch (t) {
+	case IBV_TRANSPORT_IB: return "InfiniBand";
+	case IBV_TRANSPORT_IWARP: return "iWARP";
+	case IBV_TRANSPORT_USNIC: return "usNIC";
+	case IBV_TRANSPORT_USNIC_UDP: return "usNIC UDP";
+	case IBV_TRANSPORT_UNSPECIFIED: return "unspecified";
+	default: return "unknown";
 	}
 }
 
@@ -160,48 +308,148 @@ static void describe_port(struct ibv_context *ctx, uint8_t port,
 	rs_val_put_u64(p, "max_mtu", 128u << pa.max_mtu);
 	rs_val_put_u64(p, "lid", pa.lid);
 	rs_val_put_u64(p, "sm_lid", pa.sm_lid);
+	rs_val_put_u64(p, "lmc", pa.lmc);
+	rs_val_put_u64(p, "sm_sl", pa.sm_sl);
 	rs_val_put_u64(p, "active_speed", pa.active_speed);
 	rs_val_put_u64(p, "active_width", pa.active_width);
 	rs_val_put_u64(p, "gid_tbl_len", pa.gid_tbl_len);
 	rs_val_put_u64(p, "pkey_tbl_len", pa.pkey_tbl_len);
 	rs_val_put_u64(p, "max_msg_sz", pa.max_msg_sz);
+	rs_val_put_u64(p, "max_vl_num", pa.max_vl_num);
+	rs_val_put_u64(p, "subnet_timeout", pa.subnet_timeout);
+	rs_val_put_u64(p, "init_type_reply", pa.init_type_reply);
+	rs_val_put_u64(p, "bad_pkey_cntr", pa.bad_pkey_cntr);
+	rs_val_put_u64(p, "qkey_viol_cntr", pa.qkey_viol_cntr);
+	PUT_FLAGS(p, "port_cap_flags", pa.port_cap_flags, port_cap_flags);
+	PUT_FLAGS(p, "port_cap_flags2", pa.port_cap_flags2, port_cap_flags2);
+	PUT_FLAGS(p, "flags", pa.flags, port_flags);
 	describe_gids(ctx, port, pa.gid_tbl_len, p);
+}
+
+/* ibv_device_attr's limits, in the header's order. */
+static void describe_limits(const struct ibv_device_attr *a,
+			    struct rs_val *caps)
+{
+	rs_val_put_u64(caps, "max_mr_size", a->max_mr_size);
+	rs_val_put_u64(caps, "page_size_cap", a->page_size_cap);
+	rs_val_put_u64(caps, "max_qp", a->max_qp);
+	rs_val_put_u64(caps, "max_qp_wr", a->max_qp_wr);
+	rs_val_put_u64(caps, "max_sge", a->max_sge);
+	rs_val_put_u64(caps, "max_sge_rd", a->max_sge_rd);
+	rs_val_put_u64(caps, "max_cq", a->max_cq);
+	rs_val_put_u64(caps, "max_cqe", a->max_cqe);
+	rs_val_put_u64(caps, "max_mr", a->max_mr);
+	rs_val_put_u64(caps, "max_pd", a->max_pd);
+	rs_val_put_u64(caps, "max_qp_rd_atom", a->max_qp_rd_atom);
+	rs_val_put_u64(caps, "max_ee_rd_atom", a->max_ee_rd_atom);
+	rs_val_put_u64(caps, "max_res_rd_atom", a->max_res_rd_atom);
+	rs_val_put_u64(caps, "max_qp_init_rd_atom", a->max_qp_init_rd_atom);
+	rs_val_put_u64(caps, "max_ee_init_rd_atom", a->max_ee_init_rd_atom);
+	rs_val_put_str(caps, "atomic", atomic_name(a->atomic_cap));
+	rs_val_put_u64(caps, "max_ee", a->max_ee);
+	rs_val_put_u64(caps, "max_rdd", a->max_rdd);
+	rs_val_put_u64(caps, "max_mw", a->max_mw);
+	rs_val_put_u64(caps, "max_raw_ipv6_qp", a->max_raw_ipv6_qp);
+	rs_val_put_u64(caps, "max_raw_ethy_qp", a->max_raw_ethy_qp);
+	rs_val_put_u64(caps, "max_mcast_grp", a->max_mcast_grp);
+	rs_val_put_u64(caps, "max_mcast_qp_attach", a->max_mcast_qp_attach);
+	rs_val_put_u64(caps, "max_total_mcast_qp_attach",
+		       a->max_total_mcast_qp_attach);
+	rs_val_put_u64(caps, "max_ah", a->max_ah);
+	rs_val_put_u64(caps, "max_fmr", a->max_fmr);
+	rs_val_put_u64(caps, "max_map_per_fmr", a->max_map_per_fmr);
+	rs_val_put_u64(caps, "max_srq", a->max_srq);
+	rs_val_put_u64(caps, "max_srq_wr", a->max_srq_wr);
+	rs_val_put_u64(caps, "max_srq_sge", a->max_srq_sge);
+	rs_val_put_u64(caps, "max_pkeys", a->max_pkeys);
+	rs_val_put_u64(caps, "local_ca_ack_delay", a->local_ca_ack_delay);
+}
+
+/* What ibv_device_attr_ex adds, a sub-object per struct of the header. */
+static void describe_ex(const struct ibv_device_attr_ex *ax,
+			struct rs_val *caps)
+{
+	struct rs_val *o, *t;
+
+	rs_val_put_u64(caps, "max_wq_type_rq", ax->max_wq_type_rq);
+	rs_val_put_u64(caps, "max_dm_size", ax->max_dm_size);
+	rs_val_put_u64(caps, "completion_timestamp_mask",
+		       ax->completion_timestamp_mask);
+	rs_val_put_u64(caps, "hca_core_clock", ax->hca_core_clock);
+	PUT_FLAGS(caps, "device_cap_flags", ax->orig_attr.device_cap_flags,
+		  dev_cap_flags);
+	PUT_FLAGS(caps, "device_cap_flags_ex", ax->device_cap_flags_ex,
+		  dev_cap_flags);
+	PUT_FLAGS(caps, "raw_packet_caps", ax->raw_packet_caps,
+		  raw_packet_caps);
+	PUT_FLAGS(caps, "xrc_odp_caps", ax->xrc_odp_caps, odp_transport_caps);
+
+	o = rs_val_put_obj(caps, "odp_caps");
+	PUT_FLAGS(o, "general_caps", ax->odp_caps.general_caps,
+		  odp_general_caps);
+	t = rs_val_put_obj(o, "per_transport_caps");
+	PUT_FLAGS(t, "rc_odp_caps", ax->odp_caps.per_transport_caps.rc_odp_caps,
+		  odp_transport_caps);
+	PUT_FLAGS(t, "uc_odp_caps", ax->odp_caps.per_transport_caps.uc_odp_caps,
+		  odp_transport_caps);
+	PUT_FLAGS(t, "ud_odp_caps", ax->odp_caps.per_transport_caps.ud_odp_caps,
+		  odp_transport_caps);
+
+	o = rs_val_put_obj(caps, "tso_caps");
+	rs_val_put_u64(o, "max_tso", ax->tso_caps.max_tso);
+	PUT_FLAGS(o, "supported_qpts", ax->tso_caps.supported_qpts, qp_types);
+
+	o = rs_val_put_obj(caps, "rss_caps");
+	PUT_FLAGS(o, "supported_qpts", ax->rss_caps.supported_qpts, qp_types);
+	rs_val_put_u64(o, "max_rwq_indirection_tables",
+		       ax->rss_caps.max_rwq_indirection_tables);
+	rs_val_put_u64(o, "max_rwq_indirection_table_size",
+		       ax->rss_caps.max_rwq_indirection_table_size);
+	PUT_FLAGS(o, "rx_hash_fields_mask", ax->rss_caps.rx_hash_fields_mask,
+		  rx_hash_fields);
+	PUT_FLAGS(o, "rx_hash_function", ax->rss_caps.rx_hash_function,
+		  rx_hash_functions);
+
+	o = rs_val_put_obj(caps, "packet_pacing_caps");
+	rs_val_put_u64(o, "qp_rate_limit_min",
+		       ax->packet_pacing_caps.qp_rate_limit_min);
+	rs_val_put_u64(o, "qp_rate_limit_max",
+		       ax->packet_pacing_caps.qp_rate_limit_max);
+	PUT_FLAGS(o, "supported_qpts", ax->packet_pacing_caps.supported_qpts,
+		  qp_types);
+
+	o = rs_val_put_obj(caps, "tm_caps");
+	rs_val_put_u64(o, "max_rndv_hdr_size", ax->tm_caps.max_rndv_hdr_size);
+	rs_val_put_u64(o, "max_num_tags", ax->tm_caps.max_num_tags);
+	PUT_FLAGS(o, "flags", ax->tm_caps.flags, tm_cap_flags);
+	rs_val_put_u64(o, "max_ops", ax->tm_caps.max_ops);
+	rs_val_put_u64(o, "max_sge", ax->tm_caps.max_sge);
+
+	o = rs_val_put_obj(caps, "cq_mod_caps");
+	rs_val_put_u64(o, "max_cq_count", ax->cq_mod_caps.max_cq_count);
+	rs_val_put_u64(o, "max_cq_period", ax->cq_mod_caps.max_cq_period);
+
+	o = rs_val_put_obj(caps, "pci_atomic_caps");
+	PUT_FLAGS(o, "fetch_add", ax->pci_atomic_caps.fetch_add,
+		  pci_atomic_sizes);
+	PUT_FLAGS(o, "swap", ax->pci_atomic_caps.swap, pci_atomic_sizes);
+	PUT_FLAGS(o, "compare_swap", ax->pci_atomic_caps.compare_swap,
+		  pci_atomic_sizes);
 }
 
 static void describe_caps(struct ibv_context *ctx,
 			  const struct ibv_device_attr_ex *ax,
 			  struct rs_val *dev)
 {
-	const struct ibv_device_attr *a = &ax->orig_attr;
 	struct rs_val *caps = rs_val_put_obj(dev, "caps");
-	struct rs_val *flags, *feat;
+	struct rs_val *feat;
 	uint32_t bits;
 
-	rs_val_put_u64(caps, "max_qp", a->max_qp);
-	rs_val_put_u64(caps, "max_qp_wr", a->max_qp_wr);
-	rs_val_put_u64(caps, "max_sge", a->max_sge);
-	rs_val_put_u64(caps, "max_cq", a->max_cq);
-	rs_val_put_u64(caps, "max_cqe", a->max_cqe);
-	rs_val_put_u64(caps, "max_mr", a->max_mr);
-	rs_val_put_u64(caps, "max_mr_size", a->max_mr_size);
-	rs_val_put_u64(caps, "max_pd", a->max_pd);
-	rs_val_put_u64(caps, "max_mw", a->max_mw);
-	rs_val_put_u64(caps, "max_srq", a->max_srq);
-	rs_val_put_u64(caps, "max_srq_wr", a->max_srq_wr);
-	rs_val_put_u64(caps, "max_ah", a->max_ah);
-	rs_val_put_u64(caps, "max_qp_rd_atom", a->max_qp_rd_atom);
-	rs_val_put_u64(caps, "max_qp_init_rd_atom", a->max_qp_init_rd_atom);
-	rs_val_put_u64(caps, "max_mcast_grp", a->max_mcast_grp);
-	rs_val_put_u64(caps, "max_pkeys", a->max_pkeys);
-	rs_val_put_str(caps, "atomic", atomic_name(a->atomic_cap));
-	rs_val_put_u64(caps, "max_dm_size", ax->max_dm_size);
-	rs_val_put_u64(caps, "completion_timestamp_mask",
-		   ax->completion_timestamp_mask);
-
-	flags = rs_val_put_arr(caps, "device_cap_flags");
-	for (size_t i = 0; i < RS_N(dev_cap_flags); i++)
-		if (a->device_cap_flags & dev_cap_flags[i].bit)
-			rs_val_push_str(flags, dev_cap_flags[i].name);
+	describe_limits(&ax->orig_attr, caps);
+	/* Not a query's answer but the context's: how many completion
+	 * vectors (ibv_create_cq's comp_vector) there are. */
+	rs_val_put_u64(caps, "num_comp_vectors", ctx->num_comp_vectors);
+	describe_ex(ax, caps);
 
 	/* What a scenario's requires: asks about, decided where run
 	 * decides it. */
@@ -242,6 +490,10 @@ static void describe_device(struct ibv_device *ibdev, struct rs_val *devs)
 	rs_val_put_u64(dev, "vendor_part_id", ax.orig_attr.vendor_part_id);
 	rs_val_put_u64(dev, "hw_ver", ax.orig_attr.hw_ver);
 	rs_val_put_u64(dev, "phys_port_cnt", ax.orig_attr.phys_port_cnt);
+	rs_val_put_u64(dev, "phys_port_cnt_ex", ax.phys_port_cnt_ex);
+	rs_val_put_u64(dev, "comp_mask", ax.comp_mask);
+	rs_val_put_str(dev, "transport",
+		       transport_name(ibdev->transport_type));
 	describe_caps(ctx, &ax, dev);
 	ports = rs_val_put_arr(dev, "ports");
 	for (uint8_t p = 1; p <= ax.orig_attr.phys_port_cnt; p++)
@@ -319,7 +571,220 @@ static void print_caps(FILE *f, const struct rs_val *dev)
 	fputc('\n', f);
 }
 
-void rs_devices_print(FILE *f, const struct rs_val *devs)
+/* The column of the values of `devices -v`: past the longest key. */
+#define VALUE_COL 36
+
+/* Sizes and masks a person reads in hex, as ibv_devinfo prints them. */
+static bool shown_in_hex(const char *key)
+{
+	static const char *const keys[] = {
+		"max_mr_size", "page_size_cap", "completion_timestamp_mask",
+		"comp_mask",
+	};
+
+	for (size_t i = 0; i < RS_N(keys); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+/* The IB spec's per-lane speed and width of a port's active_* codes. */
+static const char *port_code_name(const char *key, uint64_t v)
+{
+	static const struct rs_bit_name widths[] = {
+		{ 1, "1X" }, { 2, "4X" }, { 4, "8X" }, { 8, "12X" },
+		{ 16, "2X" },
+	};
+	static const struct rs_bit_name speeds[] = {
+		{ 1, "2.5 Gbps" }, { 2, "5.0 Gbps" }, { 4, "10.0 Gbps" },
+		{ 8, "10.0 Gbps" }, { 16, "14.0 Gbps" },
+		{ 32, "25.0 Gbps" }, { 64, "50.0 Gbps" }, { 128, "100.0 Gbps" },
+	};
+	const struct rs_bit_name *t;
+	size_t n;
+
+	if (!strcmp(key, "active_width")) {
+		t = widths;
+		n = RS_N(widths);
+	} else if (!strcmp(key, "active_speed")) {
+		t = speeds;
+		n = RS_N(speeds);
+	} else {
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (t[i].bit == v)
+			return t[i].name;
+	return NULL;
+}
+
+static bool is_flag_list(const struct rs_val *v)
+{
+	return rs_val_type_of(v) == RS_VAL_ARR &&
+	       (!rs_val_len(v) || rs_val_type_of(rs_val_at(v, 0)) == RS_VAL_STR);
+}
+
+/* KEY_raw of a flag list is printed with the list, not on its own. */
+static bool is_raw_of_flags(const struct rs_val *obj, const char *key)
+{
+	size_t n = strlen(key);
+	char base[128];
+	const struct rs_val *list;
+
+	if (n < 5 || n - 4 >= sizeof(base) || strcmp(key + n - 4, "_raw"))
+		return false;
+	memcpy(base, key, n - 4);
+	base[n - 4] = '\0';
+	list = rs_val_get(obj, base);
+	return list && is_flag_list(list);
+}
+
+static void print_scalar(FILE *f, int indent, const char *key,
+			 const struct rs_val *v)
+{
+	struct json_object *j = rs_val_json(v);
+	const char *name;
+
+	fprintf(f, "%*s%-*s ", indent, "", VALUE_COL - indent - 1, key);
+	switch (rs_val_type_of(v)) {
+	case RS_VAL_UINT:
+	case RS_VAL_INT: {
+		uint64_t u = json_object_get_uint64(j);
+
+		if (shown_in_hex(key))
+			fprintf(f, "0x%" PRIx64, u);
+		else
+			fprintf(f, "%" PRIu64, u);
+		name = port_code_name(key, u);
+		if (name)
+			fprintf(f, " (%s)", name);
+		break;
+	}
+	default:
+		fputs(json_object_get_string(j), f);
+		break;
+	}
+	fputc('\n', f);
+}
+
+/* "KEY  0xRAW name name ...", the names wrapped under the value column. */
+static void print_flag_list(FILE *f, int indent, const struct rs_val *obj,
+			    const char *key, const struct rs_val *list)
+{
+	char raw_key[140];
+	int col = VALUE_COL;
+	bool sep;
+
+	snprintf(raw_key, sizeof(raw_key), "%s_raw", key);
+	sep = rs_val_get(obj, raw_key);
+	fprintf(f, "%*s%-*s ", indent, "", VALUE_COL - indent - 1, key);
+	if (sep)
+		col += fprintf(f, "0x%" PRIx64, rs_val_get_u64(obj, raw_key));
+	else if (!rs_val_len(list))
+		fputc('-', f);
+	for (size_t i = 0; i < rs_val_len(list); i++) {
+		const char *name =
+			json_object_get_string(rs_val_json(rs_val_at(list, i)));
+		int len = (int)strlen(name);
+
+		if (col + sep + len > 79) {
+			/* Continued under the value column. */
+			fprintf(f, "\n%*s", VALUE_COL, "");
+			col = VALUE_COL;
+		} else if (sep) {
+			fputc(' ', f);
+			col++;
+		}
+		fputs(name, f);
+		col += len;
+		sep = true;
+	}
+	fputc('\n', f);
+}
+
+/* An object's scalars and flag lists, a line each; its objects as
+ * groups of their own below, deeper in. Arrays of objects (a port's GIDs)
+ * are the summary's table. */
+static void print_members(FILE *f, int indent, const struct rs_val *obj,
+			  bool nested)
+{
+	json_object_object_foreach(rs_val_json(obj), key, j) {
+		const struct rs_val *v = rs_val_of(j);
+
+		switch (rs_val_type_of(v)) {
+		case RS_VAL_OBJ:
+		case RS_VAL_ARR:
+			break;
+		default:
+			if (!is_raw_of_flags(obj, key))
+				print_scalar(f, indent, key, v);
+		}
+	}
+	json_object_object_foreach(rs_val_json(obj), key2, j2) {
+		const struct rs_val *v = rs_val_of(j2);
+
+		if (is_flag_list(v))
+			print_flag_list(f, indent, obj, key2, v);
+	}
+	if (!nested)
+		return;
+	json_object_object_foreach(rs_val_json(obj), key3, j3) {
+		const struct rs_val *v = rs_val_of(j3);
+
+		if (rs_val_type_of(v) != RS_VAL_OBJ)
+			continue;
+		fprintf(f, "%*s%s:\n", indent, "", key3);
+		print_members(f, indent + 2, v, true);
+	}
+}
+
+/* `devices -v`: every attribute, grouped as the verbs' structs are. */
+static void print_all(FILE *f, const struct rs_val *dev)
+{
+	const struct rs_val *caps = rs_val_get(dev, "caps");
+	const struct rs_val *ports = rs_val_get(dev, "ports");
+
+	fputs("  device:\n", f);
+	print_members(f, 4, dev, false);
+	if (caps) {
+		/* Limits, then flag words, then a group per struct. */
+		fputs("  limits:\n", f);
+		json_object_object_foreach(rs_val_json(caps), key, j) {
+			const struct rs_val *v = rs_val_of(j);
+
+			if (rs_val_type_of(v) != RS_VAL_OBJ &&
+			    rs_val_type_of(v) != RS_VAL_ARR &&
+			    !is_raw_of_flags(caps, key))
+				print_scalar(f, 4, key, v);
+		}
+		fputs("  capability flags:\n", f);
+		json_object_object_foreach(rs_val_json(caps), key2, j2)
+			if (is_flag_list(rs_val_of(j2)))
+				print_flag_list(f, 4, caps, key2, rs_val_of(j2));
+		json_object_object_foreach(rs_val_json(caps), key3, j3) {
+			if (rs_val_type_of(rs_val_of(j3)) != RS_VAL_OBJ)
+				continue;
+			fprintf(f, "  %s:\n", key3);
+			print_members(f, 4, rs_val_of(j3), true);
+		}
+	}
+	for (size_t p = 0; ports && p < rs_val_len(ports); p++) {
+		const struct rs_val *port = rs_val_at(ports, p);
+
+		fprintf(f, "  port %" PRIu64 ":\n", rs_val_get_u64(port, "port"));
+		print_members(f, 4, port, true);
+	}
+	/* What plugins added (an object each). */
+	json_object_object_foreach(rs_val_json(dev), key, j) {
+		if (rs_val_type_of(rs_val_of(j)) != RS_VAL_OBJ ||
+		    !strcmp(key, "caps"))
+			continue;
+		fprintf(f, "  %s:\n", key);
+		print_members(f, 4, rs_val_of(j), true);
+	}
+}
+
+void rs_devices_print(FILE *f, const struct rs_val *devs, bool all)
 {
 	for (size_t d = 0; d < rs_val_len(devs); d++) {
 		const struct rs_val *dev = rs_val_at(devs, d);
@@ -372,6 +837,8 @@ void rs_devices_print(FILE *f, const struct rs_val *devs)
 					rs_val_get_str(gid, "type"), nd ? nd : "-");
 			}
 		}
+		if (all)
+			print_all(f, dev);
 	}
 }
 

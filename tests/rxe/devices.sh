@@ -34,6 +34,82 @@ done
 table=$("$rdmascn" devices) || fail "rdmascn devices exited $?"
 grep -Eq '^  1 +ACTIVE +Ethernet +1024 ' <<<"$table" || fail "table: $table"
 grep -Eq ' 1 +::ffff:10\.99\.0\.1 +RoCE v2 +veth0$' <<<"$table" || fail "table: $table"
+# The summary stays a summary: the groups are for -v.
+grep -q '^  limits:$' <<<"$table" && fail "the summary has -v's groups: $table"
+
+# -j holds every attribute of ibv_query_device_ex and ibv_query_port,
+# numbers as numbers, flag words as names and raw.
+isnum() {
+	[ "$(q "$dev | $1 | type")" = number ] || fail "$1 is not a number: $(q "$dev | $1")"
+}
+for k in num_comp_vectors max_srq_sge page_size_cap local_ca_ack_delay \
+	max_sge_rd max_res_rd_atom max_mcast_qp_attach max_pkeys max_dm_size \
+	hca_core_clock max_wq_type_rq device_cap_flags_raw \
+	device_cap_flags_ex_raw raw_packet_caps_raw xrc_odp_caps_raw; do
+	isnum ".caps.$k"
+done
+for k in rss_caps.max_rwq_indirection_tables rss_caps.rx_hash_fields_mask_raw \
+	rss_caps.supported_qpts_raw odp_caps.general_caps_raw \
+	odp_caps.per_transport_caps.rc_odp_caps_raw tso_caps.max_tso \
+	packet_pacing_caps.qp_rate_limit_max tm_caps.max_num_tags \
+	cq_mod_caps.max_cq_period pci_atomic_caps.fetch_add_raw; do
+	isnum ".caps.$k"
+done
+for k in port_cap_flags_raw port_cap_flags2_raw flags_raw lmc max_vl_num \
+	sm_sl subnet_timeout init_type_reply bad_pkey_cntr qkey_viol_cntr; do
+	isnum ".ports[0].$k"
+done
+[ "$(q "$dev | .caps.rss_caps.rx_hash_fields_mask | type")" = array ] ||
+	fail "rss_caps.rx_hash_fields_mask is not a name list"
+[ "$(q "$dev | .caps.num_comp_vectors")" -ge 1 ] || fail "no completion vector"
+# rxe's port: a connection manager (CM_SUP), and a GRH on every AH.
+q "$dev | .ports[0].port_cap_flags[]" | grep -qx cm_sup ||
+	fail "port_cap_flags lacks cm_sup: $(q "$dev | .ports[0].port_cap_flags")"
+[ $(( $(q "$dev | .ports[0].port_cap_flags_raw") & 0x10000 )) != 0 ] ||
+	fail "port_cap_flags_raw lacks bit 16"
+q "$dev | .ports[0].flags[]" | grep -qx grh_required || fail "no grh_required"
+q "$dev | .caps.device_cap_flags[]" | grep -qx mem_mgt_extensions ||
+	fail "device_cap_flags lacks mem_mgt_extensions"
+
+# The same numbers as ibv_devinfo -v.
+devinfo=$(ibv_devinfo -v -d rxe0) || fail "ibv_devinfo -v exited $?"
+di() {
+	awk -v k="$1" '{ sub(/^[ \t]+/, "") }
+		index($0, k ":") == 1 { sub(/^[^:]*:[ \t]*/, ""); print $1; exit }' \
+		<<<"$devinfo"
+}
+same() { # KEY JQ-PATH
+	local want got
+	want=$(di "$1")
+	[ -n "$want" ] || fail "ibv_devinfo -v has no $1"
+	got=$(q "$dev | $2")
+	[ $((want)) = "$got" ] || fail "$2 is $got, ibv_devinfo says $1 $want"
+}
+for k in max_qp max_qp_wr max_sge max_sge_rd max_cq max_cqe max_mr max_pd \
+	max_qp_rd_atom max_res_rd_atom max_qp_init_rd_atom max_mw \
+	max_mcast_grp max_mcast_qp_attach max_total_mcast_qp_attach max_ah \
+	max_srq max_srq_wr max_srq_sge max_pkeys local_ca_ack_delay \
+	page_size_cap num_comp_vectors max_wq_type_rq; do
+	same "$k" ".caps.$k"
+done
+for k in max_msg_sz port_cap_flags:port_cap_flags_raw \
+	port_cap_flags2:port_cap_flags2_raw max_vl_num sm_sl pkey_tbl_len \
+	gid_tbl_len subnet_timeout bad_pkey_cntr qkey_viol_cntr port_lmc:lmc; do
+	same "${k%%:*}" ".ports[0].${k##*:}"
+done
+
+# -v shows them grouped, below the same summary.
+all=$("$rdmascn" devices -v -d rxe0) || fail "rdmascn devices -v exited $?"
+grep -Eq '^  1 +ACTIVE +Ethernet +1024 ' <<<"$all" || fail "-v has no summary: $all"
+for g in device limits 'capability flags' odp_caps tso_caps rss_caps \
+	packet_pacing_caps tm_caps cq_mod_caps pci_atomic_caps 'port 1'; do
+	grep -qx "  $g:" <<<"$all" || fail "-v has no group '$g': $all"
+done
+grep -Eq "^    max_srq_sge +$(di max_srq_sge)\$" <<<"$all" || fail "-v: max_srq_sge: $all"
+grep -Eq "^    page_size_cap +$(di page_size_cap)\$" <<<"$all" || fail "-v: page_size_cap: $all"
+grep -Eq '^    port_cap_flags +0x10000 cm_sup$' <<<"$all" || fail "-v: port_cap_flags: $all"
+grep -Eq '^      rc_odp_caps +0x0$' <<<"$all" || fail "-v: rc_odp_caps: $all"
+
 "$rdmascn" devices -d rxe0 >/dev/null || fail "-d rxe0 exited $?"
 "$rdmascn" devices -d nosuch 2>/dev/null; rc=$?
 [ $rc = 3 ] || fail "-d nosuch exited $rc, want 3"
