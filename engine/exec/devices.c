@@ -702,40 +702,48 @@ static void print_flag_list(FILE *f, int indent, const struct rs_val *obj,
 	fputc('\n', f);
 }
 
-/* An object's scalars and flag lists, a line each; its objects as
- * groups of their own below, deeper in. Arrays of objects (a port's GIDs)
- * are the summary's table. */
-static void print_members(FILE *f, int indent, const struct rs_val *obj,
-			  bool nested)
+/* An object's numbers and strings, a line each. */
+static void print_scalars(FILE *f, int indent, const struct rs_val *obj)
 {
 	json_object_object_foreach(rs_val_json(obj), key, j) {
 		const struct rs_val *v = rs_val_of(j);
 
-		switch (rs_val_type_of(v)) {
-		case RS_VAL_OBJ:
-		case RS_VAL_ARR:
-			break;
-		default:
-			if (!is_raw_of_flags(obj, key))
-				print_scalar(f, indent, key, v);
-		}
+		if (rs_val_type_of(v) != RS_VAL_OBJ &&
+		    rs_val_type_of(v) != RS_VAL_ARR &&
+		    !is_raw_of_flags(obj, key))
+			print_scalar(f, indent, key, v);
 	}
-	json_object_object_foreach(rs_val_json(obj), key2, j2) {
-		const struct rs_val *v = rs_val_of(j2);
+}
 
-		if (is_flag_list(v))
-			print_flag_list(f, indent, obj, key2, v);
-	}
-	if (!nested)
-		return;
-	json_object_object_foreach(rs_val_json(obj), key3, j3) {
-		const struct rs_val *v = rs_val_of(j3);
+static void print_flag_lists(FILE *f, int indent, const struct rs_val *obj)
+{
+	json_object_object_foreach(rs_val_json(obj), key, j)
+		if (is_flag_list(rs_val_of(j)))
+			print_flag_list(f, indent, obj, key, rs_val_of(j));
+}
 
-		if (rs_val_type_of(v) != RS_VAL_OBJ)
+static void print_members(FILE *f, int indent, const struct rs_val *obj);
+
+/* An object's objects (but @skip), each a group headed by its key. */
+static void print_groups(FILE *f, int indent, const struct rs_val *obj,
+			 const char *skip)
+{
+	json_object_object_foreach(rs_val_json(obj), key, j) {
+		if (rs_val_type_of(rs_val_of(j)) != RS_VAL_OBJ ||
+		    (skip && !strcmp(key, skip)))
 			continue;
-		fprintf(f, "%*s%s:\n", indent, "", key3);
-		print_members(f, indent + 2, v, true);
+		fprintf(f, "%*s%s:\n", indent, "", key);
+		print_members(f, indent + 2, rs_val_of(j));
 	}
+}
+
+/* Scalars, flag lists, then nested groups. Arrays of objects (a port's
+ * GIDs) are the summary's table. */
+static void print_members(FILE *f, int indent, const struct rs_val *obj)
+{
+	print_scalars(f, indent, obj);
+	print_flag_lists(f, indent, obj);
+	print_groups(f, indent, obj, NULL);
 }
 
 /* `devices -v`: every attribute, grouped as the verbs' structs are. */
@@ -745,43 +753,23 @@ static void print_all(FILE *f, const struct rs_val *dev)
 	const struct rs_val *ports = rs_val_get(dev, "ports");
 
 	fputs("  device:\n", f);
-	print_members(f, 4, dev, false);
+	print_scalars(f, 4, dev);
+	print_flag_lists(f, 4, dev);
 	if (caps) {
-		/* Limits, then flag words, then a group per struct. */
 		fputs("  limits:\n", f);
-		json_object_object_foreach(rs_val_json(caps), key, j) {
-			const struct rs_val *v = rs_val_of(j);
-
-			if (rs_val_type_of(v) != RS_VAL_OBJ &&
-			    rs_val_type_of(v) != RS_VAL_ARR &&
-			    !is_raw_of_flags(caps, key))
-				print_scalar(f, 4, key, v);
-		}
+		print_scalars(f, 4, caps);
 		fputs("  capability flags:\n", f);
-		json_object_object_foreach(rs_val_json(caps), key2, j2)
-			if (is_flag_list(rs_val_of(j2)))
-				print_flag_list(f, 4, caps, key2, rs_val_of(j2));
-		json_object_object_foreach(rs_val_json(caps), key3, j3) {
-			if (rs_val_type_of(rs_val_of(j3)) != RS_VAL_OBJ)
-				continue;
-			fprintf(f, "  %s:\n", key3);
-			print_members(f, 4, rs_val_of(j3), true);
-		}
+		print_flag_lists(f, 4, caps);
+		print_groups(f, 2, caps, NULL);
 	}
 	for (size_t p = 0; ports && p < rs_val_len(ports); p++) {
 		const struct rs_val *port = rs_val_at(ports, p);
 
 		fprintf(f, "  port %" PRIu64 ":\n", rs_val_get_u64(port, "port"));
-		print_members(f, 4, port, true);
+		print_members(f, 4, port);
 	}
-	/* What plugins added (an object each). */
-	json_object_object_foreach(rs_val_json(dev), key, j) {
-		if (rs_val_type_of(rs_val_of(j)) != RS_VAL_OBJ ||
-		    !strcmp(key, "caps"))
-			continue;
-		fprintf(f, "  %s:\n", key);
-		print_members(f, 4, rs_val_of(j), true);
-	}
+	/* What plugins added, an object each. */
+	print_groups(f, 2, dev, "caps");
 }
 
 void rs_devices_print(FILE *f, const struct rs_val *devs, bool all)
