@@ -20,6 +20,14 @@ static const cyaml_strval_t conn_mtu_names[] = {
 	{ "4096", IBV_MTU_4096 },
 };
 
+/* What a QP's INIT qp_access_flags can hold: what its responder lets
+ * the peer do. */
+static const cyaml_strval_t conn_access_names[] = {
+	{ "remote_write", IBV_ACCESS_REMOTE_WRITE },
+	{ "remote_read", IBV_ACCESS_REMOTE_READ },
+	{ "remote_atomic", IBV_ACCESS_REMOTE_ATOMIC },
+};
+
 static const cyaml_schema_field_t connection_fields[] = {
 	RS_FIELD_ID(struct rs_connection),
 	RS_FIELD_AFTER(struct rs_connection),
@@ -36,7 +44,19 @@ static const cyaml_schema_field_t connection_fields[] = {
 		      max_dest_rd_atomic),
 	RS_FIELD_UINT("sl", struct rs_connection, sl),
 	RS_FIELD_UINT("traffic_class", struct rs_connection, traffic_class),
+	RS_FIELD_UINT("hop_limit", struct rs_connection, hop_limit),
+	RS_FIELD_UINT("flow_label", struct rs_connection, flow_label),
+	RS_FIELD_ENUM("static_rate", struct rs_connection, static_rate,
+		      rs_rate_names),
 	RS_FIELD_UINT("psn", struct rs_connection, psn),
+	RS_FIELD_UINT("a_psn", struct rs_connection, a_psn),
+	RS_FIELD_UINT("b_psn", struct rs_connection, b_psn),
+	RS_FIELD_FLAGS("access", struct rs_connection, access,
+		       conn_access_names),
+	RS_FIELD_FLAGS("a_access", struct rs_connection, a_access,
+		       conn_access_names),
+	RS_FIELD_FLAGS("b_access", struct rs_connection, b_access,
+		       conn_access_names),
 	RS_FIELD_UINT("port", struct rs_connection, port),
 	RS_FIELD_STR("ip", struct rs_connection, ip),
 	CYAML_FIELD_END
@@ -79,8 +99,17 @@ static int connection_check(struct rs_obj *obj, struct rs_diag *d)
 			ret = -EINVAL;
 		}
 	}
-	if (c->psn > 0xffffff) {
-		rs_obj_error(d, obj, "psn", "must fit in 24 bits");
+	for (int i = 0; i < 3; i++) {
+		static const char *const k[] = { "psn", "a_psn", "b_psn" };
+		uint32_t v = i == 0 ? c->psn : i == 1 ? c->a_psn : c->b_psn;
+
+		if (v > 0xffffff) {
+			rs_obj_error(d, obj, k[i], "must fit in 24 bits");
+			ret = -EINVAL;
+		}
+	}
+	if (c->flow_label > 0xfffff) {
+		rs_obj_error(d, obj, "flow_label", "must fit in 20 bits");
 		ret = -EINVAL;
 	}
 	if (c->via != RS_VIA_RDMA_CM) {
