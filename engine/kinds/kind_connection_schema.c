@@ -81,6 +81,18 @@ static const struct {
 	{ "sl", offsetof(struct rs_connection, sl), 15 },
 };
 
+/* The u32 fields narrower on the wire: PSNs, the GRH's flow label. */
+static const struct {
+	const char *key;
+	uint16_t offset;
+	uint8_t bits;
+} conn_bits[] = {
+	{ "psn", offsetof(struct rs_connection, psn), 24 },
+	{ "a_psn", offsetof(struct rs_connection, a_psn), 24 },
+	{ "b_psn", offsetof(struct rs_connection, b_psn), 24 },
+	{ "flow_label", offsetof(struct rs_connection, flow_label), 20 },
+};
+
 static int connection_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const struct rs_connection *c = obj->data;
@@ -99,18 +111,15 @@ static int connection_check(struct rs_obj *obj, struct rs_diag *d)
 			ret = -EINVAL;
 		}
 	}
-	for (int i = 0; i < 3; i++) {
-		static const char *const k[] = { "psn", "a_psn", "b_psn" };
-		uint32_t v = i == 0 ? c->psn : i == 1 ? c->a_psn : c->b_psn;
+	for (size_t i = 0; i < CYAML_ARRAY_LEN(conn_bits); i++) {
+		uint32_t v;
 
-		if (v > 0xffffff) {
-			rs_obj_error(d, obj, k[i], "must fit in 24 bits");
+		memcpy(&v, (const char *)c + conn_bits[i].offset, sizeof(v));
+		if (v >> conn_bits[i].bits) {
+			rs_obj_error(d, obj, conn_bits[i].key,
+				     "must fit in %u bits", conn_bits[i].bits);
 			ret = -EINVAL;
 		}
-	}
-	if (c->flow_label > 0xfffff) {
-		rs_obj_error(d, obj, "flow_label", "must fit in 20 bits");
-		ret = -EINVAL;
 	}
 	if (c->via != RS_VIA_RDMA_CM) {
 		for (int i = 0; i < 2; i++) {
