@@ -69,28 +69,25 @@ static const struct rdmascn_ref connection_refs[] = {
 	RS_REF_END
 };
 
+/* The fields narrower than their member: the u8s by range, the u32s
+ * (PSNs, the GRH's flow label) by their width on the wire. */
 static const struct {
 	const char *key;
 	uint16_t offset;
-	uint8_t max;
+	uint8_t size;            /* of the member: 1 or 4 */
+	uint32_t max;
 } conn_limits[] = {
-	{ "timeout", offsetof(struct rs_connection, timeout), 31 },
-	{ "retry_cnt", offsetof(struct rs_connection, retry_cnt), 7 },
-	{ "rnr_retry", offsetof(struct rs_connection, rnr_retry), 7 },
-	{ "min_rnr_timer", offsetof(struct rs_connection, min_rnr_timer), 31 },
-	{ "sl", offsetof(struct rs_connection, sl), 15 },
-};
-
-/* The u32 fields narrower on the wire: PSNs, the GRH's flow label. */
-static const struct {
-	const char *key;
-	uint16_t offset;
-	uint8_t bits;
-} conn_bits[] = {
-	{ "psn", offsetof(struct rs_connection, psn), 24 },
-	{ "a_psn", offsetof(struct rs_connection, a_psn), 24 },
-	{ "b_psn", offsetof(struct rs_connection, b_psn), 24 },
-	{ "flow_label", offsetof(struct rs_connection, flow_label), 20 },
+	{ "timeout", offsetof(struct rs_connection, timeout), 1, 31 },
+	{ "retry_cnt", offsetof(struct rs_connection, retry_cnt), 1, 7 },
+	{ "rnr_retry", offsetof(struct rs_connection, rnr_retry), 1, 7 },
+	{ "min_rnr_timer", offsetof(struct rs_connection, min_rnr_timer), 1,
+	  31 },
+	{ "sl", offsetof(struct rs_connection, sl), 1, 15 },
+	{ "psn", offsetof(struct rs_connection, psn), 4, 0xffffff },
+	{ "a_psn", offsetof(struct rs_connection, a_psn), 4, 0xffffff },
+	{ "b_psn", offsetof(struct rs_connection, b_psn), 4, 0xffffff },
+	{ "flow_label", offsetof(struct rs_connection, flow_label), 4,
+	  0xfffff },
 };
 
 static int connection_check(struct rs_obj *obj, struct rs_diag *d)
@@ -103,23 +100,26 @@ static int connection_check(struct rs_obj *obj, struct rs_diag *d)
 		ret = -EINVAL;
 	}
 	for (size_t i = 0; i < CYAML_ARRAY_LEN(conn_limits); i++) {
-		uint8_t v = *((const uint8_t *)c + conn_limits[i].offset);
+		const char *p = (const char *)c + conn_limits[i].offset;
+		uint32_t v = 0;
+		uint8_t v8;
 
-		if (v > conn_limits[i].max) {
+		if (conn_limits[i].size == 1) {
+			memcpy(&v8, p, 1);
+			v = v8;
+		} else {
+			memcpy(&v, p, sizeof(v));
+		}
+		if (v <= conn_limits[i].max)
+			continue;
+		if (conn_limits[i].size == 1)
 			rs_obj_error(d, obj, conn_limits[i].key,
 				     "must be 0 to %u", conn_limits[i].max);
-			ret = -EINVAL;
-		}
-	}
-	for (size_t i = 0; i < CYAML_ARRAY_LEN(conn_bits); i++) {
-		uint32_t v;
-
-		memcpy(&v, (const char *)c + conn_bits[i].offset, sizeof(v));
-		if (v >> conn_bits[i].bits) {
-			rs_obj_error(d, obj, conn_bits[i].key,
-				     "must fit in %u bits", conn_bits[i].bits);
-			ret = -EINVAL;
-		}
+		else
+			rs_obj_error(d, obj, conn_limits[i].key,
+				     "must fit in %d bits",
+				     __builtin_popcount(conn_limits[i].max));
+		ret = -EINVAL;
 	}
 	if (c->via != RS_VIA_RDMA_CM) {
 		for (int i = 0; i < 2; i++) {
