@@ -42,18 +42,20 @@ enum ibv_mtu rs_peer_mtu(enum ibv_mtu want, const struct rs_peer *self,
 }
 
 void rs_peer_av(const struct rs_peer *self, const struct rs_peer *peer,
-		uint8_t sl, uint8_t traffic_class, struct ibv_ah_attr *ah)
+		const struct rs_path *path, struct ibv_ah_attr *ah)
 {
 	ah->port_num = self->port;
-	ah->sl = sl;
+	ah->sl = path->sl;
+	ah->static_rate = path->static_rate;
 	if (self->link_layer == IBV_LINK_LAYER_ETHERNET ||
 	    peer->gid_index >= 0) {
 		ah->is_global = 1;
 		memcpy(ah->grh.dgid.raw, peer->gid, sizeof(peer->gid));
 		ah->grh.sgid_index = self->gid_index >= 0 ?
 				     (uint8_t)self->gid_index : 0;
-		ah->grh.hop_limit = RS_PEER_HOP_LIMIT;
-		ah->grh.traffic_class = traffic_class;
+		ah->grh.hop_limit = path->hop_limit;
+		ah->grh.traffic_class = path->traffic_class;
+		ah->grh.flow_label = path->flow_label;
 	} else {
 		ah->dlid = peer->lid;
 	}

@@ -51,13 +51,23 @@ void rs_peer_fill(struct rs_peer *p, const char *qp, const char *context,
 enum ibv_mtu rs_peer_mtu(enum ibv_mtu want, const struct rs_peer *self,
 			 const struct rs_peer *peer);
 
+/* What a connection's file says of its path, the same both ways; the
+ * GRH's fields apply only where there is a GRH. */
+struct rs_path {
+	uint8_t sl;
+	uint8_t traffic_class;
+	uint8_t hop_limit;       /* RS_PEER_HOP_LIMIT unless given */
+	uint8_t static_rate;     /* enum ibv_rate; IBV_RATE_MAX: none */
+	uint32_t flow_label;
+};
+
 /*
- * The address vector from @self towards @peer: with a GRH when @self is
- * on Ethernet or @peer has a GID (InfiniBand with a gid_index), else to
- * @peer's LID.
+ * The address vector from @self towards @peer along @path: with a GRH
+ * when @self is on Ethernet or @peer has a GID (InfiniBand with a
+ * gid_index), else to @peer's LID.
  */
 void rs_peer_av(const struct rs_peer *self, const struct rs_peer *peer,
-		uint8_t sl, uint8_t traffic_class, struct ibv_ah_attr *ah);
+		const struct rs_path *path, struct ibv_ah_attr *ah);
 
 /* @p as facts for a report: numbers as numbers, the GID as text, the
  * mtu in bytes; the device's facts only when known. */

@@ -22,12 +22,18 @@ struct rs_conn_side {
 	struct rs_dev *dev;      /* all zero in a dry run */
 	const char *ctx_id;
 	uint8_t port;
+	uint32_t psn;            /* its sq_psn, the peer's rq_psn */
+	bool psn_given;          /* psn or <side>_psn in the file */
+	int access;              /* INIT qp_access_flags; -1: not given */
 };
 
 /* What @s tells its peer: its QP, the psn it sends from, its port and
  * device (none in a dry run). */
 void rs_conn_side_peer(struct rs_run *run, struct rs_live *l,
 		       const struct rs_conn_side *s, struct rs_peer *ret);
+
+/* The path connection @o's file asks for, defaults filled in. */
+void rs_conn_path(const struct rs_obj *o, struct rs_path *ret);
 
 /* Take @a's and @b's QPs to RTS towards each other; 0, or -errno
  * reported. */

@@ -248,20 +248,62 @@ static int cm_same_port(struct rs_run *run, struct rs_live *l,
 			     s->port);
 }
 
+/* The path fields the file gives, over what rdma_init_qp_attr() took
+ * from the route: the whole AV is in the mask already.  Each given one is
+ * also a call argument in a dry run, where no AV is printed. */
+static void cm_path(struct rs_call *c, const struct rs_obj *o,
+		    struct ibv_ah_attr *ah, bool dry_run)
+{
+	struct rs_path p;
+
+	rs_conn_path(o, &p);
+	if (rs_obj_has(o, "sl")) {
+		ah->sl = p.sl;
+		if (dry_run)
+			rs_call_arg(c, "ah_attr.sl", "%u", p.sl);
+	}
+	if (rs_obj_has(o, "static_rate")) {
+		ah->static_rate = p.static_rate;
+		if (dry_run)
+			rs_call_arg(c, "ah_attr.static_rate", "%s",
+				    rs_rate_name(p.static_rate));
+	}
+	if (rs_obj_has(o, "hop_limit")) {
+		ah->grh.hop_limit = p.hop_limit;
+		if (dry_run)
+			rs_call_arg(c, "ah_attr.grh.hop_limit", "%u",
+				    p.hop_limit);
+	}
+	if (rs_obj_has(o, "traffic_class")) {
+		ah->grh.traffic_class = p.traffic_class;
+		if (dry_run)
+			rs_call_arg(c, "ah_attr.grh.traffic_class", "%u",
+				    p.traffic_class);
+	}
+	if (rs_obj_has(o, "flow_label")) {
+		ah->grh.flow_label = p.flow_label;
+		if (dry_run)
+			rs_call_arg(c, "ah_attr.grh.flow_label", "%u",
+				    p.flow_label);
+	}
+}
+
 /*
  * Move @s's QP to @state with what rdma_init_qp_attr(@id) says, and the
  * connection's own values where librdmacm would put them (the rd_atomic
- * depths) or where the file gives them (mtu, psn, timers, sl, tc).
+ * depths) or where the file gives them (access, mtu, psns, timers, the
+ * path's sl, rate and GRH): the QP is the engine's, not librdmacm's, so
+ * all of them apply.  @peer is the other side, for its psn.
  */
 static int cm_modify(struct rs_run *run, struct rs_live *l,
-		     const struct rs_conn_side *s, struct rdma_cm_id *id,
+		     const struct rs_conn_side *s,
+		     const struct rs_conn_side *peer, struct rdma_cm_id *id,
 		     const char *id_name, enum ibv_qp_state state)
 {
 	const struct rs_connection *conn = l->obj->data;
 	const struct rs_obj *o = l->obj;
 	struct ibv_qp_attr attr = { .qp_state = state };
 	int mask = 0, over = 0;
-	bool sl = false, tc = false;
 	struct rs_call c;
 
 	if (!run->dry_run && rdma_init_qp_attr(id, &attr, &mask)) {
@@ -271,27 +313,24 @@ static int cm_modify(struct rs_run *run, struct rs_live *l,
 				     "%s", id_name, rs_qp_state_name(state),
 				     strerror(err));
 	}
-	if (state == IBV_QPS_RTR) {
+	if (state == IBV_QPS_INIT && s->access >= 0) {
+		attr.qp_access_flags = (unsigned)s->access;
+		over |= IBV_QP_ACCESS_FLAGS;
+	} else if (state == IBV_QPS_RTR) {
 		attr.max_dest_rd_atomic = conn->max_dest_rd_atomic;
 		over |= IBV_QP_MAX_DEST_RD_ATOMIC;
 		if (rs_obj_has(o, "mtu")) {
 			attr.path_mtu = conn->mtu;
 			over |= IBV_QP_PATH_MTU;
 		}
-		if (rs_obj_has(o, "psn")) {
-			attr.rq_psn = conn->psn;
+		if (peer->psn_given) {
+			attr.rq_psn = peer->psn;
 			over |= IBV_QP_RQ_PSN;
 		}
 		if (rs_obj_has(o, "min_rnr_timer")) {
 			attr.min_rnr_timer = conn->min_rnr_timer;
 			over |= IBV_QP_MIN_RNR_TIMER;
 		}
-		sl = rs_obj_has(o, "sl");
-		tc = rs_obj_has(o, "traffic_class");
-		if (sl)
-			attr.ah_attr.sl = conn->sl;
-		if (tc)
-			attr.ah_attr.grh.traffic_class = conn->traffic_class;
 	} else if (state == IBV_QPS_RTS) {
 		attr.max_rd_atomic = conn->max_rd_atomic;
 		over |= IBV_QP_MAX_QP_RD_ATOMIC;
@@ -299,8 +338,8 @@ static int cm_modify(struct rs_run *run, struct rs_live *l,
 			attr.timeout = conn->timeout;
 			over |= IBV_QP_TIMEOUT;
 		}
-		if (rs_obj_has(o, "psn")) {
-			attr.sq_psn = conn->psn;
+		if (s->psn_given) {
+			attr.sq_psn = s->psn;
 			over |= IBV_QP_SQ_PSN;
 		}
 	}
@@ -308,16 +347,12 @@ static int cm_modify(struct rs_run *run, struct rs_live *l,
 	rs_call_init(&c, RS_CALL_MODIFY, "ibv_modify_qp");
 	rs_call_arg(&c, "qp", "%s", s->l->obj->id);
 	rs_call_arg(&c, "attr", "rdma_init_qp_attr(%s)", id_name);
-	if (run->dry_run) {
+	if (run->dry_run)
 		rs_qp_attr_args(&c, &attr, IBV_QP_STATE | over, 0);
-		if (sl)
-			rs_call_arg(&c, "ah_attr.sl", "%u", conn->sl);
-		if (tc)
-			rs_call_arg(&c, "ah_attr.grh.traffic_class", "%u",
-				    conn->traffic_class);
-	} else {
+	if (state == IBV_QPS_RTR)
+		cm_path(&c, o, &attr.ah_attr, run->dry_run);
+	if (!run->dry_run)
 		rs_qp_attr_args(&c, &attr, mask, 0);
-	}
 	return rs_qp_modify(run, l, s->l, &c, &attr, mask);
 }
 
@@ -471,7 +506,8 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 		r = cm_wait(run, l, RDMA_CM_EVENT_ROUTE_RESOLVED, rt->a_id,
 			    RS_CM_ON_A, "a_id", NULL, false);
 	if (!r)
-		r = cm_modify(run, l, a, rt->a_id, "a_id", IBV_QPS_INIT);
+		r = cm_modify(run, l, a, b, rt->a_id, "a_id",
+			      IBV_QPS_INIT);
 	if (r)
 		return r;
 	rs_call_init(&c, RS_CALL_CREATE, "rdma_connect");
@@ -491,11 +527,14 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 	if (!r)
 		r = cm_same_port(run, l, rt->b_id, "b_id", b, addr);
 	if (!r)
-		r = cm_modify(run, l, b, rt->b_id, "b_id", IBV_QPS_INIT);
+		r = cm_modify(run, l, b, a, rt->b_id, "b_id",
+			      IBV_QPS_INIT);
 	if (!r)
-		r = cm_modify(run, l, b, rt->b_id, "b_id", IBV_QPS_RTR);
+		r = cm_modify(run, l, b, a, rt->b_id, "b_id",
+			      IBV_QPS_RTR);
 	if (!r)
-		r = cm_modify(run, l, b, rt->b_id, "b_id", IBV_QPS_RTS);
+		r = cm_modify(run, l, b, a, rt->b_id, "b_id",
+			      IBV_QPS_RTS);
 	if (r)
 		return r;
 	rs_call_init(&c, RS_CALL_CREATE, "rdma_accept");
@@ -514,11 +553,14 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 	r = cm_wait(run, l, RDMA_CM_EVENT_CONNECT_RESPONSE, rt->a_id,
 		    RS_CM_ON_A, "a_id", NULL, false);
 	if (!r)
-		r = cm_modify(run, l, a, rt->a_id, "a_id", IBV_QPS_INIT);
+		r = cm_modify(run, l, a, b, rt->a_id, "a_id",
+			      IBV_QPS_INIT);
 	if (!r)
-		r = cm_modify(run, l, a, rt->a_id, "a_id", IBV_QPS_RTR);
+		r = cm_modify(run, l, a, b, rt->a_id, "a_id",
+			      IBV_QPS_RTR);
 	if (!r)
-		r = cm_modify(run, l, a, rt->a_id, "a_id", IBV_QPS_RTS);
+		r = cm_modify(run, l, a, b, rt->a_id, "a_id",
+			      IBV_QPS_RTS);
 	if (r)
 		return r;
 	rs_call_init(&c, RS_CALL_CREATE, "rdma_establish");

@@ -16,6 +16,8 @@ static int oob_access(struct rs_run *run, const struct rs_conn_side *s)
 {
 	int f = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 
+	if (s->access >= 0)
+		return s->access;    /* the file's, as it is */
 	switch (s->q->type) {
 	case RS_QPT_UC:
 		return IBV_ACCESS_REMOTE_WRITE;
@@ -55,6 +57,7 @@ static int oob_rtr(struct rs_run *run, struct rs_live *l,
 		   const struct rs_peer *peer)
 {
 	const struct rs_connection *conn = l->obj->data;
+	struct rs_path path;
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTR,
 		.path_mtu = rs_peer_mtu(conn->mtu, self, peer),
@@ -78,8 +81,8 @@ static int oob_rtr(struct rs_run *run, struct rs_live *l,
 		skip = IBV_QP_DEST_QPN | IBV_QP_AV |
 		       (conn->mtu ? 0 : IBV_QP_PATH_MTU);
 	} else {
-		rs_peer_av(self, peer, conn->sl, conn->traffic_class,
-			   &attr.ah_attr);
+		rs_conn_path(l->obj, &path);
+		rs_peer_av(self, peer, &path, &attr.ah_attr);
 	}
 	rs_qp_attr_args(&c, &attr, mask, skip);
 	if (run->dry_run) {
@@ -95,10 +98,15 @@ static int oob_rtr(struct rs_run *run, struct rs_live *l,
 		rs_call_arg(&c, "ah_attr.grh.dgid", "gid(%s)", peer->context);
 		rs_call_arg(&c, "ah_attr.grh.sgid_index", "gid_index(%s)",
 			    self->context);
+		rs_conn_path(l->obj, &path);
 		rs_call_arg(&c, "ah_attr.grh.hop_limit", "%u",
-			    RS_PEER_HOP_LIMIT);
+			    path.hop_limit);
 		rs_call_arg(&c, "ah_attr.grh.traffic_class", "%u",
-			    conn->traffic_class);
+			    path.traffic_class);
+		rs_call_arg(&c, "ah_attr.grh.flow_label", "%u",
+			    path.flow_label);
+		rs_call_arg(&c, "ah_attr.static_rate", "%s",
+			    rs_rate_name(path.static_rate));
 		rs_call_arg(&c, "ah_attr.dlid", "lid(%s)_if_not_global",
 			    peer->context);
 	}

@@ -15,6 +15,10 @@
 #include "live.h"
 #include "value.h"
 
+/* The GRH's hop limit when the file gives none: what librdmacm and the
+ * kernel's path records use, enough for any routed fabric. */
+#define RS_AH_HOP_LIMIT 64
+
 static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
 			struct rs_live *cl, struct ibv_ah_attr *ret_attr)
 {
@@ -48,13 +52,15 @@ static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
 		sgid = 0;
 	attr.is_global = a->dgid || a->is_global || eth;
 	attr.sl = a->sl;
+	attr.src_path_bits = a->src_path_bits;
+	attr.static_rate = (uint8_t)a->static_rate;
 	attr.dlid = rs_obj_has(l->obj, "dlid") ? a->dlid : eth ? 0 : pa.lid;
 	if (attr.is_global) {
 		struct ibv_global_route *g = &attr.grh;
 
 		g->sgid_index = (uint8_t)sgid;
 		g->hop_limit = rs_obj_has(l->obj, "hop_limit") ?
-			       a->hop_limit : 64;
+			       a->hop_limit : RS_AH_HOP_LIMIT;
 		g->traffic_class = a->traffic_class;
 		g->flow_label = a->flow_label;
 		if (a->dgid)
@@ -130,14 +136,18 @@ static int ah_create(struct rs_run *run, struct rs_live *l)
 		else
 			rs_call_arg(&c, "sgid_index", "(context '%s')",
 				    cl->obj->id);
-		if (rs_obj_has(l->obj, "hop_limit"))
-			rs_call_arg(&c, "hop_limit", "%u", a->hop_limit);
+		rs_call_arg(&c, "hop_limit", "%u",
+			    rs_obj_has(l->obj, "hop_limit") ? a->hop_limit :
+			    RS_AH_HOP_LIMIT);
 		if (a->traffic_class)
 			rs_call_arg(&c, "traffic_class", "%u",
 				    a->traffic_class);
 		if (a->flow_label)
 			rs_call_arg(&c, "flow_label", "%u", a->flow_label);
 		rs_call_arg(&c, "sl", "%u", a->sl);
+		rs_call_arg(&c, "src_path_bits", "%u", a->src_path_bits);
+		rs_call_arg(&c, "static_rate", "%s",
+			    rs_rate_name(a->static_rate));
 		if (rs_obj_has(l->obj, "dlid"))
 			rs_call_arg(&c, "dlid", "%u", a->dlid);
 		if (a->qp)
@@ -163,6 +173,10 @@ static int ah_create(struct rs_run *run, struct rs_live *l)
 		}
 		rs_call_arg(&c, "dlid", "%u", rt->attr.dlid);
 		rs_call_arg(&c, "sl", "%u", rt->attr.sl);
+		rs_call_arg(&c, "src_path_bits", "%u",
+			    rt->attr.src_path_bits);
+		rs_call_arg(&c, "static_rate", "%s",
+			    rs_rate_name(rt->attr.static_rate));
 	}
 	if (rs_call_go(run, l, &c))
 		RS_CALL_PTR(&c, rt->ah, ibv_create_ah(pd, &rt->attr));

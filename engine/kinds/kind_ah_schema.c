@@ -21,6 +21,8 @@ static const cyaml_schema_field_t ah_fields[] = {
 	RS_FIELD_UINT("flow_label", struct rs_ah, flow_label),
 	RS_FIELD_BOOL("is_global", struct rs_ah, is_global),
 	RS_FIELD_UINT("dlid", struct rs_ah, dlid),
+	RS_FIELD_UINT("src_path_bits", struct rs_ah, src_path_bits),
+	RS_FIELD_ENUM("static_rate", struct rs_ah, static_rate, rs_rate_names),
 	CYAML_FIELD_END
 };
 
@@ -47,6 +49,11 @@ static int ah_check(struct rs_obj *obj, struct rs_diag *d)
 	}
 	if (a->sl > 15) {
 		rs_obj_error(d, obj, "sl", "must be 0 to 15");
+		ret = -EINVAL;
+	}
+	/* The LID's low bits, as many as the port's LMC: at most 7. */
+	if (a->src_path_bits > 127) {
+		rs_obj_error(d, obj, "src_path_bits", "must be 0 to 127");
 		ret = -EINVAL;
 	}
 	if (a->flow_label > 0xfffff) {

@@ -12,11 +12,51 @@
 #include "model.h"
 #include "value.h"
 
-static void side_get(struct rs_run *run, const char *name, const char *id,
-		     struct rs_conn_side *s)
+/* Side @name's psn and access: its own key, else the one for both. */
+static void side_settings(const struct rs_obj *o, const char *name,
+			  struct rs_conn_side *s)
+{
+	const struct rs_connection *conn = o->data;
+	bool a = name[0] == 'a';
+	char key[16];
+
+	snprintf(key, sizeof(key), "%s_psn", name);
+	if (rs_obj_has(o, key)) {
+		s->psn = a ? conn->a_psn : conn->b_psn;
+		s->psn_given = true;
+	} else {
+		s->psn = conn->psn;    /* 0 unless given */
+		s->psn_given = rs_obj_has(o, "psn");
+	}
+	snprintf(key, sizeof(key), "%s_access", name);
+	if (rs_obj_has(o, key))
+		s->access = a ? conn->a_access : conn->b_access;
+	else if (rs_obj_has(o, "access"))
+		s->access = conn->access;
+	else
+		s->access = -1;
+}
+
+void rs_conn_path(const struct rs_obj *o, struct rs_path *ret)
+{
+	const struct rs_connection *conn = o->data;
+
+	*ret = (struct rs_path){
+		.sl = conn->sl,
+		.traffic_class = conn->traffic_class,
+		.hop_limit = rs_obj_has(o, "hop_limit") ? conn->hop_limit :
+			     RS_PEER_HOP_LIMIT,
+		.static_rate = (uint8_t)conn->static_rate,
+		.flow_label = conn->flow_label,
+	};
+}
+
+static void side_get(struct rs_run *run, struct rs_live *cl, const char *name,
+		     const char *id, struct rs_conn_side *s)
 {
 	struct rs_live *ctxl;
 
+	side_settings(cl->obj, name, s);
 	s->name = name;
 	s->l = rs_live_find(run, id);
 	s->q = s->l->obj->data;
@@ -36,10 +76,9 @@ static void side_get(struct rs_run *run, const char *name, const char *id,
 void rs_conn_side_peer(struct rs_run *run, struct rs_live *l,
 		       const struct rs_conn_side *s, struct rs_peer *ret)
 {
-	const struct rs_connection *conn = l->obj->data;
-
+	(void)l;
 	rs_peer_fill(ret, s->l->obj->id, s->ctx_id,
-		     s->rt->qp ? s->rt->qp->qp_num : 0, conn->psn, s->port,
+		     s->rt->qp ? s->rt->qp->qp_num : 0, s->psn, s->port,
 		     run->dry_run ? NULL : s->dev);
 }
 
@@ -108,8 +147,8 @@ static int conn_create(struct rs_run *run, struct rs_live *l)
 	struct rs_conn_side a, b;
 	int r;
 
-	side_get(run, "a", conn->a, &a);
-	side_get(run, "b", conn->b, &b);
+	side_get(run, l, "a", conn->a, &a);
+	side_get(run, l, "b", conn->b, &b);
 	r = pair_check(run, l, conn, &a, &b);
 	if (r)
 		return r;
@@ -143,8 +182,8 @@ static void conn_destroy(struct rs_run *run, struct rs_live *l)
 	const struct rs_connection *conn = l->obj->data;
 	struct rs_conn_side a, b;
 
-	side_get(run, "a", conn->a, &a);
-	side_get(run, "b", conn->b, &b);
+	side_get(run, l, "a", conn->a, &a);
+	side_get(run, l, "b", conn->b, &b);
 	if (conn->via == RS_VIA_RDMA_CM) {
 		rs_conn_cm_destroy(run, l, &a, &b);
 		return;
@@ -159,6 +198,7 @@ static void put_settings(struct rs_val *set, const char *key,
 			 const struct ibv_qp_attr *a, int gid_index)
 {
 	struct rs_val *v = rs_val_put_obj(set, key);
+	char acc[96];
 
 	rs_val_put_u64(v, "path_mtu", 128u << a->path_mtu);
 	rs_val_put_u64(v, "sq_psn", a->sq_psn);
@@ -174,6 +214,9 @@ static void put_settings(struct rs_val *set, const char *key,
 		rs_val_put_u64(v, "flow_label", a->ah_attr.grh.flow_label);
 	}
 	rs_val_put_u64(v, "sl", a->ah_attr.sl);
+	rs_val_put_str(v, "static_rate", rs_rate_name(a->ah_attr.static_rate));
+	rs_val_put_str(v, "access", rs_access_text(a->qp_access_flags, acc,
+						   sizeof(acc)));
 	rs_val_put_u64(v, "timeout", a->timeout);
 	rs_val_put_u64(v, "retry_cnt", a->retry_cnt);
 	rs_val_put_u64(v, "rnr_retry", a->rnr_retry);
@@ -197,8 +240,8 @@ static void describe_side(struct rs_val *v, struct rs_val *set,
 			 IBV_QP_SQ_PSN | IBV_QP_RQ_PSN | IBV_QP_AV |
 			 IBV_QP_DEST_QPN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			 IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER |
-			 IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC,
-			 &init)) {
+			 IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC |
+			 IBV_QP_ACCESS_FLAGS, &init)) {
 		rs_val_put_strf(v, key, "qpn 0x%06x", s->rt->qp->qp_num);
 		return;
 	}
@@ -217,8 +260,8 @@ static void conn_describe(struct rs_run *run, struct rs_live *l,
 	enum ibv_mtu mtu = 0;
 	struct rs_conn_side a, b;
 
-	side_get(run, "a", conn->a, &a);
-	side_get(run, "b", conn->b, &b);
+	side_get(run, l, "a", conn->a, &a);
+	side_get(run, l, "b", conn->b, &b);
 	rs_val_put_str(v, "via",
 		       conn->via == RS_VIA_RDMA_CM ? "rdma_cm" : "oob");
 	describe_side(v, set, "a", &a, &mtu);

@@ -20,6 +20,14 @@ static const cyaml_strval_t conn_mtu_names[] = {
 	{ "4096", IBV_MTU_4096 },
 };
 
+/* What a QP's INIT qp_access_flags can hold: what its responder lets
+ * the peer do. */
+static const cyaml_strval_t conn_access_names[] = {
+	{ "remote_write", IBV_ACCESS_REMOTE_WRITE },
+	{ "remote_read", IBV_ACCESS_REMOTE_READ },
+	{ "remote_atomic", IBV_ACCESS_REMOTE_ATOMIC },
+};
+
 static const cyaml_schema_field_t connection_fields[] = {
 	RS_FIELD_ID(struct rs_connection),
 	RS_FIELD_AFTER(struct rs_connection),
@@ -36,7 +44,19 @@ static const cyaml_schema_field_t connection_fields[] = {
 		      max_dest_rd_atomic),
 	RS_FIELD_UINT("sl", struct rs_connection, sl),
 	RS_FIELD_UINT("traffic_class", struct rs_connection, traffic_class),
+	RS_FIELD_UINT("hop_limit", struct rs_connection, hop_limit),
+	RS_FIELD_UINT("flow_label", struct rs_connection, flow_label),
+	RS_FIELD_ENUM("static_rate", struct rs_connection, static_rate,
+		      rs_rate_names),
 	RS_FIELD_UINT("psn", struct rs_connection, psn),
+	RS_FIELD_UINT("a_psn", struct rs_connection, a_psn),
+	RS_FIELD_UINT("b_psn", struct rs_connection, b_psn),
+	RS_FIELD_FLAGS("access", struct rs_connection, access,
+		       conn_access_names),
+	RS_FIELD_FLAGS("a_access", struct rs_connection, a_access,
+		       conn_access_names),
+	RS_FIELD_FLAGS("b_access", struct rs_connection, b_access,
+		       conn_access_names),
 	RS_FIELD_UINT("port", struct rs_connection, port),
 	RS_FIELD_STR("ip", struct rs_connection, ip),
 	CYAML_FIELD_END
@@ -49,16 +69,25 @@ static const struct rdmascn_ref connection_refs[] = {
 	RS_REF_END
 };
 
+/* The fields narrower than their member: the u8s by range, the u32s
+ * (PSNs, the GRH's flow label) by their width on the wire. */
 static const struct {
 	const char *key;
 	uint16_t offset;
-	uint8_t max;
+	uint8_t size;            /* of the member: 1 or 4 */
+	uint32_t max;
 } conn_limits[] = {
-	{ "timeout", offsetof(struct rs_connection, timeout), 31 },
-	{ "retry_cnt", offsetof(struct rs_connection, retry_cnt), 7 },
-	{ "rnr_retry", offsetof(struct rs_connection, rnr_retry), 7 },
-	{ "min_rnr_timer", offsetof(struct rs_connection, min_rnr_timer), 31 },
-	{ "sl", offsetof(struct rs_connection, sl), 15 },
+	{ "timeout", offsetof(struct rs_connection, timeout), 1, 31 },
+	{ "retry_cnt", offsetof(struct rs_connection, retry_cnt), 1, 7 },
+	{ "rnr_retry", offsetof(struct rs_connection, rnr_retry), 1, 7 },
+	{ "min_rnr_timer", offsetof(struct rs_connection, min_rnr_timer), 1,
+	  31 },
+	{ "sl", offsetof(struct rs_connection, sl), 1, 15 },
+	{ "psn", offsetof(struct rs_connection, psn), 4, 0xffffff },
+	{ "a_psn", offsetof(struct rs_connection, a_psn), 4, 0xffffff },
+	{ "b_psn", offsetof(struct rs_connection, b_psn), 4, 0xffffff },
+	{ "flow_label", offsetof(struct rs_connection, flow_label), 4,
+	  0xfffff },
 };
 
 static int connection_check(struct rs_obj *obj, struct rs_diag *d)
@@ -71,16 +100,25 @@ static int connection_check(struct rs_obj *obj, struct rs_diag *d)
 		ret = -EINVAL;
 	}
 	for (size_t i = 0; i < CYAML_ARRAY_LEN(conn_limits); i++) {
-		uint8_t v = *((const uint8_t *)c + conn_limits[i].offset);
+		const char *p = (const char *)c + conn_limits[i].offset;
+		uint32_t v = 0;
+		uint8_t v8;
 
-		if (v > conn_limits[i].max) {
+		if (conn_limits[i].size == 1) {
+			memcpy(&v8, p, 1);
+			v = v8;
+		} else {
+			memcpy(&v, p, sizeof(v));
+		}
+		if (v <= conn_limits[i].max)
+			continue;
+		if (conn_limits[i].size == 1)
 			rs_obj_error(d, obj, conn_limits[i].key,
 				     "must be 0 to %u", conn_limits[i].max);
-			ret = -EINVAL;
-		}
-	}
-	if (c->psn > 0xffffff) {
-		rs_obj_error(d, obj, "psn", "must fit in 24 bits");
+		else
+			rs_obj_error(d, obj, conn_limits[i].key,
+				     "must fit in %d bits",
+				     __builtin_popcount(conn_limits[i].max));
 		ret = -EINVAL;
 	}
 	if (c->via != RS_VIA_RDMA_CM) {

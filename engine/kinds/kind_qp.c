@@ -223,6 +223,9 @@ void rs_qp_attr_args(struct rs_call *c, const struct ibv_qp_attr *attr,
 
 		rs_call_arg(c, "ah_attr.port_num", "%u", ah->port_num);
 		rs_call_arg(c, "ah_attr.sl", "%u", ah->sl);
+		if (ah->static_rate)
+			rs_call_arg(c, "ah_attr.static_rate", "%s",
+				    rs_rate_name(ah->static_rate));
 		if (ah->is_global) {
 			inet_ntop(AF_INET6, ah->grh.dgid.raw, buf,
 				  sizeof(buf));

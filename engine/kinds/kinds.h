@@ -162,6 +162,8 @@ struct rs_ah {
 	uint32_t flow_label;
 	bool is_global;
 	uint16_t dlid;
+	uint8_t src_path_bits;
+	int static_rate;         /* enum ibv_rate; 0: IBV_RATE_MAX */
 	uint8_t dgid_raw[16];    /* check() */
 };
 
@@ -307,7 +309,14 @@ struct rs_connection {
 	uint8_t max_dest_rd_atomic;
 	uint8_t sl;
 	uint8_t traffic_class;
-	uint32_t psn;
+	uint8_t hop_limit;       /* when given; else RS_PEER_HOP_LIMIT */
+	uint32_t flow_label;
+	int static_rate;         /* enum ibv_rate; 0: IBV_RATE_MAX */
+	uint32_t psn;            /* both sides' sq_psn ... */
+	uint32_t a_psn, b_psn;   /* ... unless given for one side */
+	/* INIT qp_access_flags: both sides', unless given for one side;
+	 * the engine's default when none is given (rs_conn_access()). */
+	int access, a_access, b_access;
 	uint16_t port;           /* rdma_cm; 0: RS_CM_DEFAULT_PORT */
 	char *ip;                /* rdma_cm: the address b listens on */
 };
@@ -354,6 +363,12 @@ struct ibv_qp_attr;
 /* IBV_ACCESS_* bits as the scenario names them, "local_write|mw_bind"
  * ("0": none), into @buf (kind_mr.c). */
 const char *rs_access_text(uint64_t access, char *buf, size_t len);
+
+/* static_rate's names, "max" and the Gb/s of enum ibv_rate ("2.5",
+ * "100"), and the name of an ibv_rate (rate.c). */
+#define RS_N_RATES 24
+extern const cyaml_strval_t rs_rate_names[RS_N_RATES];
+const char *rs_rate_name(int rate);
 
 /*
  * A flow's rule as ibv_create_flow() takes it (kind_flow.c): struct

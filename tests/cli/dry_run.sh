@@ -33,3 +33,28 @@ done
 "$rdmascn" run --dry-run "$scndir/rc_pingpong.yaml" >"$tmp/dry"
 grep -q "ibv_create_qp(.*max_recv_wr=500" "$tmp/dry" || { cat "$tmp/dry"; fail "no max_recv_wr=500 in ibv_create_qp"; }
 grep -q "ibv_modify_qp(.*RTR" "$tmp/dry" || { cat "$tmp/dry"; fail "no RTR modify"; }
+# A connection's knobs are in its calls: b's access alone, each side's
+# psn as its sq_psn and the peer's rq_psn, the GRH fields on both RTRs.
+"$rdmascn" run --dry-run "$scndir/conn_knobs.yaml" >"$tmp/dry"
+knob() { grep -q "$1" "$tmp/dry" || { cat "$tmp/dry"; fail "conn_knobs: no $1"; }; }
+knob "ibv_modify_qp(qp=a qp_state=INIT .*qp_access_flags=remote_write|remote_read|remote_atomic)"
+knob "ibv_modify_qp(qp=b qp_state=INIT .*qp_access_flags=remote_write)"
+knob "ibv_modify_qp(qp=a qp_state=RTR rq_psn=11259375 "
+knob "ibv_modify_qp(qp=b qp_state=RTR rq_psn=291 "
+knob "ibv_modify_qp(qp=a qp_state=RTS .*sq_psn=291 "
+knob "ibv_modify_qp(qp=b qp_state=RTS .*sq_psn=11259375 "
+[ "$(grep -c 'qp_state=RTR .*ah_attr.grh.hop_limit=1 ah_attr.grh.traffic_class=32 ah_attr.grh.flow_label=74565 ah_attr.static_rate=max ' "$tmp/dry")" = 2 ] ||
+	{ cat "$tmp/dry"; fail "conn_knobs: the GRH fields not on both RTRs"; }
+# With rdma_cm the file's values go over what rdma_init_qp_attr() gives.
+sed 's/^    a: a$/    via: rdma_cm\n    a: a/' "$scndir/conn_knobs.yaml" >"$tmp/cm.yaml"
+"$rdmascn" run --dry-run "$tmp/cm.yaml" >"$tmp/dry"
+knob "ibv_modify_qp(qp=b attr=rdma_init_qp_attr(b_id) qp_state=INIT qp_access_flags=remote_write)"
+knob "ibv_modify_qp(qp=b attr=rdma_init_qp_attr(b_id) qp_state=RTR rq_psn=291 .*ah_attr.grh.hop_limit=1 ah_attr.grh.traffic_class=32 ah_attr.grh.flow_label=74565"
+knob "ibv_modify_qp(qp=a attr=rdma_init_qp_attr(a_id) qp_state=RTS .*sq_psn=291 "
+echo "ok conn_knobs: access, psns and GRH fields in the dry run, oob and rdma_cm"
+# An AH's src_path_bits and static_rate, and its defaults: hop limit 64,
+# the source GID as the destination.
+sed 's/^    dgid: .*$/    src_path_bits: 3\n    static_rate: 25/' "$scndir/ud_send.yaml" >"$tmp/ah.yaml"
+"$rdmascn" run --dry-run "$tmp/ah.yaml" >"$tmp/dry"
+knob "ibv_create_ah(.*dgid=(the source GID: loopback) .*hop_limit=64 .*src_path_bits=3 static_rate=25"
+echo "ok ah: src_path_bits, static_rate and the defaults in the dry run"

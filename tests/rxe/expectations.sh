@@ -206,3 +206,51 @@ run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/skip.yaml" \
 [ "$(rec '.cells[0].steps[1] | has("duration_ms") and .duration_ms == 0')" = true ] ||
 	fail "known: skip: exit $rc, $(rec -c '.cells[0].steps')"
 echo "ok known: skip does not run the step"
+
+# 4. A connection's knobs on the device (scenarios/conn_knobs.yaml): b's
+# QP allows remote writes only, so a write into it passes and a read from
+# it is refused by b's responder, whatever the MR allows.  First the
+# status rxe gives the refusal is measured (the read told to expect
+# success fails, naming it); it must be one a QP access violation may
+# give, and the scenario's `read_expect` default must be it.  Then the
+# record shows the device holds the psns, traffic class, flow label and
+# access asked, oob, on the link-local GID and via rdma_cm.
+f=$scndir/conn_knobs.yaml
+run_scn "$tmp/out" "$tmp/err" --check-leaks "$f" --set read_expect=success
+[ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "conn_knobs: a read from a remote_write-only qp: exit $rc, want 1"; }
+refused=$(sed -nE "s/.*step 2 \(read\) 'read': rdma_read wr .* completed with ([a-z_]+) .*/\1/p" "$tmp/err")
+case $refused in
+rem_access_err | rem_inv_req_err) ;;
+*) cat "$tmp/err"; fail "conn_knobs: the read's status is '$refused'" ;;
+esac
+assert_clean "$tmp/out" "$tmp/err" "conn_knobs expecting success"
+echo "ok conn_knobs: rxe refuses a read from a remote_write-only qp with $refused"
+# knobs WHAT: the record's settings of connection 'ab' are the file's,
+# but for the hop limit: every rxe GID is RoCE v2, and for RoCE v2 the
+# kernel (ib_resolve_eth_dmac()) puts the IP route's hop limit, 64 here,
+# in the AV whatever the modify said, to a link-local GID too (measured:
+# gid_index 0, fe80::, holds 64 as well).
+knobs() {
+	local s='.. | objects | select(.kind? == "connection" and .id? == "ab") | .facts.settings'
+	local gid hop=64
+	gid=$(rec '.. | objects | select(.kind? == "context" and .id? == "ctx") | .facts.gid')
+	[ "$(rec "$s | \"\(.a.sq_psn) \(.a.rq_psn) \(.b.sq_psn) \(.b.rq_psn)\"")" = "291 11259375 11259375 291" ] ||
+		fail "$1: psns $(rec -c "$s")"
+	[ "$(rec "[$s | .a, .b] | map(.global and .hop_limit == $hop and .traffic_class == 32 and .flow_label == 74565) | all")" = true ] ||
+		fail "$1: GRH fields (gid $gid, hop_limit $hop: the route's) $(rec -c "$s")"
+	[ "$(rec "$s | .b.access")" = remote_write ] &&
+	[ "$(rec "$s | .a.access | test(\"remote_read\")")" = true ] ||
+		fail "$1: access $(rec -c "$s | [.a.access, .b.access]")"
+	echo "ok $1: gid $gid: the device holds psns 291/11259375, hop_limit $hop (asked 1: RoCE v2 takes the route's), traffic_class 32, flow_label 74565, access a $(rec "$s | .a.access") b $(rec "$s | .b.access"), static_rate $(rec "$s | .a.static_rate")"
+}
+expect conn_knobs 0 "$f"
+[ "$(grep -c "^step .* passed" "$tmp/out")" = 4 ] || { cat "$tmp/out"; fail "conn_knobs: not 4 steps passed"; }
+knobs "conn_knobs oob"
+sed 's/^  - {id: ctx, device: "${device}", port: 1}$/  - {id: ctx, device: "${device}", port: 1, gid_index: 0}/' "$f" >"$tmp/conn_knobs_ll.yaml"
+grep -q 'gid_index: 0' "$tmp/conn_knobs_ll.yaml" || fail "conn_knobs: gid_index not added"
+expect "conn_knobs gid 0" 0 "$tmp/conn_knobs_ll.yaml"
+knobs "conn_knobs oob, gid_index 0"
+sed 's/^    a: a$/    via: rdma_cm\n    a: a/' "$f" >"$tmp/conn_knobs_cm.yaml"
+grep -q 'via: rdma_cm' "$tmp/conn_knobs_cm.yaml" || fail "conn_knobs: via not added"
+expect "conn_knobs rdma_cm" 0 "$tmp/conn_knobs_cm.yaml"
+knobs "conn_knobs rdma_cm"

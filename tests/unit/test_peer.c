@@ -101,6 +101,12 @@ TEST(peer, av)
 	struct rs_dev dev;
 	struct rs_peer self, peer, got;
 	struct ibv_ah_attr ah;
+	/* Every field of the file's path lands in the AV. */
+	const struct rs_path path = {
+		.sl = 2, .traffic_class = 96, .hop_limit = 1,
+		.static_rate = IBV_RATE_25_GBPS, .flow_label = 0x12345,
+	};
+	const struct rs_path dflt = { .hop_limit = RS_PEER_HOP_LIMIT };
 
 	/* RoCE: a GRH to the peer's GID, from our GID index. */
 	dev_fill(&dev, IBV_LINK_LAYER_ETHERNET, 3, gid_ll, 0, IBV_MTU_1024);
@@ -109,11 +115,13 @@ TEST(peer, av)
 	rs_peer_fill(&peer, "b", "c2", 2, 0, 1, &dev);
 	got = sent(&peer);
 	memset(&ah, 0, sizeof(ah));
-	rs_peer_av(&self, &got, 2, 96, &ah);
+	rs_peer_av(&self, &got, &path, &ah);
 	CHECK(ah.is_global == 1 && ah.port_num == 1 && ah.sl == 2);
 	CHECK(!memcmp(ah.grh.dgid.raw, gid_v4, 16));
-	CHECK(ah.grh.sgid_index == 3 && ah.grh.hop_limit == RS_PEER_HOP_LIMIT);
+	CHECK(ah.grh.sgid_index == 3 && ah.grh.hop_limit == 1);
 	CHECK(ah.grh.traffic_class == 96 && ah.dlid == 0);
+	CHECK(ah.grh.flow_label == 0x12345 &&
+	      ah.static_rate == IBV_RATE_25_GBPS);
 
 	/* InfiniBand, no GIDs: to the peer's LID. */
 	dev_fill(&dev, IBV_LINK_LAYER_INFINIBAND, -1, NULL, 4, IBV_MTU_4096);
@@ -122,7 +130,7 @@ TEST(peer, av)
 	rs_peer_fill(&peer, "b", "c2", 2, 0, 1, &dev);
 	got = sent(&peer);
 	memset(&ah, 0, sizeof(ah));
-	rs_peer_av(&self, &got, 0, 0, &ah);
+	rs_peer_av(&self, &got, &dflt, &ah);
 	CHECK(!ah.is_global && ah.dlid == 9 && ah.port_num == 2);
 
 	/* InfiniBand, the peer has a GID and we none: global, from
@@ -131,7 +139,7 @@ TEST(peer, av)
 	rs_peer_fill(&peer, "b", "c2", 2, 0, 1, &dev);
 	got = sent(&peer);
 	memset(&ah, 0, sizeof(ah));
-	rs_peer_av(&self, &got, 0, 0, &ah);
+	rs_peer_av(&self, &got, &dflt, &ah);
 	CHECK(ah.is_global == 1 && ah.grh.sgid_index == 0);
 	CHECK(!memcmp(ah.grh.dgid.raw, gid_ll, 16) && ah.dlid == 0);
 }
