@@ -134,28 +134,13 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	return -1;
 }
 
-static void put_loc(struct rs_val *e, const struct rs_obj *o)
-{
-	const struct rs_loc *loc = rs_obj_loc(o, NULL);
-
-	if (!loc)
-		return;
-	rs_val_put_str(e, "file", loc->file);
-	rs_val_put_u64(e, "line", loc->line);
-	rs_val_put_u64(e, "col", loc->col);
-}
-
 /* An error of the run, into its record; the text reporter prints it. */
 static void record_error(void *ctx, const struct rs_loc *loc, const char *msg)
 {
 	struct rs_record *rec = ctx;
 	struct rs_val *e = rs_val_obj();
 
-	if (loc) {
-		rs_val_put_str(e, "file", loc->file);
-		rs_val_put_u64(e, "line", loc->line);
-		rs_val_put_u64(e, "col", loc->col);
-	}
+	rs_val_put_loc(e, loc);
 	rs_val_put_str(e, "message", msg);
 	rs_record_add(rec, RS_REC_ERROR, rec->errors, e);
 }
@@ -220,7 +205,7 @@ static int record_init(struct rs_run *run, const char *file,
 		rs_val_put_str(e, "id", obj->id);
 		rs_val_put_str(e, "kind", obj->kind->name);
 		rs_val_put_str(e, "name", obj->name);
-		put_loc(e, obj);
+		rs_val_put_loc(e, rs_obj_loc(obj, NULL));
 		rs_val_put_str(e, "outcome", "pending");
 	}
 	plan = rs_val_put_arr(rec->root, "plan_steps");

@@ -161,9 +161,7 @@ void rs_deviation_put(struct rs_val *e, const struct rs_deviation *dv)
 
 	rs_val_put_str(d, "reason", dv->reason);
 	rs_val_put_str(d, "known", dv->skip ? "skip" : "fail");
-	rs_val_put_str(d, "file", dv->loc.file);
-	rs_val_put_u64(d, "line", dv->loc.line);
-	rs_val_put_u64(d, "col", dv->loc.col);
+	rs_val_put_loc(d, &dv->loc);
 }
 
 void rs_run_deviations(struct rs_run *run)

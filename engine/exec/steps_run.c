@@ -405,11 +405,7 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	rs_val_put_str(e, "type", o->kind->name);
 	if (o->id)
 		rs_val_put_str(e, "id", o->id);
-	if (loc) {
-		rs_val_put_str(e, "file", loc->file);
-		rs_val_put_u64(e, "line", loc->line);
-		rs_val_put_u64(e, "col", loc->col);
-	}
+	rs_val_put_loc(e, loc);
 	rs_val_put_str(e, "outcome", result_names[result]);
 	if (sr && result != RS_STEP_NOT_RUN)
 		rs_val_put_double(e, "duration_ms", sr->ms);

@@ -13,6 +13,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "macros.h"
 #include "report.h"
 #include "value.h"
 
@@ -36,19 +37,12 @@ struct suite {
 	unsigned tests, failures, errors, skipped;
 };
 
-static const char *str(const struct rs_val *v, const char *key)
-{
-	const char *s = rs_val_get_str(v, key);
-
-	return s ? s : "";
-}
-
 /* "FILE:LINE:COL: message" where the entry is located. */
 static void located(char *buf, size_t size, const struct rs_val *e,
 		    const char *msg)
 {
 	if (rs_val_get(e, "file") && rs_val_get(e, "line"))
-		snprintf(buf, size, "%s:%llu:%llu: %s", str(e, "file"),
+		snprintf(buf, size, "%s:%llu:%llu: %s", rs_val_text(e, "file"),
 			 (unsigned long long)rs_val_get_u64(e, "line"),
 			 (unsigned long long)rs_val_get_u64(e, "col"), msg);
 	else
@@ -62,10 +56,10 @@ static void first_error(char *buf, size_t size, const struct rs_val *rec)
 
 	if (rs_val_len(errs))
 		located(buf, size, rs_val_at(errs, 0),
-			str(rs_val_at(errs, 0), "message"));
+			rs_val_text(rs_val_at(errs, 0), "message"));
 	else
 		snprintf(buf, size, "%s", rs_val_get_str(rec, "message") ?
-			 str(rec, "message") : str(rec, "verdict"));
+			 rs_val_text(rec, "message") : rs_val_text(rec, "verdict"));
 }
 
 static double phase_s(const struct rs_val *rec, const char *phase)
@@ -107,7 +101,7 @@ static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
  * the device lacks what the scenario needs. */
 static void setup_tc(const struct rs_val *rec, struct tc *t)
 {
-	const char *verdict = str(rec, "verdict");
+	const char *verdict = rs_val_text(rec, "verdict");
 	const struct rs_val *objs = rs_val_get(rec, "objects");
 
 	*t = (struct tc){ .name = "set-up", .time_s = phase_s(rec, "setup") };
@@ -119,7 +113,7 @@ static void setup_tc(const struct rs_val *rec, struct tc *t)
 	for (size_t i = 0; i < rs_val_len(objs); i++) {
 		const struct rs_val *o = rs_val_at(objs, i);
 
-		if (!strcmp(str(o, "outcome"), "failed")) {
+		if (!strcmp(rs_val_text(o, "outcome"), "failed")) {
 			t->result = TC_FAILED;
 			t->type = "failed";
 			first_error(t->message, sizeof(t->message), rec);
@@ -130,7 +124,7 @@ static void setup_tc(const struct rs_val *rec, struct tc *t)
 	if (!strcmp(verdict, "could not run") || !strcmp(verdict, "interrupted")) {
 		const struct rs_val *o = rs_val_at(objs, 0);
 
-		if (rs_val_len(objs) && strcmp(str(o, "outcome"), "pending"))
+		if (rs_val_len(objs) && strcmp(rs_val_text(o, "outcome"), "pending"))
 			return;
 		t->result = TC_ERROR;
 		t->type = verdict;
@@ -141,14 +135,14 @@ static void setup_tc(const struct rs_val *rec, struct tc *t)
 static void step_tc(const struct rs_val *e, struct tc *t, char *name,
 		    size_t size)
 {
-	const char *outcome = str(e, "outcome");
+	const char *outcome = rs_val_text(e, "outcome");
 	const char *id = rs_val_get_str(e, "id");
 
 	if (id)
 		snprintf(name, size, "%s", id);
 	else
-		snprintf(name, size, "step %s (%s)", str(e, "no"),
-			 str(e, "type"));
+		snprintf(name, size, "step %s (%s)", rs_val_text(e, "no"),
+			 rs_val_text(e, "type"));
 	*t = (struct tc){
 		.name = name,
 		.time_s = rs_val_get_double(e, "duration_ms") / 1000.0,
@@ -166,7 +160,7 @@ static void step_tc(const struct rs_val *e, struct tc *t, char *name,
 		t->result = TC_ERROR;
 	}
 	located(t->message, sizeof(t->message), e,
-		rs_val_get_str(e, "message") ? str(e, "message") : outcome);
+		rs_val_get_str(e, "message") ? rs_val_text(e, "message") : outcome);
 }
 
 /* A planned step that has no entry: the run stopped before it. */
@@ -180,12 +174,12 @@ static void unrun_tc(const struct rs_val *rec, const struct rs_val *plan,
 	if (id)
 		snprintf(name, size, "%s", id);
 	else
-		snprintf(name, size, "step %s (%s)", str(plan, "no"),
-			 str(plan, "type"));
+		snprintf(name, size, "step %s (%s)", rs_val_text(plan, "no"),
+			 rs_val_text(plan, "type"));
 	*t = (struct tc){ .name = name, .result = TC_SKIPPED };
 	snprintf(t->message, sizeof(t->message), "not run: %s",
 		 dry ? "dry run" :
-		 !strcmp(str(rec, "verdict"), "skipped") ?
+		 !strcmp(rs_val_text(rec, "verdict"), "skipped") ?
 		 "the device lacks what the scenario needs" :
 		 "the run stopped before it");
 }
@@ -213,7 +207,7 @@ static void teardown_tc(const struct rs_val *rec, struct tc *t)
 static bool step_ran(const struct rs_val *steps, const char *no)
 {
 	for (size_t k = 0; k < rs_val_len(steps); k++)
-		if (!strcmp(str(rs_val_at(steps, k), "no"), no))
+		if (!strcmp(rs_val_text(rs_val_at(steps, k), "no"), no))
 			return true;
 	return false;
 }
@@ -239,7 +233,7 @@ static int each_tc(struct suite *s,
 			return ret;
 	}
 	for (size_t i = 0; i < rs_val_len(plan); i++) {
-		if (step_ran(steps, str(rs_val_at(plan, i), "no")))
+		if (step_ran(steps, rs_val_text(rs_val_at(plan, i), "no")))
 			continue;
 		unrun_tc(rec, rs_val_at(plan, i), &t, name, sizeof(name));
 		if ((ret = fn(s, &t, ctx)))
@@ -272,10 +266,10 @@ static void suite_init(struct suite *s, const struct rs_val *rec)
 
 	*s = (struct suite){ .rec = rec };
 	snprintf(s->classname, sizeof(s->classname), "%s%s%s%s",
-		 str(scn, "file"), cell ? "[" : "", cell ? cell : "",
+		 rs_val_text(scn, "file"), cell ? "[" : "", cell ? cell : "",
 		 cell ? "]" : "");
 	snprintf(s->name, sizeof(s->name), "%s%s%s%s",
-		 name ? name : str(scn, "file"), cell ? "[" : "",
+		 name ? name : rs_val_text(scn, "file"), cell ? "[" : "",
 		 cell ? cell : "", cell ? "]" : "");
 	each_tc(s, count_tc, NULL);
 }
@@ -302,9 +296,9 @@ static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 	int r = 0;
 
 	r |= xmlTextWriterStartElement(w, BAD_CAST "properties") < 0;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+	for (size_t i = 0; i < RS_N(keys); i++)
 		if (rs_val_get(rec, keys[i]))
-			r |= put_property(w, keys[i], str(rec, keys[i]));
+			r |= put_property(w, keys[i], rs_val_text(rec, keys[i]));
 	json_object_object_foreach(rs_val_json(params), key, val) {
 		snprintf(name, sizeof(name), "param.%s", key);
 		r |= put_property(w, name, json_object_get_string(val));
@@ -339,9 +333,9 @@ static int put_suite(xmlTextWriterPtr w, struct suite *s, const char *human)
 	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "timestamp",
 					 BAD_CAST stamp) < 0;
 	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "hostname",
-					 BAD_CAST str(rec, "host")) < 0;
+					 BAD_CAST rs_val_text(rec, "host")) < 0;
 	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "file", BAD_CAST
-		str(rs_val_get(rec, "scenario"), "file")) < 0;
+		rs_val_text(rs_val_get(rec, "scenario"), "file")) < 0;
 	r |= put_properties(w, rec);
 	r |= each_tc(s, write_tc, w) != 0;
 	r |= xmlTextWriterWriteElement(w, BAD_CAST "system-out",

@@ -14,6 +14,7 @@
 #include "gate.h"
 #include "report.h"
 #include "term.h"
+#include "value.h"
 
 struct text {
 	struct rs_reporter r;
@@ -35,13 +36,6 @@ struct text {
 
 #define TEXT(r) ((struct text *)(r))
 
-static const char *str(const struct rs_val *v, const char *key)
-{
-	const char *s = rs_val_get_str(v, key);
-
-	return s ? s : "";
-}
-
 static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct text *t = TEXT(r);
@@ -54,7 +48,7 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 		rs_val_json(rs_val_get(rec, "dry_run")));
 	t->width = 24;
 	for (size_t i = 0; i < rs_val_len(objs); i++) {
-		int w = strlen(str(rs_val_at(objs, i), "name"));
+		int w = strlen(rs_val_text(rs_val_at(objs, i), "name"));
 
 		if (w > t->width)
 			t->width = w;
@@ -71,7 +65,7 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 	if (t->o.quiet)
 		return;
 	fprintf(t->out, "%s %s (%s)\n", t->dry_run ? "dry run" : "run",
-		name ? name : "-", str(scn, "file"));
+		name ? name : "-", rs_val_text(scn, "file"));
 	if (t->dry_run)
 		fputs("create:\n", t->out);
 }
@@ -108,7 +102,7 @@ static void create_progress(struct text *t, const struct rs_val *e)
 
 	if (!t->creating)
 		return;
-	if (strcmp(str(e, "outcome"), "created") ||
+	if (strcmp(rs_val_text(e, "outcome"), "created") ||
 	    ++t->n_created >= t->n_objects) {
 		t->creating = false;
 		status_set(t, "");
@@ -143,8 +137,8 @@ static void step_progress(struct text *t, const struct rs_val *e)
 	char text[sizeof(t->status)], rate[32];
 	size_t n;
 
-	n = snprintf(text, sizeof(text), "step %s %s%s%s%s:", str(e, "no"),
-		     str(e, "type"), id ? " '" : "", id ? id : "",
+	n = snprintf(text, sizeof(text), "step %s %s%s%s%s:", rs_val_text(e, "no"),
+		     rs_val_text(e, "type"), id ? " '" : "", id ? id : "",
 		     id ? "'" : "");
 	if (unit && total)
 		n += snprintf(text + n, sizeof(text) - n, " %llu of %llu %s",
@@ -201,30 +195,30 @@ static void print_fact(FILE *f, const char *key, struct json_object *v)
 
 static void print_object(struct text *t, const struct rs_val *e)
 {
-	const char *outcome = str(e, "outcome");
+	const char *outcome = rs_val_text(e, "outcome");
 	const char *needs = rs_val_get_str(e, "needs_name");
 	const struct rs_val *facts;
 
 	if (!strcmp(outcome, "failed")) {
 		rs_text_outcome(out(t), &t->o, outcome);
-		fprintf(out(t), "       %s\n", str(e, "name"));
+		fprintf(out(t), "       %s\n", rs_val_text(e, "name"));
 		return;
 	}
 	if (!strcmp(outcome, "not created")) {
 		rs_text_outcome(out(t), &t->o, outcome);
 		if (needs)
 			fprintf(out(t), "  %s: needs %s, which failed\n",
-				str(e, "name"), needs);
+				rs_val_text(e, "name"), needs);
 		else
 			fprintf(out(t), "  %s: not reached\n",
-				str(e, "name"));
+				rs_val_text(e, "name"));
 		return;
 	}
 	if (t->dry_run)
 		return;
 	fprintf(out(t), "created %4llu %-*s",
 		(unsigned long long)rs_val_get_u64(e, "no"), t->width,
-		str(e, "name"));
+		rs_val_text(e, "name"));
 	facts = rs_val_get(e, "facts");
 	if (facts) {
 		json_object_object_foreach(rs_val_json(facts), key, v)
@@ -243,7 +237,7 @@ static void print_call(struct text *t, const struct rs_val *e)
 		fprintf(f, "  [%llu] ", (unsigned long long)no);
 	else
 		fputs("       ", f);
-	fprintf(f, "%s(%s)", str(e, "name"), str(e, "args"));
+	fprintf(f, "%s(%s)", rs_val_text(e, "name"), rs_val_text(e, "args"));
 	if (obj)
 		fprintf(f, "  # %s", obj);
 	fputc('\n', f);
@@ -256,13 +250,13 @@ static void print_event(struct text *t, const struct rs_val *e)
 
 	if (ctx)
 		fprintf(out(t), "event     %s on %s of context '%s'%s\n",
-			str(e, "event"), str(e, "on"), ctx,
+			rs_val_text(e, "event"), rs_val_text(e, "on"), ctx,
 			rs_val_get(e, "tolerated") ?
 			" (the step expects errors)" : "");
 	else
 		fprintf(out(t), "event     %s%s on %s of connection '%s'\n",
-			str(e, "event"), str(e, "status"), str(e, "on"),
-			str(e, "connection"));
+			rs_val_text(e, "event"), rs_val_text(e, "status"), rs_val_text(e, "on"),
+			rs_val_text(e, "connection"));
 }
 
 static double num(const struct rs_val *v, const char *key)
@@ -276,7 +270,7 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 	if (!strcmp(name, "latency"))
 		fprintf(f, "latency %s: min %.2f typ %.2f avg %.2f stdev %.2f "
 			"p99 %.2f p99.9 %.2f max %.2f (%llu samples)",
-			str(v, "unit"), num(v, "min"), num(v, "typical"),
+			rs_val_text(v, "unit"), num(v, "min"), num(v, "typical"),
 			num(v, "avg"), num(v, "stdev"), num(v, "p99"),
 			num(v, "p99.9"), num(v, "max"),
 			(unsigned long long)rs_val_get_u64(v, "samples"));
@@ -294,7 +288,7 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 		fprintf(f, "rkey 0x%llx", (unsigned long long)
 			json_object_get_uint64(rs_val_json(v)));
 	else if (!strcmp(name, "qp_state"))
-		fprintf(f, "qp '%s' now %s", str(v, "qp"), str(v, "state"));
+		fprintf(f, "qp '%s' now %s", rs_val_text(v, "qp"), rs_val_text(v, "state"));
 	else
 		fprintf(f, "%s %s", name,
 			json_object_to_json_string_ext(rs_val_json(v),
@@ -303,7 +297,7 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 
 static void print_step(struct text *t, const struct rs_val *e)
 {
-	const char *outcome = str(e, "outcome");
+	const char *outcome = rs_val_text(e, "outcome");
 	const char *id = rs_val_get_str(e, "id");
 	const char *msg = rs_val_get_str(e, "message");
 	const struct rs_val *figs = rs_val_get(e, "figures");
@@ -312,8 +306,8 @@ static void print_step(struct text *t, const struct rs_val *e)
 
 	if (id)
 		snprintf(qid, sizeof(qid), "'%s'", id);
-	fprintf(out(t), "step %-5s %-10s %-*s ", str(e, "no"),
-		str(e, "type"), t->id_width, qid);
+	fprintf(out(t), "step %-5s %-10s %-*s ", rs_val_text(e, "no"),
+		rs_val_text(e, "type"), t->id_width, qid);
 	rs_text_outcome(out(t), &t->o, outcome);
 	if (rs_val_get(e, "duration_ms"))
 		fprintf(out(t), "%*s %9.1f ms", (int)(13 - strlen(outcome)),
@@ -363,7 +357,7 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		return;
 	switch (type) {
 	case RS_REC_PHASE:
-		if (t->dry_run && !strcmp(str(e, "phase"), "teardown") &&
+		if (t->dry_run && !strcmp(rs_val_text(e, "phase"), "teardown") &&
 		    rs_val_get_u64(e, "objects"))
 			fputs("teardown:\n", out(t));
 		break;
@@ -383,7 +377,7 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		if (!t->dry_run)
 			fprintf(out(t), "destroyed %llu %s\n",
 				(unsigned long long)rs_val_get_u64(e, "no"),
-				str(e, "name"));
+				rs_val_text(e, "name"));
 		break;
 	case RS_REC_LEAKS:
 		print_leaks(t, e);
@@ -391,12 +385,12 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 	case RS_REC_ERROR:
 		/* Errors go where the loader's go: stderr, FILE:LINE:COL. */
 		if (rs_val_get(e, "file"))
-			fprintf(err(t), "%s:%llu:%llu: %s\n", str(e, "file"),
+			fprintf(err(t), "%s:%llu:%llu: %s\n", rs_val_text(e, "file"),
 				(unsigned long long)rs_val_get_u64(e, "line"),
 				(unsigned long long)rs_val_get_u64(e, "col"),
-				str(e, "message"));
+				rs_val_text(e, "message"));
 		else
-			fprintf(err(t), "%s\n", str(e, "message"));
+			fprintf(err(t), "%s\n", rs_val_text(e, "message"));
 		break;
 	case RS_REC_PROGRESS:
 		break;
@@ -427,7 +421,7 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 			rs_gate_text(rs_val_at(gates, j), text, sizeof(text));
 			fprintf(out(t), "gate      step %u%s%s%s (%s): %s\n",
 				(unsigned)i + 1, id ? " '" : "", id ? id : "",
-				id ? "'" : "", str(st, "type"), text);
+				id ? "'" : "", rs_val_text(st, "type"), text);
 		}
 	}
 }
@@ -435,7 +429,7 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct text *t = TEXT(r);
-	const char *verdict = str(rec, "verdict");
+	const char *verdict = rs_val_text(rec, "verdict");
 	const char *msg = rs_val_get_str(rec, "message");
 	uint64_t n_obj = rs_val_len(rs_val_get(rec, "objects"));
 	const struct rs_val *plan = rs_val_get(rec, "plan_steps");

@@ -188,7 +188,6 @@ struct rs_val *rs_gate_entries(const struct rs_obj *obj)
 	arr = rs_val_arr();
 	for (unsigned i = 0; arr && i < RS_FIG_COUNT; i++) {
 		const struct rs_bound *b = c->gate->f[i];
-		const struct rs_loc *loc;
 		struct rs_val *e;
 
 		if (!b)
@@ -200,12 +199,7 @@ struct rs_val *rs_gate_entries(const struct rs_obj *obj)
 			rs_val_put_double(e, "min", *b->min);
 		if (b->max)
 			rs_val_put_double(e, "max", *b->max);
-		loc = rs_gate_loc(obj, i, b->max ? "max" : "min");
-		if (loc) {
-			rs_val_put_str(e, "file", loc->file);
-			rs_val_put_u64(e, "line", loc->line);
-			rs_val_put_u64(e, "col", loc->col);
-		}
+		rs_val_put_loc(e, rs_gate_loc(obj, i, b->max ? "max" : "min"));
 	}
 	return arr;
 }
