@@ -174,39 +174,34 @@ static void copy_file(FILE *f, const char *path, bool skip_head)
 	fflush(f);
 }
 
+/* @path's text (empty if it is not there), malloc()ed; NULL when out of
+ * memory. */
 static char *read_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
 	char *buf = NULL;
 	size_t size = 0;
-	FILE *mem;
+	FILE *mem = open_memstream(&buf, &size);
 
-	if (!f)
-		return strdup("");
-	mem = open_memstream(&buf, &size);
-	if (mem) {
-		copy_file(mem, path, false);
-		fclose(mem);
-	}
-	fclose(f);
+	if (!mem)
+		return NULL;
+	copy_file(mem, path, false);
+	fclose(mem);
 	return buf;
 }
 
 /* A finished cell's output, record and samples, in cell order. */
 static void collect(struct mx *x, unsigned long i)
 {
-	char path[96];
+	char out[96], path[96];
 
 	header(x, i);
-	cell_path(x, i, "out", path, sizeof(path));
+	cell_path(x, i, "out", out, sizeof(out));
 	if (!x->o->text.quiet)  /* -q: the table at the end says it */
-		copy_file(x->out, path, false);
+		copy_file(x->out, out, false);
 	cell_path(x, i, "json", path, sizeof(path));
 	if (x->res) {
 		struct json_object *rec = json_object_from_file(path);
-		char out[96];
 
-		cell_path(x, i, "out", out, sizeof(out));
 		if (rec)
 			rs_results_add(x->res, rs_val_of(rec), read_file(out));
 	}

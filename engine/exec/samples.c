@@ -117,8 +117,11 @@ void rs_step_samples(struct rs_step_run *sr, const uint64_t *ns, uint64_t n,
 	for (uint64_t i = 0; i < n; i++) {
 		if (sr->run->cell) {
 			fputc('"', f);
-			for (const char *c = sr->run->cell; *c; c++)
-				fputs(*c == '"' ? "\"\"" : (char[2]){ *c, 0 }, f);
+			for (const char *c = sr->run->cell; *c; c++) {
+				if (*c == '"')
+					fputc('"', f);
+				fputc(*c, f);
+			}
 			fputc('"', f);
 		}
 		fprintf(f, ",%s,%llu,%.3f\n", sr->obj->id ? sr->obj->id : sr->no,

@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "deviations.h"
+#include "macros.h"
 #include "model.h"
 
 static const char *const fields[] = {
@@ -71,7 +72,7 @@ static int read_one(struct rs_deviation *x, const struct rs_node *e,
 		bool known_field = false;
 		int r = 0;
 
-		for (size_t f = 0; f < sizeof(fields) / sizeof(*fields); f++)
+		for (size_t f = 0; f < RS_N(fields); f++)
 			known_field |= !strcmp(k, fields[f]);
 		if (!known_field) {
 			rs_diag_error(d, &e->items[i]->loc, "deviations: unknown "
