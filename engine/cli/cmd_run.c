@@ -306,6 +306,7 @@ static void run_free(struct rs_run *run)
 	rs_idmap_free(&run->ids);
 	if (run->devices)
 		ibv_free_device_list(run->devices);
+	rs_scenario_free(run->s_facts);
 }
 
 static int interrupted_exit(void)
@@ -385,6 +386,11 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 	if (dv && rs_deviation_for_step(dv, NULL) && dv->skip) {
 		whole_deviation(run, dv, NULL);
 		ret = RS_EXIT_SKIPPED;
+		goto out;
+	}
+	r = rs_run_facts(run);
+	if (r) {
+		ret = r == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
 		goto out;
 	}
 	r = rs_run_check_caps(run);

@@ -16,6 +16,7 @@
 #include "alloc.h"
 #include "caps.h"
 #include "devices.h"
+#include "facts.h"
 #include "plugin.h"
 #include "macros.h"
 
@@ -181,15 +182,6 @@ static void put_flags(struct rs_val *obj, const char *key, uint64_t word,
 #define PUT_FLAGS(obj, key, word, table) \
 	put_flags(obj, key, word, table, RS_N(table))
 
-static const char *atomic_name(enum ibv_atomic_cap a)
-{
-	switch (a) {
-	case IBV_ATOMIC_HCA: return "hca";
-	case IBV_ATOMIC_GLOB: return "glob";
-	default: return "none";
-	}
-}
-
 static const char *transport_name(enum ibv_transport_type t)
 {
 	switch (t) {
@@ -198,15 +190,6 @@ static const char *transport_name(enum ibv_transport_type t)
 	case IBV_TRANSPORT_USNIC: return "usNIC";
 	case IBV_TRANSPORT_USNIC_UDP: return "usNIC UDP";
 	case IBV_TRANSPORT_UNSPECIFIED: return "unspecified";
-	default: return "unknown";
-	}
-}
-
-static const char *link_layer_name(uint8_t ll)
-{
-	switch (ll) {
-	case IBV_LINK_LAYER_INFINIBAND: return "InfiniBand";
-	case IBV_LINK_LAYER_ETHERNET: return "Ethernet";
 	default: return "unknown";
 	}
 }
@@ -221,32 +204,6 @@ static const char *gid_type_name(enum ibv_gid_type t)
 	}
 }
 
-/* ibv_port_state_str()'s spelling changed across rdma-core releases;
- * print the names of the IB spec, as ibstat does. */
-static const char *port_state_name(enum ibv_port_state s)
-{
-	static const char *const names[] = {
-		[IBV_PORT_NOP] = "NOP",
-		[IBV_PORT_DOWN] = "DOWN",
-		[IBV_PORT_INIT] = "INIT",
-		[IBV_PORT_ARMED] = "ARMED",
-		[IBV_PORT_ACTIVE] = "ACTIVE",
-		[IBV_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER",
-	};
-
-	return (unsigned)s < RS_N(names) ? names[s] : "UNKNOWN";
-}
-
-static const char *phys_state_name(uint8_t s)
-{
-	static const char *const names[] = {
-		"NOP", "SLEEP", "POLLING", "DISABLED", "PORT_CONFIGURATION_TRAINING",
-		"LINK_UP", "LINK_ERROR_RECOVERY", "PHY_TEST",
-	};
-
-	return s < RS_N(names) ? names[s] : "UNKNOWN";
-}
-
 static void guid_str(char buf[20], __be64 be)
 {
 	uint64_t g = be64toh(be);
@@ -254,6 +211,36 @@ static void guid_str(char buf[20], __be64 be)
 	snprintf(buf, 20, "%04x:%04x:%04x:%04x", (unsigned)(g >> 48) & 0xffff,
 		 (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff,
 		 (unsigned)g & 0xffff);
+}
+
+/* A fact of the table ${CTX.GROUP.FIELD} reads (scenario/facts.h),
+ * under its name there. */
+static void put_fact(struct rs_val *obj, const struct rs_fact *f,
+		     const struct rs_fact_src *src)
+{
+	struct rs_fact_val v;
+
+	rs_fact_get(f, src, &v);
+	if (v.text)
+		rs_val_put_str(obj, f->name, v.str);
+	else
+		rs_val_put_u64(obj, f->name, v.num);
+}
+
+/* The device's facts, which a scenario's ${ctx.device.FIELD} reads:
+ * ibv_device_attr's limits in the header's order, the context's
+ * completion vectors, ibv_device_attr_ex's numbers. */
+static void describe_limits(struct ibv_context *ctx,
+			    const struct ibv_device_attr_ex *ax,
+			    struct rs_val *caps)
+{
+	struct rs_fact_src src = { .attr = ax,
+				   .num_comp_vectors = ctx->num_comp_vectors };
+	const struct rs_fact *f;
+
+	for (unsigned i = 0; (f = rs_fact_at(i)); i++)
+		if (f->group == RS_FACT_DEVICE && f->in_caps)
+			put_fact(caps, f, &src);
 }
 
 static void describe_gids(struct ibv_context *ctx, uint8_t port,
@@ -294,75 +281,22 @@ static void describe_port(struct ibv_context *ctx, uint8_t port,
 			  struct rs_val *ports)
 {
 	struct ibv_port_attr pa;
+	struct rs_fact_src src = { .port = &pa };
 	struct rs_val *p = rs_val_push_obj(ports);
+	const struct rs_fact *f;
 
 	rs_val_put_u64(p, "port", port);
 	if (ibv_query_port(ctx, port, &pa)) {
 		rs_val_put_strf(p, "error", "ibv_query_port: %s", strerror(errno));
 		return;
 	}
-	rs_val_put_str(p, "state", port_state_name(pa.state));
-	rs_val_put_str(p, "phys_state", phys_state_name(pa.phys_state));
-	rs_val_put_str(p, "link_layer", link_layer_name(pa.link_layer));
-	rs_val_put_u64(p, "active_mtu", 128u << pa.active_mtu);
-	rs_val_put_u64(p, "max_mtu", 128u << pa.max_mtu);
-	rs_val_put_u64(p, "lid", pa.lid);
-	rs_val_put_u64(p, "sm_lid", pa.sm_lid);
-	rs_val_put_u64(p, "lmc", pa.lmc);
-	rs_val_put_u64(p, "sm_sl", pa.sm_sl);
-	rs_val_put_u64(p, "active_speed", pa.active_speed);
-	rs_val_put_u64(p, "active_width", pa.active_width);
-	rs_val_put_u64(p, "gid_tbl_len", pa.gid_tbl_len);
-	rs_val_put_u64(p, "pkey_tbl_len", pa.pkey_tbl_len);
-	rs_val_put_u64(p, "max_msg_sz", pa.max_msg_sz);
-	rs_val_put_u64(p, "max_vl_num", pa.max_vl_num);
-	rs_val_put_u64(p, "subnet_timeout", pa.subnet_timeout);
-	rs_val_put_u64(p, "init_type_reply", pa.init_type_reply);
-	rs_val_put_u64(p, "bad_pkey_cntr", pa.bad_pkey_cntr);
-	rs_val_put_u64(p, "qkey_viol_cntr", pa.qkey_viol_cntr);
+	for (unsigned i = 0; (f = rs_fact_at(i)); i++)
+		if (f->group == RS_FACT_PORT)
+			put_fact(p, f, &src);
 	PUT_FLAGS(p, "port_cap_flags", pa.port_cap_flags, port_cap_flags);
 	PUT_FLAGS(p, "port_cap_flags2", pa.port_cap_flags2, port_cap_flags2);
 	PUT_FLAGS(p, "flags", pa.flags, port_flags);
 	describe_gids(ctx, port, pa.gid_tbl_len, p);
-}
-
-/* ibv_device_attr's limits, in the header's order. */
-static void describe_limits(const struct ibv_device_attr *a,
-			    struct rs_val *caps)
-{
-	rs_val_put_u64(caps, "max_mr_size", a->max_mr_size);
-	rs_val_put_u64(caps, "page_size_cap", a->page_size_cap);
-	rs_val_put_u64(caps, "max_qp", a->max_qp);
-	rs_val_put_u64(caps, "max_qp_wr", a->max_qp_wr);
-	rs_val_put_u64(caps, "max_sge", a->max_sge);
-	rs_val_put_u64(caps, "max_sge_rd", a->max_sge_rd);
-	rs_val_put_u64(caps, "max_cq", a->max_cq);
-	rs_val_put_u64(caps, "max_cqe", a->max_cqe);
-	rs_val_put_u64(caps, "max_mr", a->max_mr);
-	rs_val_put_u64(caps, "max_pd", a->max_pd);
-	rs_val_put_u64(caps, "max_qp_rd_atom", a->max_qp_rd_atom);
-	rs_val_put_u64(caps, "max_ee_rd_atom", a->max_ee_rd_atom);
-	rs_val_put_u64(caps, "max_res_rd_atom", a->max_res_rd_atom);
-	rs_val_put_u64(caps, "max_qp_init_rd_atom", a->max_qp_init_rd_atom);
-	rs_val_put_u64(caps, "max_ee_init_rd_atom", a->max_ee_init_rd_atom);
-	rs_val_put_str(caps, "atomic", atomic_name(a->atomic_cap));
-	rs_val_put_u64(caps, "max_ee", a->max_ee);
-	rs_val_put_u64(caps, "max_rdd", a->max_rdd);
-	rs_val_put_u64(caps, "max_mw", a->max_mw);
-	rs_val_put_u64(caps, "max_raw_ipv6_qp", a->max_raw_ipv6_qp);
-	rs_val_put_u64(caps, "max_raw_ethy_qp", a->max_raw_ethy_qp);
-	rs_val_put_u64(caps, "max_mcast_grp", a->max_mcast_grp);
-	rs_val_put_u64(caps, "max_mcast_qp_attach", a->max_mcast_qp_attach);
-	rs_val_put_u64(caps, "max_total_mcast_qp_attach",
-		       a->max_total_mcast_qp_attach);
-	rs_val_put_u64(caps, "max_ah", a->max_ah);
-	rs_val_put_u64(caps, "max_fmr", a->max_fmr);
-	rs_val_put_u64(caps, "max_map_per_fmr", a->max_map_per_fmr);
-	rs_val_put_u64(caps, "max_srq", a->max_srq);
-	rs_val_put_u64(caps, "max_srq_wr", a->max_srq_wr);
-	rs_val_put_u64(caps, "max_srq_sge", a->max_srq_sge);
-	rs_val_put_u64(caps, "max_pkeys", a->max_pkeys);
-	rs_val_put_u64(caps, "local_ca_ack_delay", a->local_ca_ack_delay);
 }
 
 /* What ibv_device_attr_ex adds, a sub-object per struct of the header. */
@@ -371,11 +305,6 @@ static void describe_ex(const struct ibv_device_attr_ex *ax,
 {
 	struct rs_val *o, *t;
 
-	rs_val_put_u64(caps, "max_wq_type_rq", ax->max_wq_type_rq);
-	rs_val_put_u64(caps, "max_dm_size", ax->max_dm_size);
-	rs_val_put_u64(caps, "completion_timestamp_mask",
-		       ax->completion_timestamp_mask);
-	rs_val_put_u64(caps, "hca_core_clock", ax->hca_core_clock);
 	PUT_FLAGS(caps, "device_cap_flags", ax->orig_attr.device_cap_flags,
 		  dev_cap_flags);
 	PUT_FLAGS(caps, "device_cap_flags_ex", ax->device_cap_flags_ex,
@@ -445,10 +374,7 @@ static void describe_caps(struct ibv_context *ctx,
 	struct rs_val *feat;
 	uint32_t bits;
 
-	describe_limits(&ax->orig_attr, caps);
-	/* Not a query's answer but the context's: how many completion
-	 * vectors (ibv_create_cq's comp_vector) there are. */
-	rs_val_put_u64(caps, "num_comp_vectors", ctx->num_comp_vectors);
+	describe_limits(ctx, ax, caps);
 	describe_ex(ax, caps);
 
 	/* What a scenario's requires: asks about, decided where run

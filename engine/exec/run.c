@@ -14,6 +14,7 @@
 #include "caps.h"
 #include "devices.h"
 #include "live.h"
+#include "requires.h"
 #include "run.h"
 #include "schema.h"
 #include "value.h"
@@ -224,6 +225,21 @@ static bool requires_met(struct rs_run *run, struct rs_live *ctx,
 			      "%s: %s has no %s (requires.features; %s)",
 			      o->name, dev->name, rs_feature_name(f),
 			      rs_feature_source(f));
+		ok = false;
+	}
+	for (unsigned i = 0; i < req->facts_count; i++) {
+		const struct rs_fact_bound *b = &req->facts[i];
+		struct rs_fact_src src;
+		struct rs_fact_val v;
+		char why[192];
+
+		rs_dev_fact_src(dev, &src);
+		rs_fact_get(b->f, &src, &v);
+		if (rs_requires_fact_met(b, &v, why, sizeof(why)))
+			continue;
+		rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
+			      "%s: %s has no %s; requires.facts[%u])", o->name,
+			      dev->name, why, i);
 		ok = false;
 	}
 	if (req->link_layer != RS_LL_ANY) {

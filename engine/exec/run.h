@@ -49,7 +49,11 @@ struct rs_dev {
 	union ibv_gid gid;
 	enum ibv_gid_type gid_type;
 	uint32_t features;       /* requires.features bits, plugins' too */
+	uint32_t num_comp_vectors;
 };
+
+/* Where @dev's facts (scenario/facts.h) are read from. */
+void rs_dev_fact_src(const struct rs_dev *dev, struct rs_fact_src *ret);
 
 struct rs_fault;
 
@@ -83,6 +87,9 @@ struct rs_run {
 	bool samples_append;     /* a matrix's later cells add to it */
 	FILE *samples;
 	const char *cell;        /* a matrix cell's name, or NULL */
+	/* The scenario loaded again with its devices' facts
+	 * (rs_run_facts()): run->s is it; the caller's is kept. */
+	struct rs_scenario *s_facts;
 };
 
 /* Keep the deviations that name a device of the run's contexts (after
@@ -224,6 +231,11 @@ int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
 int rs_faults_parse(struct rs_run *run, const char *spec);
 /* Resolve every context's device and port (not in a dry run). */
 int rs_run_probe(struct rs_run *run);
+/* After the probe: the facts ${CTX.GROUP.FIELD} names, into the
+ * record; on a device, the scenario loaded again with them (run->s
+ * becomes it).  0, or -EINVAL (reported: the file is invalid with these
+ * values), or -errno. */
+int rs_run_facts(struct rs_run *run);
 /* requires: and each kind's needs; 0 or -EOPNOTSUPP (reported). */
 int rs_run_check_caps(struct rs_run *run);
 int rs_run_create(struct rs_run *run);

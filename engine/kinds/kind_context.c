@@ -142,6 +142,7 @@ static int open_probe(const struct rs_context *c, struct ibv_device *d,
 	}
 	/* While the device is open: plugins look at it through it. */
 	dev->features = rs_ctx_features(ctx, &dev->attr);
+	dev->num_comp_vectors = ctx->num_comp_vectors;
 	ret = 0;
 out:
 	ibv_close_device(ctx);

@@ -24,7 +24,7 @@
 #define STEP_REF "#/$defs/step"
 #define GATE_REF "#/$defs/gate"
 /* A param reference anywhere in a scalar; params.c's valid_name(). */
-#define PARAM_PATTERN "\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}"
+#define PARAM_PATTERN "\\$\\{[^}]+\\}"
 #define NAME_PATTERN "^[A-Za-z_][A-Za-z0-9_]*$"
 
 static struct rs_val *field_schema(const cyaml_schema_field_t *f,
@@ -474,8 +474,10 @@ struct rs_val *rs_jsonschema(void)
 	defs = rs_val_put_obj(o, "$defs");
 	p = rs_val_put(defs, "param", typed("string"));
 	rs_val_put_str(p, "pattern", PARAM_PATTERN);
-	describe(p, "a string with ${name} in it: params are substituted "
-		 "before the scenario is read, so any scalar may be one");
+	describe(p, "a string with ${...} in it: a param, or an integer "
+		 "expression over params and device facts (${min(size, "
+		 "ctx.port.max_msg_sz)}), substituted before the scenario is "
+		 "read, so any scalar may be one");
 	rs_val_put(defs, "step", step_schema());
 	p = rs_val_put(defs, "gate", fill_mapping(new_obj(), rs_gate_fields,
 						  false));

@@ -426,6 +426,25 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 	}
 }
 
+/* The device facts ${} named: assumed in a dry run, else the
+ * device's. */
+static void print_device_facts(struct text *t, const struct rs_val *facts)
+{
+	for (size_t i = 0; i < rs_val_len(facts); i++) {
+		const struct rs_val *f = rs_val_at(facts, i);
+		const char *dev = rs_val_get_str(f, "device");
+
+		fprintf(out(t), "%-9s %s.%s = %s", json_object_get_boolean(
+				rs_val_json(rs_val_get(f, "assumed"))) ?
+			"assumed" : "fact", rs_val_text(f, "context"),
+			rs_val_text(f, "fact"),
+			json_object_get_string(rs_val_json(rs_val_get(f, "value"))));
+		if (dev)
+			fprintf(out(t), " (%s)", dev);
+		fputc('\n', out(t));
+	}
+}
+
 static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct text *t = TEXT(r);
@@ -441,6 +460,8 @@ static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 		return fflush(t->out) ? -errno : 0;
 	if (t->dry_run && !t->o.quiet)
 		print_plan_gates(t, plan);
+	if (!t->o.quiet)
+		print_device_facts(t, rs_val_get(rec, "device_facts"));
 	/* An interrupted run's line is cmd_run's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&
 	    strcmp(verdict, "could not run") && strcmp(verdict, "failed"))

@@ -11,6 +11,7 @@
 #include "load_error.h"
 #include "model.h"
 #include "params.h"
+#include "requires.h"
 #include "schema.h"
 #include "macros.h"
 
@@ -448,9 +449,31 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
 
 /* --- public ------------------------------------------------------------------ */
 
-int rs_scenario_load(const char *path, const struct rs_set *sets,
-		     unsigned n_sets, struct rs_diag *d,
-		     struct rs_scenario **ret)
+/* A file read once: a reload parses the text the first load read. */
+static int read_doc(struct rs_scenario *s, const struct rs_doc *again,
+		    struct rs_diag *d)
+{
+	char *text;
+	int r;
+
+	if (!again)
+		return rs_doc_load(&s->doc, s->path, d);
+	text = rs_malloc(again->len + 1);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, again->text, again->len + 1);
+	r = rs_doc_parse(&s->doc, s->path, text, again->len, d);
+	if (r < 0) {
+		rs_free(text);
+		s->doc.text = NULL;
+	}
+	return r;
+}
+
+static int load(const char *path, const struct rs_doc *again,
+		const struct rs_set *sets, unsigned n_sets,
+		const struct rs_fact_resolver *facts, struct rs_diag *d,
+		struct rs_scenario **ret)
 {
 	struct rs_load_log log = { 0 };
 	cyaml_config_t cfg = {
@@ -468,7 +491,15 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 	s = rs_calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	r = rs_doc_load(&s->doc, path, d);
+	s->sets = sets;
+	s->n_sets = n_sets;
+	s->facts = facts;
+	s->path = rs_strdup(path);
+	if (!s->path) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = read_doc(s, again, d);
 	if (r < 0)
 		goto fail;
 	if (!s->doc.root || s->doc.root->type != RS_NODE_MAP) {
@@ -507,7 +538,9 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 		r = -EINVAL;
 		goto fail;
 	}
-	r = build_objects(s, d);
+	r = rs_requires_check(s, d);
+	if (!r)
+		r = build_objects(s, d);
 	if (!r)
 		r = index_ids(s, &ids, d);
 	if (!r)
@@ -534,6 +567,20 @@ fail:
 	return r;
 }
 
+int rs_scenario_load(const char *path, const struct rs_set *sets,
+		     unsigned n_sets, struct rs_diag *d,
+		     struct rs_scenario **ret)
+{
+	return load(path, NULL, sets, n_sets, NULL, d, ret);
+}
+
+int rs_scenario_reload(const struct rs_scenario *s,
+		       const struct rs_fact_resolver *facts,
+		       struct rs_diag *d, struct rs_scenario **ret)
+{
+	return load(s->path, &s->doc, s->sets, s->n_sets, facts, d, ret);
+}
+
 void rs_scenario_free(struct rs_scenario *s)
 {
 	cyaml_config_t cfg = { .mem_fn = mem, .log_level = CYAML_LOG_ERROR,
@@ -548,7 +595,11 @@ void rs_scenario_free(struct rs_scenario *s)
 	rs_free(s->objs);
 	rs_free(s->create);
 	rs_free(s->steps);
+	for (unsigned i = 0; i < s->n_params; i++)
+		rs_free(s->params[i].owned);
 	rs_free(s->params);
+	rs_free(s->fact_uses);
+	rs_free(s->path);
 	rs_matrix_free(&s->matrix);
 	rs_deviations_free(&s->deviations);
 	rs_free(s->edits);

@@ -7,6 +7,7 @@
 #include "deviations.h"
 #include "diag.h"
 #include "dom.h"
+#include "facts.h"
 #include "matrix.h"
 #include "registry.h"
 
@@ -40,6 +41,24 @@ struct rs_param {
 	struct rs_node *node;    /* its declaration */
 	const char *env;         /* the variable that may override it */
 	bool set;                /* given with --set */
+	char *owned;             /* value, when its ${} were expanded */
+};
+
+/* A device fact a ${} names: its value, assumed without a device. */
+struct rs_fact_use {
+	const char *ctx;         /* the context's id (the DOM's text) */
+	const struct rs_fact *fact;
+	struct rs_fact_val val;
+	struct rs_loc loc;       /* its first ${} */
+	bool assumed;
+};
+
+/* What the facts of a context's device are, once it was probed: 0 and
+ * *@ret, or -errno. */
+struct rs_fact_resolver {
+	int (*get)(void *arg, const char *ctx, const struct rs_fact *f,
+		   struct rs_fact_val *ret);
+	void *arg;
 };
 
 struct rs_text_edit {
@@ -55,6 +74,14 @@ struct rs_scenario {
 	struct rs_top *top;
 	struct rs_param *params;
 	unsigned n_params;
+	/* ${CTX.GROUP.FIELD}: each fact once; NULL facts: assumed. */
+	struct rs_fact_use *fact_uses;
+	unsigned n_fact_uses;
+	const struct rs_fact_resolver *facts;
+	/* What it was loaded from, for rs_scenario_reload(). */
+	char *path;
+	const struct rs_set *sets;
+	unsigned n_sets;
 	struct rs_obj *objs;     /* objects, then steps, in declaration order */
 	unsigned n_objs, n_objects;
 	struct rs_obj **create;  /* creation order (objects only) */
@@ -74,6 +101,11 @@ struct rs_set {
 int rs_scenario_load(const char *path, const struct rs_set *sets,
 		     unsigned n_sets, struct rs_diag *d,
 		     struct rs_scenario **ret);
+/* Load @s's file again with its sets, the device facts from @facts
+ * instead of assumed: a run does, once it probed its devices. */
+int rs_scenario_reload(const struct rs_scenario *s,
+		       const struct rs_fact_resolver *facts,
+		       struct rs_diag *d, struct rs_scenario **ret);
 void rs_scenario_free(struct rs_scenario *s);
 
 /* Where a field of an object is: its value node, or the object's own

@@ -17,6 +17,8 @@
 #include "alloc.h"
 #include "idmap.h"
 #include "load_error.h"
+#include "expr.h"
+#include "facts.h"
 #include "params.h"
 
 /* Names are looked up once per ${} and per --set: by hash, as a file
@@ -226,6 +228,10 @@ struct edit {
 	char *text;        /* replacement */
 };
 
+enum { P_RAW, P_BUSY, P_DONE };
+/* An error inside a param's value, already reported where it is. */
+#define REPORTED (-ECANCELED)
+
 struct subst {
 	struct rs_scenario *s;
 	struct rs_idmap names;   /* param names to indexes */
@@ -233,12 +239,148 @@ struct subst {
 	struct rs_diag *d;
 	struct edit *edits;
 	size_t n, cap;
+	/* Each param's value is expanded before use, once; a param met
+	 * again while its own is expanded is a loop, @stack its path. */
+	unsigned char *state;
+	unsigned *stack, depth;
+	/* The ids a fact may name: the objects whose kind probes a
+	 * device (contexts). */
+	const char **ctx_ids;
+	unsigned n_ctx;
+	/* Where the ${} being evaluated is, for messages and uses. */
+	const struct rs_loc *at;
+	const char *where;
 };
 
-/* "${name}" -> value; "$${" -> "${". */
-static int expand(struct subst *st, struct rs_node *n, char **ret)
+static int param_value(struct subst *st, struct rs_param *p, char *why,
+		       size_t why_len);
+
+/* "CTX.GROUP.FIELD" of @len bytes: the value of that fact of CTX's
+ * device, through the scenario's resolver, or assumed without one. */
+static int fact_value(struct subst *st, const char *name, size_t len,
+		      struct rs_expr_val *ret, char *why, size_t why_len)
 {
-	char *v = n->value;
+	struct rs_scenario *s = st->s;
+	const char *dot = memchr(name, '.', len);
+	const struct rs_fact *f = rs_fact_find(dot + 1, len - (dot + 1 - name));
+	size_t cl = dot - name;
+	const char *ctx = NULL;
+	struct rs_fact_use *u = NULL;
+	int r;
+
+	for (unsigned i = 0; i < st->n_ctx && !ctx; i++)
+		if (strlen(st->ctx_ids[i]) == cl &&
+		    !memcmp(st->ctx_ids[i], name, cl))
+			ctx = st->ctx_ids[i];
+	if (!ctx) {
+		size_t o = snprintf(why, why_len, "'%.*s' is not a context "
+				    "(contexts:", (int)cl, name);
+
+		for (unsigned i = 0; i < st->n_ctx && o < why_len; i++)
+			o += snprintf(why + o, why_len - o, "%s %s",
+				      i ? "," : "", st->ctx_ids[i]);
+		if (o < why_len)
+			snprintf(why + o, why_len - o, "%s)",
+				 st->n_ctx ? "" : " none");
+		return -EINVAL;
+	}
+	if (!f) {
+		snprintf(why, why_len, "unknown fact '%.*s' (device.FIELD, "
+			 "port.FIELD as `rdmascn devices -j` names them, or "
+			 "gid.index, gid.type, gid.gid)",
+			 (int)(len - cl - 1), dot + 1);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < s->n_fact_uses && !u; i++)
+		if (s->fact_uses[i].fact == f &&
+		    !strcmp(s->fact_uses[i].ctx, ctx))
+			u = &s->fact_uses[i];
+	if (!u) {
+		struct rs_fact_use *t = rs_reallocarray(s->fact_uses,
+			s->n_fact_uses + 1, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		s->fact_uses = t;
+		u = &t[s->n_fact_uses++];
+		*u = (struct rs_fact_use){ .ctx = ctx, .fact = f,
+					   .loc = *st->at,
+					   .assumed = !s->facts };
+		if (!s->facts) {
+			rs_fact_assumed(f, &u->val);
+		} else {
+			r = s->facts->get(s->facts->arg, ctx, f, &u->val);
+			if (r) {
+				s->n_fact_uses--;
+				snprintf(why, why_len, "%.*s: %s", (int)len,
+					 name, strerror(-r));
+				return r == -ENOMEM ? r : -EINVAL;
+			}
+		}
+	}
+	ret->text = u->val.text;
+	ret->num = u->val.num;
+	ret->str = u->val.str;
+	return 0;
+}
+
+static int lookup(void *arg, const char *name, size_t len,
+		  struct rs_expr_val *ret, char *why, size_t why_len)
+{
+	struct subst *st = arg;
+	struct rs_param *p = NULL;
+	char key[256];
+	int r;
+
+	if (memchr(name, '.', len))
+		return fact_value(st, name, len, ret, why, why_len);
+	if (len < sizeof(key)) {
+		memcpy(key, name, len);
+		key[len] = '\0';
+		p = find(st->s, &st->names, key);
+	}
+	if (!p) {
+		snprintf(why, why_len, "unknown param '%.*s'", (int)len, name);
+		return -EINVAL;
+	}
+	r = param_value(st, p, why, why_len);
+	if (r)
+		return r;
+	ret->str = p->value;
+	ret->text = !rs_expr_int(p->value, &ret->num);
+	return 0;
+}
+
+/* True when @e (@len bytes) is one name and nothing else: its text is
+ * put in as it is ("any", "0x10", "007"). */
+static bool lone_param(const char *e, size_t len)
+{
+	while (len && (*e == ' ' || *e == '\t')) {
+		e++;
+		len--;
+	}
+	while (len && (e[len - 1] == ' ' || e[len - 1] == '\t'))
+		len--;
+	if (!len || !(*e == '_' || (*e >= 'a' && *e <= 'z') ||
+		      (*e >= 'A' && *e <= 'Z')))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!(e[i] == '_' || (e[i] >= 'a' && e[i] <= 'z') ||
+		      (e[i] >= 'A' && e[i] <= 'Z') ||
+		      (e[i] >= '0' && e[i] <= '9')))
+			return false;
+	return true;
+}
+
+/*
+ * "${expr}" -> its value; "$${" -> "${".  @v is a scalar's text or a
+ * param's value; @n is where it is: errors point at the ${ when @v is
+ * @n's own text on one line (a plain scalar), else at @n.
+ */
+static int expand(struct subst *st, const char *v, struct rs_node *n,
+		  char **ret)
+{
+	const char *v0 = v;
 	size_t len = 0, cap = strlen(v) + 64;
 	char *out = rs_malloc(cap);
 
@@ -247,46 +389,63 @@ static int expand(struct subst *st, struct rs_node *n, char **ret)
 	while (*v) {
 		const char *piece = v;
 		size_t plen = 1;
+		char num[48];
 
 		if (v[0] == '$' && v[1] == '$' && v[2] == '{') {
 			piece = "${";
 			plen = 2;
 			v += 3;
 		} else if (v[0] == '$' && v[1] == '{') {
-			char *end = strchr(v, '}');
-			struct rs_param *p = NULL;
+			const char *end = strchr(v, '}');
+			struct rs_loc loc = n->loc;
+			const struct rs_loc *saved = st->at;
+			struct rs_expr_val val;
+			char why[320] = "";
+			int r = -EINVAL;
 
-			/* Cut the name out in place for the look-up rather
-			 * than copy it: n->value is ours. */
-			if (end) {
-				*end = '\0';
-				p = find(st->s, &st->names, v + 2);
-				*end = '}';
-			}
-
-			if (!p) {
-				struct rs_loc loc = n->loc;
+			if (n->plain && n->value == v0 &&
+			    !strchr(n->value, '\n'))
+				loc.col += v - v0;
+			st->at = &loc;
+			if (end)
+				r = rs_expr_eval(v + 2, end - v - 2, lookup, st,
+						 &val, why, sizeof(why));
+			st->at = saved;
+			if (r) {
 				struct rs_where w;
 				char where[sizeof(w.who) + sizeof(w.path) + 2];
 
-				if (n->plain && !strchr(n->value, '\n'))
-					loc.col += v - n->value;
+				rs_free(out);
+				if (r == -ENOMEM)
+					return r;
+				if (r == REPORTED)
+					return -EINVAL;
 				rs_where_at(st->s->doc.root, n->start, &w);
 				snprintf(where, sizeof(where), "%s%s%s", w.who,
 					 w.path, w.path[0] ? ": " : "");
-				if (end)
-					rs_diag_error(st->d, &loc, "%sunknown param "
-						      "'%.*s'", where,
-						      (int)(end - v - 2), v + 2);
-				else
+				if (!end)
 					rs_diag_error(st->d, &loc, "%sunterminated "
 						      "'${' (write '$${' for a "
 						      "literal)", where);
-				rs_free(out);
+				else if (lone_param(v + 2, end - v - 2))
+					rs_diag_error(st->d, &loc, "%s%s", where,
+						      why);
+				else
+					rs_diag_error(st->d, &loc, "%s'${%.*s}': "
+						      "%s", where,
+						      (int)(end - v - 2), v + 2,
+						      why);
 				return -EINVAL;
 			}
-			piece = p->value;
-			plen = strlen(p->value);
+			if (val.text) {
+				piece = val.str;
+			} else if (lone_param(v + 2, end - v - 2)) {
+				piece = val.str; /* as the param spells it */
+			} else {
+				piece = rs_expr_num_text(val.num, num,
+							 sizeof(num));
+			}
+			plen = strlen(piece);
 			v = end + 1;
 		} else {
 			v++;
@@ -310,6 +469,59 @@ static int expand(struct subst *st, struct rs_node *n, char **ret)
 	return 0;
 }
 
+/* The node a param's value comes from: its default, or its name for a
+ * value from --set or the environment. */
+static struct rs_node *value_node(struct subst *st, struct rs_param *p)
+{
+	struct rs_node *decl = rs_node_get(st->params, p->name);
+	struct rs_node *def = decl && decl->type == RS_NODE_MAP ?
+			      rs_node_get(decl, "default") : decl;
+
+	if (p->set || !def || def->value != p->value)
+		return p->node;
+	return def;
+}
+
+static int param_value(struct subst *st, struct rs_param *p, char *why,
+		       size_t why_len)
+{
+	unsigned i = p - st->s->params;
+	struct rs_node *n;
+	char *v;
+	int r;
+
+	if (st->state[i] == P_DONE)
+		return 0;
+	if (st->state[i] == P_BUSY) {
+		/* The loop is the path from @p's own expansion to here. */
+		size_t o = snprintf(why, why_len, "params loop:");
+		unsigned k = 0;
+
+		while (k < st->depth && st->stack[k] != i)
+			k++;
+		for (; k < st->depth && o < why_len; k++)
+			o += snprintf(why + o, why_len - o, " %s ->",
+				      st->s->params[st->stack[k]].name);
+		if (o < why_len)
+			snprintf(why + o, why_len - o, " %s", p->name);
+		return -EINVAL;
+	}
+	if (!strstr(p->value, "${") && !strstr(p->value, "$${")) {
+		st->state[i] = P_DONE;
+		return 0;
+	}
+	st->state[i] = P_BUSY;
+	st->stack[st->depth++] = i;
+	n = value_node(st, p);
+	r = expand(st, p->value, n, &v);
+	st->depth--;
+	if (r)
+		return r == -ENOMEM ? r : REPORTED;
+	p->owned = v;
+	p->value = v;
+	st->state[i] = P_DONE;
+	return 0;
+}
 /* A double-quoted YAML scalar holding @v, on one line.  @v is UTF-8:
  * the file's own text (libyaml checked it), or checked by override(). */
 static char *quote(const char *v, unsigned newlines)
@@ -352,6 +564,41 @@ static char *quote(const char *v, unsigned newlines)
 	return q;
 }
 
+/* The ids of the objects that stand for a device (their kind probes
+ * one): what CTX in ${CTX.port.FIELD} may be.  Read from the DOM, as
+ * libcyaml has not read the file yet. */
+static int context_ids(struct subst *st)
+{
+	struct rs_node *root = st->s->doc.root;
+	unsigned n = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned k = 0; k < rs_registry_count(false); k++) {
+			const struct rdmascn_kind *kd = rs_registry_at(false, k);
+			struct rs_node *seq = rs_node_get(root, kd->section);
+
+			if (!kd->ops || !kd->ops->probe || !seq ||
+			    seq->type != RS_NODE_SEQ)
+				continue;
+			for (size_t i = 0; i < seq->n; i++) {
+				struct rs_node *id = seq->items[i]->type ==
+					RS_NODE_MAP ?
+					rs_node_get(seq->items[i], "id") : NULL;
+
+				if (!id || id->type != RS_NODE_SCALAR)
+					continue;
+				if (pass)
+					st->ctx_ids[st->n_ctx++] = id->value;
+				else
+					n++;
+			}
+		}
+		if (!pass && !(st->ctx_ids = rs_calloc(n + 1, sizeof(char *))))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int walk(struct subst *st, struct rs_node *n)
 {
 	if (n == st->params)
@@ -370,7 +617,7 @@ static int walk(struct subst *st, struct rs_node *n)
 	} else {
 		unsigned nl = 0;
 		char *v, *q;
-		int r = expand(st, n, &v);
+		int r = expand(st, n->value, n, &v);
 
 		if (r < 0)
 			return r;
@@ -415,6 +662,22 @@ int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
 	if (!r)
 		r = override(s, &st.names, sets, n_sets, d);
 	if (!r)
+		r = context_ids(&st);
+	if (!r) {
+		st.state = rs_calloc(s->n_params + 1, 1);
+		st.stack = rs_calloc(s->n_params + 1, sizeof(*st.stack));
+		if (!st.state || !st.stack)
+			r = -ENOMEM;
+	}
+	/* Every param, used or not: a loop is an error wherever it is. */
+	for (unsigned i = 0; !r && i < s->n_params; i++) {
+		char why[8];
+
+		r = param_value(&st, &s->params[i], why, sizeof(why));
+		if (r == REPORTED)
+			r = -EINVAL;
+	}
+	if (!r)
 		r = walk(&st, root);
 	if (r < 0 || !st.n)
 		goto out;
@@ -450,6 +713,9 @@ int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
 	s->n_edits = st.n;
 out:
 	rs_idmap_free(&st.names);
+	rs_free(st.state);
+	rs_free(st.stack);
+	rs_free(st.ctx_ids);
 	for (size_t i = 0; i < st.n; i++)
 		rs_free(st.edits[i].text);
 	rs_free(st.edits);

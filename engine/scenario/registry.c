@@ -66,12 +66,31 @@ const struct rdmascn_kind *rs_registry_find(const char *key, bool step)
 /* The words of requires.features are the core's and the plugins': the
  * table is filled when the schema is sealed, after plugins loaded. */
 static cyaml_strval_t feature_bits[RS_FEATURES_MAX];
+static const cyaml_schema_field_t bound_fields[] = {
+	CYAML_FIELD_STRING_PTR("fact", CYAML_FLAG_POINTER,
+			       struct rs_fact_bound, fact, 1, 128),
+	CYAML_FIELD_UINT_PTR("min", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct rs_fact_bound, min),
+	CYAML_FIELD_UINT_PTR("max", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct rs_fact_bound, max),
+	CYAML_FIELD_STRING_PTR("equals", CYAML_FLAG_POINTER |
+			       CYAML_FLAG_OPTIONAL, struct rs_fact_bound,
+			       equals, 1, 64),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t bound_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct rs_fact_bound,
+			    bound_fields),
+};
 static cyaml_schema_field_t requires_fields[] = {
 	RS_FIELD_FLAGS("qp_types", struct rs_requires, qp_types, rs_qp_type_bits),
 	CYAML_FIELD_FLAGS("features", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT,
 			  struct rs_requires, features, feature_bits, 0),
 	RS_FIELD_ENUM("link_layer", struct rs_requires, link_layer,
 		      rs_link_layer_names),
+	CYAML_FIELD_SEQUENCE("facts", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct rs_requires, facts, &bound_schema, 1,
+			     CYAML_UNLIMITED),
 	CYAML_FIELD_END
 };
 

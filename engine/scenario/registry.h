@@ -24,10 +24,20 @@ const struct rdmascn_kind *rs_registry_find(const char *section_or_name,
  * registered object kind, then the steps.  Offsets come from
  * rs_doc_section_offset(); the schema from rs_registry_schema().
  */
+/* requires.facts[i]: a bound on a fact of every context's device. */
+struct rs_fact_bound {
+	char *fact;          /* "device.max_dm_size" */
+	uint64_t *min, *max; /* NULL: not given */
+	char *equals;        /* a number or a text fact's word */
+	const struct rs_fact *f; /* set by rs_requires_check() */
+};
+
 struct rs_requires {
 	uint32_t qp_types;   /* RS_QPT_* bits */
 	uint32_t features;   /* RS_FEAT_* bits */
 	int link_layer;      /* enum rs_link_layer */
+	struct rs_fact_bound *facts;
+	unsigned facts_count;
 };
 
 struct rs_top {

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "facts.h"
+#include "macros.h"
+
+static const char *const group_names[RS_FACT_GROUPS] = {
+	[RS_FACT_DEVICE] = "device", [RS_FACT_PORT] = "port",
+	[RS_FACT_GID] = "gid",
+};
+
+const char *rs_fact_group_name(enum rs_fact_group g)
+{
+	return (unsigned)g < RS_FACT_GROUPS ? group_names[g] : "?";
+}
+
+static void put_text(struct rs_fact_val *ret, const char *s)
+{
+	ret->text = true;
+	snprintf(ret->str, sizeof(ret->str), "%s", s);
+}
+
+static void get_name(const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	put_text(ret, s->name ? s->name : "");
+}
+
+static void get_atomic(const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	switch (s->attr->orig_attr.atomic_cap) {
+	case IBV_ATOMIC_HCA: put_text(ret, "hca"); break;
+	case IBV_ATOMIC_GLOB: put_text(ret, "glob"); break;
+	default: put_text(ret, "none"); break;
+	}
+}
+
+static void get_comp_vectors(const struct rs_fact_src *s,
+			     struct rs_fact_val *ret)
+{
+	ret->num = s->num_comp_vectors;
+}
+
+/* ibv_port_state_str()'s spelling changed across rdma-core releases;
+ * the names of the IB spec, as ibstat prints them. */
+static void get_state(const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	static const char *const names[] = {
+		[IBV_PORT_NOP] = "NOP",
+		[IBV_PORT_DOWN] = "DOWN",
+		[IBV_PORT_INIT] = "INIT",
+		[IBV_PORT_ARMED] = "ARMED",
+		[IBV_PORT_ACTIVE] = "ACTIVE",
+		[IBV_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER",
+	};
+	unsigned st = s->port->state;
+
+	put_text(ret, st < RS_N(names) ? names[st] : "UNKNOWN");
+}
+
+static void get_phys_state(const struct rs_fact_src *s,
+			   struct rs_fact_val *ret)
+{
+	static const char *const names[] = {
+		"NOP", "SLEEP", "POLLING", "DISABLED",
+		"PORT_CONFIGURATION_TRAINING", "LINK_UP",
+		"LINK_ERROR_RECOVERY", "PHY_TEST",
+	};
+	unsigned st = s->port->phys_state;
+
+	put_text(ret, st < RS_N(names) ? names[st] : "UNKNOWN");
+}
+
+static void get_link_layer(const struct rs_fact_src *s,
+			   struct rs_fact_val *ret)
+{
+	put_text(ret, s->port->link_layer == IBV_LINK_LAYER_ETHERNET ?
+		 "Ethernet" : s->port->link_layer == IBV_LINK_LAYER_INFINIBAND ?
+		 "InfiniBand" : "unknown");
+}
+
+/* MTUs in bytes, not the enum's 1..5. */
+static void get_active_mtu(const struct rs_fact_src *s,
+			   struct rs_fact_val *ret)
+{
+	ret->num = 128u << s->port->active_mtu;
+}
+
+static void get_max_mtu(const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	ret->num = 128u << s->port->max_mtu;
+}
+
+static void get_gid_index(const struct rs_fact_src *s,
+			  struct rs_fact_val *ret)
+{
+	/* None (InfiniBand without a GRH): past any table. */
+	ret->num = s->gid_index < 0 ? UINT64_MAX : (uint64_t)s->gid_index;
+}
+
+static void get_gid_type(const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	if (s->gid_index < 0)
+		put_text(ret, "none");
+	else
+		put_text(ret, s->gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
+			 s->gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" :
+			 "IB");
+}
+
+static void get_gid(const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	char addr[INET6_ADDRSTRLEN] = "none";
+
+	if (s->gid_index >= 0 && s->gid)
+		inet_ntop(AF_INET6, s->gid->raw, addr, sizeof(addr));
+	put_text(ret, addr);
+}
+
+#define DEV(f, a) { #f, RS_FACT_DEVICE, false, true,                     \
+	offsetof(struct ibv_device_attr_ex, orig_attr.f),                 \
+	sizeof(((struct ibv_device_attr *)0)->f), NULL, a, NULL }
+#define DEV_EX(f, a) { #f, RS_FACT_DEVICE, false, true,                  \
+	offsetof(struct ibv_device_attr_ex, f),                           \
+	sizeof(((struct ibv_device_attr_ex *)0)->f), NULL, a, NULL }
+#define PORT(f, a) { #f, RS_FACT_PORT, false, false,                     \
+	offsetof(struct ibv_port_attr, f),                                \
+	sizeof(((struct ibv_port_attr *)0)->f), NULL, a, NULL }
+#define GET(g, f, text, caps, fn, a, at) { #f, g, text, caps, 0, 0, fn, a, at }
+
+/*
+ * The order is `devices -j`'s: ibv_device_attr's limits in the header's
+ * order, the context's completion vectors, then ibv_device_attr_ex's;
+ * a port's as ibv_port_attr has them.  Assumed values are those of a
+ * capable RoCE NIC (and what rxe has, where it has it), so that a dry
+ * run of a file sized by the device plans what it would on one.
+ */
+static const struct rs_fact facts[] = {
+	GET(RS_FACT_DEVICE, name, true, false, get_name, 0, "any"),
+	DEV(max_mr_size, UINT64_MAX),
+	DEV(page_size_cap, 0xfffff000),
+	DEV(max_qp, 131072),
+	DEV(max_qp_wr, 16384),
+	DEV(max_sge, 32),
+	DEV(max_sge_rd, 32),
+	DEV(max_cq, 16777216),
+	DEV(max_cqe, 4194303),
+	DEV(max_mr, 16777216),
+	DEV(max_pd, 16777216),
+	DEV(max_qp_rd_atom, 16),
+	DEV(max_ee_rd_atom, 0),
+	DEV(max_res_rd_atom, 2097152),
+	DEV(max_qp_init_rd_atom, 16),
+	DEV(max_ee_init_rd_atom, 0),
+	GET(RS_FACT_DEVICE, atomic, true, true, get_atomic, 0, "hca"),
+	DEV(max_ee, 0),
+	DEV(max_rdd, 0),
+	DEV(max_mw, 16777216),
+	DEV(max_raw_ipv6_qp, 0),
+	DEV(max_raw_ethy_qp, 0),
+	DEV(max_mcast_grp, 2097152),
+	DEV(max_mcast_qp_attach, 240),
+	DEV(max_total_mcast_qp_attach, 503316480),
+	DEV(max_ah, 2147483647),
+	DEV(max_fmr, 0),
+	DEV(max_map_per_fmr, 0),
+	DEV(max_srq, 8388608),
+	DEV(max_srq_wr, 32767),
+	DEV(max_srq_sge, 31),
+	DEV(max_pkeys, 128),
+	DEV(local_ca_ack_delay, 16),
+	GET(RS_FACT_DEVICE, num_comp_vectors, false, true, get_comp_vectors,
+	    8, NULL),
+	DEV_EX(max_wq_type_rq, 0),
+	DEV_EX(max_dm_size, 131072),
+	DEV_EX(completion_timestamp_mask, 0x7fffffffffffffff),
+	DEV_EX(hca_core_clock, 156250),
+
+	GET(RS_FACT_PORT, state, true, false, get_state, 0, "ACTIVE"),
+	GET(RS_FACT_PORT, phys_state, true, false, get_phys_state, 0,
+	    "LINK_UP"),
+	GET(RS_FACT_PORT, link_layer, true, false, get_link_layer, 0,
+	    "Ethernet"),
+	GET(RS_FACT_PORT, active_mtu, false, false, get_active_mtu, 1024,
+	    NULL),
+	GET(RS_FACT_PORT, max_mtu, false, false, get_max_mtu, 4096, NULL),
+	PORT(lid, 0),
+	PORT(sm_lid, 0),
+	PORT(lmc, 0),
+	PORT(sm_sl, 0),
+	PORT(active_speed, 128),
+	PORT(active_width, 2),
+	PORT(gid_tbl_len, 255),
+	PORT(pkey_tbl_len, 1),
+	PORT(max_msg_sz, 1073741824),
+	PORT(max_vl_num, 1),
+	PORT(subnet_timeout, 0),
+	PORT(init_type_reply, 0),
+	PORT(bad_pkey_cntr, 0),
+	PORT(qkey_viol_cntr, 0),
+
+	GET(RS_FACT_GID, index, false, false, get_gid_index, 1, NULL),
+	GET(RS_FACT_GID, type, true, false, get_gid_type, 0, "RoCE v2"),
+	GET(RS_FACT_GID, gid, true, false, get_gid, 0, "::ffff:192.0.2.1"),
+};
+
+const struct rs_fact *rs_fact_at(unsigned i)
+{
+	return i < RS_N(facts) ? &facts[i] : NULL;
+}
+
+const struct rs_fact *rs_fact_find(const char *name, size_t len)
+{
+	const char *dot = memchr(name, '.', len);
+
+	if (!dot)
+		return NULL;
+	for (size_t i = 0; i < RS_N(facts); i++) {
+		const char *g = group_names[facts[i].group];
+		const char *n = facts[i].name;
+
+		if ((size_t)(dot - name) == strlen(g) &&
+		    !memcmp(name, g, dot - name) &&
+		    len - (dot + 1 - name) == strlen(n) &&
+		    !memcmp(dot + 1, n, strlen(n)))
+			return &facts[i];
+	}
+	return NULL;
+}
+
+const char *rs_fact_path(const struct rs_fact *f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.%s", group_names[f->group], f->name);
+	return buf;
+}
+
+void rs_fact_get(const struct rs_fact *f, const struct rs_fact_src *src,
+		 struct rs_fact_val *ret)
+{
+	const unsigned char *base = f->group == RS_FACT_DEVICE ?
+		(const void *)src->attr : (const void *)src->port;
+	const unsigned char *p = base + f->off;
+
+	memset(ret, 0, sizeof(*ret));
+	if (f->get) {
+		f->get(src, ret);
+		return;
+	}
+	switch (f->size) {
+	case 1: ret->num = *p; break;
+	case 2: { uint16_t v; memcpy(&v, p, 2); ret->num = v; break; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); ret->num = v; break; }
+	default: memcpy(&ret->num, p, 8); break;
+	}
+}
+
+void rs_fact_assumed(const struct rs_fact *f, struct rs_fact_val *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (f->text)
+		put_text(ret, f->assumed_text);
+	else
+		ret->num = f->assumed;
+}
+
+bool rs_fact_text_eq(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		char x = *a == ' ' ? '_' : tolower((unsigned char)*a);
+		char y = *b == ' ' ? '_' : tolower((unsigned char)*b);
+
+		if (x != y)
+			return false;
+		if (!x)
+			return true;
+	}
+}

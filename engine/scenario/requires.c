@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/* requires.facts: bounds on what a context's device reports, checked
+ * by the loader for shape and by a run against each device. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "expr.h"
+#include "requires.h"
+
+static const struct rs_node *bound_node(const struct rs_scenario *s,
+					unsigned i, const char *key)
+{
+	const struct rs_node *f = rs_node_get(rs_node_get(s->doc.root,
+							  "requires"), "facts");
+	const struct rs_node *e = f && f->type == RS_NODE_SEQ && i < f->n ?
+				  f->items[i] : NULL;
+	const struct rs_node *v = key ? rs_node_get(e, key) : NULL;
+
+	return v ? v : e ? e : f;
+}
+
+static int bad(struct rs_diag *d, const struct rs_scenario *s, unsigned i,
+	       const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int bad(struct rs_diag *d, const struct rs_scenario *s, unsigned i,
+	       const char *key, const char *fmt, ...)
+{
+	const struct rs_node *n = bound_node(s, i, key);
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rs_diag_error(d, n ? &n->loc : NULL, "requires.facts[%u]: %s", i, msg);
+	return -EINVAL;
+}
+
+int rs_requires_check(struct rs_scenario *s, struct rs_diag *d)
+{
+	const struct rs_requires *req = s->top->requires;
+	int r = 0;
+
+	for (unsigned i = 0; req && i < req->facts_count; i++) {
+		struct rs_fact_bound *b = &req->facts[i];
+		__int128 eq;
+
+		b->f = rs_fact_find(b->fact, strlen(b->fact));
+		if (!b->f) {
+			r = bad(d, s, i, "fact", "unknown fact '%s' (device.FIELD, "
+				"port.FIELD as `rdmascn devices -j` names them, "
+				"or gid.index, gid.type, gid.gid)", b->fact);
+			continue;
+		}
+		if (!b->min && !b->max && !b->equals)
+			r = bad(d, s, i, NULL, "%s: give a bound: min, max or "
+				"equals", b->fact);
+		else if (b->f->text && (b->min || b->max))
+			r = bad(d, s, i, b->min ? "min" : "max", "%s is text: "
+				"bound it with equals, not %s", b->fact,
+				b->min ? "min" : "max");
+		else if (!b->f->text && b->equals &&
+			 (!rs_expr_int(b->equals, &eq) || eq < 0))
+			r = bad(d, s, i, "equals", "%s is a number, not '%s'",
+				b->fact, b->equals);
+		else if (b->min && b->max && *b->min > *b->max)
+			r = bad(d, s, i, "min", "%s: min is above max",
+				b->fact);
+	}
+	return r;
+}
+
+bool rs_requires_fact_met(const struct rs_fact_bound *b,
+			  const struct rs_fact_val *v, char *why, size_t len)
+{
+	char path[64], have[64];
+	__int128 eq = 0;
+
+	rs_fact_path(b->f, path, sizeof(path));
+	if (v->text)
+		snprintf(have, sizeof(have), "%s", v->str);
+	else
+		snprintf(have, sizeof(have), "%" PRIu64, v->num);
+	if (b->equals && (v->text ? !rs_fact_text_eq(v->str, b->equals) :
+			  !rs_expr_int(b->equals, &eq) ||
+			  (uint64_t)eq != v->num)) {
+		snprintf(why, len, "%s %s (it has %s", path, b->equals, have);
+		return false;
+	}
+	if (b->min && v->num < *b->min) {
+		snprintf(why, len, "%s of at least %" PRIu64 " (it has %s",
+			 path, *b->min, have);
+		return false;
+	}
+	if (b->max && v->num > *b->max) {
+		snprintf(why, len, "%s of at most %" PRIu64 " (it has %s",
+			 path, *b->max, have);
+		return false;
+	}
+	return true;
+}
