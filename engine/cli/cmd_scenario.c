@@ -181,6 +181,18 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 	printf("teardown:\n");
 	for (unsigned i = s->n_objects; i-- > 0;)
 		printf("  %3u  %s\n", s->n_objects - i, s->create[i]->name);
+	if (s->n_fact_uses)
+		printf("device facts (assumed; a run reads its device's):\n");
+	for (unsigned i = 0; i < s->n_fact_uses; i++) {
+		const struct rs_fact_use *u = &s->fact_uses[i];
+		char path[64], num[24];
+
+		rs_fact_path(u->fact, path, sizeof(path));
+		snprintf(num, sizeof(num), "%llu",
+			 (unsigned long long)u->val.num);
+		printf("  assumed %s.%s = %s  line %u\n", u->ctx, path,
+		       u->val.text ? u->val.str : num, u->loc.line);
+	}
 out:
 	rs_scenario_free(s);
 	rs_free(o.sets);

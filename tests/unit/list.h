@@ -20,6 +20,8 @@
 	X(load, missing_id_once)                                          \
 	X(load, deterministic)                                            \
 	X(load, sealed)                                                   \
+	X(load, param_uses_param)                                         \
+	X(load, param_loop)                                               \
 	X(flow_mask, rule_numbers)                                        \
 	X(flow_mask, rule_widths)                                         \
 	X(flow_mask, prepare_eth)                                         \
@@ -61,6 +63,12 @@
 	X(gates, within)                                                  \
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \
+	X(facts, expr_precedence)                                         \
+	X(facts, expr_range)                                              \
+	X(facts, expr_errors)                                             \
+	X(facts, table)                                                   \
+	X(facts, requires_bounds)                                         \
+	X(facts, reload)                                                  \
 	X(facets, device_and_pd)                                          \
 	X(facets, memory_queues_links)                                    \
 	X(facets, qp_and_steps_tables)                                    \

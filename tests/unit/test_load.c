@@ -421,3 +421,48 @@ TEST(load, sealed)
 		  "");
 	CHECK_INT(rs_registry_add(&lid_kind), -ENOSPC);
 }
+
+/* A param's value may use other params, in any order, through --set
+ * too; $${ stays literal. */
+TEST(load, param_uses_param)
+{
+	struct rs_scenario *s;
+	struct rs_set set = { "base", "100" };
+
+	add_kinds();
+	CHECK_STR(try_load(
+		"params:\n"
+		"  total: \"${half * 2 + 1}\"\n"
+		"  half: {default: \"${base / 2}\"}\n"
+		"  base: 10\n"
+		"  lit: \"$${base}\"\n"
+		"boxes:\n"
+		"  - {id: \"b${lit}\", size: \"${total}\"}\n", &set, 1, &s), "");
+	CHECK_UINT(((struct box *)s->create[0]->data)->size, 101);
+	CHECK_STR(s->create[0]->id, "b${base}");
+	CHECK_STR(s->params[0].value, "101");
+	rs_scenario_free(s);
+	CHECK_STR(try_load(
+		"params: {a: 3, b: \"${a}${a}\"}\n"
+		"boxes:\n"
+		"  - {id: x, size: \"${b}\"}\n", NULL, 0, &s), "");
+	CHECK_UINT(((struct box *)s->create[0]->data)->size, 33);
+	rs_scenario_free(s);
+}
+
+/* A loop is an error at the ${ that closes it, with its path; so is
+ * an unknown param in a default; never a literal ${b} further on. */
+TEST(load, param_loop)
+{
+	add_kinds();
+	ERR("params:\n  a: ${b}\n  b: ${a}\nboxes:\n  - {id: x, size: 1}\n",
+	    ":3:6: params.b: params loop: a -> b -> a");
+	ERR("params:\n  a: ${a}\nboxes:\n  - {id: x, size: 1}\n",
+	    ":2:6: params.a: params loop: a -> a");
+	ERR("params:\n  a: 1${c}\n  b: ${a}\n  c: x${b}\nboxes:\n"
+	    "  - {id: x, size: 1}\n",
+	    ":3:6: params.b: params loop: a -> c -> b -> a");
+	ERR("params:\n  a: {default: \"${nosuch}\"}\nboxes:\n"
+	    "  - {id: x, size: 1}\n",
+	    ":2:16: params.a.default: unknown param 'nosuch'");
+}
