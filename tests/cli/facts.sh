@@ -1,0 +1,67 @@
+#!/bin/bash
+# Device facts and expressions in ${...}, on the host (no device):
+# `run -n` and `plan` state each fact's assumed value; the record's
+# device_facts has them, located, and the record passes its schema;
+# arithmetic over params follows --set; a requires.facts bound is not
+# checked without a device.
+#   facts.sh RDMASCN SEEDS_DIR SCHEMA CHECKER
+set -u
+rdmascn=$1 dir=$2 schema=$3 check=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
+split=$dir/pyverbs_query_port_split_write.yaml
+cq=$dir/pyverbs_cq_device_bounds.yaml
+dm=$dir/pyverbs_dm_device_sized.yaml
+
+# run -n says what it assumed, once a fact, in the text and the record.
+"$rdmascn" run -n --json "$tmp/r.json" "$split" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] || bad "run -n split: exit $rc: $(cat "$tmp/err")"
+grep -qx 'assumed   ctx.port.max_msg_sz = 1073741824' "$tmp/out" ||
+	bad "run -n does not state the assumed max_msg_sz: $(cat "$tmp/out")"
+grep -qx 'assumed   ctx.port.active_mtu = 1024' "$tmp/out" ||
+	bad "run -n does not state the assumed active_mtu"
+[ "$(grep -c '^assumed' "$tmp/out")" = 2 ] || bad "a fact stated twice"
+/usr/bin/python3 "$check" "$schema" "$tmp/r.json" $rc || bad "split: record"
+got=$(jq -c '[.device_facts[] | [.context, .fact, .value, .assumed, .line]]' "$tmp/r.json")
+[ "$got" = '[["ctx","port.max_msg_sz",1073741824,true,20],["ctx","port.active_mtu",1024,true,42]]' ] ||
+	bad "device_facts: $got"
+[ "$(jq -r .scenario.params.piece "$tmp/r.json")" = 32768 ] ||
+	bad "piece is $(jq -r .scenario.params.piece "$tmp/r.json"), want min(65536 / 2, 1073741824)"
+
+# --set changes what the expressions give: 1000 bytes split in two.
+"$rdmascn" run -n --set size=1000 --json "$tmp/s.json" "$split" >"$tmp/out" 2>&1 ||
+	bad "run -n --set size=1000: $(cat "$tmp/out")"
+[ "$(jq -r .scenario.params.piece "$tmp/s.json")" = 500 ] ||
+	bad "--set size=1000: piece is $(jq -r .scenario.params.piece "$tmp/s.json")"
+grep -q 'ibv_reg_mr(pd=pd length=1000 ' "$tmp/out" ||
+	bad "--set size=1000: no 1000-byte MR: $(grep reg_mr "$tmp/out")"
+grep -q 'ibv_modify_qp.*path_mtu=1024' "$tmp/out" ||
+	bad "the connection's MTU is not the assumed active_mtu: $(grep -m2 modify_qp "$tmp/out")"
+
+# plan states them too, with the line of their first ${}.
+"$rdmascn" plan "$cq" >"$tmp/plan" 2>&1 || bad "plan cq: $(cat "$tmp/plan")"
+grep -qx '  assumed ctx.device.max_cqe = 4194303  line 17' "$tmp/plan" ||
+	bad "plan does not state max_cqe: $(tail -3 "$tmp/plan")"
+grep -qx '  assumed ctx.device.num_comp_vectors = 8  line 26' "$tmp/plan" ||
+	bad "plan does not state num_comp_vectors"
+"$rdmascn" run -n "$cq" >"$tmp/out" 2>&1 || bad "run -n cq"
+grep -q 'ibv_create_cq(context=ctx cqe=200 channel=.* comp_vector=7)' "$tmp/out" ||
+	bad "cq: not min(200, max_cqe) on the last vector: $(grep create_cq "$tmp/out")"
+
+# Without a device, requires.facts is not checked (a dry run has no
+# device to check it against); the DM is as large as assumed, capped.
+"$rdmascn" run -n "$dm" >"$tmp/out" 2>&1 || bad "run -n dm: $(cat "$tmp/out")"
+grep -q 'ibv_alloc_dm(context=ctx length=65536 ' "$tmp/out" ||
+	bad "dm: $(grep alloc_dm "$tmp/out")"
+
+# A file without facts says nothing of them.
+"$rdmascn" run -n --json "$tmp/n.json" "$dir/../rc_write.yaml" >"$tmp/out" 2>&1
+grep -q '^assumed' "$tmp/out" && bad "rc_write states assumptions"
+[ "$(jq 'has("device_facts")' "$tmp/n.json")" = false ] ||
+	bad "rc_write's record has device_facts"
+
+[ $fails = 0 ] && echo "facts: all checks passed"
+exit $((fails > 0))
