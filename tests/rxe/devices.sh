@@ -114,3 +114,48 @@ grep -Eq '^      rc_odp_caps +0x0$' <<<"$all" || fail "-v: rc_odp_caps: $all"
 "$rdmascn" devices -d nosuch 2>/dev/null; rc=$?
 [ $rc = 3 ] || fail "-d nosuch exited $rc, want 3"
 echo "rxe0 as expected"
+
+# The same facts in a scenario (${ctx.port.FIELD}): a run substitutes
+# rxe0's values, not the assumed ones, and says which in its record; a
+# requires.facts bound rxe0 does not meet is a skip naming the fact, the
+# bound and the value.
+seeds=$(dirname "$0")/../../scenarios/seeds
+rec_schema=$(dirname "$0")/../../schemas/rdmascn-run.schema.json
+rec_check=$(dirname "$0")/../schema/run_record.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+msg=$(q "$dev | .ports[0].max_msg_sz")
+mtu=$(q "$dev | .ports[0].active_mtu")
+ncv=$(q "$dev | .caps.num_comp_vectors")
+"$rdmascn" run -v --check-leaks --json "$tmp/split.json" \
+	"$seeds/pyverbs_query_port_split_write.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] || fail "split write: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+r() { jq -r "$1" "$tmp/split.json"; }
+[ "$(r '[.device_facts[] | .context + "." + .fact + "=" + (.value | tostring) + " " + .device + " " + (.assumed | tostring)] | join(",")')" = \
+  "ctx.port.max_msg_sz=$msg rxe0 false,ctx.port.active_mtu=$mtu rxe0 false" ] ||
+	fail "device_facts: $(r -c .device_facts)"
+piece=$(( msg < 32768 ? msg : 32768 ))
+[ "$(r .scenario.params.piece)" = "$piece" ] ||
+	fail "piece is $(r .scenario.params.piece), want min(32768, $msg)"
+grep -qx "fact      ctx.port.max_msg_sz = $msg (rxe0)" "$tmp/out" ||
+	fail "no fact line: $(cat "$tmp/out")"
+grep -q "ibv_modify_qp(.*path_mtu=$mtu" "$tmp/out" "$tmp/err" ||
+	fail "the path MTU is not the port's $mtu: $(grep -h -m2 modify_qp "$tmp/out" "$tmp/err")"
+echo "facts: split write on rxe0: max_msg_sz=$msg active_mtu=$mtu piece=$piece, passed"
+"$rdmascn" run -v --json "$tmp/cq.json" "$seeds/pyverbs_cq_device_bounds.yaml" \
+	>"$tmp/out" 2>"$tmp/err" || fail "cq seed: $(cat "$tmp/out" "$tmp/err")"
+grep -q "ibv_create_cq(context=ctx cqe=200 channel=.* comp_vector=$((ncv - 1)))" \
+	"$tmp/out" "$tmp/err" ||
+	fail "the CQ is not on the last of $ncv vectors: $(grep -h create_cq "$tmp/out" "$tmp/err")"
+echo "facts: cq on vector $((ncv - 1)) of $ncv (assumed 8 would be 7), passed"
+"$rdmascn" run --json "$tmp/dm.json" "$seeds/pyverbs_dm_device_sized.yaml" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 77 ] || fail "dm seed: exit $rc, want 77: $(cat "$tmp/out" "$tmp/err")"
+grep -q "rxe0 has no device.max_dm_size of at least 4096 (it has 0; requires.facts\[0\])" \
+	"$tmp/err" || fail "the skip does not name fact, bound and value: $(cat "$tmp/err")"
+echo "facts: $(grep -m1 max_dm_size "$tmp/err")"
+/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/split.json" 0 &&
+/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/dm.json" 77 ||
+	fail "records (see above)"
