@@ -394,13 +394,15 @@ void rs_run_teardown(struct rs_run *run)
 		const struct rdmascn_ops *ops = l->obj->kind->ops;
 		struct rs_val *down;
 
-		if (ops->destroy)
-			ops->destroy(run, l);
-		l->state = RS_LIVE_DESTROYED;
 		down = rs_val_obj();
 		rs_val_put_u64(down, "no", i + 1);
 		rs_val_put_str(down, "id", l->obj->id);
 		rs_val_put_str(down, "name", l->obj->name);
+		l->down = run->dry_run ? NULL : down;
+		if (ops->destroy)
+			ops->destroy(run, l);
+		l->down = NULL;
+		l->state = RS_LIVE_DESTROYED;
 		rs_record_add(run->rec, RS_REC_DESTROYED, run->rec->teardown,
 			      down);
 	}
