@@ -111,6 +111,8 @@ struct rs_cq {
 	bool ignore_overrun;
 	int mode;                /* enum rs_cq_mode; default: events with a
 				  * channel, else busy */
+	char *parent_domain;     /* ex: its buffers from that domain's
+				  * allocators (IBV_CQ_INIT_ATTR_MASK_PD) */
 };
 
 struct rs_srq {
