@@ -248,6 +248,16 @@ static bool requires_met(struct rs_run *run, struct rs_live *ctx,
 	return ok;
 }
 
+/* Does an object before @i stand for @dev too (an imported context is
+ * its original's device)?  Then that one was asked already. */
+static bool dev_seen(struct rs_run *run, unsigned i, const struct rs_dev *dev)
+{
+	for (unsigned j = 0; j < i; j++)
+		if (rs_as_dev(&run->live[j]) == dev)
+			return true;
+	return false;
+}
+
 int rs_run_check_caps(struct rs_run *run)
 {
 	unsigned missing = 0;
@@ -260,7 +270,7 @@ int rs_run_check_caps(struct rs_run *run)
 		struct rs_dev *own = rs_as_dev(l);
 		char why[256] = "";
 
-		if (own && run->s->top->requires &&
+		if (own && run->s->top->requires && !dev_seen(run, i, own) &&
 		    !requires_met(run, l, own))
 			missing++;
 		if (!ops->check_caps)
