@@ -65,7 +65,15 @@ for o in "context 'imported_ctx'" "pd 'imported_pd'" "mr 'imported_mr'"; do
 done
 [ "$(rec -r '[.objects[] | select(.outcome == "created")] | length')" = 0 ] ||
 	fail "import: objects created before the skip"
-echo "ok imports: the trial names the 3 importing objects, nothing created"
+# An imported context is its original's device: an unmet requires: is
+# said once, not once more for the import.
+sed 's/^contexts:$/requires: {qp_types: [xrc_send]}\ncontexts:/' \
+	"$seeddir/pyverbs_import_pd_mr.yaml" >"$tmp/req.yaml"
+run_scn "$tmp/out" "$tmp/err" "$tmp/req.yaml"
+[ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "import + requires: exit $rc, want 77"; }
+[ "$(grep -c 'requires.qp_types' "$tmp/err")" = 1 ] ||
+	{ cat "$tmp/err"; fail "import + requires: not said once"; }
+echo "ok imports: the trial names the 3 importing objects, nothing created; requires: said once for ctx and its import"
 
 # dma-buf: the device's trial speaks first; /dev/udmabuf is reported as
 # it is here.
