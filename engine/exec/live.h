@@ -21,6 +21,7 @@
 struct rs_context_rt {
 	struct ibv_context *ctx;
 	struct rs_dev dev;       /* copied from the probe */
+	struct rs_dev *shared;   /* an import: its original's dev */
 };
 
 struct rs_pd_rt {
@@ -43,6 +44,12 @@ struct rs_mr_rt {
 	struct ibv_mr *mr;
 	uint64_t addr;           /* what the peer puts in remote_addr: the
 				  * iova when given, else buf */
+	bool imported;           /* buf is the original mr's */
+	struct {                 /* a dma-buf mr's (map NULL: none) */
+		void *map;       /* the memfd's pages; buf is in them */
+		size_t size;
+		int memfd, fd;   /* the memfd, the dma-buf */
+	} dmabuf;
 };
 
 struct rs_mw_rt {
@@ -66,6 +73,11 @@ struct rs_srq_rt {
 struct rs_parent_domain_rt {
 	struct ibv_td *td;
 	struct ibv_pd *pd;
+	int alloc;               /* enum rs_pd_alloc: what the callbacks do */
+	uint64_t alloc_calls;    /* the provider asked for a buffer */
+	uint64_t alloc_bytes;    /* ... of these many bytes in all */
+	uint64_t alloc_default;  /* answered IBV_ALLOCATOR_USE_DEFAULT */
+	uint64_t free_calls;     /* gave one of the engine's back */
 };
 
 struct rs_qp_rt {

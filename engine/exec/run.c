@@ -264,6 +264,16 @@ static bool requires_met(struct rs_run *run, struct rs_live *ctx,
 	return ok;
 }
 
+/* Does an object before @i stand for @dev too (an imported context is
+ * its original's device)?  Then that one was asked already. */
+static bool dev_seen(struct rs_run *run, unsigned i, const struct rs_dev *dev)
+{
+	for (unsigned j = 0; j < i; j++)
+		if (rs_as_dev(&run->live[j]) == dev)
+			return true;
+	return false;
+}
+
 int rs_run_check_caps(struct rs_run *run)
 {
 	unsigned missing = 0;
@@ -276,7 +286,7 @@ int rs_run_check_caps(struct rs_run *run)
 		struct rs_dev *own = rs_as_dev(l);
 		char why[256] = "";
 
-		if (own && run->s->top->requires &&
+		if (own && run->s->top->requires && !dev_seen(run, i, own) &&
 		    !requires_met(run, l, own))
 			missing++;
 		if (!ops->check_caps)
@@ -410,13 +420,15 @@ void rs_run_teardown(struct rs_run *run)
 		const struct rdmascn_ops *ops = l->obj->kind->ops;
 		struct rs_val *down;
 
-		if (ops->destroy)
-			ops->destroy(run, l);
-		l->state = RS_LIVE_DESTROYED;
 		down = rs_val_obj();
 		rs_val_put_u64(down, "no", i + 1);
 		rs_val_put_str(down, "id", l->obj->id);
 		rs_val_put_str(down, "name", l->obj->name);
+		l->down = run->dry_run ? NULL : down;
+		if (ops->destroy)
+			ops->destroy(run, l);
+		l->down = NULL;
+		l->state = RS_LIVE_DESTROYED;
 		rs_record_add(run->rec, RS_REC_DESTROYED, run->rec->teardown,
 			      down);
 	}

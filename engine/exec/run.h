@@ -36,6 +36,10 @@ struct rs_live {
 	struct rs_live *cause;   /* RS_LIVE_DEPENDENT: the failed object */
 	double create_ms;
 	struct rs_val *entry;    /* its entry in the run record */
+	struct rs_val *down;     /* while destroy runs (not in a dry run):
+				  * its teardown entry, where a kind puts
+				  * what it knows only at the end
+				  * (`facts`) */
 };
 
 /* What a context found on its device, before anything was created. */

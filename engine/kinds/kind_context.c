@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* contexts: find the device (by name, GUID, netdev or the first active
- * port), the port and the GID; open it. */
+/* contexts: find the device (by name, GUID, netdev, index or the first
+ * active port), the port and the GID; open it.  Or import another
+ * context of the process (ibv_import_device()). */
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "caps.h"
 #include "kinds.h"
@@ -149,25 +151,59 @@ out:
 	return ret;
 }
 
+/* "rxe0, mlx5_0": the devices here, in ibv_get_device_list() order. */
+static void device_names(const struct rs_run *run, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < run->n_devices; i++)
+		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
+				i ? ", " : "",
+				ibv_get_device_name(run->devices[i]));
+}
+
+/* An import stands for its original's device: the same port and GID,
+ * whichever of the two is probed first. */
+static int probe_import(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_context *c = l->obj->data;
+	struct rs_context_rt *rt = l->rt;
+	struct rs_context_rt *orig = rs_rt(run, c->import);
+
+	rt->shared = orig ? &orig->dev : NULL;
+	return 0;
+}
+
 static int context_probe(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_context *c = l->obj->data;
 	struct rs_dev *dev = &((struct rs_context_rt *)l->rt)->dev;
 	const char *want = run->device ? run->device : c->device;
 	bool any = !want || !strcmp(want, "any");
-	char names[256] = "";
-	size_t len = 0;
+	bool by_index = c->index_given && !run->device;
+	char names[256];
 	uint64_t guid = 0;
 	bool by_guid = !any && parse_guid(want, &guid);
 	int r = -ENODEV;
 
-	for (int i = 0; i < run->n_devices; i++) {
+	if (c->import)
+		return probe_import(run, l);
+	device_names(run, names, sizeof(names));
+	if (by_index) {
+		if ((int64_t)c->index >= run->n_devices)
+			return rs_live_error(run, l, ENODEV, "index: %u is out "
+				"of range: %d device%s here (%s)", c->index,
+				run->n_devices, run->n_devices == 1 ? "" : "s",
+				run->n_devices ? names : "none");
+		r = open_probe(c, run->devices[c->index], dev, c->port, false);
+		any = false;
+		want = ibv_get_device_name(run->devices[c->index]);
+	}
+	for (int i = 0; i < run->n_devices && !by_index; i++) {
 		struct ibv_device *d = run->devices[i];
 		const char *name = ibv_get_device_name(d);
 
-		len += snprintf(names + len, len < sizeof(names) ?
-				sizeof(names) - len : 0, "%s%s",
-				i ? ", " : "", name);
 		if (any) {
 			if (!open_probe(c, d, dev, c->port, true))
 				return 0;
@@ -213,17 +249,59 @@ static int context_probe(struct rs_run *run, struct rs_live *l)
 	return 0;
 }
 
+static int context_check_caps(struct rs_run *run, struct rs_live *l,
+			      char *why, unsigned len)
+{
+	const struct rs_context *c = l->obj->data;
+
+	return c->import ? rs_import_trial(rs_live_dev(run, l), "context",
+					   why, len) : 0;
+}
+
+/* ibv_import_device() on a dup of the original's cmd_fd: the new
+ * context owns the dup, and closes it with ibv_close_device(). */
+static int import_create(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_context *c = l->obj->data;
+	struct rs_context_rt *rt = l->rt;
+	struct rs_context_rt *orig = rs_rt(run, c->import);
+	struct rs_call call;
+	int fd;
+
+	rs_call_init(&call, RS_CALL_CREATE, "ibv_import_device");
+	rs_call_arg(&call, "cmd_fd", "dup(%s.cmd_fd)", c->import);
+	if (rs_call_go(run, l, &call)) {
+		fd = dup(orig->ctx->cmd_fd);
+		if (fd < 0) {
+			call.ok = false;
+			call.err = errno;
+			rs_call_returned(&call);
+			rs_call_hint(&call, "dup() of the cmd_fd failed");
+		} else {
+			RS_CALL_PTR(&call, rt->ctx, ibv_import_device(fd));
+			if (!rt->ctx)
+				close(fd);
+		}
+	}
+	return rs_call_done(run, l, &call);
+}
+
 static int context_create(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_context_rt *rt = l->rt;
 	struct rs_call c;
 
+	if (((const struct rs_context *)l->obj->data)->import)
+		return import_create(run, l);
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_open_device");
 	if (run->dry_run) {
 		const struct rs_context *ctx = l->obj->data;
 		const char *want = run->device ? run->device : ctx->device;
 
-		rs_call_arg(&c, "device", "%s", want ? want : "any");
+		if (ctx->index_given && !run->device)
+			rs_call_arg(&c, "device", "#%u", ctx->index);
+		else
+			rs_call_arg(&c, "device", "%s", want ? want : "any");
 		rs_call_arg(&c, "port", "%u", ctx->port ? ctx->port : 1);
 		if (ctx->gid_index_given)
 			rs_call_arg(&c, "gid_index", "%u", ctx->gid_index);
@@ -242,14 +320,25 @@ static void context_destroy(struct rs_run *run, struct rs_live *l)
 	RS_CALL_RELEASE(run, l, ibv_close_device, rt->ctx);
 }
 
+static struct rs_dev *context_as_dev(struct rs_live *l)
+{
+	struct rs_context_rt *rt = l->rt;
+
+	return rt->shared ? rt->shared : &rt->dev;
+}
+
 static void context_describe(struct rs_run *run, struct rs_live *l,
 			     struct rs_val *v)
 {
-	const struct rs_dev *dev = &((struct rs_context_rt *)l->rt)->dev;
+	const struct rs_context *c = l->obj->data;
+	const struct rs_dev *dev = context_as_dev(l);
 	char gid[INET6_ADDRSTRLEN];
 
-	(void)run;
 	rs_val_put_str(v, "device", dev->name);
+	if (c->import)
+		rs_val_put_str(v, "import", c->import);
+	else if (c->index_given && !run->device)
+		rs_val_put_u64(v, "index", c->index);
 	rs_val_put_u64(v, "port", dev->port);
 	if (dev->gid_index >= 0) {
 		inet_ntop(AF_INET6, dev->gid.raw, gid, sizeof(gid));
@@ -260,11 +349,6 @@ static void context_describe(struct rs_run *run, struct rs_live *l,
 		   dev->port_attr.active_mtu == IBV_MTU_2048 ? "2048" :
 		   dev->port_attr.active_mtu == IBV_MTU_1024 ? "1024" :
 		   dev->port_attr.active_mtu == IBV_MTU_512 ? "512" : "256");
-}
-
-static struct rs_dev *context_as_dev(struct rs_live *l)
-{
-	return &((struct rs_context_rt *)l->rt)->dev;
 }
 
 /* Its asynchronous events, while steps run. */
@@ -288,6 +372,7 @@ static void context_on_readable(struct rs_step_run *sr, struct rs_live *l)
 
 const struct rdmascn_ops rs_ops_context = {
 	.rt_size = sizeof(struct rs_context_rt),
+	.check_caps = context_check_caps,
 	.create = context_create,
 	.destroy = context_destroy,
 	.describe = context_describe,

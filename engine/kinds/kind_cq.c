@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * cqs: ibv_create_cq(), or ibv_create_cq_ex() with `ex: true`, with an
- * optional completion channel.  The channel's fd is made non-blocking:
+ * cqs: ibv_create_cq(), or ibv_create_cq_ex() with `ex: true` (and a
+ * parent domain, if given), with an optional completion channel.  The channel's fd is made non-blocking:
  * the steps watch it with uv_poll and drain it with ibv_get_cq_event().
  */
 #include <errno.h>
@@ -110,6 +110,12 @@ static int cq_create(struct rs_run *run, struct rs_live *l)
 			ia.flags |= IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
 		if (ia.flags)
 			ia.comp_mask |= IBV_CQ_INIT_ATTR_MASK_FLAGS;
+		/* Its buffers through the domain's allocators, if it has
+		 * them. */
+		if (q->parent_domain) {
+			ia.parent_domain = rs_live_pd(run, q->parent_domain);
+			ia.comp_mask |= IBV_CQ_INIT_ATTR_MASK_PD;
+		}
 		rs_call_init(&c, RS_CALL_CREATE, "ibv_create_cq_ex");
 		rs_call_arg(&c, "context", "%s", q->context);
 		rs_call_arg(&c, "cqe", "%u", q->cqe);
@@ -118,6 +124,9 @@ static int cq_create(struct rs_run *run, struct rs_live *l)
 		wc_flags_str(q->wc_flags, wcf, sizeof(wcf));
 		rs_call_arg(&c, "wc_flags", "%s", wcf);
 		rs_call_arg(&c, "comp_mask", "0x%x", ia.comp_mask);
+		if (q->parent_domain)
+			rs_call_arg(&c, "parent_domain", "%s",
+				    q->parent_domain);
 		rs_call_arg(&c, "flags", "%s%s%s",
 			    q->single_threaded ? "SINGLE_THREADED" : "",
 			    q->single_threaded && q->ignore_overrun ? "|" : "",

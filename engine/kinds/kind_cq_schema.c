@@ -40,11 +40,13 @@ static const cyaml_schema_field_t cq_fields[] = {
 	RS_FIELD_BOOL("single_threaded", struct rs_cq, single_threaded),
 	RS_FIELD_BOOL("ignore_overrun", struct rs_cq, ignore_overrun),
 	RS_FIELD_ENUM("mode", struct rs_cq, mode, cq_mode_names),
+	RS_FIELD_OPT_REF("parent_domain", struct rs_cq, parent_domain),
 	CYAML_FIELD_END
 };
 
 static const struct rdmascn_ref cq_refs[] = {
 	RS_REF("context", struct rs_cq, context, "context"),
+	RS_REF("parent_domain", struct rs_cq, parent_domain, "parent_domain"),
 	RS_REF_AFTER(struct rs_cq),
 	RS_REF_END
 };
@@ -54,6 +56,7 @@ static int cq_check(struct rs_obj *obj, struct rs_diag *d)
 	const struct rs_cq *c = obj->data;
 	static const char *const ex_only[] = {
 		"wc_flags", "single_threaded", "ignore_overrun",
+		"parent_domain",
 	};
 	int ret = 0;
 

@@ -2,7 +2,9 @@
 /*
  * mrs: a host buffer (posix_memalign, or huge pages from mmap) filled as
  * declared and registered with ibv_reg_mr(), ibv_reg_mr_iova2() when an
- * iova is given, or device memory registered with ibv_reg_dm_mr().
+ * iova is given; device memory registered with ibv_reg_dm_mr(); a
+ * dma-buf registered with ibv_reg_dmabuf_mr() (dmabuf.c); or another mr
+ * imported with ibv_import_mr() (its buffer stays the original's).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -95,6 +97,10 @@ static int mr_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 	const struct rs_mr *m = l->obj->data;
 	const struct rs_dev *dev = rs_live_dev(run, l);
 
+	if (m->import)
+		return rs_import_trial(dev, "mr", why, len);
+	if (m->dmabuf)
+		return rs_dmabuf_trial(dev, why, len);
 	if (dev && m->access & IBV_ACCESS_ON_DEMAND &&
 	    !(rs_dev_features(&dev->attr) & 1u << RS_FEAT_ODP)) {
 		snprintf(why, len, "odp for on_demand access (%s)",
@@ -169,7 +175,7 @@ static int dm_fill(struct rs_run *run, struct rs_live *l, struct ibv_dm *dm)
 		return rs_live_error(run, l, ENOMEM, "fill: %s",
 				     strerror(ENOMEM));
 	fill(m, tmp, m->length);
-	ret = ibv_memcpy_to_dm(dm, 0, tmp, m->length);
+	ret = ibv_memcpy_to_dm(dm, m->dm_offset, tmp, m->length);
 	rs_free(tmp);
 	if (ret)
 		return rs_live_error(run, l, ret < 0 ? -ret : ret,
@@ -210,14 +216,98 @@ static void mr_hint(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 		const struct rs_live *dl = rs_live_find(run, m->dm);
 		const struct rs_dm *d = dl ? dl->obj->data : NULL;
 
-		if (d && m->length > d->length)
-			rs_call_hint(c, "length %" PRIu64 " exceeds dm '%s' "
-				     "of %" PRIu64 " bytes", m->length, m->dm,
+		if (d && m->dm_offset + m->length > d->length)
+			rs_call_hint(c, "dm_offset %" PRIu64 " + length %"
+				     PRIu64 " exceeds dm '%s' of %" PRIu64
+				     " bytes", m->dm_offset, m->length, m->dm,
 				     d->length);
 	} else if (c->err == ENOMEM || c->err == EAGAIN) {
 		rs_call_hint(c, "pinned memory is limited by RLIMIT_MEMLOCK "
 			     "(ulimit -l)");
 	}
+}
+
+/* ibv_import_mr() of the original's handle on this mr's pd: the same
+ * keys and bytes, seen from the imported context. */
+static int mr_import(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_mr *m = l->obj->data;
+	struct rs_mr_rt *rt = l->rt;
+	struct rs_mr_rt *orig = rs_rt(run, m->import);
+	struct rs_call c;
+
+	rt->imported = true;
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_import_mr");
+	rs_call_arg(&c, "pd", "%s", m->pd);
+	rs_call_arg(&c, "mr_handle", "%s.handle", m->import);
+	if (rs_call_go(run, l, &c))
+		RS_CALL_PTR(&c, rt->mr, ibv_import_mr(rs_live_pd(run, m->pd),
+						      orig->mr->handle));
+	if (orig) {
+		rt->buf = orig->buf;
+		rt->length = orig->length;
+		rt->addr = orig->addr;
+	}
+	return rs_call_done(run, l, &c);
+}
+
+/* A dma-buf of whole pages holding the MR at dmabuf.offset, filled
+ * through the memfd's mapping, then ibv_reg_dmabuf_mr(). */
+static int mr_dmabuf(struct rs_run *run, struct rs_live *l, const char *acc)
+{
+	const struct rs_mr *m = l->obj->data;
+	struct rs_mr_rt *rt = l->rt;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t off = m->dmabuf->offset;
+	size_t size = (off + (m->length ? m->length : 1) + page - 1) &
+		      ~(page - 1);
+	const char *what = "udmabuf";
+	uint64_t iova;
+	struct rs_call c;
+	int ret;
+
+	rs_call_init(&c, RS_CALL_QUERY, "udmabuf");
+	rs_call_arg(&c, "memfd_size", "%zu", size);
+	rs_call_arg(&c, "seals", "F_SEAL_SHRINK");
+	if (rs_call_go(run, l, &c)) {
+		ret = rs_dmabuf_make(size, &rt->dmabuf.memfd, &rt->dmabuf.fd,
+				     &rt->dmabuf.map, &what);
+		rs_call_returned(&c);
+		c.ok = !ret;
+		c.err = -ret;
+		if (ret)
+			rs_call_hint(&c, "%s failed", what);
+		else
+			rt->dmabuf.size = size;
+	}
+	ret = rs_call_done(run, l, &c);
+	if (ret)
+		return ret;
+	if (rt->dmabuf.map) {
+		rt->buf = (uint8_t *)rt->dmabuf.map + off;
+		fill(m, rt->buf, m->length);
+	}
+	iova = rs_obj_has(l->obj, "iova") ? m->iova :
+	       m->access & IBV_ACCESS_ZERO_BASED ? 0 : (uintptr_t)rt->buf;
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_dmabuf_mr");
+	rs_call_arg(&c, "pd", "%s", m->pd);
+	rs_call_arg(&c, "offset", "%" PRIu64, off);
+	rs_call_arg(&c, "length", "%" PRIu64, m->length);
+	if (rt->buf || rs_obj_has(l->obj, "iova") ||
+	    m->access & IBV_ACCESS_ZERO_BASED)
+		rs_call_arg(&c, "iova", "0x%" PRIx64, iova);
+	else
+		rs_call_arg(&c, "iova", "the buffer's address");
+	rs_call_arg(&c, "fd", "udmabuf");
+	rs_call_arg(&c, "access", "%s", acc);
+	fill_arg(&c, m);
+	if (rs_call_go(run, l, &c))
+		RS_CALL_PTR(&c, rt->mr, ibv_reg_dmabuf_mr(
+			    rs_live_pd(run, m->pd), off, m->length, iova,
+			    rt->dmabuf.fd, (int)m->access));
+	rt->addr = iova;
+	mr_hint(run, l, &c);
+	return rs_call_done(run, l, &c);
 }
 
 static int mr_create(struct rs_run *run, struct rs_live *l)
@@ -231,8 +321,12 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 	struct rs_call c;
 	int ret;
 
+	if (m->import)
+		return mr_import(run, l);
 	rt->length = m->length;
 	rs_access_text(m->access, acc, sizeof(acc));
+	if (m->dmabuf)
+		return mr_dmabuf(run, l, acc);
 	if (m->dm) {
 		struct rs_dm_rt *dm = rs_rt(run, m->dm);
 
@@ -241,15 +335,15 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 		rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_dm_mr");
 		rs_call_arg(&c, "pd", "%s", m->pd);
 		rs_call_arg(&c, "dm", "%s", m->dm);
-		rs_call_arg(&c, "dm_offset", "0");
+		rs_call_arg(&c, "dm_offset", "%" PRIu64, m->dm_offset);
 		rs_call_arg(&c, "length", "%" PRIu64, m->length);
 		rs_call_arg(&c, "access", "%s", acc);
 		if (rs_obj_has(l->obj, "fill"))
 			rs_call_arg(&c, "fill", "%s (ibv_memcpy_to_dm)",
 				    fill_names[m->fill & 3]);
 		if (rs_call_go(run, l, &c))
-			RS_CALL_PTR(&c, rt->mr, ibv_reg_dm_mr(pd, dm->dm, 0,
-				    m->length, m->access));
+			RS_CALL_PTR(&c, rt->mr, ibv_reg_dm_mr(pd, dm->dm,
+				    m->dm_offset, m->length, m->access));
 		rt->addr = 0;
 		mr_hint(run, l, &c);
 		ret = rs_call_done(run, l, &c);
@@ -300,11 +394,45 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 	return rs_call_done(run, l, &c);
 }
 
-static void mr_destroy(struct rs_run *run, struct rs_live *l)
+static void mr_unimport(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_mr_rt *rt = l->rt;
+	struct rs_call c;
 
+	/* The buffer is the original's, and so is the registration. */
+	rt->buf = NULL;
+	if (!rt->mr && !run->dry_run)
+		return;
+	rs_call_init(&c, RS_CALL_DESTROY, "ibv_unimport_mr");
+	rs_call_arg(&c, "mr", "%s", l->obj->id);
+	if (rs_call_go(run, l, &c)) {
+		/* It returns nothing: it cannot fail. */
+		ibv_unimport_mr(rt->mr);
+		rs_call_returned(&c);
+		c.ok = true;
+	}
+	rt->mr = NULL;
+	rs_call_done(run, l, &c);
+}
+
+static void mr_destroy(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_mr *m = l->obj->data;
+	struct rs_mr_rt *rt = l->rt;
+
+	if (m->import) {
+		mr_unimport(run, l);
+		return;
+	}
 	RS_CALL_RELEASE(run, l, ibv_dereg_mr, rt->mr);
+	if (rt->dmabuf.map) {
+		/* The dma-buf after the MR that pins it, the memfd last. */
+		munmap(rt->dmabuf.map, rt->dmabuf.size);
+		close(rt->dmabuf.fd);
+		close(rt->dmabuf.memfd);
+		rt->dmabuf.map = NULL;
+		rt->buf = NULL;
+	}
 	/* The buffer goes only after the MR: the device may use it until
 	 * ibv_dereg_mr() returns. */
 	if (rt->buf && rt->map_length)
@@ -318,6 +446,7 @@ static void mr_destroy(struct rs_run *run, struct rs_live *l)
 static void mr_describe(struct rs_run *run, struct rs_live *l,
 			struct rs_val *v)
 {
+	const struct rs_mr *m = l->obj->data;
 	struct rs_mr_rt *rt = l->rt;
 
 	(void)run;
@@ -325,6 +454,13 @@ static void mr_describe(struct rs_run *run, struct rs_live *l,
 	rs_val_put_strf(v, "rkey", "0x%x", rt->mr->rkey);
 	rs_val_put_strf(v, "addr", "0x%" PRIx64, rt->addr);
 	rs_val_put_u64(v, "length", rt->length);
+	rs_val_put_u64(v, "handle", rt->mr->handle);
+	if (m->import)
+		rs_val_put_str(v, "import", m->import);
+	if (m->dm)
+		rs_val_put_u64(v, "dm_offset", m->dm_offset);
+	if (rt->dmabuf.map)
+		rs_val_put_u64(v, "dmabuf_size", rt->dmabuf.size);
 }
 
 static struct rs_mr_rt *mr_as_mem(struct rs_live *l)

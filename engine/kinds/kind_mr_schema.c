@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 
 #include <infiniband/verbs.h>
@@ -25,11 +26,22 @@ static const cyaml_strval_t mr_fill_names[] = {
 	{ "random", RS_FILL_RANDOM }, { "byte", RS_FILL_BYTE },
 };
 
+static const cyaml_strval_t mr_dmabuf_sources[] = {
+	{ "udmabuf", RS_DMABUF_UDMABUF },
+};
+
+static const cyaml_schema_field_t mr_dmabuf_fields[] = {
+	RS_FIELD_ENUM("source", struct rs_mr_dmabuf, source,
+		      mr_dmabuf_sources),
+	RS_FIELD_UINT("offset", struct rs_mr_dmabuf, offset),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t mr_fields[] = {
 	RS_FIELD_ID(struct rs_mr),
 	RS_FIELD_AFTER(struct rs_mr),
 	RS_FIELD_REF("pd", struct rs_mr, pd),
-	RS_FIELD_REQ_UINT("length", struct rs_mr, length),
+	RS_FIELD_UINT("length", struct rs_mr, length),
 	RS_FIELD_FLAGS("access", struct rs_mr, access, mr_access_names),
 	RS_FIELD_UINT("iova", struct rs_mr, iova),
 	RS_FIELD_UINT("alignment", struct rs_mr, alignment),
@@ -37,15 +49,59 @@ static const cyaml_schema_field_t mr_fields[] = {
 	RS_FIELD_ENUM("fill", struct rs_mr, fill, mr_fill_names),
 	RS_FIELD_UINT("fill_byte", struct rs_mr, fill_byte),
 	RS_FIELD_OPT_REF("dm", struct rs_mr, dm),
+	RS_FIELD_UINT("dm_offset", struct rs_mr, dm_offset),
+	RS_FIELD_MAP("dmabuf", struct rs_mr, dmabuf, mr_dmabuf_fields),
+	RS_FIELD_OPT_REF("import", struct rs_mr, import),
 	CYAML_FIELD_END
 };
 
 static const struct rdmascn_ref mr_refs[] = {
 	RS_REF("pd", struct rs_mr, pd, "pd", "parent_domain"),
 	RS_REF("dm", struct rs_mr, dm, "dm"),
+	RS_REF("import", struct rs_mr, import, "mr"),
 	RS_REF_AFTER(struct rs_mr),
 	RS_REF_END
 };
+
+/* An imported mr is its original's buffer, length and access: it takes
+ * none of the fields that describe them. */
+static int import_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	static const char *const own[] = {
+		"length", "access", "iova", "alignment", "huge_pages", "fill",
+		"fill_byte", "dm", "dm_offset", "dmabuf",
+	};
+
+	for (unsigned i = 0; i < RS_N(own); i++)
+		if (rs_obj_has(obj, own[i])) {
+			rs_obj_error(d, obj, own[i], "an imported mr has its "
+				     "original's; remove it");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* Where the mr lies in its dm, checked against the dm's length. */
+static int dm_check(struct rs_obj *obj, struct rs_diag *d)
+{
+	const struct rs_mr *m = obj->data;
+	const struct rs_obj *dmo = rs_obj_ref(obj, "dm");
+	const struct rs_dm *dm = dmo ? dmo->data : NULL;
+
+	if (!m->dm && rs_obj_has(obj, "dm_offset")) {
+		rs_obj_error(d, obj, "dm_offset", "needs 'dm'");
+		return -EINVAL;
+	}
+	if (dm && (m->dm_offset > dm->length ||
+		   m->length > dm->length - m->dm_offset)) {
+		rs_obj_error(d, obj, m->dm_offset ? "dm_offset" : "length",
+			     "%" PRIu64 " bytes at offset %" PRIu64 " end past "
+			     "dm '%s' of %" PRIu64 " bytes", m->length,
+			     m->dm_offset, m->dm, dm->length);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 {
@@ -53,6 +109,21 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 				IBV_ACCESS_REMOTE_ATOMIC;
 	const struct rs_mr *m = obj->data;
 	int ret = 0;
+
+	if (m->import)
+		return import_check(obj, d);
+	if (!rs_obj_has(obj, "length")) {
+		rs_obj_error(d, obj, NULL, "missing field 'length'");
+		return -EINVAL;
+	}
+	if (dm_check(obj, d))
+		ret = -EINVAL;
+	if (m->dmabuf && (m->dm || m->huge_pages ||
+			  rs_obj_has(obj, "alignment"))) {
+		rs_obj_error(d, obj, "dmabuf", "a dma-buf mr takes no 'dm', "
+			     "'huge_pages' or 'alignment'");
+		ret = -EINVAL;
+	}
 
 	if (rs_obj_has(obj, "alignment") && !rs_is_pow2(m->alignment)) {
 		rs_obj_error(d, obj, "alignment",

@@ -4,11 +4,16 @@
 #include "kinds.h"
 #include "live.h"
 
+static const cyaml_strval_t pd_alloc_names[] = {
+	{ "counted", RS_PD_ALLOC_COUNTED }, { "engine", RS_PD_ALLOC_ENGINE },
+};
+
 static const cyaml_schema_field_t parent_domain_fields[] = {
 	RS_FIELD_ID(struct rs_parent_domain),
 	RS_FIELD_AFTER(struct rs_parent_domain),
 	RS_FIELD_REF("pd", struct rs_parent_domain, pd),
 	RS_FIELD_BOOL("td", struct rs_parent_domain, td),
+	RS_FIELD_ENUM("alloc", struct rs_parent_domain, alloc, pd_alloc_names),
 	CYAML_FIELD_END
 };
 

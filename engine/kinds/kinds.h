@@ -24,10 +24,14 @@ struct rs_context {
 	char **after;
 	unsigned after_count;
 	char *device;            /* name, GUID, "netdev:IF", "any"; NULL: any */
+	uint32_t index;          /* in ibv_get_device_list() order */
+	char *import;            /* given: ibv_import_device() on a dup of
+				  * this context's cmd_fd */
 	uint8_t port;            /* 0: 1 */
 	uint32_t gid_index;
 	bool async_events;
 	bool gid_index_given;    /* check() */
+	bool index_given;        /* check() */
 };
 
 struct rs_pd {
@@ -35,6 +39,7 @@ struct rs_pd {
 	char **after;
 	unsigned after_count;
 	char *context;
+	char *import;            /* given: ibv_import_pd() of this pd */
 };
 
 struct rs_xrcd {
@@ -56,6 +61,14 @@ struct rs_dm {
 
 enum rs_mr_fill { RS_FILL_ZERO, RS_FILL_PATTERN, RS_FILL_RANDOM, RS_FILL_BYTE };
 
+/* Where a dma-buf MR's buffer comes from. */
+enum rs_dmabuf_source { RS_DMABUF_UDMABUF };
+
+struct rs_mr_dmabuf {
+	int source;              /* enum rs_dmabuf_source */
+	uint64_t offset;         /* of the MR in the dma-buf */
+};
+
 struct rs_mr {
 	char *id;
 	char **after;
@@ -69,6 +82,9 @@ struct rs_mr {
 	int fill;                /* enum rs_mr_fill */
 	uint8_t fill_byte;
 	char *dm;                /* given: ibv_reg_dm_mr() on that dm */
+	uint64_t dm_offset;      /* of the MR in the dm */
+	struct rs_mr_dmabuf *dmabuf; /* given: ibv_reg_dmabuf_mr() */
+	char *import;            /* given: ibv_import_mr() of this mr */
 };
 
 struct rs_mw {
@@ -95,6 +111,8 @@ struct rs_cq {
 	bool ignore_overrun;
 	int mode;                /* enum rs_cq_mode; default: events with a
 				  * channel, else busy */
+	char *parent_domain;     /* ex: its buffers from that domain's
+				  * allocators (IBV_CQ_INIT_ATTR_MASK_PD) */
 };
 
 struct rs_srq {
@@ -118,7 +136,13 @@ struct rs_parent_domain {
 	unsigned after_count;
 	char *pd;
 	bool td;                 /* with a thread domain */
+	int alloc;               /* enum rs_pd_alloc */
 };
+
+/* A parent domain's allocators: none (the provider's own), or callbacks
+ * that count and leave the buffer to the provider, or that count and
+ * allocate it themselves. */
+enum rs_pd_alloc { RS_PD_ALLOC_NONE, RS_PD_ALLOC_COUNTED, RS_PD_ALLOC_ENGINE };
 
 struct rs_qp_cap {
 	uint32_t max_send_wr;
@@ -356,6 +380,7 @@ extern const struct rdmascn_ops rs_ops_connection;
 /* --- what the core kinds call of each other's at run time ---------------- */
 
 struct rs_call;
+struct rs_dev;
 struct rs_live;
 struct rs_run;
 struct ibv_qp_attr;
@@ -379,6 +404,26 @@ const char *rs_rate_name(int rate);
  */
 int rs_flow_attr_build(const struct rs_flow *f, uint8_t port, void **ret_attr,
 		       size_t *ret_len);
+
+/*
+ * Whether the device of @dev can import (import.c): a trial on a context
+ * of its own, released at once.  @what is "context", "pd" or "mr" (each
+ * needs the ones before).  0, or -EOPNOTSUPP with the missing capability
+ * named in @why.
+ */
+int rs_import_trial(const struct rs_dev *dev, const char *what, char *why,
+		    unsigned len);
+
+/*
+ * dma-buf MRs (dmabuf.c).  rs_dmabuf_trial(): can the device of @dev
+ * register one, and can this host make one (/dev/udmabuf)?  0, or
+ * -EOPNOTSUPP with why in @why.  rs_dmabuf_make(): a sealed memfd of
+ * @size bytes (page multiple) turned into a dma-buf by /dev/udmabuf,
+ * mapped at *@ret_map; 0 or -errno, with what failed in @what.
+ */
+int rs_dmabuf_trial(const struct rs_dev *dev, char *why, unsigned len);
+int rs_dmabuf_make(size_t size, int *ret_memfd, int *ret_dmabuf_fd,
+		   void **ret_map, const char **ret_what);
 
 /*
  * QP state changes (kind_qp.c), for the qp kind and connections.

@@ -227,6 +227,22 @@ static void print_object(struct text *t, const struct rs_val *e)
 	fputc('\n', out(t));
 }
 
+/* What a kind knows only at the end (a parent domain's allocator
+ * counts) comes with its teardown line. */
+static void print_destroyed(struct text *t, const struct rs_val *e)
+{
+	const struct rs_val *facts = rs_val_get(e, "facts");
+
+	fprintf(out(t), "destroyed %llu %s",
+		(unsigned long long)rs_val_get_u64(e, "no"),
+		rs_val_text(e, "name"));
+	if (facts) {
+		json_object_object_foreach(rs_val_json(facts), key, v)
+			print_fact(out(t), key, v);
+	}
+	fputc('\n', out(t));
+}
+
 static void print_call(struct text *t, const struct rs_val *e)
 {
 	FILE *f = t->dry_run ? out(t) : err(t);
@@ -375,9 +391,7 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		break;
 	case RS_REC_DESTROYED:
 		if (!t->dry_run)
-			fprintf(out(t), "destroyed %llu %s\n",
-				(unsigned long long)rs_val_get_u64(e, "no"),
-				rs_val_text(e, "name"));
+			print_destroyed(t, e);
 		break;
 	case RS_REC_LEAKS:
 		print_leaks(t, e);

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "model.h"
 #include "schema.h"
 
 const cyaml_schema_value_t rs_id_schema = {
@@ -19,4 +22,12 @@ void rs_schema_int_range(const cyaml_schema_value_t *v, int64_t *ret_min,
 		*ret_max = (UINT64_C(1) << (bits - 1)) - 1;
 		*ret_min = -(int64_t)*ret_max - 1;
 	}
+}
+
+const struct rs_obj *rs_obj_ref(const struct rs_obj *obj, const char *field)
+{
+	for (unsigned e = 0; e < obj->n_edges; e++)
+		if (obj->edges[e].field && !strcmp(obj->edges[e].field, field))
+			return obj->edges[e].to;
+	return NULL;
 }

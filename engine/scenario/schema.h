@@ -71,6 +71,11 @@
 
 extern const cyaml_schema_value_t rs_id_schema;
 
+/* In a kind's check (references resolved): the object @obj's reference
+ * @field names, NULL when absent.  Its kind is one the reference table
+ * accepts, so its data is that kind's struct. */
+const struct rs_obj *rs_obj_ref(const struct rs_obj *obj, const char *field);
+
 /* The range libcyaml enforces on an INT or UINT value of its data size:
  * what error messages and the JSON Schema both state. */
 void rs_schema_int_range(const cyaml_schema_value_t *v, int64_t *ret_min,

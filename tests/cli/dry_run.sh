@@ -58,3 +58,38 @@ sed 's/^    dgid: .*$/    src_path_bits: 3\n    static_rate: 25/' "$scndir/ud_se
 "$rdmascn" run --dry-run "$tmp/ah.yaml" >"$tmp/dry"
 knob "ibv_create_ah(.*dgid=(the source GID: loopback) .*hop_limit=64 .*src_path_bits=3 static_rate=25"
 echo "ok ah: src_path_bits, static_rate and the defaults in the dry run"
+# Imports are objects that need their originals: created after them,
+# taken down before them (ibv_unimport_* before the original's release).
+seeds=$scndir/seeds
+"$rdmascn" run --dry-run "$seeds/pyverbs_import_pd_mr.yaml" >"$tmp/dry"
+knob() { grep -q "$1" "$tmp/dry" || { cat "$tmp/dry"; fail "imports: no $1"; }; }
+knob "ibv_import_device(cmd_fd=dup(ctx.cmd_fd))  # context 'imported_ctx'"
+knob "ibv_import_pd(context=imported_ctx pd_handle=pd.handle)  # pd 'imported_pd'"
+knob "ibv_import_mr(pd=imported_pd mr_handle=mr.handle)  # mr 'imported_mr'"
+before() {
+	local a b
+	a=$(grep -n -m1 -F "$1" "$tmp/dry" | cut -d: -f1)
+	b=$(grep -n -m1 -F "$2" "$tmp/dry" | cut -d: -f1)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] ||
+		{ cat "$tmp/dry"; fail "imports: '$1' is not before '$2'"; }
+}
+before "ibv_unimport_mr(mr=imported_mr)" "ibv_dereg_mr(mr=mr)"
+before "ibv_unimport_pd(pd=imported_pd)" "ibv_dealloc_pd(pd=pd)"
+before "ibv_close_device(context=imported_ctx)" "ibv_close_device(context=ctx)"
+grep -q "ibv_dereg_mr(mr=imported_mr)\|ibv_dealloc_pd(pd=imported_pd)" "$tmp/dry" &&
+	{ cat "$tmp/dry"; fail "imports: an import released as if it were the original"; }
+echo "ok imports: ibv_import_device/pd/mr, each unimported before its original"
+# A DM MR at an offset, a dma-buf MR, allocators, a device by index.
+"$rdmascn" run --dry-run "$seeds/pyverbs_dm_mr.yaml" >"$tmp/dry"
+knob "ibv_reg_dm_mr(pd=pd dm=dm dm_offset=256 length=100 "
+knob "fill=pattern (ibv_memcpy_to_dm)"
+"$rdmascn" run --dry-run "$seeds/pyverbs_dmabuf_mr.yaml" >"$tmp/dry"
+knob "udmabuf(memfd_size=8192 seals=F_SEAL_SHRINK)  # mr 'dst'"
+knob "ibv_reg_dmabuf_mr(pd=pd offset=128 length=4096 iova=the buffer's address fd=udmabuf access=local_write|remote_write"
+"$rdmascn" run --dry-run "$seeds/pyverbs_parent_domain.yaml" >"$tmp/dry"
+knob "ibv_alloc_parent_domain(pd=pd td=none comp_mask=ALLOCATORS alloc=engine (posix_memalign))"
+knob "ibv_create_cq_ex(.*comp_mask=0x2 parent_domain=parent_domain "
+knob "ibv_create_qp(pd=parent_domain "
+"$rdmascn" run --dry-run "$seeds/pyverbs_device_list.yaml" >"$tmp/dry"
+knob "ibv_open_device(device=#0 port=1)"
+echo "ok dm_offset, dmabuf, parent domain allocators and a device by index in the dry run"

@@ -74,7 +74,8 @@
 	X(facets, qp_and_steps_tables)                                    \
 	X(facets, any_kind_offering_them)                                 \
 	X(graph, run_outcomes)                                            \
-	X(graph, cell_file)
+	X(graph, cell_file)                                               \
+	X(dmabuf, make)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
