@@ -66,7 +66,16 @@
 	X(facets, qp_and_steps_tables)                                    \
 	X(facets, any_kind_offering_them)                                 \
 	X(graph, run_outcomes)                                            \
-	X(graph, cell_file)
+	X(graph, cell_file)                                               \
+	X(devx, alloc_pd)                                                 \
+	X(devx, devx_set_agrees)                                          \
+	X(devx, create_cq)                                                \
+	X(devx, flow_table_destroy_derived)                               \
+	X(devx, fte_destinations)                                         \
+	X(devx, errors)                                                   \
+	X(devx, wide_values)                                              \
+	X(devx, every_field_as_devx_set)                                  \
+	X(devx, commands_listed)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
