@@ -124,8 +124,14 @@ int prm_destroy_encode(const struct prm_create *cr, const uint8_t *cin,
 		       size_t cin_len, const uint8_t *cout, size_t cout_len,
 		       uint8_t *din, size_t cap, size_t *ret_len);
 
-/* The bytes as hex, up to the last non-zero 32-bit word (at least one),
- * into @buf: "08000000 00000000"-less, one run of digits.  Returns @buf. */
+/* The bytes as hex digits into @buf, a run of 16 or more zero bytes
+ * written <N*00> so that a command's 1 KiB fits a line:
+ * "08010000<4*00>00123456<4*00>" is hex "0801000000000000001234560...".
+ * Cut short (ending "...") when @size is too small.  Returns @buf. */
 char *prm_hex(const uint8_t *b, size_t len, char *buf, size_t size);
+/* Hex digits (spaces and underscores between them ignored, an optional
+ * 0x first; <N*00> as prm_hex writes it) into @out: the number of
+ * bytes, or -EINVAL (not hex, odd digits), -ENOSPC (more than @cap). */
+long prm_unhex(const char *s, uint8_t *out, size_t cap);
 
 #endif

@@ -2,6 +2,7 @@
 /* A command's input from named values, a create's derived destroy. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "prm.h"
@@ -69,15 +70,80 @@ int prm_destroy_encode(const struct prm_create *cr, const uint8_t *cin,
 
 char *prm_hex(const uint8_t *b, size_t len, char *buf, size_t size)
 {
-	size_t used = len, o = 0;
+	size_t o = 0;
 
-	while (used > 4 && !b[used - 1])
-		used--;
-	used = (used + 3) / 4 * 4;
-	if (used > len)
-		used = len;
 	buf[0] = '\0';
-	for (size_t i = 0; i < used && o + 3 <= size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%02x", b[i]);
+	for (size_t i = 0; i < len;) {
+		size_t run = 0;
+		int w;
+
+		while (i + run < len && !b[i + run])
+			run++;
+		if (run >= 16) {
+			w = snprintf(buf + o, size - o, "<%zu*00>", run);
+			i += run;
+		} else {
+			w = snprintf(buf + o, size - o, "%02x", b[i]);
+			i++;
+		}
+		if (w < 0 || (size_t)w >= size - o) {
+			if (size >= 4)
+				strcpy(buf + (o < size - 4 ? o : size - 4),
+				       "...");
+			break;
+		}
+		o += (size_t)w;
+	}
 	return buf;
+}
+
+static int hexdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+long prm_unhex(const char *s, uint8_t *out, size_t cap)
+{
+	size_t n = 0;
+	int hi = -1;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		s += 2;
+	for (; *s; s++) {
+		int v;
+
+		if (*s == ' ' || *s == '_' || *s == '\n')
+			continue;
+		if (*s == '<') {
+			char *end;
+			unsigned long run = strtoul(s + 1, &end, 10);
+
+			if (hi >= 0 || end == s + 1 || strncmp(end, "*00>", 4))
+				return -EINVAL;
+			if (run > cap - n)
+				return -ENOSPC;
+			memset(out + n, 0, run);
+			n += run;
+			s = end + 3;
+			continue;
+		}
+		v = hexdigit(*s);
+		if (v < 0)
+			return -EINVAL;
+		if (hi < 0) {
+			hi = v;
+			continue;
+		}
+		if (n == cap)
+			return -ENOSPC;
+		out[n++] = (uint8_t)(hi << 4 | v);
+		hi = -1;
+	}
+	return hi >= 0 ? -EINVAL : (long)n;
 }

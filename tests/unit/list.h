@@ -75,7 +75,8 @@
 	X(devx, errors)                                                   \
 	X(devx, wide_values)                                              \
 	X(devx, every_field_as_devx_set)                                  \
-	X(devx, commands_listed)
+	X(devx, commands_listed)                                          \
+	X(devx, device_description)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

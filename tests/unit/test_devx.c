@@ -19,7 +19,10 @@
 
 #include "check.h"
 #include "list.h"
+#include "devices.h"
+#include "mlx5.h"
 #include "prm.h"
+#include "value.h"
 
 typedef uint8_t u8;
 
@@ -388,4 +391,77 @@ TEST(devx, commands_listed)
 	CHECK_UINT(prm_cmd_find("QUERY_HCA_CAP")->opcode, 0x100);
 	CHECK_UINT(prm_cmd_by_opcode(0x936)->opcode, 0x936);
 	CHECK(prm_create_of(prm_cmd_find("QUERY_CQ")) == NULL);
+}
+
+/* What `rdmascn devices` shows of an mlx5 device, from an answer of
+ * mlx5dv_query_device() (there is no ConnectX here): each group its
+ * comp_mask fills, by name, in JSON and in -v's text, which print the
+ * same tree. */
+TEST(devx, device_description)
+{
+	struct mlx5dv_context a = {
+		.version = 1,
+		.flags = MLX5DV_CONTEXT_FLAGS_CQE_V1 |
+			 MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP,
+		.comp_mask = MLX5DV_CONTEXT_MASK_CQE_COMPRESION |
+			     MLX5DV_CONTEXT_MASK_STRIDING_RQ |
+			     MLX5DV_CONTEXT_MASK_TUNNEL_OFFLOADS |
+			     MLX5DV_CONTEXT_MASK_DYN_BFREGS |
+			     MLX5DV_CONTEXT_MASK_DC_ODP_CAPS,
+		.cqe_comp_caps = { .max_num = 64,
+				   .supported_format = MLX5DV_CQE_RES_FORMAT_HASH |
+						       MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX },
+		.striding_rq_caps = { 6, 13, 9, 16,
+				      1u << IBV_QPT_RAW_PACKET },
+		.tunnel_offloads_caps = MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_VXLAN,
+		.max_dynamic_bfregs = 1024,
+		.dc_odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_READ,
+		/* Not in comp_mask: not said. */
+		.flow_action_flags = MLX5DV_FLOW_ACTION_FLAGS_ESP_AES_GCM,
+	};
+	struct rs_val *devs = rs_val_arr(), *dev = rs_val_push_obj(devs);
+	struct rs_val *m;
+	const struct rs_val *g;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	rs_val_put_str(dev, "name", "mlx5_0");
+	rs_val_put_str(dev, "node_type", "CA");
+	rs_val_put_str(dev, "node_guid", "0000:0000:0000:0001");
+	rs_val_put_str(dev, "fw_ver", "1.0");
+	rs_val_put_str(dev, "vendor_id", "0x02c9");
+	rs_val_put_u64(dev, "vendor_part_id", 4123);
+	m = rs_val_put_obj(dev, "mlx5");
+	mlx5_attr_describe(&a, m);
+	CHECK_INT(rs_val_check(devs), 0);
+	CHECK_UINT(rs_val_get_u64(m, "version"), 1);
+	CHECK_UINT(rs_val_len(rs_val_get(m, "flags")), 2);
+	CHECK_STR(rs_val_type_of(rs_val_at(rs_val_get(m, "flags"), 1)) ==
+		  RS_VAL_STR ? "str" : "?", "str");
+	g = rs_val_get(m, "cqe_compression");
+	CHECK_UINT(rs_val_get_u64(g, "max_num"), 64);
+	CHECK_UINT(rs_val_len(rs_val_get(g, "formats")), 2);
+	g = rs_val_get(m, "striding_rq");
+	CHECK_UINT(rs_val_get_u64(g, "min_stride_bytes"), 64);
+	CHECK_UINT(rs_val_get_u64(g, "max_strides"), 65536);
+	CHECK_UINT(rs_val_get_u64(m, "max_dynamic_bfregs"), 1024);
+	CHECK_UINT(rs_val_len(rs_val_get(m, "dc_odp")), 2);
+	CHECK(rs_val_get(m, "flow_actions") == NULL);
+	CHECK(rs_val_get(m, "sw_parsing") == NULL);
+
+	f = open_memstream(&text, &len);
+	CHECK(f != NULL);
+	rs_devices_print(f, devs, true);
+	fclose(f);
+	CHECK(strstr(text, "\n  mlx5:\n    version  ") != NULL ||
+	      strstr(text, "\n  mlx5:\n    version ") != NULL);
+	CHECK(strstr(text, "cqe_v1") != NULL);
+	CHECK(strstr(text, "    cqe_compression:\n      max_num") != NULL);
+	CHECK(strstr(text, "hash") && strstr(text, "csum_stridx"));
+	CHECK(strstr(text, "    striding_rq:\n") != NULL);
+	CHECK(strstr(text, "vxlan") != NULL);
+	CHECK(strstr(text, "esp_aes_gcm") == NULL);
+	free(text);
+	rs_val_free(devs);
 }
