@@ -34,9 +34,9 @@ static struct devx_rt *rt_of(struct rs_run *run, const char *id)
 
 /* The values of the set: items; a reference reads its object's output
  * (zero in a dry run, where nothing answered). */
-static int build_in(struct rs_run *run, struct rs_live *l,
-		    const struct devx_obj *d, const struct prm_cmd *cmd,
-		    struct devx_rt *rt, struct rdmascn_call *call)
+static int build_in(struct rs_run *run, const struct devx_obj *d,
+		    const struct prm_cmd *cmd, struct devx_rt *rt,
+		    struct rdmascn_call *call)
 {
 	struct prm_val *vals = calloc(d->set_count + 1, sizeof(*vals));
 	uint8_t (*wide)[64] = calloc(d->set_count + 1, sizeof(*wide));
@@ -76,9 +76,9 @@ static int build_in(struct rs_run *run, struct rs_live *l,
 	}
 	r = prm_encode(cmd, vals, d->set_count, rt->in, DEVX_MAX_IN,
 		       &rt->inlen, &bad);
+	/* check() refused what would fail here; should it not have. */
 	if (r)
-		r = rdmascn_live_error(run, l, -r, "set[%zu]: %s", bad,
-				       strerror(-r));
+		rdmascn_call_hint(call, "set[%zu]: %s", bad, strerror(-r));
 out:
 	free(vals);
 	free(wide);
@@ -139,9 +139,10 @@ static int devx_create(struct rs_run *run, struct rs_live *l)
 	 * answer, which later ones reference): numbered as a create. */
 	call = rdmascn_call_new(how == DEVX_MODIFY ? RDMASCN_CALL_MODIFY :
 				RDMASCN_CALL_CREATE, how_call[how]);
-	if (!hex || !rt->in || !rt->out || !call) {
+	if (!hex || !rt->in || !rt->out) {
 		free(hex);
-		return rdmascn_call_done(run, l, NULL);
+		rdmascn_call_result(call, ENOMEM);
+		return rdmascn_call_done(run, l, call);
 	}
 	rdmascn_call_arg(call, "context", "%s", d->context);
 	if (d->object)
@@ -150,11 +151,12 @@ static int devx_create(struct rs_run *run, struct rs_live *l)
 	if (d->raw) {
 		rt->inlen = (size_t)prm_unhex(d->raw, rt->in, DEVX_MAX_IN);
 	} else {
-		r = build_in(run, l, d, cmd, rt, call);
+		r = build_in(run, d, cmd, rt, call);
 		if (r) {
+			/* Not sent: reported as this call's failure. */
 			free(hex);
-			free(call);
-			return r;
+			rdmascn_call_result(call, -r);
+			return rdmascn_call_done(run, l, call);
 		}
 	}
 	rdmascn_call_arg(call, "in", "%s", prm_hex(rt->in, rt->inlen, hex,
@@ -228,7 +230,7 @@ static void devx_describe(struct rs_run *run, struct rs_live *l,
 	const struct prm_cmd *cmd = devx_cmd(d);
 	const char *id = devx_out_name(d, NULL);
 	struct devx_rt *rt = rdmascn_live_rt(l);
-	char hex[HEX_MAX > 2 * DEVX_MAX_OUT + 1 ? HEX_MAX : 2 * DEVX_MAX_OUT + 1];
+	char hex[2 * DEVX_MAX_OUT + 1];
 	struct prm_loc loc;
 
 	(void)run;

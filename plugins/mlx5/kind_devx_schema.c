@@ -293,7 +293,8 @@ static int devx_check(struct rs_obj *obj, struct rs_diag *d)
 		/* As libcyaml names an enum's values: those one can write. */
 		for (size_t i = 0; i < prm_n_cmds && o < sizeof(names); i++)
 			if (!destroyed_by(&prm_cmds[i]))
-				o += (size_t)snprintf(names + o, sizeof(names) - o,
+				o += (size_t)snprintf(names + o,
+						      sizeof(names) - o,
 						      "%s%s", o ? ", " : "",
 						      prm_cmds[i].name);
 		rdmascn_obj_error(d, obj, "command", "unknown DevX command "
@@ -331,7 +332,8 @@ static int devx_check(struct rs_obj *obj, struct rs_diag *d)
 		const struct devx_obj *t = rdmascn_obj_ref_data(obj, x->object);
 		const struct prm_cmd *tc = t ? devx_cmd(t) : NULL;
 
-		if (tc && strcmp(object_word(tc->name), object_word(cmd->name))) {
+		if (tc && strcmp(object_word(tc->name),
+				 object_word(cmd->name))) {
 			rdmascn_obj_error(d, obj, "object", "%s is not about "
 					  "what %s made ('%s')", cmd->name,
 					  tc->name, x->object);

@@ -14,7 +14,8 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct prm_cmd prm_cmds[] = {
-	{ "QUERY_HCA_CAP", 0x100, &prm_query_hca_cap_in, &prm_query_hca_cap_out },
+	{ "QUERY_HCA_CAP", 0x100, &prm_query_hca_cap_in,
+	  &prm_query_hca_cap_out },
 	{ "CREATE_MKEY", 0x200, &prm_create_mkey_in, &prm_create_mkey_out },
 	{ "QUERY_MKEY", 0x201, &prm_query_mkey_in, &prm_query_mkey_out },
 	{ "DESTROY_MKEY", 0x202, &prm_destroy_mkey_in, &prm_destroy_mkey_out },
@@ -24,8 +25,10 @@ const struct prm_cmd prm_cmds[] = {
 	{ "MODIFY_CQ", 0x403, &prm_modify_cq_in, &prm_modify_cq_out },
 	{ "ALLOC_PD", 0x800, &prm_alloc_pd_in, &prm_alloc_pd_out },
 	{ "DEALLOC_PD", 0x801, &prm_dealloc_pd_in, &prm_dealloc_pd_out },
-	{ "ALLOC_TRANSPORT_DOMAIN", 0x816, &prm_alloc_transport_domain_in, &prm_alloc_transport_domain_out },
-	{ "DEALLOC_TRANSPORT_DOMAIN", 0x817, &prm_dealloc_transport_domain_in, &prm_dealloc_transport_domain_out },
+	{ "ALLOC_TRANSPORT_DOMAIN", 0x816, &prm_alloc_transport_domain_in,
+	  &prm_alloc_transport_domain_out },
+	{ "DEALLOC_TRANSPORT_DOMAIN", 0x817, &prm_dealloc_transport_domain_in,
+	  &prm_dealloc_transport_domain_out },
 	{ "CREATE_TIR", 0x900, &prm_create_tir_in, &prm_create_tir_out },
 	{ "MODIFY_TIR", 0x901, &prm_modify_tir_in, &prm_modify_tir_out },
 	{ "DESTROY_TIR", 0x902, &prm_destroy_tir_in, &prm_destroy_tir_out },
@@ -42,16 +45,25 @@ const struct prm_cmd prm_cmds[] = {
 	{ "MODIFY_TIS", 0x913, &prm_modify_tis_in, &prm_modify_tis_out },
 	{ "DESTROY_TIS", 0x914, &prm_destroy_tis_in, &prm_destroy_tis_out },
 	{ "QUERY_TIS", 0x915, &prm_query_tis_in, &prm_query_tis_out },
-	{ "CREATE_FLOW_TABLE", 0x930, &prm_create_flow_table_in, &prm_create_flow_table_out },
-	{ "DESTROY_FLOW_TABLE", 0x931, &prm_destroy_flow_table_in, &prm_destroy_flow_table_out },
-	{ "QUERY_FLOW_TABLE", 0x932, &prm_query_flow_table_in, &prm_query_flow_table_out },
-	{ "CREATE_FLOW_GROUP", 0x933, &prm_create_flow_group_in, &prm_create_flow_group_out },
-	{ "DESTROY_FLOW_GROUP", 0x934, &prm_destroy_flow_group_in, &prm_destroy_flow_group_out },
-	{ "QUERY_FLOW_GROUP", 0x935, &prm_query_flow_group_in, &prm_query_flow_group_out },
+	{ "CREATE_FLOW_TABLE", 0x930, &prm_create_flow_table_in,
+	  &prm_create_flow_table_out },
+	{ "DESTROY_FLOW_TABLE", 0x931, &prm_destroy_flow_table_in,
+	  &prm_destroy_flow_table_out },
+	{ "QUERY_FLOW_TABLE", 0x932, &prm_query_flow_table_in,
+	  &prm_query_flow_table_out },
+	{ "CREATE_FLOW_GROUP", 0x933, &prm_create_flow_group_in,
+	  &prm_create_flow_group_out },
+	{ "DESTROY_FLOW_GROUP", 0x934, &prm_destroy_flow_group_in,
+	  &prm_destroy_flow_group_out },
+	{ "QUERY_FLOW_GROUP", 0x935, &prm_query_flow_group_in,
+	  &prm_query_flow_group_out },
 	{ "SET_FLOW_TABLE_ENTRY", 0x936, &prm_set_fte_in, &prm_set_fte_out },
-	{ "QUERY_FLOW_TABLE_ENTRY", 0x937, &prm_query_fte_in, &prm_query_fte_out },
-	{ "DELETE_FLOW_TABLE_ENTRY", 0x938, &prm_delete_fte_in, &prm_delete_fte_out },
-	{ "MODIFY_FLOW_TABLE", 0x93c, &prm_modify_flow_table_in, &prm_modify_flow_table_out },
+	{ "QUERY_FLOW_TABLE_ENTRY", 0x937, &prm_query_fte_in,
+	  &prm_query_fte_out },
+	{ "DELETE_FLOW_TABLE_ENTRY", 0x938, &prm_delete_fte_in,
+	  &prm_delete_fte_out },
+	{ "MODIFY_FLOW_TABLE", 0x93c, &prm_modify_flow_table_in,
+	  &prm_modify_flow_table_out },
 };
 const size_t prm_n_cmds = N(prm_cmds);
 
@@ -234,7 +246,8 @@ static int walk(const struct prm_layout *l, uint32_t base, char *path,
 				r = walk(f->sub, base + f->off + i * f->width,
 					 path, at + (size_t)w, size, fn, arg);
 			} else {
-				struct prm_loc loc = { base + f->off, f->width };
+				struct prm_loc loc = { base + f->off,
+						       f->width };
 
 				r = fn(path, &loc, arg);
 			}

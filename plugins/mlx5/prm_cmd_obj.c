@@ -155,7 +155,8 @@ static const struct prm_field f_modify_cq_in[] = {
 	{ "opcode", 0x0, 16 },
 	{ "op_mod", 0x30, 16 },
 	{ "cqn", 0x48, 24 },
-	{ "modify_field_select_resize_field_select", 0x60, 0x20, &prm_modify_field_select_resize_field_select_auto },
+	{ "modify_field_select_resize_field_select", 0x60, 0x20,
+	  &prm_cq_field_select },
 	{ "cq_context", 0x80, 0x200, &prm_cqc },
 	{ NULL }
 };

@@ -144,13 +144,13 @@ const struct prm_layout prm_resize_field_select = {
 	"resize_field_select", 0x20, f_resize_field_select
 };
 
-static const struct prm_field f_modify_field_select_resize_field_select_auto[] = {
+static const struct prm_field f_cq_field_select[] = {
 	{ "modify_field_select", 0x0, 0x20, &prm_modify_field_select },
 	{ "resize_field_select", 0x0, 0x20, &prm_resize_field_select },
 	{ NULL }
 };
-const struct prm_layout prm_modify_field_select_resize_field_select_auto = {
-	"modify_field_select_resize_field_select_auto", 0x20, f_modify_field_select_resize_field_select_auto
+const struct prm_layout prm_cq_field_select = {
+	"cq_field_select", 0x20, f_cq_field_select
 };
 
 static const struct prm_field f_rx_hash_field_select[] = {
@@ -176,8 +176,10 @@ static const struct prm_field f_tirc[] = {
 	{ "self_lb_block", 0x126, 2 },
 	{ "transport_domain", 0x128, 24 },
 	{ "rx_hash_toeplitz_key", 0x140, 320 },
-	{ "rx_hash_field_selector_outer", 0x280, 0x20, &prm_rx_hash_field_select },
-	{ "rx_hash_field_selector_inner", 0x2a0, 0x20, &prm_rx_hash_field_select },
+	{ "rx_hash_field_selector_outer", 0x280, 0x20,
+	  &prm_rx_hash_field_select },
+	{ "rx_hash_field_selector_inner", 0x2a0, 0x20,
+	  &prm_rx_hash_field_select },
 	{ NULL }
 };
 const struct prm_layout prm_tirc = {

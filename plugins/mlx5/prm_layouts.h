@@ -10,7 +10,7 @@ extern const struct prm_layout prm_mkc;
 extern const struct prm_layout prm_cqc;
 extern const struct prm_layout prm_modify_field_select;
 extern const struct prm_layout prm_resize_field_select;
-extern const struct prm_layout prm_modify_field_select_resize_field_select_auto;
+extern const struct prm_layout prm_cq_field_select;
 extern const struct prm_layout prm_rx_hash_field_select;
 extern const struct prm_layout prm_tirc;
 extern const struct prm_layout prm_modify_tir_bitmask;

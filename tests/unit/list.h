@@ -76,7 +76,8 @@
 	X(devx, wide_values)                                              \
 	X(devx, every_field_as_devx_set)                                  \
 	X(devx, commands_listed)                                          \
-	X(devx, device_description)
+	X(devx, device_description)                                       \
+	X(devx, hex_round_trip)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

@@ -215,8 +215,10 @@ TEST(devx, fte_destinations)
 		{ .field = "flow_index", .v = 3 },
 		{ .field = "flow_context.action", .v = 4 },
 		{ .field = "flow_context.destination_list_size", .v = 2 },
-		{ .field = "flow_context.destination[1].destination_type", .v = 2 },
-		{ .field = "flow_context.destination[1].destination_id", .v = 0x123 },
+		{ .field = "flow_context.destination[1].destination_type",
+		  .v = 2 },
+		{ .field = "flow_context.destination[1].destination_id",
+		  .v = 0x123 },
 	};
 	const struct prm_cmd *cmd = prm_cmd_find("SET_FLOW_TABLE_ENTRY");
 	uint8_t din[64], want_d[64] = { 0x09, 0x38 };
@@ -328,7 +330,8 @@ static int leaf(const char *path, const struct prm_loc *loc, void *arg)
 	    0x5a5a5a5a5a5a5a5aull & ((1ull << loc->width) - 1);
 	if (!v)
 		v = 1;
-	if (loc->width <= 32 && loc->off / 32 == (loc->off + loc->width - 1) / 32)
+	if (loc->width <= 32 &&
+	    loc->off / 32 == (loc->off + loc->width - 1) / 32)
 		_devx_set(want, (uint32_t)v, loc->off, loc->width);
 	else if (loc->width == 64 && loc->off % 64 == 0)
 		_devx_set64(want, v, loc->off);
@@ -408,12 +411,15 @@ TEST(devx, device_description)
 			     MLX5DV_CONTEXT_MASK_TUNNEL_OFFLOADS |
 			     MLX5DV_CONTEXT_MASK_DYN_BFREGS |
 			     MLX5DV_CONTEXT_MASK_DC_ODP_CAPS,
-		.cqe_comp_caps = { .max_num = 64,
-				   .supported_format = MLX5DV_CQE_RES_FORMAT_HASH |
-						       MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX },
+		.cqe_comp_caps = {
+			.max_num = 64,
+			.supported_format = MLX5DV_CQE_RES_FORMAT_HASH |
+					    MLX5DV_CQE_RES_FORMAT_CSUM_STRIDX,
+		},
 		.striding_rq_caps = { 6, 13, 9, 16,
 				      1u << IBV_QPT_RAW_PACKET },
-		.tunnel_offloads_caps = MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_VXLAN,
+		.tunnel_offloads_caps =
+			MLX5DV_RAW_PACKET_CAP_TUNNELED_OFFLOAD_VXLAN,
 		.max_dynamic_bfregs = 1024,
 		.dc_odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_READ,
 		/* Not in comp_mask: not said. */
@@ -464,4 +470,29 @@ TEST(devx, device_description)
 	CHECK(strstr(text, "esp_aes_gcm") == NULL);
 	free(text);
 	rs_val_free(devs);
+}
+
+/* The dry run's hex: runs of 16 or more zero bytes as <N*00>, read back
+ * by raw: as written. */
+TEST(devx, hex_round_trip)
+{
+	uint8_t b[64] = { 0x09, 0x12, [33] = 0x03, [63] = 0x80 }, back[64];
+	char hex[200];
+
+	CHECK_STR(prm_hex(b, 64, hex, sizeof(hex)),
+		  "0912<31*00>03<29*00>80");
+	CHECK_INT(prm_unhex(hex, back, sizeof(back)), 64);
+	CHECK_MEM(back, b, 64);
+	CHECK_INT(prm_unhex("0x0800 0000_0000 0000", back, sizeof(back)), 8);
+	CHECK_UINT(back[0], 0x08);
+	CHECK_INT(prm_unhex("080", back, sizeof(back)), -EINVAL);
+	CHECK_INT(prm_unhex("08zz", back, sizeof(back)), -EINVAL);
+	CHECK_INT(prm_unhex("<65*00>", back, sizeof(back)), -ENOSPC);
+	/* Short of room: cut, and said so. */
+	CHECK_STR(prm_hex(b, 64, hex, 8), "0912...");
+	/* Fifteen zeros stay digits. */
+	memset(b, 0, 16);
+	b[15] = 1;
+	CHECK_STR(prm_hex(b, 16, hex, sizeof(hex)),
+		  "00000000000000000000000000000001");
 }
