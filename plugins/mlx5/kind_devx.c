@@ -119,7 +119,24 @@ static int send_cmd(enum devx_how how, struct ibv_context *ctx,
 	return r > 0 ? r : r < 0 ? (errno ? errno : -r) : 0;
 }
 
+static int devx_send(struct rs_run *run, struct rs_live *l);
+
+/* What a failed create holds is released here: a dry run calls no
+ * destroy after one. */
 static int devx_create(struct rs_run *run, struct rs_live *l)
+{
+	struct devx_rt *rt = rdmascn_live_rt(l);
+	int r = devx_send(run, l);
+
+	if (r && !rt->obj) {
+		free(rt->in);
+		free(rt->out);
+		rt->in = rt->out = NULL;
+	}
+	return r;
+}
+
+static int devx_send(struct rs_run *run, struct rs_live *l)
 {
 	const struct devx_obj *d = rdmascn_live_data(l);
 	const struct prm_cmd *cmd = devx_cmd(d);
