@@ -226,7 +226,10 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	struct rs_edge *e;
 	char path[128], want[128];
 
-	if (listed)
+	if (listed && ref->stride)
+		snprintf(path, sizeof(path), "%s[%u].%s", ref->field, item,
+			 ref->item_key ? ref->item_key : "");
+	else if (listed)
 		snprintf(path, sizeof(path), "%s[%u]", ref->field, item);
 	else
 		snprintf(path, sizeof(path), "%s", ref->field);
@@ -299,9 +302,12 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 				continue;
 			}
 			for (unsigned j = 0; j < *(const unsigned *)(base + ref->count_offset); j++) {
-				const char *id = (*(char **const *)(base + ref->offset))[j];
+				const char *items = *(char *const *)(base + ref->offset);
+				const char *id = ref->stride ?
+					*(char *const *)(items + (size_t)j * ref->stride) :
+					((char *const *)items)[j];
 
-				if (resolve_one(s, m, o, ref, id, j, true, d) < 0)
+				if (id && resolve_one(s, m, o, ref, id, j, true, d) < 0)
 					r = -EINVAL;
 			}
 		}

@@ -2,11 +2,13 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "caps.h"
+#include "model.h"
 #include "paths.h"
 #include "plugin.h"
 
@@ -27,7 +29,7 @@ static unsigned n_handles;
 static bool loaded;
 
 __attribute__((visibility("default")))
-void rdmascn_register_plugin_v4(const struct rdmascn_plugin *plugin)
+void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin)
 {
 	if (n_plugins == MAX_PLUGINS) {
 		fprintf(stderr, "rdmascn: too many plugins, ignoring '%s'\n",
@@ -168,4 +170,33 @@ uint32_t rs_plugins_device_features(struct ibv_context *ctx)
 				bits |= 1u << l->bit[f];
 	}
 	return bits;
+}
+
+/* A plugin kind's check(): its data, and errors at its fields. */
+__attribute__((visibility("default")))
+void *rdmascn_obj_data(const struct rs_obj *obj)
+{
+	return obj->data;
+}
+
+__attribute__((visibility("default")))
+void rdmascn_obj_error(struct rs_diag *d, const struct rs_obj *obj,
+		       const char *path, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rs_obj_error(d, obj, path, "%s", msg);
+}
+
+__attribute__((visibility("default")))
+void *rdmascn_obj_ref_data(const struct rs_obj *obj, const char *id)
+{
+	for (unsigned i = 0; id && i < obj->n_edges; i++)
+		if (obj->edges[i].to->id && !strcmp(obj->edges[i].to->id, id))
+			return obj->edges[i].to->data;
+	return NULL;
 }

@@ -1,34 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * mlx5 plugin.  For now it tells `rdmascn devices` what mlx5dv knows of a
- * device: the direct-verbs flags and whether DevX can be opened; and
- * `requires: {features: [mlx5dv, devx]}` whether a device has them.  Later
- * it adds the mlx5 object kinds and DevX commands through the same
- * registration.
+ * mlx5 plugin.  It tells `rdmascn devices` what mlx5dv_query_device()
+ * knows of a device and whether DevX can be opened; `requires:
+ * {features: [mlx5dv, devx]}` whether a device has them; and adds the
+ * kinds mlx5_contexts (a context opened with mlx5dv_open_device()) and
+ * devx (DevX commands written by name with named PRM fields), through
+ * the same registration and ops tables as the core's.
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include <infiniband/mlx5dv.h>
-
-#include "rdmascn/plugin.h"
+#include "mlx5.h"
 #include "rdmascn/value.h"
-
-struct flag_name {
-	uint64_t flag;
-	const char *name;
-};
-
-static const struct flag_name mlx5_flags[] = {
-	{ MLX5DV_CONTEXT_FLAGS_CQE_V1, "cqe_v1" },
-	{ MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED, "mpw_allowed" },
-	{ MLX5DV_CONTEXT_FLAGS_ENHANCED_MPW, "enhanced_mpw" },
-	{ MLX5DV_CONTEXT_FLAGS_CQE_128B_COMP, "cqe_128b_comp" },
-	{ MLX5DV_CONTEXT_FLAGS_CQE_128B_PAD, "cqe_128b_pad" },
-	{ MLX5DV_CONTEXT_FLAGS_PACKET_BASED_CREDIT_MODE, "packet_based_credit_mode" },
-	{ MLX5DV_CONTEXT_FLAGS_REAL_TIME_TS, "real_time_ts" },
-};
 
 /* DevX needs a context opened for it: try, and say. */
 static bool devx_opens(struct ibv_device *device)
@@ -46,15 +30,8 @@ static bool devx_opens(struct ibv_device *device)
 
 static void describe_device(struct ibv_context *ctx, struct rs_val *dev)
 {
-	struct mlx5dv_context attr = {
-		.comp_mask = MLX5DV_CONTEXT_MASK_CQE_COMPRESION |
-			     MLX5DV_CONTEXT_MASK_SWP |
-			     MLX5DV_CONTEXT_MASK_STRIDING_RQ |
-			     MLX5DV_CONTEXT_MASK_TUNNEL_OFFLOADS |
-			     MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS |
-			     MLX5DV_CONTEXT_MASK_DC_ODP_CAPS,
-	};
-	struct rs_val *m, *flags;
+	struct mlx5dv_context attr = { .comp_mask = mlx5_query_mask };
+	struct rs_val *m;
 
 	if (!mlx5dv_is_supported(ctx->device))
 		return;
@@ -63,22 +40,7 @@ static void describe_device(struct ibv_context *ctx, struct rs_val *dev)
 		rs_val_put_str(m, "error", "mlx5dv_query_device failed");
 		return;
 	}
-	rs_val_put_u64(m, "version", attr.version);
-	flags = rs_val_put_arr(m, "flags");
-	for (size_t i = 0; i < sizeof(mlx5_flags) / sizeof(*mlx5_flags); i++)
-		if (attr.flags & mlx5_flags[i].flag)
-			rs_val_push_str(flags, mlx5_flags[i].name);
-	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_CQE_COMPRESION)
-		rs_val_put_u64(m, "cqe_comp_max_num", attr.cqe_comp_caps.max_num);
-	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_STRIDING_RQ)
-		rs_val_put_u64(m, "striding_rq_max_stride_bytes",
-			   1ull << attr.striding_rq_caps.max_single_stride_log_num_of_bytes);
-	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_TUNNEL_OFFLOADS)
-		rs_val_put_u64(m, "tunnel_offloads_caps", attr.tunnel_offloads_caps);
-	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS)
-		rs_val_put_u64(m, "num_lag_ports", attr.num_lag_ports);
-	if (attr.comp_mask & MLX5DV_CONTEXT_MASK_DC_ODP_CAPS)
-		rs_val_put_u64(m, "dc_odp_caps", attr.dc_odp_caps);
+	mlx5_attr_describe(&attr, m);
 	rs_val_put_bool(m, "devx", devx_opens(ctx->device));
 }
 
@@ -104,10 +66,17 @@ static int device_features(struct ibv_context *ctx, uint64_t *ret_have)
 	return 0;
 }
 
+static const struct rdmascn_kind *const mlx5_kinds[] = {
+	&mlx5_kind_context,
+	&mlx5_kind_devx,
+	NULL
+};
+
 static const struct rdmascn_plugin mlx5_plugin = {
 	.name = "mlx5",
-	.version = "1",
+	.version = "2",
 	.describe_device = describe_device,
+	.kinds = mlx5_kinds,
 	.features = mlx5_features,
 	.device_features = device_features,
 };
@@ -115,5 +84,5 @@ static const struct rdmascn_plugin mlx5_plugin = {
 __attribute__((constructor))
 static void mlx5_plugin_init(void)
 {
-	rdmascn_register_plugin_v4(&mlx5_plugin);
+	rdmascn_register_plugin_v5(&mlx5_plugin);
 }

@@ -23,7 +23,8 @@ $2
 $3"
 }
 
-mlx5="mlx5 1 $plugdir/mlx5.so
+mlx5="mlx5 2 $plugdir/mlx5.so
+  kinds: mlx5_contexts devx
   features: mlx5dv devx"
 fake="fake 0.1 $testdir/fake.so
   kinds: fake_tags

@@ -24,7 +24,7 @@ dev='.[] | select(.name == "rxe0")'
 for f in srq mw_type1 atomics; do
 	q "$dev | .features[]" | grep -qx "$f" || fail "feature $f missing"
 done
-for f in xrc dm flow_steering raw_packet; do
+for f in xrc dm flow_steering raw_packet mlx5dv devx; do
 	q "$dev | .features[]" | grep -qx "$f" && fail "rxe claims $f"
 done
 [ "$(q "$dev | .caps.max_qp")" -gt 1000 ] || fail "max_qp too small"

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Inside the Soft-RoCE VM: every scenario in scenarios/ runs on rxe0 with
-# --check-leaks.  Those rxe supports pass (exit 0) with teardown the
+# Inside the Soft-RoCE VM: every scenario in scenarios/ and scenarios/mlx5/
+# runs on rxe0 with --check-leaks.  Those rxe supports pass (exit 0) with teardown the
 # reverse of creation; the others are skipped (exit 77) naming what rxe
 # lacks, with nothing created.  Then a feature a plugin adds: with the
 # tests' plugin (PLUGDIR), requires test_fake is met on rxe0 and the
@@ -15,10 +15,11 @@ plugdir=$3
 declare -A lacks=(
 	[flow_steering]="flow_steering"
 	[xrc]="xrc"
+	[devx_objects]="devx"
 )
 
 n=0
-for f in "$scndir"/*.yaml; do
+for f in "$scndir"/*.yaml "$scndir"/mlx5/*.yaml; do
 	name=$(basename "$f" .yaml)
 	run_scn "$tmp/out" "$tmp/err" --check-leaks "$f"
 	if [ -n "${lacks[$name]:-}" ]; then

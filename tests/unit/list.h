@@ -75,7 +75,18 @@
 	X(facets, any_kind_offering_them)                                 \
 	X(graph, run_outcomes)                                            \
 	X(graph, cell_file)                                               \
-	X(dmabuf, make)
+	X(dmabuf, make)                                                   \
+	X(devx, alloc_pd)                                                 \
+	X(devx, devx_set_agrees)                                          \
+	X(devx, create_cq)                                                \
+	X(devx, flow_table_destroy_derived)                               \
+	X(devx, fte_destinations)                                         \
+	X(devx, errors)                                                   \
+	X(devx, wide_values)                                              \
+	X(devx, every_field_as_devx_set)                                  \
+	X(devx, commands_listed)                                          \
+	X(devx, device_description)                                       \
+	X(devx, hex_round_trip)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

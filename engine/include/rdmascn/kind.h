@@ -160,6 +160,12 @@ struct rdmascn_ref {
 	int32_t count_offset;        /* -1: one id; else offset of an unsigned count */
 	const char *const *kinds;    /* accepted target kinds, NULL-terminated; NULL: any */
 	bool after;                  /* an ordering edge only (`after:`) */
+	/* Listed structures (ABI 5): @offset is that of a pointer to an
+	 * array of items @stride bytes each, whose first member is the
+	 * char * id (NULL: that item names nothing), written as @item_key
+	 * ("ref" of `set: [{field: pd, ref: pd0}]`).  0: a list of ids. */
+	uint32_t stride;
+	const char *item_key;
 };
 
 #define RDMASCN_KINDS(...) ((const char *const[]){ __VA_ARGS__, NULL })

@@ -2,6 +2,7 @@
 #ifndef RDMASCN_PLUGIN_H_PUBLIC
 #define RDMASCN_PLUGIN_H_PUBLIC
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -17,10 +18,15 @@
  */
 
 struct ibv_context;
+struct ibv_device;
 struct rs_val;
+struct rs_obj;
+struct rs_diag;
+struct rs_run;
+struct rs_live;
 struct rdmascn_kind;
 
-#define RDMASCN_PLUGIN_ABI 4
+#define RDMASCN_PLUGIN_ABI 5
 
 /* A device feature a plugin can tell: a word of `requires: {features:}`. */
 struct rdmascn_feature {
@@ -53,6 +59,82 @@ struct rdmascn_plugin {
 	int (*device_features)(struct ibv_context *ctx, uint64_t *ret_have);
 };
 
-void rdmascn_register_plugin_v4(const struct rdmascn_plugin *plugin);
+void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin);
+
+/*
+ * What a plugin's kinds call (ABI 5), the engine's objects staying
+ * opaque.  While a scenario is checked (a kind's check()): the object's
+ * data as libcyaml filled it, an object it references, and an error at
+ * one of its fields, dotted ("set[2].value"; NULL: the object), printed
+ * FILE:LINE:COL.
+ */
+void *rdmascn_obj_data(const struct rs_obj *obj);
+/* The data of the object @obj names @id by (its references are resolved
+ * before check() runs); NULL when it names no such object. */
+void *rdmascn_obj_ref_data(const struct rs_obj *obj, const char *id);
+void rdmascn_obj_error(struct rs_diag *d, const struct rs_obj *obj,
+		       const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* On a device (a kind's ops): the object's data, its runtime state
+ * (ops->rt_size bytes), its id; another object by id (NULL: none); the
+ * device of the context it stands on (NULL in a dry run, which opens
+ * none); whether that device has a feature word (mlx5dv, devx, ...);
+ * whether this is a dry run; an error at the object's FILE:LINE:COL,
+ * returning -@err. */
+const void *rdmascn_live_data(const struct rs_live *l);
+void *rdmascn_live_rt(struct rs_live *l);
+const char *rdmascn_live_id(const struct rs_live *l);
+struct rs_live *rdmascn_live_find(struct rs_run *run, const char *id);
+struct ibv_device *rdmascn_live_device(struct rs_run *run,
+				       struct rs_live *l);
+bool rdmascn_live_has_feature(struct rs_run *run, struct rs_live *l,
+			      const char *feature);
+bool rdmascn_dry_run(const struct rs_run *run);
+int rdmascn_live_error(struct rs_run *run, struct rs_live *l, int err,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * The engine's call wrapper, as the core kinds use it: every call that
+ * makes, changes or releases something is printed by a dry run and -v
+ * with its arguments, numbered, failed on demand by RDMASCN_FAULT, and
+ * reported at the object's FILE:LINE:COL when it fails:
+ *
+ *	struct rdmascn_call *c = rdmascn_call_new(RDMASCN_CALL_CREATE,
+ *						  "mlx5dv_devx_obj_create");
+ *	rdmascn_call_arg(c, "in", "%s", hex);
+ *	if (rdmascn_call_go(run, l, c)) {
+ *		rt->obj = mlx5dv_devx_obj_create(ctx, in, inlen, out, outlen);
+ *		rdmascn_call_result(c, rt->obj ? 0 : errno);
+ *	}
+ *	return rdmascn_call_done(run, l, c);
+ *
+ * rdmascn_call_new() returns NULL when out of memory; the others take
+ * that NULL (go: false; done: -ENOMEM).  @name must outlive the call (a
+ * literal).  go: true means make the call now and give its result;
+ * false: do not (a dry run, or a fault injected).  done reports a
+ * failure, frees the call and returns 0 or -errno.
+ */
+enum rdmascn_call_class {
+	RDMASCN_CALL_CREATE,
+	RDMASCN_CALL_MODIFY,
+	RDMASCN_CALL_QUERY,
+	RDMASCN_CALL_DESTROY,
+};
+struct rdmascn_call;
+
+struct rdmascn_call *rdmascn_call_new(enum rdmascn_call_class cls,
+				      const char *name);
+void rdmascn_call_arg(struct rdmascn_call *c, const char *key,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void rdmascn_call_hint(struct rdmascn_call *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool rdmascn_call_go(struct rs_run *run, struct rs_live *l,
+		     struct rdmascn_call *c);
+void rdmascn_call_result(struct rdmascn_call *c, int err);
+int rdmascn_call_done(struct rs_run *run, struct rs_live *l,
+		      struct rdmascn_call *c);
 
 #endif

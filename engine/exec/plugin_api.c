@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a plugin's kinds call on a device (rdmascn/plugin.h, ABI 5): the
+ * live objects as opaque handles, and the call wrapper of call.c, so a
+ * plugin's create and destroy are printed, numbered, failed on demand
+ * and reported exactly as the core kinds' are.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "alloc.h"
+#include "caps.h"
+#include "live.h"
+#include "rdmascn/plugin.h"
+
+#define API __attribute__((visibility("default")))
+
+struct rdmascn_call {
+	struct rs_call c;
+};
+
+API const void *rdmascn_live_data(const struct rs_live *l)
+{
+	return l->obj->data;
+}
+
+API void *rdmascn_live_rt(struct rs_live *l)
+{
+	return l->rt;
+}
+
+API const char *rdmascn_live_id(const struct rs_live *l)
+{
+	return l->obj->id;
+}
+
+API struct rs_live *rdmascn_live_find(struct rs_run *run, const char *id)
+{
+	return id ? rs_live_find(run, id) : NULL;
+}
+
+API struct ibv_device *rdmascn_live_device(struct rs_run *run,
+					   struct rs_live *l)
+{
+	struct rs_dev *dev = run->dry_run ? NULL : rs_live_dev(run, l);
+
+	return dev ? dev->device : NULL;
+}
+
+API bool rdmascn_live_has_feature(struct rs_run *run, struct rs_live *l,
+				  const char *feature)
+{
+	struct rs_dev *dev = rs_live_dev(run, l);
+	int bit = rs_feature_find(feature);
+
+	return dev && bit >= 0 && dev->features & 1u << bit;
+}
+
+API bool rdmascn_dry_run(const struct rs_run *run)
+{
+	return run->dry_run;
+}
+
+API int rdmascn_live_error(struct rs_run *run, struct rs_live *l, int err,
+			   const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return rs_live_error(run, l, err, "%s", msg);
+}
+
+API struct rdmascn_call *rdmascn_call_new(enum rdmascn_call_class cls,
+					  const char *name)
+{
+	struct rdmascn_call *c = rs_malloc(sizeof(*c));
+
+	if (c)
+		rs_call_init(&c->c, (enum rs_call_class)cls, name);
+	return c;
+}
+
+API void rdmascn_call_arg(struct rdmascn_call *c, const char *key,
+			  const char *fmt, ...)
+{
+	char val[sizeof(c->c.args)];
+	va_list ap;
+
+	if (!c)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	rs_call_arg(&c->c, key, "%s", val);
+}
+
+API void rdmascn_call_hint(struct rdmascn_call *c, const char *fmt, ...)
+{
+	char val[sizeof(c->c.hint)];
+	va_list ap;
+
+	if (!c)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	rs_call_hint(&c->c, "%s", val);
+}
+
+API bool rdmascn_call_go(struct rs_run *run, struct rs_live *l,
+			 struct rdmascn_call *c)
+{
+	return c && rs_call_go(run, l, &c->c);
+}
+
+API void rdmascn_call_result(struct rdmascn_call *c, int err)
+{
+	if (!c)
+		return;
+	rs_call_returned(&c->c);
+	c->c.ok = !err;
+	c->c.err = err;
+}
+
+API int rdmascn_call_done(struct rs_run *run, struct rs_live *l,
+			  struct rdmascn_call *c)
+{
+	int r;
+
+	if (!c)
+		return rs_live_error(run, l, ENOMEM, "out of memory");
+	r = rs_call_done(run, l, &c->c);
+	rs_free(c);
+	return r;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_MLX5_H
+#define RDMASCN_MLX5_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include "rdmascn/kind.h"
+#include "rdmascn/plugin.h"
+
+struct rs_val;
+
+/* What mlx5dv_query_device() is asked for, and its answer as values. */
+extern const uint64_t mlx5_query_mask;
+void mlx5_attr_describe(const struct mlx5dv_context *a, struct rs_val *m);
+
+/* The plugin's kinds. */
+extern const struct rdmascn_kind mlx5_kind_context;
+extern const struct rdmascn_kind mlx5_kind_devx;
+
+/* An mlx5 context's runtime state: what devx objects are made on. */
+struct mlx5_context_rt {
+	struct ibv_context *ctx;
+	bool devx;               /* opened with MLX5DV_CONTEXT_FLAGS_DEVX */
+};
+
+/* Field tables for libcyaml, as the core writes them. */
+#define MLX5_FIELD_ID(s)                                                  \
+	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER, s, id, 1,        \
+			       RDMASCN_ID_MAX)
+#define MLX5_FIELD_REF(key, s, m)                                         \
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER, s, m, 1,          \
+			       RDMASCN_ID_MAX)
+#define MLX5_FIELD_OPT_REF(key, s, m)                                     \
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER |                  \
+			       CYAML_FLAG_OPTIONAL, s, m, 1, RDMASCN_ID_MAX)
+#define MLX5_FIELD_STR(key, s, m)                                         \
+	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER |                  \
+			       CYAML_FLAG_OPTIONAL, s, m, 0, CYAML_UNLIMITED)
+#define MLX5_FIELD_AFTER(s)                                               \
+	CYAML_FIELD_SEQUENCE("after", CYAML_FLAG_POINTER |                \
+			     CYAML_FLAG_OPTIONAL, s, after, &mlx5_id_schema, \
+			     0, CYAML_UNLIMITED)
+#define MLX5_REF(key, s, m, kind)                                         \
+	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,     \
+	  .kinds = RDMASCN_KINDS(kind) }
+#define MLX5_REF_AFTER(s)                                                 \
+	{ .field = "after", .offset = offsetof(s, after),                 \
+	  .count_offset = offsetof(s, after_count), .after = true }
+
+extern const cyaml_schema_value_t mlx5_id_schema;
+
+#endif
