@@ -159,15 +159,11 @@ static unsigned count_refs(struct counting *c, struct rs_obj *o,
 
 				snprintf(path, sizeof(path), "%s[%u]",
 					 ref->field, j);
+				/* A list names all of a counted entry
+				 * (lists_all()): nothing to pair. */
 				check_element(c, o, path, list[j]);
-				/* after: a counted entry is all of it. */
-				if (ref->after || !t || !count_of(c, t))
-					continue;
-				rs_obj_error(c->d, o, path, "'%s' is %u "
-					     "objects: a list names them one by "
-					     "one ('%s[0]')", list[j],
-					     count_of(c, t), list[j]);
-				fail(c);
+				if (t)
+					count_of(c, t);
 			}
 			continue;
 		}
@@ -184,18 +180,18 @@ static unsigned count_refs(struct counting *c, struct rs_obj *o,
 		if (given && n != given) {
 			const struct rs_loc *at = count_loc(o);
 
-			rs_obj_error(c->d, o, ref->field, "'%s' has %u elements "
-				     "but %s has count %u (at %u:%u): counts "
-				     "that pair must be equal", id, n, o->name,
+			rs_obj_error(c->d, o, ref->field, "'%s' has %u elements, "
+				     "%s has count %u (at %u:%u): counts that "
+				     "pair must be equal", id, n, o->name,
 				     given, at->line, at->col);
 			fail(c);
 		} else if (got && n != got) {
 			const struct rs_loc *at = rs_obj_loc(o, from);
 
-			rs_obj_error(c->d, o, ref->field, "'%s' has %u elements "
-				     "but %s '%s' has %u (at %u:%u): counts "
-				     "that pair must be equal", id, n, from,
-				     from_id, got, at->line, at->col);
+			rs_obj_error(c->d, o, ref->field, "'%s' has %u elements, "
+				     "'%s' (%s, at %u:%u) has %u: counts that "
+				     "pair must be equal", id, n, from_id, from,
+				     at->line, at->col, got);
 			fail(c);
 		} else if (!got) {
 			got = n;
@@ -210,15 +206,35 @@ static unsigned count_refs(struct counting *c, struct rs_obj *o,
 		fail(c);
 		return 0;
 	}
+	/* Its children would belong to one element only. */
+	if (got && o->kind->children_offset &&
+	    *(const unsigned *)(base + o->kind->children_count_offset)) {
+		rs_obj_error(c->d, o, from, "'%s' is %u objects, and a step "
+			     "that holds steps runs once: name one element "
+			     "('%s[0]')", from_id, got, from_id);
+		fail(c);
+		return 0;
+	}
 	return given ? given : got;
 }
 
 static unsigned given_count(struct counting *c, struct rs_obj *o)
 {
+	const struct rs_node *v;
 	unsigned n;
 
-	if (o->kind->step || !rs_node_get(o->node, "count"))
+	if (o->kind->step || !(v = rs_node_get(o->node, "count")))
 		return 0;
+	/* libcyaml reads "2.5" as 2. */
+	if (v->type != RS_NODE_SCALAR || !v->value ||
+	    strspn(v->value, "0123456789") != strlen(v->value) ||
+	    !v->value[0]) {
+		rs_obj_error(c->d, o, "count", "expected a whole number from "
+			     "1 to %u, got '%s'", RS_COUNT_MAX,
+			     v->value ? v->value : "");
+		fail(c);
+		return 0;
+	}
 	n = *(const uint32_t *)((const char *)o->data + RS_COUNT_AT(o->kind));
 	if (n < 1 || n > RS_COUNT_MAX) {
 		rs_obj_error(c->d, o, "count", "%u is out of range: from 1 to "
@@ -299,6 +315,55 @@ static void name_one(struct rs_obj *o)
 	else
 		snprintf(o->name, sizeof(o->name), "step %s (%s)", o->no,
 			 o->kind->section);
+}
+
+/* A list naming a counted entry by its bare id names each element: the
+ * entry's data is copied once, with the lists that need it made anew,
+ * for all its elements (pair_refs() copies from it). */
+static int lists_all(struct rs_scenario *s, struct rs_obj *o,
+		     const struct rs_idmap *groups)
+{
+	unsigned n = o->count ? o->count : 1;
+	char *copy = NULL;
+
+	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field;
+	     ref++) {
+		const char *base = copy ? copy : o->data;
+		char **list, **grown;
+		unsigned len, total = 0, at = 0;
+
+		if (ref->count_offset < 0 || ref->after)
+			continue;
+		list = *(char **const *)(base + ref->offset);
+		len = *(const unsigned *)(base + ref->count_offset);
+		for (unsigned j = 0; j < len; j++) {
+			unsigned g = rs_idmap_get(groups, list[j]);
+
+			total += g == RS_IDMAP_NONE ? 1 : s->objs[g].count;
+		}
+		if (total == len)
+			continue;
+		grown = block(s, total * sizeof(*grown));
+		if (!grown || (!copy && !(copy = block(s, o->kind->size))))
+			return -ENOMEM;
+		if (base == o->data)
+			memcpy(copy, o->data, o->kind->size);
+		for (unsigned j = 0; j < len; j++) {
+			unsigned g = rs_idmap_get(groups, list[j]);
+
+			if (g == RS_IDMAP_NONE) {
+				grown[at++] = list[j];
+				continue;
+			}
+			for (unsigned k = 0; k < s->objs[g].count; k++)
+				grown[at++] = (char *)s->objs[g + k].id;
+		}
+		*(char ***)(copy + ref->offset) = grown;
+		*(unsigned *)(copy + ref->count_offset) = total;
+	}
+	for (unsigned k = 0; copy && k < n; k++)
+		o[k].data = copy;
+	return 0;
 }
 
 /* A reference of @o names a counted entry by its bare id. */
@@ -422,6 +487,12 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 				  s->n_objs);
 	if (r < 0)
 		goto out;
+	for (unsigned i = 0; i < s->n_objs;
+	     i += s->objs[i].count ? s->objs[i].count : 1) {
+		r = lists_all(s, &s->objs[i], groups);
+		if (r < 0)
+			goto out;
+	}
 	for (unsigned i = 0; i < s->n_objs;) {
 		struct rs_obj *o = &s->objs[i];
 		size_t size = o->kind->size;
