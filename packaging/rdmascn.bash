@@ -113,8 +113,10 @@ _rdmascn()
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --jobs --deviations --strict --samples
 			--graph-out -v --verbose -q --quiet --color --softroce -h --help' ;;
-	validate|plan)
+	validate)
 		opts='-s --set -h --help' ;;
+	plan)
+		opts='-s --set -v --verbose -h --help' ;;
 	graph)
 		opts='-s --set -f --format -o --output -h --help' ;;
 	schema)

@@ -107,22 +107,6 @@ out:
 	return ret;
 }
 
-static void print_needs(const struct rs_obj *o)
-{
-	bool any = false;
-
-	for (unsigned e = 0; e < o->n_edges; e++) {
-		const struct rs_edge *ed = &o->edges[e];
-
-		if (!strcmp(ed->field, "sequence") || !strcmp(ed->field, "steps"))
-			continue;
-		printf("%s%s=%s", any ? ", " : "  <- ", ed->field,
-		       ed->to->id ? ed->to->id : ed->to->name);
-		any = true;
-	}
-	putchar('\n');
-}
-
 int rs_scn_load_one(const struct rs_cmd *cmd, int argc, char **argv,
 		    struct scn_opts *o, const struct scn_more *more,
 		    struct rs_scenario **s)
@@ -151,36 +135,176 @@ static void print_gates(const struct rs_obj *o)
 	rs_val_free(gates);
 }
 
-static void print_order(const char *title, struct rs_obj *const *list,
-			unsigned n)
+/* Folded, a counted entry's first element stands for all: a reference
+ * that pairs (its second element's reference of the same field names the
+ * next element) reads "a[i]"; one to the same object from every element
+ * reads as that object. */
+static bool pairs(const struct rs_obj *o, unsigned e)
 {
+	const struct rs_obj *to = o->edges[e].to, *next = o + 1;
+
+	if (o->count < 2 || !to->count || to->elem + 1 >= to->count)
+		return false;
+	for (unsigned f = 0; f < next->n_edges; f++)
+		if (next->edges[f].field == o->edges[e].field &&
+		    next->edges[f].to == to + 1)
+			return true;
+	return false;
+}
+
+/* Edges e.. of one field to every element of a counted entry, in order
+ * (a list that names it, an after:): how many, else 0. */
+static unsigned all_of(const struct rs_obj *o, unsigned e)
+{
+	const struct rs_obj *to = o->edges[e].to;
+	unsigned k;
+
+	if (!to->count || to->elem)
+		return 0;
+	for (k = 1; k < to->count; k++)
+		if (e + k >= o->n_edges || o->edges[e + k].to != to + k ||
+		    o->edges[e + k].field != o->edges[e].field)
+			return 0;
+	return k;
+}
+
+static void print_needs(const struct rs_obj *o, bool fold, bool unfold)
+{
+	bool any = false;
+
+	for (unsigned e = 0, k; e < o->n_edges; e++) {
+		const struct rs_edge *ed = &o->edges[e];
+
+		if (!strcmp(ed->field, "sequence") || !strcmp(ed->field, "steps"))
+			continue;
+		if (!unfold && ed->to->count > 1 && (k = all_of(o, e))) {
+			printf("%s%s=%s[*]", any ? ", " : "  <- ", ed->field,
+			       ed->to->group);
+			e += k - 1;
+		} else if (fold && pairs(o, e))
+			printf("%s%s=%s[i]", any ? ", " : "  <- ", ed->field,
+			       ed->to->group);
+		else
+			printf("%s%s=%s", any ? ", " : "  <- ", ed->field,
+			       ed->to->id ? ed->to->id : ed->to->name);
+		any = true;
+	}
+	putchar('\n');
+}
+
+static bool same_entry(const struct rs_obj *a, const struct rs_obj *b)
+{
+	return a->count && b->count && rs_obj_first(a) == rs_obj_first(b);
+}
+
+/* A run of @n elements of one counted entry, from @o on: "qp 'a' x1000"
+ * when it is all of them, else "qp 'a[3]'..'a[9]'". */
+static void folded_name(const struct rs_obj *o, const struct rs_obj *last,
+			unsigned n, char *buf, size_t len)
+{
+	int w = (int)strcspn(o->no, "[");
+
+	if (n == 1)
+		snprintf(buf, len, "%s", o->name);
+	else if (n < o->count)
+		snprintf(buf, len, "%s..'%s'", o->name,
+			 last->id ? last->id : last->no);
+	else if (!o->kind->step)
+		snprintf(buf, len, "%s '%s' \u00d7%u", o->kind->name, o->group,
+			 n);
+	else if (o->group)
+		snprintf(buf, len, "step '%s' \u00d7%u", o->group, n);
+	else
+		snprintf(buf, len, "step %.*s (%s) \u00d7%u", w, o->no,
+			 o->kind->section, n);
+}
+
+/* @s padded to @width columns: a UTF-8 character is one. */
+static void print_padded(const char *s, int width)
+{
+	int cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	printf("%s%*s", s, cols < width ? width - cols : 0, "");
+}
+
+/* How many from @i on are elements of one counted entry (1: none). */
+static unsigned run_of(struct rs_obj *const *list, unsigned i, unsigned n,
+		       bool unfold)
+{
+	unsigned k = 1;
+
+	while (!unfold && i + k < n && same_entry(list[i], list[i + k]))
+		k++;
+	return k;
+}
+
+/* Each object or step on a line; consecutive elements of a counted
+ * entry on one, unless @unfold. */
+static void print_order(const char *title, struct rs_obj *const *list,
+			unsigned n, bool unfold)
+{
+	char name[2 * RDMASCN_ID_MAX + 96];
+
 	printf("%s:\n", title);
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0, k; i < n; i += k) {
 		const struct rs_loc *l = rs_obj_loc(list[i], NULL);
 
-		printf("  %3u  %-28s line %u", i + 1, list[i]->name, l->line);
-		print_needs(list[i]);
+		k = run_of(list, i, n, unfold);
+		folded_name(list[i], list[i + k - 1], k, name, sizeof(name));
+		printf("  %3u  ", i + 1);
+		print_padded(name, 28);
+		printf(" line %u", l->line);
+		print_needs(list[i], k > 1, unfold);
 		if (list[i]->kind->step)
 			print_gates(list[i]);
 	}
 }
 
+static int plan_take(const struct rs_cmd *cmd, int c, char *arg,
+		     void *ctx)
+{
+	(void)cmd;
+	(void)c;
+	(void)arg;
+	*(bool *)ctx = true;  /* -v */
+	return -1;
+}
+
 int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "set", required_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	bool unfold = false;
+	const struct scn_more more = { longopts, ":s:vh", plan_take, &unfold };
 	struct scn_opts o = { 0 };
 	struct rs_scenario *s = NULL;
-	int ret = rs_scn_load_one(cmd, argc, argv, &o, NULL, &s);
+	char name[2 * RDMASCN_ID_MAX + 96];
+	int ret = rs_scn_load_one(cmd, argc, argv, &o, &more, &s);
 
 	if (ret >= 0)
 		goto out;
 	ret = RS_EXIT_PASSED;
 	printf("scenario %s (%s)\n", s->top->scenario ? s->top->scenario : "-",
 	       argv[optind]);
-	print_order("create", s->create, s->n_objects);
-	print_order("steps", s->steps, s->n_steps);
+	print_order("create", s->create, s->n_objects, unfold);
+	print_order("steps", s->steps, s->n_steps, unfold);
 	printf("teardown:\n");
-	for (unsigned i = s->n_objects; i-- > 0;)
-		printf("  %3u  %s\n", s->n_objects - i, s->create[i]->name);
+	for (unsigned i = s->n_objects, k; i > 0; i -= k) {
+		struct rs_obj *const *down = s->create;
+
+		/* The run of i-1, i-2, ...: counted backwards. */
+		for (k = 1; !unfold && k < i &&
+		     same_entry(down[i - 1], down[i - 1 - k]); k++)
+			;
+		folded_name(down[i - 1], down[i - k], k, name, sizeof(name));
+		printf("  %3u  %s\n", s->n_objects - i + 1, name);
+	}
 	if (s->n_fact_uses)
 		printf("device facts (assumed; a run reads its device's):\n");
 	for (unsigned i = 0; i < s->n_fact_uses; i++) {

@@ -46,9 +46,11 @@ static const struct rs_cmd commands[] = {
 	{ "validate", rs_cmd_validate, "[--set NAME=VALUE]... FILE...",
 	  "check scenario files; every error as FILE:LINE:COL",
 	  "  -s, --set NAME=VALUE override a param\n" },
-	{ "plan", rs_cmd_plan, "[--set NAME=VALUE]... FILE",
+	{ "plan", rs_cmd_plan, "[--set NAME=VALUE]... [-v] FILE",
 	  "print the creation order, the steps, and the teardown order",
-	  "  -s, --set NAME=VALUE override a param\n" },
+	  "  -s, --set NAME=VALUE override a param\n"
+	  "  -v, --verbose        every element of a counted entry on a line\n"
+	  "                       of its own (default: one line for all)\n" },
 	{ "graph", rs_cmd_graph, "[OPTIONS] FILE",
 	  "print the objects, steps and references as Graphviz DOT",
 	  "  -s, --set NAME=VALUE override a param\n"

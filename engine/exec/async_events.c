@@ -125,25 +125,45 @@ static int watched(struct rs_live *l, const char **what)
 	return rs_watch_fd(l, what);
 }
 
+/* The objects with a descriptor to watch, once per run: they are all
+ * created before the first step, and stay until the last. */
+static int find_watched(struct rs_steps *st, struct rs_run *run)
+{
+	const char *what;
+	unsigned n = 0;
+
+	if (st->watch_known)
+		return 0;
+	for (unsigned i = 0; i < run->s->n_objects; i++)
+		n += watched(&run->live[i], &what) >= 0;
+	st->watch_objs = rs_calloc(n + 1, sizeof(*st->watch_objs));
+	if (!st->watch_objs)
+		return -ENOMEM;
+	for (unsigned i = 0; i < run->s->n_objects; i++)
+		if (watched(&run->live[i], &what) >= 0)
+			st->watch_objs[st->n_watch_objs++] = i;
+	st->watch_known = true;
+	return 0;
+}
+
 int rs_step_async_start(struct rs_step_run *sr)
 {
 	struct rs_run *run = sr->run;
+	struct rs_steps *st = sr->st;
 	const char *what;
-	unsigned n = 0;
 
 	/* The top-level step watches for its nested ones. */
 	if (sr->parent)
 		return 0;
-	for (unsigned i = 0; i < run->s->n_objects; i++)
-		if (watched(&run->live[i], &what) >= 0)
-			n++;
-	if (!n)
+	if (find_watched(st, run) < 0)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL, "out of memory");
+	if (!st->n_watch_objs)
 		return 0;
-	sr->async = rs_calloc(n, sizeof(*sr->async));
+	sr->async = rs_calloc(st->n_watch_objs, sizeof(*sr->async));
 	if (!sr->async)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL, "out of memory");
-	for (unsigned i = 0; i < run->s->n_objects; i++) {
-		struct rs_live *l = &run->live[i];
+	for (unsigned k = 0; k < st->n_watch_objs; k++) {
+		struct rs_live *l = &run->live[st->watch_objs[k]];
 		struct rs_async_watch *w = &sr->async[sr->n_async];
 		int fd = watched(l, &what), fl, r;
 

@@ -138,6 +138,11 @@ struct rs_steps {
 	struct rs_owner **owners;   /* by object index */
 	char **labels;              /* by object index: "step 2 (write) 'w'" */
 	int id_width;               /* of the result lines' 'id' column */
+	/* The objects top-level steps watch (a descriptor each), by index,
+	 * found once: every step would otherwise look at every object. */
+	unsigned *watch_objs;
+	unsigned n_watch_objs;
+	bool watch_known;
 	unsigned n_objs;
 };
 

@@ -166,6 +166,7 @@ void rs_steps_free(struct rs_steps *st)
 	}
 	rs_free(st->owners);
 	rs_free(st->labels);
+	rs_free(st->watch_objs);
 	rs_free(st->by_obj);
 	rs_free(st->by_qpn);
 	rs_free(st->qps);

@@ -188,24 +188,59 @@ static void put_look(FILE *f, const struct look *l, const char *sep)
 			l->font);
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* A counted entry is one node, labelled "a ×N": its colour is its first
+ * element's outcome, or that of the first element whose outcome differs
+ * (which the tooltip names, with how many shared the first's). */
 static void put_node(FILE *f, const struct rs_obj *o, const char *name,
 		     const char *indent, const struct rs_dot_run *run)
 {
+	unsigned n = o->count ? o->count : 1, same = 1, odd = o->index;
+	char text[64];
+
 	fputs(indent, f);
 	put_str(f, name);
 	fputs(" [label=\"", f);
 	put_esc(f, o->kind->step ? o->kind->section : o->kind->name);
 	fputs("\\n", f);
-	put_esc(f, o->id ? o->id : o->name);
+	if (o->count && (o->group || o->kind->step)) {
+		put_esc(f, o->group ? o->group : name);
+		snprintf(text, sizeof(text), " \u00d7%u", o->count);
+		put_esc(f, text);
+	} else {
+		put_esc(f, o->id ? o->id : o->name);
+	}
 	fputc('"', f);
 	if (run) {
-		const char *outcome = run->outcome[o->index];
-		const char *note = run->note ? run->note[o->index] : NULL;
+		const char *first = run->outcome[o->index], *outcome;
+		const char *note;
+		const struct look *l;
 
-		const struct look *l = look_of(o->kind->step, outcome);
-
+		for (unsigned k = 1; k < n; k++) {
+			if (same_text(run->outcome[o->index + k], first))
+				same++;
+			else if (odd == o->index)
+				odd = o->index + k;
+		}
+		outcome = run->outcome[odd];
+		note = run->note ? run->note[odd] : NULL;
+		l = look_of(o->kind->step, outcome);
 		put_look(f, l, ", ");
 		fputs(", tooltip=\"", f);
+		if (odd != o->index) {
+			snprintf(text, sizeof(text), "%u of %u ", same, n);
+			put_esc(f, text);
+			put_esc(f, first ? first : look_of(o->kind->step,
+							   first)->outcome);
+			fputs("; ", f);
+			put_esc(f, o[odd - o->index].id ? o[odd - o->index].id :
+				   o[odd - o->index].name);
+			fputs(": ", f);
+		}
 		put_esc(f, outcome ? outcome : l->outcome);
 		if (note) {
 			fputs(": ", f);
@@ -214,6 +249,12 @@ static void put_node(FILE *f, const struct rs_obj *o, const char *name,
 		fputc('"', f);
 	}
 	fputs("];\n", f);
+}
+
+/* A counted entry's node stands for all its elements. */
+static bool shown(const struct rs_obj *o)
+{
+	return !o->elem;
 }
 
 static void put_legend_cell(FILE *f, const struct look *l)
@@ -296,7 +337,20 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 		const struct rs_obj *o = &s->objs[i];
 
 		ctx[i] = o->kind->step ? -1 : context_of(s, i, queue, seen);
-		if (o->id) {
+		if (o->elem) {
+			names[i] = names[i - o->elem];
+		} else if (o->count && o->group) {
+			names[i] = (char *)o->group;
+		} else if (o->count) {
+			/* "step 1 (write)": an anonymous counted step */
+			char base[RS_STEP_NO_MAX + 64];
+
+			snprintf(base, sizeof(base), "step %.*s (%s)",
+				 (int)strcspn(o->no, "["), o->no,
+				 o->kind->section);
+			if (!(names[i] = unique_name(s, base, may_clash)))
+				goto out;
+		} else if (o->id) {
 			names[i] = (char *)o->id;
 			steps_taken |= is_context(o) && !strcmp(o->id, "steps");
 		} else if (!(names[i] = unique_name(s, o->name, may_clash))) {
@@ -330,13 +384,14 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 		put_str(f, s->objs[c].id);
 		fputs(";\n", f);
 		for (unsigned i = 0; i < n; i++)
-			if (ctx[i] == (int)c)
+			if (ctx[i] == (int)c && shown(&s->objs[i]))
 				put_node(f, &s->objs[i], names[i], "\t\t", run);
 		fputs("\t}\n", f);
 	}
 	/* Objects that reach no context. */
 	for (unsigned i = 0; i < n; i++)
-		if (!s->objs[i].kind->step && ctx[i] < 0)
+		if (!s->objs[i].kind->step && ctx[i] < 0 &&
+		    shown(&s->objs[i]))
 			put_node(f, &s->objs[i], names[i], "\t", run);
 	if (s->n_steps) {
 		/* "cluster steps" cannot be a context's "cluster_ID" */
@@ -344,7 +399,7 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 		      "\tsubgraph cluster_steps {\n", f);
 		fputs("\t\tlabel=\"steps\";\n\t\tnode [style=rounded];\n", f);
 		for (unsigned i = 0; i < n; i++)
-			if (s->objs[i].kind->step)
+			if (s->objs[i].kind->step && shown(&s->objs[i]))
 				put_node(f, &s->objs[i], names[i], "\t\t", run);
 		fputs("\t}\n", f);
 	}
@@ -352,16 +407,25 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 		put_legend(f, legend);
 	for (unsigned i = 0; i < n; i++) {
 		const struct rs_obj *o = &s->objs[i];
+		const char *last = NULL, *field = NULL;
 
-		for (unsigned e = 0; e < o->n_edges; e++)
-			put_edge(f, names[i], names[o->edges[e].to->index],
-				 &o->edges[e]);
+		/* Folded: each edge once, however many elements it
+		 * reaches (they come one after the other). */
+		for (unsigned e = 0; shown(o) && e < o->n_edges; e++) {
+			const char *to = names[o->edges[e].to->index];
+
+			if (to == last && o->edges[e].field == field)
+				continue;
+			put_edge(f, names[i], to, &o->edges[e]);
+			last = to;
+			field = o->edges[e].field;
+		}
 	}
 	fputs("}\n", f);
 	ret = fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
 out:
 	for (unsigned i = 0; names && i < n; i++)
-		if (!s->objs[i].id)
+		if (!s->objs[i].id && !s->objs[i].elem)
 			rs_free(names[i]);
 	rs_free(names);
 	rs_free(legend);

@@ -135,7 +135,8 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 			struct rs_obj *o = &s->objs[s->n_objs];
 
 			o->kind = kd;
-			o->data = (char *)top->sections[k].items + (size_t)i * kd->size;
+			o->data = (char *)top->sections[k].items +
+				  (size_t)i * RS_ITEM_SIZE(kd);
 			o->index = s->n_objs++;
 			o->node = seq->items[i];
 			o->id = *(char **)((char *)o->data + kd->id_offset);
@@ -151,6 +152,7 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 
 struct idmap {
 	struct rs_idmap ids;     /* object ids to indexes in s->objs */
+	struct rs_idmap groups;  /* counted entries' ids to their first */
 	/* Unknown ids already reported: one mistyped declaration should
 	 * not give an error per use. */
 	const char *missing[16];
@@ -161,6 +163,15 @@ static struct rs_obj *find_obj(struct rs_scenario *s, const struct idmap *m,
 			       const char *id)
 {
 	unsigned i = rs_idmap_get(&m->ids, id);
+
+	return i == RS_IDMAP_NONE ? NULL : &s->objs[i];
+}
+
+/* The first element of the counted entry @id names, or NULL. */
+static struct rs_obj *group(struct rs_scenario *s, const struct idmap *m,
+			    const char *id)
+{
+	unsigned i = rs_idmap_get(&m->groups, id);
 
 	return i == RS_IDMAP_NONE ? NULL : &s->objs[i];
 }
@@ -233,6 +244,18 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 		snprintf(path, sizeof(path), "%s[%u]", ref->field, item);
 	else
 		snprintf(path, sizeof(path), "%s", ref->field);
+	if (!t && ref->after && (t = group(s, m, id))) {
+		/* After a counted entry: after the same element when the
+		 * counts pair, else after all of it. */
+		unsigned n = t->count;
+
+		if (o->count == n)
+			t += o->elem, n = 1;
+		for (unsigned i = 0; i < n; i++)
+			o->edges[o->n_edges++] = (struct rs_edge){
+				&t[i], ref->field, true };
+		return 0;
+	}
 	if (!t) {
 		for (unsigned i = 0; i < m->n_missing; i++)
 			if (!strcmp(m->missing[i], id))
@@ -265,16 +288,27 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	return 0;
 }
 
-static unsigned count_refs(const struct rs_obj *o)
+static unsigned count_refs(struct rs_scenario *s, const struct idmap *m,
+			   const struct rs_obj *o)
 {
 	unsigned n = o->parent ? 1 : 0;
 
 	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field; ref++) {
 		const char *base = (const char *)o->data;
+		char *const *list = ref->count_offset >= 0 ?
+			*(char **const *)(base + ref->offset) : NULL;
 
-		if (ref->count_offset >= 0)
-			n += *(const unsigned *)(base + ref->count_offset);
-		else
+		/* after: a counted entry is an edge to each element,
+		 * or to the one that pairs. */
+		for (unsigned j = 0; ref->count_offset >= 0 &&
+		     j < *(const unsigned *)(base + ref->count_offset); j++) {
+			const struct rs_obj *g = ref->after &&
+				rs_idmap_get(&m->ids, list[j]) == RS_IDMAP_NONE ?
+				group(s, m, list[j]) : NULL;
+
+			n += g && g->count != o->count ? g->count : 1;
+		}
+		if (ref->count_offset < 0)
 			n += *(char *const *)(base + ref->offset) != NULL;
 	}
 	return n + 1; /* the implicit sequence edge of a step */
@@ -289,7 +323,7 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 		struct rs_obj *o = &s->objs[i];
 		const char *base = (const char *)o->data;
 
-		o->edges = rs_calloc(count_refs(o), sizeof(*o->edges));
+		o->edges = rs_calloc(count_refs(s, m, o), sizeof(*o->edges));
 		if (!o->edges)
 			return -ENOMEM;
 		for (const struct rdmascn_ref *ref = o->kind->refs;
@@ -453,6 +487,24 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
 	return r;
 }
 
+/* What the schema cannot say, each kind's check; of a counted entry's
+ * elements, the first that fails speaks for the rest. */
+static int check_objects(struct rs_scenario *s, struct rs_diag *d)
+{
+	int r = 0;
+
+	for (unsigned i = 0; i < s->n_objs && d->errors < RS_MAX_ERRORS; i++) {
+		struct rs_obj *o = &s->objs[i];
+
+		if ((o->kind->check && o->kind->check(o, d) < 0) ||
+		    (o->kind->step && rs_gate_check(o, d) < 0)) {
+			r = -EINVAL;
+			i += o->count ? o->count - o->elem - 1 : 0;
+		}
+	}
+	return r;
+}
+
 /* --- public ------------------------------------------------------------------ */
 
 /* A file read once: a reload parses the text the first load read. */
@@ -550,13 +602,11 @@ static int load(const char *path, const struct rs_doc *again,
 	if (!r)
 		r = index_ids(s, &ids, d);
 	if (!r)
+		r = rs_count_expand(s, &ids.ids, &ids.groups, d);
+	if (!r)
 		r = resolve(s, &ids, d);
-	for (unsigned i = 0; !r && i < s->n_objs && d->errors < RS_MAX_ERRORS; i++)
-		if ((s->objs[i].kind->check &&
-		     s->objs[i].kind->check(&s->objs[i], d) < 0) ||
-		    (s->objs[i].kind->step &&
-		     rs_gate_check(&s->objs[i], d) < 0))
-			r = -EINVAL;
+	if (!r)
+		r = check_objects(s, d);
 	if (!r)
 		r = rs_graph_plan(s, d);
 	if (!r)
@@ -564,6 +614,7 @@ static int load(const char *path, const struct rs_doc *again,
 				       rs_node_get(s->doc.root, "deviations"),
 				       s, d);
 	rs_idmap_free(&ids.ids);
+	rs_idmap_free(&ids.groups);
 	if (r < 0)
 		goto fail;
 	*ret = s;
@@ -599,6 +650,7 @@ void rs_scenario_free(struct rs_scenario *s)
 	for (unsigned i = 0; i < s->n_objs; i++)
 		rs_free(s->objs[i].edges);
 	rs_free(s->objs);
+	rs_count_free(s);
 	rs_free(s->create);
 	rs_free(s->steps);
 	for (unsigned i = 0; i < s->n_params; i++)

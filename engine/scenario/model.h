@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "dom.h"
 #include "facts.h"
+#include "idmap.h"
 #include "matrix.h"
 #include "registry.h"
 
@@ -27,6 +28,12 @@ struct rs_obj {
 	struct rs_obj *parent;   /* the step a nested step belongs to */
 	struct rs_edge *edges;   /* what this one needs before it */
 	unsigned n_edges;
+	/* An element of a counted entry (`count: N`, or a bare reference
+	 * to one): id "a[17]", group "a", elem 17 of count N; its data is
+	 * the entry's, or a copy whose references name elements.
+	 * Uncounted: group NULL, count 0. */
+	const char *group;
+	unsigned elem, count;
 };
 
 struct rs_edge {
@@ -89,6 +96,7 @@ struct rs_scenario {
 	unsigned n_steps;
 	struct rs_matrix matrix; /* `matrix:`, --set applied */
 	struct rs_deviations deviations; /* its own `deviations:` */
+	struct rs_block *blocks; /* counted entries' ids and data copies */
 };
 
 struct rs_set {
@@ -115,6 +123,23 @@ bool rs_obj_has(const struct rs_obj *obj, const char *path);
 void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		  const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Counts (count.c): make each counted entry's elements, from the entries
+ * build_objects() made (one rs_obj each, ids in @ids), and give each
+ * element references that name elements.  Rebuilds @ids over the
+ * elements; @groups maps a counted entry's id to its first element.
+ */
+int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
+		    struct rs_idmap *groups, struct rs_diag *d);
+void rs_count_free(struct rs_scenario *s);
+/* "a[3]" -> base length 1, element 3: 1; no '[': 0; malformed: -1. */
+int rs_count_parse(const char *id, size_t *ret_len, unsigned *ret_elem);
+/* The first element of a counted object @o belongs to. */
+static inline const struct rs_obj *rs_obj_first(const struct rs_obj *o)
+{
+	return o - o->elem;
+}
 
 /* Graph: creation order of objects, execution order of steps; cycles are
  * reported with their whole path. */

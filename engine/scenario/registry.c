@@ -2,8 +2,10 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "caps.h"
 #include "registry.h"
 #include "schema.h"
@@ -23,6 +25,10 @@ const cyaml_schema_value_t rs_step_entry_schema = {
 };
 
 static cyaml_schema_value_t kind_values[RS_MAX_KINDS];
+/* Each object kind's fields and `count:` after them: every entry may be
+ * counted, whatever its kind (a plugin's too); the count is stored past
+ * the kind's struct (RS_COUNT_AT), so no kind declares it. */
+static cyaml_schema_field_t *kind_fields[RS_MAX_KINDS];
 static cyaml_schema_field_t top_fields[RS_MAX_KINDS + 10];
 static const cyaml_schema_value_t top_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct rs_top, top_fields),
@@ -104,6 +110,32 @@ static void seal_features(void)
 	requires_fields[1].value.enumeration.count = n;
 }
 
+/* @kd's fields, then `count`; the kind's own table if there is no
+ * memory for the copy (the loader then refuses a count, unknown). */
+static const cyaml_schema_field_t *with_count(unsigned k,
+					      const struct rdmascn_kind *kd)
+{
+	size_t n = 0;
+
+	while (kd->fields && kd->fields[n].key)
+		n++;
+	kind_fields[k] = rs_calloc(n + 2, sizeof(*kind_fields[k]));
+	if (!kind_fields[k])
+		return kd->fields;
+	if (n)
+		memcpy(kind_fields[k], kd->fields, n * sizeof(*kd->fields));
+	kind_fields[k][n] = (cyaml_schema_field_t){
+		.key = "count",
+		.data_offset = RS_COUNT_AT(kd),
+		.value = {
+			.type = CYAML_UINT,
+			.flags = CYAML_FLAG_OPTIONAL,
+			.data_size = sizeof(uint32_t),
+		},
+	};
+	return kind_fields[k];
+}
+
 const cyaml_schema_value_t *rs_registry_schema(void)
 {
 	const size_t stride = sizeof(((struct rs_top *)0)->sections[0]);
@@ -148,8 +180,8 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 		kind_values[k] = (cyaml_schema_value_t){
 			.type = CYAML_MAPPING,
 			.flags = CYAML_FLAG_DEFAULT,
-			.data_size = kd->size,
-			.mapping = { .fields = kd->fields },
+			.data_size = RS_ITEM_SIZE(kd),
+			.mapping = { .fields = with_count(k, kd) },
 		};
 		top_fields[t++] = (cyaml_schema_field_t){
 			.key = kd->section,
@@ -161,7 +193,7 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 			.value = {
 				.type = CYAML_SEQUENCE,
 				.flags = CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
-				.data_size = kd->size,
+				.data_size = RS_ITEM_SIZE(kd),
 				.sequence = {
 					.entry = &kind_values[k],
 					.min = 0,

@@ -69,6 +69,16 @@ struct rs_step_common {
 	struct rs_gate *gate;    /* bounds on its figures (gate.h) */
 };
 
+/*
+ * `count: N` on any object entry: libcyaml stores it past the kind's
+ * struct, so a section's items are RS_ITEM_SIZE() bytes apart and the
+ * count (uint32_t, 0: not given) is at RS_COUNT_AT() in each.
+ */
+#define RS_COUNT_AT(kd) ((((kd)->size) + 7u) & ~7u)
+#define RS_ITEM_SIZE(kd) (RS_COUNT_AT(kd) + 8u)
+/* The most elements one entry may make. */
+#define RS_COUNT_MAX 100000u
+
 const cyaml_schema_value_t *rs_registry_schema(void);
 /* The schema of one `steps:` entry, for step types that nest steps. */
 extern const cyaml_schema_value_t rs_step_entry_schema;

@@ -14,7 +14,7 @@ for f in "$scndir"/*.yaml; do
 	"$rdmascn" run --dry-run "$f" >"$tmp/dry" 2>"$tmp/err" ||
 		{ cat "$tmp/dry" "$tmp/err"; fail "$name: dry run exit $?"; }
 	[ -s "$tmp/err" ] && { cat "$tmp/err"; fail "$name: dry run wrote to stderr"; }
-	"$rdmascn" plan "$f" | sed -n '/^create:/,/^steps:/p' |
+	"$rdmascn" plan -v "$f" | sed -n '/^create:/,/^steps:/p' |
 		sed -n "s/^ *[0-9]*  \([a-z_0-9]* '[^']*'\) .*/\1/p" >"$tmp/plan"
 	# The objects the create calls are for, each once, in order.
 	sed -n '/^create:/,/^teardown:/p' "$tmp/dry" |

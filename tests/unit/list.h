@@ -22,6 +22,14 @@
 	X(load, sealed)                                                   \
 	X(load, param_uses_param)                                         \
 	X(load, param_loop)                                               \
+	X(count, elements_pair)                                           \
+	X(count, shared_and_one)                                          \
+	X(count, steps_lists_after)                                       \
+	X(count, params)                                                  \
+	X(count, errors)                                                  \
+	X(count, parse)                                                   \
+	X(count, big)                                                     \
+	X(count, graph_folded)                                            \
 	X(flow_mask, rule_numbers)                                        \
 	X(flow_mask, rule_widths)                                         \
 	X(flow_mask, prepare_eth)                                         \
