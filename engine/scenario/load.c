@@ -200,8 +200,10 @@ static bool kind_ok(const struct rdmascn_ref *ref, const struct rs_obj *t)
 		return true;
 	if (!ref->kinds)
 		return !t->kind->step;
+	/* A step type named among the kinds: a step that refers to an
+	 * earlier step (ud_send's reply_to a recv). */
 	for (const char *const *k = ref->kinds; *k; k++)
-		if (!t->kind->step && !strcmp(*k, t->kind->name))
+		if (!strcmp(*k, t->kind->name))
 			return true;
 	return false;
 }
