@@ -246,9 +246,13 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	}
 	if (!kind_ok(ref, t)) {
 		want_kinds(ref, want, sizeof(want));
-		rs_obj_error(d, o, path, "'%s' is %s %s, not %s", id,
-			     t->kind->step ? "a" : article(t->kind->name),
-			     t->kind->step ? "step" : t->kind->name, want);
+		if (t->kind->step)
+			rs_obj_error(d, o, path, "'%s' is a %s step, not %s",
+				     id, t->kind->name, want);
+		else
+			rs_obj_error(d, o, path, "'%s' is %s %s, not %s", id,
+				     article(t->kind->name), t->kind->name,
+				     want);
 		return -EINVAL;
 	}
 	if (!o->kind->step && t->kind->step) {
