@@ -135,12 +135,15 @@ void rs_step_route_ex(struct rs_step_run *sr, struct rs_cqi *c,
 	if (wc->status == IBV_WC_SUCCESS && !bad) {
 		char why[sizeof(o->bad_why)];
 
+		bool miss = o->want.mask &&
+			    !rs_wc_check(&o->want, &o->seen, wc, ext, why,
+					 sizeof(why));
+
 		/* Receives always (a reply is addressed from the last);
 		 * sends when an extended CQ read more than ibv_wc has. */
 		if (ln->per_wr || ext)
 			rs_wc_seen_add(&o->seen, wc, ext);
-		if (o->want.mask && !rs_wc_check(&o->want, wc, ext, why,
-						 sizeof(why))) {
+		if (miss) {
 			bad = true;
 			if (!atomic_exchange(&o->claimed, 1)) {
 				snprintf(o->bad_why, sizeof(o->bad_why), "%s",

@@ -99,6 +99,7 @@ enum {
 	RS_WCW_GRH = 1u << 9,     /* the receive has a GRH */
 	RS_WCW_SGID = 1u << 10,
 	RS_WCW_DGID = 1u << 11,
+	RS_WCW_TS_UP = 1u << 12,  /* timestamps never go back */
 };
 
 struct rs_wc_want {
@@ -122,10 +123,11 @@ struct rs_wc_seen {
 	uint64_t ts_back;        /* timestamps lower than the one before */
 };
 
-/* Does a completion meet @w?  true, or false with the first difference
- * in @why ("src_qp 0x12, expected 0x11"). */
-bool rs_wc_check(const struct rs_wc_want *w, const struct ibv_wc *wc,
-		 const struct rs_wc_ext *ext, char *why, size_t len);
+/* Does a completion meet @w, after those in @before?  true, or false
+ * with the first difference in @why ("src_qp 0x12, expected 0x11"). */
+bool rs_wc_check(const struct rs_wc_want *w, const struct rs_wc_seen *before,
+		 const struct ibv_wc *wc, const struct rs_wc_ext *ext,
+		 char *why, size_t len);
 /* The source and destination GIDs of a UD receive's 40-byte GRH: an
  * IPv6 header, or on RoCE v2 over IPv4 20 bytes of zeros and the IPv4
  * header, whose addresses are given as IPv4-mapped GIDs.  0, or -EINVAL

@@ -94,8 +94,9 @@ static bool gid_differs(char *why, size_t len, const char *what,
 	return true;
 }
 
-bool rs_wc_check(const struct rs_wc_want *w, const struct ibv_wc *wc,
-		 const struct rs_wc_ext *ext, char *why, size_t len)
+bool rs_wc_check(const struct rs_wc_want *w, const struct rs_wc_seen *before,
+		 const struct ibv_wc *wc, const struct rs_wc_ext *ext,
+		 char *why, size_t len)
 {
 	static const struct {
 		uint32_t bit;
@@ -163,6 +164,21 @@ bool rs_wc_check(const struct rs_wc_want *w, const struct ibv_wc *wc,
 		}
 		if (differs(why, len, std[i].name, got, want, std[i].hex))
 			return false;
+	}
+	if (w->mask & RS_WCW_TS_UP) {
+		if (unread(ext ? ext : &(struct rs_wc_ext){ 0 },
+			   IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+			   "completion_timestamp", why, len))
+			return false;
+		if (before && before->n &&
+		    before->have & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP &&
+		    ext->ts < before->ext.ts) {
+			snprintf(why, len, "completion_timestamp %llu went "
+				 "back from %llu",
+				 (unsigned long long)ext->ts,
+				 (unsigned long long)before->ext.ts);
+			return false;
+		}
 	}
 	if (!(w->mask & (RS_WCW_SGID | RS_WCW_DGID)))
 		return true;

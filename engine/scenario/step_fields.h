@@ -84,6 +84,7 @@ struct rs_step_wc {
 	uint8_t dlid_path_bits;
 	uint16_t cvlan;
 	uint32_t flow_tag;
+	bool timestamps_increase; /* completion_timestamp never goes back */
 };
 
 static const cyaml_schema_field_t rs_step_wc_fields[] = {
@@ -96,6 +97,8 @@ static const cyaml_schema_field_t rs_step_wc_fields[] = {
 	RS_FIELD_UINT("dlid_path_bits", struct rs_step_wc, dlid_path_bits),
 	RS_FIELD_UINT("cvlan", struct rs_step_wc, cvlan),
 	RS_FIELD_UINT("flow_tag", struct rs_step_wc, flow_tag),
+	RS_FIELD_BOOL("timestamps_increase", struct rs_step_wc,
+		      timestamps_increase),
 	CYAML_FIELD_END
 };
 

@@ -387,6 +387,8 @@ int rs_step_want(struct rs_step_run *sr, struct rs_owner *o,
 	w->dlid_path_bits = wc->dlid_path_bits;
 	w->cvlan = wc->cvlan;
 	w->flow_tag = wc->flow_tag;
+	if (wc->timestamps_increase)
+		w->mask |= RS_WCW_TS_UP;
 	if (wc->qp_num) {
 		if (!(q = rs_wr_qp(sr, wc->qp_num, "wc.qp_num", true)))
 			return -EIO;

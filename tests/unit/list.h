@@ -65,6 +65,7 @@
 	X(wc, check_unread_and_ex_only)                                   \
 	X(wc, check_grh)                                                  \
 	X(wc, seen_record)                                                \
+	X(wc, check_timestamps_increase)                                  \
 	X(gates, within)                                                  \
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \

@@ -94,17 +94,17 @@ TEST(wc, check_fields)
 	};
 	char why[160] = "";
 
-	CHECK(rs_wc_check(&w, &wc, NULL, why, sizeof(why)));
+	CHECK(rs_wc_check(&w, NULL, &wc, NULL, why, sizeof(why)));
 	wc.src_qp = 0x12;
-	CHECK(!rs_wc_check(&w, &wc, NULL, why, sizeof(why)));
+	CHECK(!rs_wc_check(&w, NULL, &wc, NULL, why, sizeof(why)));
 	CHECK_STR(why, "src_qp 0x12, expected 0x11");
 	wc.src_qp = 0x11;
 	wc.byte_len = 40;
-	CHECK(!rs_wc_check(&w, &wc, NULL, why, sizeof(why)));
+	CHECK(!rs_wc_check(&w, NULL, &wc, NULL, why, sizeof(why)));
 	CHECK_STR(why, "byte_len 40, expected 296");
 	wc.byte_len = 296;
 	wc.wc_flags = 0;
-	CHECK(!rs_wc_check(&w, &wc, NULL, why, sizeof(why)));
+	CHECK(!rs_wc_check(&w, NULL, &wc, NULL, why, sizeof(why)));
 	CHECK_STR(why, "imm expected 0x1234, but the completion has none");
 }
 
@@ -118,17 +118,17 @@ TEST(wc, check_unread_and_ex_only)
 	struct ibv_wc wc = { .sl = 3 };
 	char why[160] = "";
 
-	CHECK(!rs_wc_check(&w, &wc, &ext, why, sizeof(why)));
+	CHECK(!rs_wc_check(&w, NULL, &wc, &ext, why, sizeof(why)));
 	CHECK_STR(why, "sl was not read: the cq has no wc_flags sl");
 	ext.have |= IBV_WC_EX_WITH_SL;
-	CHECK(rs_wc_check(&w, &wc, &ext, why, sizeof(why)));
+	CHECK(rs_wc_check(&w, NULL, &wc, &ext, why, sizeof(why)));
 	w.mask = RS_WCW_CVLAN;
 	w.cvlan = 7;
-	CHECK(!rs_wc_check(&w, &wc, NULL, why, sizeof(why)));
+	CHECK(!rs_wc_check(&w, NULL, &wc, NULL, why, sizeof(why)));
 	CHECK_STR(why, "cvlan was not read: the cq has no wc_flags cvlan");
 	ext.have |= IBV_WC_EX_WITH_CVLAN;
 	ext.cvlan = 8;
-	CHECK(!rs_wc_check(&w, &wc, &ext, why, sizeof(why)));
+	CHECK(!rs_wc_check(&w, NULL, &wc, &ext, why, sizeof(why)));
 	CHECK_STR(why, "cvlan 8, expected 7");
 }
 
@@ -143,12 +143,12 @@ TEST(wc, check_grh)
 	grh_v4(grh, true, true);
 	gid("::ffff:10.99.0.1", w.sgid);
 	gid("::ffff:10.99.0.2", w.dgid);
-	CHECK(rs_wc_check(&w, &wc, NULL, why, sizeof(why)));
+	CHECK(rs_wc_check(&w, NULL, &wc, NULL, why, sizeof(why)));
 	gid("::ffff:10.99.0.9", w.dgid);
-	CHECK(!rs_wc_check(&w, &wc, NULL, why, sizeof(why)));
+	CHECK(!rs_wc_check(&w, NULL, &wc, NULL, why, sizeof(why)));
 	CHECK_STR(why, "grh dgid ::ffff:10.99.0.2, expected ::ffff:10.99.0.9");
 	wc.wc_flags = 0;
-	CHECK(!rs_wc_check(&w, &wc, NULL, why, sizeof(why)));
+	CHECK(!rs_wc_check(&w, NULL, &wc, NULL, why, sizeof(why)));
 	CHECK_STR(why, "grh expected, but the receive has none");
 }
 
@@ -179,4 +179,29 @@ TEST(wc, seen_record)
 	CHECK(!rs_val_get(v, "sl"));
 	CHECK(!rs_val_get(v, "wallclock_first_ns"));
 	rs_val_free(v);
+}
+
+/* wc: {timestamps_increase: true}: each completion's timestamp at least
+ * the one before it; not read is said so. */
+TEST(wc, check_timestamps_increase)
+{
+	struct rs_wc_want w = { .mask = RS_WCW_TS_UP };
+	struct rs_wc_ext ext = {
+		.have = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, .ts = 100,
+	};
+	struct rs_wc_seen s = { 0 };
+	struct ibv_wc wc = { 0 };
+	char why[160] = "";
+
+	CHECK(rs_wc_check(&w, &s, &wc, &ext, why, sizeof(why)));
+	rs_wc_seen_add(&s, &wc, &ext);
+	ext.ts = 100;
+	CHECK(rs_wc_check(&w, &s, &wc, &ext, why, sizeof(why)));
+	rs_wc_seen_add(&s, &wc, &ext);
+	ext.ts = 99;
+	CHECK(!rs_wc_check(&w, &s, &wc, &ext, why, sizeof(why)));
+	CHECK_STR(why, "completion_timestamp 99 went back from 100");
+	CHECK(!rs_wc_check(&w, &s, &wc, NULL, why, sizeof(why)));
+	CHECK_STR(why, "completion_timestamp was not read: the cq has no "
+		  "wc_flags completion_timestamp");
 }
