@@ -91,6 +91,12 @@ static void stray(struct rs_step_run *sr, struct rs_cqi *c,
 void rs_step_route(struct rs_step_run *sr, struct rs_cqi *c,
 		   const struct ibv_wc *wc)
 {
+	rs_step_route_ex(sr, c, wc, NULL);
+}
+
+void rs_step_route_ex(struct rs_step_run *sr, struct rs_cqi *c,
+		      const struct ibv_wc *wc, const struct rs_wc_ext *ext)
+{
 	struct rs_steps *st = sr->st;
 	uint32_t slot = wc->wr_id >> RS_WR_SLOT_SHIFT;
 	unsigned li = (wc->wr_id >> RS_WR_LANE_SHIFT) & 0xff;
@@ -126,6 +132,29 @@ void rs_step_route(struct rs_step_run *sr, struct rs_cqi *c,
 	}
 	ok = wc->status == IBV_WC_SUCCESS ? n : n - 1;
 	bad = !expected(o, wc->status);
+	if (wc->status == IBV_WC_SUCCESS && !bad) {
+		char why[sizeof(o->bad_why)];
+
+		bool miss = o->want.mask &&
+			    !rs_wc_check(&o->want, &o->seen, wc, ext, why,
+					 sizeof(why));
+
+		/* Receives always (a reply is addressed from the last);
+		 * sends when an extended CQ read more than ibv_wc has. */
+		if (ln->per_wr || ext)
+			rs_wc_seen_add(&o->seen, wc, ext);
+		if (miss) {
+			bad = true;
+			if (!atomic_exchange(&o->claimed, 1)) {
+				snprintf(o->bad_why, sizeof(o->bad_why), "%s",
+					 why);
+				o->bad_wc = *wc;
+				o->bad_lane = li;
+				atomic_store_explicit(&o->bad, true,
+						      memory_order_release);
+			}
+		}
+	}
 	if (wc->status != IBV_WC_SUCCESS)
 		atomic_store_explicit(&ln->errored, true, memory_order_relaxed);
 	if (bad && !atomic_exchange(&o->claimed, 1)) {
@@ -156,13 +185,18 @@ void rs_step_fail_wc(struct rs_step_run *sr, struct rs_owner *o)
 	if (!ln->per_wr)
 		snprintf(seq, sizeof(seq), " (#%u)",
 			 (unsigned)(uint32_t)wc->wr_id);
-	snprintf(msg, sizeof(msg),
-		 "%s wr 0x%llx%s completed with %s%s, vendor_err 0x%x%s, "
-		 "qp_num 0x%x; expected %s", ln->op,
-		 (unsigned long long)wc->wr_id, seq,
-		 rs_wc_status_name(wc->status), text, wc->vendor_err, opc,
-		 wc->qp_num,
-		 rs_wc_status_name(o->expect));
+	if (o->bad_why[0])
+		snprintf(msg, sizeof(msg),
+			 "%s wr 0x%llx%s completed with success, qp_num 0x%x, "
+			 "but %s", ln->op, (unsigned long long)wc->wr_id,
+			 seq, wc->qp_num, o->bad_why);
+	else
+		snprintf(msg, sizeof(msg),
+			 "%s wr 0x%llx%s completed with %s%s, vendor_err 0x%x%s, "
+			 "qp_num 0x%x; expected %s", ln->op,
+			 (unsigned long long)wc->wr_id, seq,
+			 rs_wc_status_name(wc->status), text, wc->vendor_err,
+			 opc, wc->qp_num, rs_wc_status_name(o->expect));
 	if (sr->finished)
 		return;
 	pthread_mutex_lock(&sr->st->lock);

@@ -44,6 +44,68 @@ static void cq_unlock(struct rs_cqi *c, bool locked)
 		atomic_store_explicit(&c->held, false, memory_order_release);
 }
 
+/* One completion of an extended CQ, as struct ibv_wc and the rest:
+ * each field its wc_flags asked for, read with ibv_wc_read_*(). */
+static void read_ex(struct ibv_cq_ex *cq, uint64_t flags, struct ibv_wc *wc,
+		    struct rs_wc_ext *ext)
+{
+	memset(wc, 0, sizeof(*wc));
+	ext->have = flags;
+	wc->wr_id = cq->wr_id;
+	wc->status = cq->status;
+	wc->opcode = ibv_wc_read_opcode(cq);
+	wc->vendor_err = ibv_wc_read_vendor_err(cq);
+	wc->wc_flags = ibv_wc_read_wc_flags(cq);
+	if (flags & IBV_WC_EX_WITH_BYTE_LEN)
+		wc->byte_len = ibv_wc_read_byte_len(cq);
+	if (flags & IBV_WC_EX_WITH_IMM && wc->wc_flags & IBV_WC_WITH_IMM)
+		wc->imm_data = ibv_wc_read_imm_data(cq);
+	if (flags & IBV_WC_EX_WITH_QP_NUM)
+		wc->qp_num = ibv_wc_read_qp_num(cq);
+	if (flags & IBV_WC_EX_WITH_SRC_QP)
+		wc->src_qp = ibv_wc_read_src_qp(cq);
+	if (flags & IBV_WC_EX_WITH_SLID)
+		wc->slid = (uint16_t)ibv_wc_read_slid(cq);
+	if (flags & IBV_WC_EX_WITH_SL)
+		wc->sl = ibv_wc_read_sl(cq);
+	if (flags & IBV_WC_EX_WITH_DLID_PATH_BITS)
+		wc->dlid_path_bits = ibv_wc_read_dlid_path_bits(cq);
+	if (flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
+		ext->ts = ibv_wc_read_completion_ts(cq);
+	if (flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+		ext->ts_wall = ibv_wc_read_completion_wallclock_ns(cq);
+	if (flags & IBV_WC_EX_WITH_CVLAN)
+		ext->cvlan = ibv_wc_read_cvlan(cq);
+	if (flags & IBV_WC_EX_WITH_FLOW_TAG)
+		ext->flow_tag = ibv_wc_read_flow_tag(cq);
+}
+
+/* An extended CQ with wc_flags: ibv_start_poll(), ibv_next_poll(),
+ * ibv_end_poll(); at most a batch.  How many, or -errno. */
+static int poll_ex(struct rs_step_run *sr, struct rs_cqi *c)
+{
+	struct ibv_poll_cq_attr attr = { 0 };
+	struct ibv_cq_ex *cq = c->rt->cq_ex;
+	struct rs_wc_ext ext;
+	struct ibv_wc wc;
+	int n = 0, r;
+
+	r = ibv_start_poll(cq, &attr);
+	if (r)
+		return r == ENOENT ? 0 : -r;
+	for (;;) {
+		read_ex(cq, c->rt->wc_flags, &wc, &ext);
+		rs_step_route_ex(sr, c, &wc, &ext);
+		if (++n == RS_POLL_BATCH)
+			break;
+		r = ibv_next_poll(cq);
+		if (r)
+			break;
+	}
+	ibv_end_poll(cq);
+	return r && r != ENOENT ? -r : n;
+}
+
 static unsigned reap_cq(struct rs_step_run *sr, struct rs_cqi *c)
 {
 	struct ibv_wc wc[RS_POLL_BATCH];
@@ -51,6 +113,19 @@ static unsigned reap_cq(struct rs_step_run *sr, struct rs_cqi *c)
 	unsigned total = 0;
 	int n;
 
+	if (c->rt->cq_ex && c->rt->wc_flags) {
+		do {
+			n = poll_ex(sr, c);
+			if (n > 0)
+				total += n;
+		} while (n == RS_POLL_BATCH && !sr->finished);
+		cq_unlock(c, locked);
+		if (n < 0)
+			rs_step_fail(sr, RS_STEP_FAILED, NULL,
+				     "ibv_start_poll on cq '%s': %s",
+				     c->l->obj->id, strerror(-n));
+		return total;
+	}
 	do {
 		n = ibv_poll_cq(c->rt->cq, RS_POLL_BATCH, wc);
 		for (int i = 0; i < n; i++)

@@ -61,6 +61,8 @@ struct rs_cq_rt {
 	struct ibv_comp_channel *channel;
 	struct ibv_cq *cq;       /* ibv_cq_ex_to_cq() of cq_ex when ex */
 	struct ibv_cq_ex *cq_ex;
+	uint64_t wc_flags;       /* cq_ex: what it was created with, which
+				  * the polls read (ibv_wc_read_*()) */
 	unsigned unacked;        /* events got, not yet acked */
 };
 

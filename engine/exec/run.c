@@ -389,6 +389,11 @@ int rs_run_create(struct rs_run *run)
 		t0 = rs_now_ms();
 		ret = ops->create(run, l);
 		l->create_ms = rs_now_ms() - t0;
+		if (ret == RDMASCN_CREATE_LATER) {
+			/* Pending until a step creates it. */
+			ret = 0;
+			continue;
+		}
 		if (ret) {
 			l->state = RS_LIVE_FAILED;
 			/* Release what it got before failing. */
@@ -405,6 +410,34 @@ int rs_run_create(struct rs_run *run)
 	if (ret)
 		report_not_created(run, i);
 	return ret;
+}
+
+int rs_run_create_late(struct rs_run *run, struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = l->obj->kind->ops;
+	double t0;
+	int ret;
+
+	if (l->state != RS_LIVE_PENDING || !ops || !ops->create ||
+	    run->n_created >= run->s->n_objects)
+		return -EALREADY;
+	t0 = rs_now_ms();
+	ret = ops->create(run, l);
+	l->create_ms = rs_now_ms() - t0;
+	if (ret == RDMASCN_CREATE_LATER)
+		return rs_live_error(run, l, EINVAL, "nothing to create it "
+				     "from");
+	if (ret) {
+		l->state = RS_LIVE_FAILED;
+		if (ops->destroy)
+			ops->destroy(run, l);
+		record_object(run, l, "failed");
+		return ret;
+	}
+	l->state = RS_LIVE_CREATED;
+	run->created[run->n_created++] = l;
+	record_created(run, l);
+	return 0;
 }
 
 void rs_run_teardown(struct rs_run *run)

@@ -40,6 +40,11 @@ struct rs_live {
 				  * its teardown entry, where a kind puts
 				  * what it knows only at the end
 				  * (`facts`) */
+	/* An object created late (its create said RDMASCN_CREATE_LATER):
+	 * the received completion and the receive's first 40 bytes a step
+	 * creates it from (an ah `from_wc`), for the create only. */
+	const struct ibv_wc *from_wc;
+	const void *from_grh;
 };
 
 /* What a context found on its device, before anything was created. */
@@ -243,6 +248,12 @@ int rs_run_facts(struct rs_run *run);
 /* requires: and each kind's needs; 0 or -EOPNOTSUPP (reported). */
 int rs_run_check_caps(struct rs_run *run);
 int rs_run_create(struct rs_run *run);
+/* Create @l now, during the steps: an object whose create said
+ * RDMASCN_CREATE_LATER, its inputs set in @l by the step that needs it.
+ * It joins the end of the created list, so teardown stays the exact
+ * reverse of creation.  0, or -errno reported (-EALREADY: it was made
+ * already, or is not one made late). */
+int rs_run_create_late(struct rs_run *run, struct rs_live *l);
 void rs_run_teardown(struct rs_run *run);
 
 /* The steps, on libuv loops (steps_run.c): RS_EXIT_PASSED or

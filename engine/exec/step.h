@@ -71,6 +71,74 @@ struct rs_lane {
 	_Atomic bool spins;
 };
 
+/*
+ * What an extended CQ's completion says beyond struct ibv_wc: read with
+ * ibv_wc_read_*() for each of the CQ's wc_flags (IBV_WC_EX_WITH_*, in
+ * @have); the struct ibv_wc fields among them go into the ibv_wc.
+ */
+struct rs_wc_ext {
+	uint64_t have;           /* IBV_WC_EX_WITH_* read */
+	uint64_t ts;             /* completion_timestamp (device clock) */
+	uint64_t ts_wall;        /* ..._wallclock (ns) */
+	uint16_t cvlan;
+	uint32_t flow_tag;
+};
+
+/* The `wc:` and `grh:` a step asks of each of its completions that
+ * succeeded (wc_check.c); fields by RS_WCW_* bit. */
+enum {
+	RS_WCW_BYTE_LEN = 1u << 0,
+	RS_WCW_IMM = 1u << 1,
+	RS_WCW_QP_NUM = 1u << 2,
+	RS_WCW_SRC_QP = 1u << 3,
+	RS_WCW_SLID = 1u << 4,
+	RS_WCW_SL = 1u << 5,
+	RS_WCW_DLID_PATH_BITS = 1u << 6,
+	RS_WCW_CVLAN = 1u << 7,
+	RS_WCW_FLOW_TAG = 1u << 8,
+	RS_WCW_GRH = 1u << 9,     /* the receive has a GRH */
+	RS_WCW_SGID = 1u << 10,
+	RS_WCW_DGID = 1u << 11,
+	RS_WCW_TS_UP = 1u << 12,  /* timestamps never go back */
+};
+
+struct rs_wc_want {
+	uint32_t mask;           /* RS_WCW_* */
+	uint32_t byte_len, imm, qp_num, src_qp, slid, flow_tag;
+	uint8_t sl, dlid_path_bits;
+	uint16_t cvlan;
+	uint8_t sgid[16], dgid[16];
+	const uint8_t *grh;      /* the receive buffer's first 40 bytes */
+};
+
+/* What an owner's completions that succeeded said, bounded: how many,
+ * the last of each field read, the timestamps' first and last and
+ * whether they ever went back. */
+struct rs_wc_seen {
+	uint64_t n;
+	uint64_t have;           /* IBV_WC_EX_WITH_* read */
+	struct ibv_wc last;
+	struct rs_wc_ext ext;    /* the last */
+	uint64_t ts_first, ts_wall_first;
+	uint64_t ts_back;        /* timestamps lower than the one before */
+};
+
+/* Does a completion meet @w, after those in @before?  true, or false
+ * with the first difference in @why ("src_qp 0x12, expected 0x11"). */
+bool rs_wc_check(const struct rs_wc_want *w, const struct rs_wc_seen *before,
+		 const struct ibv_wc *wc, const struct rs_wc_ext *ext,
+		 char *why, size_t len);
+/* The source and destination GIDs of a UD receive's 40-byte GRH: an
+ * IPv6 header, or on RoCE v2 over IPv4 20 bytes of zeros and the IPv4
+ * header, whose addresses are given as IPv4-mapped GIDs.  0, or -EINVAL
+ * when it is neither. */
+int rs_grh_gids(const uint8_t grh[40], uint8_t ret_sgid[16],
+		uint8_t ret_dgid[16]);
+void rs_wc_seen_add(struct rs_wc_seen *s, const struct ibv_wc *wc,
+		    const struct rs_wc_ext *ext);
+/* @s into @v: n, the last of each field read, the timestamps. */
+void rs_wc_seen_put(const struct rs_wc_seen *s, struct rs_val *v);
+
 /* What a step owns in the wr_id space; lives until the steps end, since
  * its completions may be reaped after it finished (recv). */
 struct rs_owner {
@@ -82,6 +150,11 @@ struct rs_owner {
 	struct ibv_wc bad_wc;
 	unsigned bad_lane;
 	_Atomic bool saw_expect;    /* expect != success: one such came */
+	struct rs_wc_want want;     /* `wc:`, `grh:`: set before posting */
+	char bad_why[160];          /* bad_wc missed want: how */
+	/* Written by the reaper of its completions, read once they are
+	 * counted done (ln->done's release): */
+	struct rs_wc_seen seen;
 	unsigned n_lanes;
 	struct rs_lane lanes[];
 };
@@ -302,6 +375,9 @@ int rs_step_watch(struct rs_step_run *sr, struct rs_cqi *cq, int completion);
  * with completions of their own making.) */
 void rs_step_route(struct rs_step_run *sr, struct rs_cqi *c,
 		   const struct ibv_wc *wc);
+/* The same with what an extended CQ said besides (NULL: nothing). */
+void rs_step_route_ex(struct rs_step_run *sr, struct rs_cqi *c,
+		      const struct ibv_wc *wc, const struct rs_wc_ext *ext);
 /* Poll every watched CQ once (busy and events alike) and route what came;
  * returns how many completions. */
 unsigned rs_step_reap(struct rs_step_run *sr, bool busy_only);

@@ -422,6 +422,19 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 		rs_val_put(e, "figures", sr->figures);
 		sr->figures = NULL;
 	}
+	/* What an extended CQ read of its completions, and of the
+	 * receives it waited for at its peer. */
+	if (sr && sr->owner && sr->owner->seen.have)
+		rs_wc_seen_put(&sr->owner->seen, rs_val_put_obj(e, "wc"));
+	if (sr && sr->counts_recv) {
+		uint32_t slot = atomic_load(&sr->counts_recv->last_recv_slot);
+		const struct rs_owner *ro = slot < st->n_objs ?
+					    st->owners[slot] : NULL;
+
+		if (ro && ro->seen.have)
+			rs_wc_seen_put(&ro->seen,
+				       rs_val_put_obj(e, "recv_wc"));
+	}
 	if (sr && sr->gates) {
 		rs_val_put(e, "gates", sr->gates);
 		sr->gates = NULL;

@@ -101,6 +101,60 @@ static void ah_hint(struct rs_run *run, struct rs_live *cl,
 			     "give dlid or dgid");
 }
 
+/* from_wc: ibv_create_ah_from_wc() with the completion and GRH the
+ * replying step put in @l; the attributes it derives (a query,
+ * ibv_init_ah_from_wc()) for the call's arguments and the facts. */
+static int ah_create_from_wc(struct rs_run *run, struct rs_live *l,
+			     struct ibv_pd *pd, struct rs_live *cl)
+{
+	const struct rs_ah *a = l->obj->data;
+	struct rs_ah_rt *rt = l->rt;
+	struct rs_context_rt *crt = cl->rt;
+	struct ibv_wc wc = { 0 };
+	struct ibv_grh grh = { 0 };
+	char gid[INET6_ADDRSTRLEN];
+	uint8_t port = a->port ? a->port : crt->dev.port;
+	struct rs_call c;
+
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_create_ah_from_wc");
+	rs_call_arg(&c, "pd", "%s", a->pd);
+	if (run->dry_run && !a->port)
+		rs_call_arg(&c, "port", "(context '%s')", cl->obj->id);
+	else
+		rs_call_arg(&c, "port", "%u", port);
+	if (run->dry_run || !l->from_wc) {
+		rs_call_arg(&c, "wc", "(the receive a ud_send replies to)");
+	} else {
+		wc = *l->from_wc;
+		memcpy(&grh, l->from_grh, sizeof(grh));
+		if (ibv_init_ah_from_wc(crt->ctx, port, &wc, &grh,
+					&rt->attr)) {
+			int e = errno ? errno : EINVAL;
+
+			return rs_live_error(run, l, e, "ibv_init_ah_from_wc "
+					     "(port %u, src_qp 0x%x, wc_flags "
+					     "0x%x): %s", port, wc.src_qp,
+					     wc.wc_flags, strerror(e));
+		}
+		rs_call_arg(&c, "src_qp", "0x%x", wc.src_qp);
+		rs_call_arg(&c, "slid", "%u", wc.slid);
+		rs_call_arg(&c, "sl", "%u", wc.sl);
+		rs_call_arg(&c, "grh", "%s", wc.wc_flags & IBV_WC_GRH ?
+			    "yes" : "no");
+		if (rt->attr.is_global) {
+			inet_ntop(AF_INET6, rt->attr.grh.dgid.raw, gid,
+				  sizeof(gid));
+			rs_call_arg(&c, "dgid", "%s", gid);
+			rs_call_arg(&c, "sgid_index", "%u",
+				    rt->attr.grh.sgid_index);
+		}
+	}
+	if (rs_call_go(run, l, &c))
+		RS_CALL_PTR(&c, rt->ah, ibv_create_ah_from_wc(pd, &wc, &grh,
+							      port));
+	return rs_call_done(run, l, &c);
+}
+
 static int ah_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_ah *a = l->obj->data;
@@ -117,6 +171,12 @@ static int ah_create(struct rs_run *run, struct rs_live *l)
 		return rs_live_error(run, l, EINVAL, "qp: '%s' is on context "
 				     "'%s', the ah's pd on '%s'", a->qp,
 				     cl->obj->id, pd_cl->obj->id);
+	/* A reply's: when a step has the completion (a dry run says
+	 * the call it will be). */
+	if (a->from_wc && !run->dry_run && !l->from_wc)
+		return RDMASCN_CREATE_LATER;
+	if (a->from_wc)
+		return ah_create_from_wc(run, l, pd, cl);
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_create_ah");
 	rs_call_arg(&c, "pd", "%s", a->pd);
 	if (run->dry_run) {

@@ -23,6 +23,7 @@ static const cyaml_schema_field_t ah_fields[] = {
 	RS_FIELD_UINT("dlid", struct rs_ah, dlid),
 	RS_FIELD_UINT("src_path_bits", struct rs_ah, src_path_bits),
 	RS_FIELD_ENUM("static_rate", struct rs_ah, static_rate, rs_rate_names),
+	RS_FIELD_BOOL("from_wc", struct rs_ah, from_wc),
 	CYAML_FIELD_END
 };
 
@@ -36,7 +37,21 @@ static const struct rdmascn_ref ah_refs[] = {
 static int ah_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	struct rs_ah *a = obj->data;
+	/* A reply's address is the received completion's and GRH's. */
+	static const char *const not_from_wc[] = {
+		"qp", "dgid", "gid_index", "sl", "hop_limit", "traffic_class",
+		"flow_label", "is_global", "dlid", "src_path_bits",
+		"static_rate",
+	};
 	int ret = 0;
+
+	for (size_t i = 0; a->from_wc && i < RS_N(not_from_wc); i++)
+		if (rs_obj_has(obj, not_from_wc[i])) {
+			rs_obj_error(d, obj, not_from_wc[i], "exclusive with "
+				     "'from_wc': the received completion "
+				     "gives it");
+			return -EINVAL;
+		}
 
 	if (a->dgid && rs_parse_gid(a->dgid, a->dgid_raw)) {
 		rs_obj_error(d, obj, "dgid", "'%s' is not a GID", a->dgid);

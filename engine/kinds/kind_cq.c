@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "kinds.h"
@@ -33,6 +34,61 @@ static void wc_flags_str(uint64_t flags, char *buf, size_t len)
 	};
 
 	rs_bits_text(flags, names, RS_N(names), buf, len);
+}
+
+/* What the engine reads of every completion it routes, whatever the
+ * file asks: the QP a receive is for, and the bytes it got. */
+#define RS_CQ_WC_NEEDED (IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_BYTE_LEN)
+
+static const char *wc_flag_name(uint64_t flag)
+{
+	for (size_t i = 0; i < RS_N(rs_cq_wc_flag_names); i++)
+		if ((uint64_t)rs_cq_wc_flag_names[i].val == flag)
+			return rs_cq_wc_flag_names[i].str;
+	return "?";
+}
+
+/* Can the device make this CQ's wc_flags?  A trial ibv_create_cq_ex()
+ * on a context of its own, before anything is created: the first flag
+ * that it refuses alone is named, so that the scenario is skipped
+ * (77), not failed half built. */
+static int cq_check_caps(struct rs_run *run, struct rs_live *l, char *why,
+			 unsigned len)
+{
+	const struct rs_cq *q = l->obj->data;
+	struct rs_dev *dev = rs_live_dev(run, l);
+	struct ibv_context *ctx;
+	struct ibv_cq_ex *cq;
+	uint64_t bad = 0;
+
+	if (!q->ex || !q->wc_flags || !dev || !dev->device)
+		return 0;
+	ctx = ibv_open_device(dev->device);
+	if (!ctx)
+		return 0;       /* the create says why, located */
+	for (uint64_t f = 1; f && f <= q->wc_flags && !bad; f <<= 1) {
+		struct ibv_cq_init_attr_ex ia = {
+			.cqe = 1,
+			.wc_flags = f | RS_CQ_WC_NEEDED,
+		};
+
+		if (!(q->wc_flags & f))
+			continue;
+		errno = 0;
+		cq = ibv_create_cq_ex(ctx, &ia);
+		if (cq)
+			ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+		else if (errno == EOPNOTSUPP || errno == EINVAL ||
+			 errno == ENOSYS || errno == EPROTONOSUPPORT)
+			bad = f;
+	}
+	ibv_close_device(ctx);
+	if (!bad)
+		return 0;
+	snprintf(why, len, "wc_flags %s (%s.wc_flags: a trial "
+		 "ibv_create_cq_ex was refused)", wc_flag_name(bad),
+		 l->obj->id);
+	return -EOPNOTSUPP;
 }
 
 static void cq_hint(struct rs_run *run, struct rs_live *l,
@@ -101,7 +157,8 @@ static int cq_create(struct rs_run *run, struct rs_live *l)
 			.cqe = q->cqe,
 			.channel = rt->channel,
 			.comp_vector = q->comp_vector,
-			.wc_flags = q->wc_flags,
+			.wc_flags = q->wc_flags ?
+				    q->wc_flags | RS_CQ_WC_NEEDED : 0,
 		};
 
 		if (q->single_threaded)
@@ -121,7 +178,7 @@ static int cq_create(struct rs_run *run, struct rs_live *l)
 		rs_call_arg(&c, "cqe", "%u", q->cqe);
 		rs_call_arg(&c, "channel", "%s", q->channel ? "yes" : "none");
 		rs_call_arg(&c, "comp_vector", "%u", q->comp_vector);
-		wc_flags_str(q->wc_flags, wcf, sizeof(wcf));
+		wc_flags_str(ia.wc_flags, wcf, sizeof(wcf));
 		rs_call_arg(&c, "wc_flags", "%s", wcf);
 		rs_call_arg(&c, "comp_mask", "0x%x", ia.comp_mask);
 		if (q->parent_domain)
@@ -134,8 +191,10 @@ static int cq_create(struct rs_run *run, struct rs_live *l)
 			    q->single_threaded ? "" : "0");
 		if (rs_call_go(run, l, &c))
 			RS_CALL_PTR(&c, rt->cq_ex, ibv_create_cq_ex(ctx, &ia));
-		if (rt->cq_ex)
+		if (rt->cq_ex) {
 			rt->cq = ibv_cq_ex_to_cq(rt->cq_ex);
+			rt->wc_flags = ia.wc_flags;
+		}
 	} else {
 		rs_call_init(&c, RS_CALL_CREATE, "ibv_create_cq");
 		rs_call_arg(&c, "context", "%s", q->context);
@@ -199,6 +258,7 @@ static int cq_as_cq(struct rs_live *l, struct rdmascn_cq *ret)
 
 const struct rdmascn_ops rs_ops_cq = {
 	.rt_size = sizeof(struct rs_cq_rt),
+	.check_caps = cq_check_caps,
 	.create = cq_create,
 	.destroy = cq_destroy,
 	.describe = cq_describe,

@@ -8,21 +8,6 @@
 #include "live.h"
 #include "model.h"
 
-static const cyaml_strval_t cq_wc_flag_names[] = {
-	{ "byte_len", IBV_WC_EX_WITH_BYTE_LEN },
-	{ "imm", IBV_WC_EX_WITH_IMM },
-	{ "qp_num", IBV_WC_EX_WITH_QP_NUM },
-	{ "src_qp", IBV_WC_EX_WITH_SRC_QP },
-	{ "slid", IBV_WC_EX_WITH_SLID },
-	{ "sl", IBV_WC_EX_WITH_SL },
-	{ "dlid_path_bits", IBV_WC_EX_WITH_DLID_PATH_BITS },
-	{ "completion_timestamp", IBV_WC_EX_WITH_COMPLETION_TIMESTAMP },
-	{ "cvlan", IBV_WC_EX_WITH_CVLAN },
-	{ "flow_tag", IBV_WC_EX_WITH_FLOW_TAG },
-	{ "tm_info", IBV_WC_EX_WITH_TM_INFO },
-	{ "completion_timestamp_wallclock",
-	  IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK },
-};
 
 static const cyaml_strval_t cq_mode_names[] = {
 	{ "events", RS_CQ_MODE_EVENTS }, { "busy", RS_CQ_MODE_BUSY },
@@ -36,7 +21,7 @@ static const cyaml_schema_field_t cq_fields[] = {
 	RS_FIELD_BOOL("channel", struct rs_cq, channel),
 	RS_FIELD_UINT("comp_vector", struct rs_cq, comp_vector),
 	RS_FIELD_BOOL("ex", struct rs_cq, ex),
-	RS_FIELD_FLAGS("wc_flags", struct rs_cq, wc_flags, cq_wc_flag_names),
+	RS_FIELD_FLAGS("wc_flags", struct rs_cq, wc_flags, rs_cq_wc_flag_names),
 	RS_FIELD_BOOL("single_threaded", struct rs_cq, single_threaded),
 	RS_FIELD_BOOL("ignore_overrun", struct rs_cq, ignore_overrun),
 	RS_FIELD_ENUM("mode", struct rs_cq, mode, cq_mode_names),

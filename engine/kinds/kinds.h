@@ -188,6 +188,7 @@ struct rs_ah {
 	uint16_t dlid;
 	uint8_t src_path_bits;
 	int static_rate;         /* enum ibv_rate; 0: IBV_RATE_MAX */
+	bool from_wc;            /* made by a ud_send's reply_to */
 	uint8_t dgid_raw[16];    /* check() */
 };
 
@@ -343,6 +344,23 @@ struct rs_connection {
 	int access, a_access, b_access;
 	uint16_t port;           /* rdma_cm; 0: RS_CM_DEFAULT_PORT */
 	char *ip;                /* rdma_cm: the address b listens on */
+};
+
+/* `wc_flags:` of an extended CQ: IBV_WC_EX_WITH_*, lowercase. */
+static const cyaml_strval_t rs_cq_wc_flag_names[] = {
+	{ "byte_len", IBV_WC_EX_WITH_BYTE_LEN },
+	{ "imm", IBV_WC_EX_WITH_IMM },
+	{ "qp_num", IBV_WC_EX_WITH_QP_NUM },
+	{ "src_qp", IBV_WC_EX_WITH_SRC_QP },
+	{ "slid", IBV_WC_EX_WITH_SLID },
+	{ "sl", IBV_WC_EX_WITH_SL },
+	{ "dlid_path_bits", IBV_WC_EX_WITH_DLID_PATH_BITS },
+	{ "completion_timestamp", IBV_WC_EX_WITH_COMPLETION_TIMESTAMP },
+	{ "cvlan", IBV_WC_EX_WITH_CVLAN },
+	{ "flow_tag", IBV_WC_EX_WITH_FLOW_TAG },
+	{ "tm_info", IBV_WC_EX_WITH_TM_INFO },
+	{ "completion_timestamp_wallclock",
+	  IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK },
 };
 
 extern const struct rdmascn_kind rs_kind_context;

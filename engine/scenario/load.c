@@ -212,8 +212,10 @@ static bool kind_ok(const struct rdmascn_ref *ref, const struct rs_obj *t)
 		return true;
 	if (!ref->kinds)
 		return !t->kind->step;
+	/* A step type named among the kinds: a step that refers to an
+	 * earlier step (ud_send's reply_to a recv). */
 	for (const char *const *k = ref->kinds; *k; k++)
-		if (!t->kind->step && !strcmp(*k, t->kind->name))
+		if (!strcmp(*k, t->kind->name))
 			return true;
 	return false;
 }
@@ -271,9 +273,13 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	}
 	if (!kind_ok(ref, t)) {
 		want_kinds(ref, want, sizeof(want));
-		rs_obj_error(d, o, path, "'%s' is %s %s, not %s", id,
-			     t->kind->step ? "a" : article(t->kind->name),
-			     t->kind->step ? "step" : t->kind->name, want);
+		if (t->kind->step)
+			rs_obj_error(d, o, path, "'%s' is a %s step, not %s",
+				     id, t->kind->name, want);
+		else
+			rs_obj_error(d, o, path, "'%s' is %s %s, not %s", id,
+				     article(t->kind->name), t->kind->name,
+				     want);
 		return -EINVAL;
 	}
 	if (!o->kind->step && t->kind->step) {

@@ -70,6 +70,39 @@ static const cyaml_strval_t rs_completion_names[] = {
 };
 
 /*
+ * `wc:` what every completion of the step that succeeded must say: the
+ * fields of struct ibv_wc, and those only an extended CQ reads (cvlan,
+ * flow_tag).  src_qp and qp_num name QPs, whose numbers they must be.
+ */
+struct rs_step_wc {
+	uint32_t byte_len;
+	uint32_t imm;            /* host order, as `imm:` is given */
+	char *qp_num;            /* the QP it completed on */
+	char *src_qp;            /* the sender (UD) */
+	uint32_t slid;
+	uint8_t sl;
+	uint8_t dlid_path_bits;
+	uint16_t cvlan;
+	uint32_t flow_tag;
+	bool timestamps_increase; /* completion_timestamp never goes back */
+};
+
+static const cyaml_schema_field_t rs_step_wc_fields[] = {
+	RS_FIELD_UINT("byte_len", struct rs_step_wc, byte_len),
+	RS_FIELD_UINT("imm", struct rs_step_wc, imm),
+	RS_FIELD_OPT_REF("qp_num", struct rs_step_wc, qp_num),
+	RS_FIELD_OPT_REF("src_qp", struct rs_step_wc, src_qp),
+	RS_FIELD_UINT("slid", struct rs_step_wc, slid),
+	RS_FIELD_UINT("sl", struct rs_step_wc, sl),
+	RS_FIELD_UINT("dlid_path_bits", struct rs_step_wc, dlid_path_bits),
+	RS_FIELD_UINT("cvlan", struct rs_step_wc, cvlan),
+	RS_FIELD_UINT("flow_tag", struct rs_step_wc, flow_tag),
+	RS_FIELD_BOOL("timestamps_increase", struct rs_step_wc,
+		      timestamps_increase),
+	CYAML_FIELD_END
+};
+
+/*
  * Traffic knobs shared by the posting steps.  bind_mw, invalidate and recv
  * take only the completion part (expect, completion).
  */
@@ -82,12 +115,22 @@ struct rs_step_traffic {
 	uint32_t post_list;      /* WRs per ibv_post_send() call */
 	uint32_t depth;          /* WRs in flight */
 	uint64_t iterations;
+	struct rs_step_wc wc;    /* in place: its QP references resolve */
 };
 
 #define RS_STEP_CQE_FIELDS(s)                                             \
 	RS_FIELD_ENUM("expect", s, traffic.expect, rs_wc_status_names),   \
 	RS_FIELD_ENUM("completion", s, traffic.completion,               \
-		      rs_completion_names)
+		      rs_completion_names),                               \
+	CYAML_FIELD_MAPPING("wc", CYAML_FLAG_OPTIONAL, s, traffic.wc,     \
+			    rs_step_wc_fields)
+
+/* The reference table entries of `wc:` (QPs). */
+#define RS_STEP_WC_REFS(s)                                                \
+	{ .field = "wc.qp_num", .offset = offsetof(s, traffic.wc.qp_num), \
+	  .count_offset = -1, .kinds = RDMASCN_KINDS("qp") },             \
+	{ .field = "wc.src_qp", .offset = offsetof(s, traffic.wc.src_qp), \
+	  .count_offset = -1, .kinds = RDMASCN_KINDS("qp") }
 
 #define RS_STEP_TRAFFIC_FIELDS(s)                                         \
 	RS_STEP_CQE_FIELDS(s),                                            \

@@ -108,6 +108,8 @@ int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 	if (!o)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
+	if (rs_step_want(sr, o, &t->wc))
+		return -EIO;
 	p->lane = &o->lanes[0];
 	p->lane->op = p->op ? p->op : rs_wr_op_name(p->tmpl.opcode);
 	p->tmpl.num_sge = has_data;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Steps that post one kind of work request, possibly many times. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <string.h>
 
 #include "steps.h"
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
@@ -26,6 +28,7 @@ static const cyaml_schema_field_t send_fields[] = {
 
 static const struct rdmascn_ref send_refs[] = {
 	RS_STEP_REF_AFTER(S),
+	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
 	RS_REF("ah", S, ah, "ah"),
@@ -76,6 +79,29 @@ const struct rdmascn_kind rs_step_send = {
 #undef S
 
 /* recv */
+static const cyaml_schema_field_t grh_fields[] = {
+	RS_FIELD_STR("sgid", struct rs_step_grh, sgid),
+	RS_FIELD_STR("dgid", struct rs_step_grh, dgid),
+	RS_FIELD_OPT_REF("sgid_of", struct rs_step_grh, sgid_of),
+	RS_FIELD_OPT_REF("dgid_of", struct rs_step_grh, dgid_of),
+	CYAML_FIELD_END
+};
+
+/* A GID as text: IPv6, or IPv4 for its IPv4-mapped GID (RoCE v2). */
+static int parse_gid(const char *text, uint8_t gid[16])
+{
+	uint8_t v4[4];
+
+	if (inet_pton(AF_INET6, text, gid) == 1)
+		return 0;
+	if (inet_pton(AF_INET, text, v4) != 1)
+		return -EINVAL;
+	memset(gid, 0, 10);
+	gid[10] = gid[11] = 0xff;
+	memcpy(gid + 12, v4, 4);
+	return 0;
+}
+
 #define S struct rs_step_recv
 static const cyaml_schema_field_t recv_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
@@ -85,21 +111,51 @@ static const cyaml_schema_field_t recv_fields[] = {
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("count", S, count),
+	CYAML_FIELD_MAPPING("grh", CYAML_FLAG_OPTIONAL, S, grh, grh_fields),
 	RS_STEP_CQE_FIELDS(S),
 	CYAML_FIELD_END
 };
 
 static const struct rdmascn_ref recv_refs[] = {
 	RS_STEP_REF_AFTER(S),
+	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("srq", S, srq, "srq"),
 	RS_REF("local", S, local, "mr"),
+	RS_REF("grh.sgid_of", S, grh.sgid_of, "context"),
+	RS_REF("grh.dgid_of", S, grh.dgid_of, "context"),
 	RS_REF_END
 };
 
 static int recv_check(struct rs_obj *obj, struct rs_diag *d)
 {
-	return rs_step_one_of(obj, d, "qp", "srq");
+	S *s = obj->data;
+	struct rs_step_grh *g = &s->grh;
+	int r = rs_step_one_of(obj, d, "qp", "srq");
+
+	if (!r && g->sgid && g->sgid_of) {
+		rs_obj_error(d, obj, "grh.sgid_of", "exclusive with 'sgid'");
+		r = -EINVAL;
+	}
+	if (!r && g->dgid && g->dgid_of) {
+		rs_obj_error(d, obj, "grh.dgid_of", "exclusive with 'dgid'");
+		r = -EINVAL;
+	}
+	if (!r && rs_obj_has(obj, "grh") && !g->sgid && !g->dgid &&
+	    !g->sgid_of && !g->dgid_of) {
+		rs_obj_error(d, obj, "grh", "give sgid, dgid, sgid_of or "
+			     "dgid_of");
+		r = -EINVAL;
+	}
+	if (!r && g->sgid && parse_gid(g->sgid, g->sgid_raw)) {
+		rs_obj_error(d, obj, "grh.sgid", "'%s' is not a GID", g->sgid);
+		r = -EINVAL;
+	}
+	if (!r && g->dgid && parse_gid(g->dgid, g->dgid_raw)) {
+		rs_obj_error(d, obj, "grh.dgid", "'%s' is not a GID", g->dgid);
+		r = -EINVAL;
+	}
+	return r;
 }
 
 const struct rdmascn_kind rs_step_recv = {
@@ -135,6 +191,7 @@ static const cyaml_schema_field_t write_fields[] = {
 
 static const struct rdmascn_ref write_refs[] = {
 	RS_STEP_REF_AFTER(S),
+	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
 	RS_REF("remote", S, remote, "mr", "mw"),
@@ -180,6 +237,7 @@ static const cyaml_schema_field_t read_fields[] = {
 
 static const struct rdmascn_ref read_refs[] = {
 	RS_STEP_REF_AFTER(S),
+	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
 	RS_REF("remote", S, remote, "mr", "mw"),
@@ -232,6 +290,7 @@ static const cyaml_schema_field_t atomic_fields[] = {
 
 static const struct rdmascn_ref atomic_refs[] = {
 	RS_STEP_REF_AFTER(S),
+	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
 	RS_REF("remote", S, remote, "mr"),
@@ -296,7 +355,9 @@ static const cyaml_schema_field_t ud_send_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_REF("qp", S, qp),
 	RS_FIELD_REF("ah", S, ah),
-	RS_FIELD_REF("to", S, to),
+	RS_FIELD_OPT_REF("to", S, to),
+	RS_FIELD_OPT_REF("reply_to", S, reply_to),
+	RS_FIELD_UINT("remote_qkey", S, remote_qkey),
 	RS_FIELD_REF("local", S, local),
 	RS_FIELD_UINT("length", S, length),
 	RS_STEP_TRAFFIC_FIELDS(S),
@@ -305,9 +366,11 @@ static const cyaml_schema_field_t ud_send_fields[] = {
 
 static const struct rdmascn_ref ud_send_refs[] = {
 	RS_STEP_REF_AFTER(S),
+	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("ah", S, ah, "ah"),
 	RS_REF("to", S, to, RS_QP_KINDS),
+	RS_REF("reply_to", S, reply_to, "recv"),
 	RS_REF("local", S, local, "mr"),
 	RS_REF_END
 };
@@ -316,6 +379,20 @@ static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const S *s = obj->data;
 
+	if (!s->to && !s->reply_to) {
+		rs_obj_error(d, obj, NULL, "give 'to' (a QP) or 'reply_to' "
+			     "(a recv step)");
+		return -EINVAL;
+	}
+	if (s->to && s->reply_to) {
+		rs_obj_error(d, obj, "reply_to", "exclusive with 'to'");
+		return -EINVAL;
+	}
+	if (s->to && rs_obj_has(obj, "remote_qkey")) {
+		rs_obj_error(d, obj, "remote_qkey", "needs 'reply_to' (with "
+			     "'to', the Q_Key is that QP's)");
+		return -EINVAL;
+	}
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -350,6 +427,7 @@ static const cyaml_schema_field_t bind_mw_fields[] = {
 
 static const struct rdmascn_ref bind_mw_refs[] = {
 	RS_STEP_REF_AFTER(S),
+	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("mw", S, mw, "mw"),
 	RS_REF("mr", S, mr, "mr"),
@@ -383,6 +461,7 @@ static const cyaml_schema_field_t invalidate_fields[] = {
 
 static const struct rdmascn_ref invalidate_refs[] = {
 	RS_STEP_REF_AFTER(S),
+	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("mw", S, mw, "mw"),
 	RS_REF("mr", S, mr, "mr"),

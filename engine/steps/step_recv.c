@@ -11,6 +11,45 @@
 
 #define RECV_CHAIN 64
 
+/* `grh:` into @w: the GIDs given, or those the contexts named use. */
+static int want_grh(struct rs_step_run *sr, struct rs_wc_want *w,
+		    const uint8_t *host)
+{
+	const struct rs_step_grh *g = &((const struct rs_step_recv *)
+					sr->obj->data)->grh;
+	const char *of[2] = { g->sgid_of, g->dgid_of };
+	const uint8_t *raw[2] = { g->sgid ? g->sgid_raw : NULL,
+				  g->dgid ? g->dgid_raw : NULL };
+	uint8_t *to[2] = { w->sgid, w->dgid };
+
+	for (int i = 0; i < 2; i++) {
+		const struct rs_dev *dev;
+
+		if (of[i]) {
+			dev = rs_as_dev(rs_live_find(sr->run, of[i]));
+			if (!dev || dev->gid_index < 0)
+				return rs_step_fail(sr, RS_STEP_CANTRUN,
+						    i ? "grh.dgid_of" :
+							"grh.sgid_of",
+						    "context '%s' uses no GID",
+						    of[i]);
+			raw[i] = dev->gid.raw;
+		}
+		if (raw[i]) {
+			memcpy(to[i], raw[i], 16);
+			w->mask |= i ? RS_WCW_DGID : RS_WCW_SGID;
+		}
+	}
+	if (w->mask & (RS_WCW_SGID | RS_WCW_DGID)) {
+		if (!host)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "grh",
+					    "the receive buffer is not in "
+					    "this process");
+		w->grh = host;
+	}
+	return 0;
+}
+
 /* Post the receives and finish: whoever polls their CQ later routes
  * their completions here (expect:, the byte count, the buffer). */
 static int recv_start(struct rs_step_run *sr)
@@ -38,6 +77,9 @@ static int recv_start(struct rs_step_run *sr)
 	if (!o)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
+	if (rs_step_want(sr, o, &s->traffic.wc) ||
+	    want_grh(sr, &o->want, host))
+		return -EIO;
 	rs_recv_lane(&o->lanes[0]);
 	for (unsigned i = 0; i < RECV_CHAIN; i++)
 		wr[i] = (struct ibv_recv_wr){ .sg_list = &sge, .num_sge = 1 };

@@ -3,6 +3,7 @@
  * ud_send: a message that consumes a receive at the peer. */
 #include <endian.h>
 #include <errno.h>
+#include <string.h>
 
 #include "buf.h"
 #include "post.h"
@@ -96,6 +97,61 @@ static int send_start(struct rs_step_run *sr)
 			     rs_post_has_data(sr, s->length));
 }
 
+/* reply_to: the last receive of that recv step, its sender answered
+ * through the ah (`from_wc`), created now from the completion and the
+ * GRH at the start of the receive buffer. */
+static int reply_start(struct rs_step_run *sr, struct ibv_send_wr *w)
+{
+	const struct rs_step_ud_send *s = sr->obj->data;
+	struct post_rt *p = sr->rt;
+	const struct rs_owner *ro = NULL;
+	struct rs_live *al = rs_live_find(sr->run, s->ah);
+	struct rs_mr_rt *mr;
+	const char *into;
+	struct ibv_wc wc;
+	uint64_t off = 0;
+	int r;
+
+	for (unsigned e = 0; e < sr->obj->n_edges; e++)
+		if (!strcmp(sr->obj->edges[e].field, "reply_to"))
+			ro = sr->st->owners[sr->obj->edges[e].to->index];
+	if (!ro || !ro->seen.n)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "reply_to",
+				    "step '%s' has received nothing yet",
+				    s->reply_to);
+	wc = ro->seen.last;
+	into = rs_step_receives_into(ro->obj, &off);
+	mr = into ? rs_step_mr(sr, into) : NULL;
+	if (!mr || !mr->buf || off + 40 > mr->length)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "reply_to",
+				    "step '%s''s receive buffer is not in this "
+				    "process", s->reply_to);
+	al->from_wc = &wc;
+	al->from_grh = (const uint8_t *)mr->buf + off;
+	pthread_mutex_lock(&sr->st->lock);
+	r = rs_run_create_late(sr->run, al);
+	pthread_mutex_unlock(&sr->st->lock);
+	al->from_wc = NULL;
+	al->from_grh = NULL;
+	if (r == -EALREADY)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah",
+				    "ah '%s' exists already: a reply needs an "
+				    "ah with from_wc: true, named by one "
+				    "reply only", s->ah);
+	if (r)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah",
+				    "ah '%s' could not be made from the "
+				    "receive: %s", s->ah, strerror(-r));
+	/* Whoever sent: a QP of this scenario is waited for (and its
+	 * qkey used); another host's is only sent to. */
+	p->peer = rs_qp_by_num(sr->st, wc.src_qp);
+	w->wr.ud.ah = rs_as_ah(al);
+	w->wr.ud.remote_qpn = wc.src_qp;
+	w->wr.ud.remote_qkey = rs_obj_has(sr->obj, "remote_qkey") ||
+			       !p->peer ? s->remote_qkey : p->peer->rt->qkey;
+	return 0;
+}
+
 static int ud_send_start(struct rs_step_run *sr)
 {
 	const struct rs_step_ud_send *s = sr->obj->data;
@@ -105,24 +161,35 @@ static int ud_send_start(struct rs_step_run *sr)
 	int r;
 
 	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
-	p->peer = p->w.qp ? rs_wr_qp(sr, s->to, "to", false) : NULL;
-	if (!p->peer)
+	if (!p->w.qp)
 		return -EIO;
-	if (p->peer->info.type != RS_QPT_UD)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "to",
-				    "qp '%s' is not a ud qp", s->to);
+	if (s->reply_to) {
+		if (reply_start(sr, w))
+			return -EIO;
+	} else {
+		p->peer = rs_wr_qp(sr, s->to, "to", false);
+		if (!p->peer)
+			return -EIO;
+		if (p->peer->info.type != RS_QPT_UD)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "to",
+					    "qp '%s' is not a ud qp", s->to);
+		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
+		w->wr.ud.remote_qpn = p->peer->qpn;
+		w->wr.ud.remote_qkey = p->peer->rt->qkey;
+	}
 	r = rs_step_local(sr, s->local, 0, "length", s->length,
 			  rs_qp_mtu_bytes(sr, p->w.qp), &p->tsge, &host);
 	if (r)
 		return r;
 	w->opcode = IBV_WR_SEND;
-	w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
-	w->wr.ud.remote_qpn = p->peer->qpn;
-	w->wr.ud.remote_qkey = p->peer->rt->qkey;
 	p->src = host;
 	p->len = p->tsge.length;
-	if (s->traffic.verify)
+	if (s->traffic.verify && p->peer)
 		p->check = check_received;
+	else if (s->traffic.verify)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+				    "the sender replied to is not a qp of "
+				    "this scenario");
 	p->host = host;
 	p->op = "ud_send";
 	return rs_post_begin(sr, p, &s->traffic,

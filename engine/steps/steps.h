@@ -40,6 +40,17 @@ struct rs_step_send {
 	struct rs_step_traffic traffic;
 };
 
+/* `grh:` of a UD recv: the GIDs its receives' GRH must carry, given as
+ * text (sgid, dgid) or as the GID a context uses (sgid_of, dgid_of). */
+struct rs_step_grh {
+	char *sgid;
+	char *dgid;
+	char *sgid_of;
+	char *dgid_of;
+	uint8_t sgid_raw[16];    /* check() */
+	uint8_t dgid_raw[16];
+};
+
 struct rs_step_recv {
 	struct rs_step_common common;
 	char *qp;                /* exactly one of qp, srq */
@@ -48,7 +59,8 @@ struct rs_step_recv {
 	uint32_t length;
 	uint32_t count;          /* receives to post */
 	uint64_t offset;
-	struct rs_step_traffic traffic; /* expect, completion only */
+	struct rs_step_grh grh;  /* in place: its references resolve */
+	struct rs_step_traffic traffic; /* expect, completion, wc only */
 };
 
 struct rs_step_write {
@@ -101,6 +113,9 @@ struct rs_step_ud_send {
 	char *qp;
 	char *ah;
 	char *to;                /* the destination UD QP: its QPN, qkey */
+	char *reply_to;          /* or: a recv step, whose last receive's
+				  * sender is answered (ah `from_wc`) */
+	uint32_t remote_qkey;    /* reply_to: the Q_Key */
 	char *local;
 	uint32_t length;
 	struct rs_step_traffic traffic;

@@ -358,3 +358,48 @@ uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp)
 		mtu = qp->conn->mtu;
 	return 128u << (mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? mtu : 3);
 }
+
+int rs_step_want(struct rs_step_run *sr, struct rs_owner *o,
+		 const struct rs_step_wc *wc)
+{
+	static const struct {
+		const char *field;
+		uint32_t bit;
+	} has[] = {
+		{ "wc.byte_len", RS_WCW_BYTE_LEN },
+		{ "wc.imm", RS_WCW_IMM },
+		{ "wc.slid", RS_WCW_SLID },
+		{ "wc.sl", RS_WCW_SL },
+		{ "wc.dlid_path_bits", RS_WCW_DLID_PATH_BITS },
+		{ "wc.cvlan", RS_WCW_CVLAN },
+		{ "wc.flow_tag", RS_WCW_FLOW_TAG },
+	};
+	struct rs_wc_want *w = &o->want;
+	struct rs_qpi *q;
+
+	for (size_t i = 0; i < RS_N(has); i++)
+		if (rs_obj_has(sr->obj, has[i].field))
+			w->mask |= has[i].bit;
+	w->byte_len = wc->byte_len;
+	w->imm = wc->imm;
+	w->slid = wc->slid;
+	w->sl = wc->sl;
+	w->dlid_path_bits = wc->dlid_path_bits;
+	w->cvlan = wc->cvlan;
+	w->flow_tag = wc->flow_tag;
+	if (wc->timestamps_increase)
+		w->mask |= RS_WCW_TS_UP;
+	if (wc->qp_num) {
+		if (!(q = rs_wr_qp(sr, wc->qp_num, "wc.qp_num", true)))
+			return -EIO;
+		w->qp_num = q->qpn;
+		w->mask |= RS_WCW_QP_NUM;
+	}
+	if (wc->src_qp) {
+		if (!(q = rs_wr_qp(sr, wc->src_qp, "wc.src_qp", true)))
+			return -EIO;
+		w->src_qp = q->qpn;
+		w->mask |= RS_WCW_SRC_QP;
+	}
+	return 0;
+}

@@ -122,4 +122,9 @@ int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
 /* The path MTU of a QP's port, in bytes. */
 uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp);
 
+/* The step's `wc:` into @o->want, QP ids as their numbers (before it
+ * posts); 0, or -EIO once the step failed. */
+int rs_step_want(struct rs_step_run *sr, struct rs_owner *o,
+		 const struct rs_step_wc *wc);
+
 #endif

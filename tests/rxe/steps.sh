@@ -218,4 +218,46 @@ has progress "$tmp/tty" $'\r\033\\[Kstep 1 +stream +\'sp\' +\033\\[32mpassed\033
 grep -q $'\r' "$tmp/out" && fail "progress: a \\r without a terminal"
 echo "ok progress on a terminal: $(grep -o $'step 1 stream [^\r]*completions[^\033]*' "$tmp/tty" | tail -n 1)"
 
+# UD replies and what completions say.  The reply seed: each reply's AH
+# is made from the request's completion (src_qp the client's QPN) during
+# the steps, created after every other object and destroyed first; the
+# GRH's sgid/dgid are rxe0's IPv4-mapped GID; the replies' receives came
+# from the server (wc: src_qp).  A wrong src_qp or sgid fails the recv's
+# check at its line; an extended CQ's fields are in the record.
+ud=$scndir/seeds/pyrdma_ud_reply.yaml
+expect ud_reply 0 -v "$ud"
+# qpn ID: the QP's number (decimal), qpx ID: as the messages print it.
+qpn() { echo $(($(rec ".objects[] | select(.id == \"$1\") | .facts.qpn"))); }
+qpx() { printf '0x%x' "$(qpn "$1")"; }
+for i in 1 2; do
+	has ud_reply "$tmp/err" "ibv_create_ah_from_wc\\(pd=pd port=1 src_qp=$(qpx client$i) .*grh=yes dgid=::ffff:10\\.99\\.0\\.1 .*# ah 'back$i'"
+done
+[ "$(created "$tmp/out" | tail -n 2 | tr '\n' ' ')" = "ah 'back1' ah 'back2' " ] ||
+	fail "ud_reply: the reply AHs were not created last: $(created "$tmp/out" | tr '\n' ' ')"
+[ "$(destroyed "$tmp/out" | head -n 2 | tr '\n' ' ')" = "ah 'back2' ah 'back1' " ] ||
+	fail "ud_reply: the reply AHs were not destroyed first"
+echo "ok ud reply: $(grep -o "ibv_create_ah_from_wc([^)]*)" "$tmp/err" | head -n 1)"
+sed 's/wc: {src_qp: client2}/wc: {src_qp: client1}/' "$ud" >"$tmp/ud_wrong_qp.yaml"
+expect ud_wrong_qp 1 "$tmp/ud_wrong_qp.yaml"
+has ud_wrong_qp "$tmp/err" ":[0-9]+:5: step 5 \\(recv\\) 'srv_rx2': recv wr 0x[0-9a-f]+ completed with success, qp_num $(qpx server), but src_qp $(qpx client2), expected $(qpx client1) \\(reaped by step 7 \\(ud_send\\) 'ask2'\\)"
+sed 's/grh: {sgid_of: ctx, dgid_of: ctx}, wc: {src_qp: client1/grh: {sgid: "::ffff:10.99.0.7", dgid_of: ctx}, wc: {src_qp: client1/' "$ud" >"$tmp/ud_wrong_gid.yaml"
+expect ud_wrong_gid 1 "$tmp/ud_wrong_gid.yaml"
+has ud_wrong_gid "$tmp/err" "'srv_rx1': recv wr .* but grh sgid ::ffff:10\\.99\\.0\\.1, expected ::ffff:10\\.99\\.0\\.7"
+echo "ok ud checks: $(grep -o "but grh sgid.*expected [^ ]*" "$tmp/err")"
+expect cq_ex 0 "$scndir/seeds/pyverbs_cq_ex.yaml"
+[ "$(rec ".steps[] | select(.id == \"send\") | .recv_wc | .completions == 16 and .byte_len == 552 and .src_qp == $(qpn a) and .qp_num == $(qpn b) and .sl == 0")" = true ] ||
+	fail "cq_ex: recv_wc $(rec -c '.steps[] | select(.id == "send") | .recv_wc')"
+[ "$(rec ".steps[] | select(.id == \"send\") | .wc | .completions == 16 and .qp_num == $(qpn a)")" = true ] ||
+	fail "cq_ex: wc $(rec -c '.steps[] | select(.id == "send") | .wc')"
+echo "ok cq_ex read: $(rec -c '.steps[] | select(.id == "send") | .recv_wc')"
+sed 's/wc: {qp_num: b, src_qp: a, sl: 0,/wc: {qp_num: b, src_qp: a, sl: 3,/' "$scndir/seeds/pyverbs_cq_ex.yaml" >"$tmp/cq_ex_sl.yaml"
+expect cq_ex_sl 1 "$tmp/cq_ex_sl.yaml"
+has cq_ex_sl "$tmp/err" "'post': recv wr .* but sl 0, expected 3"
+sed 's/wc_flags: \[byte_len, imm, qp_num, src_qp, slid, sl, dlid_path_bits\]}/wc_flags: [byte_len, cvlan]}/' "$scndir/seeds/pyverbs_cq_ex.yaml" >"$tmp/cq_ex_cvlan.yaml"
+run_scn "$tmp/out" "$tmp/err" --check-leaks "$tmp/cq_ex_cvlan.yaml"
+[ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "cq_ex_cvlan: exit $rc, want 77"; }
+has cq_ex_cvlan "$tmp/err" "cq 'send_cq': rxe0 has no wc_flags cvlan"
+grep -q '^created' "$tmp/out" && fail "cq_ex_cvlan: created objects before the skip"
+echo "ok cq_ex skip: $(grep -o "rxe0 has no wc_flags.*" "$tmp/err")"
+
 echo "steps as expected"

@@ -68,6 +68,14 @@
 	X(completions, window_post_list)                                  \
 	X(completions, window_post_fails)                                 \
 	X(completions, window_stops_at_error)                             \
+	X(completions, route_wc_mismatch)                                 \
+	X(wc, grh_ipv4_mapped)                                            \
+	X(wc, grh_ipv6_and_neither)                                       \
+	X(wc, check_fields)                                               \
+	X(wc, check_unread_and_ex_only)                                   \
+	X(wc, check_grh)                                                  \
+	X(wc, seen_record)                                                \
+	X(wc, check_timestamps_increase)                                  \
 	X(gates, within)                                                  \
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \

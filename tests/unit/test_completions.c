@@ -230,6 +230,44 @@ TEST(completions, route_recv_per_wr)
 	fix_close(&f);
 }
 
+/* A receive that succeeded but is not what `wc:` asks fails its owner
+ * (the recv step, finished: the reaper answers), saying how; what came
+ * is kept for a reply all the same. */
+TEST(completions, route_wc_mismatch)
+{
+	struct rs_step_run w, r;
+	struct rs_owner *o;
+	struct fix f;
+	uint32_t slot;
+	struct ibv_wc wc = { .status = IBV_WC_SUCCESS, .qp_num = 0x12,
+			     .src_qp = 0x13, .byte_len = 64,
+			     .opcode = IBV_WC_RECV };
+
+	fix_open(&f);
+	step(&f, &r, "r");
+	step(&f, &w, "w");
+	o = rs_step_owner(&r, 1, IBV_WC_SUCCESS);
+	CHECK(o);
+	o->lanes[0].per_wr = true;
+	o->want.mask = RS_WCW_SRC_QP;
+	o->want.src_qp = 0x11;
+	slot = rs_step_slot(&r);
+	wc.wr_id = rs_wr_id(slot, 0, 0);
+	rs_step_route(&w, f.cq, &wc);
+	CHECK(o->bad);
+	CHECK_STR(o->bad_why, "src_qp 0x13, expected 0x11");
+	CHECK_UINT(o->seen.n, 1);
+	CHECK_UINT(o->seen.last.src_qp, 0x13);
+	/* The next that is right is fine; the first miss stays. */
+	wc.src_qp = 0x11;
+	wc.wr_id = rs_wr_id(slot, 0, 1);
+	rs_step_route(&w, f.cq, &wc);
+	CHECK_STR(o->bad_why, "src_qp 0x13, expected 0x11");
+	CHECK_UINT(o->seen.n, 2);
+	CHECK_UINT(o->lanes[0].done, 2);
+	fix_close(&f);
+}
+
 /* A wr_id that names no owner, or a lane its owner does not have: the
  * step that reaped it fails, and says what came. */
 TEST(completions, route_unknown_wr_id)

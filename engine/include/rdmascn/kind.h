@@ -82,6 +82,8 @@ struct rdmascn_link {
  * a missing facet as "not one of those" (engine/live.h's rs_as_*() give
  * the fallbacks, so callers never test for NULL).
  */
+#define RDMASCN_CREATE_LATER 1
+
 struct rdmascn_ops {
 	/* Bytes of the runtime state (struct rs_live.rt), zeroed before
 	 * create and freed after destroy. */
@@ -91,7 +93,10 @@ struct rdmascn_ops {
 	int (*check_caps)(struct rs_run *run, struct rs_live *l, char *why,
 			  unsigned len);
 	/* Make it, through rs_call_go()/rs_call_done(); 0 or -errno, the
-	 * failure already reported. */
+	 * failure already reported; or RDMASCN_CREATE_LATER: made during
+	 * the steps, by the step that has what it needs (an address
+	 * handle from a received completion), when create is called
+	 * again. */
 	int (*create)(struct rs_run *run, struct rs_live *l);
 	/* Release whatever rt holds, also after a create that failed half
 	 * way: every member NULL-checked. */
