@@ -165,6 +165,15 @@ has buffers_wrong "$tmp/err" "buffers_wrong.yaml:[0-9]+:[0-9]+: step 7 \(verify\
 has buffers_wrong "$tmp/out" "^step 7 +verify +'fo' +failed"
 echo "ok a wrong text fails: $(grep -o "mr 'fdst' differs.*" "$tmp/err" | head -n1)"
 rm -f /dev/shm/rdmascn-steps-buf.bin
+# More huge pages than the VM reserves (8): skipped before anything is
+# created, naming hugetlb.
+sed 's/length: 4096, access: \[local_write, remote_write\], memory: hugetlb/length: 67108864, access: [local_write, remote_write], memory: hugetlb/' \
+	"$tmp/buffers.yaml" >"$tmp/buffers_nohuge.yaml"
+run_scn "$tmp/out" "$tmp/err" --check-leaks "$tmp/buffers_nohuge.yaml"
+[ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "buffers_nohuge: exit $rc, want 77"; }
+has buffers_nohuge "$tmp/err" "buffers_nohuge.yaml:[0-9]+:[0-9]+: mr 'hdst': rxe0 has no hugetlb: 67108864 bytes of 2 MiB huge pages"
+grep -q '^created' "$tmp/out" && fail "buffers_nohuge: skipped after creating objects"
+echo "ok 32 huge pages where 8 are reserved: skipped, $(grep -o "has no hugetlb.*" "$tmp/err" | head -n1)"
 
 scn par "  - recv: {id: r, qp: b, local: dst, count: 16}
   - parallel:
