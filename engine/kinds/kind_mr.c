@@ -10,12 +10,16 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "caps.h"
 #include "kinds.h"
+#include "literal.h"
+#include "macros.h"
 #include "live.h"
 #include "schema.h"
 #include "value.h"
@@ -41,8 +45,37 @@ static void fill_random(void *buf, size_t len)
 	}
 }
 
-static void fill(const struct rs_mr *m, void *buf, size_t len)
+static const char *const fill_names[] = {
+	[RS_FILL_ZERO] = "zero", [RS_FILL_PATTERN] = "pattern",
+	[RS_FILL_RANDOM] = "random", [RS_FILL_BYTE] = "byte",
+	[RS_FILL_TEXT] = "text", [RS_FILL_HEX] = "hex",
+	[RS_FILL_FILE] = "file",
+};
+
+static const char *const memory_names[] = {
+	[RS_MEM_HEAP] = "heap", [RS_MEM_ANONYMOUS] = "anonymous",
+	[RS_MEM_HUGETLB] = "hugetlb", [RS_MEM_FILE] = "file",
+};
+
+/* The literal of fill_text, fill_hex or fill_file, as written. */
+static const char *fill_literal(const struct rs_mr *m)
 {
+	return m->fill == RS_FILL_TEXT ? m->fill_text :
+	       m->fill == RS_FILL_HEX ? m->fill_hex : m->fill_file;
+}
+
+/* The buffer's contents before the steps run.  A literal is copied to
+ * the start and the rest is zero.  A mapped file keeps its own bytes
+ * unless a fill is given. */
+static int fill(struct rs_run *run, struct rs_live *l, void *buf,
+		size_t len)
+{
+	const struct rs_mr *m = l->obj->data;
+	uint8_t *lit;
+	size_t lit_len;
+	char err[300];
+	int r;
+
 	switch (m->fill) {
 	case RS_FILL_PATTERN:
 		rs_mr_pattern(buf, len);
@@ -53,24 +86,55 @@ static void fill(const struct rs_mr *m, void *buf, size_t len)
 	case RS_FILL_BYTE:
 		memset(buf, m->fill_byte, len);
 		break;
+	case RS_FILL_TEXT:
+	case RS_FILL_HEX:
+	case RS_FILL_FILE:
+		r = rs_literal_load(l->obj, m->fill - RS_FILL_TEXT + RS_LIT_TEXT,
+				    fill_literal(m), &lit, &lit_len, err,
+				    sizeof(err));
+		if (r)
+			return rs_live_error(run, l, -r, "%s: %s",
+					     m->fill == RS_FILL_TEXT ?
+					     "fill_text" : m->fill == RS_FILL_HEX ?
+					     "fill_hex" : "fill_file", err);
+		if (lit_len > len) {
+			/* The file grew since validate checked it. */
+			rs_free(lit);
+			return rs_live_error(run, l, EINVAL, "fill_file: %zu "
+					     "bytes do not fit in the mr's "
+					     "length %zu", lit_len, len);
+		}
+		memcpy(buf, lit, lit_len);
+		memset((uint8_t *)buf + lit_len, 0, len - lit_len);
+		rs_free(lit);
+		break;
 	default:
-		/* posix_memalign() does not zero; mmap() does. */
-		memset(buf, 0, len);
+		/* posix_memalign() does not zero; mmap() does, and a
+		 * mapped file keeps its bytes. */
+		if (m->memory == RS_MEM_HEAP || rs_obj_has(l->obj, "fill"))
+			memset(buf, 0, len);
 		break;
 	}
+	return 0;
 }
 
-static const char *const fill_names[] = {
-	[RS_FILL_ZERO] = "zero", [RS_FILL_PATTERN] = "pattern",
-	[RS_FILL_RANDOM] = "random", [RS_FILL_BYTE] = "byte",
-};
-
-static void fill_arg(struct rs_call *c, const struct rs_mr *m)
+static void fill_arg(struct rs_call *c, const struct rs_obj *obj)
 {
-	if (m->fill == RS_FILL_BYTE)
+	const struct rs_mr *m = obj->data;
+	size_t bad;
+
+	if (m->memory == RS_MEM_FILE && !m->fill && !rs_obj_has(obj, "fill"))
+		rs_call_arg(c, "fill", "none (the file's bytes)");
+	else if (m->fill == RS_FILL_BYTE)
 		rs_call_arg(c, "fill", "byte 0x%02x", m->fill_byte);
-	else
-		rs_call_arg(c, "fill", "%s", fill_names[m->fill & 3]);
+	else if (m->fill == RS_FILL_TEXT || m->fill == RS_FILL_HEX)
+		rs_call_arg(c, "fill", "%s (%zd bytes)", fill_names[m->fill],
+			    m->fill == RS_FILL_TEXT ? (ssize_t)strlen(m->fill_text) :
+			    rs_hex_parse(m->fill_hex, NULL, 0, &bad));
+	else if (m->fill == RS_FILL_FILE)
+		rs_call_arg(c, "fill", "file %s", m->fill_file);
+	else if (m->fill >= 0 && (size_t)m->fill < RS_N(fill_names))
+		rs_call_arg(c, "fill", "%s", fill_names[m->fill]);
 }
 
 /* The IBV_ACCESS_* names as the scenario writes them. */
@@ -91,6 +155,14 @@ const char *rs_access_text(uint64_t access, char *buf, size_t len)
 			    len);
 }
 
+/* A hugetlb mapping's length: whole 2 MiB pages. */
+static size_t huge_length(const struct rs_mr *m)
+{
+	size_t len = m->length ? m->length : 1;
+
+	return (len + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
+}
+
 static int mr_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 			 unsigned len)
 {
@@ -107,61 +179,126 @@ static int mr_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 			 rs_feature_source(RS_FEAT_ODP));
 		return -EOPNOTSUPP;
 	}
+	if (m->memory == RS_MEM_HUGETLB) {
+		/* A trial: the mapping reserves the pages or fails, so a
+		 * host without them is a skip, not a failed create. */
+		size_t map = huge_length(m);
+		void *p = mmap(NULL, map, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
+			       -1, 0);
+
+		if (p == MAP_FAILED) {
+			snprintf(why, len, "hugetlb: %zu bytes of 2 MiB huge "
+				 "pages (mmap: %s; see "
+				 "/proc/sys/vm/nr_hugepages)", map,
+				 strerror(errno));
+			return -EOPNOTSUPP;
+		}
+		munmap(p, map);
+	}
 	return 0;
 }
 
-/* The buffer: huge pages, or aligned heap memory. */
+/* memory: file: open (create) the file, make it at least @len bytes,
+ * map it shared.  The mapping keeps the file; the descriptor goes. */
+static void *map_file(const char *path, size_t len)
+{
+	struct stat st;
+	void *p = MAP_FAILED;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return MAP_FAILED;
+	if (!fstat(fd, &st) && (st.st_size >= (off_t)len ||
+				!ftruncate(fd, (off_t)len)))
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return MAP_FAILED;
+	}
+	close(fd);
+	return p;
+}
+
+/* The buffer from mmap(): anonymous, huge pages, or a file. */
+static int mr_map(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_mr *m = l->obj->data;
+	struct rs_mr_rt *rt = l->rt;
+	size_t map = m->length ? m->length : 1;
+	char path[4096];
+	void *p = MAP_FAILED;
+	struct rs_call c;
+
+	if (m->memory == RS_MEM_HUGETLB)
+		map = huge_length(m);
+	rs_call_init(&c, RS_CALL_QUERY, "mmap");
+	rs_call_arg(&c, "length", "%zu", map);
+	if (m->memory == RS_MEM_FILE) {
+		if (rs_literal_path(l->obj, m->memory_file, path, sizeof(path)))
+			return rs_live_error(run, l, ENAMETOOLONG,
+					     "memory_file: path too long");
+		rs_call_arg(&c, "file", "%s", path);
+		rs_call_arg(&c, "flags", "MAP_SHARED");
+	} else {
+		rs_call_arg(&c, "flags", "MAP_PRIVATE|MAP_ANONYMOUS%s",
+			    m->memory == RS_MEM_HUGETLB ? "|MAP_HUGETLB" : "");
+	}
+	if (rs_call_go(run, l, &c)) {
+		errno = 0;
+		if (m->memory == RS_MEM_FILE)
+			p = map_file(path, map);
+		else
+			p = mmap(NULL, map, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS |
+				 (m->memory == RS_MEM_HUGETLB ? MAP_HUGETLB : 0),
+				 -1, 0);
+		rs_call_returned(&c);
+		c.ok = p != MAP_FAILED;
+		c.err = c.ok ? 0 : errno ? errno : ENOMEM;
+	}
+	if (c.ok && p != MAP_FAILED) {
+		rt->buf = p;
+		rt->map_length = map;
+	}
+	if (!c.ok && !c.hint[0] && m->memory == RS_MEM_HUGETLB &&
+	    (c.err == ENOMEM || c.err == EINVAL))
+		rs_call_hint(&c, "%zu bytes of 2 MiB huge pages are not "
+			     "available; reserve them in "
+			     "/proc/sys/vm/nr_hugepages", map);
+	else if (!c.ok && !c.hint[0] && m->memory == RS_MEM_FILE)
+		rs_call_hint(&c, "memory_file '%s' could not be opened, "
+			     "sized to %zu bytes and mapped", path, map);
+	return rs_call_done(run, l, &c);
+}
+
+/* The buffer: an mmap(), or aligned heap memory. */
 static int mr_alloc(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_mr *m = l->obj->data;
 	struct rs_mr_rt *rt = l->rt;
 	size_t len = m->length ? m->length : 1;
+	size_t align = m->alignment ? m->alignment :
+		       (size_t)sysconf(_SC_PAGESIZE);
 	struct rs_call c;
 
-	if (m->huge_pages) {
-		size_t map = (len + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
-		void *p = MAP_FAILED;
-
-		rs_call_init(&c, RS_CALL_QUERY, "mmap");
-		rs_call_arg(&c, "length", "%zu", map);
-		rs_call_arg(&c, "flags", "MAP_PRIVATE|MAP_ANONYMOUS|"
-			    "MAP_HUGETLB");
-		if (rs_call_go(run, l, &c)) {
-			errno = 0;
-			p = mmap(NULL, map, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
-				 -1, 0);
-			rs_call_returned(&c);
-			c.ok = p != MAP_FAILED;
-			c.err = c.ok ? 0 : errno ? errno : ENOMEM;
-		}
-		if (c.ok && p != MAP_FAILED) {
-			rt->buf = p;
-			rt->map_length = map;
-		}
-		if (!c.ok && !c.hint[0] &&
-		    (c.err == ENOMEM || c.err == EINVAL))
-			rs_call_hint(&c, "%zu bytes of 2 MiB huge pages are "
-				     "not available; reserve them in "
-				     "/proc/sys/vm/nr_hugepages", map);
-		return rs_call_done(run, l, &c);
-	} else {
-		size_t align = m->alignment ? m->alignment :
-			       (size_t)sysconf(_SC_PAGESIZE);
-
-		/* posix_memalign() wants a multiple of sizeof(void *);
-		 * a stricter alignment keeps the one asked for. */
-		if (align < sizeof(void *))
-			align = sizeof(void *);
-		rs_call_init(&c, RS_CALL_QUERY, "posix_memalign");
-		rs_call_arg(&c, "length", "%zu", len);
-		rs_call_arg(&c, "alignment", "%zu", align);
-		if (rs_call_go(run, l, &c))
-			RS_CALL_INT(&c, posix_memalign(&rt->buf, align, len));
-		if (!c.ok)
-			rt->buf = NULL;
-		return rs_call_done(run, l, &c);
-	}
+	if (m->memory != RS_MEM_HEAP)
+		return mr_map(run, l);
+	/* posix_memalign() wants a multiple of sizeof(void *); a stricter
+	 * alignment keeps the one asked for. */
+	if (align < sizeof(void *))
+		align = sizeof(void *);
+	rs_call_init(&c, RS_CALL_QUERY, "posix_memalign");
+	rs_call_arg(&c, "length", "%zu", len);
+	rs_call_arg(&c, "alignment", "%zu", align);
+	if (rs_call_go(run, l, &c))
+		RS_CALL_INT(&c, posix_memalign(&rt->buf, align, len));
+	if (!c.ok)
+		rt->buf = NULL;
+	return rs_call_done(run, l, &c);
 }
 
 /* Device memory has no host buffer: `fill:` is copied in. */
@@ -174,7 +311,11 @@ static int dm_fill(struct rs_run *run, struct rs_live *l, struct ibv_dm *dm)
 	if (!tmp)
 		return rs_live_error(run, l, ENOMEM, "fill: %s",
 				     strerror(ENOMEM));
-	fill(m, tmp, m->length);
+	ret = fill(run, l, tmp, m->length);
+	if (ret) {
+		rs_free(tmp);
+		return ret;
+	}
 	ret = ibv_memcpy_to_dm(dm, m->dm_offset, tmp, m->length);
 	rs_free(tmp);
 	if (ret)
@@ -285,7 +426,9 @@ static int mr_dmabuf(struct rs_run *run, struct rs_live *l, const char *acc)
 		return ret;
 	if (rt->dmabuf.map) {
 		rt->buf = (uint8_t *)rt->dmabuf.map + off;
-		fill(m, rt->buf, m->length);
+		ret = fill(run, l, rt->buf, m->length);
+		if (ret)
+			return ret;
 	}
 	iova = rs_obj_has(l->obj, "iova") ? m->iova :
 	       m->access & IBV_ACCESS_ZERO_BASED ? 0 : (uintptr_t)rt->buf;
@@ -300,7 +443,7 @@ static int mr_dmabuf(struct rs_run *run, struct rs_live *l, const char *acc)
 		rs_call_arg(&c, "iova", "the buffer's address");
 	rs_call_arg(&c, "fd", "udmabuf");
 	rs_call_arg(&c, "access", "%s", acc);
-	fill_arg(&c, m);
+	fill_arg(&c, l->obj);
 	if (rs_call_go(run, l, &c))
 		RS_CALL_PTR(&c, rt->mr, ibv_reg_dmabuf_mr(
 			    rs_live_pd(run, m->pd), off, m->length, iova,
@@ -340,7 +483,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 		rs_call_arg(&c, "access", "%s", acc);
 		if (rs_obj_has(l->obj, "fill"))
 			rs_call_arg(&c, "fill", "%s (ibv_memcpy_to_dm)",
-				    fill_names[m->fill & 3]);
+				    fill_names[m->fill]);
 		if (rs_call_go(run, l, &c))
 			RS_CALL_PTR(&c, rt->mr, ibv_reg_dm_mr(pd, dm->dm,
 				    m->dm_offset, m->length, m->access));
@@ -355,8 +498,11 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 	ret = mr_alloc(run, l);
 	if (ret)
 		return ret;
-	if (rt->buf)
-		fill(m, rt->buf, m->length);
+	if (rt->buf) {
+		ret = fill(run, l, rt->buf, m->length);
+		if (ret)
+			return ret;
+	}
 
 	/* A zero-based MR without an iova is an iova of 0: portable,
 	 * where not every provider honours the access flag alone. */
@@ -368,9 +514,10 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 		rs_call_arg(&c, "length", "%" PRIu64, m->length);
 		rs_call_arg(&c, "iova", "0x%" PRIx64, iova);
 		rs_call_arg(&c, "access", "%s", acc);
-		if (m->huge_pages)
-			rs_call_arg(&c, "huge_pages", "yes");
-		fill_arg(&c, m);
+		if (m->memory != RS_MEM_HEAP)
+			rs_call_arg(&c, "memory", "%s",
+				    memory_names[m->memory]);
+		fill_arg(&c, l->obj);
 		if (rs_call_go(run, l, &c))
 			RS_CALL_PTR(&c, rt->mr, ibv_reg_mr_iova2(pd, rt->buf,
 				    m->length, iova, m->access));
@@ -380,11 +527,12 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 		rs_call_arg(&c, "pd", "%s", m->pd);
 		rs_call_arg(&c, "length", "%" PRIu64, m->length);
 		rs_call_arg(&c, "access", "%s", acc);
-		if (m->huge_pages)
-			rs_call_arg(&c, "huge_pages", "yes");
+		if (m->memory != RS_MEM_HEAP)
+			rs_call_arg(&c, "memory", "%s",
+				    memory_names[m->memory]);
 		else if (m->alignment)
 			rs_call_arg(&c, "alignment", "%" PRIu64, m->alignment);
-		fill_arg(&c, m);
+		fill_arg(&c, l->obj);
 		if (rs_call_go(run, l, &c))
 			RS_CALL_PTR(&c, rt->mr, ibv_reg_mr(pd, rt->buf,
 				    m->length, (int)m->access));
@@ -419,6 +567,7 @@ static void mr_destroy(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_mr *m = l->obj->data;
 	struct rs_mr_rt *rt = l->rt;
+	struct rs_call c;
 
 	if (m->import) {
 		mr_unimport(run, l);
@@ -434,11 +583,21 @@ static void mr_destroy(struct rs_run *run, struct rs_live *l)
 		rt->buf = NULL;
 	}
 	/* The buffer goes only after the MR: the device may use it until
-	 * ibv_dereg_mr() returns. */
-	if (rt->buf && rt->map_length)
-		munmap(rt->buf, rt->map_length);
-	else if (rt->buf)
+	 * ibv_dereg_mr() returns.  A mapping's release is a call of its
+	 * own, shown in a dry run and with -v. */
+	if (m->memory != RS_MEM_HEAP && !m->dm && (rt->buf || run->dry_run)) {
+		size_t map = rt->map_length ? rt->map_length :
+			     m->memory == RS_MEM_HUGETLB ? huge_length(m) :
+			     m->length ? m->length : 1;
+
+		rs_call_init(&c, RS_CALL_DESTROY, "munmap");
+		rs_call_arg(&c, "length", "%zu", map);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, munmap(rt->buf, map));
+		rs_call_done(run, l, &c);
+	} else if (rt->buf) {
 		free(rt->buf);
+	}
 	rt->buf = NULL;
 	rt->map_length = 0;
 }
@@ -448,6 +607,7 @@ static void mr_describe(struct rs_run *run, struct rs_live *l,
 {
 	const struct rs_mr *m = l->obj->data;
 	struct rs_mr_rt *rt = l->rt;
+	char path[4096];
 
 	(void)run;
 	rs_val_put_strf(v, "lkey", "0x%x", rt->mr->lkey);
@@ -461,6 +621,15 @@ static void mr_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_u64(v, "dm_offset", m->dm_offset);
 	if (rt->dmabuf.map)
 		rs_val_put_u64(v, "dmabuf_size", rt->dmabuf.size);
+	/* Where the bytes are: what a failure on one kind of memory and
+	 * not another needs to be told apart by. */
+	rs_val_put_str(v, "memory", m->dm ? "dm" : m->dmabuf ? "dmabuf" :
+		       m->import ? "import" : memory_names[m->memory]);
+	if (rt->map_length)
+		rs_val_put_u64(v, "map_length", rt->map_length);
+	if (m->memory == RS_MEM_FILE &&
+	    !rs_literal_path(l->obj, m->memory_file, path, sizeof(path)))
+		rs_val_put_str(v, "memory_file", path);
 }
 
 static struct rs_mr_rt *mr_as_mem(struct rs_live *l)

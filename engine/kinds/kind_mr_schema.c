@@ -6,6 +6,8 @@
 #include <infiniband/verbs.h>
 
 #include "kinds.h"
+#include "literal.h"
+#include "macros.h"
 #include "live.h"
 #include "model.h"
 #include "parse.h"
@@ -37,6 +39,11 @@ static const cyaml_schema_field_t mr_dmabuf_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_strval_t mr_memory_names[] = {
+	{ "heap", RS_MEM_HEAP }, { "anonymous", RS_MEM_ANONYMOUS },
+	{ "hugetlb", RS_MEM_HUGETLB }, { "file", RS_MEM_FILE },
+};
+
 static const cyaml_schema_field_t mr_fields[] = {
 	RS_FIELD_ID(struct rs_mr),
 	RS_FIELD_AFTER(struct rs_mr),
@@ -46,8 +53,13 @@ static const cyaml_schema_field_t mr_fields[] = {
 	RS_FIELD_UINT("iova", struct rs_mr, iova),
 	RS_FIELD_UINT("alignment", struct rs_mr, alignment),
 	RS_FIELD_BOOL("huge_pages", struct rs_mr, huge_pages),
+	RS_FIELD_ENUM("memory", struct rs_mr, memory, mr_memory_names),
+	RS_FIELD_STR("memory_file", struct rs_mr, memory_file),
 	RS_FIELD_ENUM("fill", struct rs_mr, fill, mr_fill_names),
 	RS_FIELD_UINT("fill_byte", struct rs_mr, fill_byte),
+	RS_FIELD_STR("fill_text", struct rs_mr, fill_text),
+	RS_FIELD_STR("fill_hex", struct rs_mr, fill_hex),
+	RS_FIELD_STR("fill_file", struct rs_mr, fill_file),
 	RS_FIELD_OPT_REF("dm", struct rs_mr, dm),
 	RS_FIELD_UINT("dm_offset", struct rs_mr, dm_offset),
 	RS_FIELD_MAP("dmabuf", struct rs_mr, dmabuf, mr_dmabuf_fields),
@@ -69,7 +81,8 @@ static int import_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	static const char *const own[] = {
 		"length", "access", "iova", "alignment", "huge_pages", "fill",
-		"fill_byte", "dm", "dm_offset", "dmabuf",
+		"fill_byte", "fill_text", "fill_hex", "fill_file", "memory",
+		"memory_file", "dm", "dm_offset", "dmabuf",
 	};
 
 	for (unsigned i = 0; i < RS_N(own); i++)
@@ -103,6 +116,80 @@ static int dm_check(struct rs_obj *obj, struct rs_diag *d)
 	return 0;
 }
 
+/* fill, fill_text, fill_hex, fill_file: one at most; a literal's bytes
+ * must fit in the buffer, which is zero after them. */
+static int check_fill(struct rs_obj *obj, struct rs_diag *d)
+{
+	static const char *const ways[] = {
+		"fill", "fill_text", "fill_hex", "fill_file",
+	};
+	struct rs_mr *m = obj->data;
+	const char *const lit[] = { NULL, m->fill_text, m->fill_hex,
+				    m->fill_file };
+	const char *first = NULL;
+	unsigned form = 0;
+
+	for (unsigned i = 0; i < RS_N(ways); i++) {
+		if (!rs_obj_has(obj, ways[i]))
+			continue;
+		if (first) {
+			rs_obj_error(d, obj, ways[i], "exclusive with '%s'",
+				     first);
+			return -EINVAL;
+		}
+		first = ways[i];
+		form = i;
+	}
+	if (!form)
+		return 0;
+	if (rs_literal_check(obj, d, ways[form], (int)form, lit[form],
+			     &m->fill_length) < 0)
+		return -EINVAL;
+	if (m->fill_length > m->length) {
+		rs_obj_error(d, obj, ways[form], "%" PRIu64 " bytes do not "
+			     "fit in the mr's length %" PRIu64,
+			     m->fill_length, m->length);
+		return -EINVAL;
+	}
+	m->fill = RS_FILL_TEXT + (int)form - 1;
+	return 0;
+}
+
+/* memory: and huge_pages: true, the older word for memory: hugetlb. */
+static int check_memory(struct rs_obj *obj, struct rs_diag *d)
+{
+	struct rs_mr *m = obj->data;
+
+	if (m->huge_pages && rs_obj_has(obj, "memory") &&
+	    m->memory != RS_MEM_HUGETLB) {
+		rs_obj_error(d, obj, "huge_pages", "means 'memory: hugetlb', not "
+			     "'memory: %s'", m->memory == RS_MEM_FILE ? "file" :
+			     m->memory == RS_MEM_ANONYMOUS ? "anonymous" :
+			     "heap");
+		return -EINVAL;
+	}
+	if (m->huge_pages)
+		m->memory = RS_MEM_HUGETLB;
+	m->huge_pages = m->memory == RS_MEM_HUGETLB;
+	if ((m->memory == RS_MEM_FILE) != rs_obj_has(obj, "memory_file")) {
+		rs_obj_error(d, obj, m->memory_file ? "memory_file" : "memory",
+			     m->memory_file ? "goes with 'memory: file', and "
+			     "only with it" : "'memory: file' needs "
+			     "'memory_file'");
+		return -EINVAL;
+	}
+	if (m->memory_file && !m->memory_file[0]) {
+		rs_obj_error(d, obj, "memory_file", "is empty");
+		return -EINVAL;
+	}
+	if (m->memory != RS_MEM_HEAP && rs_obj_has(obj, "alignment")) {
+		rs_obj_error(d, obj, "alignment", "goes with 'memory: heap' "
+			     "only (mmap() aligns to a page)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const uint32_t remote = IBV_ACCESS_REMOTE_WRITE |
@@ -119,9 +206,10 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 	if (dm_check(obj, d))
 		ret = -EINVAL;
 	if (m->dmabuf && (m->dm || m->huge_pages ||
-			  rs_obj_has(obj, "alignment"))) {
+			  rs_obj_has(obj, "alignment") ||
+			  rs_obj_has(obj, "memory"))) {
 		rs_obj_error(d, obj, "dmabuf", "a dma-buf mr takes no 'dm', "
-			     "'huge_pages' or 'alignment'");
+			     "'huge_pages', 'alignment' or 'memory'");
 		ret = -EINVAL;
 	}
 
@@ -145,12 +233,15 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 			     "an mr on 'dm' needs zero_based access");
 		ret = -EINVAL;
 	}
-	if (m->dm && (m->huge_pages || rs_obj_has(obj, "alignment"))) {
+	if (m->dm && (m->huge_pages || rs_obj_has(obj, "alignment") ||
+		      rs_obj_has(obj, "memory"))) {
 		rs_obj_error(d, obj, "dm",
-			     "an mr on 'dm' takes no 'huge_pages' or "
-			     "'alignment'");
+			     "an mr on 'dm' takes no 'huge_pages', "
+			     "'alignment' or 'memory'");
 		ret = -EINVAL;
 	}
+	if (check_fill(obj, d) < 0 || check_memory(obj, d) < 0)
+		ret = -EINVAL;
 	return ret;
 }
 

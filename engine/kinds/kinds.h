@@ -59,7 +59,13 @@ struct rs_dm {
 	uint32_t log_align_req;
 };
 
-enum rs_mr_fill { RS_FILL_ZERO, RS_FILL_PATTERN, RS_FILL_RANDOM, RS_FILL_BYTE };
+/* The last three are set by check() from fill_text, fill_hex, fill_file. */
+enum rs_mr_fill {
+	RS_FILL_ZERO, RS_FILL_PATTERN, RS_FILL_RANDOM, RS_FILL_BYTE,
+	RS_FILL_TEXT, RS_FILL_HEX, RS_FILL_FILE,
+};
+/* Where the buffer is: posix_memalign(), or an mmap() of this kind. */
+enum rs_mr_memory { RS_MEM_HEAP, RS_MEM_ANONYMOUS, RS_MEM_HUGETLB, RS_MEM_FILE };
 
 /* Where a dma-buf MR's buffer comes from. */
 enum rs_dmabuf_source { RS_DMABUF_UDMABUF };
@@ -78,13 +84,19 @@ struct rs_mr {
 	uint32_t access;         /* IBV_ACCESS_* */
 	uint64_t iova;           /* given: ibv_reg_mr_iova2() */
 	uint64_t alignment;      /* 0: page size */
-	bool huge_pages;
+	bool huge_pages;         /* memory: hugetlb, as check() records */
+	int memory;              /* enum rs_mr_memory */
+	char *memory_file;       /* memory: file: the file mapped */
 	int fill;                /* enum rs_mr_fill */
 	uint8_t fill_byte;
+	char *fill_text;         /* one of fill_text, fill_hex, fill_file */
+	char *fill_hex;
+	char *fill_file;
 	char *dm;                /* given: ibv_reg_dm_mr() on that dm */
 	uint64_t dm_offset;      /* of the MR in the dm */
 	struct rs_mr_dmabuf *dmabuf; /* given: ibv_reg_dmabuf_mr() */
 	char *import;            /* given: ibv_import_mr() of this mr */
+	uint64_t fill_length;    /* check(): the literal's bytes */
 };
 
 struct rs_mw {

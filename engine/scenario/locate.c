@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Where an object, or a field of it, is in the file: for messages. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,33 @@ bool rs_obj_has(const struct rs_obj *obj, const char *path)
 
 	descend(obj->node, path, &complete);
 	return complete;
+}
+
+bool rs_obj_uint(const struct rs_obj *obj, const char *path, uint64_t *ret)
+{
+	bool complete;
+	struct rs_node *n = descend(obj->node, path, &complete);
+	char *end;
+	unsigned long long v;
+
+	if (!complete || !n || n->type != RS_NODE_SCALAR || !n->value ||
+	    !n->value[0] || n->value[0] == '-')
+		return false;
+	errno = 0;
+	v = strtoull(n->value, &end, 0);
+	if (errno || *end)
+		return false;
+	*ret = v;
+	return true;
+}
+
+const struct rs_obj *rs_obj_target(const struct rs_obj *obj,
+				   const char *field)
+{
+	for (unsigned e = 0; e < obj->n_edges; e++)
+		if (!strcmp(obj->edges[e].field, field))
+			return obj->edges[e].to;
+	return NULL;
 }
 
 void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,

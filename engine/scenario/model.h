@@ -120,6 +120,14 @@ void rs_scenario_free(struct rs_scenario *s);
  * mapping when the field is absent.  @path is dotted ("cap.max_send_wr"). */
 const struct rs_loc *rs_obj_loc(const struct rs_obj *obj, const char *path);
 bool rs_obj_has(const struct rs_obj *obj, const char *path);
+/* For a check that needs another object's number (a verify's mr's
+ * length) without its kind's struct: the field's value as libcyaml read
+ * it; false when absent or not a number. */
+bool rs_obj_uint(const struct rs_obj *obj, const char *path, uint64_t *ret);
+/* The object @obj refers to through its field @field (references are
+ * resolved before check()), NULL if none. */
+const struct rs_obj *rs_obj_target(const struct rs_obj *obj,
+				   const char *field);
 void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		  const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * verify: compare an MR's bytes in memory with another MR, a fill
- * pattern, or a little-endian u64.  A mismatch names the first differing
- * offset, both bytes, and how many bytes differ in all.
+ * verify: compare an MR's bytes in memory with another MR, bytes written
+ * in the scenario (text, hex, a file), a fill pattern, or a little-endian
+ * u64.  A mismatch names the first differing offset, both bytes, and how
+ * many bytes differ in all.
  */
 #include <endian.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "literal.h"
 #include "step.h"
 #include "steps.h"
 #include "value.h"
@@ -57,6 +59,70 @@ static int mismatch(struct rs_step_run *sr, const char *field,
 			    want[d], count_diff(got, want, len), len);
 }
 
+/* equals_text, equals_hex, equals_file: the literal from equals_offset
+ * on, all of it or `length` bytes, at `offset` in the mr; *@len: bytes
+ * compared. */
+static int verify_literal(struct rs_step_run *sr, const uint8_t *got,
+			  uint64_t *len)
+{
+	const struct rs_step_verify *v = sr->obj->data;
+	struct rs_mr_rt *mr = rs_step_mr(sr, v->mr);
+	char err[300], what[64];
+	uint8_t *lit;
+	size_t lit_len, n, d;
+	int r;
+
+	r = rs_literal_load(sr->obj, v->literal, v->literal_value, &lit,
+			    &lit_len, err, sizeof(err));
+	if (r)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, v->literal_field,
+				    "%s", err);
+	/* check() saw the same bounds; a file may have changed since. */
+	if (v->equals_offset >= lit_len) {
+		rs_free(lit);
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "equals_offset",
+				    "%llu is past the end of the %s (%zu "
+				    "bytes)",
+				    (unsigned long long)v->equals_offset,
+				    rs_literal_form_name(v->literal), lit_len);
+	}
+	n = lit_len - v->equals_offset;
+	if (v->length > n) {
+		rs_free(lit);
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "length",
+				    "%llu bytes: the %s has %zu from "
+				    "equals_offset %llu",
+				    (unsigned long long)v->length,
+				    rs_literal_form_name(v->literal), n,
+				    (unsigned long long)v->equals_offset);
+	}
+	if (v->length)
+		n = v->length;
+	if (n > mr->length - v->offset) {
+		rs_free(lit);
+		return rs_step_fail(sr, RS_STEP_CANTRUN, v->literal_field,
+				    "%zu bytes at offset %llu do not fit in mr "
+				    "'%s' (%zu bytes)", n,
+				    (unsigned long long)v->offset, v->mr,
+				    mr->length);
+	}
+	if (v->literal == RS_LIT_TEXT)
+		snprintf(what, sizeof(what), "text \"%.24s%s\"",
+			 v->literal_value,
+			 strlen(v->literal_value) > 24 ? "..." : "");
+	else if (v->literal == RS_LIT_HEX)
+		snprintf(what, sizeof(what), "the hex bytes");
+	else
+		snprintf(what, sizeof(what), "file '%.48s'", v->literal_value);
+	d = rs_first_diff(got, lit + v->equals_offset, n);
+	if (d < n)
+		mismatch(sr, v->literal_field, got, lit + v->equals_offset, n,
+			 d, v->offset, what);
+	rs_free(lit);
+	*len = n;
+	return sr->finished ? -EIO : 0;
+}
+
 static int verify_start(struct rs_step_run *sr)
 {
 	const struct rs_step_verify *v = sr->obj->data;
@@ -93,23 +159,39 @@ static int verify_start(struct rs_step_run *sr)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, "equals",
 					    "mr '%s' is not in host memory",
 					    v->equals);
-		/* `offset` places the check in `mr`; `equals` is read
-		 * from its start (a UD payload after the GRH, a window
-		 * inside a larger MR). */
-		if (len > e->length) {
+		/* `offset` places the check in `mr`, `equals_offset` in
+		 * `equals` (a UD payload after the GRH, a window inside a
+		 * larger MR). */
+		const uint8_t *want_at = (const uint8_t *)e->buf +
+					 v->equals_offset;
+		size_t avail;
+
+		if (v->equals_offset > e->length)
+			return rs_step_fail(sr, RS_STEP_CANTRUN,
+					    "equals_offset", "%llu is past the "
+					    "end of mr '%s' (%zu bytes)",
+					    (unsigned long long)v->equals_offset,
+					    v->equals, e->length);
+		avail = e->length - v->equals_offset;
+		if (len > avail) {
 			if (rs_obj_has(sr->obj, "length"))
 				return rs_step_fail(sr, RS_STEP_CANTRUN,
 						    "length", "%llu bytes: mr "
 						    "'%s' has only %zu",
 						    (unsigned long long)len,
-						    v->equals, e->length);
-			len = e->length;
+						    v->equals, avail);
+			len = avail;
 		}
-		d = rs_first_diff(got, e->buf, len);
+		d = rs_first_diff(got, want_at, len);
 		snprintf(what, sizeof(what), "mr '%s'", v->equals);
 		if (d < len)
-			return mismatch(sr, "equals", got, e->buf, len, d,
+			return mismatch(sr, "equals", got, want_at, len, d,
 					v->offset, what);
+	} else if (v->literal) {
+		int r = verify_literal(sr, got, &len);
+
+		if (r)
+			return r;
 	} else if (rs_obj_has(sr->obj, "equals_u64")) {
 		uint64_t x;
 

@@ -204,12 +204,19 @@ static const cyaml_strval_t rs_verify_pattern_names[] = {
 struct rs_step_verify {
 	struct rs_step_common common;
 	char *mr;
-	char *equals;            /* one of equals, pattern, equals_u64 */
+	char *equals;            /* one of equals, pattern, equals_u64, */
 	int pattern;             /* enum rs_verify_pattern */
 	uint8_t byte;            /* pattern: byte */
 	uint64_t offset;
 	uint64_t length;
 	uint64_t equals_u64;     /* first 8 bytes, little-endian */
+	char *equals_text;       /* equals_text, equals_hex, equals_file */
+	char *equals_hex;
+	char *equals_file;
+	uint64_t equals_offset;  /* where in equals (mr or literal) */
+	int literal;             /* check(): enum rs_literal_form */
+	const char *literal_value; /* check(): the one given */
+	const char *literal_field; /* check(): its field */
 };
 
 /* Nested steps: the loader recurses into `steps`. */

@@ -62,7 +62,7 @@ echo "ok ah: src_path_bits, static_rate and the defaults in the dry run"
 # taken down before them (ibv_unimport_* before the original's release).
 seeds=$scndir/seeds
 "$rdmascn" run --dry-run "$seeds/pyverbs_import_pd_mr.yaml" >"$tmp/dry"
-knob() { grep -q "$1" "$tmp/dry" || { cat "$tmp/dry"; fail "imports: no $1"; }; }
+knob() { grep -q "$1" "$tmp/dry" || { cat "$tmp/dry"; fail "dry run: no $1"; }; }
 knob "ibv_import_device(cmd_fd=dup(ctx.cmd_fd))  # context 'imported_ctx'"
 knob "ibv_import_pd(context=imported_ctx pd_handle=pd.handle)  # pd 'imported_pd'"
 knob "ibv_import_mr(pd=imported_pd mr_handle=mr.handle)  # mr 'imported_mr'"
@@ -93,3 +93,26 @@ knob "ibv_create_qp(pd=parent_domain "
 "$rdmascn" run --dry-run "$seeds/pyverbs_device_list.yaml" >"$tmp/dry"
 knob "ibv_open_device(device=#0 port=1)"
 echo "ok dm_offset, dmabuf, parent domain allocators and a device by index in the dry run"
+# Buffers: each mapping is an mmap() before its registration and a
+# munmap() right after its deregistration; literal contents are named.
+"$rdmascn" run --dry-run "$scndir/seeds/pyverbs_mr_hugepage.yaml" >"$tmp/dry"
+knob "mmap(length=2097152 flags=MAP_PRIVATE|MAP_ANONYMOUS|MAP_HUGETLB)  # mr 'src'"
+knob "ibv_reg_mr(pd=pd length=2097152 access=local_write memory=hugetlb fill=hex (8 bytes))"
+[ "$(sed -n '/^teardown:/,$p' "$tmp/dry" | grep -A1 "ibv_dereg_mr(mr=src)" | tail -n1)" = "       munmap(length=2097152)  # mr 'src'" ] ||
+	{ cat "$tmp/dry"; fail "hugepage: no munmap right after ibv_dereg_mr"; }
+"$rdmascn" run --dry-run "$scndir/seeds/pyverbs_mr_file.yaml" >"$tmp/dry"
+knob "mmap(length=8192 file=/dev/shm/rdmascn-pyverbs_mr_file.bin flags=MAP_SHARED)  # mr 'dst'"
+knob "ibv_reg_mr(pd=pd length=8192 access=local_write fill=file pyverbs_mr_file.yaml)  # mr 'src'"
+[ "$(sed -n '/^teardown:/,$p' "$tmp/dry" | grep -A1 "ibv_dereg_mr(mr=dst)" | tail -n1)" = "       munmap(length=8192)  # mr 'dst'" ] ||
+	{ cat "$tmp/dry"; fail "file: no munmap right after ibv_dereg_mr"; }
+# A dry run maps nothing: a copy whose backing file is in $tmp (and
+# whose fill_file, its own name, is beside it) leaves no file there.
+sed 's|/dev/shm/rdmascn-pyverbs_mr_file.bin|'"$tmp"'/backing.bin|' \
+	"$scndir/seeds/pyverbs_mr_file.yaml" >"$tmp/pyverbs_mr_file.yaml"
+"$rdmascn" run --dry-run "$tmp/pyverbs_mr_file.yaml" >"$tmp/dry" 2>&1 ||
+	{ cat "$tmp/dry"; fail "file: dry run of a copy failed"; }
+knob "mmap(length=8192 file=$tmp/backing.bin flags=MAP_SHARED)"
+[ -e "$tmp/backing.bin" ] && fail "file: a dry run created the backing file"
+"$rdmascn" run --dry-run "$scndir/seeds/pyverbs_mr_contents.yaml" >"$tmp/dry"
+knob "ibv_reg_mr(pd=pd length=1000 access=local_write fill=text (5 bytes))  # mr 'mr'"
+echo "ok buffers: mmap before ibv_reg_mr, munmap after ibv_dereg_mr, literal fills named, nothing mapped in a dry run"

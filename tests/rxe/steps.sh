@@ -3,7 +3,8 @@
 # that rxe runs passes again with its CQs on completion channels (events);
 # expected and unexpected completion errors, deadlines, channel-less
 # events, sleeps, verify, modify_qp, parallel steps sharing CQs, stream
-# and pingpong each end as they should, with a clean teardown.
+# and pingpong, buffers with literal contents and mmap()ed memory each end
+# as they should, with a clean teardown.
 set -u
 rdmascn=$1
 scndir=$2
@@ -109,6 +110,70 @@ expect misc 0 "$tmp/misc.yaml"
 has misc "$tmp/out" "^step 1 +sleep +'nap' +passed +2[0-9][0-9]\.[0-9] ms$"
 has misc "$tmp/out" "^step 14 +modify_qp +'err' +passed .* qp 'a' now ERR"
 echo "ok sleep, verify, send/recv with verify, imm, reads, atomics, modify_qp: $(grep -c '^step .* passed' "$tmp/out") steps passed"
+
+# Buffers: literal contents (text, hex, a file) and MRs over mmap()ed
+# memory (anonymous, hugetlb, a file on tmpfs), written by RDMA and
+# verified with an offset on both sides; a wrong text fails at the first
+# differing offset; the record says where each MR's bytes are; the file
+# holds what the write put there.
+printf 'file bytes\n' >"$tmp/lit.txt"
+rm -f /dev/shm/rdmascn-steps-buf.bin
+cat >"$tmp/buffers.yaml" <<EOF
+scenario: buffers
+contexts: [{id: ctx, device: any, port: 1}]
+pds: [{id: pd, context: ctx}]
+cqs: [{id: cq, context: ctx, cqe: 64}]
+mrs:
+  - {id: txt, pd: pd, length: 4096, access: [local_write], fill_text: "hello"}
+  - {id: hex, pd: pd, length: 64, access: [local_write], memory: anonymous, fill_hex: "de ad be ef"}
+  - {id: lit, pd: pd, length: 64, access: [local_write], fill_file: lit.txt}
+  - {id: fdst, pd: pd, length: 8192, access: [local_write, remote_write], memory: file, memory_file: /dev/shm/rdmascn-steps-buf.bin}
+  - {id: hdst, pd: pd, length: 4096, access: [local_write, remote_write], memory: hugetlb}
+qps:
+  - {id: a, pd: pd, type: rc, send_cq: cq}
+  - {id: b, pd: pd, type: rc, send_cq: cq}
+connections: [{id: ab, a: a, b: b}]
+steps:
+  - verify: {id: t, mr: txt, equals_text: "hello"}
+  - verify: {id: x, mr: hex, equals_hex: "DEADBEEF"}
+  - verify: {id: l, mr: lit, equals_file: lit.txt}
+  - write: {id: wf, qp: a, local: txt, remote: fdst, length: 5, remote_offset: 100}
+  - write: {id: wh, qp: a, local: hex, remote: hdst, length: 4, remote_offset: 2000}
+  - verify: {id: ft, mr: fdst, offset: 100, equals_text: "hello"}
+  - verify: {id: fo, mr: fdst, offset: 102, equals_text: "hello", equals_offset: 2}
+  - verify: {id: ho, mr: hdst, offset: 2001, equals_hex: "de ad be ef", equals_offset: 1}
+  - verify: {id: hm, mr: hdst, offset: 2000, equals: hex, length: 4}
+  - verify: {id: hw, mr: hdst, offset: 2002, equals: hex, equals_offset: 2, length: 2}
+EOF
+expect buffers 0 "$tmp/buffers.yaml"
+has buffers "$tmp/out" "^step 6 +verify +'ft' +passed .* 5 bytes equal"
+has buffers "$tmp/out" "^step 8 +verify +'ho' +passed .* 3 bytes equal"
+[ "$(rec -c '[.objects[] | select(.kind == "mr") | [.id, .facts.memory, .facts.map_length]]')" = \
+  '[["txt","heap",null],["hex","anonymous",64],["lit","heap",null],["fdst","file",8192],["hdst","hugetlb",2097152]]' ] ||
+	fail "buffers: the mrs' memory facts: $(rec -c '[.objects[] | select(.kind == "mr") | .facts]')"
+[ "$(rec -r '.objects[] | select(.id == "fdst") | .facts.memory_file')" = /dev/shm/rdmascn-steps-buf.bin ] ||
+	fail "buffers: fdst's memory_file: $(rec -c '.objects[] | select(.id == "fdst") | .facts')"
+[ "$(stat -c %s /dev/shm/rdmascn-steps-buf.bin)" = 8192 ] || fail "buffers: the backing file is not 8192 bytes"
+[ "$(dd if=/dev/shm/rdmascn-steps-buf.bin bs=1 skip=100 count=5 2>/dev/null)" = hello ] ||
+	fail "buffers: the backing file does not hold the write: $(od -c -j 96 -N 16 /dev/shm/rdmascn-steps-buf.bin)"
+echo "ok buffers: text, hex, file contents; anonymous, hugetlb and file mrs written and verified with offsets on both sides"
+# The same with a wrong text: the first differing offset in the mr.
+sed 's/equals_text: "hello", equals_offset: 2/equals_text: "hellO", equals_offset: 2/' \
+	"$tmp/buffers.yaml" >"$tmp/buffers_wrong.yaml"
+expect buffers_wrong 1 "$tmp/buffers_wrong.yaml"
+has buffers_wrong "$tmp/err" "buffers_wrong.yaml:[0-9]+:[0-9]+: step 7 \(verify\) 'fo': equals_text: mr 'fdst' differs from text \"hellO\" at offset 104: 0x6f, expected 0x4f \(1 of 3 bytes differ\)"
+has buffers_wrong "$tmp/out" "^step 7 +verify +'fo' +failed"
+echo "ok a wrong text fails: $(grep -o "mr 'fdst' differs.*" "$tmp/err" | head -n1)"
+rm -f /dev/shm/rdmascn-steps-buf.bin
+# More huge pages than the VM reserves (8): skipped before anything is
+# created, naming hugetlb.
+sed 's/length: 4096, access: \[local_write, remote_write\], memory: hugetlb/length: 67108864, access: [local_write, remote_write], memory: hugetlb/' \
+	"$tmp/buffers.yaml" >"$tmp/buffers_nohuge.yaml"
+run_scn "$tmp/out" "$tmp/err" --check-leaks "$tmp/buffers_nohuge.yaml"
+[ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "buffers_nohuge: exit $rc, want 77"; }
+has buffers_nohuge "$tmp/err" "buffers_nohuge.yaml:[0-9]+:[0-9]+: mr 'hdst': rxe0 has no hugetlb: 67108864 bytes of 2 MiB huge pages"
+grep -q '^created' "$tmp/out" && fail "buffers_nohuge: skipped after creating objects"
+echo "ok 32 huge pages where 8 are reserved: skipped, $(grep -o "has no hugetlb.*" "$tmp/err" | head -n1)"
 
 scn par "  - recv: {id: r, qp: b, local: dst, count: 16}
   - parallel:

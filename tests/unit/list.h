@@ -12,6 +12,10 @@
 #define RS_UNIT_TESTS(X)                                                  \
 	X(value, shapes)                                                  \
 	X(value, oom_is_sticky)                                           \
+	X(literal, hex_forms)                                             \
+	X(literal, hex_errors)                                            \
+	X(literal, path_and_load)                                         \
+	X(literal, first_diff)                                            \
 	X(load, register)                                                 \
 	X(load, valid_and_plan)                                           \
 	X(load, errors)                                                   \

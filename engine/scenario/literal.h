@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_LITERAL_H
+#define RDMASCN_LITERAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "model.h"
+
+/*
+ * Bytes written into a scenario (literal.c): an mr's `fill_text`,
+ * `fill_hex`, `fill_file` and verify's `equals_text`, `equals_hex`,
+ * `equals_file`.  Text is its UTF-8 bytes without a terminating NUL; hex
+ * is pairs of digits, bytes apart or together ("de ad be ef",
+ * "deadbeef", "de:ad:be:ef"); a file is read whole, its path relative to
+ * the scenario file's directory unless absolute.
+ */
+enum rs_literal_form { RS_LIT_NONE, RS_LIT_TEXT, RS_LIT_HEX, RS_LIT_FILE };
+
+/* "text", "hex", "file" (or "none"). */
+const char *rs_literal_form_name(int form);
+
+/*
+ * Hex digits into bytes: how many bytes @s holds (written to @out when
+ * not NULL, at most @cap of them), or -EINVAL with the offset of the
+ * offending character in *@ret_bad: not a hex digit, or a last digit
+ * without its pair.  Space, tab, newline and ':' may stand
+ * between bytes.
+ */
+ssize_t rs_hex_parse(const char *s, uint8_t *out, size_t cap,
+		     size_t *ret_bad);
+
+/* @file as opened: as written when absolute, else beside @obj's
+ * scenario file.  0, or -ENAMETOOLONG. */
+int rs_literal_path(const struct rs_obj *obj, const char *file, char *buf,
+		    size_t len);
+
+/*
+ * At validate: the length of the literal of @form in field @field of
+ * @obj (@value as written), errors through rs_obj_error() naming the
+ * field: bad hex, empty, a file that cannot be read.  0 or -EINVAL.
+ */
+int rs_literal_check(const struct rs_obj *obj, struct rs_diag *d,
+		     const char *field, int form, const char *value,
+		     uint64_t *ret_len);
+
+/* At run time: the bytes (rs_malloc()ed, *@ret_len of them); 0, or
+ * -errno with the reason in @err. */
+int rs_literal_load(const struct rs_obj *obj, int form, const char *value,
+		    uint8_t **ret, size_t *ret_len, char *err, size_t errlen);
+
+#endif
