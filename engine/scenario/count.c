@@ -151,17 +151,20 @@ static unsigned count_refs(struct counting *c, struct rs_obj *o,
 	     ref++) {
 		if (ref->count_offset >= 0) {
 			unsigned n = *(const unsigned *)(base + ref->count_offset);
-			char *const *list = *(char **const *)(base + ref->offset);
 
 			for (unsigned j = 0; j < n; j++) {
+				const char *id = rs_ref_item(ref, base, j);
 				char path[128];
-				struct rs_obj *t = entry(c, list[j]);
+				struct rs_obj *t;
 
+				if (!id)
+					continue;
+				t = entry(c, id);
 				snprintf(path, sizeof(path), "%s[%u]",
 					 ref->field, j);
 				/* A list names all of a counted entry
 				 * (lists_all()): nothing to pair. */
-				check_element(c, o, path, list[j]);
+				check_element(c, o, path, id);
 				if (t)
 					count_of(c, t);
 			}
@@ -332,7 +335,9 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 		char **list, **grown;
 		unsigned len, total = 0, at = 0;
 
-		if (ref->count_offset < 0 || ref->after)
+		/* A list of items (ref->stride) is not grown: each item
+		 * names one object. */
+		if (ref->count_offset < 0 || ref->after || ref->stride)
 			continue;
 		list = *(char **const *)(base + ref->offset);
 		len = *(const unsigned *)(base + ref->count_offset);

@@ -301,16 +301,15 @@ static unsigned count_refs(struct rs_scenario *s, const struct idmap *m,
 
 	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field; ref++) {
 		const char *base = (const char *)o->data;
-		char *const *list = ref->count_offset >= 0 ?
-			*(char **const *)(base + ref->offset) : NULL;
 
 		/* after: a counted entry is an edge to each element,
 		 * or to the one that pairs. */
 		for (unsigned j = 0; ref->count_offset >= 0 &&
 		     j < *(const unsigned *)(base + ref->count_offset); j++) {
-			const struct rs_obj *g = ref->after &&
-				rs_idmap_get(&m->ids, list[j]) == RS_IDMAP_NONE ?
-				group(s, m, list[j]) : NULL;
+			const char *id = rs_ref_item(ref, base, j);
+			const struct rs_obj *g = id && ref->after &&
+				rs_idmap_get(&m->ids, id) == RS_IDMAP_NONE ?
+				group(s, m, id) : NULL;
 
 			n += g && g->count != o->count ? g->count : 1;
 		}
@@ -342,10 +341,7 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 				continue;
 			}
 			for (unsigned j = 0; j < *(const unsigned *)(base + ref->count_offset); j++) {
-				const char *items = *(char *const *)(base + ref->offset);
-				const char *id = ref->stride ?
-					*(char *const *)(items + (size_t)j * ref->stride) :
-					((char *const *)items)[j];
+				const char *id = rs_ref_item(ref, base, j);
 
 				if (id && resolve_one(s, m, o, ref, id, j, true, d) < 0)
 					r = -EINVAL;

@@ -143,6 +143,17 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 void rs_count_free(struct rs_scenario *s);
 /* "a[3]" -> base length 1, element 3: 1; no '[': 0; malformed: -1. */
 int rs_count_parse(const char *id, size_t *ret_len, unsigned *ret_elem);
+/* The j-th id of list reference @ref in the entry @data: a list of ids,
+ * or of items @ref->stride bytes each (an item naming nothing: NULL). */
+static inline const char *rs_ref_item(const struct rdmascn_ref *ref,
+				      const void *data, unsigned j)
+{
+	const char *items = *(char *const *)((const char *)data + ref->offset);
+
+	return ref->stride ? *(char *const *)(items + (size_t)j * ref->stride) :
+			     ((char *const *)items)[j];
+}
+
 /* The first element of a counted object @o belongs to. */
 static inline const struct rs_obj *rs_obj_first(const struct rs_obj *o)
 {
