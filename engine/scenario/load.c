@@ -446,6 +446,36 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
 	return r;
 }
 
+/*
+ * Ids, references and each object's own checks, all of them: one pass
+ * reports every error it finds (up to RS_MAX_ERRORS), so a file with two
+ * bad CQs gives two lines.  The checks read only their own object's
+ * fields, never a reference's target, so they run even when an id or a
+ * reference is wrong.
+ */
+static int check_objects(struct rs_scenario *s, struct idmap *ids,
+			 struct rs_diag *d)
+{
+	int r, ret;
+
+	r = index_ids(s, ids, d);
+	if (r == -ENOMEM)
+		return r;
+	ret = r;
+	r = resolve(s, ids, d);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		ret = r;
+	for (unsigned i = 0; i < s->n_objs && d->errors < RS_MAX_ERRORS; i++)
+		if ((s->objs[i].kind->check &&
+		     s->objs[i].kind->check(&s->objs[i], d) < 0) ||
+		    (s->objs[i].kind->step &&
+		     rs_gate_check(&s->objs[i], d) < 0))
+			ret = -EINVAL;
+	return ret;
+}
+
 /* --- public ------------------------------------------------------------------ */
 
 int rs_scenario_load(const char *path, const struct rs_set *sets,
@@ -509,15 +539,7 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 	}
 	r = build_objects(s, d);
 	if (!r)
-		r = index_ids(s, &ids, d);
-	if (!r)
-		r = resolve(s, &ids, d);
-	for (unsigned i = 0; !r && i < s->n_objs && d->errors < RS_MAX_ERRORS; i++)
-		if ((s->objs[i].kind->check &&
-		     s->objs[i].kind->check(&s->objs[i], d) < 0) ||
-		    (s->objs[i].kind->step &&
-		     rs_gate_check(&s->objs[i], d) < 0))
-			r = -EINVAL;
+		r = check_objects(s, &ids, d);
 	if (!r)
 		r = rs_graph_plan(s, d);
 	if (!r)

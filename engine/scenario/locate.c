@@ -69,6 +69,9 @@ void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 	char msg[768];
 	va_list ap;
 
+	/* validate reports at most this many (docs/scenario.md). */
+	if (d->errors >= RS_MAX_ERRORS)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
