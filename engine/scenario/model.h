@@ -3,6 +3,7 @@
 #define RDMASCN_MODEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "deviations.h"
 #include "diag.h"
@@ -83,6 +84,16 @@ bool rs_obj_has(const struct rs_obj *obj, const char *path);
 void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		  const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* For checks that need the object a reference names (after the
+ * references resolved): the target of @obj's reference field @field, or
+ * NULL when it is absent or did not resolve. */
+const struct rs_obj *rs_obj_target(const struct rs_obj *obj,
+				   const char *field);
+/* The value of @obj's top-level integer, enum or bool field @key, read
+ * through its kind's field table; false when the file does not give it. */
+bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
+		      int64_t *ret);
 
 /* Graph: creation order of objects, execution order of steps; cycles are
  * reported with their whole path. */
