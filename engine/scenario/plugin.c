@@ -27,7 +27,7 @@ static unsigned n_handles;
 static bool loaded;
 
 __attribute__((visibility("default")))
-void rdmascn_register_plugin_v4(const struct rdmascn_plugin *plugin)
+void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin)
 {
 	if (n_plugins == MAX_PLUGINS) {
 		fprintf(stderr, "rdmascn: too many plugins, ignoring '%s'\n",

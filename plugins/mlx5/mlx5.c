@@ -115,5 +115,5 @@ static const struct rdmascn_plugin mlx5_plugin = {
 __attribute__((constructor))
 static void mlx5_plugin_init(void)
 {
-	rdmascn_register_plugin_v4(&mlx5_plugin);
+	rdmascn_register_plugin_v5(&mlx5_plugin);
 }

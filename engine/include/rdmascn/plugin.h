@@ -20,7 +20,7 @@ struct ibv_context;
 struct rs_val;
 struct rdmascn_kind;
 
-#define RDMASCN_PLUGIN_ABI 4
+#define RDMASCN_PLUGIN_ABI 5
 
 /* A device feature a plugin can tell: a word of `requires: {features:}`. */
 struct rdmascn_feature {
@@ -53,6 +53,6 @@ struct rdmascn_plugin {
 	int (*device_features)(struct ibv_context *ctx, uint64_t *ret_have);
 };
 
-void rdmascn_register_plugin_v4(const struct rdmascn_plugin *plugin);
+void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin);
 
 #endif
