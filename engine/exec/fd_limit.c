@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include <uv.h>
+
 #include "live.h"
 #include "run.h"
 #include "value.h"
@@ -48,13 +50,29 @@ static unsigned fds_needed(struct rs_run *run)
 	return n + FDS_STEP * steps;
 }
 
+/*
+ * libuv's first loop sets up process-wide state (its signal pipe, once)
+ * and abort()s when it cannot: do that now, while descriptors are free,
+ * so that running out later is an error message, not a crash.
+ */
+static void uv_setup(void)
+{
+	uv_loop_t loop;
+
+	if (!uv_loop_init(&loop))
+		uv_loop_close(&loop);
+}
+
 void rs_run_fd_limit(struct rs_run *run)
 {
 	unsigned need = fds_needed(run);
 	struct rlimit rl;
 	struct rs_val *v;
 
-	if (run->dry_run || getrlimit(RLIMIT_NOFILE, &rl))
+	if (run->dry_run)
+		return;
+	uv_setup();
+	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return;
 	v = rs_val_put_obj(run->rec->root, "rlimit_nofile");
 	rs_val_put_u64(v, "soft", rl.rlim_cur);

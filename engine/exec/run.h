@@ -246,7 +246,8 @@ int rs_run_probe(struct rs_run *run);
 int rs_run_check_caps(struct rs_run *run);
 /* Count roughly the descriptors the run will hold; when the soft
  * RLIMIT_NOFILE is below that, raise it to the hard limit.  The record
- * gets "rlimit_nofile" (fd_limit.c); not in a dry run. */
+ * gets "rlimit_nofile" (fd_limit.c); not in a dry run.  Also sets up
+ * libuv's process-wide state while descriptors are free. */
 void rs_run_fd_limit(struct rs_run *run);
 int rs_run_create(struct rs_run *run);
 void rs_run_teardown(struct rs_run *run);

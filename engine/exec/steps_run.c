@@ -286,7 +286,7 @@ static int loop_open(struct rs_step_run *sr)
 		if (r)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 					    "uv_poll on the signal pipe: %s",
-					    uv_strerror(r));
+					    rs_errno_text(-r, err, sizeof(err)));
 	}
 	return 0;
 }
@@ -529,6 +529,7 @@ int rs_steps_run(struct rs_run *run)
 {
 	struct rs_scenario *s = run->s;
 	struct rs_steps st;
+	char err[128];
 	int ret = RS_EXIT_PASSED, r;
 	bool stop = false;
 
@@ -538,7 +539,8 @@ int rs_steps_run(struct rs_run *run)
 		return RS_EXIT_CANTRUN;
 	r = rs_steps_setup(&st, run);
 	if (r) {
-		rs_diag_error(&run->diag, NULL, "steps: %s", strerror(-r));
+		rs_diag_error(&run->diag, NULL, "steps: %s",
+			      rs_errno_text(-r, err, sizeof(err)));
 		rs_steps_free(&st);
 		rs_samples_close(run);
 		return RS_EXIT_CANTRUN;
