@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "diag.h"
 
@@ -36,4 +38,37 @@ void rs_diag_error(struct rs_diag *d, const struct rs_loc *loc,
 		fprintf(d->f, "%s\n", line);
 	if (d->sink)
 		d->sink(d->sink_ctx, loc && loc->file ? loc : NULL, msg);
+}
+
+void rs_diag_warning(struct rs_diag *d, const struct rs_loc *loc,
+		     const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	d->warnings++;
+	if (d->f && loc && loc->file)
+		fprintf(d->f, "%s:%u:%u: warning: %s\n", loc->file, loc->line,
+			loc->col, msg);
+	else if (d->f)
+		fprintf(d->f, "warning: %s\n", msg);
+	if (d->warn_sink)
+		d->warn_sink(d->sink_ctx, loc && loc->file ? loc : NULL, msg);
+}
+
+const char *rs_errno_text(int err, char *buf, size_t len)
+{
+	struct rlimit rl;
+
+	if (err != EMFILE || getrlimit(RLIMIT_NOFILE, &rl)) {
+		snprintf(buf, len, "%s", strerror(err));
+		return buf;
+	}
+	snprintf(buf, len, "too many open files (RLIMIT_NOFILE soft %llu, "
+		 "hard %llu)", (unsigned long long)rl.rlim_cur,
+		 (unsigned long long)rl.rlim_max);
+	return buf;
 }

@@ -26,10 +26,21 @@ struct rs_diag {
 	/* Where a run keeps its errors (its record), besides @f. */
 	void (*sink)(void *ctx, const struct rs_loc *loc, const char *msg);
 	void *sink_ctx;
+	/* Warnings: what the device accepts but the file should not ask
+	 * (a length above max_msg_sz); they change no exit code. */
+	unsigned warnings;
+	void (*warn_sink)(void *ctx, const struct rs_loc *loc, const char *msg);
 };
 
 void rs_diag_init(struct rs_diag *d, FILE *f);
 void rs_diag_error(struct rs_diag *d, const struct rs_loc *loc,
 		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* strerror(@err), but EMFILE names the limit: "too many open files
+ * (RLIMIT_NOFILE soft 1024, hard 4096)".  Into @buf; returns it. */
+const char *rs_errno_text(int err, char *buf, size_t len);
+/* "FILE:LINE:COL: warning: text" to @f, and to @warn_sink (with
+ * @sink_ctx) when one is set. */
+void rs_diag_warning(struct rs_diag *d, const struct rs_loc *loc,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

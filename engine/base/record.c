@@ -18,6 +18,7 @@ int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 	rec->events = rs_val_put_arr(rec->root, "events");
 	rec->teardown = rs_val_put_arr(rec->root, "teardown");
 	rec->errors = rs_val_put_arr(rec->root, "errors");
+	rec->warnings = rs_val_put_arr(rec->root, "warnings");
 	return rs_val_check(rec->root);
 }
 

@@ -30,6 +30,8 @@ enum rs_rec_entry {
 	RS_REC_DESTROYED,   /* an object taken down */
 	RS_REC_LEAKS,       /* what --check-leaks found */
 	RS_REC_ERROR,       /* an error, located when it is about the file */
+	RS_REC_WARNING,     /* a warning: the run goes on, its verdict is
+			     * not changed */
 	/* Where a running step is (done, total, unit, elapsed_ms,
 	 * deadline_left_ms): for a terminal's progress line; added to no
 	 * list, so it is not part of the record. */
@@ -65,6 +67,7 @@ struct rs_record {
 	struct rs_val *events;
 	struct rs_val *teardown;
 	struct rs_val *errors;
+	struct rs_val *warnings;
 	bool dry_run;
 	bool calls_wanted;       /* dry run or -v */
 	struct rs_reporter *reporters[RS_REC_MAX_REPORTERS];

@@ -145,6 +145,18 @@ static void record_error(void *ctx, const struct rs_loc *loc, const char *msg)
 	rs_record_add(rec, RS_REC_ERROR, rec->errors, e);
 }
 
+/* A warning of the run, the same way. */
+static void record_warning(void *ctx, const struct rs_loc *loc,
+			   const char *msg)
+{
+	struct rs_record *rec = ctx;
+	struct rs_val *e = rs_val_obj();
+
+	rs_val_put_loc(e, loc);
+	rs_val_put_str(e, "message", msg);
+	rs_record_add(rec, RS_REC_WARNING, rec->warnings, e);
+}
+
 /* The record's head: what runs, where from, and its plan: an entry per
  * object in creation order, which create and teardown fill in. */
 bool rs_run_to_stdout(const char *path)
@@ -280,6 +292,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 		return -ENOMEM;
 	run->diag.f = NULL;
 	run->diag.sink = record_error;
+	run->diag.warn_sink = record_warning;
 	run->diag.sink_ctx = run->rec;
 	if (s->n_objects &&
 	    rs_idmap_build_stride(&run->ids, &s->objs[0].id,
@@ -402,6 +415,8 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 	t.steps = rs_now_ms();
 	if (!r && !rs_interrupted && !run->dry_run)
 		ret = rs_steps_run(run);
+	else if (!r && !rs_interrupted)
+		rs_steps_dry_run(run);
 	else if (r)
 		ret = RS_EXIT_CANTRUN;
 	t.teardown = rs_now_ms();

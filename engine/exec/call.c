@@ -224,7 +224,26 @@ static struct rs_fault *fault_for(struct rs_run *run, const struct rs_call *c)
 	return NULL;
 }
 
+static bool call_go(struct rs_run *run, const struct rs_obj *obj,
+		    struct rs_call *c);
+
 bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c)
+{
+	return call_go(run, l ? l->obj : NULL, c);
+}
+
+void rs_step_call(struct rs_run *run, const struct rs_obj *step,
+		  struct rs_call *c)
+{
+	if (!run->rec->calls_wanted)
+		return;
+	call_go(run, step, c);
+	/* Made by the step itself, outside the wrapper: no outcome. */
+	c->entry = NULL;
+}
+
+static bool call_go(struct rs_run *run, const struct rs_obj *obj,
+		    struct rs_call *c)
 {
 	struct rs_fault *f;
 
@@ -238,8 +257,8 @@ bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 		rs_val_put_str(e, "name", c->name);
 		rs_val_put_str(e, "args", c->args);
 		put_fields(e, c);
-		if (l)
-			rs_val_put_str(e, "object", l->obj->name);
+		if (obj)
+			rs_val_put_str(e, "object", obj->name);
 		rs_record_add(run->rec, RS_REC_CALL, run->rec->calls, e);
 		/* The record keeps it; its outcome comes at rs_call_done(). */
 		c->entry = e;
@@ -299,7 +318,7 @@ static void put_outcome(struct rs_call *c)
 int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 {
 	const struct rs_loc *loc = l ? rs_obj_loc(l->obj, NULL) : NULL;
-	char what[160] = "";
+	char what[160] = "", err[128];
 
 	if (!c->ok && !c->err)
 		c->err = EIO;
@@ -309,7 +328,8 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 	if (l)
 		snprintf(what, sizeof(what), "%s: ", l->obj->name);
 	rs_diag_error(&run->diag, loc, "%s%s: %s%s%s%s", what, c->name,
-		      strerror(c->err), c->hint[0] ? " (" : "", c->hint,
+		      rs_errno_text(c->err, err, sizeof(err)),
+		      c->hint[0] ? " (" : "", c->hint,
 		      c->hint[0] ? ")" : "");
 	if (c->cls == RS_CALL_DESTROY)
 		run->teardown_failed = true;
@@ -328,6 +348,33 @@ int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
 	rs_diag_error(&run->diag, l ? rs_obj_loc(l->obj, NULL) : NULL,
 		      "%s%s%s", l ? l->obj->name : "", l ? ": " : "", msg);
 	return -err;
+}
+
+int rs_live_error_at(struct rs_run *run, struct rs_live *l, const char *path,
+		     int err, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rs_diag_error(&run->diag, rs_obj_loc(l->obj, path), "%s: %s: %s",
+		      l->obj->name, path, msg);
+	return -err;
+}
+
+void rs_live_warn_at(struct rs_run *run, struct rs_live *l, const char *path,
+		     const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rs_diag_warning(&run->diag, rs_obj_loc(l->obj, path), "%s: %s: %s",
+			l->obj->name, path, msg);
 }
 
 const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,

@@ -368,6 +368,8 @@ int rs_run_create(struct rs_run *run)
 	unsigned i;
 	int ret = 0;
 
+	rs_run_fd_limit(run);
+
 	for (i = 0; i < run->s->n_objects; i++) {
 		struct rs_obj *o = run->s->create[i];
 		struct rs_live *l = &run->live[o->index];

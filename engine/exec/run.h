@@ -206,6 +206,14 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c);
 	} while (0)
 
 /*
+ * A step's call (ibv_post_send() of a WR list), for the record only: in a
+ * dry run, and with -v before the step makes it itself.  Not counted,
+ * not failed by RDMASCN_FAULT; nothing when calls are not wanted.
+ */
+void rs_step_call(struct rs_run *run, const struct rs_obj *step,
+		  struct rs_call *c);
+
+/*
  * Release @handle with @fn (an ibv_destroy_*-like call that takes it and
  * returns 0 or an errno) through the wrapper, and forget it.  Nothing
  * happens when it is NULL, except in a dry run, which prints the call.
@@ -234,6 +242,16 @@ const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
 int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* The same about field @path of the object, located there ("context
+ * 'ctx': gid_index: ..."). */
+int rs_live_error_at(struct rs_run *run, struct rs_live *l, const char *path,
+		     int err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* A warning about field @path of the object: the run goes on. */
+void rs_live_warn_at(struct rs_run *run, struct rs_live *l, const char *path,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* --- phases (run.c) --------------------------------------------------------- */
 
 /* Faults from RDMASCN_FAULT; -EINVAL with a message on a bad value. */
@@ -247,6 +265,11 @@ int rs_run_probe(struct rs_run *run);
 int rs_run_facts(struct rs_run *run);
 /* requires: and each kind's needs; 0 or -EOPNOTSUPP (reported). */
 int rs_run_check_caps(struct rs_run *run);
+/* Count roughly the descriptors the run will hold; when the soft
+ * RLIMIT_NOFILE is below that, raise it to the hard limit.  The record
+ * gets "rlimit_nofile" (fd_limit.c); not in a dry run.  Also sets up
+ * libuv's process-wide state while descriptors are free. */
+void rs_run_fd_limit(struct rs_run *run);
 int rs_run_create(struct rs_run *run);
 /* Create @l now, during the steps: an object whose create said
  * RDMASCN_CREATE_LATER, its inputs set in @l by the step that needs it.
@@ -259,6 +282,9 @@ void rs_run_teardown(struct rs_run *run);
 /* The steps, on libuv loops (steps_run.c): RS_EXIT_PASSED or
  * RS_EXIT_FAILED (reported), or RS_EXIT_CANTRUN. */
 int rs_steps_run(struct rs_run *run);
+/* A dry run's steps: each one's dry_run op, in execution order (nested
+ * ones after their parent), under a "steps" phase. */
+void rs_steps_dry_run(struct rs_run *run);
 
 /* Resources this process still owns in the kernel (leaks.c): prints them
  * and returns how many, 0, or -errno when the kernel cannot be asked;

@@ -331,6 +331,10 @@ void rs_step_pass(struct rs_step_run *sr);
  * @result is RS_STEP_FAILED or RS_STEP_CANTRUN.  Returns -EIO. */
 int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A warning at @field (when the step gives it) or at the step: the step
+ * goes on. */
+void rs_step_warn(struct rs_step_run *sr, const char *field,
+		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A signal came or a stop was asked for: the step ended (true). */
 bool rs_step_check_stop(struct rs_step_run *sr);
 /* From now until it finishes, wake @sr when another thread reaps a

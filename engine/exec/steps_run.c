@@ -90,6 +90,25 @@ int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
 	return -EIO;
 }
 
+void rs_step_warn(struct rs_step_run *sr, const char *field,
+		  const char *fmt, ...)
+{
+	char msg[640];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&sr->st->lock);
+	if (field && rs_obj_has(sr->obj, field))
+		rs_diag_warning(&sr->run->diag, rs_obj_loc(sr->obj, field),
+				"%s: %s: %s", sr->label, field, msg);
+	else
+		rs_diag_warning(&sr->run->diag, rs_obj_loc(sr->obj, NULL),
+				"%s: %s", sr->label, msg);
+	pthread_mutex_unlock(&sr->st->lock);
+}
+
 void rs_step_request_stop(struct rs_step_run *sr, const char *why)
 {
 	pthread_mutex_lock(&sr->st->lock);
@@ -235,10 +254,13 @@ static int loop_open(struct rs_step_run *sr)
 {
 	int fd = rs_signal_fd(), r;
 
+	char err[128];
+
 	r = uv_loop_init(&sr->loop);
 	if (r)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
-				    "uv_loop_init: %s", uv_strerror(r));
+				    "uv_loop_init: %s",
+				    rs_errno_text(-r, err, sizeof(err)));
 	sr->loop_ok = true;
 	uv_timer_init(&sr->loop, &sr->deadline);
 	sr->deadline.data = sr;
@@ -249,7 +271,8 @@ static int loop_open(struct rs_step_run *sr)
 	r = uv_async_init(&sr->loop, &sr->wake, on_wake);
 	if (r)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
-				    "uv_async_init: %s", uv_strerror(r));
+				    "uv_async_init: %s",
+				    rs_errno_text(-r, err, sizeof(err)));
 	sr->wake.data = sr;
 	pthread_mutex_lock(&sr->st->lock);
 	sr->wakeable = true;
@@ -263,7 +286,7 @@ static int loop_open(struct rs_step_run *sr)
 		if (r)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 					    "uv_poll on the signal pipe: %s",
-					    uv_strerror(r));
+					    rs_errno_text(-r, err, sizeof(err)));
 	}
 	return 0;
 }
@@ -499,10 +522,27 @@ static bool deviate(struct rs_step_run *sr)
 	return true;
 }
 
+void rs_steps_dry_run(struct rs_run *run)
+{
+	struct rs_scenario *s = run->s;
+	struct rs_val *phase = rs_val_obj();
+
+	rs_val_put_str(phase, "phase", "steps");
+	rs_val_put_u64(phase, "steps", s->n_steps);
+	rs_record_add(run->rec, RS_REC_PHASE, NULL, phase);
+	for (unsigned i = 0; i < s->n_steps; i++) {
+		const struct rdmascn_step_ops *ops = s->steps[i]->kind->step_ops;
+
+		if (ops && ops->dry_run)
+			ops->dry_run(run, s->steps[i]);
+	}
+}
+
 int rs_steps_run(struct rs_run *run)
 {
 	struct rs_scenario *s = run->s;
 	struct rs_steps st;
+	char err[128];
 	int ret = RS_EXIT_PASSED, r;
 	bool stop = false;
 
@@ -512,7 +552,8 @@ int rs_steps_run(struct rs_run *run)
 		return RS_EXIT_CANTRUN;
 	r = rs_steps_setup(&st, run);
 	if (r) {
-		rs_diag_error(&run->diag, NULL, "steps: %s", strerror(-r));
+		rs_diag_error(&run->diag, NULL, "steps: %s",
+			      rs_errno_text(-r, err, sizeof(err)));
 		rs_steps_free(&st);
 		rs_samples_close(run);
 		return RS_EXIT_CANTRUN;

@@ -141,6 +141,30 @@ static int conn_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 	return -EOPNOTSUPP;
 }
 
+/* A path MTU above a side's active MTU: rxe takes it and sends frames
+ * its link cannot carry; other devices refuse RTR.  Once per port. */
+static void mtu_warn(struct rs_run *run, struct rs_live *l,
+		     const struct rs_conn_side *a, const struct rs_conn_side *b)
+{
+	const struct rs_connection *conn = l->obj->data;
+	const struct rs_conn_side *s[2] = { a, b };
+
+	if (run->dry_run || !conn->mtu)
+		return;
+	for (int i = 0; i < 2; i++) {
+		const struct rs_dev *d = s[i]->dev;
+
+		if (s[i]->port != d->port ||
+		    conn->mtu <= (int)d->port_attr.active_mtu)
+			continue;
+		if (i && b->dev == a->dev && b->port == a->port)
+			continue;
+		rs_live_warn_at(run, l, "mtu", "%u exceeds %s port %u "
+				"active_mtu (%u)", 128u << conn->mtu, d->name,
+				d->port, 128u << d->port_attr.active_mtu);
+	}
+}
+
 static int conn_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_connection *conn = l->obj->data;
@@ -152,6 +176,7 @@ static int conn_create(struct rs_run *run, struct rs_live *l)
 	r = pair_check(run, l, conn, &a, &b);
 	if (r)
 		return r;
+	mtu_warn(run, l, &a, &b);
 	if (conn->via == RS_VIA_RDMA_CM)
 		return rs_conn_cm_connect(run, l, &a, &b);
 	return rs_conn_oob_connect(run, l, &a, &b);

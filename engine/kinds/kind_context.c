@@ -14,6 +14,7 @@
 #include "caps.h"
 #include "kinds.h"
 #include "live.h"
+#include "macros.h"
 #include "value.h"
 
 static bool port_active(struct ibv_context *ctx, uint8_t port,
@@ -95,11 +96,64 @@ static int pick_gid(struct ibv_context *ctx, struct rs_dev *dev)
 	return best;
 }
 
+/*
+ * Is @index a GID of @dev's port?  The table may hold empty slots (rxe
+ * has 1024, filled from the netdev's addresses): a slot without a GID is
+ * as absent as one past gid_tbl_len.  When it is not, @gids says which
+ * there are, as ranges: "0–1", "0–3, 6", "none".
+ */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool has_gid(struct ibv_context *ctx, const struct rs_dev *dev,
+		    uint32_t index, char *gids, size_t len)
+{
+	struct ibv_gid_entry ents[256];
+	uint32_t idx[RS_N(ents)];
+	size_t o = 0, k = 0;
+	ssize_t n;
+
+	n = ibv_query_gid_table(ctx, ents, RS_N(ents), 0);
+	if (n < 0) {
+		/* No table query (an old kernel): the table's length. */
+		if (index < (uint32_t)dev->port_attr.gid_tbl_len)
+			return true;
+		snprintf(gids, len, "0\u2013%d", dev->port_attr.gid_tbl_len - 1);
+		return false;
+	}
+	for (ssize_t i = 0; i < n; i++)
+		if (ents[i].port_num == dev->port) {
+			if (ents[i].gid_index == index)
+				return true;
+			idx[k++] = ents[i].gid_index;
+		}
+	qsort(idx, k, sizeof(*idx), cmp_u32);
+	snprintf(gids, len, "none");
+	for (size_t i = 0; i < k && o < len; i++) {
+		size_t j = i;
+
+		while (j + 1 < k && idx[j + 1] == idx[j] + 1)
+			j++;
+		o += j == i ? snprintf(gids + o, len - o, "%s%u",
+				       o ? ", " : "", idx[i]) :
+			      snprintf(gids + o, len - o, "%s%u\u2013%u",
+				       o ? ", " : "", idx[i], idx[j]);
+		i = j;
+	}
+	return false;
+}
+
 /* Open @d and fill @dev: port @port (0: the first active one), its
  * attributes and GID.  With @want_any, a device without an active port
- * is -ENODEV, so the search goes on. */
+ * is -ENODEV, so the search goes on.  A GID index the port does not
+ * have is -ENOENT, with the ones it has in @gids. */
 static int open_probe(const struct rs_context *c, struct ibv_device *d,
-		      struct rs_dev *dev, uint8_t port, bool want_any)
+		      struct rs_dev *dev, uint8_t port, bool want_any,
+		      char *gids, size_t gids_len)
 {
 	struct ibv_context *ctx = ibv_open_device(d);
 	int ret = -ENODEV;
@@ -132,6 +186,11 @@ static int open_probe(const struct rs_context *c, struct ibv_device *d,
 	dev->device = d;
 	dev->gid_index = c->gid_index_given ? (int)c->gid_index :
 			 pick_gid(ctx, dev);
+	if (c->gid_index_given &&
+	    !has_gid(ctx, dev, c->gid_index, gids, gids_len)) {
+		ret = -ENOENT;
+		goto out;
+	}
 	if (dev->gid_index >= 0) {
 		struct ibv_gid_entry e;
 
@@ -175,6 +234,17 @@ static int probe_import(struct rs_run *run, struct rs_live *l)
 	return 0;
 }
 
+/* The GID index the file gives is not on the port: the file against
+ * this machine, as a device it names that is not here (exit 3). */
+static int no_gid(struct rs_run *run, struct rs_live *l, const char *dev,
+		  unsigned port, const char *gids)
+{
+	const struct rs_context *c = l->obj->data;
+
+	return rs_live_error_at(run, l, "gid_index", ENOENT, "%s port %u has "
+				"no GID %u (%s)", dev, port, c->gid_index, gids);
+}
+
 static int context_probe(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_context *c = l->obj->data;
@@ -182,7 +252,13 @@ static int context_probe(struct rs_run *run, struct rs_live *l)
 	const char *want = run->device ? run->device : c->device;
 	bool any = !want || !strcmp(want, "any");
 	bool by_index = c->index_given && !run->device;
-	char names[256];
+	char names[256], gids[128] = "";
+	/* With any: the first device whose port lacks the GID. */
+	char miss_dev[IBV_SYSFS_NAME_MAX] = "", miss_gids[sizeof(gids)];
+	unsigned miss_port = 0;
+	/* With any: the first device that could not be opened, and why. */
+	char fail_dev[IBV_SYSFS_NAME_MAX] = "", err[128];
+	int fail = 0;
 	uint64_t guid = 0;
 	bool by_guid = !any && parse_guid(want, &guid);
 	int r = -ENODEV;
@@ -196,7 +272,8 @@ static int context_probe(struct rs_run *run, struct rs_live *l)
 				"of range: %d device%s here (%s)", c->index,
 				run->n_devices, run->n_devices == 1 ? "" : "s",
 				run->n_devices ? names : "none");
-		r = open_probe(c, run->devices[c->index], dev, c->port, false);
+		r = open_probe(c, run->devices[c->index], dev, c->port, false,
+			       gids, sizeof(gids));
 		any = false;
 		want = ibv_get_device_name(run->devices[c->index]);
 	}
@@ -205,13 +282,26 @@ static int context_probe(struct rs_run *run, struct rs_live *l)
 		const char *name = ibv_get_device_name(d);
 
 		if (any) {
-			if (!open_probe(c, d, dev, c->port, true))
+			r = open_probe(c, d, dev, c->port, true, gids,
+				       sizeof(gids));
+			if (!r)
 				return 0;
+			if (r == -ENOENT && !miss_dev[0]) {
+				snprintf(miss_dev, sizeof(miss_dev), "%s",
+					 dev->name);
+				snprintf(miss_gids, sizeof(miss_gids), "%s", gids);
+				miss_port = dev->port;
+			} else if (r != -ENODEV && !fail) {
+				snprintf(fail_dev, sizeof(fail_dev), "%s", name);
+				fail = r;
+			}
+			r = -ENODEV;
 			continue;
 		}
 		if (by_guid ? be64toh(ibv_get_device_guid(d)) == guid :
 		    !strncmp(want, "netdev:", 7) ? false : !strcmp(want, name)) {
-			r = open_probe(c, d, dev, c->port, false);
+			r = open_probe(c, d, dev, c->port, false, gids,
+				       sizeof(gids));
 			break;
 		}
 		if (!strncmp(want, "netdev:", 7)) {
@@ -224,11 +314,16 @@ static int context_probe(struct rs_run *run, struct rs_live *l)
 			if (found) {
 				/* The netdev's port unless one was given. */
 				r = open_probe(c, d, dev, c->port ? c->port : port,
-					       false);
+					       false, gids, sizeof(gids));
 				break;
 			}
 		}
 	}
+	if (r == -ENODEV && miss_dev[0])
+		return no_gid(run, l, miss_dev, miss_port, miss_gids);
+	if (r == -ENODEV && fail)
+		return rs_live_error(run, l, -fail, "%s: %s", fail_dev,
+				     rs_errno_text(-fail, err, sizeof(err)));
 	if (r == -ENODEV) {
 		if (any)
 			return rs_live_error(run, l, ENODEV, "no RDMA device "
@@ -239,9 +334,12 @@ static int context_probe(struct rs_run *run, struct rs_live *l)
 				     "'%s' (devices here: %s)", want,
 				     run->n_devices ? names : "none");
 	}
+	if (r == -ENOENT)
+		return no_gid(run, l, dev->name, dev->port, gids);
 	if (r)
 		return rs_live_error(run, l, -r, "%s: %s", dev->name[0] ?
-				     dev->name : want, strerror(-r));
+				     dev->name : want,
+				     rs_errno_text(-r, err, sizeof(err)));
 	if (dev->port_attr.state != IBV_PORT_ACTIVE)
 		return rs_live_error(run, l, ENETDOWN, "%s port %u is %s, not "
 				     "active", dev->name, dev->port,

@@ -7,6 +7,7 @@
  * rs_flow_attr_build() writes.  Addresses were parsed into bytes by the
  * schema's check and are copied as they are.
  */
+#include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
 #include <string.h>
@@ -205,8 +206,45 @@ int rs_flow_attr_build(const struct rs_flow *f, uint8_t port, void **ret_attr,
 	return 0;
 }
 
-/* "eth{dst_mac,ether_type}": the header and the fields it matches (a
- * mask not all zero), for -v and --dry-run. */
+/* A field's value or mask as the file would write it: an address as
+ * text, a number in decimal (@hex: in hex, for a mask). */
+static void field_text(const struct rs_flow_field *fd, const uint8_t *at,
+		       bool hex, char *buf, size_t len)
+{
+	uint64_t v = 0;
+
+	switch (fd->addr) {
+	case RS_ADDR_MAC:
+		snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", at[0],
+			 at[1], at[2], at[3], at[4], at[5]);
+		return;
+	case RS_ADDR_IPV4:
+		inet_ntop(AF_INET, at, buf, (socklen_t)len);
+		return;
+	case RS_ADDR_IPV6:
+		inet_ntop(AF_INET6, at, buf, (socklen_t)len);
+		return;
+	}
+	switch (fd->size) {
+	case 1:
+		v = *at;
+		break;
+	case 2:
+		v = *(const uint16_t *)(const void *)at;
+		break;
+	case 4:
+		v = *(const uint32_t *)(const void *)at;
+		break;
+	case 8:
+		v = *(const uint64_t *)(const void *)at;
+		break;
+	}
+	snprintf(buf, len, hex ? "0x%llx" : "%llu", (unsigned long long)v);
+}
+
+/* "eth{dst_mac=02:00:00:00:00:01/ff:ff:ff:ff:ff:ff,ether_type=2048/
+ * 0xffff}": the header and each field it matches (a mask not all zero),
+ * value/mask, for -v and --dry-run: the mask rule made visible. */
 static size_t spec_summary(const struct rs_flow_spec *spec, unsigned i,
 			   char *buf, size_t len, size_t n)
 {
@@ -217,17 +255,22 @@ static size_t spec_summary(const struct rs_flow_spec *spec, unsigned i,
 	if (n >= len)
 		return n;
 	n += snprintf(buf + n, len - n, "%s%s%s{", i ? "," : "",
-		      spec->inner ? "inner " : "", h->name);
+		      spec->inner ? "inner_" : "", h->name);
 	for (unsigned k = 0; k < h->n_fields && n < len; k++) {
 		const struct rs_flow_field *fd = &h->fields[k];
 		const uint8_t *mask = (const uint8_t *)hdr + fd->mask;
+		char val[INET6_ADDRSTRLEN], msk[INET6_ADDRSTRLEN];
 		bool any = false;
 
 		for (unsigned b = 0; b < fd->size; b++)
 			any |= mask[b] != 0;
-		if (any)
-			n += snprintf(buf + n, len - n, "%s%s",
-				      matched++ ? "," : "", fd->key);
+		if (!any)
+			continue;
+		field_text(fd, (const uint8_t *)hdr + fd->val, false, val,
+			   sizeof(val));
+		field_text(fd, mask, true, msk, sizeof(msk));
+		n += snprintf(buf + n, len - n, "%s%s=%s/%s",
+			      matched++ ? "," : "", fd->key, val, msk);
 	}
 	if (n < len)
 		n += snprintf(buf + n, len - n, "}");
@@ -255,7 +298,7 @@ static int flow_create(struct rs_run *run, struct rs_live *l)
 	struct rs_qp_rt *qp = rs_rt(run, f->qp);
 	const struct rs_dev *dev = rs_live_dev(run, l);
 	uint8_t port = f->port ? f->port : dev && dev->port ? dev->port : 1;
-	char specs[512] = "";
+	char specs[1024] = "";
 	size_t n = 0, len = 0;
 	struct rs_call c;
 	int ret;

@@ -368,7 +368,7 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		return;
 	}
 	/* -q: errors, and the calls -v asks for, still go to stderr. */
-	if (t->o.quiet && type != RS_REC_ERROR &&
+	if (t->o.quiet && type != RS_REC_ERROR && type != RS_REC_WARNING &&
 	    !(type == RS_REC_CALL && !t->dry_run))
 		return;
 	switch (type) {
@@ -376,6 +376,9 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		if (t->dry_run && !strcmp(rs_val_text(e, "phase"), "teardown") &&
 		    rs_val_get_u64(e, "objects"))
 			fputs("teardown:\n", out(t));
+		if (t->dry_run && !strcmp(rs_val_text(e, "phase"), "steps") &&
+		    rs_val_get_u64(e, "steps"))
+			fputs("steps:\n", out(t));
 		break;
 	case RS_REC_OBJECT:
 		print_object(t, e);
@@ -405,6 +408,16 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 				rs_val_text(e, "message"));
 		else
 			fprintf(err(t), "%s\n", rs_val_text(e, "message"));
+		break;
+	case RS_REC_WARNING:
+		if (rs_val_get(e, "file"))
+			fprintf(err(t), "%s:%llu:%llu: warning: %s\n",
+				rs_val_text(e, "file"),
+				(unsigned long long)rs_val_get_u64(e, "line"),
+				(unsigned long long)rs_val_get_u64(e, "col"),
+				rs_val_text(e, "message"));
+		else
+			fprintf(err(t), "warning: %s\n", rs_val_text(e, "message"));
 		break;
 	case RS_REC_PROGRESS:
 		break;

@@ -489,22 +489,44 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
 	return r;
 }
 
-/* What the schema cannot say, each kind's check; of a counted entry's
- * elements, the first that fails speaks for the rest. */
-static int check_objects(struct rs_scenario *s, struct rs_diag *d)
+/*
+ * Ids, counts, references and each object's own checks, all of them: one
+ * pass reports every error it finds (up to RS_MAX_ERRORS), so a file with
+ * two bad CQs gives two lines.  The checks read their own object's
+ * fields and a reference's target only when it resolved, so they run even
+ * when an id or a reference is wrong.  Of a counted entry's elements, the
+ * first that fails a check speaks for the rest.  A bad count stops here:
+ * what the references name depends on it.
+ */
+static int check_objects(struct rs_scenario *s, struct idmap *ids,
+			 struct rs_diag *d)
 {
-	int r = 0;
+	int r, ret;
 
+	r = index_ids(s, ids, d);
+	if (r == -ENOMEM)
+		return r;
+	ret = r;
+	if (!ret) {
+		r = rs_count_expand(s, &ids->ids, &ids->groups, d);
+		if (r < 0)
+			return r;
+	}
+	r = resolve(s, ids, d);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		ret = r;
 	for (unsigned i = 0; i < s->n_objs && d->errors < RS_MAX_ERRORS; i++) {
 		struct rs_obj *o = &s->objs[i];
 
 		if ((o->kind->check && o->kind->check(o, d) < 0) ||
 		    (o->kind->step && rs_gate_check(o, d) < 0)) {
-			r = -EINVAL;
+			ret = -EINVAL;
 			i += o->count ? o->count - o->elem - 1 : 0;
 		}
 	}
-	return r;
+	return ret;
 }
 
 /* --- public ------------------------------------------------------------------ */
@@ -602,13 +624,7 @@ static int load(const char *path, const struct rs_doc *again,
 	if (!r)
 		r = build_objects(s, d);
 	if (!r)
-		r = index_ids(s, &ids, d);
-	if (!r)
-		r = rs_count_expand(s, &ids.ids, &ids.groups, d);
-	if (!r)
-		r = resolve(s, &ids, d);
-	if (!r)
-		r = check_objects(s, d);
+		r = check_objects(s, &ids, d);
 	if (!r)
 		r = rs_graph_plan(s, d);
 	if (!r)

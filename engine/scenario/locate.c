@@ -82,21 +82,15 @@ bool rs_obj_uint(const struct rs_obj *obj, const char *path, uint64_t *ret)
 	return true;
 }
 
-const struct rs_obj *rs_obj_target(const struct rs_obj *obj,
-				   const char *field)
-{
-	for (unsigned e = 0; e < obj->n_edges; e++)
-		if (!strcmp(obj->edges[e].field, field))
-			return obj->edges[e].to;
-	return NULL;
-}
-
 void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		  const char *path, const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;
 
+	/* validate reports at most this many (docs/scenario.md). */
+	if (d->errors >= RS_MAX_ERRORS)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

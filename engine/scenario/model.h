@@ -3,6 +3,7 @@
 #define RDMASCN_MODEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "deviations.h"
 #include "diag.h"
@@ -159,6 +160,10 @@ static inline const struct rs_obj *rs_obj_first(const struct rs_obj *o)
 {
 	return o - o->elem;
 }
+/* The value of @obj's top-level integer, enum or bool field @key, read
+ * through its kind's field table; false when the file does not give it. */
+bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
+		      int64_t *ret);
 
 /* Graph: creation order of objects, execution order of steps; cycles are
  * reported with their whole path. */

@@ -65,6 +65,7 @@ int rs_post_compare(struct rs_step_run *sr, const uint8_t *got,
 		.start = name##_start,                                    \
 		.progress = rs_post_progress,                             \
 		.release = rs_post_release,                               \
+		.dry_run = name##_dry,                                    \
 	}
 
 #endif

@@ -99,5 +99,32 @@ static int invalidate_start(struct rs_step_run *sr)
 	return rs_post_begin(sr, p, &s->traffic, false);
 }
 
+/* --- dry run ------------------------------------------------------------- */
+
+static void bind_mw_dry(struct rs_run *run, struct rs_obj *obj)
+{
+	const struct rs_step_bind_mw *s = obj->data;
+	struct ibv_sge sge = { 0 };
+	struct rs_wr_sym sym = { .mw = s->mw, .bind_mr = s->mr };
+	struct ibv_send_wr w = { .opcode = IBV_WR_BIND_MW };
+
+	/* A type 1 window is bound by ibv_bind_mw(), which takes the same
+	 * fields; which type it is, the device's object says. */
+	w.bind_mw.bind_info.addr = s->offset;
+	w.bind_mw.bind_info.length = s->length;
+	w.bind_mw.bind_info.mw_access_flags = s->access;
+	rs_wr_dry_post(run, obj, s->qp, &s->traffic, &w, &sge, &sym);
+}
+
+static void invalidate_dry(struct rs_run *run, struct rs_obj *obj)
+{
+	const struct rs_step_invalidate *s = obj->data;
+	struct ibv_sge sge = { 0 };
+	struct rs_wr_sym sym = { .inv = s->mw ? s->mw : s->mr };
+	struct ibv_send_wr w = { .opcode = IBV_WR_LOCAL_INV };
+
+	rs_wr_dry_post(run, obj, s->qp, &s->traffic, &w, &sge, &sym);
+}
+
 RS_POST_OPS(bind_mw);
 RS_POST_OPS(invalidate);

@@ -113,6 +113,8 @@ int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 	p->lane = &o->lanes[0];
 	p->lane->op = p->op ? p->op : rs_wr_op_name(p->tmpl.opcode);
 	p->tmpl.num_sge = has_data;
+	if (has_data)
+		rs_wr_check_msg_sz(sr, p->w.qp, p->tsge.length, "length");
 	if (rs_wr_window_build(&p->w, &p->tmpl, &p->tsge))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");

@@ -45,6 +45,9 @@ static int send_check(struct rs_obj *obj, struct rs_diag *d)
 			     "exclusive with 'imm'");
 		return -EINVAL;
 	}
+	if (s->invalidate_rkey_of &&
+	    rs_step_check_invalidatable(obj, d, "invalidate_rkey_of"))
+		return -EINVAL;
 	if (s->ah && !rs_obj_has(obj, "remote_qpn")) {
 		rs_obj_error(d, obj, "remote_qpn",
 			     "required with 'ah'");
@@ -470,7 +473,12 @@ static const struct rdmascn_ref invalidate_refs[] = {
 
 static int invalidate_check(struct rs_obj *obj, struct rs_diag *d)
 {
-	return rs_step_one_of(obj, d, "mw", "mr");
+	int r = rs_step_one_of(obj, d, "mw", "mr");
+
+	if (r)
+		return r;
+	return rs_step_check_invalidatable(obj, d, rs_obj_has(obj, "mw") ?
+					   "mw" : "mr");
 }
 
 const struct rdmascn_kind rs_step_invalidate = {

@@ -167,6 +167,63 @@ static int atomic_start(struct rs_step_run *sr)
 	return rs_post_begin(sr, p, &s->traffic, true);
 }
 
+/* --- dry run ------------------------------------------------------------- */
+
+static void rdma_dry(struct rs_run *run, struct rs_obj *obj, const char *qp,
+		     const char *local, uint64_t offset, uint32_t length,
+		     const char *remote, uint64_t remote_offset,
+		     const struct rs_step_traffic *t, struct ibv_send_wr *w)
+{
+	struct ibv_sge sge = { .addr = offset, .length = length };
+	struct rs_wr_sym sym = { .local = local, .remote = remote,
+				 .whole = !rs_obj_has(obj, "length") };
+
+	w->wr.rdma.remote_addr = remote_offset;
+	w->num_sge = !rs_obj_has(obj, "length") || length;
+	rs_wr_dry_post(run, obj, qp, t, w, &sge, &sym);
+}
+
+static void write_dry(struct rs_run *run, struct rs_obj *obj)
+{
+	const struct rs_step_write *s = obj->data;
+	struct ibv_send_wr w = { .opcode = IBV_WR_RDMA_WRITE };
+
+	if (rs_obj_has(obj, "imm")) {
+		w.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		w.imm_data = htobe32(s->imm);
+	}
+	rdma_dry(run, obj, s->qp, s->local, s->offset, s->length, s->remote,
+		 s->remote_offset, &s->traffic, &w);
+}
+
+static void read_dry(struct rs_run *run, struct rs_obj *obj)
+{
+	const struct rs_step_read *s = obj->data;
+	struct ibv_send_wr w = { .opcode = IBV_WR_RDMA_READ };
+
+	rdma_dry(run, obj, s->qp, s->local, s->offset, s->length, s->remote,
+		 s->remote_offset, &s->traffic, &w);
+}
+
+static void atomic_dry(struct rs_run *run, struct rs_obj *obj)
+{
+	const struct rs_step_atomic *s = obj->data;
+	struct ibv_sge sge = { .length = 8 };
+	struct rs_wr_sym sym = { .local = s->local, .remote = s->remote };
+	struct ibv_send_wr w = { .num_sge = 1 };
+
+	w.wr.atomic.remote_addr = s->remote_offset;
+	if (s->op == RS_ATOMIC_CMP_SWAP) {
+		w.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+		w.wr.atomic.compare_add = s->compare;
+		w.wr.atomic.swap = s->swap;
+	} else {
+		w.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+		w.wr.atomic.compare_add = s->add;
+	}
+	rs_wr_dry_post(run, obj, s->qp, &s->traffic, &w, &sge, &sym);
+}
+
 RS_POST_OPS(write);
 RS_POST_OPS(read);
 RS_POST_OPS(atomic);

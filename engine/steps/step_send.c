@@ -196,5 +196,43 @@ static int ud_send_start(struct rs_step_run *sr)
 			     rs_post_has_data(sr, s->length));
 }
 
+/* --- dry run ------------------------------------------------------------- */
+
+static void send_dry(struct rs_run *run, struct rs_obj *obj)
+{
+	const struct rs_step_send *s = obj->data;
+	struct ibv_sge sge = { .addr = s->offset, .length = s->length };
+	struct rs_wr_sym sym = { .local = s->local, .ah = s->ah,
+				 .inv = s->invalidate_rkey_of,
+				 .whole = !rs_obj_has(obj, "length") };
+	struct ibv_send_wr w = { .opcode = IBV_WR_SEND };
+
+	w.num_sge = !rs_obj_has(obj, "length") || s->length;
+	w.wr.ud.remote_qpn = s->remote_qpn;
+	w.wr.ud.remote_qkey = s->remote_qkey;
+	if (rs_obj_has(obj, "imm")) {
+		w.opcode = IBV_WR_SEND_WITH_IMM;
+		w.imm_data = htobe32(s->imm);
+	} else if (s->invalidate_rkey_of) {
+		w.opcode = IBV_WR_SEND_WITH_INV;
+	}
+	rs_wr_dry_post(run, obj, s->qp, &s->traffic, &w, &sge, &sym);
+}
+
+static void ud_send_dry(struct rs_run *run, struct rs_obj *obj)
+{
+	const struct rs_step_ud_send *s = obj->data;
+	struct ibv_sge sge = { .length = s->length };
+	char qpn[RDMASCN_ID_MAX + 8];
+	struct rs_wr_sym sym = { .local = s->local, .ah = s->ah,
+				 .remote_qpn = qpn,
+				 .whole = !rs_obj_has(obj, "length") };
+	struct ibv_send_wr w = { .opcode = IBV_WR_SEND };
+
+	snprintf(qpn, sizeof(qpn), "qpn(%s)", s->to);
+	w.num_sge = !rs_obj_has(obj, "length") || s->length;
+	rs_wr_dry_post(run, obj, s->qp, &s->traffic, &w, &sge, &sym);
+}
+
 RS_POST_OPS(send);
 RS_POST_OPS(ud_send);

@@ -208,6 +208,7 @@ static int stream_start(struct rs_step_run *sr)
 	max = first->rt->cap.max_send_wr ? first->rt->cap.max_send_wr : 1;
 	s->depth = st->depth ? st->depth : max;
 	tmpl.num_sge = s->size ? 1 : 0;
+	rs_wr_check_msg_sz(sr, first, s->size, "size");
 	tmpl.opcode = s->send ? IBV_WR_SEND : st->op == RS_STREAM_READ ?
 		      IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
 	tmpl.wr.rdma.remote_addr = raddr;

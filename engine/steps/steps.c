@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 
+#include <infiniband/verbs.h>
+
 #include "model.h"
 #include "steps.h"
 
@@ -58,4 +60,33 @@ int rs_step_check_traffic(struct rs_obj *obj, struct rs_diag *d,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * A local or remote invalidate (IBV_WR_LOCAL_INV, IBV_WR_SEND_WITH_INV)
+ * takes the rkey of a type 2 MW, or of an MR registered for fast
+ * registration; an MR from ibv_reg_mr() is neither, and a type 1 MW is
+ * unbound only by binding it again: the device would fail the WR with a
+ * completion error.  @field names an mr or an mw.
+ */
+int rs_step_check_invalidatable(struct rs_obj *obj, struct rs_diag *d,
+				const char *field)
+{
+	const struct rs_obj *t = rs_obj_target(obj, field);
+	int64_t type;
+
+	if (!t)
+		return 0;
+	if (rs_obj_field_int(t, "type", &type)) {
+		if (type == IBV_MW_TYPE_2)
+			return 0;
+		rs_obj_error(d, obj, field, "%s is a type %lld mw; only a "
+			     "type 2 mw can be invalidated", t->name,
+			     (long long)type);
+		return -EINVAL;
+	}
+	rs_obj_error(d, obj, field, "%s cannot be invalidated: ibv_reg_mr() "
+		     "memory has no invalidatable rkey (invalidate a type 2 "
+		     "mw bound to it)", t->name);
+	return -EINVAL;
 }

@@ -265,6 +265,10 @@ extern const struct rdmascn_kind *const rs_core_steps[];
 /* Shared checks (steps.c).  Each returns 0 or -EINVAL after an error. */
 int rs_step_one_of(struct rs_obj *obj, struct rs_diag *d, const char *a,
 		   const char *b);
+/* The mr or mw @field names can be invalidated (a type 2 mw): else an
+ * error at @field. */
+int rs_step_check_invalidatable(struct rs_obj *obj, struct rs_diag *d,
+				const char *field);
 int rs_step_check_traffic(struct rs_obj *obj, struct rs_diag *d,
 			  const struct rs_step_traffic *t);
 

@@ -119,6 +119,38 @@ int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
  * max_rd_atomic and max_dest_rd_atomic); 0 or -EIO once failed. */
 int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
 			    int expect);
+/* A message of @len bytes on @qp above its port's max_msg_sz: a warning
+ * at @field (rxe sends it all the same; others fail the WR).  For a step
+ * that posts it in one WR (not one that splits it). */
+void rs_wr_check_msg_sz(struct rs_step_run *sr, struct rs_qpi *qp,
+			uint64_t len, const char *field);
+/*
+ * The post calls, shown (-v, --dry-run): each WR's wr_id, opcode,
+ * send_flags, SGEs, remote address and key, and chaining.  In a dry run
+ * what a device gives is named after the object it comes from:
+ * addresses are offsets into @local/@remote ("addr(src)+0"), keys are
+ * "lkey(src)", "rkey(dst)".
+ */
+struct rs_wr_sym {
+	const char *local;       /* the mr of sg_list */
+	const char *remote;      /* the mr or mw of remote_addr and rkey */
+	const char *inv;         /* whose rkey invalidate_rkey is */
+	const char *mw, *bind_mr;/* bind_mw */
+	const char *ah;          /* ud: the ah, and the QPN's owner */
+	const char *remote_qpn;
+	bool whole;              /* the length is the rest of local's */
+};
+
+/* With -v: the chain @wr about to be posted on @w's QP. */
+void rs_wr_show_post(struct rs_step_run *sr, const struct rs_wr_window *w,
+		     const struct ibv_send_wr *wr);
+/* Dry run: the posts a step of @t's knobs would make on @qp, its WRs
+ * @tmpl with @sge (addr: the offset into @sym->local): how many WRs, the
+ * chain length, the window, how many signalled, and the first chain. */
+void rs_wr_dry_post(struct rs_run *run, struct rs_obj *obj, const char *qp,
+		    const struct rs_step_traffic *t, struct ibv_send_wr *tmpl,
+		    const struct ibv_sge *sge, const struct rs_wr_sym *sym);
+
 /* The path MTU of a QP's port, in bytes. */
 uint32_t rs_qp_mtu_bytes(struct rs_step_run *sr, struct rs_qpi *qp);
 

@@ -325,4 +325,81 @@ has cq_ex_cvlan "$tmp/err" "cq 'send_cq': rxe0 has no wc_flags cvlan"
 grep -q '^created' "$tmp/out" && fail "cq_ex_cvlan: created objects before the skip"
 echo "ok cq_ex skip: $(grep -o "rxe0 has no wc_flags.*" "$tmp/err")"
 
+# Errors met along the way (issue 18 item 9), each with its exact text
+# and place.  A GID index rxe0 port 1 lacks (it has 0 and 1: the link
+# local and 10.99.0.1), with `device: any` and by name: exit 3 at
+# `gid_index:`.
+own=$(dirname "$0")/scn
+f=$own/gid_missing.yaml
+col=$(awk '/gid_index: 3/ { print index($0, "gid_index: 3") + 11 }' "$f")
+line=$(grep -n 'gid_index: 3' "$f" | cut -d: -f1)
+for dev in any rxe0; do
+	run_scn "$tmp/out" "$tmp/err" --set device=$dev "$f"
+	[ $rc = 3 ] || { cat "$tmp/out" "$tmp/err"; fail "gid $dev: exit $rc, want 3"; }
+	[ "$(cat "$tmp/err")" = "$f:$line:$col: context 'ctx': gid_index: rxe0 port 1 has no GID 3 (0–1)" ] ||
+		{ cat "$tmp/err"; fail "gid $dev: not the message"; }
+	[ "$(rec -c '.errors[0] | [.line, .col]')" = "[$line,$col]" ] || fail "gid $dev: record $(rec -c .errors)"
+done
+echo "ok gid_index 3: $(cat "$tmp/err")"
+
+# A write above max_msg_sz (8 MiB on rxe) passes with a warning at
+# `length:`; a path MTU above the active one with a warning at `mtu:`;
+# both in the record.
+f=$own/msg_too_big.yaml
+expect msg_too_big 0 "$f"
+line=$(grep -n 'length: 16777216, deadline' "$f" | cut -d: -f1)
+col=$(awk '/length: 16777216, deadline/ { print index($0, "length: 16777216") + 8 }' "$f")
+want="$f:$line:$col: warning: step 1 (write) 'big': length: 16777216 bytes exceed rxe0 port 1 max_msg_sz (8388608)"
+[ "$(cat "$tmp/err")" = "$want" ] || { cat "$tmp/err"; echo "want: $want"; fail "msg_too_big: not the warning"; }
+[ "$(rec -c '.warnings | map([.line, .col, .message])')" = "[[$line,$col,\"step 1 (write) 'big': length: 16777216 bytes exceed rxe0 port 1 max_msg_sz (8388608)\"]]" ] ||
+	fail "msg_too_big: record $(rec -c .warnings)"
+echo "ok $(cat "$tmp/err")"
+f=$own/mtu_too_big.yaml
+expect mtu_too_big 0 "$f"
+line=$(grep -n 'mtu: 4096' "$f" | cut -d: -f1)
+col=$(awk '/mtu: 4096/ { print index($0, "mtu: 4096") + 5 }' "$f")
+want="$f:$line:$col: warning: connection 'ab': mtu: 4096 exceeds rxe0 port 1 active_mtu (1024)"
+[ "$(cat "$tmp/err")" = "$want" ] || { cat "$tmp/err"; echo "want: $want"; fail "mtu_too_big: not the warning"; }
+[ "$(rec -r '.warnings[0].message')" = "connection 'ab': mtu: 4096 exceeds rxe0 port 1 active_mtu (1024)" ] ||
+	fail "mtu_too_big: record $(rec -c .warnings)"
+echo "ok $(cat "$tmp/err")"
+
+# Descriptors: eight contexts with a channel CQ each need about 52; with
+# a soft RLIMIT_NOFILE of 40 the engine raises it to the hard one and
+# says so in the record; with a hard one of 16 it warns, and the call
+# that runs out, creating the objects, names the limit.
+f=$own/many_fds.yaml
+hard=$(ulimit -Hn)
+# (in a subshell: the limit stays there; its record's number is taken)
+(ulimit -Sn 40; run_scn "$tmp/out" "$tmp/err" "$f"; echo $rc >"$tmp/rc")
+nrec=$((nrec + 1))
+[ "$(cat "$tmp/rc")" = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "many_fds: exit $(cat "$tmp/rc")"; }
+[ "$(rec -c .rlimit_nofile)" = "{\"soft\":40,\"hard\":$hard,\"needed\":52,\"raised_to\":$hard}" ] ||
+	fail "many_fds: record $(rec -c .rlimit_nofile)"
+echo "ok many_fds, soft limit 40: $(rec -c .rlimit_nofile)"
+(ulimit -n 16; run_scn "$tmp/out" "$tmp/err" "$f"; echo $rc >"$tmp/rc")
+nrec=$((nrec + 1))
+[ "$(cat "$tmp/rc")" = 3 ] || { cat "$tmp/out" "$tmp/err"; fail "many_fds, 16: exit $(cat "$tmp/rc"), want 3"; }
+head -n1 "$tmp/err" | grep -qx "warning: the scenario needs about 52 file descriptors, above RLIMIT_NOFILE's hard limit (16): raise it (ulimit -Hn, limits.conf) if a call fails with too many open files" ||
+	{ cat "$tmp/err"; fail "many_fds, 16: no warning first"; }
+grep -Eq "^$f:[0-9]+:[0-9]+: (context 'c[0-9]': (ibv_open_device|rxe0)|cq 'q[0-9]': ibv_create_comp_channel): too many open files \(RLIMIT_NOFILE soft 16, hard 16\)$" "$tmp/err" ||
+	{ cat "$tmp/err"; fail "many_fds, 16: no located EMFILE message"; }
+echo "ok many_fds, limit 16: $(grep 'too many' "$tmp/err")"
+# With 30 the last object or the step's loop runs out: a located error,
+# exit 3, not libuv's abort() (its process-wide set-up is done before
+# the objects take the descriptors).
+(ulimit -n 30; run_scn "$tmp/out" "$tmp/err" "$f"; echo $rc >"$tmp/rc")
+nrec=$((nrec + 1))
+[ "$(cat "$tmp/rc")" = 3 ] || { cat "$tmp/out" "$tmp/err"; fail "many_fds, 30: exit $(cat "$tmp/rc"), want 3"; }
+grep -Eq "^$f:[0-9]+:[0-9]+: (cq 'q[0-9]': ibv_create_comp_channel|step 1 \(sleep\) 'nap': [a-z_ ]+): too many open files \(RLIMIT_NOFILE soft 30, hard 30\)$" "$tmp/err" ||
+	{ cat "$tmp/err"; fail "many_fds, 30: no located EMFILE message"; }
+echo "ok many_fds, limit 30: $(grep 'too many' "$tmp/err")"
+
+# -v shows the posts a step makes: its WRs with wr_ids, flags, SGEs.
+run_scn "$tmp/out" "$tmp/err" -v --set iters=4 --set depth=4 --set signal_every=2 "$scndir/rc_write.yaml"
+[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "rc_write -v: exit $rc"; }
+[ "$(grep -c '^       ibv_post_send(qp=a wr\[0\].wr_id=0x[0-9a-f]* wr\[0\].opcode=IBV_WR_RDMA_WRITE wr\[0\].send_flags=\(0\|signaled\) wr\[0\].sg_list\[0\].addr=0x[0-9a-f]* wr\[0\].sg_list\[0\].length=65536 wr\[0\].sg_list\[0\].lkey=0x[0-9a-f]* wr\[0\].wr.rdma.remote_addr=0x[0-9a-f]* wr\[0\].wr.rdma.rkey=0x[0-9a-f]* wr\[0\].next=NULL)  # step .write.$' "$tmp/err")" = 4 ] ||
+	{ grep post_send "$tmp/err"; fail "rc_write -v: not 4 posts shown"; }
+echo "ok -v: $(grep -m1 post_send "$tmp/err")"
+
 echo "steps as expected"

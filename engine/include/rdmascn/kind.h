@@ -156,6 +156,10 @@ struct rdmascn_step_ops {
 	 * *@ret; how many.  Optional: none. */
 	unsigned (*children)(struct rs_step_run *sr,
 			     struct rs_step_run ***ret);
+	/* In a dry run, instead of start: the verbs calls the step would
+	 * make, through rs_step_call(), with what only a device knows named
+	 * ("lkey(src)").  Optional: it makes none worth showing. */
+	void (*dry_run)(struct rs_run *run, struct rs_obj *obj);
 };
 
 /* A field of the object that names other objects by id. */

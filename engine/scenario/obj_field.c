@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/* What a check may read beyond its own object: the object a reference
+ * names, and a field of it, through its kind's libcyaml table. */
+#include <string.h>
+
+#include "model.h"
+
+const struct rs_obj *rs_obj_target(const struct rs_obj *obj,
+				   const char *field)
+{
+	for (unsigned i = 0; i < obj->n_edges; i++)
+		if (!obj->edges[i].order_only &&
+		    !strcmp(obj->edges[i].field, field))
+			return obj->edges[i].to;
+	return NULL;
+}
+
+bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
+		      int64_t *ret)
+{
+	const cyaml_schema_field_t *f = obj->kind->fields;
+	const char *p;
+
+	while (f && f->key && strcmp(f->key, key))
+		f++;
+	if (!f || !f->key || !rs_obj_has(obj, key))
+		return false;
+	p = (const char *)obj->data + f->data_offset;
+	switch (f->value.type) {
+	case CYAML_INT:
+	case CYAML_UINT:
+	case CYAML_ENUM:
+	case CYAML_BOOL:
+		break;
+	default:
+		return false;
+	}
+	switch (f->value.data_size) {
+	case 1:
+		*ret = f->value.type == CYAML_INT ? *(const int8_t *)p :
+						     *(const uint8_t *)p;
+		return true;
+	case 2:
+		*ret = f->value.type == CYAML_INT ? *(const int16_t *)p :
+						     *(const uint16_t *)p;
+		return true;
+	case 4:
+		if (f->value.type == CYAML_UINT)
+			*ret = *(const uint32_t *)p;
+		else
+			*ret = *(const int32_t *)p;
+		return true;
+	case 8:
+		*ret = *(const int64_t *)p;
+		return true;
+	}
+	return false;
+}
