@@ -225,7 +225,13 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	struct rs_edge *e;
 	char path[128], want[128];
 
-	if (listed)
+	if (listed && ref->item_size) {
+		const char *dot = strchr(ref->field, '.');
+		int n = dot ? (int)(dot - ref->field) : (int)strlen(ref->field);
+
+		snprintf(path, sizeof(path), "%.*s[%u]%s", n, ref->field,
+			 item, dot ? dot : "");
+	} else if (listed)
 		snprintf(path, sizeof(path), "%s[%u]", ref->field, item);
 	else
 		snprintf(path, sizeof(path), "%s", ref->field);
@@ -259,6 +265,19 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	e->field = ref->field;
 	e->order_only = ref->after;
 	return 0;
+}
+
+/* The @j'th id of a listed reference: of a list of ids, or in the @j'th
+ * mapping of a list of them. */
+static const char *ref_item(const char *base, const struct rdmascn_ref *ref,
+			    unsigned j)
+{
+	const char *list = *(const char *const *)(base + ref->offset);
+
+	if (!ref->item_size)
+		return ((char *const *)list)[j];
+	return *(char *const *)(list + (size_t)j * ref->item_size +
+				ref->item_offset);
 }
 
 static unsigned count_refs(const struct rs_obj *o)
@@ -298,7 +317,7 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 				continue;
 			}
 			for (unsigned j = 0; j < *(const unsigned *)(base + ref->count_offset); j++) {
-				const char *id = (*(char **const *)(base + ref->offset))[j];
+				const char *id = ref_item(base, ref, j);
 
 				if (resolve_one(s, m, o, ref, id, j, true, d) < 0)
 					r = -EINVAL;

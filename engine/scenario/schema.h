@@ -64,6 +64,12 @@
 	{ .field = key, .offset = offsetof(s, m),                        \
 	  .count_offset = offsetof(s, m##_count),                        \
 	  .kinds = RDMASCN_KINDS(__VA_ARGS__) }
+/* The id @m of each entry (a @t) of the list @list: field "list.m". */
+#define RS_REF_ITEMS(key, s, list, t, m, ...)                            \
+	{ .field = key, .offset = offsetof(s, list),                     \
+	  .count_offset = offsetof(s, list##_count),                     \
+	  .kinds = RDMASCN_KINDS(__VA_ARGS__),                           \
+	  .item_size = sizeof(t), .item_offset = offsetof(t, m) }
 #define RS_REF_AFTER(s)                                                  \
 	{ .field = "after", .offset = offsetof(s, after),                \
 	  .count_offset = offsetof(s, after_count), .after = true }

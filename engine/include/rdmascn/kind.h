@@ -142,9 +142,10 @@ struct rdmascn_step_ops {
 	void (*stop)(struct rs_step_run *sr);
 	/* Release what start() allocated in rt, after the loop closed. */
 	void (*release)(struct rs_step_run *sr);
-	/* A step that posts receives: the mr @obj's land in, and at
-	 * *@ret_offset in it (a sender's verify: reads them there).  NULL:
-	 * it posts none.  Optional. */
+	/* A step that posts receives: the mr @obj's land in, and where in
+	 * it: *@ret_offset is, in, which of its receives (0: the first) and,
+	 * out, that one's offset (a sender's verify: reads them there).
+	 * NULL: it posts none, or not into one buffer.  Optional. */
 	const char *(*receives_into)(const struct rs_obj *obj,
 				     uint64_t *ret_offset);
 	/* A step that runs others (parallel): their runs, after it ran, in
@@ -160,6 +161,11 @@ struct rdmascn_ref {
 	int32_t count_offset;        /* -1: one id; else offset of an unsigned count */
 	const char *const *kinds;    /* accepted target kinds, NULL-terminated; NULL: any */
 	bool after;                  /* an ordering edge only (`after:`) */
+	/* A list of mappings (`sge: [{mr: a, ...}]`): the size of one and
+	 * where its id is in it, `field` "sge.mr"; 0: a list of ids.  (In
+	 * what was padding: the struct's layout is unchanged.) */
+	uint16_t item_size;
+	uint16_t item_offset;
 };
 
 #define RDMASCN_KINDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
