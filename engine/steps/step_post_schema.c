@@ -6,13 +6,14 @@
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
 #include "step_ops.h"
+#include "vary.h"
 
 /* send */
 #define S struct rs_step_send
 static const cyaml_schema_field_t send_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_REF("qp", S, qp),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("imm", S, imm),
@@ -20,6 +21,8 @@ static const cyaml_schema_field_t send_fields[] = {
 	RS_FIELD_UINT("remote_qpn", S, remote_qpn),
 	RS_FIELD_UINT("remote_qkey", S, remote_qkey),
 	RS_FIELD_OPT_REF("invalidate_rkey_of", S, invalidate_rkey_of),
+	RS_STEP_WR_FIELDS(S),
+	RS_STEP_SPLIT_FIELDS(S),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -28,6 +31,7 @@ static const struct rdmascn_ref send_refs[] = {
 	RS_STEP_REF_AFTER(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF("ah", S, ah, "ah"),
 	RS_REF("invalidate_rkey_of", S, invalidate_rkey_of, "mr", "mw"),
 	RS_REF_END
@@ -57,6 +61,11 @@ static int send_check(struct rs_obj *obj, struct rs_diag *d)
 			return -EINVAL;
 		}
 	}
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = s->length,
+			.inline_data = s->traffic.inline_data }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -81,10 +90,11 @@ static const cyaml_schema_field_t recv_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_OPT_REF("qp", S, qp),
 	RS_FIELD_OPT_REF("srq", S, srq),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("count", S, count),
+	RS_STEP_WR_FIELDS(S),
 	RS_STEP_CQE_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -94,12 +104,19 @@ static const struct rdmascn_ref recv_refs[] = {
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("srq", S, srq, "srq"),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF_END
 };
 
 static int recv_check(struct rs_obj *obj, struct rs_diag *d)
 {
-	return rs_step_one_of(obj, d, "qp", "srq");
+	const S *s = obj->data;
+
+	if (rs_step_one_of(obj, d, "qp", "srq"))
+		return -EINVAL;
+	return rs_step_check_vary(obj, d, &(struct rs_vary_check){
+		.v = &s->vary, .n = s->count, .offset = s->offset,
+		.length = s->length });
 }
 
 const struct rdmascn_kind rs_step_recv = {
@@ -122,13 +139,16 @@ const struct rdmascn_kind rs_step_recv = {
 static const cyaml_schema_field_t write_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_REF("qp", S, qp),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_REF("remote", S, remote),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("remote_offset", S, remote_offset),
 	RS_FIELD_UINT("imm", S, imm),
 	RS_FIELD_UINT("rkey", S, rkey),
+	RS_STEP_WR_FIELDS(S),
+	RS_FIELD_UINT("remote_stride", S, vary.remote_stride),
+	RS_STEP_SPLIT_FIELDS(S),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -137,6 +157,7 @@ static const struct rdmascn_ref write_refs[] = {
 	RS_STEP_REF_AFTER(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF("remote", S, remote, "mr", "mw"),
 	RS_REF_END
 };
@@ -145,6 +166,13 @@ static int write_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const S *s = obj->data;
 
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = s->length,
+			.inline_data = s->traffic.inline_data, .remote = true,
+			.remote_offset = s->remote_offset,
+			.expect = s->traffic.expect }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -168,12 +196,15 @@ const struct rdmascn_kind rs_step_write = {
 static const cyaml_schema_field_t read_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_REF("qp", S, qp),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_REF("remote", S, remote),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("remote_offset", S, remote_offset),
 	RS_FIELD_UINT("rkey", S, rkey),
+	RS_STEP_WR_FIELDS(S),
+	RS_FIELD_UINT("remote_stride", S, vary.remote_stride),
+	RS_STEP_SPLIT_FIELDS(S),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -182,6 +213,7 @@ static const struct rdmascn_ref read_refs[] = {
 	RS_STEP_REF_AFTER(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF("remote", S, remote, "mr", "mw"),
 	RS_REF_END
 };
@@ -195,6 +227,13 @@ static int read_check(struct rs_obj *obj, struct rs_diag *d)
 			     "not possible for read");
 		return -EINVAL;
 	}
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = s->length,
+			.inline_data = s->traffic.inline_data, .remote = true,
+			.remote_offset = s->remote_offset,
+			.expect = s->traffic.expect }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -224,7 +263,9 @@ static const cyaml_schema_field_t atomic_fields[] = {
 	RS_FIELD_UINT("add", S, add),
 	RS_FIELD_UINT("compare", S, compare),
 	RS_FIELD_UINT("swap", S, swap),
+	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("remote_offset", S, remote_offset),
+	RS_FIELD_UINT("wr_id", S, vary.wr_id),
 	RS_FIELD_UINT("expect_fetched", S, expect_fetched),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
@@ -272,6 +313,10 @@ static int atomic_check(struct rs_obj *obj, struct rs_diag *d)
 			     "not possible for atomics");
 		return -EINVAL;
 	}
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = 8 }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -297,8 +342,10 @@ static const cyaml_schema_field_t ud_send_fields[] = {
 	RS_FIELD_REF("qp", S, qp),
 	RS_FIELD_REF("ah", S, ah),
 	RS_FIELD_REF("to", S, to),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_UINT("length", S, length),
+	RS_FIELD_UINT("offset", S, offset),
+	RS_STEP_WR_FIELDS(S),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -309,6 +356,7 @@ static const struct rdmascn_ref ud_send_refs[] = {
 	RS_REF("ah", S, ah, "ah"),
 	RS_REF("to", S, to, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF_END
 };
 
@@ -316,6 +364,11 @@ static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const S *s = obj->data;
 
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = s->length,
+			.inline_data = s->traffic.inline_data }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 

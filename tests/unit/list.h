@@ -58,6 +58,12 @@
 	X(completions, window_post_list)                                  \
 	X(completions, window_post_fails)                                 \
 	X(completions, window_stops_at_error)                             \
+	X(wr, split_arithmetic)                                           \
+	X(wr, split_at_step_max)                                          \
+	X(wr, split_at_port_max)                                          \
+	X(wr, sge_list_stride_wr_id)                                      \
+	X(wr, sge_over_max_send_sge)                                      \
+	X(wr, recv_pool_stride_wr_id)                                     \
 	X(gates, within)                                                  \
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \
