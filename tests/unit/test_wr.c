@@ -206,7 +206,7 @@ TEST(wr, split_arithmetic)
 	CHECK_UINT(rs_vary_pieces(1025, 1024), 2);
 	CHECK_UINT(rs_vary_pieces(4096, 0), 1);
 	CHECK_UINT(rs_vary_pieces(1048576, 65536), 16);
-	/* rxe's and most HCAs' port max_msg_sz: 2^31. */
+	/* A port max_msg_sz of 2^31 (rxe's is 8 MiB, ConnectX's 1 GiB). */
 	CHECK_UINT(rs_vary_pieces(3ull << 30, 1ull << 31), 2);
 	CHECK_UINT(rs_vary_pieces(UINT32_MAX, 1ull << 31), 2);
 	CHECK_UINT(rs_vary_pieces(1ull << 31, 1ull << 31), 1);
@@ -275,7 +275,7 @@ TEST(wr, split_at_step_max)
 
 /* No max_msg_sz on the step: the port's decides.  A port of 2048
  * splits 4096 into 2 WRs, one chain, only the last signalled; a port
- * of 2^31 (rxe's) leaves it whole. */
+ * of 2^31 leaves it whole. */
 TEST(wr, split_at_port_max)
 {
 	struct rs_step_run w;
