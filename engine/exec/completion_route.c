@@ -205,6 +205,7 @@ void rs_step_route(struct rs_step_run *sr, struct rs_cqi *c,
 	if (bad && !atomic_exchange(&o->claimed, 1)) {
 		o->bad_wc = *wc;
 		o->bad_lane = li;
+		o->bad_seq = seq;
 		atomic_store_explicit(&o->bad, true, memory_order_release);
 	}
 	if (ok)
@@ -228,8 +229,7 @@ void rs_step_fail_wc(struct rs_step_run *sr, struct rs_owner *o)
 			 ibv_wc_status_str(wc->status));
 	/* Receives have no order to number them by. */
 	if (!ln->per_wr)
-		snprintf(seq, sizeof(seq), " (#%u)",
-			 (unsigned)(uint32_t)wc->wr_id);
+		snprintf(seq, sizeof(seq), " (#%u)", (unsigned)o->bad_seq);
 	snprintf(msg, sizeof(msg),
 		 "%s wr 0x%llx%s completed with %s%s, vendor_err 0x%x%s, "
 		 "qp_num 0x%x; expected %s", ln->op,

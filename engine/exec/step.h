@@ -81,6 +81,7 @@ struct rs_owner {
 	_Atomic bool bad;           /* ... is in bad_wc */
 	struct ibv_wc bad_wc;
 	unsigned bad_lane;
+	uint32_t bad_seq;           /* its WR's number in the lane */
 	_Atomic bool saw_expect;    /* expect != success: one such came */
 	unsigned n_lanes;
 	struct rs_lane lanes[];

@@ -148,7 +148,7 @@ int rs_step_check_vary(struct rs_obj *obj, struct rs_diag *d,
 {
 	const struct rs_step_vary *v = c->v;
 	bool has_len = rs_obj_has(obj, "length");
-	uint64_t msg = c->length;
+	uint64_t msg = c->length, n = c->n ? c->n : 1;
 
 	if (rs_obj_has(obj, "sge")) {
 		if (check_sge(obj, d, c, &msg))
@@ -194,12 +194,12 @@ int rs_step_check_vary(struct rs_obj *obj, struct rs_diag *d,
 		return -EINVAL;
 	if (rs_obj_has(obj, "wr_id") &&
 	    (v->wr_id >= RS_USER_WR_ID_END ||
-	     RS_USER_WR_ID_END - v->wr_id < c->n)) {
+	     RS_USER_WR_ID_END - v->wr_id < n)) {
 		rs_obj_error(d, obj, "wr_id",
 			     "%llu and the %llu after it reach 2^40, where "
 			     "the engine's own wr_ids begin",
 			     (unsigned long long)v->wr_id,
-			     (unsigned long long)(c->n - 1));
+			     (unsigned long long)(n - 1));
 		return -EINVAL;
 	}
 	return 0;

@@ -290,7 +290,7 @@ echo "ok a ud_send from offset 300 delivered those bytes"
 # A chosen wr_id comes back in the completion the device returns.
 wscn wr_id_back "  - write: {id: w, qp: a, local: src, remote: dst, length: 64, rkey: 0x1234, wr_id: 0x77}"
 expect wr_id_back 1 "$tmp/wr_id_back.yaml"
-has wr_id_back "$tmp/err" "step 1 \(write\) 'w': rdma_write wr 0x77 .*completed with rem_access_err"
+has wr_id_back "$tmp/err" "step 1 \(write\) 'w': rdma_write wr 0x77 \(#0\) completed with rem_access_err"
 echo "ok wr_id 0x77 came back in the failed completion"
 # Overlapping chosen ids on one receive queue, while the first step's
 # receives are outstanding: the second cannot run.

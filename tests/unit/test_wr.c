@@ -184,14 +184,21 @@ static int start(struct fix *f, struct rs_step_run *sr, const char *id)
 	return sr->ops->start(sr);
 }
 
-static void complete(struct fix *f, struct rs_step_run *sr, uint64_t wr_id,
-		     uint32_t qp_num)
+static void complete_as(struct fix *f, struct rs_step_run *sr,
+			uint64_t wr_id, uint32_t qp_num,
+			enum ibv_wc_status status)
 {
-	struct ibv_wc wc = { .wr_id = wr_id, .status = IBV_WC_SUCCESS,
+	struct ibv_wc wc = { .wr_id = wr_id, .status = status,
 			     .qp_num = qp_num, .opcode = IBV_WC_RDMA_WRITE };
 
 	rs_step_route(sr, f->cq, &wc);
 	rs_step_advance(sr);
+}
+
+static void complete(struct fix *f, struct rs_step_run *sr, uint64_t wr_id,
+		     uint32_t qp_num)
+{
+	complete_as(f, sr, wr_id, qp_num, IBV_WC_SUCCESS);
 }
 
 /* ceil(len / max) pieces, all max but the last; the port's 2 GiB on a
@@ -336,6 +343,16 @@ TEST(wr, sge_list_stride_wr_id)
 	CHECK_UINT(w.owner->lanes[0].done, 3);
 	CHECK_UINT(w.owner->lanes[0].ok, 3);
 	CHECK_UINT(f.run.diag.errors, 0);
+	rs_step_release(&w);
+	fix_close(&f);
+
+	/* A failed one names its wr_id and its number in the step. */
+	fix_open(&f);
+	CHECK_INT(start(&f, &w, "sges"), 0);
+	complete_as(&f, &w, 1001, 0x11, IBV_WC_REM_ACCESS_ERR);
+	CHECK_INT(w.result, RS_STEP_FAILED);
+	CHECK(strstr(w.why, "send wr 0x3e9 (#1) completed with "
+		     "rem_access_err"));
 	rs_step_release(&w);
 	fix_close(&f);
 }
