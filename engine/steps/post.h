@@ -34,8 +34,8 @@ struct post_rt {
 	struct rs_qpi *peer;
 	uint64_t peer_base;
 	/* Checks once every WR completed. */
-	uint8_t *src, *dst;          /* verify: true (write, read) */
-	uint64_t len;
+	uint8_t *dst;                /* verify: the remote's bytes (write,
+				      * read); the local ones are w.v's */
 	uint8_t *fetch;              /* atomic: where the value is fetched */
 	/* bind_mw */
 	struct rs_mwi *mw;
