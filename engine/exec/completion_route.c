@@ -4,6 +4,7 @@
  * posted the WR, whoever polled it; it is checked against that step's
  * `expect:`, and the step it belongs to is woken or failed.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "step.h"
@@ -88,6 +89,76 @@ static void stray(struct rs_step_run *sr, struct rs_cqi *c,
 		     rs_wc_status_name(wc->status));
 }
 
+/* --- wr_ids a step chose -------------------------------------------------- */
+
+static bool overlap(const struct rs_wr_range *r, uint64_t base, uint64_t n)
+{
+	return base < r->base + r->n && r->base < base + n;
+}
+
+int rs_step_wr_range(struct rs_step_run *sr, const void *queue, bool recv,
+		     uint64_t base, uint64_t n, unsigned lane,
+		     const char **ret_other)
+{
+	struct rs_steps *st = sr->st;
+	unsigned k;
+	int r = 0;
+
+	pthread_mutex_lock(&st->lock);
+	k = atomic_load_explicit(&st->n_ranges, memory_order_relaxed);
+	for (unsigned i = 0; i < k; i++) {
+		const struct rs_wr_range *o = &st->ranges[i];
+		const struct rs_owner *ow = st->owners[o->slot];
+
+		/* A queue's completions say nothing of which queue of a
+		 * QP they came from when they failed: send and receive
+		 * ids on one QP must differ too. */
+		if (o->queue != queue || !overlap(o, base, n) ||
+		    atomic_load(&ow->lanes[o->lane].done) >= o->n)
+			continue;
+		*ret_other = ow->label;
+		r = -EBUSY;
+		break;
+	}
+	if (!r && k == RS_MAX_WR_RANGES)
+		r = -ENOSPC;
+	if (!r) {
+		st->ranges[k] = (struct rs_wr_range){
+			.queue = queue, .recv = recv, .base = base, .n = n,
+			.slot = rs_step_slot(sr), .lane = lane };
+		atomic_store_explicit(&st->n_ranges, k + 1,
+				      memory_order_release);
+	}
+	pthread_mutex_unlock(&st->lock);
+	return r;
+}
+
+/* A completion of a WR whose wr_id a step chose: its owner's slot, lane
+ * and sequence.  The newest range that holds it wins: an older one that
+ * overlaps had all its WRs completed when the newer one was added. */
+static bool user_route(struct rs_steps *st, const struct ibv_wc *wc,
+		       uint32_t *slot, unsigned *li, uint32_t *seq)
+{
+	unsigned k = atomic_load_explicit(&st->n_ranges,
+					  memory_order_acquire);
+	struct rs_qpi *q;
+
+	if (!k || !(q = rs_qp_by_num(st, wc->qp_num)))
+		return false;
+	while (k--) {
+		const struct rs_wr_range *r = &st->ranges[k];
+
+		if ((r->queue != q && (!q->srq || r->queue != q->srq)) ||
+		    wc->wr_id - r->base >= r->n || wc->wr_id < r->base)
+			continue;
+		*slot = r->slot;
+		*li = r->lane;
+		*seq = (uint32_t)(wc->wr_id - r->base);
+		return true;
+	}
+	return false;
+}
+
 void rs_step_route(struct rs_step_run *sr, struct rs_cqi *c,
 		   const struct ibv_wc *wc)
 {
@@ -100,11 +171,14 @@ void rs_step_route_ex(struct rs_step_run *sr, struct rs_cqi *c,
 	struct rs_steps *st = sr->st;
 	uint32_t slot = wc->wr_id >> RS_WR_SLOT_SHIFT;
 	unsigned li = (wc->wr_id >> RS_WR_LANE_SHIFT) & 0xff;
-	struct rs_owner *o = slot < st->n_objs ? st->owners[slot] : NULL;
+	uint32_t seq = (uint32_t)wc->wr_id;
+	struct rs_owner *o;
 	struct rs_lane *ln;
 	uint64_t n, ok;
 	bool bad;
 
+	user_route(st, wc, &slot, &li, &seq);
+	o = slot < st->n_objs ? st->owners[slot] : NULL;
 	if (!o || li >= o->n_lanes) {
 		stray(sr, c, wc);
 		return;
@@ -117,6 +191,8 @@ void rs_step_route_ex(struct rs_step_run *sr, struct rs_cqi *c,
 		if (q) {
 			atomic_store_explicit(&q->last_recv_slot, slot,
 					      memory_order_relaxed);
+			atomic_store_explicit(&q->last_recv_seq, seq,
+					      memory_order_relaxed);
 			atomic_store_explicit(&q->last_recv_len, wc->byte_len,
 					      memory_order_relaxed);
 			atomic_fetch_add_explicit(&q->recv_done, 1,
@@ -124,8 +200,6 @@ void rs_step_route_ex(struct rs_step_run *sr, struct rs_cqi *c,
 			wake_recv_waiter(sr, q);
 		}
 	} else {
-		uint32_t seq = (uint32_t)wc->wr_id;
-
 		/* Signalled every Nth: this one completes those before. */
 		n = (uint32_t)(seq + 1 - ln->next);
 		ln->next = seq + 1;
@@ -160,6 +234,7 @@ void rs_step_route_ex(struct rs_step_run *sr, struct rs_cqi *c,
 	if (bad && !atomic_exchange(&o->claimed, 1)) {
 		o->bad_wc = *wc;
 		o->bad_lane = li;
+		o->bad_seq = seq;
 		atomic_store_explicit(&o->bad, true, memory_order_release);
 	}
 	if (ok)
@@ -183,8 +258,7 @@ void rs_step_fail_wc(struct rs_step_run *sr, struct rs_owner *o)
 			 ibv_wc_status_str(wc->status));
 	/* Receives have no order to number them by. */
 	if (!ln->per_wr)
-		snprintf(seq, sizeof(seq), " (#%u)",
-			 (unsigned)(uint32_t)wc->wr_id);
+		snprintf(seq, sizeof(seq), " (#%u)", (unsigned)o->bad_seq);
 	if (o->bad_why[0])
 		snprintf(msg, sizeof(msg),
 			 "%s wr 0x%llx%s completed with success, qp_num 0x%x, "

@@ -149,6 +149,7 @@ struct rs_owner {
 	_Atomic bool bad;           /* ... is in bad_wc */
 	struct ibv_wc bad_wc;
 	unsigned bad_lane;
+	uint32_t bad_seq;           /* its WR's number in the lane */
 	_Atomic bool saw_expect;    /* expect != success: one such came */
 	struct rs_wc_want want;     /* `wc:`, `grh:`: set before posting */
 	char bad_why[160];          /* bad_wc missed want: how */
@@ -182,6 +183,7 @@ struct rs_qpi {
 	 * receives): woken when another thread reaps one (st->lock). */
 	_Atomic(struct rs_step_run *) recv_waiter;
 	_Atomic uint32_t last_recv_slot; /* owner of the last one */
+	_Atomic uint32_t last_recv_seq;  /* its number among the owner's */
 	_Atomic uint32_t last_recv_len;
 };
 
@@ -194,6 +196,21 @@ struct rs_mwi {
 	uint64_t offset;            /* in mr */
 	bool zero_based;
 };
+
+/*
+ * wr_ids a step chose (`wr_id:`): the completions of base .. base+n-1 on
+ * one queue (a QP's send or receive queue, or an SRQ) go to the owner in
+ * `slot`, its `lane`, as sequence wr_id - base.  Added under st->lock,
+ * never changed once `n_ranges` counts them; the newest match wins.
+ */
+struct rs_wr_range {
+	const void *queue;           /* a struct rs_qpi, or an SRQ's live */
+	bool recv;
+	uint64_t base, n;
+	uint32_t slot;
+	unsigned lane;
+};
+#define RS_MAX_WR_RANGES 64
 
 struct rs_steps {
 	struct rs_run *run;
@@ -217,6 +234,8 @@ struct rs_steps {
 	unsigned n_watch_objs;
 	bool watch_known;
 	unsigned n_objs;
+	struct rs_wr_range ranges[RS_MAX_WR_RANGES];
+	_Atomic unsigned n_ranges;
 };
 
 enum rs_step_result {
@@ -400,6 +419,15 @@ struct rs_async_watch {
  * @sr's loop (top-level steps only): an event that means something
  * broke fails the step (async_events.c). */
 int rs_step_async_start(struct rs_step_run *sr);
+
+/* Route the completions of wr_id @base .. @base + @n - 1 on @queue (a
+ * struct rs_qpi; with @recv its receive queue, or an SRQ's live) to
+ * @sr's @lane.  0; -EBUSY when they overlap the ids of a step whose WRs
+ * may still complete there (*@ret_other: its label); -ENOSPC when there
+ * are RS_MAX_WR_RANGES already. */
+int rs_step_wr_range(struct rs_step_run *sr, const void *queue, bool recv,
+		     uint64_t base, uint64_t n, unsigned lane,
+		     const char **ret_other);
 
 /* The owner's first unexpected completion, as a failure of @sr. */
 void rs_step_fail_wc(struct rs_step_run *sr, struct rs_owner *o);

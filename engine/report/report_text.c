@@ -303,6 +303,12 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 	else if (!strcmp(name, "rkey"))
 		fprintf(f, "rkey 0x%llx", (unsigned long long)
 			json_object_get_uint64(rs_val_json(v)));
+	else if (!strcmp(name, "split"))
+		fprintf(f, "split: %llu WRs a message, of %llu B (max_msg_sz "
+			"%llu)", (unsigned long long)rs_val_get_u64(v,
+			"wrs_per_message"),
+			(unsigned long long)rs_val_get_u64(v, "piece_bytes"),
+			(unsigned long long)rs_val_get_u64(v, "max_msg_sz"));
 	else if (!strcmp(name, "qp_state"))
 		fprintf(f, "qp '%s' now %s", rs_val_text(v, "qp"), rs_val_text(v, "state"));
 	else

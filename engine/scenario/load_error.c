@@ -477,7 +477,16 @@ void rs_load_error_report(const struct rs_scenario *s,
 	} else if (!strncmp(m, "Excessive entries (", 19)) {
 		snprintf(msg, sizeof(msg), "more than %d entries", atoi(m + 19));
 	} else if (!strncmp(m, "Insufficient entries (", 22)) {
-		snprintf(msg, sizeof(msg), "fewer than %d entries", atoi(m + 22));
+		/* "(%u of %u min)": how many there are, then the least. */
+		const char *of = strstr(m + 22, " of ");
+
+		int min = of ? atoi(of + 4) : atoi(m + 22);
+
+		if (min == 1)
+			snprintf(msg, sizeof(msg), "must not be empty");
+		else
+			snprintf(msg, sizeof(msg), "fewer than %d entries",
+				 min);
 	} else {
 		snprintf(msg, sizeof(msg), "%s", m);
 	}

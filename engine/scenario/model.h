@@ -145,13 +145,15 @@ void rs_count_free(struct rs_scenario *s);
 /* "a[3]" -> base length 1, element 3: 1; no '[': 0; malformed: -1. */
 int rs_count_parse(const char *id, size_t *ret_len, unsigned *ret_elem);
 /* The j-th id of list reference @ref in the entry @data: a list of ids,
- * or of items @ref->stride bytes each (an item naming nothing: NULL). */
+ * or of items @ref->stride bytes each, the id at @ref->item_offset in
+ * each (an item naming nothing: NULL). */
 static inline const char *rs_ref_item(const struct rdmascn_ref *ref,
 				      const void *data, unsigned j)
 {
 	const char *items = *(char *const *)((const char *)data + ref->offset);
 
-	return ref->stride ? *(char *const *)(items + (size_t)j * ref->stride) :
+	return ref->stride ? *(char *const *)(items + (size_t)j * ref->stride +
+					      ref->item_offset) :
 			     ((char *const *)items)[j];
 }
 

@@ -64,6 +64,13 @@
 	{ .field = key, .offset = offsetof(s, m),                        \
 	  .count_offset = offsetof(s, m##_count),                        \
 	  .kinds = RDMASCN_KINDS(__VA_ARGS__) }
+/* The id @m of each entry (a @t) of the list @list, as "list[i].m". */
+#define RS_REF_ITEMS(key, s, list, t, m, ...)                            \
+	{ .field = key, .offset = offsetof(s, list),                     \
+	  .count_offset = offsetof(s, list##_count),                     \
+	  .kinds = RDMASCN_KINDS(__VA_ARGS__),                           \
+	  .stride = sizeof(t), .item_offset = offsetof(t, m),             \
+	  .item_key = #m }
 #define RS_REF_AFTER(s)                                                  \
 	{ .field = "after", .offset = offsetof(s, after),                \
 	  .count_offset = offsetof(s, after_count), .after = true }

@@ -7,6 +7,8 @@
 #include <infiniband/verbs.h>
 
 #include "step.h"
+#include "steps.h"
+#include "wr.h"
 
 /* The buffers a step's WRs name (buf.c): an MR, a remote MR or bound MW,
  * a local range as an SGE. */
@@ -30,6 +32,16 @@ void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
 int rs_step_local(struct rs_step_run *sr, const char *id, uint64_t offset,
 		  const char *len_field, uint64_t len, uint64_t cap,
 		  struct ibv_sge *ret_sge, uint8_t **ret_host);
+
+/*
+ * The local buffers of a posting step into @v: the entries of `sge:`
+ * when given, else rs_step_local()'s one; each checked to hold @n
+ * messages `stride:` apart; `stride:` and `wr_id:` into @v too.  0, or
+ * -EIO once the step failed.
+ */
+int rs_step_bufs(struct rs_step_run *sr, const struct rs_step_vary *sv,
+		 const char *local, uint64_t offset, uint32_t length,
+		 uint64_t cap, uint64_t n, struct rs_wr_vary *v);
 
 /* The first offset where @a and @b differ, @len if none (step_verify.c). */
 size_t rs_first_diff(const uint8_t *a, const uint8_t *b, size_t len);

@@ -8,6 +8,7 @@
 #include <infiniband/verbs.h>
 
 #include "step.h"
+#include "steps.h"
 #include "wr.h"
 
 /*
@@ -24,14 +25,17 @@ struct post_rt {
 				      * opcode's name */
 	bool stopped;                /* an error came: post no more */
 	struct ibv_send_wr tmpl;
+	/* The buffer: w.v when the step set it (rs_step_bufs()), else this
+	 * one SGE and our bytes of it. */
 	struct ibv_sge tsge;
-	uint8_t *host;               /* our bytes of tsge: inline data */
+	uint8_t *host;
+	const struct rs_step_vary *vary; /* its `max_msg_sz:` splits */
 	/* The receives this traffic consumes, at the peer. */
 	struct rs_qpi *peer;
 	uint64_t peer_base;
 	/* Checks once every WR completed. */
-	uint8_t *src, *dst;          /* verify: true (write, read) */
-	uint64_t len;
+	uint8_t *dst;                /* verify: the remote's bytes (write,
+				      * read); the local ones are w.v's */
 	uint8_t *fetch;              /* atomic: where the value is fetched */
 	/* bind_mw */
 	struct rs_mwi *mw;
@@ -44,9 +48,10 @@ struct post_rt {
 };
 
 /*
- * Everything set in p->tmpl/tsge (sg_list/num_sge by the engine), p->w.qp,
- * p->peer: check the knobs against the QP, build the chain, watch the
- * CQs and post the first window.
+ * Everything set in p->tmpl (sg_list/num_sge by the engine), the buffer
+ * (p->w.v or p->tsge), p->w.qp, p->peer: split what exceeds max_msg_sz,
+ * check the knobs against the QP, build the chain, watch the CQs and
+ * post the first window.
  */
 int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 		  const struct rs_step_traffic *t, bool has_data);

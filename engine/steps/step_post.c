@@ -90,20 +90,76 @@ void rs_post_release(struct rs_step_run *sr)
 	rs_wr_window_free(&p->w);
 }
 
+/*
+ * A message longer than the port's max_msg_sz (or the step's, which may
+ * only be lower) goes as pieces chained in the window: their number is
+ * a figure of the step.
+ */
+static int split(struct rs_step_run *sr, struct post_rt *p)
+{
+	struct rs_dev *dev = rs_live_dev(sr->run, p->w.qp->l);
+	uint64_t port = dev && dev->port_attr.max_msg_sz ?
+			dev->port_attr.max_msg_sz : UINT32_MAX;
+	uint64_t max = port;
+	struct rs_val *f;
+
+	if (!p->vary)
+		return 0;
+	if (rs_obj_has(sr->obj, "max_msg_sz")) {
+		if (p->vary->max_msg_sz > port)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "max_msg_sz",
+					    "%u exceeds the port's max_msg_sz "
+					    "(%llu)", p->vary->max_msg_sz,
+					    (unsigned long long)port);
+		max = p->vary->max_msg_sz;
+	}
+	if (rs_wr_vary_split(&p->w.v, max))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "sge",
+				    "the list's %llu bytes exceed max_msg_sz "
+				    "(%llu), and an sge list is not split",
+				    (unsigned long long)p->w.v.len,
+				    (unsigned long long)max);
+	if (p->w.v.pieces == 1)
+		return 0;
+	f = rs_val_put_obj(rs_step_figures(sr), "split");
+	rs_val_put_u64(f, "wrs_per_message", p->w.v.pieces);
+	rs_val_put_u64(f, "piece_bytes", p->w.v.piece);
+	rs_val_put_u64(f, "max_msg_sz", max);
+	return 0;
+}
+
 int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 		  const struct rs_step_traffic *t, bool has_data)
 {
+	struct rs_wr_vary *v = &p->w.v;
 	struct rs_owner *o;
+	uint64_t iters = t->iterations ? t->iterations : 1;
 	int r;
 
-	p->w.n = t->iterations ? t->iterations : 1;
-	r = rs_wr_window_size(sr, &p->w, p->w.qp, t->depth, t->post_list,
-			      t->signal_every);
-	if (!r && t->inline_data)
-		r = rs_wr_inline(sr, p->w.qp, p->tsge.length, p->host,
-				 &p->tsge, &p->w.flags);
+	if (!v->sge && rs_wr_vary_set(v, &p->tsge, &p->host, 1))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "out of memory");
+	r = has_data ? split(sr, p) : 0;
 	if (r)
 		return r;
+	p->w.n = iters * v->pieces;
+	/* Unless told: a split message is one chain, signalled on its last
+	 * piece (every `depth` WRs when it has more than the queue). */
+	r = rs_wr_window_size(sr, &p->w, p->w.qp, t->depth,
+			      t->post_list ? t->post_list : v->pieces,
+			      t->signal_every ? t->signal_every : v->pieces);
+	if (!r && t->inline_data)
+		r = rs_wr_inline(sr, p->w.qp, v->len, v->host[0], &v->sge[0],
+				 &p->w.flags);
+	if (r)
+		return r;
+	/* One SGE is what every QP takes: its cap is checked for lists. */
+	if (has_data && v->nsge > 1 &&
+	    v->nsge > p->w.qp->rt->cap.max_send_sge)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "sge",
+				    "%u entries exceed qp '%s' max_send_sge "
+				    "(%u)", v->nsge, p->w.qp->l->obj->id,
+				    p->w.qp->rt->cap.max_send_sge);
 	o = rs_step_owner(sr, 1, t->expect);
 	if (!o)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
@@ -113,11 +169,12 @@ int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 	p->lane = &o->lanes[0];
 	p->lane->op = p->op ? p->op : rs_wr_op_name(p->tmpl.opcode);
 	p->tmpl.num_sge = has_data;
-	if (has_data)
-		rs_wr_check_msg_sz(sr, p->w.qp, p->tsge.length, "length");
-	if (rs_wr_window_build(&p->w, &p->tmpl, &p->tsge))
+	if (rs_wr_window_build(&p->w, &p->tmpl))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
+	r = rs_wr_user_ids(sr, v, p->w.qp, NULL, false, 0, p->w.n);
+	if (r)
+		return r;
 	r = rs_step_watch(sr, p->w.qp->send_cq, t->completion);
 	if (!r && p->peer)
 		r = rs_step_watch(sr, p->peer->recv_cq, t->completion);

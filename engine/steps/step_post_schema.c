@@ -8,13 +8,14 @@
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
 #include "step_ops.h"
+#include "vary.h"
 
 /* send */
 #define S struct rs_step_send
 static const cyaml_schema_field_t send_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_REF("qp", S, qp),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("imm", S, imm),
@@ -22,6 +23,8 @@ static const cyaml_schema_field_t send_fields[] = {
 	RS_FIELD_UINT("remote_qpn", S, remote_qpn),
 	RS_FIELD_UINT("remote_qkey", S, remote_qkey),
 	RS_FIELD_OPT_REF("invalidate_rkey_of", S, invalidate_rkey_of),
+	RS_STEP_WR_FIELDS(S),
+	RS_STEP_SPLIT_FIELDS(S),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -31,6 +34,7 @@ static const struct rdmascn_ref send_refs[] = {
 	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF("ah", S, ah, "ah"),
 	RS_REF("invalidate_rkey_of", S, invalidate_rkey_of, "mr", "mw"),
 	RS_REF_END
@@ -63,6 +67,11 @@ static int send_check(struct rs_obj *obj, struct rs_diag *d)
 			return -EINVAL;
 		}
 	}
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = s->length,
+			.inline_data = s->traffic.inline_data }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -110,11 +119,12 @@ static const cyaml_schema_field_t recv_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_OPT_REF("qp", S, qp),
 	RS_FIELD_OPT_REF("srq", S, srq),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("count", S, count),
 	CYAML_FIELD_MAPPING("grh", CYAML_FLAG_OPTIONAL, S, grh, grh_fields),
+	RS_STEP_WR_FIELDS(S),
 	RS_STEP_CQE_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -127,6 +137,7 @@ static const struct rdmascn_ref recv_refs[] = {
 	RS_REF("local", S, local, "mr"),
 	RS_REF("grh.sgid_of", S, grh.sgid_of, "context"),
 	RS_REF("grh.dgid_of", S, grh.dgid_of, "context"),
+	RS_STEP_REF_SGE(S),
 	RS_REF_END
 };
 
@@ -135,6 +146,11 @@ static int recv_check(struct rs_obj *obj, struct rs_diag *d)
 	S *s = obj->data;
 	struct rs_step_grh *g = &s->grh;
 	int r = rs_step_one_of(obj, d, "qp", "srq");
+
+	if (!r && rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->count, .offset = s->offset,
+			.length = s->length }))
+		r = -EINVAL;
 
 	if (!r && g->sgid && g->sgid_of) {
 		rs_obj_error(d, obj, "grh.sgid_of", "exclusive with 'sgid'");
@@ -181,13 +197,16 @@ const struct rdmascn_kind rs_step_recv = {
 static const cyaml_schema_field_t write_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_REF("qp", S, qp),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_REF("remote", S, remote),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("remote_offset", S, remote_offset),
 	RS_FIELD_UINT("imm", S, imm),
 	RS_FIELD_UINT("rkey", S, rkey),
+	RS_STEP_WR_FIELDS(S),
+	RS_FIELD_UINT("remote_stride", S, vary.remote_stride),
+	RS_STEP_SPLIT_FIELDS(S),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -197,6 +216,7 @@ static const struct rdmascn_ref write_refs[] = {
 	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF("remote", S, remote, "mr", "mw"),
 	RS_REF_END
 };
@@ -205,6 +225,13 @@ static int write_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const S *s = obj->data;
 
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = s->length,
+			.inline_data = s->traffic.inline_data, .remote = true,
+			.remote_offset = s->remote_offset,
+			.expect = s->traffic.expect }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -228,12 +255,15 @@ const struct rdmascn_kind rs_step_write = {
 static const cyaml_schema_field_t read_fields[] = {
 	RS_STEP_COMMON_FIELDS(S),
 	RS_FIELD_REF("qp", S, qp),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_REF("remote", S, remote),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("remote_offset", S, remote_offset),
 	RS_FIELD_UINT("rkey", S, rkey),
+	RS_STEP_WR_FIELDS(S),
+	RS_FIELD_UINT("remote_stride", S, vary.remote_stride),
+	RS_STEP_SPLIT_FIELDS(S),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -243,6 +273,7 @@ static const struct rdmascn_ref read_refs[] = {
 	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF("remote", S, remote, "mr", "mw"),
 	RS_REF_END
 };
@@ -256,6 +287,13 @@ static int read_check(struct rs_obj *obj, struct rs_diag *d)
 			     "not possible for read");
 		return -EINVAL;
 	}
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = s->length,
+			.inline_data = s->traffic.inline_data, .remote = true,
+			.remote_offset = s->remote_offset,
+			.expect = s->traffic.expect }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -285,7 +323,9 @@ static const cyaml_schema_field_t atomic_fields[] = {
 	RS_FIELD_UINT("add", S, add),
 	RS_FIELD_UINT("compare", S, compare),
 	RS_FIELD_UINT("swap", S, swap),
+	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("remote_offset", S, remote_offset),
+	RS_FIELD_UINT("wr_id", S, vary.wr_id),
 	RS_FIELD_UINT("expect_fetched", S, expect_fetched),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
@@ -334,6 +374,10 @@ static int atomic_check(struct rs_obj *obj, struct rs_diag *d)
 			     "not possible for atomics");
 		return -EINVAL;
 	}
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = 8 }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
@@ -361,8 +405,10 @@ static const cyaml_schema_field_t ud_send_fields[] = {
 	RS_FIELD_OPT_REF("to", S, to),
 	RS_FIELD_OPT_REF("reply_to", S, reply_to),
 	RS_FIELD_UINT("remote_qkey", S, remote_qkey),
-	RS_FIELD_REF("local", S, local),
+	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_UINT("length", S, length),
+	RS_FIELD_UINT("offset", S, offset),
+	RS_STEP_WR_FIELDS(S),
 	RS_STEP_TRAFFIC_FIELDS(S),
 	CYAML_FIELD_END
 };
@@ -375,6 +421,7 @@ static const struct rdmascn_ref ud_send_refs[] = {
 	RS_REF("to", S, to, RS_QP_KINDS),
 	RS_REF("reply_to", S, reply_to, "recv"),
 	RS_REF("local", S, local, "mr"),
+	RS_STEP_REF_SGE(S),
 	RS_REF_END
 };
 
@@ -396,6 +443,11 @@ static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
 			     "'to', the Q_Key is that QP's)");
 		return -EINVAL;
 	}
+	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
+			.v = &s->vary, .n = s->traffic.iterations,
+			.offset = s->offset, .length = s->length,
+			.inline_data = s->traffic.inline_data }))
+		return -EINVAL;
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 

@@ -9,29 +9,65 @@
 #include "buf.h"
 #include "post.h"
 #include "steps.h"
+#include "vary.h"
 
+/* Every message: its local SGEs, one after the other, against the
+ * remote bytes where it went (write) or came from (read). */
 static int check_moved(struct rs_step_run *sr)
 {
 	struct post_rt *p = sr->rt;
+	const struct rs_wr_vary *v = &p->w.v;
+	bool read = p->tmpl.opcode == IBV_WR_RDMA_READ;
+	uint64_t msgs = p->w.n / v->pieces;
 
-	if (!p->src || !p->dst)
+	if (!p->dst)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
-				    "the bytes on one side are not in this "
+				    "the remote bytes are not in this "
 				    "process's memory");
-	return rs_post_compare(sr, p->dst, p->src, p->len, "the bytes moved");
+	for (uint64_t m = 0; m < msgs; m++) {
+		const uint8_t *remote = p->dst + m * v->remote_stride;
+		uint64_t at = 0;
+
+		for (unsigned j = 0; j < v->nsge; j++) {
+			const uint8_t *local = v->host[j];
+			uint32_t len = v->sge[j].length;
+			size_t d;
+
+			if (!local)
+				return rs_step_fail(sr, RS_STEP_CANTRUN,
+						    "verify", "the local bytes "
+						    "are not in this process's "
+						    "memory");
+			local += m * v->stride;
+			d = rs_first_diff(read ? local : remote + at,
+					  read ? remote + at : local, len);
+			if (d < len)
+				return rs_step_fail(sr, RS_STEP_FAILED,
+						    "verify", "the bytes moved "
+						    "differ at byte %llu of "
+						    "message %llu of %llu",
+						    (unsigned long long)(at + d),
+						    (unsigned long long)m + 1,
+						    (unsigned long long)msgs);
+			at += len;
+		}
+	}
+	return 0;
 }
 
 static int rdma_start(struct rs_step_run *sr, const char *qp,
-		      const char *local, uint64_t offset, uint32_t length,
-		      const char *remote, uint64_t remote_offset,
-		      uint32_t rkey_field, const struct rs_step_traffic *t,
-		      bool read)
+		      const struct rs_step_vary *vary, const char *local,
+		      uint64_t offset, uint32_t length, const char *remote,
+		      uint64_t remote_offset, uint32_t rkey_field,
+		      const struct rs_step_traffic *t, bool read)
 {
 	struct post_rt *p = sr->rt;
 	struct ibv_send_wr *w = &p->tmpl;
-	uint64_t raddr, ravail;
+	struct rs_wr_vary *v = &p->w.v;
+	uint64_t raddr, ravail, end;
+	uint64_t iters = t->iterations ? t->iterations : 1;
 	uint32_t rkey;
-	uint8_t *host, *rhost;
+	uint8_t *rhost;
 	int r;
 
 	p->w.qp = rs_wr_qp(sr, qp, "qp", false);
@@ -39,29 +75,45 @@ static int rdma_start(struct rs_step_run *sr, const char *qp,
 		return -EIO;
 	rs_step_remote(sr, remote, remote_offset, &raddr, &rkey, &rhost,
 		       &ravail);
-	r = rs_step_local(sr, local, offset, "length", length, ravail,
-			  &p->tsge, &host);
+	p->vary = vary;
+	r = rs_step_bufs(sr, vary, local, offset, length, ravail, iters, v);
 	if (r)
 		return r;
 	/* Past the end of the remote is a negative test, or a mistake. */
-	if (p->tsge.length > ravail && t->expect == IBV_WC_SUCCESS)
+	end = rs_vary_end(0, v->len, iters, vary->remote_stride);
+	if (end > ravail && t->expect == IBV_WC_SUCCESS) {
+		if (iters > 1 && vary->remote_stride)
+			return rs_step_fail(sr, RS_STEP_CANTRUN,
+					    "remote_stride",
+					    "%llu messages of %llu bytes, "
+					    "%llu apart from remote_offset "
+					    "%llu, end at byte %llu of the "
+					    "%llu there in '%s'",
+					    (unsigned long long)iters,
+					    (unsigned long long)v->len,
+					    (unsigned long long)
+					    vary->remote_stride,
+					    (unsigned long long)remote_offset,
+					    (unsigned long long)end,
+					    (unsigned long long)ravail, remote);
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "length",
-				    "%u bytes at remote_offset %llu do not "
+				    "%llu bytes at remote_offset %llu do not "
 				    "fit in '%s' (%llu bytes there)",
-				    p->tsge.length,
+				    (unsigned long long)v->len,
 				    (unsigned long long)remote_offset, remote,
 				    (unsigned long long)ravail);
+	}
 	if (rs_obj_has(sr->obj, "rkey"))
 		rkey = rkey_field;
 	w->opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
 	w->wr.rdma.remote_addr = raddr;
 	w->wr.rdma.rkey = rkey;
-	p->len = p->tsge.length;
-	p->src = read ? rhost : host;
-	p->dst = read ? host : rhost;
+	v->has_remote = true;
+	v->remote = raddr;
+	v->remote_stride = vary->remote_stride;
+	p->dst = rhost;
 	if (t->verify)
 		p->check = check_moved;
-	p->host = host;
 	return 0;
 }
 
@@ -71,8 +123,9 @@ static int write_start(struct rs_step_run *sr)
 	struct post_rt *p = sr->rt;
 	int r;
 
-	r = rdma_start(sr, s->qp, s->local, s->offset, s->length, s->remote,
-		       s->remote_offset, s->rkey, &s->traffic, false);
+	r = rdma_start(sr, s->qp, &s->vary, s->local, s->offset, s->length,
+		       s->remote, s->remote_offset, s->rkey, &s->traffic,
+		       false);
 	if (r)
 		return r;
 	if (rs_obj_has(sr->obj, "imm")) {
@@ -91,8 +144,9 @@ static int read_start(struct rs_step_run *sr)
 	struct post_rt *p = sr->rt;
 	int r;
 
-	r = rdma_start(sr, s->qp, s->local, s->offset, s->length, s->remote,
-		       s->remote_offset, s->rkey, &s->traffic, true);
+	r = rdma_start(sr, s->qp, &s->vary, s->local, s->offset, s->length,
+		       s->remote, s->remote_offset, s->rkey, &s->traffic,
+		       true);
 	if (!r)
 		r = rs_step_check_rd_atomic(sr, p->w.qp, s->traffic.expect);
 	if (r)
@@ -139,7 +193,8 @@ static int atomic_start(struct rs_step_run *sr)
 	if (!p->w.qp ||
 	    rs_step_check_rd_atomic(sr, p->w.qp, s->traffic.expect))
 		return -EIO;
-	r = rs_step_local(sr, s->local, 0, NULL, 8, 8, &p->tsge, &p->fetch);
+	r = rs_step_local(sr, s->local, s->offset, NULL, 8, 8, &p->tsge,
+			  &p->fetch);
 	if (r)
 		return r;
 	if (p->tsge.length < 8)
@@ -164,6 +219,8 @@ static int atomic_start(struct rs_step_run *sr)
 		w->wr.atomic.compare_add = s->add;
 	}
 	p->check = check_fetched;
+	p->w.v.user_id = rs_obj_has(sr->obj, "wr_id");
+	p->w.v.wr_id = s->vary.wr_id;
 	return rs_post_begin(sr, p, &s->traffic, true);
 }
 

@@ -5,40 +5,74 @@
 #include <errno.h>
 #include <string.h>
 
+#include "alloc.h"
+
 #include "buf.h"
 #include "post.h"
 #include "steps.h"
 
-/* The peer's last receive: the buffer the step that posted it names. */
+/* The peer's last receive, where the step that posted it put it, holds
+ * the bytes of our last WR. */
 static int check_received(struct rs_step_run *sr)
 {
 	struct post_rt *p = sr->rt;
+	const struct rs_wr_vary *v = &p->w.v;
 	struct rs_qpi *q = p->peer;
 	uint32_t slot = atomic_load(&q->last_recv_slot);
 	uint32_t got = atomic_load(&q->last_recv_len);
 	uint32_t grh = q->info.type == RS_QPT_UD ? 40 : 0;
 	struct rs_owner *o = slot < sr->st->n_objs ? sr->st->owners[slot] :
 			     NULL;
-	uint64_t offset = 0;
+	/* In: which of that step's receives; out: where it is. */
+	uint64_t offset = atomic_load(&q->last_recv_seq), len = 0, at;
 	const char *local = o ? rs_step_receives_into(o->obj, &offset) : NULL;
+	struct ibv_sge *sg = rs_calloc(v->nsge, sizeof(*sg));
 	struct rs_mr_rt *mr;
+	uint64_t remote;
+	int r = 0;
 
-	if (!local)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
-				    "qp '%s''s receives were not posted by a "
-				    "recv step", q->l->obj->id);
+	if (!sg)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL, "out of memory");
+	rs_wr_vary_at(v, p->w.n - 1, sg, &remote);
+	for (unsigned j = 0; p->tmpl.num_sge && j < v->nsge; j++)
+		len += sg[j].length;
+	if (!local) {
+		r = rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+				 "qp '%s''s receives were not posted by a recv "
+				 "step into one buffer", q->l->obj->id);
+		goto out;
+	}
 	mr = rs_step_mr(sr, local);
-	if (got != grh + p->len)
-		return rs_step_fail(sr, RS_STEP_FAILED, "verify",
-				    "qp '%s''s last receive got %u bytes, %llu "
-				    "were sent", q->l->obj->id, got - grh,
-				    (unsigned long long)p->len);
-	if (!mr->buf || !p->src || offset + got > mr->length)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
-				    "the received bytes are not in mr '%s'",
-				    local);
-	return rs_post_compare(sr, (uint8_t *)mr->buf + offset + grh, p->src,
-			       p->len, "the bytes received");
+	if (got != grh + len) {
+		r = rs_step_fail(sr, RS_STEP_FAILED, "verify",
+				 "qp '%s''s last receive got %u bytes, %llu "
+				 "were sent", q->l->obj->id, got - grh,
+				 (unsigned long long)len);
+		goto out;
+	}
+	if (!mr->buf || offset + got > mr->length) {
+		r = rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+				 "the received bytes are not in mr '%s'",
+				 local);
+		goto out;
+	}
+	at = offset + grh;
+	for (unsigned j = 0; !r && len && j < v->nsge; j++) {
+		const uint8_t *want = rs_wr_vary_host(v, j, &sg[j]);
+
+		if (!want) {
+			r = rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+					 "the bytes sent are not in this "
+					 "process's memory");
+			break;
+		}
+		r = rs_post_compare(sr, (uint8_t *)mr->buf + at, want,
+				    sg[j].length, "the bytes received");
+		at += sg[j].length;
+	}
+out:
+	rs_free(sg);
+	return r;
 }
 
 static int send_start(struct rs_step_run *sr)
@@ -47,7 +81,6 @@ static int send_start(struct rs_step_run *sr)
 	struct post_rt *p = sr->rt;
 	struct ibv_send_wr *w = &p->tmpl;
 	uint64_t cap = UINT64_MAX;
-	uint8_t *host;
 	int r;
 
 	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
@@ -69,8 +102,9 @@ static int send_start(struct rs_step_run *sr)
 		    p->peer->srq && !rs_as_srq(p->peer->srq, &srq))
 			w->qp_type.xrc.remote_srqn = srq.srq_num;
 	}
-	r = rs_step_local(sr, s->local, s->offset, "length", s->length, cap,
-			  &p->tsge, &host);
+	p->vary = &s->vary;
+	r = rs_step_bufs(sr, &s->vary, s->local, s->offset, s->length, cap,
+			 s->traffic.iterations, &p->w.v);
 	if (r)
 		return r;
 	w->opcode = IBV_WR_SEND;
@@ -85,14 +119,11 @@ static int send_start(struct rs_step_run *sr)
 		w->opcode = IBV_WR_SEND_WITH_INV;
 		w->invalidate_rkey = mw ? mw->rkey : rs_as_mem(l)->mr->rkey;
 	}
-	p->src = host;
-	p->len = p->tsge.length;
 	if (s->traffic.verify && p->peer)
 		p->check = check_received;
 	else if (s->traffic.verify)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
 				    "the receiving qp is not in this scenario");
-	p->host = host;
 	return rs_post_begin(sr, p, &s->traffic,
 			     rs_post_has_data(sr, s->length));
 }
@@ -157,7 +188,6 @@ static int ud_send_start(struct rs_step_run *sr)
 	const struct rs_step_ud_send *s = sr->obj->data;
 	struct post_rt *p = sr->rt;
 	struct ibv_send_wr *w = &p->tmpl;
-	uint8_t *host;
 	int r;
 
 	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
@@ -177,20 +207,18 @@ static int ud_send_start(struct rs_step_run *sr)
 		w->wr.ud.remote_qpn = p->peer->qpn;
 		w->wr.ud.remote_qkey = p->peer->rt->qkey;
 	}
-	r = rs_step_local(sr, s->local, 0, "length", s->length,
-			  rs_qp_mtu_bytes(sr, p->w.qp), &p->tsge, &host);
+	r = rs_step_bufs(sr, &s->vary, s->local, s->offset, s->length,
+			 rs_qp_mtu_bytes(sr, p->w.qp), s->traffic.iterations,
+			 &p->w.v);
 	if (r)
 		return r;
 	w->opcode = IBV_WR_SEND;
-	p->src = host;
-	p->len = p->tsge.length;
 	if (s->traffic.verify && p->peer)
 		p->check = check_received;
 	else if (s->traffic.verify)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
 				    "the sender replied to is not a qp of "
 				    "this scenario");
-	p->host = host;
 	p->op = "ud_send";
 	return rs_post_begin(sr, p, &s->traffic,
 			     rs_post_has_data(sr, s->length));

@@ -147,7 +147,8 @@ static int stream_q_init(struct rs_step_run *sr, struct stream_rt *s,
 	q->sl = &sr->owner->lanes[2 * i];
 	q->sl->op = rs_wr_op_name(tmpl->opcode);
 	rs_recv_lane(&sr->owner->lanes[2 * i + 1]);
-	if (rs_wr_window_build(&q->w, tmpl, &sge))
+	if (rs_wr_vary_set(&q->w.v, &sge, NULL, 1) ||
+	    rs_wr_window_build(&q->w, tmpl))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
 	r = rs_step_watch(sr, q->w.qp->send_cq, st->completion);

@@ -25,6 +25,37 @@ struct rs_diag;
 /* Kinds a reference field accepts. */
 #define RS_QP_KINDS "qp"
 
+/* One entry of `sge:`: @length bytes (absent: the rest of the mr) at
+ * @offset of mr @mr. */
+struct rs_sge_spec {
+	char *mr;
+	uint64_t offset;
+	uint32_t length;
+};
+
+/* The most entries an `sge:` list takes (the QP's max_send_sge or
+ * max_recv_sge decides at run). */
+#define RS_SGE_MAX 64
+/* `wr_id:` values stay below this: above are the engine's own ids (the
+ * posting step's slot in the top bits). */
+#define RS_USER_WR_ID_END (1ull << 40)
+
+/*
+ * What varies from one WR to the next (wr.c): an SGE list instead of
+ * local/offset/length, a stride per iteration on the local (and, for
+ * write and read, the remote) side, the first wr_id, and a cap on the
+ * bytes a WR moves (a longer message is split into chained WRs).
+ */
+struct rs_step_vary {
+	struct rs_sge_spec *sge;
+	unsigned sge_count;
+	uint64_t stride;         /* bytes added to each local address per
+				  * iteration */
+	uint64_t remote_stride;  /* ... to the remote address */
+	uint64_t wr_id;          /* the first WR's, when given */
+	uint32_t max_msg_sz;     /* when given: at most this per WR */
+};
+
 /* step_post.c */
 struct rs_step_send {
 	struct rs_step_common common;
@@ -38,6 +69,7 @@ struct rs_step_send {
 	uint32_t remote_qkey;
 	uint64_t offset;
 	struct rs_step_traffic traffic;
+	struct rs_step_vary vary;
 };
 
 /* `grh:` of a UD recv: the GIDs its receives' GRH must carry, given as
@@ -61,6 +93,7 @@ struct rs_step_recv {
 	uint64_t offset;
 	struct rs_step_grh grh;  /* in place: its references resolve */
 	struct rs_step_traffic traffic; /* expect, completion, wc only */
+	struct rs_step_vary vary;
 };
 
 struct rs_step_write {
@@ -74,6 +107,7 @@ struct rs_step_write {
 	uint64_t offset;
 	uint64_t remote_offset;
 	struct rs_step_traffic traffic;
+	struct rs_step_vary vary;
 };
 
 struct rs_step_read {
@@ -86,6 +120,7 @@ struct rs_step_read {
 	uint64_t offset;
 	uint64_t remote_offset;
 	struct rs_step_traffic traffic;
+	struct rs_step_vary vary;
 };
 
 enum rs_atomic_op { RS_ATOMIC_FETCH_ADD, RS_ATOMIC_CMP_SWAP };
@@ -103,9 +138,11 @@ struct rs_step_atomic {
 	uint64_t add;
 	uint64_t compare;
 	uint64_t swap;
+	uint64_t offset;         /* of the fetched value in local */
 	uint64_t remote_offset;  /* 8-byte aligned */
 	uint64_t expect_fetched; /* checked when given */
 	struct rs_step_traffic traffic;
+	struct rs_step_vary vary;
 };
 
 struct rs_step_ud_send {
@@ -118,7 +155,9 @@ struct rs_step_ud_send {
 	uint32_t remote_qkey;    /* reply_to: the Q_Key */
 	char *local;
 	uint32_t length;
+	uint64_t offset;
 	struct rs_step_traffic traffic;
+	struct rs_step_vary vary;
 };
 
 /* `access:` of bind_mw: IBV_ACCESS_* bits. */
@@ -258,6 +297,19 @@ extern const struct rdmascn_kind rs_step_verify;
 extern const struct rdmascn_kind rs_step_parallel;
 extern const struct rdmascn_kind rs_step_sleep;
 extern const struct rdmascn_kind rs_step_modify_qp;
+
+/* `sge:`, `stride:` and `wr_id:` (every posting step), `remote_stride:`
+ * (write, read), `max_msg_sz:` (send, write, read). */
+extern const cyaml_schema_value_t rs_sge_schema;
+#define RS_STEP_WR_FIELDS(s)                                              \
+	CYAML_FIELD_SEQUENCE("sge", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
+			     s, vary.sge, &rs_sge_schema, 1, RS_SGE_MAX),    \
+	RS_FIELD_UINT("stride", s, vary.stride),                          \
+	RS_FIELD_UINT("wr_id", s, vary.wr_id)
+#define RS_STEP_SPLIT_FIELDS(s)                                           \
+	RS_FIELD_UINT("max_msg_sz", s, vary.max_msg_sz)
+#define RS_STEP_REF_SGE(s)                                                \
+	RS_REF_ITEMS("sge", s, vary.sge, struct rs_sge_spec, mr, "mr")
 
 /* The core step types, NULL-terminated. */
 extern const struct rdmascn_kind *const rs_core_steps[];

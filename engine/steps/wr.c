@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "macros.h"
+#include "vary.h"
 #include "wr.h"
 
 struct rs_qpi *rs_wr_qp(struct rs_step_run *sr, const char *id,
@@ -68,17 +69,128 @@ int rs_wr_inline(struct rs_step_run *sr, struct rs_qpi *qp, uint32_t len,
 	return 0;
 }
 
-int rs_wr_window_build(struct rs_wr_window *w, const struct ibv_send_wr *tmpl,
-		       const struct ibv_sge *sge)
+/* --- what varies from WR to WR ------------------------------------------- */
+
+int rs_wr_vary_set(struct rs_wr_vary *v, const struct ibv_sge *sge,
+		   uint8_t *const *host, unsigned nsge)
 {
+	v->sge = rs_calloc(nsge ? nsge : 1, sizeof(*v->sge));
+	v->host = rs_calloc(nsge ? nsge : 1, sizeof(*v->host));
+	if (!v->sge || !v->host)
+		return -ENOMEM;
+	v->nsge = nsge;
+	v->len = 0;
+	for (unsigned j = 0; j < nsge; j++) {
+		v->sge[j] = sge[j];
+		v->host[j] = host ? host[j] : NULL;
+		v->len += sge[j].length;
+	}
+	if (!v->pieces)
+		v->pieces = 1;
+	return 0;
+}
+
+void rs_wr_vary_free(struct rs_wr_vary *v)
+{
+	rs_free(v->sge);
+	rs_free(v->host);
+	v->sge = NULL;
+	v->host = NULL;
+}
+
+int rs_wr_vary_split(struct rs_wr_vary *v, uint64_t max)
+{
+	uint64_t pieces = rs_vary_pieces(v->len, max);
+
+	v->pieces = 1;
+	v->piece = 0;
+	if (pieces == 1)
+		return 0;
+	if (v->nsge != 1)
+		return -EINVAL;
+	v->pieces = pieces;
+	v->piece = max;
+	return 0;
+}
+
+void rs_wr_vary_at(const struct rs_wr_vary *v, uint64_t s,
+		   struct ibv_sge *sg, uint64_t *ret_remote)
+{
+	uint64_t pieces = v->pieces ? v->pieces : 1;
+	uint64_t msg = s / pieces, at = 0;
+
+	for (unsigned j = 0; j < v->nsge; j++) {
+		sg[j] = v->sge[j];
+		sg[j].addr += msg * v->stride;
+	}
+	if (v->piece && v->nsge == 1) {
+		rs_vary_piece(v->len, v->piece, s % pieces, &at,
+			      &sg[0].length);
+		sg[0].addr += at;
+	}
+	*ret_remote = v->remote + msg * v->remote_stride + at;
+}
+
+uint8_t *rs_wr_vary_host(const struct rs_wr_vary *v, unsigned j,
+			 const struct ibv_sge *sg)
+{
+	return v->host[j] ? v->host[j] + (sg->addr - v->sge[j].addr) : NULL;
+}
+
+uint64_t rs_wr_id_of(struct rs_step_run *sr, const struct rs_wr_vary *v,
+		     unsigned lane, uint64_t s)
+{
+	if (v->user_id)
+		return v->wr_id + s;
+	return rs_wr_id(rs_step_slot(sr), lane, (uint32_t)s);
+}
+
+int rs_wr_user_ids(struct rs_step_run *sr, const struct rs_wr_vary *v,
+		   struct rs_qpi *qp, struct rs_live *srq, bool recv,
+		   unsigned lane, uint64_t n)
+{
+	const void *queue = srq ? (const void *)srq : (const void *)qp;
+	const char *other = NULL;
+	int r;
+
+	if (!v->user_id)
+		return 0;
+	if (n > RS_USER_WR_ID_END - v->wr_id)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "wr_id",
+				    "%llu WRs from %llu reach 2^40, where the "
+				    "engine's own wr_ids begin",
+				    (unsigned long long)n,
+				    (unsigned long long)v->wr_id);
+	r = rs_step_wr_range(sr, queue, recv, v->wr_id, n, lane, &other);
+	if (r == -EBUSY)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "wr_id",
+				    "%llu .. %llu on %s '%s' overlap the "
+				    "wr_ids of %s, whose WRs may still "
+				    "complete there", (unsigned long long)v->wr_id,
+				    (unsigned long long)(v->wr_id + n - 1),
+				    srq ? "srq" : "qp",
+				    srq ? srq->obj->id : qp->l->obj->id, other);
+	if (r)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "wr_id",
+				    "more than %d steps choose their wr_ids",
+				    RS_MAX_WR_RANGES);
+	return 0;
+}
+
+/* --- the send window, built ----------------------------------------------- */
+
+int rs_wr_window_build(struct rs_wr_window *w, const struct ibv_send_wr *tmpl)
+{
+	unsigned nsge = w->v.nsge ? w->v.nsge : 1;
+
 	w->wr = rs_calloc(w->list, sizeof(*w->wr));
-	w->sge = rs_calloc(w->list, sizeof(*w->sge));
+	w->sge = rs_calloc((size_t)w->list * nsge, sizeof(*w->sge));
 	if (!w->wr || !w->sge)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < w->list; i++) {
 		w->wr[i] = *tmpl;
-		w->sge[i] = *sge;
-		w->wr[i].sg_list = &w->sge[i];
+		w->wr[i].sg_list = &w->sge[(size_t)i * nsge];
+		w->wr[i].num_sge = tmpl->num_sge ? (int)w->v.nsge : 0;
 		w->wr[i].next = i + 1 < w->list ? &w->wr[i + 1] : NULL;
 	}
 	w->ex = rs_qp_use_ex(w->qp, tmpl->opcode);
@@ -91,6 +203,7 @@ void rs_wr_window_free(struct rs_wr_window *w)
 	rs_free(w->sge);
 	w->wr = NULL;
 	w->sge = NULL;
+	rs_wr_vary_free(&w->v);
 }
 
 uint64_t rs_wr_next(const struct rs_wr_window *w, uint64_t done,
@@ -113,15 +226,18 @@ uint64_t rs_wr_next(const struct rs_wr_window *w, uint64_t done,
 int rs_wr_post(struct rs_step_run *sr, struct rs_wr_window *w,
 	       unsigned lane, uint64_t k, rs_wr_post_fn *post)
 {
-	uint32_t slot = rs_step_slot(sr);
 	struct ibv_send_wr *bad = NULL;
 	int r;
 
 	for (uint64_t i = 0; i < k; i++) {
 		uint64_t s = w->posted + i;
 		struct ibv_send_wr *wr = &w->wr[i];
+		uint64_t remote;
 
-		wr->wr_id = rs_wr_id(slot, lane, (uint32_t)s);
+		wr->wr_id = rs_wr_id_of(sr, &w->v, lane, s);
+		rs_wr_vary_at(&w->v, s, wr->sg_list, &remote);
+		if (w->v.has_remote)
+			wr->wr.rdma.remote_addr = remote;
 		wr->send_flags = w->flags;
 		if ((s + 1) % w->sig == 0 || s + 1 == w->n) {
 			wr->send_flags |= IBV_SEND_SIGNALED;

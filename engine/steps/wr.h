@@ -28,9 +28,47 @@ struct rs_qpi *rs_wr_qp(struct rs_step_run *sr, const char *id,
 			const char *field, bool named);
 
 /*
+ * What varies from WR to WR: message i (of a step's iterations, of a
+ * recv step's count) is `stride` bytes further on in each of its SGEs
+ * and `remote_stride` at the remote; a message longer than `piece`
+ * bytes (one SGE) goes as `pieces` WRs, each the next `piece` bytes.
+ * WR s is piece s % pieces of message s / pieces.
+ */
+struct rs_wr_vary {
+	unsigned nsge;
+	struct ibv_sge *sge;         /* message 0's, nsge of them */
+	uint8_t **host;              /* our bytes of each; NULL: none */
+	uint64_t stride, remote_stride;
+	uint64_t len;                /* a message's bytes, all SGEs */
+	uint64_t piece;              /* 0: not split */
+	uint64_t pieces;             /* WRs a message (1 unless split) */
+	uint64_t remote;             /* message 0's remote address ... */
+	bool has_remote;             /* ... for an RDMA op */
+	bool user_id;                /* `wr_id:` given: WR s has wr_id + s */
+	uint64_t wr_id;
+};
+
+/* WR @s's SGEs into @sg (v->nsge of them) and its remote address. */
+void rs_wr_vary_at(const struct rs_wr_vary *v, uint64_t s,
+		   struct ibv_sge *sg, uint64_t *ret_remote);
+/* Our bytes at @sg, one of the SGEs rs_wr_vary_at() made from SGE @j;
+ * NULL: not in this process's memory. */
+uint8_t *rs_wr_vary_host(const struct rs_wr_vary *v, unsigned j,
+			 const struct ibv_sge *sg);
+/* Split messages longer than @max (0: never) into pieces: 0, or the
+ * message is an SGE list that cannot be split (-EINVAL). */
+int rs_wr_vary_split(struct rs_wr_vary *v, uint64_t max);
+/* Copy @nsge SGEs (and their @host bytes, NULL: none) into @v; 0 or
+ * -ENOMEM. */
+int rs_wr_vary_set(struct rs_wr_vary *v, const struct ibv_sge *sge,
+		   uint8_t *const *host, unsigned nsge);
+void rs_wr_vary_free(struct rs_wr_vary *v);
+
+/*
  * A window of send WRs on one QP: at most `depth` in flight, `list` per
  * post call from a chain built once, a completion requested every
- * `sig`th WR and on the last.
+ * `sig`th WR and on the last; each WR's SGEs, remote address and wr_id
+ * as `v` says.
  */
 struct rs_wr_window {
 	struct rs_qpi *qp;
@@ -41,7 +79,8 @@ struct rs_wr_window {
 	uint64_t posted;
 	uint64_t sig_upto;           /* WRs up to the last signalled one */
 	struct ibv_send_wr *wr;      /* list WRs, chained */
-	struct ibv_sge *sge;
+	struct ibv_sge *sge;         /* v.nsge for each */
+	struct rs_wr_vary v;
 };
 
 /* Posts a chain another way than ibv_post_send() (a type 1 window's
@@ -62,10 +101,9 @@ int rs_wr_window_size(struct rs_step_run *sr, struct rs_wr_window *w,
  * step failed. */
 int rs_wr_inline(struct rs_step_run *sr, struct rs_qpi *qp, uint32_t len,
 		 uint8_t *host, struct ibv_sge *sge, unsigned *flags);
-/* The chain: `list` copies of @tmpl, each with its own copy of @sge.
- * 0 or -ENOMEM. */
-int rs_wr_window_build(struct rs_wr_window *w, const struct ibv_send_wr *tmpl,
-		       const struct ibv_sge *sge);
+/* The chain: `list` copies of @tmpl, each with SGEs of its own (w->v's
+ * count; @tmpl's num_sge 0: none).  0 or -ENOMEM. */
+int rs_wr_window_build(struct rs_wr_window *w, const struct ibv_send_wr *tmpl);
 void rs_wr_window_free(struct rs_wr_window *w);
 /* How many WRs the next post takes with @done of them completed: what
  * is left, a chain at most, the room in the window, at most @limit.
@@ -77,6 +115,18 @@ uint64_t rs_wr_next(const struct rs_wr_window *w, uint64_t done,
  * as posted. */
 int rs_wr_post(struct rs_step_run *sr, struct rs_wr_window *w,
 	       unsigned lane, uint64_t k, rs_wr_post_fn *post);
+
+/* The wr_id of WR @s of a window or recv step: `wr_id:` + @s when
+ * given, else the routing id of @sr's slot, @lane and @s. */
+uint64_t rs_wr_id_of(struct rs_step_run *sr, const struct rs_wr_vary *v,
+		     unsigned lane, uint64_t s);
+/* `wr_id:` given: route the completions of wr_id .. wr_id + @n - 1 on
+ * @qp's send queue (@recv false), its receive queue or @srq (when not
+ * NULL) to @sr's @lane.  0, or -EIO once the step failed (they overlap
+ * the ids of a step whose WRs may still complete on that queue). */
+int rs_wr_user_ids(struct rs_step_run *sr, const struct rs_wr_vary *v,
+		   struct rs_qpi *qp, struct rs_live *srq, bool recv,
+		   unsigned lane, uint64_t n);
 
 /* Receives kept posted on one QP, one WR at a time. */
 struct rs_recv_window {

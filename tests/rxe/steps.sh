@@ -4,7 +4,9 @@
 # expected and unexpected completion errors, deadlines, channel-less
 # events, sleeps, verify, modify_qp, parallel steps sharing CQs, stream
 # and pingpong, buffers with literal contents and mmap()ed memory each end
-# as they should, with a clean teardown.
+# as they should, with a clean teardown; work requests with strides,
+# offsets, SGE lists, chosen wr_ids and split messages put their bytes
+# where they say.
 set -u
 rdmascn=$1
 scndir=$2
@@ -269,6 +271,130 @@ has gates_miss "$tmp/out" "^step [0-9]+ +stream +'sg' +not run"
 	and .value > 0.001')" = true ] || fail "gates_miss: record $(rec -c '.steps[0]')"
 echo "ok gates: bounds that hold pass; latency.typical max 0.001 fails at its line"
 
+# Work requests that vary: data lands where strides, offsets and SGE
+# lists say, split messages arrive whole, chosen wr_ids come back in
+# completions.  The pattern fill is byte i = i mod 256, so a message one
+# stride (1000, 1256: not multiples of 256) off its place fails verify.
+wr_base() {
+	cat <<EOF
+scenario: $1
+contexts: [{id: ctx, device: any, port: 1, gid_index: 1}]
+pds: [{id: pd, context: ctx}]
+cqs: [{id: cq, context: ctx, cqe: 256}]
+mrs:
+  - {id: src, pd: pd, length: 8192, access: [local_write, remote_read], fill: pattern}
+  - {id: dst, pd: pd, length: 8192, access: [local_write, remote_write, remote_read], fill: zero}
+  - {id: hdr, pd: pd, length: 64, access: [local_write], fill: byte, fill_byte: 0xab}
+  - {id: big, pd: pd, length: 20000, access: [local_write, remote_read], fill: pattern}
+  - {id: back, pd: pd, length: 20000, access: [local_write], fill: zero}
+  - {id: ud_rx, pd: pd, length: 4136, access: [local_write], fill: zero}
+qps:
+  - {id: a, pd: pd, type: rc, send_cq: cq, cap: {max_send_wr: 8, max_recv_wr: 8, max_send_sge: 2}}
+  - {id: b, pd: pd, type: rc, send_cq: cq, cap: {max_send_wr: 8, max_recv_wr: 8}}
+  - {id: u, pd: pd, type: ud, send_cq: cq, qkey: 0x11111111, cap: {max_send_wr: 8}}
+  - {id: v, pd: pd, type: ud, send_cq: cq, qkey: 0x11111111, cap: {max_recv_wr: 8}}
+ahs:
+  - {id: to_v, pd: pd, dgid: "::ffff:10.99.0.1", is_global: true, gid_index: 1, port: 1}
+connections:
+  - {id: ab, a: a, b: b, max_rd_atomic: 4, max_dest_rd_atomic: 4}
+steps:
+EOF
+}
+wscn() { wr_base "$1" >"$tmp/$1.yaml"; printf '%s\n' "$2" >>"$tmp/$1.yaml"; }
+# placed MR OFFSET LEN STRIDE N: a verify of each of N messages of LEN
+# bytes STRIDE apart from OFFSET against the pattern, and of the gaps
+# and the tail against zero.
+placed() {
+	local mr=$1 off=$2 len=$3 stride=$4 n=$5 i m at=0
+	for i in $(seq 0 $((n - 1))); do
+		m=$((off + i * stride))
+		[ $m -gt $at ] && echo "  - verify: {mr: $mr, offset: $at, length: $((m - at)), pattern: zero}"
+		echo "  - verify: {mr: $mr, offset: $m, length: $len, pattern: pattern}"
+		at=$((m + len))
+	done
+	echo "  - verify: {mr: $mr, offset: $at, pattern: zero}"
+}
+# A write from offset 100 of src, 1000 apart, to 356 of dst, 1256 apart.
+wscn wr_strides "  - write: {id: w, qp: a, local: src, offset: 100, stride: 1000, length: 50, iterations: 4, remote: dst, remote_offset: 356, remote_stride: 1256, verify: true, wr_id: 42}
+$(placed dst 356 50 1256 4)"
+expect wr_strides 0 "$tmp/wr_strides.yaml"
+has wr_strides "$tmp/out" "^step 1 +write +'w' +passed .* 4 wr"
+[ "$(grep -c "^step .* verify .* passed" "$tmp/out")" = 9 ] ||
+	{ cat "$tmp/out"; fail "wr_strides: not 9 verifies passed"; }
+echo "ok a write with offset/stride 100/1000 to remote 356/1256 landed there, gaps zero"
+# Receives into dst 1256 apart from 356; sends from src 1000 apart from 100.
+wscn wr_recv_strides "  - recv: {id: r, qp: b, local: dst, offset: 356, stride: 1256, length: 50, count: 4, wr_id: 0}
+  - send: {id: s, qp: a, local: src, offset: 100, stride: 1000, length: 50, iterations: 4, verify: true, wr_id: 0}
+$(placed dst 356 50 1256 4)"
+expect wr_recv_strides 0 "$tmp/wr_recv_strides.yaml"
+echo "ok 4 strided receives from offset 356 took 4 strided sends from offset 100, gaps zero"
+# A read split at 3000 bytes (7 WRs: 6 of 3000, then 2000) on a send
+# queue of 8: chained, the last signalled.
+wscn wr_split_read "  - read: {id: rd, qp: a, local: back, remote: big, length: 20000, max_msg_sz: 3000, verify: true}
+  - verify: {id: all, mr: back, pattern: pattern}"
+expect wr_split_read 0 "$tmp/wr_split_read.yaml"
+has wr_split_read "$tmp/out" "^step 1 +read +'rd' +passed .* 7 wr +split: 7 WRs a message, of 3000 B \(max_msg_sz 3000\)"
+[ "$(rec '.steps[0].figures.split.wrs_per_message')" = 7 ] ||
+	fail "wr_split_read: record $(rec -c '.steps[0].figures')"
+echo "ok a 20000-byte read split at 3000 into 7 WRs arrived whole"
+# A write gathered from hdr (0xab) and src at 1000 (bytes 0xe8, 0xe9,
+# ...), to dst at 4096.
+wscn wr_sge "  - write: {id: g, qp: a, remote: dst, remote_offset: 4096, verify: true, sge: [{mr: hdr}, {mr: src, offset: 1000, length: 100}]}
+  - verify: {mr: dst, offset: 4096, length: 64, equals: hdr}
+  - verify: {mr: dst, offset: 4160, length: 8, equals_u64: 0xefeeedecebeae9e8}
+  - verify: {mr: dst, offset: 4260, pattern: zero}"
+expect wr_sge 0 "$tmp/wr_sge.yaml"
+echo "ok a write gathered from two MRs landed as header then payload"
+# ud_send from offset 300 of src (bytes 0x2c, 0x2d, ...) to v, after
+# the 40-byte GRH.
+wscn wr_ud_offset "  - recv: {id: r, qp: v, local: ud_rx, length: 104}
+  - ud_send: {id: s, qp: u, ah: to_v, to: v, local: src, offset: 300, length: 64, verify: true}
+  - verify: {mr: ud_rx, offset: 40, length: 8, equals_u64: 0x333231302f2e2d2c}"
+expect wr_ud_offset 0 "$tmp/wr_ud_offset.yaml"
+echo "ok a ud_send from offset 300 delivered those bytes"
+# A chosen wr_id comes back in the completion the device returns.
+wscn wr_id_back "  - write: {id: w, qp: a, local: src, remote: dst, length: 64, rkey: 0x1234, wr_id: 0x77}"
+expect wr_id_back 1 "$tmp/wr_id_back.yaml"
+has wr_id_back "$tmp/err" "step 1 \(write\) 'w': rdma_write wr 0x77 \(#0\) completed with rem_access_err"
+echo "ok wr_id 0x77 came back in the failed completion"
+# Overlapping chosen ids on one receive queue, while the first step's
+# receives are outstanding: the second cannot run.
+wscn wr_id_clash "  - recv: {id: r1, qp: b, local: dst, length: 64, count: 4, wr_id: 10}
+  - recv: {id: r2, qp: b, local: dst, length: 64, count: 2, wr_id: 12}"
+expect wr_id_clash 3 "$tmp/wr_id_clash.yaml"
+has wr_id_clash "$tmp/err" "step 2 \(recv\) 'r2': wr_id: 12 \.\. 13 on qp 'b' overlap the wr_ids of step 1 \(recv\) 'r1'"
+echo "ok overlapping wr_ids on one receive queue are refused"
+# A max_msg_sz above the port's cannot run; the message says the port's.
+wscn wr_over_port "  - write: {id: w, qp: a, local: src, remote: dst, length: 64, max_msg_sz: 4294967295}"
+expect wr_over_port 3 "$tmp/wr_over_port.yaml"
+has wr_over_port "$tmp/err" "max_msg_sz: 4294967295 exceeds the port's max_msg_sz \([0-9]+\)"
+port_max=$(sed -n "s/.*exceeds the port's max_msg_sz (\([0-9]*\)).*/\1/p" "$tmp/err" | head -n1)
+echo "ok max_msg_sz above the port's: the port's is $port_max"
+# Without max_msg_sz the port's splits: one byte more than it is two
+# WRs (rxe's port allows 8 MiB on the kernels this runs on), the random
+# bytes verified whole.
+[ "$port_max" -le $((64 << 20)) ] ||
+	fail "wr_port_split: the port's max_msg_sz $port_max is too big to exceed here"
+cat >"$tmp/wr_port_split.yaml" <<EOF
+scenario: wr_port_split
+contexts: [{id: ctx, device: any, port: 1}]
+pds: [{id: pd, context: ctx}]
+cqs: [{id: cq, context: ctx, cqe: 16}]
+mrs:
+  - {id: src, pd: pd, length: $((port_max + 1)), access: [local_write], fill: random}
+  - {id: dst, pd: pd, length: $((port_max + 1)), access: [local_write, remote_write], fill: zero}
+qps:
+  - {id: a, pd: pd, type: rc, send_cq: cq, cap: {max_send_wr: 4}}
+  - {id: b, pd: pd, type: rc, send_cq: cq, cap: {max_send_wr: 4}}
+connections: [{id: ab, a: a, b: b}]
+steps:
+  - write: {id: w, qp: a, local: src, remote: dst, verify: true, deadline_ms: 60000}
+  - verify: {id: all, mr: dst, equals: src}
+EOF
+expect wr_port_split 0 "$tmp/wr_port_split.yaml"
+has wr_port_split "$tmp/out" "^step 1 +write +'w' +passed .* 2 wr +split: 2 WRs a message, of $port_max B \(max_msg_sz $port_max\)"
+echo "ok $((port_max + 1)) bytes split at the port's max_msg_sz: $(grep -o 'split: .*' "$tmp/out")"
+
 # On a terminal (script(1)), a step that runs long says where it is on
 # a line redrawn in place: a stream's completions, rate and deadline, a
 # sleep's time; the result lines come clean after it, in colour.
@@ -342,16 +468,16 @@ for dev in any rxe0; do
 done
 echo "ok gid_index 3: $(cat "$tmp/err")"
 
-# A write above max_msg_sz (8 MiB on rxe) passes with a warning at
-# `length:`; a path MTU above the active one with a warning at `mtu:`;
-# both in the record.
+# A ping-pong message above max_msg_sz (8 MiB on rxe; a write or send
+# step would split it) passes with one warning at `size:`; a path MTU
+# above the active one with a warning at `mtu:`; both in the record.
 f=$own/msg_too_big.yaml
 expect msg_too_big 0 "$f"
-line=$(grep -n 'length: 16777216, deadline' "$f" | cut -d: -f1)
-col=$(awk '/length: 16777216, deadline/ { print index($0, "length: 16777216") + 8 }' "$f")
-want="$f:$line:$col: warning: step 1 (write) 'big': length: 16777216 bytes exceed rxe0 port 1 max_msg_sz (8388608)"
+line=$(grep -n 'size: 16777216, iterations' "$f" | cut -d: -f1)
+col=$(awk '/size: 16777216, iterations/ { print index($0, "size: 16777216") + 6 }' "$f")
+want="$f:$line:$col: warning: step 1 (pingpong) 'big': size: 16777216 bytes exceed rxe0 port 1 max_msg_sz (8388608)"
 [ "$(cat "$tmp/err")" = "$want" ] || { cat "$tmp/err"; echo "want: $want"; fail "msg_too_big: not the warning"; }
-[ "$(rec -c '.warnings | map([.line, .col, .message])')" = "[[$line,$col,\"step 1 (write) 'big': length: 16777216 bytes exceed rxe0 port 1 max_msg_sz (8388608)\"]]" ] ||
+[ "$(rec -c '.warnings | map([.line, .col, .message])')" = "[[$line,$col,\"step 1 (pingpong) 'big': size: 16777216 bytes exceed rxe0 port 1 max_msg_sz (8388608)\"]]" ] ||
 	fail "msg_too_big: record $(rec -c .warnings)"
 echo "ok $(cat "$tmp/err")"
 f=$own/mtu_too_big.yaml

@@ -80,6 +80,12 @@
 	X(wc, check_grh)                                                  \
 	X(wc, seen_record)                                                \
 	X(wc, check_timestamps_increase)                                  \
+	X(wr, split_arithmetic)                                           \
+	X(wr, split_at_step_max)                                          \
+	X(wr, split_at_port_max)                                          \
+	X(wr, sge_list_stride_wr_id)                                      \
+	X(wr, sge_over_max_send_sge)                                      \
+	X(wr, recv_pool_stride_wr_id)                                     \
 	X(gates, within)                                                  \
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \

@@ -147,9 +147,10 @@ struct rdmascn_step_ops {
 	void (*stop)(struct rs_step_run *sr);
 	/* Release what start() allocated in rt, after the loop closed. */
 	void (*release)(struct rs_step_run *sr);
-	/* A step that posts receives: the mr @obj's land in, and at
-	 * *@ret_offset in it (a sender's verify: reads them there).  NULL:
-	 * it posts none.  Optional. */
+	/* A step that posts receives: the mr @obj's land in, and where in
+	 * it: *@ret_offset is, in, which of its receives (0: the first) and,
+	 * out, that one's offset (a sender's verify: reads them there).
+	 * NULL: it posts none, or not into one buffer.  Optional. */
 	const char *(*receives_into)(const struct rs_obj *obj,
 				     uint64_t *ret_offset);
 	/* A step that runs others (parallel): their runs, after it ran, in
@@ -170,10 +171,12 @@ struct rdmascn_ref {
 	const char *const *kinds;    /* accepted target kinds, NULL-terminated; NULL: any */
 	bool after;                  /* an ordering edge only (`after:`) */
 	/* Listed structures (ABI 5): @offset is that of a pointer to an
-	 * array of items @stride bytes each, whose first member is the
-	 * char * id (NULL: that item names nothing), written as @item_key
-	 * ("ref" of `set: [{field: pd, ref: pd0}]`).  0: a list of ids. */
+	 * array of items @stride bytes each, with the char * id at
+	 * @item_offset in each (NULL: that item names nothing), written as
+	 * @item_key ("ref" of `set: [{field: pd, ref: pd0}]`, "mr" of
+	 * `sge: [{mr: a, ...}]`).  0: a list of ids. */
 	uint32_t stride;
+	uint32_t item_offset;
 	const char *item_key;
 };
 
