@@ -3,7 +3,9 @@
 # of the pyverbs README, python-rdma's verbs guide and tinygrad's IB
 # transport) runs on rxe0 with --check-leaks and passes with teardown the
 # reverse of creation, or, when LACKS names it, is skipped (77) naming the
-# capability rxe lacks, with nothing created.  Then what the seeds of
+# capability rxe lacks, with nothing created; some also show what they
+# did (seed_says: PSNs exchanged, AHs made, the expected error, the
+# rdma_cm connection).  Then what the seeds of
 # imports, dma-buf MRs and a device by index say on rxe0 beyond their
 # verdicts.
 set -u
@@ -17,6 +19,35 @@ while read -r name cap; do
 	case $name in '#'* | '') continue ;; esac
 	lacks[$name]=$cap
 done <"$lacks_file"
+
+# seed_says NAME: what a seed that passed must also have done, beyond
+# its verdict, read from its report and record.
+seed_says() {
+	local s='.. | objects | select(.kind? == "connection" and .id? == "ab") | .facts.settings'
+	case $1 in
+	pyrdma_rc_no_cm)
+		# The PSNs each side was handed out of band are the device's.
+		[ "$(rec "$s | \"\(.a.sq_psn) \(.a.rq_psn) \(.b.sq_psn) \(.b.rq_psn)\"")" = "4096 8192 8192 4096" ] ||
+			fail "$1: psns $(rec -c "$s")"
+		echo "ok $1: psns a 4096/8192 b 8192/4096 as exchanged" ;;
+	pyrdma_ud_multi_dest)
+		# Three AHs, one per destination, not one shared.
+		[ "$(created "$tmp/out" | grep -c "^ah 'to\[[0-2]\]'")" = 3 ] ||
+			{ cat "$tmp/out"; fail "$1: not 3 AHs created"; }
+		echo "ok $1: 3 AHs created, one per destination" ;;
+	pyrdma_wc_error)
+		# It passed by the refused write's expected status, and the
+		# flush after it.
+		grep -q "^step .*'refused' .*passed" "$tmp/out" &&
+		grep -q "^step .*'flushed' .*passed" "$tmp/out" ||
+			{ cat "$tmp/out"; fail "$1: the refused write or the flush did not pass"; }
+		echo "ok $1: $(grep "^step .*'refused'" "$tmp/out" | tr -s ' ')" ;;
+	pyverbs_cmid)
+		grep -q "connection 'ab' .*via rdma_cm" "$tmp/out" ||
+			{ cat "$tmp/out"; fail "$1: the connection was not made by rdma_cm"; }
+		echo "ok $1: $(grep "connection 'ab' .*via rdma_cm" "$tmp/out" | tr -s ' ')" ;;
+	esac
+}
 
 n=0
 for f in "$seeddir"/*.yaml; do
@@ -32,6 +63,7 @@ for f in "$seeddir"/*.yaml; do
 	else
 		[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want 0"; }
 		assert_clean "$tmp/out" "$tmp/err" "$name"
+		seed_says "$name"
 		echo "ok $name: $(tail -n1 "$tmp/out")"
 	fi
 	n=$((n + 1))
