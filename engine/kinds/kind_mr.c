@@ -26,118 +26,11 @@
 
 #define HUGE_PAGE_SIZE (2ull << 20)
 
-/* `fill: pattern` and `verify: {pattern: pattern}`: byte i is i mod 256,
- * so a misplaced or shifted block shows. */
-/* `fill: random`: the same bytes on every run (splitmix64, seed 1), so a
- * failure can be replayed. */
-static void fill_random(void *buf, size_t len)
-{
-	uint64_t s = 1;
-	uint8_t *p = buf;
-
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
-		memcpy(p + i, &z, len - i < 8 ? len - i : 8);
-	}
-}
-
-static const char *const fill_names[] = {
-	[RS_FILL_ZERO] = "zero", [RS_FILL_PATTERN] = "pattern",
-	[RS_FILL_RANDOM] = "random", [RS_FILL_BYTE] = "byte",
-	[RS_FILL_TEXT] = "text", [RS_FILL_HEX] = "hex",
-	[RS_FILL_FILE] = "file",
-};
-
 static const char *const memory_names[] = {
 	[RS_MEM_HEAP] = "heap", [RS_MEM_ANONYMOUS] = "anonymous",
 	[RS_MEM_HUGETLB] = "hugetlb", [RS_MEM_FILE] = "file",
 };
 
-/* The literal of fill_text, fill_hex or fill_file, as written. */
-static const char *fill_literal(const struct rs_mr *m)
-{
-	return m->fill == RS_FILL_TEXT ? m->fill_text :
-	       m->fill == RS_FILL_HEX ? m->fill_hex : m->fill_file;
-}
-
-/* The buffer's contents before the steps run.  A literal is copied to
- * the start and the rest is zero.  A mapped file keeps its own bytes
- * unless a fill is given. */
-static int fill(struct rs_run *run, struct rs_live *l, void *buf,
-		size_t len)
-{
-	const struct rs_mr *m = l->obj->data;
-	uint8_t *lit;
-	size_t lit_len;
-	char err[300];
-	int r;
-
-	switch (m->fill) {
-	case RS_FILL_PATTERN:
-		rs_mr_pattern(buf, len);
-		break;
-	case RS_FILL_RANDOM:
-		fill_random(buf, len);
-		break;
-	case RS_FILL_BYTE:
-		memset(buf, m->fill_byte, len);
-		break;
-	case RS_FILL_TEXT:
-	case RS_FILL_HEX:
-	case RS_FILL_FILE:
-		r = rs_literal_load(l->obj, m->fill - RS_FILL_TEXT + RS_LIT_TEXT,
-				    fill_literal(m), &lit, &lit_len, err,
-				    sizeof(err));
-		if (r)
-			return rs_live_error(run, l, -r, "%s: %s",
-					     m->fill == RS_FILL_TEXT ?
-					     "fill_text" : m->fill == RS_FILL_HEX ?
-					     "fill_hex" : "fill_file", err);
-		if (lit_len > len) {
-			/* The file grew since validate checked it. */
-			rs_free(lit);
-			return rs_live_error(run, l, EINVAL, "fill_file: %zu "
-					     "bytes do not fit in the mr's "
-					     "length %zu", lit_len, len);
-		}
-		memcpy(buf, lit, lit_len);
-		memset((uint8_t *)buf + lit_len, 0, len - lit_len);
-		rs_free(lit);
-		break;
-	default:
-		/* posix_memalign() does not zero; mmap() does, and a
-		 * mapped file keeps its bytes. */
-		if (m->memory == RS_MEM_HEAP || rs_obj_has(l->obj, "fill"))
-			memset(buf, 0, len);
-		break;
-	}
-	return 0;
-}
-
-static void fill_arg(struct rs_call *c, const struct rs_obj *obj)
-{
-	const struct rs_mr *m = obj->data;
-	size_t bad;
-
-	if (m->memory == RS_MEM_FILE && !m->fill && !rs_obj_has(obj, "fill"))
-		rs_call_arg(c, "fill", "none (the file's bytes)");
-	else if (m->fill == RS_FILL_BYTE)
-		rs_call_arg(c, "fill", "byte 0x%02x", m->fill_byte);
-	else if (m->fill == RS_FILL_TEXT || m->fill == RS_FILL_HEX)
-		rs_call_arg(c, "fill", "%s (%zd bytes)", fill_names[m->fill],
-			    m->fill == RS_FILL_TEXT ? (ssize_t)strlen(m->fill_text) :
-			    rs_hex_parse(m->fill_hex, NULL, 0, &bad));
-	else if (m->fill == RS_FILL_FILE)
-		rs_call_arg(c, "fill", "file %s", m->fill_file);
-	else if (m->fill >= 0 && (size_t)m->fill < RS_N(fill_names))
-		rs_call_arg(c, "fill", "%s", fill_names[m->fill]);
-}
-
-/* The IBV_ACCESS_* names as the scenario writes them. */
 static const struct rs_bit_name access_names[] = {
 	{ IBV_ACCESS_LOCAL_WRITE, "local_write" },
 	{ IBV_ACCESS_REMOTE_WRITE, "remote_write" },
@@ -311,7 +204,7 @@ static int dm_fill(struct rs_run *run, struct rs_live *l, struct ibv_dm *dm)
 	if (!tmp)
 		return rs_live_error(run, l, ENOMEM, "fill: %s",
 				     strerror(ENOMEM));
-	ret = fill(run, l, tmp, m->length);
+	ret = rs_mr_fill(run, l, tmp, m->length);
 	if (ret) {
 		rs_free(tmp);
 		return ret;
@@ -426,7 +319,7 @@ static int mr_dmabuf(struct rs_run *run, struct rs_live *l, const char *acc)
 		return ret;
 	if (rt->dmabuf.map) {
 		rt->buf = (uint8_t *)rt->dmabuf.map + off;
-		ret = fill(run, l, rt->buf, m->length);
+		ret = rs_mr_fill(run, l, rt->buf, m->length);
 		if (ret)
 			return ret;
 	}
@@ -443,7 +336,7 @@ static int mr_dmabuf(struct rs_run *run, struct rs_live *l, const char *acc)
 		rs_call_arg(&c, "iova", "the buffer's address");
 	rs_call_arg(&c, "fd", "udmabuf");
 	rs_call_arg(&c, "access", "%s", acc);
-	fill_arg(&c, l->obj);
+	rs_mr_fill_arg(&c, l->obj);
 	if (rs_call_go(run, l, &c))
 		RS_CALL_PTR(&c, rt->mr, ibv_reg_dmabuf_mr(
 			    rs_live_pd(run, m->pd), off, m->length, iova,
@@ -483,7 +376,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 		rs_call_arg(&c, "access", "%s", acc);
 		if (rs_obj_has(l->obj, "fill"))
 			rs_call_arg(&c, "fill", "%s (ibv_memcpy_to_dm)",
-				    fill_names[m->fill]);
+				    rs_mr_fill_name(m->fill));
 		if (rs_call_go(run, l, &c))
 			RS_CALL_PTR(&c, rt->mr, ibv_reg_dm_mr(pd, dm->dm,
 				    m->dm_offset, m->length, m->access));
@@ -499,7 +392,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 	if (ret)
 		return ret;
 	if (rt->buf) {
-		ret = fill(run, l, rt->buf, m->length);
+		ret = rs_mr_fill(run, l, rt->buf, m->length);
 		if (ret)
 			return ret;
 	}
@@ -517,7 +410,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 		if (m->memory != RS_MEM_HEAP)
 			rs_call_arg(&c, "memory", "%s",
 				    memory_names[m->memory]);
-		fill_arg(&c, l->obj);
+		rs_mr_fill_arg(&c, l->obj);
 		if (rs_call_go(run, l, &c))
 			RS_CALL_PTR(&c, rt->mr, ibv_reg_mr_iova2(pd, rt->buf,
 				    m->length, iova, m->access));
@@ -532,7 +425,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 				    memory_names[m->memory]);
 		else if (m->alignment)
 			rs_call_arg(&c, "alignment", "%" PRIu64, m->alignment);
-		fill_arg(&c, l->obj);
+		rs_mr_fill_arg(&c, l->obj);
 		if (rs_call_go(run, l, &c))
 			RS_CALL_PTR(&c, rt->mr, ibv_reg_mr(pd, rt->buf,
 				    m->length, (int)m->access));

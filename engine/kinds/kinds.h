@@ -419,6 +419,13 @@ struct ibv_qp_attr;
  * ("0": none), into @buf (kind_mr.c). */
 const char *rs_access_text(uint64_t access, char *buf, size_t len);
 
+/* An mr's contents as declared, into @buf of @len bytes (0, or an error
+ * at the object: a literal that cannot be read); the `fill=` argument of
+ * its registration call; a fill's name (mr_fill.c). */
+int rs_mr_fill(struct rs_run *run, struct rs_live *l, void *buf, size_t len);
+void rs_mr_fill_arg(struct rs_call *c, const struct rs_obj *obj);
+const char *rs_mr_fill_name(int fill);
+
 /* static_rate's names, "max" and the Gb/s of enum ibv_rate ("2.5",
  * "100"), and the name of an ibv_rate (rate.c). */
 #define RS_N_RATES 24
