@@ -229,11 +229,15 @@ static int atomic_start(struct rs_step_run *sr)
 static void rdma_dry(struct rs_run *run, struct rs_obj *obj, const char *qp,
 		     const char *local, uint64_t offset, uint32_t length,
 		     const char *remote, uint64_t remote_offset,
-		     const struct rs_step_traffic *t, struct ibv_send_wr *w)
+		     const struct rs_step_traffic *t,
+		     const struct rs_step_vary *v, struct ibv_send_wr *w)
 {
 	struct ibv_sge sge = { .addr = offset, .length = length };
 	struct rs_wr_sym sym = { .local = local, .remote = remote,
-				 .whole = !rs_obj_has(obj, "length") };
+				 .whole = !rs_obj_has(obj, "length") &&
+					  !v->sge_count,
+				 .vary = v,
+				 .user_wr_id = rs_obj_has(obj, "wr_id") };
 
 	w->wr.rdma.remote_addr = remote_offset;
 	w->num_sge = !rs_obj_has(obj, "length") || length;
@@ -250,7 +254,7 @@ static void write_dry(struct rs_run *run, struct rs_obj *obj)
 		w.imm_data = htobe32(s->imm);
 	}
 	rdma_dry(run, obj, s->qp, s->local, s->offset, s->length, s->remote,
-		 s->remote_offset, &s->traffic, &w);
+		 s->remote_offset, &s->traffic, &s->vary, &w);
 }
 
 static void read_dry(struct rs_run *run, struct rs_obj *obj)
@@ -259,7 +263,7 @@ static void read_dry(struct rs_run *run, struct rs_obj *obj)
 	struct ibv_send_wr w = { .opcode = IBV_WR_RDMA_READ };
 
 	rdma_dry(run, obj, s->qp, s->local, s->offset, s->length, s->remote,
-		 s->remote_offset, &s->traffic, &w);
+		 s->remote_offset, &s->traffic, &s->vary, &w);
 }
 
 static void atomic_dry(struct rs_run *run, struct rs_obj *obj)

@@ -156,7 +156,22 @@ static const char *recv_receives_into(const struct rs_obj *obj,
 	return s->local;
 }
 
+static void recv_dry(struct rs_run *run, struct rs_obj *obj)
+{
+	const struct rs_step_recv *s = obj->data;
+	struct ibv_sge sge = { .addr = s->offset, .length = s->length };
+	struct rs_wr_sym sym = { .local = s->local,
+				 .whole = !rs_obj_has(obj, "length") &&
+					  !s->vary.sge_count,
+				 .vary = &s->vary,
+				 .user_wr_id = rs_obj_has(obj, "wr_id") };
+
+	rs_wr_dry_recv(run, obj, s->qp ? s->qp : s->srq, !s->qp,
+		       s->count ? s->count : 1, RECV_CHAIN, &sge, &sym);
+}
+
 const struct rdmascn_step_ops rs_step_ops_recv = {
 	.start = recv_start,
 	.receives_into = recv_receives_into,
+	.dry_run = recv_dry,
 };

@@ -232,7 +232,10 @@ static void send_dry(struct rs_run *run, struct rs_obj *obj)
 	struct ibv_sge sge = { .addr = s->offset, .length = s->length };
 	struct rs_wr_sym sym = { .local = s->local, .ah = s->ah,
 				 .inv = s->invalidate_rkey_of,
-				 .whole = !rs_obj_has(obj, "length") };
+				 .whole = !rs_obj_has(obj, "length") &&
+					  !s->vary.sge_count,
+				 .vary = &s->vary,
+				 .user_wr_id = rs_obj_has(obj, "wr_id") };
 	struct ibv_send_wr w = { .opcode = IBV_WR_SEND };
 
 	w.num_sge = !rs_obj_has(obj, "length") || s->length;
@@ -250,14 +253,21 @@ static void send_dry(struct rs_run *run, struct rs_obj *obj)
 static void ud_send_dry(struct rs_run *run, struct rs_obj *obj)
 {
 	const struct rs_step_ud_send *s = obj->data;
-	struct ibv_sge sge = { .length = s->length };
-	char qpn[RDMASCN_ID_MAX + 8];
+	struct ibv_sge sge = { .addr = s->offset, .length = s->length };
+	char qpn[RDMASCN_ID_MAX + 16];
 	struct rs_wr_sym sym = { .local = s->local, .ah = s->ah,
 				 .remote_qpn = qpn,
-				 .whole = !rs_obj_has(obj, "length") };
+				 .whole = !rs_obj_has(obj, "length") &&
+					  !s->vary.sge_count,
+				 .vary = &s->vary,
+				 .user_wr_id = rs_obj_has(obj, "wr_id") };
 	struct ibv_send_wr w = { .opcode = IBV_WR_SEND };
 
-	snprintf(qpn, sizeof(qpn), "qpn(%s)", s->to);
+	/* A reply goes to whoever sent that receive. */
+	if (s->reply_to)
+		snprintf(qpn, sizeof(qpn), "src_qp(%s)", s->reply_to);
+	else
+		snprintf(qpn, sizeof(qpn), "qpn(%s)", s->to);
 	w.num_sge = !rs_obj_has(obj, "length") || s->length;
 	rs_wr_dry_post(run, obj, s->qp, &s->traffic, &w, &sge, &sym);
 }

@@ -181,6 +181,8 @@ void rs_wr_check_msg_sz(struct rs_step_run *sr, struct rs_qpi *qp,
  * addresses are offsets into @local/@remote ("addr(src)+0"), keys are
  * "lkey(src)", "rkey(dst)".
  */
+struct rs_step_vary;
+
 struct rs_wr_sym {
 	const char *local;       /* the mr of sg_list */
 	const char *remote;      /* the mr or mw of remote_addr and rkey */
@@ -189,6 +191,10 @@ struct rs_wr_sym {
 	const char *ah;          /* ud: the ah, and the QPN's owner */
 	const char *remote_qpn;
 	bool whole;              /* the length is the rest of local's */
+	/* What varies from WR to WR (NULL: nothing): an `sge:` list, each
+	 * entry naming its mr; strides; a chosen first wr_id. */
+	const struct rs_step_vary *vary;
+	bool user_wr_id;
 };
 
 /* With -v: the chain @wr about to be posted on @w's QP. */
@@ -199,6 +205,13 @@ void rs_wr_show_post(struct rs_step_run *sr, const struct rs_wr_window *w,
  * chain length, the window, how many signalled, and the first chain. */
 void rs_wr_dry_post(struct rs_run *run, struct rs_obj *obj, const char *qp,
 		    const struct rs_step_traffic *t, struct ibv_send_wr *tmpl,
+		    const struct ibv_sge *sge, const struct rs_wr_sym *sym);
+/* Dry run: a recv step's first ibv_post_recv() (ibv_post_srq_recv()
+ * when @srq) on @q of @n receives in chains of @chain, each into @sge
+ * (addr: the offset into @sym->local) or @sym->vary's list, moved by its
+ * stride, wr_ids as the step numbers them. */
+void rs_wr_dry_recv(struct rs_run *run, struct rs_obj *obj, const char *q,
+		    bool srq, uint64_t n, unsigned chain,
 		    const struct ibv_sge *sge, const struct rs_wr_sym *sym);
 
 /* The path MTU of a QP's port, in bytes. */

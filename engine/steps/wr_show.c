@@ -8,6 +8,7 @@
 #include <string.h>
 #include "alloc.h"
 #include "macros.h"
+#include "steps.h"
 #include "vary.h"
 #include "wr.h"
 
@@ -65,13 +66,16 @@ static void wr_args(struct rs_call *c, const struct ibv_send_wr *wr,
 		    rs_bits_text(wr->send_flags, send_flag_names,
 				 RS_N(send_flag_names), flags, sizeof(flags)));
 	for (int s = 0; s < wr->num_sge; s++) {
+		/* An `sge:` entry names its own mr. */
+		const char *mr = y->vary && y->vary->sge_count ?
+				 y->vary->sge[s].mr : y->local;
 		char sk[48];
 
 		snprintf(sk, sizeof(sk), "wr[%u].sg_list[%d].addr", i, s);
-		addr_arg(c, sk, "addr", y->local, wr->sg_list[s].addr, true);
+		addr_arg(c, sk, "addr", mr, wr->sg_list[s].addr, true);
 		snprintf(sk, sizeof(sk), "wr[%u].sg_list[%d].length", i, s);
-		if (y->whole)
-			rs_call_arg(c, sk, "length(%s)-%llu", y->local,
+		if (y->whole && mr)
+			rs_call_arg(c, sk, "length(%s)-%llu", mr,
 				    (unsigned long long)wr->sg_list[s].addr);
 		else
 			rs_call_arg(c, sk, "%u", wr->sg_list[s].length);
@@ -79,7 +83,7 @@ static void wr_args(struct rs_call *c, const struct ibv_send_wr *wr,
 		if (wr->send_flags & IBV_SEND_INLINE)
 			rs_call_arg(c, sk, "unused_inline");
 		else
-			addr_arg(c, sk, "lkey", y->local, wr->sg_list[s].lkey,
+			addr_arg(c, sk, "lkey", mr, wr->sg_list[s].lkey,
 				 false);
 	}
 	if (op == IBV_WR_SEND_WITH_IMM || op == IBV_WR_RDMA_WRITE_WITH_IMM)
@@ -173,8 +177,10 @@ void rs_wr_dry_post(struct rs_run *run, struct rs_obj *obj, const char *qp,
 	uint64_t n = t->iterations ? t->iterations : 1;
 	uint32_t list = t->post_list ? t->post_list : 1;
 	uint32_t sig = t->signal_every ? t->signal_every : 1;
+	const struct rs_step_vary *v = sym ? sym->vary : NULL;
+	unsigned nsge = v && v->sge_count ? v->sge_count : 1;
 	struct ibv_send_wr wr[8];
-	struct ibv_sge sg[RS_N(wr)];
+	struct ibv_sge sg[RS_N(wr)][RS_SGE_MAX];
 	uint64_t signaled;
 	struct rs_call c;
 
@@ -194,12 +200,29 @@ void rs_wr_dry_post(struct rs_run *run, struct rs_obj *obj, const char *qp,
 	else
 		rs_call_arg(&c, "depth", "max_send_wr(%s)", qp);
 	rs_call_arg(&c, "signaled", "%llu", (unsigned long long)signaled);
+	if (v && v->max_msg_sz)
+		rs_call_arg(&c, "max_msg_sz", "%u", v->max_msg_sz);
 	/* The first call's chain: the others differ in wr_id and flags. */
 	for (uint32_t i = 0; i < list && i < RS_N(wr); i++) {
+		uint64_t step = v ? v->stride * i : 0;
+
 		wr[i] = *tmpl;
-		sg[i] = *sge;
-		wr[i].sg_list = &sg[i];
-		wr[i].wr_id = rs_wr_id(obj->index, 0, i);
+		for (unsigned j = 0; j < nsge && j < RS_SGE_MAX; j++) {
+			if (v && v->sge_count)
+				sg[i][j] = (struct ibv_sge){
+					.addr = v->sge[j].offset,
+					.length = v->sge[j].length };
+			else
+				sg[i][j] = *sge;
+			sg[i][j].addr += step;
+		}
+		wr[i].sg_list = sg[i];
+		if (v && v->sge_count)
+			wr[i].num_sge = (int)nsge;
+		if (v && v->remote_stride)
+			wr[i].wr.rdma.remote_addr += v->remote_stride * i;
+		wr[i].wr_id = sym && sym->user_wr_id ? v->wr_id + i :
+			      rs_wr_id(obj->index, 0, i);
 		if (t->inline_data)
 			wr[i].send_flags |= IBV_SEND_INLINE;
 		if ((i + 1) % sig == 0 || i + 1 == n)
@@ -207,6 +230,58 @@ void rs_wr_dry_post(struct rs_run *run, struct rs_obj *obj, const char *qp,
 		wr[i].next = i + 1 < list && i + 1 < RS_N(wr) ? &wr[i + 1] :
 			     NULL;
 		wr_args(&c, &wr[i], i, sym);
+	}
+	rs_step_call(run, obj, &c);
+}
+
+void rs_wr_dry_recv(struct rs_run *run, struct rs_obj *obj, const char *q,
+		    bool srq, uint64_t n, unsigned chain,
+		    const struct ibv_sge *sge, const struct rs_wr_sym *sym)
+{
+	const struct rs_step_vary *v = sym->vary;
+	unsigned nsge = v && v->sge_count ? v->sge_count : 1;
+	/* The first WRs of the first chain: the rest differ by stride. */
+	unsigned shown = n < chain ? (unsigned)n : chain;
+	struct rs_call c;
+	char k[64];
+
+	if (shown > 8)
+		shown = 8;
+	rs_call_init(&c, RS_CALL_QUERY, srq ? "ibv_post_srq_recv" :
+		     "ibv_post_recv");
+	rs_call_arg(&c, srq ? "srq" : "qp", "%s", q);
+	rs_call_arg(&c, "wrs", "%llu", (unsigned long long)n);
+	rs_call_arg(&c, "chain", "%u", n < chain ? (unsigned)n : chain);
+	for (unsigned i = 0; i < shown; i++) {
+		uint64_t step = v ? v->stride * i : 0;
+
+		snprintf(k, sizeof(k), "wr[%u].wr_id", i);
+		rs_call_arg(&c, k, "0x%llx", (unsigned long long)
+			    (sym->user_wr_id ? v->wr_id + i :
+					       rs_wr_id(obj->index, 0, i)));
+		for (unsigned j = 0; j < nsge && j < RS_SGE_MAX; j++) {
+			bool list = v && v->sge_count;
+			const char *mr = list ? v->sge[j].mr : sym->local;
+			uint64_t addr = (list ? v->sge[j].offset : sge->addr) +
+					step;
+
+			snprintf(k, sizeof(k), "wr[%u].sg_list[%u].addr", i, j);
+			addr_arg(&c, k, "addr", mr, addr, true);
+			snprintf(k, sizeof(k), "wr[%u].sg_list[%u].length", i, j);
+			if (!list && sym->whole)
+				rs_call_arg(&c, k, "length(%s)-%llu", mr,
+					    (unsigned long long)addr);
+			else
+				rs_call_arg(&c, k, "%u", list ?
+					    v->sge[j].length : sge->length);
+			snprintf(k, sizeof(k), "wr[%u].sg_list[%u].lkey", i, j);
+			addr_arg(&c, k, "lkey", mr, 0, false);
+		}
+		snprintf(k, sizeof(k), "wr[%u].next", i);
+		if (i + 1 < (n < chain ? n : chain))
+			rs_call_arg(&c, k, "wr[%u]", i + 1);
+		else
+			rs_call_arg(&c, k, "NULL");
 	}
 	rs_step_call(run, obj, &c);
 }

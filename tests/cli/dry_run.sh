@@ -116,6 +116,17 @@ knob "mmap(length=8192 file=$tmp/backing.bin flags=MAP_SHARED)"
 "$rdmascn" run --dry-run "$scndir/seeds/pyverbs_mr_contents.yaml" >"$tmp/dry"
 knob "ibv_reg_mr(pd=pd length=1000 access=local_write fill=text (5 bytes))  # mr 'mr'"
 echo "ok buffers: mmap before ibv_reg_mr, munmap after ibv_dereg_mr, literal fills named, nothing mapped in a dry run"
+# What varies from WR to WR: an sge: list names each entry's mr; a
+# recv step's chain walks its stride with the wr_ids it chose; a reply
+# goes to the src_qp of the receive it answers.
+"$rdmascn" run --dry-run "$scndir/seeds/pyverbs_sge_send.yaml" >"$tmp/dry"
+knob "wr\[0\].sg_list\[0\].addr=addr(hdr)+0 wr\[0\].sg_list\[0\].length=64 wr\[0\].sg_list\[0\].lkey=lkey(hdr) wr\[0\].sg_list\[1\].addr=addr(payload)+128 wr\[0\].sg_list\[1\].length=4032 wr\[0\].sg_list\[1\].lkey=lkey(payload) wr\[0\].next=NULL)  # step 'gathered'"
+"$rdmascn" run --dry-run "$scndir/seeds/pyrdma_buffer_pool.yaml" >"$tmp/dry"
+knob "ibv_post_recv(qp=b wrs=50 chain=50 wr\[0\].wr_id=0x0 wr\[0\].sg_list\[0\].addr=addr(rx_pool)+0 wr\[0\].sg_list\[0\].length=256 wr\[0\].sg_list\[0\].lkey=lkey(rx_pool) wr\[0\].next=wr\[1\] wr\[1\].wr_id=0x1 wr\[1\].sg_list\[0\].addr=addr(rx_pool)+256 "
+"$rdmascn" run --dry-run "$scndir/seeds/pyrdma_ud_reply.yaml" >"$tmp/dry"
+knob "wr\[0\].wr.ud.remote_qpn=src_qp(srv_rx1) "
+grep -q "(null)" "$tmp/dry" && { cat "$tmp/dry"; fail "a dry run printed (null)"; }
+echo "ok wr lists: sge entries with their mrs, a recv chain's stride and wr_ids, a reply's src_qp"
 # The steps' calls: each posting step's WR list as the first
 # ibv_post_send() would pass it (wr_ids, opcodes, flags, SGEs, remote
 # address and key, chaining), what only a device knows named after its
