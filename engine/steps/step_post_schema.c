@@ -425,6 +425,15 @@ static const struct rdmascn_ref ud_send_refs[] = {
 	RS_REF_END
 };
 
+/* Whether the ah @obj names is made from a received completion. */
+static bool ah_from_wc(const struct rs_obj *obj)
+{
+	const struct rs_obj *ah = rs_obj_target(obj, "ah");
+	int64_t v = 0;
+
+	return ah && rs_obj_field_int(ah, "from_wc", &v) && v;
+}
+
 static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const S *s = obj->data;
@@ -436,6 +445,14 @@ static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
 	}
 	if (s->to && s->reply_to) {
 		rs_obj_error(d, obj, "reply_to", "exclusive with 'to'");
+		return -EINVAL;
+	}
+	if (ah_from_wc(obj) != !!s->reply_to) {
+		rs_obj_error(d, obj, "ah", s->reply_to ?
+			     "'%s' has no 'from_wc: true': a reply's ah is "
+			     "made from the completion it answers" :
+			     "'%s' has 'from_wc: true': it exists only as "
+			     "a reply (give 'reply_to', not 'to')", s->ah);
 		return -EINVAL;
 	}
 	if (s->to && rs_obj_has(obj, "remote_qkey")) {
