@@ -21,18 +21,7 @@ declare -A lacks=(
 n=0
 for f in "$scndir"/*.yaml "$scndir"/mlx5/*.yaml; do
 	name=$(basename "$f" .yaml)
-	run_scn "$tmp/out" "$tmp/err" --check-leaks "$f"
-	if [ -n "${lacks[$name]:-}" ]; then
-		[ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want 77"; }
-		grep -q "has no ${lacks[$name]}" "$tmp/err" ||
-			{ cat "$tmp/err"; fail "$name: the skip does not name ${lacks[$name]}"; }
-		grep -q '^created' "$tmp/out" && fail "$name: skipped after creating objects"
-		echo "ok $name: skipped: $(grep -m1 "has no" "$tmp/err")"
-	else
-		[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want 0"; }
-		assert_clean "$tmp/out" "$tmp/err" "$name"
-		echo "ok $name: $(tail -n1 "$tmp/out")"
-	fi
+	pass_or_skip "$name" "${lacks[$name]:-}" "$f"
 	n=$((n + 1))
 done
 [ $n -gt 0 ] || fail "no scenarios in $scndir"
