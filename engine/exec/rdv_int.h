@@ -45,6 +45,7 @@ struct rs_rdv {
 	uv_connect_t creq;
 	bool loop_ok, listening, timer_on, retry_on, sig_on;
 	bool timed_out, connected, connecting, met;
+	bool draining;                  /* a wait that signals do not end */
 	struct rdv_conn *conns;         /* every open connection */
 	struct rdv_conn **conn;         /* by rank; a node has [0] only */
 	enum rdv_peer_state *state;     /* by rank */

@@ -295,14 +295,16 @@ int rdv_wait(struct rs_rdv *r, bool (*done)(struct rs_rdv *r, void *arg),
 	r->timed_out = false;
 	if (uv_timer_start(&r->timer, on_deadline, ms, 0))
 		r->timed_out = true;
+	if (r->draining)
+		sfd = -1;
 	if (sfd >= 0 && !r->sig_on && !uv_poll_init(&r->loop, &r->sig, sfd)) {
 		r->sig.data = r;
 		r->sig_on = true;
 	}
-	if (r->sig_on)
+	if (sfd >= 0 && r->sig_on)
 		uv_poll_start(&r->sig, UV_READABLE, on_signal);
-	while (!r->fail && !done(r, arg) && !r->timed_out) {
-		if (rs_interrupted) {
+	while ((!r->fail || r->draining) && !done(r, arg) && !r->timed_out) {
+		if (rs_interrupted && !r->draining) {
 			rdv_fail(r, -EINTR, "node '%s' was interrupted "
 				 "(signal %d)", r->names[r->self],
 				 (int)rs_interrupted);
@@ -326,13 +328,11 @@ static bool no_writes(struct rs_rdv *r, void *arg)
 
 void rdv_drain(struct rs_rdv *r, uint64_t ms)
 {
-	int fail = r->fail;
-
-	/* A wait stops at a failure: look past it here. */
-	r->fail = 0;
+	/* A wait stops at a failure and a signal: look past both here,
+	 * the writes under way are what tell the others. */
+	r->draining = true;
 	rdv_wait(r, no_writes, NULL, ms);
-	if (!r->fail)
-		r->fail = fail;
+	r->draining = false;
 }
 
 void rdv_names(const struct rs_rdv *r, bool (*pick)(const struct rs_rdv *r,

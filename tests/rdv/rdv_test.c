@@ -22,6 +22,7 @@
 #include "exit.h"
 #include "rdv_wire.h"
 #include "rendezvous.h"
+#include "signals.h"
 
 #define MAX_NODES 8
 #define HANG_S 20       /* no case takes this long */
@@ -503,22 +504,62 @@ static int node_tags(void)
 	return 0;
 }
 
+/* SIGINT on b while it waits in a barrier: it is told so, aborts, and
+ * the others hear why. */
+static int node_interrupted(void)
+{
+	static const char *const mine[] = {
+		"node 'b' was interrupted (signal 2)", NULL,
+	};
+	static const char *const theirs[] = {
+		"node 'b' failed: interrupted by signal 2", NULL,
+	};
+	struct rs_rdv *r;
+	char err[512];
+	uint64_t t0;
+	int e;
+
+	if (me == 1)
+		rs_signals_install();
+	r = meet(3, 5000);
+	if (me == 1 && write(ready_fd, "i", 1) != 1)
+		fail("cannot tell the parent");
+	if (me == 2)
+		nap(400);
+	t0 = now_ms();
+	e = rs_rdv_barrier(r, "one", err, sizeof(err));
+	if (me == 1) {
+		expect_err("barrier", e, -EINTR, err, mine);
+		rs_rdv_abort(r, "interrupted by signal 2");
+	} else {
+		expect_err("barrier", e, -ECONNABORTED, err, theirs);
+	}
+	if (now_ms() - t0 > 1500)
+		fail("ended after %llu ms (deadline 5000)",
+		     (unsigned long long)(now_ms() - t0));
+	rs_rdv_close(r);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*node)(void);
 	unsigned n;             /* processes */
 	unsigned absent;        /* one not started: its index + 1 */
+	int sig;                /* sent to node 2 or 1 when it says ready */
+	unsigned victim;
 } cases[] = {
-	{ "basic2", node_basic2, 2, 0 },
-	{ "basic4", node_basic4, 4, 0 },
-	{ "mismatch", node_mismatch, 3, 0 },
-	{ "absent", node_absent, 3, 3 },
-	{ "killed", node_killed, 3, 0 },
-	{ "leader_last", node_leader_last, 3, 0 },
-	{ "abort", node_abort, 3, 0 },
-	{ "strangers", node_strangers, 3, 0 },
-	{ "bad_member", node_bad_member, 3, 0 },
-	{ "tags", node_tags, 2, 0 },
+	{ "basic2", node_basic2, 2, 0, 0, 0 },
+	{ "basic4", node_basic4, 4, 0, 0, 0 },
+	{ "mismatch", node_mismatch, 3, 0, 0, 0 },
+	{ "absent", node_absent, 3, 3, 0, 0 },
+	{ "killed", node_killed, 3, 0, SIGKILL, 2 },
+	{ "interrupted", node_interrupted, 3, 0, SIGINT, 1 },
+	{ "leader_last", node_leader_last, 3, 0, 0, 0 },
+	{ "abort", node_abort, 3, 0, 0, 0 },
+	{ "strangers", node_strangers, 3, 0, 0, 0 },
+	{ "bad_member", node_bad_member, 3, 0, 0, 0 },
+	{ "tags", node_tags, 2, 0, 0, 0 },
 };
 
 int main(int argc, char **argv)
@@ -553,20 +594,20 @@ int main(int argc, char **argv)
 			_exit(cases[c].node());
 		}
 	}
-	if (!strcmp(case_name, "killed")) {
+	if (cases[c].sig) {
 		char k;
 
 		if (read(ready[0], &k, 1) != 1)
 			return 3;
 		nap(100);       /* it is in the barrier now */
-		kill(pids[2], SIGKILL);
+		kill(pids[cases[c].victim], cases[c].sig);
 	}
 	for (i = 0; i < cases[c].n; i++) {
 		int st;
 
 		if (pids[i] < 0 || waitpid(pids[i], &st, 0) < 0)
 			continue;
-		if (!strcmp(case_name, "killed") && i == 2) {
+		if (cases[c].sig == SIGKILL && i == cases[c].victim) {
 			if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL) {
 				fprintf(stderr, "node 2 was not killed\n");
 				bad = 1;
