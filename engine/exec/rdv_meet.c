@@ -513,10 +513,12 @@ int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 	struct rdv_conn *k, *next;
 	int e;
 
-	if (!c->n_nodes || c->self >= c->n_nodes || !c->leader_addr) {
+	if (!c->n_nodes || c->self >= c->n_nodes || !c->leader_addr ||
+	    !c->deadline_ms) {
 		snprintf(err, errlen, "rendezvous: node %u of %u, leader at "
-			 "%s", c->self, c->n_nodes,
-			 c->leader_addr ? c->leader_addr : "(none)");
+			 "%s, deadline %llu ms", c->self, c->n_nodes,
+			 c->leader_addr ? c->leader_addr : "(none)",
+			 (unsigned long long)c->deadline_ms);
 		return -EINVAL;
 	}
 	/* A peer that goes away must not kill us on our next write. */

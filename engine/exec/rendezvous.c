@@ -453,6 +453,15 @@ static void on_closed(uv_handle_t *h)
 	(void)h;
 }
 
+static void close_left(uv_handle_t *h, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "rdmascn: bug: the rendezvous left a %s open\n",
+		uv_handle_type_name(uv_handle_get_type(h)));
+	if (!uv_is_closing(h))
+		uv_close(h, on_closed);
+}
+
 void rdv_free(struct rs_rdv *r)
 {
 	struct rdv_conn *c;
@@ -471,7 +480,13 @@ void rdv_free(struct rs_rdv *r)
 		if (r->sig_on)
 			uv_close((uv_handle_t *)&r->sig, on_closed);
 		uv_run(&r->loop, UV_RUN_DEFAULT);
-		uv_loop_close(&r->loop);
+		/* Every handle is closed: one still open is our bug, said
+		 * and mended so that the loop's memory can go. */
+		if (uv_loop_close(&r->loop)) {
+			uv_walk(&r->loop, close_left, NULL);
+			uv_run(&r->loop, UV_RUN_DEFAULT);
+			uv_loop_close(&r->loop);
+		}
 	}
 	for (i = 0; r->q && i < r->n; i++)
 		while (r->q[i]) {

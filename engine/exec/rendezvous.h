@@ -47,7 +47,7 @@ struct rs_rdv_conf {
 	const char *const *nodes;       /* names, in rank order */
 	unsigned n_nodes, self;         /* self: this node's rank */
 	const char *leader_addr;        /* "host:port", "host", "[v6]:port" */
-	uint64_t deadline_ms;           /* for each wait */
+	uint64_t deadline_ms;           /* for each wait; not 0 */
 	const char *scenario_hash;      /* hex digest of the scenario text */
 	const char *const *params;      /* "name=value" as resolved, sorted */
 	unsigned n_params;

@@ -203,4 +203,11 @@ TEST(rdv, one_node)
 		  "[ipv6]:port");
 	c.self = 1;
 	CHECK_INT(rs_rdv_meet(&c, &r, err, sizeof(err)), -EINVAL);
+	/* Every wait has a deadline. */
+	c.self = 0;
+	c.leader_addr = "127.0.0.1";
+	c.deadline_ms = 0;
+	CHECK_INT(rs_rdv_meet(&c, &r, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "rendezvous: node 0 of 1, leader at 127.0.0.1, "
+		  "deadline 0 ms");
 }
