@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The rendezvous between real processes on 127.0.0.1: `rdv_test CASE`
- * forks one process per node (and strangers where the case has them),
+ * The rendezvous between real processes on 127.0.0.1 (or the IPv4
+ * address in RDV_TEST_HOST): `rdv_test CASE` forks one process per
+ * node (and strangers where the case has them),
  * each checks what it got, and the case passes when every process does.
  * A process that hangs is killed by its alarm, which fails the case.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -63,11 +65,14 @@ static void nap(unsigned ms)
 		;
 }
 
+/* The leader's IPv4 address: 127.0.0.1, or RDV_TEST_HOST (in the VM,
+ * the address of the netdev under rxe0). */
+static struct in_addr host;
+
 /* A port nobody listens on now (the leader binds it a moment later). */
 static int free_port(void)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr = host };
 	socklen_t l = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0), p;
 
@@ -250,7 +255,17 @@ static int node_absent(void)
 	return 0;
 }
 
-static int ready_fd = -1;       /* a node tells the parent it got there */
+/* A node tells the parent it got there; the parent tells the late node
+ * that the victim was dealt with (so no timing decides the case). */
+static int ready_fd = -1, go_fd = -1, go_wr = -1;
+
+static void wait_go(void)
+{
+	char g;
+
+	if (read(go_fd, &g, 1) != 1)
+		fail("no word from the parent");
+}
 
 /* c is killed while a waits in a barrier; b comes after it died. */
 static int node_killed(void)
@@ -266,7 +281,7 @@ static int node_killed(void)
 	if (me == 2 && write(ready_fd, "k", 1) != 1)
 		fail("cannot tell the parent");
 	if (me == 1)
-		nap(300);
+		wait_go();      /* c is dead by then */
 	t0 = now_ms();
 	e = rs_rdv_barrier(r, "two", err, sizeof(err));
 	if (me == 2)
@@ -340,7 +355,7 @@ static int stranger_frame(const void *p, size_t len)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_port = htons((uint16_t)port),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+				 .sin_addr = host };
 	uint64_t t0 = now_ms();
 	char buf[64];
 	ssize_t got;
@@ -396,7 +411,7 @@ static int node_strangers(void)
 		int e;
 
 		if (me == 2)
-			nap(400);
+			wait_go();      /* the strangers have knocked */
 		e = rs_rdv_meet(&c, &r, err, sizeof(err));
 		if (e)
 			fail("meet: %s", err);
@@ -419,9 +434,15 @@ static int node_strangers(void)
 			fail("hello %u was not refused by a close", i);
 		rs_free(m);
 	}
-	for (i = 0; i < sizeof(knocks) / sizeof(*knocks); i++)
+	for (i = 0; i + 1 < sizeof(knocks) / sizeof(*knocks); i++)
 		if (stranger_frame(knocks[i].p, knocks[i].len) != 0)
 			fail("knock %u was not refused by a close", i);
+	/* The last says nothing: b may come now, and once they have met
+	 * the leader closes it. */
+	if (write(go_wr, "g", 1) != 1)
+		fail("cannot tell b");
+	if (stranger_frame("", 0) != 0)
+		fail("the silent stranger was not closed");
 	return 0;
 }
 
@@ -451,7 +472,7 @@ static int node_bad_member(void)
 		/* stranger_frame() waits for the close: send by hand. */
 		struct sockaddr_in a = {
 			.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-			.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+			.sin_addr = host };
 		int fd = -1;
 		uint64_t t0 = now_ms();
 
@@ -525,12 +546,14 @@ static int node_interrupted(void)
 	if (me == 1 && write(ready_fd, "i", 1) != 1)
 		fail("cannot tell the parent");
 	if (me == 2)
-		nap(400);
+		wait_go();      /* b has aborted by then */
 	t0 = now_ms();
 	e = rs_rdv_barrier(r, "one", err, sizeof(err));
 	if (me == 1) {
 		expect_err("barrier", e, -EINTR, err, mine);
 		rs_rdv_abort(r, "interrupted by signal 2");
+		if (write(ready_fd, "a", 1) != 1)
+			fail("cannot tell the parent");
 	} else {
 		expect_err("barrier", e, -ECONNABORTED, err, theirs);
 	}
@@ -546,7 +569,7 @@ static const struct {
 	int (*node)(void);
 	unsigned n;             /* processes */
 	unsigned absent;        /* one not started: its index + 1 */
-	int sig;                /* sent to node 2 or 1 when it says ready */
+	int sig;                /* sent to the victim when it says ready */
 	unsigned victim;
 } cases[] = {
 	{ "basic2", node_basic2, 2, 0, 0, 0 },
@@ -565,7 +588,7 @@ static const struct {
 int main(int argc, char **argv)
 {
 	pid_t pids[MAX_NODES];
-	int ready[2], bad = 0;
+	int ready[2], go[2], bad = 0;
 	unsigned i, c;
 
 	if (argc != 2)
@@ -576,11 +599,17 @@ int main(int argc, char **argv)
 	if (c == sizeof(cases) / sizeof(*cases))
 		goto usage;
 	case_name = argv[1];
+	if (!getenv("RDV_TEST_HOST") ||
+	    inet_pton(AF_INET, getenv("RDV_TEST_HOST"), &host) != 1)
+		host.s_addr = htonl(INADDR_LOOPBACK);
 	port = free_port();
-	snprintf(leader_addr, sizeof(leader_addr), "127.0.0.1:%d", port);
-	if (pipe(ready))
+	snprintf(leader_addr, sizeof(leader_addr), "%s:%d",
+		 inet_ntoa(host), port);
+	if (pipe(ready) || pipe(go))
 		return 3;
 	ready_fd = ready[1];
+	go_fd = go[0];
+	go_wr = go[1];
 	for (i = 0; i < cases[c].n; i++) {
 		pids[i] = -1;
 		if (cases[c].absent == i + 1)
@@ -599,21 +628,31 @@ int main(int argc, char **argv)
 
 		if (read(ready[0], &k, 1) != 1)
 			return 3;
-		nap(100);       /* it is in the barrier now */
+		nap(100);       /* it is in the barrier now, or nearly */
 		kill(pids[cases[c].victim], cases[c].sig);
+		/* Dead (its sockets closed), or aborted: then the late
+		 * node goes. */
+		if (cases[c].sig == SIGKILL) {
+			int st;
+
+			waitpid(pids[cases[c].victim], &st, 0);
+			if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL) {
+				fprintf(stderr, "node %u was not killed\n",
+					cases[c].victim);
+				bad = 1;
+			}
+			pids[cases[c].victim] = -1;
+		} else if (read(ready[0], &k, 1) != 1) {
+			return 3;
+		}
+		if (write(go[1], "g", 1) != 1)
+			return 3;
 	}
 	for (i = 0; i < cases[c].n; i++) {
 		int st;
 
 		if (pids[i] < 0 || waitpid(pids[i], &st, 0) < 0)
 			continue;
-		if (cases[c].sig == SIGKILL && i == cases[c].victim) {
-			if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL) {
-				fprintf(stderr, "node 2 was not killed\n");
-				bad = 1;
-			}
-			continue;
-		}
 		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 			fprintf(stderr, "%s: node %u ended with %s %d\n",
 				case_name, i, WIFEXITED(st) ? "exit" :
