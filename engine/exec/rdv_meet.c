@@ -155,8 +155,13 @@ int rdv_hello(struct rdv_conn *c, struct rdv_frame *f)
 		return refuse(c, why);
 	}
 	tok = json_tokener_new_ex(8);
-	if (!tok)
-		return refuse(c, "no memory for a hello");
+	if (!tok) {
+		/* Not the stranger's fault: the meeting cannot go on. */
+		rdv_fail_all(r, -ENOMEM, "node '%s' (the leader) has no "
+			     "memory for a hello", r->names[0]);
+		rdv_conn_close(c);
+		return 1;
+	}
 	h = json_tokener_parse_ex(tok, (const char *)f->body, (int)f->len);
 	if (!h || json_tokener_get_error(tok) != json_tokener_success ||
 	    json_tokener_get_parse_end(tok) != f->len) {
@@ -208,8 +213,12 @@ static void on_connection(uv_stream_t *s, int status)
 	if (status < 0)
 		return;
 	c = rdv_conn_new(r);
-	if (!c)
+	if (!c) {
+		/* Unaccepted, the connection would stop the listener. */
+		rdv_fail_all(r, -ENOMEM, "node '%s' (the leader) has no "
+			     "memory for a connection", r->names[0]);
 		return;
+	}
 	if (uv_accept(s, (uv_stream_t *)&c->tcp) || rdv_conn_start(c))
 		rdv_conn_close(c);
 }
@@ -271,8 +280,15 @@ static int meet_leader(struct rs_rdv *r)
 		return r->fail;
 	}
 	r->met = true;
-	for (i = 1; i < r->n; i++)
-		rdv_send(r->conn[i], RDV_MET, NULL, NULL, 0);
+	for (i = 1; i < r->n; i++) {
+		e = rdv_send(r->conn[i], RDV_MET, NULL, NULL, 0);
+		if (e) {
+			rdv_fail_all(r, e, "node '%s' (the leader) cannot tell "
+				     "node '%s' that they met: %s", r->names[0],
+				     r->names[i], strerror(-e));
+			return e;
+		}
+	}
 	return 0;
 }
 

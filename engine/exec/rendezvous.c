@@ -200,7 +200,11 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b)
 	if (nread > 0) {
 		e = rdv_dec_feed(&c->dec, (const uint8_t *)b->base,
 				 (size_t)nread, on_frame, c, why, sizeof(why));
-		if (e < 0 && c->rank < 0) {
+		if (e == -ENOMEM) {
+			rdv_fail_all(r, e, "node '%s' has no memory for a "
+				     "frame: %s", r->names[r->self], why);
+			rdv_conn_close(c);
+		} else if (e < 0 && c->rank < 0) {
 			r->refused++;
 			snprintf(r->refused_msg, sizeof(r->refused_msg), "%s",
 				 why);

@@ -564,6 +564,115 @@ static int node_interrupted(void)
 	return 0;
 }
 
+/* Allocation @fail_at of node @victim fails (0: none): that node ends
+ * with an error and a message or passes, never a crash or a leak; a
+ * node that passes does every call. */
+static long fail_at;
+static unsigned victim;
+
+static int node_alloc(void)
+{
+	struct rs_rdv_conf c = conf(2, me, 2000, params_ok, 2);
+	struct rs_rdv_blob all[2];
+	struct rs_rdv *r = NULL;
+	char err[512] = "";
+	int e, v;
+
+	if (me == victim)
+		rs_alloc_fail_at(fail_at);
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	if (!e)
+		e = rs_rdv_allgather(r, "x", "ab", me + 1, all, err,
+				     sizeof(err));
+	if (!e) {
+		if (all[0].len != 1 || all[1].len != 2)
+			fail("allgather: %zu and %zu bytes", all[0].len,
+			     all[1].len);
+		rs_rdv_blobs_free(all, 2);
+		e = rs_rdv_barrier(r, "y", err, sizeof(err));
+	}
+	if (!e)
+		e = rs_rdv_gather(r, "z", "c", 1, me ? NULL : all, err,
+				  sizeof(err));
+	if (!e && !me)
+		rs_rdv_blobs_free(all, 2);
+	if (!e)
+		e = rs_rdv_verdict(r, 0, &v, err, sizeof(err));
+	rs_rdv_close(r);
+	if (e && !err[0])
+		fail("error %d without a message", e);
+	if (me == victim && rs_alloc_count() < fail_at)
+		return e ? 1 : 10;      /* passed: none failed */
+	return e ? 1 : 0;
+}
+
+/* For each role, allocation 1, 2, ... fails until one run makes fewer. */
+static int run_alloc(void)
+{
+	int bad = 0;
+
+	for (victim = 0; victim < 2; victim++) {
+		for (fail_at = 1; fail_at < 1000; fail_at++) {
+			pid_t p[2];
+			int st[2];
+			unsigned i;
+
+			port = free_port();
+			snprintf(leader_addr, sizeof(leader_addr), "%s:%d",
+				 inet_ntoa(host), port);
+			fflush(NULL);   /* nothing printed twice */
+			if (getenv("RDV_TEST_TIMES"))
+				fprintf(stderr, "%u %ld %llu\n", victim,
+					fail_at,
+					(unsigned long long)now_ms());
+			for (i = 0; i < 2; i++) {
+				p[i] = fork();
+				if (p[i] < 0)
+					return 3;
+				if (!p[i]) {
+					me = i;
+					alarm(HANG_S);
+					exit(node_alloc());
+				}
+			}
+			/* The failing one first: once it has given up,
+			 * the other may wait out its deadline (tested by
+			 * rdv.absent); it is stopped instead. */
+			waitpid(p[victim], &st[victim], 0);
+			if (WIFEXITED(st[victim]) &&
+			    WEXITSTATUS(st[victim]) == 1)
+				kill(p[!victim], SIGKILL);
+			waitpid(p[!victim], &st[!victim], 0);
+			if (!WIFEXITED(st[victim]) ||
+			    (WEXITSTATUS(st[victim]) != 0 &&
+			     WEXITSTATUS(st[victim]) != 1 &&
+			     WEXITSTATUS(st[victim]) != 10)) {
+				fprintf(stderr, "alloc: node %u, allocation "
+					"%ld failed: status 0x%x\n", victim,
+					fail_at, st[victim]);
+				bad = 1;
+			}
+			if (WIFEXITED(st[victim]) &&
+			    WEXITSTATUS(st[victim]) != 1 &&
+			    (!WIFEXITED(st[!victim]) ||
+			     WEXITSTATUS(st[!victim]))) {
+				fprintf(stderr, "alloc: node %u, allocation "
+					"%ld: node %u passed, node %u ended "
+					"with status 0x%x\n", victim, fail_at,
+					victim, !victim, st[!victim]);
+				bad = 1;
+			}
+			if (WIFEXITED(st[victim]) &&
+			    WEXITSTATUS(st[victim]) == 10)
+				break;
+		}
+		printf("alloc: node %u: allocations 1 to %ld failed in "
+		       "turn\n", victim, fail_at - 1);
+	}
+	printf("alloc: %s\n", bad ? "FAILED" : "passed");
+	return bad;
+}
+
 static const struct {
 	const char *name;
 	int (*node)(void);
@@ -596,12 +705,14 @@ int main(int argc, char **argv)
 	for (c = 0; c < sizeof(cases) / sizeof(*cases); c++)
 		if (!strcmp(argv[1], cases[c].name))
 			break;
-	if (c == sizeof(cases) / sizeof(*cases))
+	if (c == sizeof(cases) / sizeof(*cases) && strcmp(argv[1], "alloc"))
 		goto usage;
 	case_name = argv[1];
 	if (!getenv("RDV_TEST_HOST") ||
 	    inet_pton(AF_INET, getenv("RDV_TEST_HOST"), &host) != 1)
 		host.s_addr = htonl(INADDR_LOOPBACK);
+	if (!strcmp(case_name, "alloc"))
+		return run_alloc();
 	port = free_port();
 	snprintf(leader_addr, sizeof(leader_addr), "%s:%d",
 		 inet_ntoa(host), port);
