@@ -228,6 +228,9 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b)
 
 int rdv_conn_start(struct rdv_conn *c)
 {
+	/* A barrier's frame is small and waited for: Nagle would hold it
+	 * back for an ACK, up to 40 ms a step. */
+	uv_tcp_nodelay(&c->tcp, 1);
 	return uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 

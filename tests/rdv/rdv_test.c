@@ -564,6 +564,37 @@ static int node_interrupted(void)
 	return 0;
 }
 
+/* Not a test: the time of a barrier and of a 4 KiB allgather among 4
+ * nodes, as the leader sees it (`rdv_test bench`). */
+static int node_bench(void)
+{
+	struct rs_rdv_blob all[4];
+	struct rs_rdv *r = meet(4, 5000);
+	static char blob[4096];
+	char err[512];
+	uint64_t t0 = now_ms();
+	unsigned i, n = 2000;
+
+	for (i = 0; i < n; i++)
+		if (rs_rdv_barrier(r, "b", err, sizeof(err)))
+			fail("barrier: %s", err);
+	if (!me)
+		printf("bench: barrier of 4 nodes: %.1f us\n",
+		       (now_ms() - t0) * 1000.0 / n);
+	t0 = now_ms();
+	for (i = 0; i < n; i++) {
+		if (rs_rdv_allgather(r, "g", blob, sizeof(blob), all, err,
+				     sizeof(err)))
+			fail("allgather: %s", err);
+		rs_rdv_blobs_free(all, 4);
+	}
+	if (!me)
+		printf("bench: allgather of 4 x 4 KiB: %.1f us\n",
+		       (now_ms() - t0) * 1000.0 / n);
+	rs_rdv_close(r);
+	return 0;
+}
+
 /* Allocation @fail_at of node @victim fails (0: none): that node ends
  * with an error and a message or passes, never a crash or a leak; a
  * node that passes does every call. */
@@ -692,6 +723,7 @@ static const struct {
 	{ "strangers", node_strangers, 3, 0, 0, 0 },
 	{ "bad_member", node_bad_member, 3, 0, 0, 0 },
 	{ "tags", node_tags, 2, 0, 0, 0 },
+	{ "bench", node_bench, 4, 0, 0, 0 },
 };
 
 int main(int argc, char **argv)
