@@ -22,8 +22,12 @@
  *   -ECONNRESET    a node was lost: its connection closed or broke;
  *   -ECONNABORTED  a node called rs_rdv_abort() ("node 'b' failed: why");
  *   -EPROTO        a node sent a frame that is not of the protocol;
- *   other          could not listen or connect (-EADDRINUSE, ...).
+ *   -EINTR         SIGINT or SIGTERM came (rs_interrupted) while this
+ *                  node waited: it should rs_rdv_abort() to tell the rest;
+ *   -ENOMEM, other no memory; could not listen or connect (-EADDRINUSE).
  * A failure is final: every later call returns it again at once.
+ * SIGPIPE is ignored from the first rs_rdv_meet() on (when it was at its
+ * default), so that a write to a node that just died does not kill us.
  */
 
 /* The port when an address names none: not perftest's 18515, so both
