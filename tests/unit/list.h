@@ -112,7 +112,13 @@
 	X(devx, every_field_as_devx_set)                                  \
 	X(devx, commands_listed)                                          \
 	X(devx, device_description)                                       \
-	X(devx, hex_round_trip)
+	X(devx, hex_round_trip)                                           \
+	X(mlx5_enc, pp_readme)                                            \
+	X(mlx5_enc, pp_fields)                                            \
+	X(mlx5_enc, pp_errors)                                            \
+	X(mlx5_enc, match_value)                                          \
+	X(mlx5_enc, match_errors)                                         \
+	X(mlx5_enc, create_cq_umem)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
