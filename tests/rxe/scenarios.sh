@@ -16,6 +16,12 @@ declare -A lacks=(
 	[flow_steering]="flow_steering"
 	[xrc]="xrc"
 	[devx_objects]="devx"
+	[cq_compressed]="mlx5dv"
+	[flow_matcher]="mlx5dv"
+	[pp]="devx"
+	[uar]="devx"
+	[umem]="devx"
+	[var]="devx"
 )
 
 n=0
