@@ -73,6 +73,48 @@ API int rdmascn_live_error(struct rs_run *run, struct rs_live *l, int err,
 	return rs_live_error(run, l, err, "%s", msg);
 }
 
+API struct ibv_context *rdmascn_live_verbs_context(struct rs_run *run,
+						   struct rs_live *l)
+{
+	struct rs_live *c = run->dry_run ? NULL : rs_live_context(run, l);
+	struct rs_context_rt *rt = c ? c->rt : NULL;
+
+	return rt ? rt->ctx : NULL;
+}
+
+API struct rs_cq_rt *rdmascn_cq_rt_new(struct ibv_cq_ex *cq_ex,
+				       struct ibv_comp_channel *channel,
+				       uint64_t wc_flags)
+{
+	struct rs_cq_rt *rt = rs_calloc(1, sizeof(*rt));
+
+	if (!rt)
+		return NULL;
+	rt->cq_ex = cq_ex;
+	rt->cq = cq_ex ? ibv_cq_ex_to_cq(cq_ex) : NULL;
+	rt->channel = channel;
+	rt->wc_flags = wc_flags;
+	return rt;
+}
+
+API void rdmascn_cq_rt_free(struct rs_cq_rt *rt)
+{
+	if (!rt)
+		return;
+	if (rt->cq && rt->unacked)
+		ibv_ack_cq_events(rt->cq, rt->unacked);
+	rs_free(rt);
+}
+
+API struct ibv_qp *rdmascn_live_ibv_qp(struct rs_run *run, struct rs_live *l)
+{
+	struct rdmascn_qp q = { 0 };
+
+	if (!l || rs_as_qp(run, l, &q) || !q.rt)
+		return NULL;
+	return q.rt->qp;
+}
+
 API struct rdmascn_call *rdmascn_call_new(enum rdmascn_call_class cls,
 					  const char *name)
 {

@@ -362,11 +362,15 @@ static int qp_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 	return -EOPNOTSUPP;
 }
 
+/* Through the facet: a plugin's CQ is a CQ here too. */
 static struct ibv_cq *cq_of(struct rs_run *run, const char *id)
 {
-	struct rs_cq_rt *cq = rs_rt(run, id);
+	struct rs_live *l = id ? rs_live_find(run, id) : NULL;
+	struct rdmascn_cq cq;
 
-	return cq ? cq->cq : NULL;
+	if (!l || rs_as_cq(l, &cq) || !cq.rt)
+		return NULL;
+	return cq.rt->cq;
 }
 
 static int qp_create(struct rs_run *run, struct rs_live *l)

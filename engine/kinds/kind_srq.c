@@ -99,7 +99,10 @@ static int srq_create(struct rs_run *run, struct rs_live *l)
 			RS_CALL_PTR(&c, rt->srq, ibv_create_srq(pd, &ia));
 		rt->attr = ia.attr;
 	} else {
-		struct rs_cq_rt *cq = rs_rt(run, s->cq);
+		struct rs_live *cql = s->cq ? rs_live_find(run, s->cq) : NULL;
+		struct rdmascn_cq cqf = { 0 };
+		struct rs_cq_rt *cq = cql && !rs_as_cq(cql, &cqf) ? cqf.rt :
+				      NULL;
 		struct rs_xrcd_rt *xrcd = rs_rt(run, s->xrcd);
 		struct rs_context_rt *ctx = rs_live_context(run, l)->rt;
 		struct ibv_srq_init_attr_ex ia = {

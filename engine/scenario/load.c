@@ -214,9 +214,14 @@ static bool kind_ok(const struct rdmascn_ref *ref, const struct rs_obj *t)
 		return !t->kind->step;
 	/* A step type named among the kinds: a step that refers to an
 	 * earlier step (ud_send's reply_to a recv). */
-	for (const char *const *k = ref->kinds; *k; k++)
+	for (const char *const *k = ref->kinds; *k; k++) {
 		if (!strcmp(*k, t->kind->name))
 			return true;
+		/* A plugin's kind that is a CQ (the facet as_cq) is one
+		 * wherever a cq is asked for. */
+		if (!strcmp(*k, "cq") && t->kind->ops && t->kind->ops->as_cq)
+			return true;
+	}
 	return false;
 }
 

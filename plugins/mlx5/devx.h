@@ -13,7 +13,13 @@ struct devx_set {
 	char *field;             /* "cq_context.log_cq_size" */
 	char *value;             /* "6", "0x1f", wider: "0x0102...": bytes */
 	char *out;               /* with ref: which output; default its id */
+	/* Or a resource's value (res.h): its page_id, index, umem_id. */
+	char *uar, *var, *pp, *umem;
 };
+
+/* The resource a set: item names (its key's entry in mlx5_res_kinds,
+ * its id in *@ret_id), or -1. */
+int devx_set_res(const struct devx_set *s, const char **ret_id);
 
 /* A `devx:` entry. */
 struct devx_obj {

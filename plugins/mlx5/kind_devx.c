@@ -13,6 +13,7 @@
 
 #include "devx.h"
 #include "mlx5.h"
+#include "res.h"
 #include "rdmascn/value.h"
 
 struct devx_rt {
@@ -26,6 +27,14 @@ struct devx_rt {
 #define HEX_MAX (DEVX_MAX_IN * 2 + 1)
 
 static struct devx_rt *rt_of(struct rs_run *run, const char *id)
+{
+	struct rs_live *t = rdmascn_live_find(run, id);
+
+	return t ? rdmascn_live_rt(t) : NULL;
+}
+
+/* A UAR's, VAR's, PP's or UMEM's value: their rt starts with it. */
+static struct mlx5_res_rt *rt_res(struct rs_run *run, const char *id)
 {
 	struct rs_live *t = rdmascn_live_find(run, id);
 
@@ -47,6 +56,7 @@ static int build_in(struct rs_run *run, const struct devx_obj *d,
 		goto out;
 	for (unsigned i = 0; i < d->set_count; i++) {
 		const struct devx_set *s = &d->set[i];
+		const char *res_id;
 
 		vals[i].field = s->field;
 		if (s->value) {
@@ -54,6 +64,19 @@ static int build_in(struct rs_run *run, const struct devx_obj *d,
 					sizeof(wide[i]), &vals[i].n);
 			vals[i].bytes = wide[i];
 			rdmascn_call_arg(call, s->field, "%s", s->value);
+		} else if (devx_set_res(s, &res_id) >= 0) {
+			const struct mlx5_res_kind *rk =
+				&mlx5_res_kinds[devx_set_res(s, &res_id)];
+			struct mlx5_res_rt *res = rt_res(run, res_id);
+
+			if (res && res->made) {
+				vals[i].v = res->value;
+				rdmascn_call_arg(call, s->field, "0x%llx",
+						 (unsigned long long)res->value);
+			} else {
+				rdmascn_call_arg(call, s->field, "%s(%s)",
+						 rk->out, res_id);
+			}
 		} else {
 			struct rs_live *tl = rdmascn_live_find(run, s->ref);
 			const struct devx_obj *t = rdmascn_live_data(tl);

@@ -13,6 +13,7 @@
 
 #include "devx.h"
 #include "mlx5.h"
+#include "res.h"
 
 const cyaml_schema_value_t mlx5_id_schema = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, RDMASCN_ID_MAX),
@@ -24,6 +25,10 @@ static const cyaml_schema_field_t devx_set_fields[] = {
 	MLX5_FIELD_STR("value", struct devx_set, value),
 	MLX5_FIELD_OPT_REF("ref", struct devx_set, ref),
 	MLX5_FIELD_STR("out", struct devx_set, out),
+	MLX5_FIELD_OPT_REF("uar", struct devx_set, uar),
+	MLX5_FIELD_OPT_REF("var", struct devx_set, var),
+	MLX5_FIELD_OPT_REF("pp", struct devx_set, pp),
+	MLX5_FIELD_OPT_REF("umem", struct devx_set, umem),
 	CYAML_FIELD_END
 };
 
@@ -54,9 +59,31 @@ static const struct rdmascn_ref devx_refs[] = {
 	  .count_offset = offsetof(struct devx_obj, set_count),
 	  .kinds = RDMASCN_KINDS("devx_obj"),
 	  .stride = sizeof(struct devx_set), .item_key = "ref" },
+#define DEVX_RES_REF(key, kind)                                           \
+	{ .field = "set", .offset = offsetof(struct devx_obj, set),       \
+	  .count_offset = offsetof(struct devx_obj, set_count),           \
+	  .kinds = RDMASCN_KINDS(kind), .stride = sizeof(struct devx_set), \
+	  .item_offset = offsetof(struct devx_set, key), .item_key = #key }
+	DEVX_RES_REF(uar, "mlx5_uar"),
+	DEVX_RES_REF(var, "mlx5_var"),
+	DEVX_RES_REF(pp, "mlx5_pp"),
+	DEVX_RES_REF(umem, "mlx5_umem"),
 	MLX5_REF_AFTER(struct devx_obj),
 	{ .field = NULL }
 };
+
+int devx_set_res(const struct devx_set *s, const char **ret_id)
+{
+	const char *ids[] = { s->uar, s->var, s->pp, s->umem };
+
+	/* In mlx5_res_kinds' order. */
+	for (int i = 0; i < 4; i++)
+		if (ids[i]) {
+			*ret_id = ids[i];
+			return i;
+		}
+	return -1;
+}
 
 const struct prm_cmd *devx_cmd(const struct devx_obj *d)
 {
@@ -194,8 +221,9 @@ static int check_set(struct rs_obj *obj, struct rs_diag *d,
 		     const struct devx_set *s)
 {
 	struct prm_loc loc;
+	const char *res_id;
 	char path[48];
-	int r;
+	int r, res;
 
 	snprintf(path, sizeof(path), "set[%u].field", i);
 	r = prm_find(cmd->in, s->field, &loc);
@@ -221,10 +249,24 @@ static int check_set(struct rs_obj *obj, struct rs_diag *d,
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "set[%u]", i);
-	if (!s->value == !s->ref) {
-		rdmascn_obj_error(d, obj, path, "give value: or ref:, one of "
+	if (!!s->value + !!s->ref + !!s->uar + !!s->var + !!s->pp +
+	    !!s->umem != 1) {
+		rdmascn_obj_error(d, obj, path, "give value: or ref: (or a "
+				  "resource: uar:, var:, pp:, umem:), one of "
 				  "them");
 		return -EINVAL;
+	}
+	res = devx_set_res(s, &res_id);
+	if (res >= 0) {
+		const struct mlx5_res_kind *rk = &mlx5_res_kinds[res];
+
+		if (rk->width <= loc.width)
+			return 0;
+		snprintf(path, sizeof(path), "set[%u].%s", i, rk->key);
+		rdmascn_obj_error(d, obj, path, "%s's %s is %" PRIu32 " bits, "
+				  "%s is %" PRIu32, res_id, rk->out, rk->width,
+				  s->field, loc.width);
+		return -ERANGE;
 	}
 	if (s->out && !s->ref) {
 		snprintf(path, sizeof(path), "set[%u].out", i);

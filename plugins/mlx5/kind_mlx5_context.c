@@ -40,6 +40,13 @@ static const struct rdmascn_ref mlx5_context_refs[] = {
 	{ .field = NULL }
 };
 
+bool mlx5_context_devx(const void *data)
+{
+	const struct mlx5_context *c = data;
+
+	return c && c->flags & MLX5DV_CONTEXT_FLAGS_DEVX;
+}
+
 static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
 		      unsigned len)
 {

@@ -69,6 +69,13 @@ static int device_features(struct ibv_context *ctx, uint64_t *ret_have)
 static const struct rdmascn_kind *const mlx5_kinds[] = {
 	&mlx5_kind_context,
 	&mlx5_kind_devx,
+	&mlx5_kind_cq,
+	&mlx5_kind_uar,
+	&mlx5_kind_var,
+	&mlx5_kind_pp,
+	&mlx5_kind_umem,
+	&mlx5_kind_matcher,
+	&mlx5_kind_flow,
 	NULL
 };
 

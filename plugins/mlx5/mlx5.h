@@ -19,12 +19,22 @@ void mlx5_attr_describe(const struct mlx5dv_context *a, struct rs_val *m);
 /* The plugin's kinds. */
 extern const struct rdmascn_kind mlx5_kind_context;
 extern const struct rdmascn_kind mlx5_kind_devx;
+extern const struct rdmascn_kind mlx5_kind_cq;
+extern const struct rdmascn_kind mlx5_kind_uar;
+extern const struct rdmascn_kind mlx5_kind_var;
+extern const struct rdmascn_kind mlx5_kind_pp;
+extern const struct rdmascn_kind mlx5_kind_umem;
+extern const struct rdmascn_kind mlx5_kind_matcher;
+extern const struct rdmascn_kind mlx5_kind_flow;
 
 /* An mlx5 context's runtime state: what devx objects are made on. */
 struct mlx5_context_rt {
 	struct ibv_context *ctx;
 	bool devx;               /* opened with MLX5DV_CONTEXT_FLAGS_DEVX */
 };
+
+/* Whether an mlx5_context's data (as check() sees it) asks for DevX. */
+bool mlx5_context_devx(const void *data);
 
 /* Field tables for libcyaml, as the core writes them. */
 #define MLX5_FIELD_ID(s)                                                  \

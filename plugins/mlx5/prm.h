@@ -134,4 +134,22 @@ char *prm_hex(const uint8_t *b, size_t len, char *buf, size_t size);
  * bytes, or -EINVAL (not hex, odd digits), -ENOSPC (more than @cap). */
 long prm_unhex(const char *s, uint8_t *out, size_t cap);
 
+/* A structure's bytes from named values, as prm_encode() without a
+ * command: @l's size in @buf (zeroed first).  0, or the error of the
+ * value at *@ret_bad (prm_find()'s or prm_set()'s); -ENOSPC when @cap
+ * is smaller than @l. */
+int prm_encode_struct(const struct prm_layout *l, const struct prm_val *vals,
+		      size_t n, uint8_t *buf, size_t cap, size_t *ret_bad);
+
+/* Which of fte_match_param's parameter sets (0x200 bits each: outer
+ * headers, misc, inner headers, misc 2, misc 3, ...) the fields at
+ * @vals lie in: the match_criteria_enable of a matcher or flow group,
+ * bit i for set i.  Fields that are not found count for none. */
+uint8_t prm_match_criteria(const struct prm_val *vals, size_t n);
+
+/* mlx5dv_pp_alloc()'s context (set_pp_rate_limit_context) and the
+ * match parameters of mlx5dv_create_flow_matcher() and _flow(). */
+extern const struct prm_layout prm_set_pp_rate_limit_context;
+extern const struct prm_layout prm_fte_match_param;
+
 #endif

@@ -96,6 +96,9 @@ static const struct prm_field f_create_cq_in[] = {
 	{ "opcode", 0x0, 16 },
 	{ "op_mod", 0x30, 16 },
 	{ "cq_context", 0x80, 0x200, &prm_cqc },
+	{ "cq_umem_offset", 0x280, 64 },
+	{ "cq_umem_id", 0x2c0, 32 },
+	{ "cq_umem_valid", 0x2e0, 1 },
 	{ NULL }
 };
 const struct prm_layout prm_create_cq_in = {

@@ -16,6 +16,12 @@ declare -A lacks=(
 	[flow_steering]="flow_steering"
 	[xrc]="xrc"
 	[devx_objects]="devx"
+	[cq_compressed]="mlx5dv"
+	[flow_matcher]="raw_packet"
+	[pp]="devx"
+	[uar]="devx"
+	[umem]="devx"
+	[var]="devx"
 )
 
 n=0
@@ -37,6 +43,13 @@ run_scn "$tmp/out" "$tmp/err" --check-leaks --set feature=mlx5dv "$f"
 has "requires mlx5dv" "$tmp/err" "rxe0 has no mlx5dv \\(requires.features; "
 grep -q '^created' "$tmp/out" && fail "requires mlx5dv: skipped after creating objects"
 echo "ok requires mlx5dv: skipped: $(grep -m1 "has no" "$tmp/err")"
+# The mlx5 kinds check their own capability: without requires:, an mlx5
+# CQ that a core QP uses is still skipped naming mlx5dv, nothing created.
+run_scn "$tmp/out" "$tmp/err" --check-leaks "$(dirname "$0")/scn/mlx5_no_requires.yaml"
+[ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "mlx5_no_requires: exit $rc, want 77"; }
+has mlx5_no_requires "$tmp/err" "has no mlx5dv \\(mlx5dv_is_supported\\(\\): mlx5dv_create_(cq|flow_matcher)\\)"
+grep -q '^created' "$tmp/out" && fail "mlx5_no_requires: skipped after creating objects"
+echo "ok mlx5 kinds without requires: skipped: $(grep -m1 "has no" "$tmp/err")"
 "$rdmascn" devices -j | jq -r '.[] | select(.name == "rxe0") | .features[]' |
 	grep -qx test_fake || fail "devices: rxe0 does not list test_fake"
 unset RDMASCN_EXTRA_PLUGIN_DIR

@@ -117,7 +117,13 @@
 	X(rdv, bad_frames_refused)                                        \
 	X(rdv, blobs)                                                     \
 	X(rdv, worst)                                                     \
-	X(rdv, one_node)
+	X(rdv, one_node)                                                  \
+	X(mlx5_enc, pp_readme)                                            \
+	X(mlx5_enc, pp_fields)                                            \
+	X(mlx5_enc, pp_errors)                                            \
+	X(mlx5_enc, match_value)                                          \
+	X(mlx5_enc, match_errors)                                         \
+	X(mlx5_enc, create_cq_umem)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

@@ -25,6 +25,10 @@ struct rs_diag;
 struct rs_run;
 struct rs_live;
 struct rdmascn_kind;
+struct rs_cq_rt;
+struct ibv_cq_ex;
+struct ibv_comp_channel;
+struct ibv_qp;
 
 #define RDMASCN_PLUGIN_ABI 5
 
@@ -94,6 +98,31 @@ bool rdmascn_dry_run(const struct rs_run *run);
 int rdmascn_live_error(struct rs_run *run, struct rs_live *l, int err,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Added within ABI 5 (functions only, no layout changed): a plugin's
+ * object made on a core context's verbs context, so that core objects
+ * can share it (a QP on that context's PD completing into an mlx5 CQ).
+ * The ibv_context of the context @l stands on (NULL: none open, as in a
+ * dry run).
+ */
+struct ibv_context *rdmascn_live_verbs_context(struct rs_run *run,
+					       struct rs_live *l);
+/*
+ * A CQ a plugin made, as the steps and core QPs see a CQ (the facet
+ * as_cq's rt): @cq_ex (its ibv_cq through ibv_cq_ex_to_cq()), @channel
+ * (non-blocking, or NULL), the @wc_flags it was created with.  NULL when
+ * out of memory.  rdmascn_cq_rt_free() acks the events the steps took
+ * and did not ack, and frees it: call it before destroying the CQ.
+ */
+struct rs_cq_rt *rdmascn_cq_rt_new(struct ibv_cq_ex *cq_ex,
+				   struct ibv_comp_channel *channel,
+				   uint64_t wc_flags);
+void rdmascn_cq_rt_free(struct rs_cq_rt *rt);
+/* The verbs QP of an object that is a QP (the facet as_qp: a core qp,
+ * a plugin's), a flow's destination: NULL when it is none or not made
+ * (a dry run). */
+struct ibv_qp *rdmascn_live_ibv_qp(struct rs_run *run, struct rs_live *l);
 
 /*
  * The engine's call wrapper, as the core kinds use it: every call that
