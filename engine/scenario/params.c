@@ -645,8 +645,12 @@ static int walk(struct subst *st, struct rs_node *n)
 			rs_free(v);
 			return -ENOMEM;
 		}
-		rs_free(n->value);
-		n->value = v;
+		n->value = rs_doc_strndup(&st->s->doc, v, (size_t)-1);
+		rs_free(v);
+		if (!n->value) {
+			rs_free(q);
+			return -ENOMEM;
+		}
 		if (st->n == st->cap) {
 			size_t cap = st->cap ? st->cap * 2 : 16;
 			struct edit *e = rs_reallocarray(st->edits, cap,
