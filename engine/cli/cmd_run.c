@@ -408,7 +408,7 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 	}
 	r = rs_run_check_caps(run);
 	if (r) {
-		ret = RS_EXIT_SKIPPED;
+		ret = r == -E2BIG ? RS_EXIT_CANTRUN : RS_EXIT_SKIPPED;
 		goto out;
 	}
 	r = rs_run_create(run);

@@ -274,9 +274,16 @@ static bool dev_seen(struct rs_run *run, unsigned i, const struct rs_dev *dev)
 	return false;
 }
 
+/*
+ * Before anything is created: every object's needs (check_caps: a
+ * missing capability skips the run) and the device limits it would go
+ * past (check_caps' -E2BIG, and the counts; the run cannot go on).
+ * A missing capability wins: a device that cannot run the file at all
+ * need not say it also has too few QPs.
+ */
 int rs_run_check_caps(struct rs_run *run)
 {
-	unsigned missing = 0;
+	unsigned missing = 0, over = 0;
 
 	if (run->dry_run)
 		return 0;
@@ -285,13 +292,17 @@ int rs_run_check_caps(struct rs_run *run)
 		const struct rdmascn_ops *ops = rs_live_ops(l);
 		struct rs_dev *own = rs_as_dev(l);
 		char why[256] = "";
+		int r;
 
 		if (own && run->s->top->requires && !dev_seen(run, i, own) &&
 		    !requires_met(run, l, own))
 			missing++;
 		if (!ops->check_caps)
 			continue;
-		if (ops->check_caps(run, l, why, sizeof(why))) {
+		r = ops->check_caps(run, l, why, sizeof(why));
+		if (r == -E2BIG) {
+			over++; /* rs_dev_limit_value() said where */
+		} else if (r) {
 			struct rs_dev *dev = rs_live_dev(run, l);
 
 			rs_diag_error(&run->diag, rs_obj_loc(l->obj, NULL),
@@ -300,7 +311,11 @@ int rs_run_check_caps(struct rs_run *run)
 			missing++;
 		}
 	}
-	return missing ? -EOPNOTSUPP : 0;
+	if (missing)
+		return -EOPNOTSUPP;
+	if (rs_run_limits_report(run) < 0 || over)
+		return -E2BIG;
+	return 0;
 }
 
 /* --- create and teardown ----------------------------------------------------- */

@@ -47,6 +47,10 @@ struct rs_live {
 	const void *from_grh;
 };
 
+/* Resources a device has a maximum of (limits.c). */
+enum rs_limit { RS_LIM_QP, RS_LIM_CQ, RS_LIM_MR, RS_LIM_PD, RS_LIM_SRQ,
+		RS_LIM_AH, RS_LIM_MW, RS_LIM_N };
+
 /* What a context found on its device, before anything was created. */
 struct rs_dev {
 	char name[IBV_SYSFS_NAME_MAX];
@@ -59,6 +63,12 @@ struct rs_dev {
 	enum ibv_gid_type gid_type;
 	uint32_t features;       /* requires.features bits, plugins' too */
 	uint32_t num_comp_vectors;
+	/* What the file takes of it, counted before anything is created
+	 * (limits.c): how many, and the first object past the maximum. */
+	struct {
+		uint64_t used;
+		struct rs_live *over;
+	} lim[RS_LIM_N];
 };
 
 /* Where @dev's facts (scenario/facts.h) are read from. */
@@ -119,6 +129,22 @@ struct rs_live *rs_live_find(struct rs_run *run, const char *id);
 struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l);
 /* A context's device facts. */
 struct rs_dev *rs_live_dev(struct rs_run *run, struct rs_live *l);
+
+/*
+ * A device's limits, from a kind's check_caps (limits.c).  @l takes one
+ * of @what on its device; rs_run_check_caps() names the first object
+ * past the device's maximum.  @field's @value against the device fact
+ * @fact ("max_cqe"): 0, or -E2BIG, reported at @field with the limit and
+ * the way past it, which check_caps returns (the run cannot go on:
+ * exit 3).
+ */
+void rs_dev_limit_count(struct rs_run *run, struct rs_live *l,
+			enum rs_limit what);
+int rs_dev_limit_value(struct rs_run *run, struct rs_live *l,
+		       const char *field, uint64_t value, const char *fact,
+		       char *why, unsigned len);
+/* Every device's counts against its maxima: 0, or -E2BIG reported. */
+int rs_run_limits_report(struct rs_run *run);
 
 /*
  * Verbs calls.  Every call that creates, changes or destroys something

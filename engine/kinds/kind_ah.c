@@ -275,8 +275,19 @@ static struct ibv_ah *ah_as_ah(struct rs_live *l)
 	return rt ? rt->ah : NULL;
 }
 
+/* Nothing to ask of the device but room for one more. */
+static int ah_check_caps(struct rs_run *run, struct rs_live *l, char *why,
+			 unsigned len)
+{
+	(void)why;
+	(void)len;
+	rs_dev_limit_count(run, l, RS_LIM_AH);
+	return 0;
+}
+
 const struct rdmascn_ops rs_ops_ah = {
 	.rt_size = sizeof(struct rs_ah_rt),
+	.check_caps = ah_check_caps,
 	.create = ah_create,
 	.destroy = ah_destroy,
 	.as_ah = ah_as_ah,

@@ -61,6 +61,9 @@ static int cq_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 	struct ibv_cq_ex *cq;
 	uint64_t bad = 0;
 
+	rs_dev_limit_count(run, l, RS_LIM_CQ);
+	if (rs_dev_limit_value(run, l, "cqe", q->cqe, "max_cqe", why, len))
+		return -E2BIG;
 	if (!q->ex || !q->wc_flags || !dev || !dev->device)
 		return 0;
 	ctx = ibv_open_device(dev->device);

@@ -64,8 +64,10 @@ static int mr_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 
 	if (m->import)
 		return rs_import_trial(dev, "mr", why, len);
-	if (m->dmabuf)
+	if (m->dmabuf) {
+		rs_dev_limit_count(run, l, RS_LIM_MR);
 		return rs_dmabuf_trial(dev, why, len);
+	}
 	if (dev && m->access & IBV_ACCESS_ON_DEMAND &&
 	    !(rs_dev_features(&dev->attr) & 1u << RS_FEAT_ODP)) {
 		snprintf(why, len, "odp for on_demand access (%s)",
@@ -89,7 +91,9 @@ static int mr_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 		}
 		munmap(p, map);
 	}
-	return 0;
+	rs_dev_limit_count(run, l, RS_LIM_MR);
+	return rs_dev_limit_value(run, l, "length", m->length, "max_mr_size",
+				  why, len);
 }
 
 /* memory: file: open (create) the file, make it at least @len bytes,

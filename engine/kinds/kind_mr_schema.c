@@ -2,6 +2,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <infiniband/verbs.h>
 
@@ -190,6 +194,59 @@ static int check_memory(struct rs_obj *obj, struct rs_diag *d)
 	return 0;
 }
 
+/* Does this process have CAP_IPC_LOCK (the kernel then pins past
+ * RLIMIT_MEMLOCK)?  Read from /proc: no libcap for one bit. */
+static bool ipc_lock_capable(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	unsigned long long eff = 0;
+	char line[256];
+	bool found = false;
+
+	if (!f)
+		return true; /* unknown: do not refuse */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &eff) == 1;
+	fclose(f);
+	return !found || eff & 1ull << 14; /* CAP_IPC_LOCK */
+}
+
+/*
+ * What the kernel will pin for an mr in host memory: no more than the
+ * host has, nor past RLIMIT_MEMLOCK without CAP_IPC_LOCK.  Known
+ * without a device, so refused at validate (exit 2), not at a create
+ * that fails with ENOMEM half way through the set-up.
+ */
+static int check_host_memory(struct rs_obj *obj, struct rs_diag *d)
+{
+	const struct rs_mr *m = obj->data;
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	struct rlimit rl;
+
+	if (m->import || m->dm || m->dmabuf ||
+	    m->access & IBV_ACCESS_ON_DEMAND)
+		return 0; /* not pinned host memory */
+	if (pages > 0 && page > 0 &&
+	    m->length > (uint64_t)pages * (uint64_t)page) {
+		rs_obj_error(d, obj, "length", "%" PRIu64 " bytes is more than "
+			     "this host's memory, %" PRIu64 " bytes",
+			     m->length, (uint64_t)pages * (uint64_t)page);
+		return -EINVAL;
+	}
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    m->length > rl.rlim_cur && !ipc_lock_capable()) {
+		rs_obj_error(d, obj, "length", "%" PRIu64 " bytes is over "
+			     "RLIMIT_MEMLOCK, %" PRIu64 " bytes, and without "
+			     "CAP_IPC_LOCK the kernel will not pin it (raise "
+			     "it: ulimit -l unlimited, memlock in "
+			     "/etc/security/limits.conf, LimitMEMLOCK= of a "
+			     "systemd unit)", m->length,
+			     (uint64_t)rl.rlim_cur);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const uint32_t remote = IBV_ACCESS_REMOTE_WRITE |
@@ -241,6 +298,8 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 		ret = -EINVAL;
 	}
 	if (check_fill(obj, d) < 0 || check_memory(obj, d) < 0)
+		ret = -EINVAL;
+	if (!ret && check_host_memory(obj, d) < 0)
 		ret = -EINVAL;
 	return ret;
 }

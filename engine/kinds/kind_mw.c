@@ -23,6 +23,7 @@ static int mw_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 			 "device_cap_flags" : "max_mw is 0");
 		return -EOPNOTSUPP;
 	}
+	rs_dev_limit_count(run, l, RS_LIM_MW);
 	return 0;
 }
 

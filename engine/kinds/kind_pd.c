@@ -13,8 +13,10 @@ static int pd_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 {
 	const struct rs_pd *p = l->obj->data;
 
-	return p->import ? rs_import_trial(rs_live_dev(run, l), "pd", why,
-					   len) : 0;
+	if (p->import)
+		return rs_import_trial(rs_live_dev(run, l), "pd", why, len);
+	rs_dev_limit_count(run, l, RS_LIM_PD);
+	return 0;
 }
 
 static int pd_create(struct rs_run *run, struct rs_live *l)

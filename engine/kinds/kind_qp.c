@@ -353,13 +353,26 @@ static int qp_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 	const struct rs_qp *q = l->obj->data;
 	const struct rs_dev *dev = rs_live_dev(run, l);
 	int need = rs_qp_type_feature(q->type);
+	const struct rs_qp_cap *c = q->cap;
 
-	if (!dev || need < 0 ||
-	    rs_dev_features(&dev->attr) & 1u << need)
+	if (dev && need >= 0 && !(rs_dev_features(&dev->attr) & 1u << need)) {
+		snprintf(why, len, "%s qps (%s: %s)", rs_qp_type_name(q->type),
+			 rs_feature_name(need), rs_feature_source(need));
+		return -EOPNOTSUPP;
+	}
+	rs_dev_limit_count(run, l, RS_LIM_QP);
+	if (!c)
 		return 0;
-	snprintf(why, len, "%s qps (%s: %s)", rs_qp_type_name(q->type),
-		 rs_feature_name(need), rs_feature_source(need));
-	return -EOPNOTSUPP;
+	if (rs_dev_limit_value(run, l, "cap.max_send_wr", c->max_send_wr,
+			       "max_qp_wr", why, len) ||
+	    rs_dev_limit_value(run, l, "cap.max_recv_wr", c->max_recv_wr,
+			       "max_qp_wr", why, len) ||
+	    rs_dev_limit_value(run, l, "cap.max_send_sge", c->max_send_sge,
+			       "max_sge", why, len) ||
+	    rs_dev_limit_value(run, l, "cap.max_recv_sge", c->max_recv_sge,
+			       "max_sge", why, len))
+		return -E2BIG;
+	return 0;
 }
 
 /* Through the facet: a plugin's CQ is a CQ here too. */

@@ -44,6 +44,12 @@ static int srq_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 			 "(tm_caps.max_num_tags is 0)");
 		return -EOPNOTSUPP;
 	}
+	rs_dev_limit_count(run, l, RS_LIM_SRQ);
+	if (rs_dev_limit_value(run, l, "max_wr", s->max_wr, "max_srq_wr",
+			       why, len) ||
+	    rs_dev_limit_value(run, l, "max_sge", s->max_sge, "max_srq_sge",
+			       why, len))
+		return -E2BIG;
 	return 0;
 }
 

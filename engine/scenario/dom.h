@@ -27,12 +27,15 @@ struct rs_node {
 	size_t n, cap;
 };
 
+struct rs_doc_chunk;
+
 struct rs_doc {
 	const char *file;
 	char *text;
 	size_t len;
 	struct rs_node *root;
 	bool nul;              /* some scalar has nul set */
+	struct rs_doc_chunk *arena; /* where the nodes and their texts are */
 };
 
 struct rs_diag;
@@ -43,6 +46,12 @@ int rs_doc_load(struct rs_doc *doc, const char *path, struct rs_diag *d);
 int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		 size_t len, struct rs_diag *d);
 void rs_doc_free(struct rs_doc *doc);
+/* The nodes only (the text stays). */
+void rs_doc_arena_free(struct rs_doc *doc);
+/* Zeroed memory, or a copy of at most @n bytes of @s, that lives as long
+ * as @doc's nodes (a node's value replaced goes here too). */
+void *rs_doc_alloc(struct rs_doc *doc, size_t size);
+char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n);
 
 /* The value node of @key in mapping @map, or NULL. */
 struct rs_node *rs_node_get(const struct rs_node *map, const char *key);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,29 @@
 #include "schema.h"
 #include "macros.h"
 
+/*
+ * libcyaml grows a sequence one entry at a time, each a realloc to the
+ * exact new size: linear in glibc (it grows in place), quadratic where
+ * every realloc copies (ASan: 100k objects took 172 s).  So a growing
+ * block gets half as much again, and a realloc that still fits in what
+ * the block holds returns it as it is.  A first allocation is exact:
+ * most are strings that never grow.
+ */
 static void *mem(void *ctx, void *ptr, size_t size)
 {
+	size_t have;
+
+	(void)ctx;
 	if (!size) {
 		rs_free(ptr);
 		return NULL;
 	}
-	return rs_reallocarray(ptr, size, 1);
+	if (!ptr)
+		return rs_malloc(size);
+	have = malloc_usable_size(ptr);
+	if (size <= have)
+		return ptr;
+	return rs_reallocarray(ptr, size + size / 2, 1);
 }
 
 /* "an mr", "an srq", "an ah", "a qp", "a flow": abbreviations (no vowel)

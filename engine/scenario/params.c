@@ -252,6 +252,12 @@ struct subst {
 	const char *where;
 };
 
+/* A param whose value names a param whose value names ...: this deep
+ * at most. */
+#define PARAM_DEPTH_MAX 64
+/* An expression in a message: this many bytes of it at most. */
+#define EXPR_SHOWN 80
+
 static int param_value(struct subst *st, struct rs_param *p, char *why,
 		       size_t why_len);
 
@@ -430,11 +436,13 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 				else if (lone_param(v + 2, end - v - 2))
 					rs_diag_error(st->d, &loc, "%s%s", where,
 						      why);
-				else
-					rs_diag_error(st->d, &loc, "%s'${%.*s}': "
+				else	/* a long one by its start */
+					rs_diag_error(st->d, &loc, "%s'${%.*s%s}': "
 						      "%s", where,
-						      (int)(end - v - 2), v + 2,
-						      why);
+						      end - v - 2 > EXPR_SHOWN ?
+						      EXPR_SHOWN : (int)(end - v - 2),
+						      v + 2, end - v - 2 > EXPR_SHOWN ?
+						      "..." : "", why);
 				return -EINVAL;
 			}
 			if (val.text) {
@@ -509,6 +517,15 @@ static int param_value(struct subst *st, struct rs_param *p, char *why,
 	if (!strstr(p->value, "${") && !strstr(p->value, "$${")) {
 		st->state[i] = P_DONE;
 		return 0;
+	}
+	if (st->depth == PARAM_DEPTH_MAX) {
+		/* Each level is a few C frames: a file must not choose how
+		 * deep the stack goes. */
+		snprintf(why, why_len, "params nested deeper than %d (%s -> "
+			 "%s -> ... -> %s)", PARAM_DEPTH_MAX,
+			 st->s->params[st->stack[0]].name,
+			 st->s->params[st->stack[1]].name, p->name);
+		return -EINVAL;
 	}
 	st->state[i] = P_BUSY;
 	st->stack[st->depth++] = i;
@@ -628,8 +645,12 @@ static int walk(struct subst *st, struct rs_node *n)
 			rs_free(v);
 			return -ENOMEM;
 		}
-		rs_free(n->value);
-		n->value = v;
+		n->value = rs_doc_strndup(&st->s->doc, v, (size_t)-1);
+		rs_free(v);
+		if (!n->value) {
+			rs_free(q);
+			return -ENOMEM;
+		}
 		if (st->n == st->cap) {
 			size_t cap = st->cap ? st->cap * 2 : 16;
 			struct edit *e = rs_reallocarray(st->edits, cap,

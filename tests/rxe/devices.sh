@@ -159,3 +159,79 @@ echo "facts: $(grep -m1 max_dm_size "$tmp/err")"
 /usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/split.json" 0 &&
 /usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/dm.json" 77 ||
 	fail "records (see above)"
+
+# Limits, before anything is created: more objects than one of rxe0's
+# maxima (the smallest among PDs, CQs, QPs, SRQs, MWs: counted entries of
+# at most 100,000, to the maximum + 1), a CQ deeper than its max_cqe, a
+# QP's cap over max_qp_wr, refused at the probe (exit 3) naming the
+# limit, with no create call made; an mr over RLIMIT_MEMLOCK without
+# CAP_IPC_LOCK refused at validate (exit 2).
+max_cqe=$(q "$dev | .caps.max_cqe")
+max_qp_wr=$(q "$dev | .caps.max_qp_wr")
+lim() { # NAME EXTRA-YAML: a scenario on rxe0
+	{ echo "scenario: limit-$1"
+	  echo "contexts: [{id: ctx, device: rxe0}]"
+	  echo "pds: [{id: pd, context: ctx}]"
+	  echo "$2"; } >"$tmp/lim-$1.yaml"
+}
+best= best_max=
+for k in pd:max_pd cq:max_cq qp:max_qp srq:max_srq mw:max_mw; do
+	m=$(q "$dev | .caps.${k#*:}")
+	if [ -z "$best" ] || [ "$m" -lt "$best_max" ]; then best=$k best_max=$m; fi
+done
+kind=${best%%:*} fact=${best#*:}
+echo "limits: smallest count maximum on rxe0: $fact $best_max"
+if [ "$best_max" -lt 300000 ]; then
+	need=$((best_max + 1)) entries= i=0
+	while [ $need -gt 0 ]; do
+		c=$(( need > 100000 ? 100000 : need ))
+		case $kind in
+		pd) e="{id: x$i, count: $c, context: ctx}" ;;
+		cq) e="{id: x$i, count: $c, context: ctx, cqe: 1}" ;;
+		qp) e="{id: x$i, count: $c, pd: pd, type: rc, send_cq: cq, recv_cq: cq}" ;;
+		srq) e="{id: x$i, count: $c, pd: pd, max_wr: 1}" ;;
+		mw) e="{id: x$i, count: $c, pd: pd, type: 1}" ;;
+		esac
+		entries="$entries${entries:+, }$e"
+		need=$((need - c)) i=$((i + 1))
+	done
+	[ $kind = qp ] && extra="cqs: [{id: cq, context: ctx, cqe: 16}]
+" || extra=
+	[ $kind = pd ] && lim count "pds: [$entries]" || lim count "${extra}${kind}s: [$entries]"
+	# pds: is given twice for pd; keep one.
+	[ $kind = pd ] && sed -i '3d' "$tmp/lim-count.yaml"
+	checks="count:$fact"
+else
+	echo "limits: count check not run: rxe0's smallest maximum ($fact $best_max) needs more than 300,000 objects"
+	checks=
+fi
+lim cqe "cqs: [{id: cq, context: ctx, cqe: $((max_cqe + 1))}]"
+lim qp_wr "cqs: [{id: cq, context: ctx, cqe: 16}]
+qps: [{id: q, pd: pd, type: rc, send_cq: cq, recv_cq: cq, cap: {max_send_wr: $((max_qp_wr + 1))}}]"
+for c in $checks cqe:max_cqe qp_wr:max_qp_wr; do
+	n=${c%%:*} fact=${c#*:}
+	t0=$EPOCHREALTIME
+	"$rdmascn" run -v --check-leaks "$tmp/lim-$n.yaml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	t1=$EPOCHREALTIME
+	[ $rc = 3 ] || fail "limit $n: exit $rc, want 3: $(head -c 2000 "$tmp/err")"
+	grep -q "($fact)\|'s $fact, " "$tmp/err" ||
+		fail "limit $n: $fact not named: $(head -c 2000 "$tmp/err")"
+	grep -Eq 'ibv_(alloc_pd|create_cq|create_qp|create_srq|alloc_mw)' "$tmp/out" "$tmp/err" &&
+		fail "limit $n: created something first: $(grep -Eh -m3 'ibv_(alloc_pd|create_cq|create_qp)' "$tmp/out" "$tmp/err")"
+	echo "limits: $(grep -m1 "$fact" "$tmp/err" | sed "s|^$tmp/||" | cut -c1-300) ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)"
+done
+lim memlock "mrs: [{id: m, pd: pd, length: 1048576, access: [local_write]}]"
+for verb in validate run; do
+	(ulimit -S -l 64 && exec setpriv --inh-caps=-ipc_lock \
+		--bounding-set=-ipc_lock "$rdmascn" $verb "$tmp/lim-memlock.yaml") \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] || fail "memlock $verb: exit $rc, want 2: $(cat "$tmp/err")"
+	grep -q "RLIMIT_MEMLOCK, 65536 bytes, and without CAP_IPC_LOCK" "$tmp/err" ||
+		fail "memlock $verb: $(cat "$tmp/err")"
+done
+echo "limits: $(sed "s|^$tmp/||" "$tmp/err" | cut -c1-200)"
+"$rdmascn" run "$tmp/lim-memlock.yaml" >"$tmp/out" 2>"$tmp/err" ||
+	fail "memlock as root: $(cat "$tmp/err")"
+echo "limits: the same mr as root (CAP_IPC_LOCK): passed"

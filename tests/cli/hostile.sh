@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Files a hostile or careless hand wrote, each refused with one located
+# error (exit 2), never a stack overflow or an attempt that fails late:
+#  - depth: 100,000 nested sequences, mappings and parentheses; a
+#    100,000-long chain of params each naming the next;
+#  - host memory: an mr larger than the host's memory; one over
+#    RLIMIT_MEMLOCK without CAP_IPC_LOCK (the kernel would not pin it),
+#    the same accepted with the limit lifted.
+#
+#   hostile.sh RDMASCN
+set -u
+rdmascn=$1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+
+# refused NAME WANT-REGEX [env...]: validate NAME.yaml exits 2 with one
+# stderr line matching WANT-REGEX.
+refused() {
+	local f=$tmp/$1.yaml want=$2 rc
+	"$rdmascn" validate "$f" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc != 2 ]; then
+		bad "$1: exit $rc, want 2: $(head -c 300 "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -Eq "^$f:$want" "$tmp/err"; then
+		bad "$1: want '$f:$want', got: $(head -c 300 "$tmp/err")"
+	else
+		echo "ok $1: $(cut -c1-160 "$tmp/err")"
+	fi
+}
+
+n=100000
+awk -v n=$n 'BEGIN { printf "scenario: deep\nsteps: ";
+	for (i = 0; i < n; i++) printf "["; for (i = 0; i < n; i++) printf "]";
+	print "" }' >"$tmp/seqs.yaml"
+refused seqs '2:71: nesting deeper than 64 levels$'
+awk -v n=$n 'BEGIN { printf "scenario: deep\nsteps: ";
+	for (i = 0; i < n; i++) printf "{a: "; printf "1";
+	for (i = 0; i < n; i++) printf "}"; print "" }' >"$tmp/maps.yaml"
+refused maps '2:260: nesting deeper than 64 levels$'
+awk -v n=$n 'BEGIN { printf "scenario: deep\nparams: {a: \"${";
+	for (i = 0; i < n; i++) printf "("; printf "1";
+	for (i = 0; i < n; i++) printf ")"; print "}\"}" }' >"$tmp/parens.yaml"
+refused parens "2:13: params.a: '\\$\\{\\({80}\\.\\.\\.\\}': nested deeper than 64$"
+awk -v n=$n 'BEGIN { printf "scenario: deep\nparams: {a: \"${";
+	for (i = 0; i < n; i++) printf "-"; print "1}\"}" }' >"$tmp/minus.yaml"
+refused minus "2:13: params.a: '\\$\\{-{80}\\.\\.\\.\\}': nested deeper than 64$"
+awk -v n=$n 'BEGIN { print "scenario: chain"; print "params:";
+	for (i = 0; i + 1 < n; i++) printf "  p%d: \"${p%d}\"\n", i, i + 1;
+	printf "  p%d: 1\n", n - 1 }' >"$tmp/chain.yaml"
+refused chain '66:8: params.p63: params nested deeper than 64 \(p0 -> p1 -> \.\.\. -> p64\)$'
+
+mr() { # NAME LENGTH
+	printf 'scenario: %s\ncontexts: [{id: ctx, device: any}]\npds: [{id: pd, context: ctx}]\nmrs: [{id: m, pd: pd, length: %s, access: [local_write]}]\n' \
+		"$1" "$2" >"$tmp/$1.yaml"
+}
+mr memory 1125899906842624
+refused memory "4:31: mr 'm': length: 1125899906842624 bytes is more than this host's memory, [0-9]+ bytes$"
+mr memlock 1048576
+# As root, drop CAP_IPC_LOCK; otherwise a process has none.
+drop=()
+[ "$(id -u)" = 0 ] && drop=(setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock)
+if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+	bad "memlock: root, and no setpriv to drop CAP_IPC_LOCK"
+else
+	(ulimit -S -l 64 && exec "${drop[@]}" "$rdmascn" validate "$tmp/memlock.yaml") \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	want="$tmp/memlock.yaml:4:31: mr 'm': length: 1048576 bytes is over RLIMIT_MEMLOCK, 65536 bytes, and without CAP_IPC_LOCK the kernel will not pin it (raise it: ulimit -l unlimited, memlock in /etc/security/limits.conf, LimitMEMLOCK= of a systemd unit)"
+	if [ $rc != 2 ] || [ "$(cat "$tmp/err")" != "$want" ]; then
+		bad "memlock: exit $rc: $(cat "$tmp/err")"
+	else
+		echo "ok memlock: $(cut -c1-160 "$tmp/err")"
+	fi
+	(ulimit -S -l unlimited 2>/dev/null || ulimit -S -l "$(ulimit -H -l)"
+	 [ "$(ulimit -S -l)" = unlimited ] || [ "$(ulimit -S -l)" -ge 1024 ] || exit 77
+	 exec "${drop[@]}" "$rdmascn" validate "$tmp/memlock.yaml") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	case $rc in
+	0) echo "ok memlock lifted: $(cat "$tmp/out")" ;;
+	77) echo "ok memlock lifted: not checked (hard RLIMIT_MEMLOCK below 1 MiB)" ;;
+	*) bad "memlock lifted: exit $rc: $(cat "$tmp/err")" ;;
+	esac
+fi
+exit $fail
