@@ -35,6 +35,8 @@ static const struct option run_long[] = {
 	{ "jobs", required_argument, NULL, 'P' },
 	{ "graph-out", required_argument, NULL, 'G' },
 	{ "softroce", no_argument, NULL, 'S' },
+	{ "node", required_argument, NULL, 'N' },
+	{ "rendezvous", required_argument, NULL, 'R' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "color", required_argument, NULL, 'C' },
@@ -99,6 +101,12 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
+		case 'N':
+			o->node = optarg;
+			break;
+		case 'R':
+			o->rendezvous = optarg;
+			break;
 		case 'v':
 			rs_verbose = true;
 			break;
@@ -164,6 +172,45 @@ bool rs_run_to_stdout(const char *path)
 	return path && !strcmp(path, "-");
 }
 
+/* With `nodes:`, where an object is made or a step runs: "node", and
+ * "peer_node" for what joins two. */
+static void put_node(struct rs_val *e, const struct rs_scenario *s,
+		     const struct rs_obj *o)
+{
+	if (!rs_nodes_count(s) || o->on == RS_NODE_ANY)
+		return;
+	rs_val_put_str(e, "node", rs_node_name(s, o->on));
+	if (o->on_peer != RS_NODE_ANY)
+		rs_val_put_str(e, "peer_node", rs_node_name(s, o->on_peer));
+}
+
+/* The nodes of the file, and the one this process plays. */
+static void record_nodes(struct rs_val *root, const struct rs_scenario *s,
+			 const struct run_opts *o)
+{
+	struct rs_val *all = rs_val_put_arr(root, "nodes");
+
+	for (unsigned i = 0; i < rs_nodes_count(s); i++) {
+		const struct rs_node_decl *d = &s->top->nodes[i];
+		struct rs_val *e = rs_val_push_obj(all);
+
+		rs_val_put_str(e, "name", d->id);
+		if (d->address)
+			rs_val_put_str(e, "address", d->address);
+		if (d->device)
+			rs_val_put_str(e, "device", d->device);
+	}
+	if (o->role.node != RS_NODE_ANY) {
+		struct rs_val *me = rs_val_put_obj(root, "node");
+
+		rs_val_put_str(me, "name", rs_node_name(s, o->role.node));
+		rs_val_put_str(me, "from", o->role.from);
+		if (o->role.rank >= 0)
+			rs_val_put_i64(me, "rank", o->role.rank);
+		rs_val_put_str(me, "rendezvous", o->rdv_addr);
+	}
+}
+
 static int record_init(struct rs_run *run, const char *file,
 		       const struct run_opts *o, const struct cell *cell,
 		       struct rs_results *res)
@@ -209,24 +256,36 @@ static int record_init(struct rs_run *run, const char *file,
 			rs_val_put_str(params, cell->sets[i].name,
 				       cell->sets[i].value);
 	}
+	if (rs_nodes_count(s))
+		record_nodes(rec->root, s, o);
 	for (unsigned i = 0; i < s->n_objects; i++) {
 		struct rs_obj *obj = s->create[i];
-		struct rs_val *e = rs_val_push_obj(rec->objects);
+		struct rs_val *e;
 
+		if (!rs_obj_on(obj, run->node))
+			continue;
+		e = rs_val_push_obj(rec->objects);
 		run->live[obj->index].entry = e;
 		rs_val_put_str(e, "id", obj->id);
 		rs_val_put_str(e, "kind", obj->kind->name);
 		rs_val_put_str(e, "name", obj->name);
+		put_node(e, s, obj);
 		rs_val_put_loc(e, rs_obj_loc(obj, NULL));
 		rs_val_put_str(e, "outcome", "pending");
 	}
 	plan = rs_val_put_arr(rec->root, "plan_steps");
 	for (unsigned i = 0; i < s->n_steps; i++) {
-		struct rs_val *e = rs_val_push_obj(plan);
-		struct rs_val *gates = rs_gate_entries(s->steps[i]);
+		struct rs_val *e, *gates;
+
+		/* Another node's: in its record. */
+		if (!rs_obj_on(s->steps[i], run->node))
+			continue;
+		e = rs_val_push_obj(plan);
+		gates = rs_gate_entries(s->steps[i]);
 
 		rs_val_put_str(e, "no", s->steps[i]->no);
 		rs_val_put_str(e, "type", s->steps[i]->kind->name);
+		put_node(e, s, s->steps[i]);
 		if (s->steps[i]->id)
 			rs_val_put_str(e, "id", s->steps[i]->id);
 		if (gates)
@@ -267,6 +326,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->dry_run = o->dry_run;
 	run->verbose = rs_verbose;
 	run->device = o->device;
+	run->node = o->role.node;
 	run->samples_path = o->samples;
 	run->samples_append = o->samples_append;
 	run->cell = cell ? cell->name : NULL;
@@ -499,6 +559,11 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	}
 	if (ret)
 		goto out;
+	ret = rs_role_pick(cmd, s, file, o.node, o.dry_run, &o.role);
+	if (ret >= 0)
+		goto out;
+	ret = 0;
+	o.rdv_addr = rs_role_rendezvous(s, o.rendezvous);
 	if ((o.json || o.junit) && !(res = rs_results_new(o.json, o.junit))) {
 		ret = rs_cmd_no_memory(cmd);
 		goto out;

@@ -78,6 +78,9 @@ struct rs_run {
 	bool dry_run;
 	bool verbose;
 	const char *device;      /* --device: every context opens this one */
+	/* The node this process plays (`nodes:`): it makes only the
+	 * objects on it (rs_obj_on()); RS_NODE_ANY: all of them. */
+	int node;
 	struct ibv_device **devices; /* ibv_get_device_list() */
 	int n_devices;
 	unsigned calls;          /* create and modify calls made so far */
@@ -100,6 +103,13 @@ struct rs_run {
 	 * (rs_run_facts()): run->s is it; the caller's is kept. */
 	struct rs_scenario *s_facts;
 };
+
+/* Whether this process makes @o (or runs its step), in part or whole
+ * (a connection to another node: its own side). */
+static inline bool rs_run_here(const struct rs_run *run, const struct rs_obj *o)
+{
+	return rs_obj_on(o, run->node);
+}
 
 /* Keep the deviations that name a device of the run's contexts (after
  * rs_run_probe()); record them.  The first kept one for step @id, or for

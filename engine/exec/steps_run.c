@@ -533,7 +533,7 @@ void rs_steps_dry_run(struct rs_run *run)
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		const struct rdmascn_step_ops *ops = s->steps[i]->kind->step_ops;
 
-		if (ops && ops->dry_run)
+		if (ops && ops->dry_run && rs_run_here(run, s->steps[i]))
 			ops->dry_run(run, s->steps[i]);
 	}
 }
@@ -562,7 +562,8 @@ int rs_steps_run(struct rs_run *run)
 		struct rs_obj *o = s->steps[i];
 		struct rs_step_run *sr;
 
-		if (o->parent)
+		/* Another node runs it. */
+		if (o->parent || !rs_run_here(run, o))
 			continue;
 		if (stop) {
 			print_not_run(&st, o);

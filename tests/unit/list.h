@@ -112,7 +112,12 @@
 	X(devx, every_field_as_devx_set)                                  \
 	X(devx, commands_listed)                                          \
 	X(devx, device_description)                                       \
-	X(devx, hex_round_trip)
+	X(devx, hex_round_trip)                                           \
+	X(rdv, frames_byte_by_byte)                                       \
+	X(rdv, bad_frames_refused)                                        \
+	X(rdv, blobs)                                                     \
+	X(rdv, worst)                                                     \
+	X(rdv, one_node)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

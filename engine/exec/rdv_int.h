@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_RDV_INT_H
+#define RDMASCN_RDV_INT_H
+
+/* Inside the rendezvous: one node's side, its connections and waits.
+ * rendezvous.c: sockets, failures, waits, close; rdv_meet.c: the
+ * meeting; rdv_collect.c: the calls after it. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+
+#include <json-c/json.h>
+#include <uv.h>
+
+#include "rdv_wire.h"
+#include "rendezvous.h"
+
+/* A frame kept for the call that will take it. */
+struct rdv_msg {
+	struct rdv_msg *next;
+	struct rdv_frame f;
+};
+
+enum rdv_peer_state {
+	RDV_ABSENT,             /* not joined (yet) */
+	RDV_LIVE,
+	RDV_LEFT,               /* said goodbye, then closed */
+	RDV_LOST,               /* closed without goodbye, or broke */
+};
+
+struct rdv_conn {
+	uv_tcp_t tcp;
+	struct rs_rdv *r;
+	int rank;               /* -1: has not said who it is */
+	struct rdv_dec dec;
+	bool bye, closing;
+	struct rdv_conn *next;  /* r->conns */
+};
+
+struct rs_rdv {
+	uv_loop_t loop;
+	uv_tcp_t listener;
+	uv_timer_t timer, retry;
+	uv_poll_t sig;
+	uv_connect_t creq;
+	bool loop_ok, listening, timer_on, retry_on, sig_on;
+	bool timed_out, connected, connecting, met;
+	bool draining;                  /* a wait that signals do not end */
+	struct rdv_conn *conns;         /* every open connection */
+	struct rdv_conn **conn;         /* by rank; a node has [0] only */
+	enum rdv_peer_state *state;     /* by rank */
+	struct rdv_msg **q;             /* by rank: frames kept */
+	json_object **hello;            /* leader: what each node said */
+
+	char **names;
+	unsigned n, self;
+	char *hash;
+	char **params;
+	unsigned n_params;
+	uint64_t deadline_ms;
+	char addr_text[300];
+	struct sockaddr_storage addr;
+
+	int fail;                       /* the first failure, sticky */
+	bool fail_told;                 /* it came from the leader */
+	char msg[RDV_MSG_MAX];
+	char diff[RDV_MSG_MAX];         /* leader: differences found so far */
+	char last_err[128];             /* a node: why the last connect failed */
+	unsigned refused;               /* leader: connections not nodes */
+	char refused_msg[256];
+	unsigned writes;                /* uv_write requests under way */
+	uint8_t rbuf[64 << 10];
+};
+
+static inline bool rdv_leader(const struct rs_rdv *r)
+{
+	return r->self == 0;
+}
+
+/* Record the first failure (later ones are dropped), and on the leader
+ * tell every node still connected. */
+void rdv_fail(struct rs_rdv *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void rdv_fail_all(struct rs_rdv *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The failure as a call returns it. */
+int rdv_failed(const struct rs_rdv *r, char *err, size_t errlen);
+
+int rdv_send(struct rdv_conn *c, uint8_t type, const char *tag,
+	     const struct rdv_piece *pc, unsigned n);
+/* Start reading @c (its frames go to rdv_on_frame()). */
+int rdv_conn_start(struct rdv_conn *c);
+struct rdv_conn *rdv_conn_new(struct rs_rdv *r);
+void rdv_conn_close(struct rdv_conn *c);
+/* A frame for the role: rdv_meet.c takes hellos, the rest is kept. */
+int rdv_hello(struct rdv_conn *c, struct rdv_frame *f);
+
+/* Run the loop until @done says so, a failure, @ms or a signal;
+ * r->timed_out tells the deadline from the rest.  0 when done. */
+int rdv_wait(struct rs_rdv *r, bool (*done)(struct rs_rdv *r, void *arg),
+	     void *arg, uint64_t ms);
+/* Run the loop until the writes under way are out, at most @ms. */
+void rdv_drain(struct rs_rdv *r, uint64_t ms);
+
+/* "'b'", "'b', 'c'" of the ranks for which @pick says so. */
+void rdv_names(const struct rs_rdv *r, bool (*pick)(const struct rs_rdv *r,
+		unsigned rank), char *buf, size_t len, unsigned *ret_count);
+
+void rdv_free(struct rs_rdv *r);
+
+#endif

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RDMASCN_RENDEZVOUS_H
+#define RDMASCN_RENDEZVOUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The control plane between the processes ("nodes") of one scenario: a
+ * TCP star around the first node (the leader, rank 0), as fabtests and
+ * perftest do.  The leader listens on its address; the others connect,
+ * retrying until their deadline, so a node started before the leader
+ * just waits.  Each node's side runs on a private libuv loop; every
+ * blocking call below runs it until done or the deadline.  The protocol,
+ * the port and the messages are in docs/nodes.md ("Control plane").
+ *
+ * Every call returns 0 or a negative errno, with a message naming the
+ * node(s) at fault in @err:
+ *   -EINVAL        the nodes disagree (scenario hash, params, node list,
+ *                  a tag), each difference named;
+ *   -ETIMEDOUT     a node did not answer within the deadline (named);
+ *   -ECONNRESET    a node was lost: its connection closed or broke;
+ *   -ECONNABORTED  a node called rs_rdv_abort() ("node 'b' failed: why");
+ *   -EPROTO        a node sent a frame that is not of the protocol;
+ *   other          could not listen or connect (-EADDRINUSE, ...).
+ * A failure is final: every later call returns it again at once.
+ */
+
+/* The port when an address names none: not perftest's 18515, so both
+ * can run on one host. */
+#define RS_RDV_PORT_DEFAULT 18516
+/* The largest blob one node gives to one call, and the largest frame
+ * the wire may announce: a longer length is refused before anything is
+ * allocated for it. */
+#define RS_RDV_BLOB_MAX (16u << 20)
+#define RS_RDV_FRAME_MAX (64u << 20)
+/* A tag's length at most (the step's index, a connection's id). */
+#define RS_RDV_TAG_MAX 255
+/* How much longer than the leader a node waits for the leader's answer,
+ * so that it hears the leader name the node at fault rather than only
+ * "the leader did not answer". */
+#define RS_RDV_GRACE_MS 500
+
+struct rs_rdv;                          /* one node's side */
+
+struct rs_rdv_conf {
+	const char *const *nodes;       /* names, in rank order */
+	unsigned n_nodes, self;         /* self: this node's rank */
+	const char *leader_addr;        /* "host:port", "host", "[v6]:port" */
+	uint64_t deadline_ms;           /* for each wait */
+	const char *scenario_hash;      /* hex digest of the scenario text */
+	const char *const *params;      /* "name=value" as resolved, sorted */
+	unsigned n_params;
+};
+
+/* One node's blob: rs_malloc()ed, freed with rs_rdv_blobs_free(). */
+struct rs_rdv_blob {
+	void *data;
+	size_t len;
+};
+
+/*
+ * Meet: every node connects, the leader checks that all have the same
+ * node list, scenario hash and params (a difference is named param by
+ * param and node by node: "node 'b' has size=4096, node 'a' has
+ * size=65536"), every node learns the outcome.  On success *@ret is
+ * this node's side, to close with rs_rdv_close(); on failure *@ret is
+ * untouched and nothing is left open.
+ */
+int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
+		char *err, size_t errlen);
+
+/* All-gather one blob per node under @tag: @all (n_nodes entries) gets
+ * every node's, in rank order, its own included. */
+int rs_rdv_allgather(struct rs_rdv *r, const char *tag, const void *mine,
+		     size_t len, struct rs_rdv_blob *all,
+		     char *err, size_t errlen);
+
+/* Gather to the leader (the run records): on the leader @all gets every
+ * node's blob in rank order; on the others @all may be NULL and is left
+ * untouched.  Every node returns once the leader has them all. */
+int rs_rdv_gather(struct rs_rdv *r, const char *tag, const void *mine,
+		  size_t len, struct rs_rdv_blob *all,
+		  char *err, size_t errlen);
+
+/* Barrier named @tag (e.g. the step's index): returns once every node
+ * has reached it; nodes at different tags are an error naming both. */
+int rs_rdv_barrier(struct rs_rdv *r, const char *tag,
+		   char *err, size_t errlen);
+
+/*
+ * Agree on the verdict: each gives its exit code, all get the worst in
+ * *@ret_all.  Worst first: 2 (invalid), an interruption (128 and up),
+ * 3 (could not run) and any other unknown code, 1 (failed), 77
+ * (skipped), 0 (passed).  rs_rdv_worst() is the order.
+ */
+int rs_rdv_verdict(struct rs_rdv *r, int mine, int *ret_all,
+		   char *err, size_t errlen);
+int rs_rdv_worst(int a, int b);
+
+/* Abort: tell every node that this one failed (@why); a node waiting
+ * anywhere, or polling, gets -ECONNABORTED with "node 'b' failed: why".
+ * This side is failed from then on. */
+void rs_rdv_abort(struct rs_rdv *r, const char *why);
+
+/*
+ * While steps run on another loop: a descriptor to watch (uv_poll,
+ * poll()) and the call to make when it is readable; it reports a peer's
+ * abort or loss (-ECONNABORTED, -ECONNRESET with the node named) and is
+ * 0 otherwise.  Messages for a later call are kept for it.
+ */
+int rs_rdv_fd(const struct rs_rdv *r);
+int rs_rdv_poll(struct rs_rdv *r, char *err, size_t errlen);
+
+/* This node's rank and the number of nodes. */
+unsigned rs_rdv_self(const struct rs_rdv *r);
+unsigned rs_rdv_n_nodes(const struct rs_rdv *r);
+
+/* Say goodbye (a node that closes after the last call is not "lost")
+ * and free everything; NULL is fine. */
+void rs_rdv_close(struct rs_rdv *r);
+
+/* Free @n blobs' data (not @all itself); NULL data is fine. */
+void rs_rdv_blobs_free(struct rs_rdv_blob *all, unsigned n);
+
+#endif
