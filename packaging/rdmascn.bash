@@ -74,7 +74,7 @@ _rdmascn()
 		--kernel) _rdmascn_files; return 0 ;;
 		--env|--mem|--smp|--timeout) return 0 ;;
 		esac
-		opts='--share --no-cwd --env --mem --smp --timeout --kernel --keep
+		opts='--pair --share --no-cwd --env --mem --smp --timeout --kernel --keep
 			-v --verbose -h --help --'
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return 0
