@@ -21,12 +21,18 @@ rdma link show rxe0/1 | grep -q 'state ACTIVE .*netdev eth' ||
 	{ rdma link; fail "rxe0 is not ACTIVE on the NIC"; }
 busybox ping -c 1 -W 10 "$peer" >"$tmp/ping" || { cat "$tmp/ping"; fail "no ping to $peer"; }
 if [ "$h" = 0 ]; then
-	timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 10 >"$tmp/pp" 2>&1
+	timeout 120 ibv_rc_pingpong -d rxe0 -g 1 -n 10 >"$tmp/pp" 2>&1
+	rc=$?
 else
-	sleep 1
-	timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 10 "$peer" >"$tmp/pp" 2>&1
+	# Host 0 may boot later: retry while its TCP port is closed.
+	for i in $(seq 60); do
+		timeout 120 ibv_rc_pingpong -d rxe0 -g 1 -n 10 "$peer" >"$tmp/pp" 2>&1
+		rc=$?
+		[ $rc = 0 ] && break
+		grep -q "Couldn't connect" "$tmp/pp" || break
+		sleep 1
+	done
 fi
-rc=$?
 [ $rc = 0 ] || { cat "$tmp/pp"; fail "ibv_rc_pingpong to the other VM: exit $rc"; }
 echo "ok bed: $(hostname), rxe0 ACTIVE, ping and ibv_rc_pingpong to $peer ($(grep -o '[0-9.]* usec/iter' "$tmp/pp"))"
 
