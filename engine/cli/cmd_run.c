@@ -279,7 +279,7 @@ static int record_init(struct rs_run *run, const char *file,
 		struct rs_val *e, *gates;
 
 		/* Another node's: in its record. */
-		if (!rs_obj_on(s->steps[i], run->node))
+		if (!rs_run_here(run, s->steps[i]))
 			continue;
 		e = rs_val_push_obj(plan);
 		gates = rs_gate_entries(s->steps[i]);

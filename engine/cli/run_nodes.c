@@ -27,16 +27,30 @@ static int by_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static uint64_t deadline_ms(void)
+/* RDMASCN_NODES_DEADLINE_MS, else 30 s more than the longest step: a
+ * node waits at a step's barrier while another still runs the step
+ * before it. */
+static uint64_t deadline_ms(const struct rs_run *run)
 {
 	const char *v = getenv("RDMASCN_NODES_DEADLINE_MS");
+	uint64_t longest = 0;
 	char *end;
 	unsigned long long n;
 
-	if (!v || !*v)
-		return RS_NODES_DEADLINE_MS;
-	n = strtoull(v, &end, 10);
-	return *end || !n ? RS_NODES_DEADLINE_MS : n;
+	if (v && *v) {
+		n = strtoull(v, &end, 10);
+		if (!*end && n)
+			return n;
+	}
+	for (unsigned i = 0; i < run->s->n_steps; i++) {
+		const struct rs_step_common *c = run->s->steps[i]->data;
+		uint64_t d = c->deadline_ms ? c->deadline_ms :
+			     run->default_deadline_ms;
+
+		if (d > longest)
+			longest = d;
+	}
+	return RS_NODES_DEADLINE_MS + longest;
 }
 
 int rs_run_nodes_meet(struct rs_run *run, const struct run_opts *o)
@@ -68,7 +82,7 @@ int rs_run_nodes_meet(struct rs_run *run, const struct run_opts *o)
 	c.n_nodes = n;
 	c.self = (unsigned)run->node;
 	c.leader_addr = o->rdv_addr;
-	c.deadline_ms = deadline_ms();
+	c.deadline_ms = deadline_ms(run);
 	c.scenario_hash = SHA256Data((const uint8_t *)s->doc.text, s->doc.len,
 				     digest);
 	c.params = (const char *const *)params;
@@ -89,14 +103,20 @@ out:
 int rs_run_nodes_verdict(struct rs_run *run, int mine)
 {
 	char err[1024] = "";
-	int all = mine;
+	int all = mine, r;
 
 	if (!run->rdv)
 		return mine;
-	/* After an abort the rendezvous is failed: each node keeps its
-	 * own, the error already said. */
-	if (rs_rdv_verdict(run->rdv, mine, &all, err, sizeof(err)))
+	/* After an abort the rendezvous is failed: another node failed
+	 * (a step: 1), or was lost (3); named in the record. */
+	r = rs_rdv_verdict(run->rdv, mine, &all, err, sizeof(err));
+	if (r == -ECONNABORTED || r == -ECONNRESET || r == -ETIMEDOUT) {
+		rs_diag_error(&run->diag, NULL, "nodes: %s", err);
+		all = rs_rdv_worst(mine, r == -ECONNABORTED ?
+				   RS_EXIT_FAILED : RS_EXIT_CANTRUN);
+	} else if (r) {
 		return mine;
+	}
 	if (all != mine)
 		rs_val_put_i64(run->rec->root, "node_exit_code", mine);
 	return all;

@@ -117,7 +117,8 @@ struct rs_run {
  * (a connection to another node: its own side). */
 static inline bool rs_run_here(const struct rs_run *run, const struct rs_obj *o)
 {
-	return rs_obj_on(o, run->node);
+	return o->kind->step ? rs_step_on(o, run->node) :
+	       rs_obj_on(o, run->node);
 }
 
 /*

@@ -54,3 +54,33 @@ t=$(($(date +%s) - t0))
 grep -q "'b'" "$tmp/a.err" "$tmp/a.out" || { cat "$tmp"/a.*; fail "lonely a: b is not named"; }
 [ $t -lt 15 ] || fail "lonely a: took $t s"
 echo "ok node b never came: a exit 3 after $t s: $(grep -h "'b'" "$tmp/a.err" "$tmp/a.out" | head -1)"
+
+# 4. A step fails on a (a remote access error): b, which has no half in
+# it, hears of it; both exit 1, each torn down, b naming a's failure.
+fl=$(dirname "$0")/scn/nodes_fail.yaml
+both --check-leaks "$fl" -- --check-leaks "$fl"
+[ $rc = 1 ] && [ $rc_b = 1 ] || { cat "$tmp"/a.* "$tmp"/b.*; fail "failing step: exit a $rc, b $rc_b, want 1 and 1"; }
+grep -q "node 'a' failed: step 2 (write) 'w'" "$tmp/b.err" "$tmp/b.out" || { cat "$tmp"/b.*; fail "failing step: b does not name a's failure"; }
+[ "$(destroyed "$tmp/b.out" | wc -l)" = 6 ] || { cat "$tmp/b.out"; fail "failing step: b did not tear down its 6 objects"; }
+echo "ok a failing step on a ends both with exit 1: b says $(grep -h "node 'a' failed" "$tmp/b.err" "$tmp/b.out" | head -1)"
+
+# 5. Node b killed in the middle of a step: a ends at once, naming b,
+# torn down, nothing left.
+"$rdmascn" run --node b --set iters=100000000 "$fl" >"$tmp/b.out" 2>"$tmp/b.err" &
+pid_b=$!
+run_bg ab --check-leaks --node a --set iters=100000000 "$fl"
+pid_a=$pid
+sleep 2
+kill -9 $pid_b
+wait $pid_b 2>/dev/null
+t0=$(date +%s)
+wait $pid_a
+rc=$?
+t=$(($(date +%s) - t0))
+[ $rc != 0 ] || fail "b killed: a exit 0"
+grep -q "node 'b'" "$tmp/err" "$tmp/out" 2>/dev/null || { cat "$tmp"/out "$tmp"/err; fail "b killed: a does not name b"; }
+# Before its step's deadline (120 s): the loss ended it, not the
+# deadline.  (Under TCG it takes tens of seconds: see the report.)
+[ $t -lt 100 ] || fail "b killed: a took $t s to end"
+[ "$(destroyed "$tmp/out" | wc -l)" = 6 ] || { cat "$tmp/out"; fail "b killed: a did not tear down its 6 objects"; }
+echo "ok node b killed in the pingpong: a exit $rc after $t s, torn down: $(grep -h "node 'b'" "$tmp/err" "$tmp/out" | head -1)"
