@@ -84,3 +84,4 @@ grep -q "node 'b'" "$tmp/err" "$tmp/out" 2>/dev/null || { cat "$tmp"/out "$tmp"/
 [ $t -lt 100 ] || fail "b killed: a took $t s to end"
 [ "$(destroyed "$tmp/out" | wc -l)" = 6 ] || { cat "$tmp/out"; fail "b killed: a did not tear down its 6 objects"; }
 echo "ok node b killed in the pingpong: a exit $rc after $t s, torn down: $(grep -h "node 'b'" "$tmp/err" "$tmp/out" | head -1)"
+grep -h "^step\|failed" "$tmp/out" | head -3
