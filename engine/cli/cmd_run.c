@@ -20,6 +20,7 @@
 #include "report.h"
 #include "cmd_run.h"
 #include "run.h"
+#include "run_nodes.h"
 
 static const struct option run_long[] = {
 	{ "set", required_argument, NULL, 's' },
@@ -278,7 +279,7 @@ static int record_init(struct rs_run *run, const char *file,
 		struct rs_val *e, *gates;
 
 		/* Another node's: in its record. */
-		if (!rs_obj_on(s->steps[i], run->node))
+		if (!rs_run_here(run, s->steps[i]))
 			continue;
 		e = rs_val_push_obj(plan);
 		gates = rs_gate_entries(s->steps[i]);
@@ -443,35 +444,49 @@ static void whole_deviation(struct rs_run *run, const struct rs_deviation *dv,
 			      dv->reason);
 }
 
-static int run_scenario(struct rs_run *run, bool check_leaks)
+/* Probe, device facts, capabilities: 0 to go on, or the exit code. */
+static int prepare(struct rs_run *run, const struct rs_deviation **dv)
+{
+	int r = rs_run_probe(run);
+
+	if (r)
+		return RS_EXIT_CANTRUN;
+	*dv = rs_run_deviation(run, NULL);
+	if (*dv && rs_deviation_for_step(*dv, NULL) && (*dv)->skip) {
+		whole_deviation(run, *dv, NULL);
+		return RS_EXIT_SKIPPED;
+	}
+	r = rs_run_facts(run);
+	if (r)
+		return r == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
+	return rs_run_check_caps(run) ? RS_EXIT_SKIPPED : 0;
+}
+
+static int run_scenario(struct rs_run *run, const struct run_opts *o)
 {
 	struct phases t = { .setup = rs_now_ms() };
 	const struct rs_deviation *dv = NULL;
 	int ret = RS_EXIT_PASSED, r;
 
 	rs_record_begin(run->rec);
-	r = rs_run_probe(run);
-	if (r) {
-		ret = RS_EXIT_CANTRUN;
-		goto out;
-	}
-	dv = rs_run_deviation(run, NULL);
-	if (dv && rs_deviation_for_step(dv, NULL) && dv->skip) {
-		whole_deviation(run, dv, NULL);
-		ret = RS_EXIT_SKIPPED;
-		goto out;
-	}
-	r = rs_run_facts(run);
-	if (r) {
+	/* One node of several: the others first, before anything. */
+	if (rs_nodes_count(run->s) && run->node != RS_NODE_ANY &&
+	    !run->dry_run && (r = rs_run_nodes_meet(run, o))) {
 		ret = r == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
 		goto out;
 	}
-	r = rs_run_check_caps(run);
-	if (r) {
-		ret = RS_EXIT_SKIPPED;
+	ret = prepare(run, &dv);
+	/* Every node goes on, or none: a skip or a missing device on one
+	 * is every node's. */
+	if (run->rdv && rs_nodes_agree(run, "ready", ret, &ret))
+		ret = RS_EXIT_CANTRUN;
+	if (ret)
 		goto out;
-	}
 	r = rs_run_create(run);
+	if (!r && run->rdv)
+		r = rs_nodes_publish(run);
+	if (r)
+		rs_nodes_fail(run, NULL);
 	t.steps = rs_now_ms();
 	if (!r && !rs_interrupted && !run->dry_run)
 		ret = rs_steps_run(run);
@@ -487,7 +502,7 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 		ret = RS_EXIT_SKIPPED;
 	}
 out:
-	if (check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
+	if (o->check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
 		unsigned n_devs = 0;
 		int n = rs_leaks_check(stderr, run, &n_devs);
 
@@ -499,8 +514,11 @@ out:
 		ret = RS_EXIT_CANTRUN;
 	if (rs_interrupted)
 		ret = 128 + rs_interrupted;
+	ret = rs_run_nodes_verdict(run, ret);
 	if (record_verdict(run, ret, &t) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
+	rs_run_nodes_gather(run);
+	rs_run_nodes_close(run);
 	if (rs_interrupted)
 		return interrupted_exit();
 	return ret;
@@ -520,7 +538,7 @@ int rs_run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
 		run_free(&run);
 		return ret;
 	}
-	ret = run_scenario(&run, o->check_leaks);
+	ret = run_scenario(&run, o);
 	run_free(&run);
 	return ret;
 }

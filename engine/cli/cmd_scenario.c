@@ -241,7 +241,8 @@ static unsigned run_of(struct rs_obj *const *list, unsigned i, unsigned n,
 }
 
 /* With `nodes:`, where it is made or runs: "@a", "@a+b" for what joins
- * two, "@all" for a step that runs on every node. */
+ * two (a connection, a pingpong's two halves), "@a>b" for a step that
+ * runs on a and reaches into b, "@all" for a step on every node. */
 static void print_node(const struct rs_scenario *s, const struct rs_obj *o)
 {
 	char where[2 * RDMASCN_ID_MAX + 8];
@@ -250,6 +251,11 @@ static void print_node(const struct rs_scenario *s, const struct rs_obj *o)
 		return;
 	if (o->on == RS_NODE_ANY)
 		snprintf(where, sizeof(where), "@all");
+	else if (o->on_peer != RS_NODE_ANY && o->kind->step &&
+		 !rs_step_on(o, o->on_peer))
+		/* Runs on one, reaches the other (a remote mr). */
+		snprintf(where, sizeof(where), "@%s>%s", rs_node_name(s, o->on),
+			 rs_node_name(s, o->on_peer));
 	else if (o->on_peer != RS_NODE_ANY)
 		snprintf(where, sizeof(where), "@%s+%s", rs_node_name(s, o->on),
 			 rs_node_name(s, o->on_peer));

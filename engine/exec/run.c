@@ -385,9 +385,14 @@ int rs_run_create(struct rs_run *run)
 			ret = -EINTR;
 			break;
 		}
-		/* Another node makes it. */
-		if (!rs_run_here(run, o))
+		/* Another node makes it; what crosses nodes, every node
+		 * meets on. */
+		if (!rs_run_here(run, o)) {
+			if (o->on_peer != RS_NODE_ANY && run->rdv &&
+			    (ret = rs_nodes_swap(run, l, NULL, 0, NULL, 0)))
+				break;
 			continue;
+		}
 		if (!ops || !ops->create) {
 			ret = rs_live_error(run, l, EOPNOTSUPP,
 					    "this engine cannot create a %s",

@@ -199,5 +199,9 @@ static inline bool rs_obj_on(const struct rs_obj *o, int i)
 {
 	return o->on == RS_NODE_ANY || o->on == i || o->on_peer == i;
 }
+/* Step @o runs on node @i: where its QP is; on the other node only the
+ * half of a step whose `peer` QP is there (pingpong's answering side).
+ * A step whose remote MR is there does not run there. */
+bool rs_step_on(const struct rs_obj *o, int i);
 
 #endif

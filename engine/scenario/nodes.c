@@ -194,3 +194,15 @@ int rs_nodes_place(struct rs_scenario *s, struct rs_diag *d)
 			r = -EINVAL;
 	return r;
 }
+
+bool rs_step_on(const struct rs_obj *o, int i)
+{
+	const struct rs_obj *peer;
+
+	if (i == RS_NODE_ANY || o->on == RS_NODE_ANY || o->on == i)
+		return true;
+	if (o->on_peer != i)
+		return false;
+	peer = rs_obj_target(o, "peer");
+	return peer && peer->on == i;
+}

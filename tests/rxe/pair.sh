@@ -52,8 +52,11 @@ run_node "$scn/rc_pingpong.yaml" "${nodes[$h]}" --rendezvous 10.99.1.1 --set ite
 echo "ok rc_pingpong across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
 merged_ok() {
 	[ "$h" = 0 ] || return 0
-	[ "$(rec '[.nodes[]?.id] | sort | join(",")')" = "$1" ] ||
-		{ rec -c .nodes; fail "$2: the merged record does not hold nodes $1"; }
+	# The leader's record holds every other node's (node_runs).
+	[ "$(rec '[.node.name, .node_runs[]?.node.name] | sort | join(",")')" = "$1" ] ||
+		{ rec -c '[.node, [.node_runs[]?.node]]'; fail "$2: the merged record does not hold nodes $1"; }
+	[ "$(rec '[.leaks.count, .node_runs[]?.leaks.count] | join(" ")')" = "0 0" ] ||
+		fail "$2: leaks in the merged record: $(rec -c '[.leaks, [.node_runs[]?.leaks]]')"
 }
 merged_ok a,b rc_pingpong
 nodes=(c s)
