@@ -176,14 +176,16 @@ echo "ok SLURM_PROCID/SLURM_NTASKS: both nodes passed"
 
 # 9. --node by hand: the rdma_cm connection, and the failing scenario
 # (both nodes end with its verdict, 1, and tear down).
-by_hand "$scn/rdma_cm.yaml" 0 b a -- --set iters=50
-keep_rec "$tmp/a.json" 0 "rdma_cm node a"
-echo "ok --node: rdma_cm across two processes passed on both"
 by_hand "$scn/fail_bad_rkey.yaml" 1 b a --
 grep -q "bad_write.*rem_access_err" "$tmp/a.out" "$tmp/a.err" ||
 	{ cat "$tmp/a.out" "$tmp/a.err"; fail "fail_bad_rkey: bad_write did not fail with rem_access_err"; }
 keep_rec "$tmp/a.json" 1 "fail_bad_rkey node a"
 echo "ok --node: fail_bad_rkey ended 1 on both nodes, torn down, no leaks"
+
+# rdma_cm between nodes: `not built yet` in the nodes engine today.
+by_hand "$scn/rdma_cm.yaml" 0 b a -- --set iters=50
+keep_rec "$tmp/a.json" 0 "rdma_cm node a"
+echo "ok --node: rdma_cm across two processes passed on both"
 
 # 10. The UD fan-out: four nodes, four ranks (last: ud_send to: a QP on
 # another node needs that QP's QPN from the rendezvous).
