@@ -74,7 +74,7 @@ _rdmascn()
 		--kernel) _rdmascn_files; return 0 ;;
 		--env|--mem|--smp|--timeout) return 0 ;;
 		esac
-		opts='--share --no-cwd --env --mem --smp --timeout --kernel --keep
+		opts='--pair --share --no-cwd --env --mem --smp --timeout --kernel --keep
 			-v --verbose -h --help --'
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return 0
@@ -85,7 +85,7 @@ _rdmascn()
 		COMPREPLY=($(compgen -W "$(ls /sys/class/infiniband 2>/dev/null)" \
 			-- "$cur"))
 		return 0 ;;
-	-s|--set|--matrix|--jobs)
+	-s|--set|--matrix|--jobs|--node|--rendezvous)
 		return 0 ;;
 	--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
@@ -112,7 +112,8 @@ _rdmascn()
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --jobs --deviations --strict --samples
-			--graph-out -v --verbose -q --quiet --color --softroce -h --help' ;;
+			--graph-out --node --rendezvous -v --verbose -q --quiet --color
+			--softroce -h --help' ;;
 	validate)
 		opts='-s --set -h --help' ;;
 	plan)

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "cmd_run.h"
 #include "run.h"
+#include "run_nodes.h"
 
 static const struct option run_long[] = {
 	{ "set", required_argument, NULL, 's' },
@@ -35,6 +36,8 @@ static const struct option run_long[] = {
 	{ "jobs", required_argument, NULL, 'P' },
 	{ "graph-out", required_argument, NULL, 'G' },
 	{ "softroce", no_argument, NULL, 'S' },
+	{ "node", required_argument, NULL, 'N' },
+	{ "rendezvous", required_argument, NULL, 'R' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "color", required_argument, NULL, 'C' },
@@ -99,6 +102,12 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
+		case 'N':
+			o->node = optarg;
+			break;
+		case 'R':
+			o->rendezvous = optarg;
+			break;
 		case 'v':
 			rs_verbose = true;
 			break;
@@ -164,6 +173,45 @@ bool rs_run_to_stdout(const char *path)
 	return path && !strcmp(path, "-");
 }
 
+/* With `nodes:`, where an object is made or a step runs: "node", and
+ * "peer_node" for what joins two. */
+static void put_node(struct rs_val *e, const struct rs_scenario *s,
+		     const struct rs_obj *o)
+{
+	if (!rs_nodes_count(s) || o->on == RS_NODE_ANY)
+		return;
+	rs_val_put_str(e, "node", rs_node_name(s, o->on));
+	if (o->on_peer != RS_NODE_ANY)
+		rs_val_put_str(e, "peer_node", rs_node_name(s, o->on_peer));
+}
+
+/* The nodes of the file, and the one this process plays. */
+static void record_nodes(struct rs_val *root, const struct rs_scenario *s,
+			 const struct run_opts *o)
+{
+	struct rs_val *all = rs_val_put_arr(root, "nodes");
+
+	for (unsigned i = 0; i < rs_nodes_count(s); i++) {
+		const struct rs_node_decl *d = &s->top->nodes[i];
+		struct rs_val *e = rs_val_push_obj(all);
+
+		rs_val_put_str(e, "name", d->id);
+		if (d->address)
+			rs_val_put_str(e, "address", d->address);
+		if (d->device)
+			rs_val_put_str(e, "device", d->device);
+	}
+	if (o->role.node != RS_NODE_ANY) {
+		struct rs_val *me = rs_val_put_obj(root, "node");
+
+		rs_val_put_str(me, "name", rs_node_name(s, o->role.node));
+		rs_val_put_str(me, "from", o->role.from);
+		if (o->role.rank >= 0)
+			rs_val_put_i64(me, "rank", o->role.rank);
+		rs_val_put_str(me, "rendezvous", o->rdv_addr);
+	}
+}
+
 static int record_init(struct rs_run *run, const char *file,
 		       const struct run_opts *o, const struct cell *cell,
 		       struct rs_results *res)
@@ -209,24 +257,36 @@ static int record_init(struct rs_run *run, const char *file,
 			rs_val_put_str(params, cell->sets[i].name,
 				       cell->sets[i].value);
 	}
+	if (rs_nodes_count(s))
+		record_nodes(rec->root, s, o);
 	for (unsigned i = 0; i < s->n_objects; i++) {
 		struct rs_obj *obj = s->create[i];
-		struct rs_val *e = rs_val_push_obj(rec->objects);
+		struct rs_val *e;
 
+		if (!rs_obj_on(obj, run->node))
+			continue;
+		e = rs_val_push_obj(rec->objects);
 		run->live[obj->index].entry = e;
 		rs_val_put_str(e, "id", obj->id);
 		rs_val_put_str(e, "kind", obj->kind->name);
 		rs_val_put_str(e, "name", obj->name);
+		put_node(e, s, obj);
 		rs_val_put_loc(e, rs_obj_loc(obj, NULL));
 		rs_val_put_str(e, "outcome", "pending");
 	}
 	plan = rs_val_put_arr(rec->root, "plan_steps");
 	for (unsigned i = 0; i < s->n_steps; i++) {
-		struct rs_val *e = rs_val_push_obj(plan);
-		struct rs_val *gates = rs_gate_entries(s->steps[i]);
+		struct rs_val *e, *gates;
+
+		/* Another node's: in its record. */
+		if (!rs_run_here(run, s->steps[i]))
+			continue;
+		e = rs_val_push_obj(plan);
+		gates = rs_gate_entries(s->steps[i]);
 
 		rs_val_put_str(e, "no", s->steps[i]->no);
 		rs_val_put_str(e, "type", s->steps[i]->kind->name);
+		put_node(e, s, s->steps[i]);
 		if (s->steps[i]->id)
 			rs_val_put_str(e, "id", s->steps[i]->id);
 		if (gates)
@@ -267,6 +327,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->dry_run = o->dry_run;
 	run->verbose = rs_verbose;
 	run->device = o->device;
+	run->node = o->role.node;
 	run->samples_path = o->samples;
 	run->samples_append = o->samples_append;
 	run->cell = cell ? cell->name : NULL;
@@ -383,35 +444,50 @@ static void whole_deviation(struct rs_run *run, const struct rs_deviation *dv,
 			      dv->reason);
 }
 
-static int run_scenario(struct rs_run *run, bool check_leaks)
+/* Probe, device facts, capabilities: 0 to go on, or the exit code. */
+static int prepare(struct rs_run *run, const struct rs_deviation **dv)
+{
+	int r = rs_run_probe(run);
+
+	if (r)
+		return RS_EXIT_CANTRUN;
+	*dv = rs_run_deviation(run, NULL);
+	if (*dv && rs_deviation_for_step(*dv, NULL) && (*dv)->skip) {
+		whole_deviation(run, *dv, NULL);
+		return RS_EXIT_SKIPPED;
+	}
+	r = rs_run_facts(run);
+	if (r)
+		return r == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
+	r = rs_run_check_caps(run);
+	return !r ? 0 : r == -E2BIG ? RS_EXIT_CANTRUN : RS_EXIT_SKIPPED;
+}
+
+static int run_scenario(struct rs_run *run, const struct run_opts *o)
 {
 	struct phases t = { .setup = rs_now_ms() };
 	const struct rs_deviation *dv = NULL;
 	int ret = RS_EXIT_PASSED, r;
 
 	rs_record_begin(run->rec);
-	r = rs_run_probe(run);
-	if (r) {
-		ret = RS_EXIT_CANTRUN;
-		goto out;
-	}
-	dv = rs_run_deviation(run, NULL);
-	if (dv && rs_deviation_for_step(dv, NULL) && dv->skip) {
-		whole_deviation(run, dv, NULL);
-		ret = RS_EXIT_SKIPPED;
-		goto out;
-	}
-	r = rs_run_facts(run);
-	if (r) {
+	/* One node of several: the others first, before anything. */
+	if (rs_nodes_count(run->s) && run->node != RS_NODE_ANY &&
+	    !run->dry_run && (r = rs_run_nodes_meet(run, o))) {
 		ret = r == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
 		goto out;
 	}
-	r = rs_run_check_caps(run);
-	if (r) {
-		ret = r == -E2BIG ? RS_EXIT_CANTRUN : RS_EXIT_SKIPPED;
+	ret = prepare(run, &dv);
+	/* Every node goes on, or none: a skip or a missing device on one
+	 * is every node's. */
+	if (run->rdv && rs_nodes_agree(run, "ready", ret, &ret))
+		ret = RS_EXIT_CANTRUN;
+	if (ret)
 		goto out;
-	}
 	r = rs_run_create(run);
+	if (!r && run->rdv)
+		r = rs_nodes_publish(run);
+	if (r)
+		rs_nodes_fail(run, NULL);
 	t.steps = rs_now_ms();
 	if (!r && !rs_interrupted && !run->dry_run)
 		ret = rs_steps_run(run);
@@ -427,7 +503,7 @@ static int run_scenario(struct rs_run *run, bool check_leaks)
 		ret = RS_EXIT_SKIPPED;
 	}
 out:
-	if (check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
+	if (o->check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
 		unsigned n_devs = 0;
 		int n = rs_leaks_check(stderr, run, &n_devs);
 
@@ -439,8 +515,11 @@ out:
 		ret = RS_EXIT_CANTRUN;
 	if (rs_interrupted)
 		ret = 128 + rs_interrupted;
+	ret = rs_run_nodes_verdict(run, ret);
 	if (record_verdict(run, ret, &t) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
+	rs_run_nodes_gather(run);
+	rs_run_nodes_close(run);
 	if (rs_interrupted)
 		return interrupted_exit();
 	return ret;
@@ -460,7 +539,7 @@ int rs_run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
 		run_free(&run);
 		return ret;
 	}
-	ret = run_scenario(&run, o->check_leaks);
+	ret = run_scenario(&run, o);
 	run_free(&run);
 	return ret;
 }
@@ -499,6 +578,11 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	}
 	if (ret)
 		goto out;
+	ret = rs_role_pick(cmd, s, file, o.node, o.dry_run, &o.role);
+	if (ret >= 0)
+		goto out;
+	ret = 0;
+	o.rdv_addr = rs_role_rendezvous(s, o.rendezvous);
 	if ((o.json || o.junit) && !(res = rs_results_new(o.json, o.junit))) {
 		ret = rs_cmd_no_memory(cmd);
 		goto out;

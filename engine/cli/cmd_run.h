@@ -7,6 +7,7 @@
 #include "cmd_scenario.h"
 #include "deviations.h"
 #include "report.h"
+#include "roles.h"
 
 /* rdmascn run's options. */
 struct run_opts {
@@ -29,6 +30,10 @@ struct run_opts {
 	struct rs_text_opts text; /* -q, --color, a terminal */
 	FILE *out;               /* what users read: stdout, unless --json
 				  * or --junit write there */
+	const char *node;        /* --node NAME */
+	const char *rendezvous;  /* --rendezvous HOST:PORT */
+	struct rs_role role;     /* the node this process plays */
+	const char *rdv_addr;    /* where the nodes meet: HOST[:PORT] */
 };
 
 /* The cell a run is, of a matrix: its name and its params' values. */

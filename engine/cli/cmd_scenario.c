@@ -240,10 +240,51 @@ static unsigned run_of(struct rs_obj *const *list, unsigned i, unsigned n,
 	return k;
 }
 
+/* With `nodes:`, where it is made or runs: "@a", "@a+b" for what joins
+ * two (a connection, a pingpong's two halves), "@a>b" for a step that
+ * runs on a and reaches into b, "@all" for a step on every node. */
+static void print_node(const struct rs_scenario *s, const struct rs_obj *o)
+{
+	char where[2 * RDMASCN_ID_MAX + 8];
+
+	if (!rs_nodes_count(s))
+		return;
+	if (o->on == RS_NODE_ANY)
+		snprintf(where, sizeof(where), "@all");
+	else if (o->on_peer != RS_NODE_ANY && o->kind->step &&
+		 !rs_step_on(o, o->on_peer))
+		/* Runs on one, reaches the other (a remote mr). */
+		snprintf(where, sizeof(where), "@%s>%s", rs_node_name(s, o->on),
+			 rs_node_name(s, o->on_peer));
+	else if (o->on_peer != RS_NODE_ANY)
+		snprintf(where, sizeof(where), "@%s+%s", rs_node_name(s, o->on),
+			 rs_node_name(s, o->on_peer));
+	else
+		snprintf(where, sizeof(where), "@%s", rs_node_name(s, o->on));
+	printf(" %-10s", where);
+}
+
+static void print_nodes(const struct rs_scenario *s)
+{
+	if (!rs_nodes_count(s))
+		return;
+	printf("nodes:\n");
+	for (unsigned i = 0; i < rs_nodes_count(s); i++) {
+		const struct rs_node_decl *n = &s->top->nodes[i];
+
+		printf("  %3u  %-28s", i, n->id);
+		if (n->address)
+			printf(" address %s", n->address);
+		if (n->device)
+			printf(" device %s", n->device);
+		printf("%s\n", i ? "" : "  (leader)");
+	}
+}
+
 /* Each object or step on a line; consecutive elements of a counted
  * entry on one, unless @unfold. */
-static void print_order(const char *title, struct rs_obj *const *list,
-			unsigned n, bool unfold)
+static void print_order(const struct rs_scenario *s, const char *title,
+			struct rs_obj *const *list, unsigned n, bool unfold)
 {
 	char name[2 * RDMASCN_ID_MAX + 96];
 
@@ -255,6 +296,7 @@ static void print_order(const char *title, struct rs_obj *const *list,
 		folded_name(list[i], list[i + k - 1], k, name, sizeof(name));
 		printf("  %3u  ", i + 1);
 		print_padded(name, 28);
+		print_node(s, list[i]);
 		printf(" line %u", l->line);
 		print_needs(list[i], k > 1, unfold);
 		if (list[i]->kind->step)
@@ -292,8 +334,9 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 	ret = RS_EXIT_PASSED;
 	printf("scenario %s (%s)\n", s->top->scenario ? s->top->scenario : "-",
 	       argv[optind]);
-	print_order("create", s->create, s->n_objects, unfold);
-	print_order("steps", s->steps, s->n_steps, unfold);
+	print_nodes(s);
+	print_order(s, "create", s->create, s->n_objects, unfold);
+	print_order(s, "steps", s->steps, s->n_steps, unfold);
 	printf("teardown:\n");
 	for (unsigned i = s->n_objects, k; i > 0; i -= k) {
 		struct rs_obj *const *down = s->create;
@@ -303,7 +346,14 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 		     same_entry(down[i - 1], down[i - 1 - k]); k++)
 			;
 		folded_name(down[i - 1], down[i - k], k, name, sizeof(name));
-		printf("  %3u  %s\n", s->n_objects - i + 1, name);
+		printf("  %3u  ", s->n_objects - i + 1);
+		if (rs_nodes_count(s)) {
+			print_padded(name, 28);
+			print_node(s, down[i - 1]);
+		} else {
+			printf("%s", name);
+		}
+		putchar('\n');
 	}
 	if (s->n_fact_uses)
 		printf("device facts (assumed; a run reads its device's):\n");

@@ -40,6 +40,12 @@ static const struct rs_cmd commands[] = {
 	  "                       TERM not dumb, NO_COLOR unset), always,\n"
 	  "                       never\n"
 	  "      --softroce       run inside the Soft-RoCE VM\n"
+	  "      --node NAME      play this node of the file's nodes: (else\n"
+	  "                       the launcher's rank: OMPI_COMM_WORLD_RANK,\n"
+	  "                       SLURM_PROCID, PMI_RANK or PMIX_RANK)\n"
+	  "      --rendezvous HOST[:PORT]\n"
+	  "                       where the nodes meet (default: the first\n"
+	  "                       node's address, port 18516)\n"
 	  "\nEnvironment: RDMASCN_FAULT=WHICH:WHAT[,...] fails the WHICH-th\n"
 	  "create/modify call (or the first call named WHICH) with errno\n"
 	  "WHAT, or raises SIGINT/SIGTERM before it (WHAT=SIGINT).\n" },

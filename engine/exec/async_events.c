@@ -12,11 +12,14 @@
  * (cm_events.c reads it): one uv_poll per descriptor, all closed with the
  * step's other handles when it finishes.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 
 #include "alloc.h"
 #include "live.h"
+#include "rendezvous.h"
+#include "run.h"
 #include "step.h"
 #include "value.h"
 
@@ -146,6 +149,37 @@ static int find_watched(struct rs_steps *st, struct rs_run *run)
 	return 0;
 }
 
+/* Another node failed or was lost: this step ends too, naming it. */
+static void on_nodes(uv_poll_t *h, int status, int events)
+{
+	struct rs_step_run *sr = h->data;
+	char err[1024] = "";
+	int r;
+
+	(void)events;
+	r = status < 0 ? status : rs_rdv_poll(sr->run->rdv, err, sizeof(err));
+	if (!r)
+		return;
+	uv_poll_stop(h);
+	rs_step_fail(sr, RS_STEP_FAILED, NULL, "nodes: %s",
+		     err[0] ? err : uv_strerror(r));
+}
+
+static int watch_nodes(struct rs_step_run *sr)
+{
+	int r = uv_poll_init(&sr->loop, &sr->rdv_poll,
+			     rs_rdv_fd(sr->run->rdv));
+
+	sr->rdv_poll.data = sr;
+	if (!r)
+		r = uv_poll_start(&sr->rdv_poll, UV_READABLE, on_nodes);
+	if (r)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL, "uv_poll on "
+				    "the other nodes: %s", uv_strerror(r));
+	sr->rdv_watched = true;
+	return 0;
+}
+
 int rs_step_async_start(struct rs_step_run *sr)
 {
 	struct rs_run *run = sr->run;
@@ -155,6 +189,8 @@ int rs_step_async_start(struct rs_step_run *sr)
 	/* The top-level step watches for its nested ones. */
 	if (sr->parent)
 		return 0;
+	if (run->rdv && watch_nodes(sr) < 0)
+		return -EIO;
 	if (find_watched(st, run) < 0)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL, "out of memory");
 	if (!st->n_watch_objs)

@@ -86,7 +86,8 @@ int rs_run_probe(struct rs_run *run)
 		return -ENODEV;
 	}
 	for (unsigned i = 0; i < run->s->n_objects; i++) {
-		int r = rs_probe(run, &run->live[i]);
+		int r = rs_run_here(run, run->live[i].obj) ?
+			rs_probe(run, &run->live[i]) : 0;
 
 		if (r && !ret)
 			ret = r;
@@ -120,7 +121,7 @@ static void record_devices(struct rs_run *run)
 		char buf[64];
 		uint64_t guid;
 
-		if (!dev)
+		if (!dev || !rs_run_here(run, run->live[i].obj))
 			continue;
 		a = &dev->attr.orig_attr;
 		e = rs_val_push_obj(list);
@@ -294,6 +295,8 @@ int rs_run_check_caps(struct rs_run *run)
 		char why[256] = "";
 		int r;
 
+		if (!rs_run_here(run, l->obj))
+			continue;
 		if (own && run->s->top->requires && !dev_seen(run, i, own) &&
 		    !requires_met(run, l, own))
 			missing++;
@@ -367,6 +370,8 @@ static void report_not_created(struct rs_run *run, unsigned from)
 		struct rs_live *l = &run->live[run->s->create[i]->index];
 		struct rs_live *cause = blocked_by(run, l);
 
+		if (!rs_run_here(run, l->obj))
+			continue;
 		if (cause) {
 			l->state = RS_LIVE_DEPENDENT;
 			l->cause = cause;
@@ -394,6 +399,14 @@ int rs_run_create(struct rs_run *run)
 		if (rs_interrupted) {
 			ret = -EINTR;
 			break;
+		}
+		/* Another node makes it; what crosses nodes, every node
+		 * meets on. */
+		if (!rs_run_here(run, o)) {
+			if (o->on_peer != RS_NODE_ANY && run->rdv &&
+			    (ret = rs_nodes_swap(run, l, NULL, 0, NULL, 0)))
+				break;
+			continue;
 		}
 		if (!ops || !ops->create) {
 			ret = rs_live_error(run, l, EOPNOTSUPP,

@@ -45,6 +45,13 @@ struct rs_live {
 	 * creates it from (an ah `from_wc`), for the create only. */
 	const struct ibv_wc *from_wc;
 	const void *from_grh;
+	/* An mr another node made (rs_nodes_publish()): what a step here
+	 * posts to it with. */
+	struct {
+		bool known;
+		uint32_t rkey;
+		uint64_t addr, length;
+	} far;
 };
 
 /* Resources a device has a maximum of (limits.c). */
@@ -75,6 +82,7 @@ struct rs_dev {
 void rs_dev_fact_src(const struct rs_dev *dev, struct rs_fact_src *ret);
 
 struct rs_fault;
+struct rs_rdv;
 
 struct rs_run {
 	struct rs_scenario *s;
@@ -88,6 +96,10 @@ struct rs_run {
 	bool dry_run;
 	bool verbose;
 	const char *device;      /* --device: every context opens this one */
+	/* The node this process plays (`nodes:`): it makes only the
+	 * objects on it (rs_obj_on()); RS_NODE_ANY: all of them. */
+	int node;
+	struct rs_rdv *rdv;      /* the other nodes; NULL: none, dry run */
 	struct ibv_device **devices; /* ibv_get_device_list() */
 	int n_devices;
 	unsigned calls;          /* create and modify calls made so far */
@@ -110,6 +122,31 @@ struct rs_run {
 	 * (rs_run_facts()): run->s is it; the caller's is kept. */
 	struct rs_scenario *s_facts;
 };
+
+/* Whether this process makes @o (or runs its step), in part or whole
+ * (a connection to another node: its own side). */
+static inline bool rs_run_here(const struct rs_run *run, const struct rs_obj *o)
+{
+	return o->kind->step ? rs_step_on(o, run->node) :
+	       rs_obj_on(o, run->node);
+}
+
+/*
+ * Across nodes (nodes_run.c), through run->rdv; each 0, or -errno with
+ * the reason in run->diag.  Every node reaches each call in the same
+ * order.  swap: object @l crosses to another node: give @mine, get
+ * what that node gave (@their_len bytes; @theirs NULL: a node not in
+ * it).  publish: the MRs made here, to the others (rs_live.far).
+ * barrier: all at @what.  agree: the worst of every node's @mine.
+ * fail: tell the others this node failed (the first error, if no @why).
+ */
+int rs_nodes_swap(struct rs_run *run, struct rs_live *l, const void *mine,
+		  size_t len, void *theirs, size_t their_len);
+int rs_nodes_publish(struct rs_run *run);
+int rs_nodes_barrier(struct rs_run *run, const char *what);
+int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
+		   int *ret_all);
+void rs_nodes_fail(struct rs_run *run, const char *why);
 
 /* Keep the deviations that name a device of the run's contexts (after
  * rs_run_probe()); record them.  The first kept one for step @id, or for

@@ -280,6 +280,10 @@ struct rs_step_run {
 	struct rs_async_watch *async; /* one per context and rdma_cm
 				       * connection (top level) */
 	unsigned n_async;
+	/* Across nodes: the rendezvous, watched while a top-level step
+	 * runs, so that another node's failure or loss ends it. */
+	uv_poll_t rdv_poll;
+	bool rdv_watched;
 	struct rs_owner *owner;     /* NULL: posts nothing */
 	struct rs_owner *serves;    /* lanes of it may name this step (the
 				     * owner's, or a helper's owner) */

@@ -533,9 +533,22 @@ void rs_steps_dry_run(struct rs_run *run)
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		const struct rdmascn_step_ops *ops = s->steps[i]->kind->step_ops;
 
-		if (ops && ops->dry_run)
+		if (ops && ops->dry_run && rs_run_here(run, s->steps[i]))
 			ops->dry_run(run, s->steps[i]);
 	}
+}
+
+/* Tell the other nodes, if any, which step failed here and why. */
+static void fail_nodes(struct rs_run *run, struct rs_steps *st,
+		       const struct rs_obj *o, const struct rs_step_run *sr)
+{
+	char msg[400];
+
+	if (!run->rdv)
+		return;
+	snprintf(msg, sizeof(msg), "%s: %.300s", st->labels[o->index],
+		 sr->why);
+	rs_nodes_fail(run, msg);
 }
 
 int rs_steps_run(struct rs_run *run)
@@ -565,9 +578,26 @@ int rs_steps_run(struct rs_run *run)
 		if (o->parent)
 			continue;
 		if (stop) {
-			print_not_run(&st, o);
+			if (rs_run_here(run, o))
+				print_not_run(&st, o);
 			continue;
 		}
+		/* Every node at every step, so that a step's halves start
+		 * together; another node runs what is not here. */
+		if (run->rdv) {
+			char tag[RS_STEP_NO_MAX + 8];
+
+			snprintf(tag, sizeof(tag), "step %s", o->no);
+			if (rs_nodes_barrier(run, tag)) {
+				ret = RS_EXIT_CANTRUN;
+				stop = true;
+				if (rs_run_here(run, o))
+					print_not_run(&st, o);
+				continue;
+			}
+		}
+		if (!rs_run_here(run, o))
+			continue;
 		sr = rs_calloc(1, sizeof(*sr));
 		if (!sr) {
 			rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
@@ -585,9 +615,11 @@ int rs_steps_run(struct rs_run *run)
 		if (sr->result == RS_STEP_FAILED) {
 			ret = RS_EXIT_FAILED;
 			stop = true;
+			fail_nodes(run, &st, o, sr);
 		} else if (sr->result == RS_STEP_CANTRUN) {
 			ret = RS_EXIT_CANTRUN;
 			stop = true;
+			fail_nodes(run, &st, o, sr);
 		} else if (sr->result == RS_STEP_INTERRUPTED ||
 			   rs_interrupted) {
 			/* The caller says how the run ended. */

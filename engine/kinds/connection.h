@@ -40,6 +40,12 @@ void rs_conn_path(const struct rs_obj *o, struct rs_path *ret);
 int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
 			const struct rs_conn_side *a,
 			const struct rs_conn_side *b);
+/* Between nodes: take @mine's QP (this node's) to RTS towards @far's on
+ * another node, their descriptions swapped through the rendezvous (in
+ * a dry run, @far's as the file says it). */
+int rs_conn_oob_side(struct rs_run *run, struct rs_live *l,
+		     const struct rs_conn_side *mine,
+		     const struct rs_conn_side *far);
 int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 		       const struct rs_conn_side *a,
 		       const struct rs_conn_side *b);

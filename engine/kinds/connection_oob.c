@@ -184,3 +184,24 @@ int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
 	}
 	return r;
 }
+
+int rs_conn_oob_side(struct rs_run *run, struct rs_live *l,
+		     const struct rs_conn_side *mine,
+		     const struct rs_conn_side *far)
+{
+	static const enum ibv_qp_state states[] = {
+		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,
+	};
+	struct rs_peer self, peer;
+	int r = 0;
+
+	rs_conn_side_peer(run, l, mine, &self);
+	if (run->dry_run)
+		rs_conn_side_peer(run, l, far, &peer);
+	else
+		r = rs_nodes_swap(run, l, &self, sizeof(self), &peer,
+				  sizeof(peer));
+	for (size_t i = 0; !r && i < RS_N(states); i++)
+		r = oob_to(run, l, mine, &self, &peer, states[i]);
+	return r;
+}

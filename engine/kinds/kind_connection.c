@@ -154,6 +154,9 @@ static void mtu_warn(struct rs_run *run, struct rs_live *l,
 	for (int i = 0; i < 2; i++) {
 		const struct rs_dev *d = s[i]->dev;
 
+		/* Another node's side: its device is not known here. */
+		if (!rs_run_here(run, s[i]->l->obj))
+			continue;
 		if (s[i]->port != d->port ||
 		    conn->mtu <= (int)d->port_attr.active_mtu)
 			continue;
@@ -177,6 +180,15 @@ static int conn_create(struct rs_run *run, struct rs_live *l)
 	if (r)
 		return r;
 	mtu_warn(run, l, &a, &b);
+	/* A connection between nodes: each node moves its own side. */
+	if (l->obj->on_peer != RS_NODE_ANY && conn->via == RS_VIA_RDMA_CM)
+		return rs_live_error(run, l, EOPNOTSUPP, "via: rdma_cm between "
+				     "two nodes is not built yet; use via: "
+				     "oob");
+	if (l->obj->on_peer != RS_NODE_ANY)
+		return rs_run_here(run, a.l->obj) ?
+		       rs_conn_oob_side(run, l, &a, &b) :
+		       rs_conn_oob_side(run, l, &b, &a);
 	if (conn->via == RS_VIA_RDMA_CM)
 		return rs_conn_cm_connect(run, l, &a, &b);
 	return rs_conn_oob_connect(run, l, &a, &b);
@@ -213,8 +225,10 @@ static void conn_destroy(struct rs_run *run, struct rs_live *l)
 		rs_conn_cm_destroy(run, l, &a, &b);
 		return;
 	}
-	rs_conn_flush(run, l, &a);
-	rs_conn_flush(run, l, &b);
+	if (rs_run_here(run, a.l->obj))
+		rs_conn_flush(run, l, &a);
+	if (rs_run_here(run, b.l->obj))
+		rs_conn_flush(run, l, &b);
 }
 
 /* The settings the engine chose for one side, as the device holds them

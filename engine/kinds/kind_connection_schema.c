@@ -63,8 +63,8 @@ static const cyaml_schema_field_t connection_fields[] = {
 };
 
 static const struct rdmascn_ref connection_refs[] = {
-	RS_REF("a", struct rs_connection, a, "qp"),
-	RS_REF("b", struct rs_connection, b, "qp"),
+	RS_REF_SPANS("a", struct rs_connection, a, "qp"),
+	RS_REF_SPANS("b", struct rs_connection, b, "qp"),
 	RS_REF_AFTER(struct rs_connection),
 	RS_REF_END
 };

@@ -317,6 +317,47 @@ static void put_edge(FILE *f, const char *from, const char *to,
 	fputs("];\n", f);
 }
 
+/* Contexts on node @nd (RS_NODE_ANY: all, there are no nodes), in
+ * declaration order, each with what belongs to it. */
+static void put_contexts(FILE *f, const struct rs_scenario *s, int nd,
+			 const int *ctx, char **names,
+			 const struct rs_dot_run *run)
+{
+	const char *in = nd == RS_NODE_ANY ? "" : "\t";
+	char label[2 * RDMASCN_ID_MAX + 300];
+	const struct rs_node_decl *decl = nd == RS_NODE_ANY ? NULL :
+					  &s->top->nodes[nd];
+
+	if (decl) {
+		/* A space: no context's "cluster_ID" is the same. */
+		fputs("\tsubgraph \"cluster node ", f);
+		put_esc(f, decl->id);
+		snprintf(label, sizeof(label), "node %s%s%s%s", decl->id,
+			 decl->address ? " (" : "",
+			 decl->address ? decl->address : "",
+			 decl->address ? ")" : "");
+		fputs("\" {\n\t\tlabel=", f);
+		put_str(f, label);
+		fputs(";\n\t\tstyle=dashed;\n", f);
+	}
+	for (unsigned c = 0; c < s->n_objs; c++) {
+		if (!is_context(&s->objs[c]) || (decl && s->objs[c].on != nd))
+			continue;
+		fprintf(f, "%s\tsubgraph ", in);
+		put_cluster(f, s->objs[c].id);
+		fprintf(f, " {\n%s\t\tlabel=", in);
+		put_str(f, s->objs[c].id);
+		fputs(";\n", f);
+		for (unsigned i = 0; i < s->n_objs; i++)
+			if (ctx[i] == (int)c && shown(&s->objs[i]))
+				put_node(f, &s->objs[i], names[i],
+					 decl ? "\t\t\t" : "\t\t", run);
+		fprintf(f, "%s\t}\n", in);
+	}
+	if (decl)
+		fputs("\t}\n", f);
+}
+
 int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 		     const struct rs_dot_run *run)
 {
@@ -374,20 +415,10 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 	fputs("\tnode [shape=box, fontname=\"Helvetica\"];\n", f);
 	fputs("\tedge [fontname=\"Helvetica\", fontsize=10];\n", f);
 
-	/* Contexts, in declaration order, each with what belongs to it. */
-	for (unsigned c = 0; c < n; c++) {
-		if (!is_context(&s->objs[c]))
-			continue;
-		fputs("\tsubgraph ", f);
-		put_cluster(f, s->objs[c].id);
-		fputs(" {\n\t\tlabel=", f);
-		put_str(f, s->objs[c].id);
-		fputs(";\n", f);
-		for (unsigned i = 0; i < n; i++)
-			if (ctx[i] == (int)c && shown(&s->objs[i]))
-				put_node(f, &s->objs[i], names[i], "\t\t", run);
-		fputs("\t}\n", f);
-	}
+	/* With `nodes:`, each node a cluster around its contexts. */
+	for (int nd = rs_nodes_count(s) ? 0 : RS_NODE_ANY;
+	     nd < (int)rs_nodes_count(s); nd++)
+		put_contexts(f, s, nd, ctx, names, run);
 	/* Objects that reach no context. */
 	for (unsigned i = 0; i < n; i++)
 		if (!s->objs[i].kind->step && ctx[i] < 0 &&

@@ -382,6 +382,10 @@ static const struct {
 			"with a reason: reported as skipped; --strict "
 			"makes them count" },
 	{ "requires", "what the device must support for the scenario to run" },
+	{ "nodes", "the processes of a run across hosts: each a name (id), "
+		   "the address the others reach it at (the first one's "
+		   "is the rendezvous) and its device; an object's node: "
+		   "places it, its references place the rest" },
 	{ "steps", "what runs once every object is created: in order, one "
 		   "step type per entry" },
 };

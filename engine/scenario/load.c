@@ -157,6 +157,8 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 			o->index = s->n_objs++;
 			o->node = seq->items[i];
 			o->id = *(char **)((char *)o->data + kd->id_offset);
+			o->node_id = *(char **)((char *)o->data +
+						RS_NODE_AT(kd));
 			snprintf(o->name, sizeof(o->name), "%s '%s'", kd->name,
 				 o->id);
 		}
@@ -277,7 +279,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 			t += o->elem, n = 1;
 		for (unsigned i = 0; i < n; i++)
 			o->edges[o->n_edges++] = (struct rs_edge){
-				&t[i], ref->field, true };
+				&t[i], ref->field, true, false };
 		return 0;
 	}
 	if (!t) {
@@ -313,6 +315,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	e->to = t;
 	e->field = ref->field;
 	e->order_only = ref->after;
+	e->spans = ref->spans;
 	return 0;
 }
 
@@ -372,11 +375,11 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 		/* Steps run in file order; nested ones within their parent. */
 		if (o->kind->step && o->parent) {
 			o->edges[o->n_edges++] = (struct rs_edge){
-				o->parent, "steps", true };
+				o->parent, "steps", true, false };
 		} else if (o->kind->step) {
 			if (prev_step)
 				o->edges[o->n_edges++] = (struct rs_edge){
-					prev_step, "sequence", true };
+					prev_step, "sequence", true, false };
 			prev_step = o;
 		}
 	}
@@ -649,6 +652,8 @@ static int load(const char *path, const struct rs_doc *again,
 		r = check_objects(s, &ids, d);
 	if (!r)
 		r = rs_graph_plan(s, d);
+	if (!r)
+		r = rs_nodes_place(s, d);
 	if (!r)
 		r = rs_deviations_read(&s->deviations,
 				       rs_node_get(s->doc.root, "deviations"),

@@ -380,6 +380,13 @@ void rs_load_error_report(const struct rs_scenario *s,
 			if (!strcmp(ch[mi]->items[j]->value, key))
 				target = ch[mi]->items[j];
 		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
+		/* Inside a top-level section that is not a kind's
+		 * (`nodes:`, `requires:`): a field of it. */
+		if (!obj && path[0]) {
+			rs_diag_error(d, &target->loc, "%s: unknown field '%s'",
+				      path, key);
+			return;
+		}
 		if (!obj) {
 			rs_diag_error(d, &target->loc, "unknown section '%s'", key);
 			return;
@@ -404,7 +411,10 @@ void rs_load_error_report(const struct rs_scenario *s,
 
 		target = ch[mi];
 		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
-		if (target == s->doc.root || !obj)
+		if (target != s->doc.root && !obj && path[0])
+			rs_diag_error(d, &target->loc, "%s: missing field '%s'",
+				      path, m + 32);
+		else if (target == s->doc.root || !obj)
 			rs_diag_error(d, &target->loc, "missing section '%s'",
 				      m + 32);
 		else

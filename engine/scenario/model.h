@@ -35,12 +35,21 @@ struct rs_obj {
 	 * Uncounted: group NULL, count 0. */
 	const char *group;
 	unsigned elem, count;
+	/* `nodes:` (nodes.c): the node it is made or run on, the other
+	 * one a spanning reference reaches (a connection's far QP, a
+	 * step's remote MR), each RS_NODE_ANY when none; and the `node:`
+	 * its entry gives, NULL when none. */
+	int on, on_peer;
+	const char *node_id;
 };
+
+#define RS_NODE_ANY (-1)
 
 struct rs_edge {
 	struct rs_obj *to;
 	const char *field;       /* the reference field; "after"; "sequence" */
 	bool order_only;
+	bool spans;              /* may reach another node (rdmascn_ref) */
 };
 
 struct rs_param {
@@ -170,5 +179,29 @@ bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
 /* Graph: creation order of objects, execution order of steps; cycles are
  * reported with their whole path. */
 int rs_graph_plan(struct rs_scenario *s, struct rs_diag *d);
+
+/* Nodes (nodes.c): place every object and step on a node of `nodes:`;
+ * an object whose references span nodes, where only a connection's QPs
+ * and a step's remote MR or peer may, is an error through @d. */
+int rs_nodes_place(struct rs_scenario *s, struct rs_diag *d);
+/* How many nodes the file declares (0: none, one process as always). */
+static inline unsigned rs_nodes_count(const struct rs_scenario *s)
+{
+	return s->top ? s->top->nodes_count : 0;
+}
+/* Node @i's name; "" for RS_NODE_ANY. */
+const char *rs_node_name(const struct rs_scenario *s, int i);
+/* The node named @id, or RS_NODE_ANY. */
+int rs_node_find(const struct rs_scenario *s, const char *id);
+/* @o is made (or its step runs) on node @i, in part or whole: a
+ * connection across nodes is on both. */
+static inline bool rs_obj_on(const struct rs_obj *o, int i)
+{
+	return o->on == RS_NODE_ANY || o->on == i || o->on_peer == i;
+}
+/* Step @o runs on node @i: where its QP is; on the other node only the
+ * half of a step whose `peer` QP is there (pingpong's answering side).
+ * A step whose remote MR is there does not run there. */
+bool rs_step_on(const struct rs_obj *o, int i);
 
 #endif

@@ -100,6 +100,22 @@ static cyaml_schema_field_t requires_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t node_fields[] = {
+	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER, struct rs_node_decl,
+			       id, 1, RDMASCN_ID_MAX),
+	CYAML_FIELD_STRING_PTR("address", CYAML_FLAG_POINTER |
+			       CYAML_FLAG_OPTIONAL, struct rs_node_decl,
+			       address, 1, 255),
+	CYAML_FIELD_STRING_PTR("device", CYAML_FLAG_POINTER |
+			       CYAML_FLAG_OPTIONAL, struct rs_node_decl,
+			       device, 1, 64),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t node_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct rs_node_decl,
+			    node_fields),
+};
+
 static void seal_features(void)
 {
 	unsigned n = rs_feature_count();
@@ -110,8 +126,8 @@ static void seal_features(void)
 	requires_fields[1].value.enumeration.count = n;
 }
 
-/* @kd's fields, then `count`; the kind's own table if there is no
- * memory for the copy (the loader then refuses a count, unknown). */
+/* @kd's fields, then `count` and `node`; the kind's own table if there
+ * is no memory for the copy (the loader then refuses them, unknown). */
 static const cyaml_schema_field_t *with_count(unsigned k,
 					      const struct rdmascn_kind *kd)
 {
@@ -119,7 +135,7 @@ static const cyaml_schema_field_t *with_count(unsigned k,
 
 	while (kd->fields && kd->fields[n].key)
 		n++;
-	kind_fields[k] = rs_calloc(n + 2, sizeof(*kind_fields[k]));
+	kind_fields[k] = rs_calloc(n + 3, sizeof(*kind_fields[k]));
 	if (!kind_fields[k])
 		return kd->fields;
 	if (n)
@@ -131,6 +147,16 @@ static const cyaml_schema_field_t *with_count(unsigned k,
 			.type = CYAML_UINT,
 			.flags = CYAML_FLAG_OPTIONAL,
 			.data_size = sizeof(uint32_t),
+		},
+	};
+	kind_fields[k][n + 1] = (cyaml_schema_field_t){
+		.key = "node",
+		.data_offset = RS_NODE_AT(kd),
+		.value = {
+			.type = CYAML_STRING,
+			.flags = CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			.data_size = sizeof(char),
+			.string = { .min = 1, .max = RDMASCN_ID_MAX },
 		},
 	};
 	return kind_fields[k];
@@ -161,6 +187,9 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_MAPPING_PTR(
 		"requires", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 		struct rs_top, requires, requires_fields);
+	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_SEQUENCE(
+		"nodes", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct rs_top,
+		nodes, &node_schema, 1, 64);
 
 	for (s = 0; s < n_steps; s++)
 		step_fields[s] = (cyaml_schema_field_t){

@@ -40,10 +40,20 @@ struct rs_requires {
 	unsigned facts_count;
 };
 
+/* nodes[i]: a process of the run (`nodes:`), on a host of its own or
+ * not; its contexts' objects are made there. */
+struct rs_node_decl {
+	char *id;
+	char *address;       /* where the others reach it; NULL: not given */
+	char *device;        /* its contexts' default device; NULL: theirs */
+};
+
 struct rs_top {
 	char *scenario;
 	char *description;
 	struct rs_requires *requires;
+	struct rs_node_decl *nodes;
+	unsigned nodes_count;
 	struct rs_step_entry *steps;
 	unsigned steps_count;
 	struct {
@@ -70,12 +80,14 @@ struct rs_step_common {
 };
 
 /*
- * `count: N` on any object entry: libcyaml stores it past the kind's
- * struct, so a section's items are RS_ITEM_SIZE() bytes apart and the
- * count (uint32_t, 0: not given) is at RS_COUNT_AT() in each.
+ * `count: N` and `node: NAME` on any object entry: libcyaml stores them
+ * past the kind's struct, so a section's items are RS_ITEM_SIZE() bytes
+ * apart, the count (uint32_t, 0: not given) at RS_COUNT_AT() and the
+ * node's name (char *, NULL: not given) at RS_NODE_AT() in each.
  */
 #define RS_COUNT_AT(kd) ((((kd)->size) + 7u) & ~7u)
-#define RS_ITEM_SIZE(kd) (RS_COUNT_AT(kd) + 8u)
+#define RS_NODE_AT(kd) (RS_COUNT_AT(kd) + 8u)
+#define RS_ITEM_SIZE(kd) (RS_COUNT_AT(kd) + 16u)
 /* The most elements one entry may make. */
 #define RS_COUNT_MAX 100000u
 

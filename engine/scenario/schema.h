@@ -60,6 +60,11 @@
 #define RS_REF(key, s, m, ...)                                           \
 	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,    \
 	  .kinds = RDMASCN_KINDS(__VA_ARGS__) }
+/* A reference that may cross nodes (`nodes:`): a connection's QPs, a
+ * step's remote MR or peer QP. */
+#define RS_REF_SPANS(key, s, m, ...)                                     \
+	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,    \
+	  .kinds = RDMASCN_KINDS(__VA_ARGS__), .spans = true }
 #define RS_REF_LIST(key, s, m, ...)                                      \
 	{ .field = key, .offset = offsetof(s, m),                        \
 	  .count_offset = offsetof(s, m##_count),                        \

@@ -27,9 +27,9 @@ static const cyaml_schema_field_t pingpong_fields[] = {
 static const struct rdmascn_ref pingpong_refs[] = {
 	RS_STEP_REF_AFTER(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
-	RS_REF("peer", S, peer, RS_QP_KINDS),
+	RS_REF_SPANS("peer", S, peer, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
-	RS_REF("peer_local", S, peer_local, "mr"),
+	RS_REF_SPANS("peer_local", S, peer_local, "mr"),
 	RS_REF_END
 };
 
@@ -73,8 +73,8 @@ static const struct rdmascn_ref stream_refs[] = {
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF_LIST("qps", S, qps, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
-	RS_REF("remote", S, remote, "mr", "mw"),
-	RS_REF("peer", S, peer, RS_QP_KINDS),
+	RS_REF_SPANS("remote", S, remote, "mr", "mw"),
+	RS_REF_SPANS("peer", S, peer, RS_QP_KINDS),
 	RS_REF_END
 };
 

@@ -48,6 +48,9 @@ struct pp_rt {
 	pthread_t thread;
 	bool started, joined;
 	_Atomic bool b_ready;        /* b's loop watches its CQs */
+	/* Across nodes (`nodes:`) each node runs its own side: a here
+	 * measures, b here answers; both: two threads as always. */
+	bool a_here, b_here;
 
 	_Alignas(RS_CACHELINE) struct pp_side a;
 	uint64_t iter;               /* round trips done */
@@ -158,7 +161,8 @@ static void pp_answer(struct rs_step_run *sr)
 	/* First call: its waits are armed; a may start. */
 	if (!atomic_load_explicit(&p->b_ready, memory_order_relaxed)) {
 		atomic_store_explicit(&p->b_ready, true, memory_order_release);
-		uv_async_send(&sr->parent->wake);
+		if (sr->parent)
+			uv_async_send(&sr->parent->wake);
 	}
 	if (p->write) {
 		uint64_t done = sends_done(b);
@@ -178,6 +182,10 @@ static void pp_answer(struct rs_step_run *sr)
 			return;
 		if (rs_recv_refill(sr, &b->rw, p->total, p->rx))
 			return;
+	}
+	if (!p->a_here) {
+		sr->done = b->sent;
+		sr->wrs = b->sent;
 	}
 	if (b->sent == p->total && sends_done(b) == b->sent)
 		rs_step_pass(sr);
@@ -215,7 +223,7 @@ static void pp_stop(struct rs_step_run *sr)
 {
 	struct pp_rt *p = sr->rt;
 
-	if (p && p->started && !p->joined) {
+	if (p && p->peer && p->started && !p->joined) {
 		rs_step_request_stop(p->peer, "stopped with its pingpong");
 		pp_join(sr);
 	}
@@ -227,7 +235,12 @@ static void pp_progress(struct rs_step_run *sr)
 	struct pp_side *a = &p->a;
 	uint64_t now = 0;
 
-	if (atomic_load_explicit(&p->peer->over, memory_order_acquire) &&
+	if (!p->a_here) {
+		pp_answer(sr);
+		return;
+	}
+	if (p->peer &&
+	    atomic_load_explicit(&p->peer->over, memory_order_acquire) &&
 	    p->peer->result != RS_STEP_PASSED) {
 		/* It said why on stderr. */
 		pp_join(sr);
@@ -264,9 +277,10 @@ static void pp_progress(struct rs_step_run *sr)
 	if (!p->write && rs_recv_refill(sr, &a->rw, p->total, p->rx))
 		return;
 	if (p->iter == p->total && sends_done(a) == a->sent &&
-	    atomic_load_explicit(&p->peer->over, memory_order_acquire)) {
+	    (!p->peer ||
+	     atomic_load_explicit(&p->peer->over, memory_order_acquire))) {
 		pp_join(sr);
-		sr->wrs = a->sent + p->b.sent;
+		sr->wrs = a->sent + (p->b_here ? p->b.sent : 0);
 		pp_report(sr, p);
 		rs_step_pass(sr);
 	}
@@ -301,7 +315,7 @@ static int pp_side_init(struct rs_step_run *sr, struct pp_rt *p,
 	s->wr.sg_list = &s->sge;
 	s->wr.num_sge = size ? 1 : 0;
 	/* Side b warns too only where it is on another device. */
-	if (s == &p->a || rs_live_dev(sr->run, s->qp->l) !=
+	if (s == &p->a || !p->a.qp || rs_live_dev(sr->run, s->qp->l) !=
 			  rs_live_dev(sr->run, p->a.qp->l))
 		rs_wr_check_msg_sz(sr, s->qp, size, "size");
 	s->wr.send_flags = IBV_SEND_SIGNALED;
@@ -347,6 +361,57 @@ static void touch_pages(void *buf, size_t len)
 		b[i] = 0;
 }
 
+/* Across nodes: this node's side alone, on the step's loop; the
+ * barrier before the step started both nodes together, and a send
+ * that finds no receive yet is retried (rnr_retry). */
+static int pp_start_one(struct rs_step_run *sr, struct pp_rt *p,
+			const struct rs_step_pingpong *s, uint32_t size)
+{
+	struct pp_side *me = p->a_here ? &p->a : &p->b;
+	int r;
+
+	p->warmup = s->warmup;
+	p->total = (s->iterations ? s->iterations : 1) + s->warmup;
+	if (p->a_here) {
+		size_t n_samples = p->total - p->warmup + 1;
+
+		p->samples = rs_calloc(n_samples, sizeof(*p->samples));
+		if (p->samples)
+			touch_pages(p->samples,
+				    n_samples * sizeof(*p->samples));
+	}
+	if ((p->a_here && !p->samples) ||
+	    !rs_step_owner(sr, 4, IBV_WC_SUCCESS))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "out of memory");
+	r = p->a_here ?
+	    pp_side_init(sr, p, me, s->qp, s->local, s->peer_local, size,
+			 s->inline_data, 0) :
+	    pp_side_init(sr, p, me, s->peer, s->peer_local, s->local, size,
+			 s->inline_data, 2);
+	if (!r)
+		r = rs_step_watch(sr, me->qp->send_cq, s->completion);
+	if (!r && !p->write)
+		r = rs_step_watch(sr, me->qp->recv_cq, s->completion);
+	if (r)
+		return r;
+	sr->spin = p->write;
+	sr->unit = "round trips";
+	sr->total = p->total;
+	/* a posts its first ping at once: b is at the step too. */
+	atomic_store(&p->b_ready, true);
+	if (!p->write) {
+		p->rx = rs_recv_room(me->qp);
+		if (!p->rx)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, p->a_here ?
+					    "qp" : "peer", "op: send needs a "
+					    "receive queue (max_recv_wr > 0)");
+		if (rs_recv_refill(sr, &me->rw, p->total, p->rx))
+			return -EIO;
+	}
+	return 0;
+}
+
 static int pingpong_start(struct rs_step_run *sr)
 {
 	const struct rs_step_pingpong *s = sr->obj->data;
@@ -365,9 +430,15 @@ static int pingpong_start(struct rs_step_run *sr)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "completion",
 				    "op: write sees the peer's data by polling "
 				    "memory; events are for op: send");
-	/* Absent: the whole of the smaller buffer. */
+	p->a_here = rs_run_here(sr->run, rs_live_find(sr->run, s->qp)->obj);
+	p->b_here = rs_run_here(sr->run, rs_live_find(sr->run, s->peer)->obj);
+	/* Absent: the whole of the smaller buffer (of the one here, when
+	 * the other is on another node). */
 	if (!rs_obj_has(sr->obj, "size"))
-		size = la->length < lb->length ? la->length : lb->length;
+		size = !p->b_here ? la->length : !p->a_here ? lb->length :
+		       la->length < lb->length ? la->length : lb->length;
+	if (!p->a_here || !p->b_here)
+		return pp_start_one(sr, p, s, size);
 	p->warmup = s->warmup;
 	p->total = (s->iterations ? s->iterations : 1) + s->warmup;
 	n_samples = p->total - p->warmup + 1;

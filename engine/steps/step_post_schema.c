@@ -217,7 +217,7 @@ static const struct rdmascn_ref write_refs[] = {
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
 	RS_STEP_REF_SGE(S),
-	RS_REF("remote", S, remote, "mr", "mw"),
+	RS_REF_SPANS("remote", S, remote, "mr", "mw"),
 	RS_REF_END
 };
 
@@ -274,7 +274,7 @@ static const struct rdmascn_ref read_refs[] = {
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
 	RS_STEP_REF_SGE(S),
-	RS_REF("remote", S, remote, "mr", "mw"),
+	RS_REF_SPANS("remote", S, remote, "mr", "mw"),
 	RS_REF_END
 };
 
@@ -336,7 +336,7 @@ static const struct rdmascn_ref atomic_refs[] = {
 	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("local", S, local, "mr"),
-	RS_REF("remote", S, remote, "mr"),
+	RS_REF_SPANS("remote", S, remote, "mr"),
 	RS_REF_END
 };
 
@@ -418,7 +418,7 @@ static const struct rdmascn_ref ud_send_refs[] = {
 	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("ah", S, ah, "ah"),
-	RS_REF("to", S, to, RS_QP_KINDS),
+	RS_REF_SPANS("to", S, to, RS_QP_KINDS),
 	RS_REF("reply_to", S, reply_to, "recv"),
 	RS_REF("local", S, local, "mr"),
 	RS_STEP_REF_SGE(S),

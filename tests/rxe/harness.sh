@@ -15,11 +15,13 @@ rc=$?
 [ "$(cat o)" = out ] || fail "stdout '$(cat o)'"
 [ "$(cat e)" = err ] || fail "stderr '$(cat e)'"
 
-"$rdmascn" softroce -- sh -c 'echo written >result; touch /etc/rdmascn-probe 2>/dev/null && echo rw; test -e /sys/class/infiniband/rxe0 && echo rxe0' >o 2>e ||
+"$rdmascn" softroce -- sh -c 'echo written >result; touch /etc/rdmascn-probe 2>/dev/null && echo rw; test -e /sys/class/infiniband/rxe0 && echo rxe0; echo "host $(hostname) $(getent hosts "$(hostname)")"' >o 2>e ||
 	fail "exit $?: $(cat e)"
 [ "$(cat result)" = written ] || fail "writable share did not come back"
 grep -qx rw o && fail "host root is writable from the guest"
 grep -qx rxe0 o || fail "no rxe0 in the guest"
+# A hostname that resolves: Open MPI's mpirun refuses "(none)".
+grep -qx 'host rdmascn-vm 127.0.1.1 *rdmascn-vm' o || fail "hostname: $(grep ^host o)"
 
 # Appending to a file keeps what was there (qemu does not reopen our fds).
 echo before >log

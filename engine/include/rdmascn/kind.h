@@ -170,6 +170,10 @@ struct rdmascn_ref {
 	int32_t count_offset;        /* -1: one id; else offset of an unsigned count */
 	const char *const *kinds;    /* accepted target kinds, NULL-terminated; NULL: any */
 	bool after;                  /* an ordering edge only (`after:`) */
+	/* It may name an object on another node (`nodes:`): a connection's
+	 * QPs, a step's remote MR or peer.  In the padding after @after,
+	 * so the struct and ABI 5 stay as they were. */
+	bool spans;
 	/* Listed structures (ABI 5): @offset is that of a pointer to an
 	 * array of items @stride bytes each, with the char * id at
 	 * @item_offset in each (NULL: that item names nothing), written as

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Which node of a scenario's `nodes:` this process plays: `--node NAME`,
+ * or rank i of the launcher that started it plays the i-th node.  The
+ * launchers are told apart by their variables, the first set wins:
+ *   Open MPI  OMPI_COMM_WORLD_RANK / OMPI_COMM_WORLD_SIZE
+ *   Slurm     SLURM_PROCID / SLURM_NTASKS
+ *   PMI(-2)   PMI_RANK / PMI_SIZE  (MPICH's Hydra, Intel MPI)
+ *   PMIx      PMIX_RANK            (the size is not in the environment:
+ *                                   only the rank is checked)
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "model.h"
+#include "roles.h"
+
+static const struct launcher {
+	const char *rank, *size, *name;
+} launchers[] = {
+	{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "Open MPI" },
+	{ "SLURM_PROCID", "SLURM_NTASKS", "Slurm" },
+	{ "PMI_RANK", "PMI_SIZE", "PMI" },
+	{ "PMIX_RANK", NULL, "PMIx" },
+};
+
+/* A rank or size: a whole number below 2^31; -1 when it is not one. */
+static long whole(const char *v)
+{
+	char *end;
+	long n;
+
+	if (!v || !*v || strspn(v, "0123456789") != strlen(v))
+		return -1;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	return errno || *end || n > 0x7fffffff ? -1 : n;
+}
+
+/* Not a usage mistake: the message alone, and exit 2. */
+static int refuse(const struct rs_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int refuse(const struct rs_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rdmascn %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return RS_EXIT_INVALID;
+}
+
+static void node_list(const struct rs_scenario *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < rs_nodes_count(s) && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
+			      rs_node_name(s, (int)i));
+}
+
+static int from_env(const struct rs_cmd *cmd, const struct rs_scenario *s,
+		    const char *file, struct rs_role *ret)
+{
+	unsigned n = rs_nodes_count(s);
+	char names[512];
+
+	node_list(s, names, sizeof(names));
+	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++) {
+		const struct launcher *l = &launchers[i];
+		const char *rv = getenv(l->rank), *sv;
+		long rank = whole(rv), size;
+
+		if (!rv)
+			continue;
+		if (rank < 0)
+			return refuse(cmd, "%s is '%s', not a rank.",
+						  l->rank, rv);
+		sv = l->size ? getenv(l->size) : NULL;
+		size = whole(sv);
+		if (l->size && sv && size < 0)
+			return refuse(cmd, "%s is '%s', not a "
+						  "number of processes.",
+						  l->size, sv);
+		if (sv && size != (long)n)
+			return refuse(cmd, "%s started %ld "
+				"processes (%s=%ld), but %s has %u nodes "
+				"(%s): start one per node.", l->name, size,
+				l->size, size, file, n, names);
+		if (rank >= (long)n)
+			return refuse(cmd, "%s=%ld, but %s has %u "
+				"nodes (%s): ranks 0 to %u play them.",
+				l->rank, rank, file, n, names, n - 1);
+		ret->node = (int)rank;
+		ret->from = l->rank;
+		ret->rank = (int)rank;
+		return -1;
+	}
+	return refuse(cmd, "%s has %u nodes (%s): say which this "
+		"process plays, with --node NAME, or start one process per "
+		"node with mpirun, srun or another PMI launcher "
+		"(OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK or PMIX_RANK "
+		"picks the node).", file, n, names);
+}
+
+int rs_role_pick(const struct rs_cmd *cmd, const struct rs_scenario *s,
+		 const char *file, const char *node, bool dry_run,
+		 struct rs_role *ret)
+{
+	char names[512];
+
+	ret->node = RS_NODE_ANY;
+	ret->from = NULL;
+	ret->rank = -1;
+	if (node && !rs_nodes_count(s))
+		return refuse(cmd, "--node %s: %s declares no "
+					  "nodes (it runs in one process).",
+					  node, file);
+	if (node) {
+		ret->node = rs_node_find(s, node);
+		if (ret->node != RS_NODE_ANY) {
+			ret->from = "--node";
+			return -1;
+		}
+		node_list(s, names, sizeof(names));
+		return refuse(cmd, "--node %s: %s has no such node "
+					  "(nodes: %s).", node, file, names);
+	}
+	/* Without nodes, a launcher's processes each run it all. */
+	if (!rs_nodes_count(s))
+		return -1;
+	if (rs_nodes_count(s) == 1) {
+		ret->node = 0;
+		ret->from = "the only node";
+		return -1;
+	}
+	/* A dry run without a role shows every node's calls. */
+	if (dry_run && !getenv("OMPI_COMM_WORLD_RANK") &&
+	    !getenv("SLURM_PROCID") && !getenv("PMI_RANK") &&
+	    !getenv("PMIX_RANK"))
+		return -1;
+	return from_env(cmd, s, file, ret);
+}
+
+const char *rs_role_rendezvous(const struct rs_scenario *s, const char *opt)
+{
+	if (opt)
+		return opt;
+	if (rs_nodes_count(s) && s->top->nodes[0].address)
+		return s->top->nodes[0].address;
+	return "127.0.0.1";
+}

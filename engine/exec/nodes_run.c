@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A run that is one node of several (`nodes:`): what its phases say to
+ * the other nodes through the rendezvous (rendezvous.h).  Every node
+ * walks the same plan, so each collective below is reached by all of
+ * them in the same order: one all-gather per object that crosses nodes
+ * (a node not in it gives nothing), one for the remote MRs once all is
+ * created, a barrier before each step.  A failure here is the run's:
+ * reported, and the other nodes told (rs_rdv_abort()).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "live.h"
+#include "rendezvous.h"
+#include "run.h"
+
+static int rdv_failed(struct rs_run *run, int r, const char *err)
+{
+	if (r == -ENOMEM)
+		rs_diag_error(&run->diag, NULL, "nodes: out of memory");
+	else
+		rs_diag_error(&run->diag, NULL, "nodes: %s", err);
+	return r;
+}
+
+int rs_nodes_swap(struct rs_run *run, struct rs_live *l, const void *mine,
+		  size_t len, void *theirs, size_t their_len)
+{
+	struct rs_obj *o = l->obj;
+	unsigned n = rs_nodes_count(run->s);
+	struct rs_rdv_blob *all;
+	char tag[RS_RDV_TAG_MAX + 1], err[1024] = "";
+	int far, r;
+
+	if (!run->rdv)
+		return -ENOTCONN;
+	/* The node on the other side of it from here. */
+	far = o->on == run->node ? o->on_peer : o->on;
+	snprintf(tag, sizeof(tag), "object %s", o->id);
+	all = rs_calloc(n, sizeof(*all));
+	if (!all)
+		return rdv_failed(run, -ENOMEM, err);
+	r = rs_rdv_allgather(run->rdv, tag, mine, len, all, err, sizeof(err));
+	if (r) {
+		rs_free(all);
+		return rdv_failed(run, r, err);
+	}
+	if (theirs && (far < 0 || all[far].len != their_len)) {
+		rs_live_error(run, l, EPROTO, "node '%s' sent %zu bytes for "
+			      "it, not %zu", rs_node_name(run->s, far),
+			      far < 0 ? 0 : all[far].len, their_len);
+		r = -EPROTO;
+	} else if (theirs) {
+		memcpy(theirs, all[far].data, their_len);
+	}
+	rs_rdv_blobs_free(all, n);
+	rs_free(all);
+	return r;
+}
+
+/* What a poster needs of an MR on another node. */
+struct far_mem {
+	uint32_t index;          /* the object's, in the plan */
+	uint32_t rkey;
+	uint64_t addr, length;
+};
+
+int rs_nodes_publish(struct rs_run *run)
+{
+	unsigned n = rs_nodes_count(run->s), k = 0;
+	struct far_mem *mine = rs_calloc(run->s->n_objects + 1, sizeof(*mine));
+	struct rs_rdv_blob *all = rs_calloc(n, sizeof(*all));
+	char err[1024] = "";
+	int r;
+
+	if (!mine || !all) {
+		rs_free(mine);
+		rs_free(all);
+		return rdv_failed(run, -ENOMEM, err);
+	}
+	for (unsigned i = 0; i < run->s->n_objects; i++) {
+		struct rs_live *l = &run->live[i];
+		struct rs_mr_rt *m;
+
+		if (l->state != RS_LIVE_CREATED || !rs_run_here(run, l->obj) ||
+		    !(m = rs_as_mem(l)) || !m->mr)
+			continue;
+		mine[k++] = (struct far_mem){ i, m->mr->rkey, m->addr,
+					      m->length };
+	}
+	r = rs_rdv_allgather(run->rdv, "remote mrs", mine, k * sizeof(*mine),
+			     all, err, sizeof(err));
+	for (unsigned j = 0; !r && j < n; j++) {
+		const struct far_mem *f = all[j].data;
+
+		if ((int)j == run->node)
+			continue;
+		for (size_t e = 0; e < all[j].len / sizeof(*f); e++) {
+			struct rs_live *l;
+
+			if (f[e].index >= run->s->n_objects)
+				continue;
+			l = &run->live[f[e].index];
+			l->far.known = true;
+			l->far.addr = f[e].addr;
+			l->far.length = f[e].length;
+			l->far.rkey = f[e].rkey;
+		}
+	}
+	rs_rdv_blobs_free(all, n);
+	rs_free(all);
+	rs_free(mine);
+	return r ? rdv_failed(run, r, err) : 0;
+}
+
+int rs_nodes_barrier(struct rs_run *run, const char *what)
+{
+	char err[1024] = "";
+	int r;
+
+	if (!run->rdv)
+		return 0;
+	r = rs_rdv_barrier(run->rdv, what, err, sizeof(err));
+	return r ? rdv_failed(run, r, err) : 0;
+}
+
+int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
+		   int *ret_all)
+{
+	unsigned n = rs_nodes_count(run->s);
+	struct rs_rdv_blob *all;
+	char err[1024] = "";
+	int32_t v = mine;
+	int r;
+
+	*ret_all = mine;
+	if (!run->rdv)
+		return 0;
+	all = rs_calloc(n, sizeof(*all));
+	if (!all)
+		return rdv_failed(run, -ENOMEM, err);
+	r = rs_rdv_allgather(run->rdv, what, &v, sizeof(v), all, err,
+			     sizeof(err));
+	for (unsigned j = 0; !r && j < n; j++)
+		if (all[j].len == sizeof(v)) {
+			memcpy(&v, all[j].data, sizeof(v));
+			*ret_all = rs_rdv_worst(*ret_all, v);
+		}
+	rs_rdv_blobs_free(all, n);
+	rs_free(all);
+	return r ? rdv_failed(run, r, err) : 0;
+}
+
+void rs_nodes_fail(struct rs_run *run, const char *why)
+{
+	char msg[512];
+
+	if (!run->rdv)
+		return;
+	snprintf(msg, sizeof(msg), "%.500s", why && *why ? why :
+		 run->diag.errors ? run->diag.first : "it failed");
+	rs_rdv_abort(run->rdv, msg);
+}
