@@ -88,6 +88,7 @@ struct rs_qp_rt {
 	struct ibv_qp_cap cap;   /* what the device granted */
 	uint32_t qkey;           /* ud */
 	enum ibv_qp_state state; /* as last set by the engine */
+	bool posted;             /* a WR was posted on it: flush at teardown */
 };
 
 struct rs_ah_rt {

@@ -131,7 +131,7 @@ API void rdmascn_call_arg(struct rdmascn_call *c, const char *key,
 	char val[sizeof(c->c.args)];
 	va_list ap;
 
-	if (!c)
+	if (!c || c->c.quiet)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(val, sizeof(val), fmt, ap);

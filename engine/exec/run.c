@@ -69,6 +69,7 @@ int rs_run_probe(struct rs_run *run)
 {
 	int ret = 0;
 
+	rs_call_want_args(run->rec->calls_wanted);
 	if (run->dry_run) {
 		run->n_deviations = 0;  /* no device to match */
 		return 0;

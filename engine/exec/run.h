@@ -209,6 +209,7 @@ enum rs_call_class { RS_CALL_CREATE, RS_CALL_MODIFY, RS_CALL_QUERY,
 struct rs_call {
 	enum rs_call_class cls;
 	const char *name;
+	bool quiet;              /* no argument text: nothing will read it */
 	bool ok;                 /* after the call */
 	bool made;               /* rs_call_go() said make it */
 	int err;                 /* errno when !ok */
@@ -222,6 +223,8 @@ struct rs_call {
 	uint64_t t0, t1;         /* made, returned (ns); with an entry only */
 };
 
+/* Format calls' arguments from now on (dry run, -v) or not. */
+void rs_call_want_args(bool want);
 void rs_call_init(struct rs_call *c, enum rs_call_class cls,
 		  const char *name);
 void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)

@@ -199,6 +199,10 @@ static int conn_create(struct rs_run *run, struct rs_live *l)
  * instead of retrying towards a peer about to go, as rdma_disconnect()
  * does to a QP librdmacm owns.  A QP still in RESET (the connection
  * failed before it) is left alone: RESET -> ERR is not a transition.
+ * Nor is a QP nothing was ever posted on: it has nothing to flush, and
+ * the modify cost as much as the destroy after it (docs/scenario.md,
+ * "Teardown").  A dry run lists the flush: which QPs steps post on is
+ * known only as they run.
  */
 void rs_conn_flush(struct rs_run *run, struct rs_live *l,
 		   const struct rs_conn_side *s)
@@ -206,7 +210,8 @@ void rs_conn_flush(struct rs_run *run, struct rs_live *l,
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
 	struct rs_call c;
 
-	if (!run->dry_run && (!s->rt->qp || s->rt->state == IBV_QPS_RESET))
+	if (!run->dry_run && (!s->rt->qp || s->rt->state == IBV_QPS_RESET ||
+			      !s->rt->posted))
 		return;
 	rs_call_init(&c, RS_CALL_DESTROY, "ibv_modify_qp");
 	rs_call_arg(&c, "qp", "%s", s->l->obj->id);

@@ -18,6 +18,7 @@ static int post_bind1(struct rs_step_run *sr, struct ibv_send_wr *wr,
 	p->bind1.wr_id = wr->wr_id;
 	p->bind1.send_flags = wr->send_flags;
 	p->bind1.bind_info = wr->bind_mw.bind_info;
+	p->w.qp->rt->posted = true;
 	r = rs_wr_err(ibv_bind_mw(p->w.qp->rt->qp, mw->mw, &p->bind1));
 	if (r)
 		*bad = wr;

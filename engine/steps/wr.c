@@ -286,6 +286,8 @@ void rs_recv_window_init(struct rs_step_run *sr, struct rs_recv_window *w,
 int rs_post_recv_list(struct ibv_srq *srq, struct rs_qpi *q,
 		      struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
+	if (!srq)
+		q->rt->posted = true;
 	return rs_wr_err(srq ? ibv_post_srq_recv(srq, wr, bad) :
 			       ibv_post_recv(q->rt->qp, wr, bad));
 }
@@ -436,6 +438,7 @@ int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
 {
 	int r;
 
+	qp->rt->posted = true;
 	if (!ex)
 		return rs_wr_err(ibv_post_send(qp->rt->qp, wr, bad));
 	/* ibv_wr_complete() posts all or nothing. */

@@ -1,0 +1,137 @@
+#!/bin/bash
+# Set-up at raw-verbs speed: N x (a CQ of 16, a 4 KiB MR, an RC QP), the
+# QPs in N/2 pairs connected to RTS, then torn down, made by three tools
+# in ONE boot of the Soft-RoCE VM, interleaved run by run:
+#   c        bench/setup_c (built beside rdmascn): the verbs calls alone
+#   pyverbs  bench/setup_pyverbs.py (apt-get install python3-pyverbs)
+#   rdmascn  rdmascn run bench/setup.yaml --set n=N
+# Each prints its phases the same way: create (device open to the last
+# QP), connect (every modify to RTS), teardown (first destroy to device
+# close), in ms from its own clock (rdmascn: its run record, create =
+# durations_ms.setup less the connections' create_ms), and total is the
+# process's wall time as this script sees it (start-up and parsing in).
+# Then medians per tool, N and phase, and the ratios rdmascn/c and
+# rdmascn/pyverbs of the medians.  A benchmark, not a test.
+#
+#   bench/setup.sh [RDMASCN]          (boots the VM)
+#   N="100 1000 2000" RUNS=5 OUT=quiet bench/setup.sh ...
+#
+# OUT: where rdmascn's own output goes: quiet (-q, to a file), file (to a
+# file), tty (the VM's console, which is the terminal here; with -v too:
+# verbose).  TOOLS picks the tools (default "c pyverbs rdmascn"); RDMASCN2
+# adds a second rdmascn binary as tool rdmascn2 (a before/after pair).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+ns=${N:-100 1000 2000}
+runs=${RUNS:-5}
+out=${OUT:-quiet}
+tools=${TOOLS:-c pyverbs rdmascn}
+
+if [ "${1:-}" != --in-vm ]; then
+	rdmascn=${1:-$here/../build/bin/rdmascn}
+	rdmascn=$(cd "$(dirname "$rdmascn")" && pwd)/$(basename "$rdmascn")
+	[ -x "$rdmascn" ] || { echo "no rdmascn at $rdmascn" >&2; exit 3; }
+	[ -x "$(dirname "$rdmascn")/setup_c" ] ||
+		{ echo "no setup_c beside $rdmascn (cmake --build builds it)" >&2; exit 3; }
+	case " $tools " in *" pyverbs "*)
+		/usr/bin/python3 -c 'import pyverbs' 2>/dev/null ||
+			{ echo "needs pyverbs: apt-get install python3-pyverbs" >&2; exit 3; }
+	esac
+	echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(pgrep -c qemu-system) qemu VM(s) running before boot"
+	exec "$rdmascn" softroce --timeout 3000 --env "N=$ns" --env "RUNS=$runs" \
+		--env "OUT=$out" --env "TOOLS=$tools" --env "RDMASCN2=${RDMASCN2:-}" \
+		-- bash "$here/setup.sh" --in-vm "$rdmascn"
+fi
+
+# --- in the VM ---------------------------------------------------------------
+rdmascn=$2
+setup_c=$(dirname "$rdmascn")/setup_c
+rdmascn2=${RDMASCN2:-}
+[ -n "$rdmascn2" ] && tools="$tools rdmascn2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+say() { echo "$*" >&2; }
+now() { date +%s.%N; }
+
+# One run of TOOL at N: "create connect teardown total" (ms) on stdout.
+one() {
+	local tool=$1 n=$2 bin=$rdmascn t0 t1 o q=()
+	case $tool in
+	c) t0=$(now); o=$("$setup_c" "$n" 2>"$tmp/err") || { say "setup_c $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
+	pyverbs) t0=$(now); o=$(/usr/bin/python3 "$here/setup_pyverbs.py" "$n" 2>"$tmp/err") || { say "pyverbs $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
+	rdmascn*)
+		[ "$tool" = rdmascn2 ] && bin=$rdmascn2
+		case $out in
+		quiet) q=(-q) ;;
+		verbose) q=(-v) ;;
+		esac
+		rm -f "$tmp/rec.json"
+		t0=$(now)
+		if [ "$out" = tty ] || [ "$out" = verbose ]; then
+			"$bin" run "${q[@]}" --json "$tmp/rec.json" "$here/setup.yaml" --set n="$n" 2>"$tmp/err"
+		else
+			"$bin" run "${q[@]}" --json "$tmp/rec.json" "$here/setup.yaml" --set n="$n" >"$tmp/out" 2>"$tmp/err"
+		fi || { say "$tool $n failed: $(tail -3 "$tmp/err")"; return 1; }
+		t1=$(now)
+		o=$(jq -r '([.objects[] | select(.kind == "connection") | .create_ms] | add) as $k |
+			"create_ms \(.durations_ms.setup - $k) connect_ms \($k) teardown_ms \(.durations_ms.teardown)"' "$tmp/rec.json") ;;
+	esac
+	awk -v t0="$t0" -v t1="$t1" '{ printf "%.1f %.1f %.1f %.1f\n", $2, $4, $6, (t1 - t0) * 1000 }' <<<"$o"
+}
+
+say "$(uname -r), $(nproc) vCPUs; N: $ns; $runs runs each; tools: $tools; rdmascn output: $out"
+# One untimed run of each first: the first run after boot pays for
+# loading the programs and libraries from the host's file system.
+for t in $tools; do one "$t" 10 >/dev/null; done
+for n in $ns; do
+	for ((r = 1; r <= runs; r++)); do
+		# Turn the order round each run: no tool always goes first.
+		set -- $tools
+		order=("$@")
+		k=$(( (r - 1) % $# ))
+		for ((i = 0; i < $#; i++)); do
+			t=${order[$(( (i + k) % $# ))]}
+			v=$(one "$t" "$n") && echo "$v" >>"$tmp/$t.$n"
+		done
+	done
+	say "N=$n done"
+done
+
+median() { # FILE COLUMN
+	[ -s "$1" ] || { echo -; return; }
+	awk -v c="$2" '{ print $c }' "$1" | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2];
+			else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f\n", a / b }'; }
+
+echo
+echo "set-up on rxe0 (Soft-RoCE under TCG): N x (CQ 16 + MR 4 KiB + RC QP), N/2 pairs to RTS, teardown"
+echo "medians of $runs interleaved runs, ms; rdmascn output: $out"
+printf '%-6s %-9s %10s %10s %10s %10s %5s\n' N tool create connect teardown total runs
+for n in $ns; do
+	for t in $tools; do
+		f=$tmp/$t.$n
+		printf '%-6s %-9s %10s %10s %10s %10s %5s\n' "$n" "$t" "$(median "$f" 1)" \
+			"$(median "$f" 2)" "$(median "$f" 3)" "$(median "$f" 4)" \
+			"$( [ -s "$f" ] && wc -l <"$f" || echo 0)"
+	done
+done
+echo
+echo "ratios of the medians (total; create connect teardown in brackets); target rdmascn/c <= 1.05 at N >= 1000, rdmascn/pyverbs < 1"
+for n in $ns; do
+	for t in rdmascn rdmascn2; do
+		case " $tools " in *" $t "*) ;; *) continue ;; esac
+		for ref in c pyverbs rdmascn; do
+			[ $ref = $t ] && continue
+			[ $ref = rdmascn ] && [ $t = rdmascn ] && continue
+			case " $tools " in *" $ref "*) ;; *) continue ;; esac
+			f=$tmp/$t.$n g=$tmp/$ref.$n
+			printf 'N=%-5s %s/%-8s %6s  (%s %s %s)\n' "$n" "$t" "$ref" \
+				"$(ratio "$(median "$f" 4)" "$(median "$g" 4)")" \
+				"$(ratio "$(median "$f" 1)" "$(median "$g" 1)")" \
+				"$(ratio "$(median "$f" 2)" "$(median "$g" 2)")" \
+				"$(ratio "$(median "$f" 3)" "$(median "$g" 3)")"
+		done
+	done
+done
