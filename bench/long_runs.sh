@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# bench/long_runs.sh [--runs N] [--qp-minutes M] [--qps Q] BUILD
+#
+# Soak tests on rxe0, in one Soft-RoCE VM boot (BUILD/bin/rdmascn
+# softroce): not in the default CTest set, they take long.
+#
+# 1. N consecutive runs (default 1000) of scenarios/rc_pingpong.yaml, each
+#    with --check-leaks.  Each run's process is sampled while it runs (its
+#    open fds and VmRSS, from /proc, with bash builtins only); the peaks of
+#    the first and the last runs are printed with the kernel's side: the
+#    objects `rdma res show` lists, the open files (file-nr) and
+#    MemAvailable.  Fails if a run fails, or the last tenth's peak fds or
+#    RSS are above the first tenth's (RSS: by more than 5% + 1 MiB), or
+#    the kernel holds more objects at the end than at the start.
+# 2. One run of bench/long_qps.yaml: Q QPs (default 2000) in Q/2
+#    connected pairs, writes streamed on every pair for M minutes (default
+#    10; 0 skips it).  Its fds and RSS are sampled every 10 s of the
+#    stream and printed; fails if the fds change or the RSS grows (by
+#    more than 5% + 1 MiB) from the first sample to the last.
+#
+# Small counts prove the script: --runs 50 --qp-minutes 1.  --runs 0 or
+# --qp-minutes 0 leaves that part out.
+set -u
+runs=1000 minutes=10 qps=2000 inside=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) runs=$2; shift 2 ;;
+	--qp-minutes) minutes=$2; shift 2 ;;
+	--qps) qps=$2; shift 2 ;;
+	--inside) inside=1; shift ;;
+	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) break ;;
+	esac
+done
+if [ $# -ne 1 ]; then
+	echo "usage: $0 [--runs N] [--qp-minutes M] [--qps Q] BUILD" >&2
+	exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "$inside" ]; then
+	build=$(cd "$1" && pwd)
+	# The VM's time: the runs (1 s each under TCG, up to 25 s on a
+	# loaded machine), the stream's minutes, the set-up and teardown of
+	# 2000 QPs (minutes).
+	t=$((runs * 30 + minutes * 60 + 1800))
+	exec "$build/bin/rdmascn" softroce --timeout "$t" -- \
+		"$here/long_runs.sh" --inside --runs "$runs" \
+		--qp-minutes "$minutes" --qps "$qps" "$build/bin/rdmascn"
+fi
+rdmascn=$1
+scn=$here/../scenarios/rc_pingpong.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# read -t on a FIFO no one writes: a sleep without a process (the VM
+# has no /dev/fd for <(...)).
+mkfifo "$tmp/never" && exec {never}<>"$tmp/never" || exit 3
+
+# sample PID: its open fds and VmRSS (kB) into $fds and $rss; 1 once gone.
+sample() {
+	local f k v u
+	f=(/proc/"$1"/fd/*)
+	[ -e "${f[0]}" ] || return 1
+	while read -r k v u; do
+		[ "$k" = VmRSS: ] && { rss=$v; break; }
+	done <"/proc/$1/status" || return 1
+	fds=${#f[@]}
+	return 0
+}
+# kernel: the RDMA objects the kernel holds, its open files, MemAvailable.
+kernel() {
+	local objs files
+	objs=$(rdma res show qp 2>/dev/null | grep -c 'lqpn' || true)
+	objs="qp $objs, cq $(rdma res show cq 2>/dev/null | grep -c cqn || true), mr $(rdma res show mr 2>/dev/null | grep -c mrn || true), pd $(rdma res show pd 2>/dev/null | grep -c pdn || true)"
+	read -r files _ </proc/sys/fs/file-nr
+	echo "$objs; open files $files; $(grep MemAvailable /proc/meminfo | tr -s ' ')"
+}
+# grows BEFORE AFTER: AFTER kB is more than 5% + 1 MiB above BEFORE.
+grows() { [ "$2" -gt $(($1 + $1 / 20 + 1024)) ]; }
+
+if [ "$runs" -gt 0 ]; then
+	echo "== $runs runs of rc_pingpong, --check-leaks"
+	k0=$(kernel)
+	echo "kernel at start: $k0"
+	tenth=$(( runs >= 10 ? runs / 10 : 1 ))
+	first_fds=0 first_rss=0 last_fds=0 last_rss=0 start=$SECONDS
+	for ((i = 1; i <= runs; i++)); do
+		"$rdmascn" run --check-leaks "$scn" >"$tmp/out" 2>"$tmp/err" &
+		pid=$! pf=0 pr=0
+		while sample $pid; do
+			[ "$fds" -gt $pf ] && pf=$fds
+			[ "$rss" -gt $pr ] && pr=$rss
+			read -r -t 0.05 -u $never
+		done
+		wait $pid
+		rc=$?
+		if [ $rc -ne 0 ] || ! grep -q '^leaks: none' "$tmp/out"; then
+			cat "$tmp/out" "$tmp/err"
+			fail "run $i: exit $rc"
+			break
+		fi
+		if [ $i -le $tenth ]; then
+			[ $pf -gt $first_fds ] && first_fds=$pf
+			[ $pr -gt $first_rss ] && first_rss=$pr
+		fi
+		if [ $i -gt $((runs - tenth)) ]; then
+			[ $pf -gt $last_fds ] && last_fds=$pf
+			[ $pr -gt $last_rss ] && last_rss=$pr
+		fi
+		[ $i -eq 1 ] && echo "run 1: peak fds $pf, peak RSS $pr kB"
+		[ $((i % (runs > 100 ? 100 : 10))) -eq 0 ] && echo "run $i: peak fds $pf, peak RSS $pr kB ($((SECONDS - start)) s)"
+	done
+	echo "run $runs: peak fds $pf, peak RSS $pr kB"
+	k1=$(kernel)
+	echo "kernel at end:   $k1"
+	echo "first $tenth runs: peak fds $first_fds, RSS $first_rss kB; last $tenth: fds $last_fds, RSS $last_rss kB; $((SECONDS - start)) s"
+	[ $fails -eq 0 ] || exit 1
+	[ "$last_fds" -le "$first_fds" ] || fail "fds grew: $first_fds -> $last_fds"
+	grows "$first_rss" "$last_rss" && fail "RSS grew: $first_rss -> $last_rss kB"
+	[ "${k1%%;*}" = "${k0%%;*}" ] || fail "kernel objects: '${k0%%;*}' at start, '${k1%%;*}' at end"
+	[ $fails -eq 0 ] && echo "ok $runs runs: fds and RSS flat, no kernel objects left"
+
+fi
+
+if [ "$minutes" -gt 0 ]; then
+	echo "== $qps QPs, writes streamed for $minutes min"
+	n=$((qps / 2)) last=
+	"$rdmascn" run --check-leaks --set n=$n --set ms=$((minutes * 60000)) \
+		"$here/long_qps.yaml" >"$tmp/out" 2>"$tmp/err" &
+	pid=$! start=$SECONDS
+	# The stream starts once the last connection is up.
+	until grep -q "connection 'ab\[$((n - 1))\]'" "$tmp/out"; do
+		sample $pid || break
+		read -r -t 1 -u $never
+	done
+	echo "set up in $((SECONDS - start)) s"
+	first= t0=$SECONDS
+	while sample $pid; do
+		echo "t+$((SECONDS - t0)) s: fds $fds, RSS $rss kB"
+		[ -n "$first" ] || { first=$rss firstfds=$fds; }
+		last=$rss lastfds=$fds
+		read -r -t 10 -u $never
+		grep -q '^step ' "$tmp/out" && break
+	done
+	wait $pid
+	rc=$?
+	tail -n 3 "$tmp/out"
+	if [ $rc -ne 0 ] || ! grep -q '^leaks: none' "$tmp/out"; then
+		cat "$tmp/err"
+		fail "$qps QPs: exit $rc"
+	elif [ -z "$first" ]; then
+		fail "$qps QPs: never sampled while streaming"
+	else
+		[ "$lastfds" = "$firstfds" ] || fail "fds changed: $firstfds -> $lastfds"
+		grows "$first" "$last" && fail "RSS grew: $first -> $last kB"
+		[ $fails -eq 0 ] && echo "ok $qps QPs for $minutes min: fds $firstfds -> $lastfds, RSS $first -> $last kB"
+	fi
+fi
+[ $fails -eq 0 ]
