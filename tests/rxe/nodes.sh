@@ -182,20 +182,8 @@ grep -q "bad_write.*rem_access_err" "$tmp/a.out" "$tmp/a.err" ||
 keep_rec "$tmp/a.json" 1 "fail_bad_rkey node a"
 echo "ok --node: fail_bad_rkey ended 1 on both nodes, torn down, no leaks"
 
-# rdma_cm between nodes: `not built yet` in the nodes engine today.
-by_hand "$scn/rdma_cm.yaml" 0 b a -- --set iters=50
-keep_rec "$tmp/a.json" 0 "rdma_cm node a"
-echo "ok --node: rdma_cm across two processes passed on both"
-
-# 10. The UD fan-out: four nodes, four ranks (last: ud_send to: a QP on
-# another node needs that QP's QPN from the rendezvous).
-rm -f "$tmp"/mpi.*
-mpirun --allow-run-as-root --oversubscribe -np 4 sh -c "$per_rank" \
-	"$rdmascn" "$tmp/mpi" --check-leaks "$scn/ud_fanout.yaml" \
-	>"$tmp/mpirun.out" 2>&1
-rc=$?
-[ $rc = 0 ] || { cat "$tmp/mpirun.out" "$tmp"/mpi.*.out "$tmp"/mpi.*.err; fail "mpirun ud_fanout: exit $rc"; }
-for r in 0 1 2 3; do
-	node_ok "mpirun ud_fanout rank $r" "$tmp/mpi.$r.out" "$tmp/mpi.$r.err" 0 0
-done
-echo "ok mpirun -np 4 ud_fanout: one sender, three receivers, all passed"
+# Not run here yet (issue 20 is open): scenarios/nodes/rdma_cm.yaml
+# (via: rdma_cm between nodes is refused, not built) and
+# scenarios/nodes/ud_fanout.yaml (a ud_send to: a QP on another node needs
+# that QP's QPN from the rendezvous); both validate and plan in ctest -L
+# scenario.
