@@ -55,23 +55,13 @@ static int refuse(const struct rs_cmd *cmd, const char *fmt, ...)
 	return RS_EXIT_INVALID;
 }
 
-static void node_list(const struct rs_scenario *s, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < rs_nodes_count(s) && o < len; i++)
-		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
-			      rs_node_name(s, (int)i));
-}
-
 static int from_env(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		    const char *file, struct rs_role *ret)
 {
 	unsigned n = rs_nodes_count(s);
 	char names[512];
 
-	node_list(s, names, sizeof(names));
+	rs_nodes_list(s, names, sizeof(names));
 	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++) {
 		const struct launcher *l = &launchers[i];
 		const char *rv = getenv(l->rank), *sv;
@@ -128,7 +118,7 @@ int rs_role_pick(const struct rs_cmd *cmd, const struct rs_scenario *s,
 			ret->from = "--node";
 			return -1;
 		}
-		node_list(s, names, sizeof(names));
+		rs_nodes_list(s, names, sizeof(names));
 		return refuse(cmd, "--node %s: %s has no such node "
 					  "(nodes: %s).", node, file, names);
 	}

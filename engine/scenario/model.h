@@ -192,6 +192,8 @@ static inline unsigned rs_nodes_count(const struct rs_scenario *s)
 /* Node @i's name; "" for RS_NODE_ANY. */
 const char *rs_node_name(const struct rs_scenario *s, int i);
 /* The node named @id, or RS_NODE_ANY. */
+/* The nodes' ids as "a, b, c" into @buf (cut at @len). */
+void rs_nodes_list(const struct rs_scenario *s, char *buf, size_t len);
 int rs_node_find(const struct rs_scenario *s, const char *id);
 /* @o is made (or its step runs) on node @i, in part or whole: a
  * connection across nodes is on both. */

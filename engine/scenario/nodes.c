@@ -26,8 +26,7 @@ int rs_node_find(const struct rs_scenario *s, const char *id)
 	return RS_NODE_ANY;
 }
 
-/* "a, b, c" */
-static void node_list(const struct rs_scenario *s, char *buf, size_t len)
+void rs_nodes_list(const struct rs_scenario *s, char *buf, size_t len)
 {
 	size_t o = 0;
 
@@ -96,7 +95,7 @@ static int given(const struct rs_scenario *s, const struct rs_obj *o,
 	}
 	*ret = rs_node_find(s, o->node_id);
 	if (*ret == RS_NODE_ANY) {
-		node_list(s, names, sizeof(names));
+		rs_nodes_list(s, names, sizeof(names));
 		rs_obj_error(d, o, "node", "no node '%s' (nodes: %s)",
 			     o->node_id, names);
 		return -EINVAL;
@@ -166,7 +165,7 @@ static int place(struct rs_scenario *s, struct rs_obj *o, struct rs_diag *d)
 	if (on == RS_NODE_ANY && !o->kind->step && rs_nodes_count(s) == 1)
 		on = 0;
 	if (on == RS_NODE_ANY && !o->kind->step && rs_nodes_count(s)) {
-		node_list(s, names, sizeof(names));
+		rs_nodes_list(s, names, sizeof(names));
 		rs_obj_error(d, o, NULL, "on which node? give node: (one of "
 			     "%s)", names);
 		return -EINVAL;
