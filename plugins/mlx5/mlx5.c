@@ -69,6 +69,7 @@ static int device_features(struct ibv_context *ctx, uint64_t *ret_have)
 static const struct rdmascn_kind *const mlx5_kinds[] = {
 	&mlx5_kind_context,
 	&mlx5_kind_devx,
+	&mlx5_kind_qp,
 	NULL
 };
 

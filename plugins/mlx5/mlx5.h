@@ -19,6 +19,7 @@ void mlx5_attr_describe(const struct mlx5dv_context *a, struct rs_val *m);
 /* The plugin's kinds. */
 extern const struct rdmascn_kind mlx5_kind_context;
 extern const struct rdmascn_kind mlx5_kind_devx;
+extern const struct rdmascn_kind mlx5_kind_qp;
 
 /* An mlx5 context's runtime state: what devx objects are made on. */
 struct mlx5_context_rt {

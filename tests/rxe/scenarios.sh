@@ -16,6 +16,9 @@ declare -A lacks=(
 	[flow_steering]="flow_steering"
 	[xrc]="xrc"
 	[devx_objects]="devx"
+	[dci]="mlx5dv"
+	[dc]="mlx5dv"
+	[raw_packet_qp]="mlx5dv"
 )
 
 n=0

@@ -112,7 +112,11 @@
 	X(devx, every_field_as_devx_set)                                  \
 	X(devx, commands_listed)                                          \
 	X(devx, device_description)                                       \
-	X(devx, hex_round_trip)
+	X(devx, hex_round_trip)                                           \
+	X(mlx5qp, dci_attr)                                               \
+	X(mlx5qp, dct_attr_and_states)                                    \
+	X(mlx5qp, raw_packet_flags)                                       \
+	X(mlx5qp, rc_waits_for_a_connection)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
