@@ -267,6 +267,22 @@ static void describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_str(v, "state", state_name(attr.qp_state));
 }
 
+/* A DCI's WR, just begun with ibv_wr_<op>(): to the DCT @dest (an
+ * mlx5_qp the step's check found to be one) through @ah, with the DCT's
+ * number and access key, as mlx5dv_wr_set_dc_addr(3)'s example. */
+void mlx5_qp_set_wr_dest(struct rs_live *l, struct rs_live *dest,
+			struct ibv_ah *ah)
+{
+	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
+	const struct mlx5_qp *d = rdmascn_live_data(dest);
+	struct mlx5_qp_rt *drt = rdmascn_live_rt(dest);
+
+	if (!rt->mqpx || !drt->qp.qp || !d->dc)
+		return;
+	mlx5dv_wr_set_dc_addr(rt->mqpx, ah, drt->qp.qp->qp_num,
+			      d->dc->access_key);
+}
+
 /* As any QP to the steps and connections: a DC QP is reliable, as an
  * RC QP is. */
 static int as_qp(struct rs_run *run, struct rs_live *l,

@@ -232,6 +232,30 @@ static int mlx5_qp_check(struct rs_obj *obj, struct rs_diag *d)
 	return r;
 }
 
+/* A DCI's sends name a DCT each (`dct:` and `ah:` of a step). */
+static bool needs_dest(const void *data)
+{
+	const struct mlx5_qp *q = data;
+
+	return q->dc && q->dc->type == MLX5DV_DCTYPE_DCI;
+}
+
+static bool is_dest(const void *data)
+{
+	const struct mlx5_qp *q = data;
+
+	return q->dc && q->dc->type == MLX5DV_DCTYPE_DCT;
+}
+
+const struct rdmascn_wr_dest mlx5_qp_wr_dest = {
+	.kind = "mlx5_qp",
+	.needs_dest = needs_dest,
+	.is_dest = is_dest,
+	.sender = "a dci",
+	.dest = "a dct",
+	.set_wr_dest = mlx5_qp_set_wr_dest,
+};
+
 extern const struct rdmascn_ops mlx5_qp_ops;
 
 const struct rdmascn_kind mlx5_kind_qp = {

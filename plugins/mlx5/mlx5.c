@@ -86,4 +86,5 @@ __attribute__((constructor))
 static void mlx5_plugin_init(void)
 {
 	rdmascn_register_plugin_v5(&mlx5_plugin);
+	rdmascn_register_wr_dest_v5(&mlx5_qp_wr_dest);
 }

@@ -20,6 +20,7 @@ void mlx5_attr_describe(const struct mlx5dv_context *a, struct rs_val *m);
 extern const struct rdmascn_kind mlx5_kind_context;
 extern const struct rdmascn_kind mlx5_kind_devx;
 extern const struct rdmascn_kind mlx5_kind_qp;
+extern const struct rdmascn_wr_dest mlx5_qp_wr_dest;
 
 /* An mlx5 context's runtime state: what devx objects are made on. */
 struct mlx5_context_rt {

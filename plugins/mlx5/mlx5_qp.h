@@ -84,6 +84,12 @@ unsigned mlx5_qp_steps(const struct mlx5_qp *q,
 		       const struct rdmascn_port *port,
 		       struct mlx5_qp_step ret[3]);
 
+/* A DCI's WR to the DCT @dest through @ah (mlx5dv_wr_set_dc_addr()):
+ * struct rdmascn_wr_dest's set_wr_dest. */
+struct rs_live;
+void mlx5_qp_set_wr_dest(struct rs_live *l, struct rs_live *dest,
+			 struct ibv_ah *ah);
+
 /* Names, for calls and the record: "DCI", "TUNNEL_OFFLOADS|...". */
 const char *mlx5_dc_type_name(int type);
 void mlx5_qp_flags_text(uint32_t flags, char *buf, unsigned len);
