@@ -11,6 +11,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "rdmascn/kind.h"
+#include "rdmascn/qp.h"
 #include "run.h"
 
 /*
@@ -82,14 +83,7 @@ struct rs_parent_domain_rt {
 	uint64_t free_calls;     /* gave one of the engine's back */
 };
 
-struct rs_qp_rt {
-	struct ibv_qp *qp;
-	struct ibv_qp_ex *qpx;   /* ex QPs */
-	struct ibv_qp_cap cap;   /* what the device granted */
-	uint32_t qkey;           /* ud */
-	enum ibv_qp_state state; /* as last set by the engine */
-	bool posted;             /* a WR was posted on it: flush at teardown */
-};
+/* struct rs_qp_rt: rdmascn/qp.h (plugins offer the QP facet too). */
 
 struct rs_ah_rt {
 	struct ibv_ah *ah;

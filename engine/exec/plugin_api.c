@@ -7,11 +7,14 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "caps.h"
 #include "live.h"
+#include "schema.h"
 #include "rdmascn/plugin.h"
+#include "rdmascn/qp.h"
 
 #define API __attribute__((visibility("default")))
 
@@ -177,4 +180,47 @@ API int rdmascn_call_done(struct rs_run *run, struct rs_live *l,
 	r = rs_call_done(run, l, &c->c);
 	rs_free(c);
 	return r;
+}
+
+/* --- what a plugin's QP is made on (rdmascn/qp.h) --------------------------- */
+
+_Static_assert(RDMASCN_QPT_RC == (int)RS_QPT_RC &&
+	       RDMASCN_QPT_UD == (int)RS_QPT_UD &&
+	       RDMASCN_QPT_XRC_RECV == (int)RS_QPT_XRC_RECV &&
+	       RDMASCN_QPT_RAW_PACKET == (int)RS_QPT_RAW_PACKET,
+	       "rdmascn/qp.h's QP types are the language's");
+
+API struct ibv_pd *rdmascn_live_pd(struct rs_run *run, const char *id)
+{
+	return id ? rs_live_pd(run, id) : NULL;
+}
+
+API struct ibv_cq *rdmascn_live_cq(struct rs_run *run, const char *id)
+{
+	struct rdmascn_cq cf;
+
+	if (!id || rs_as_cq(rs_live_find(run, id), &cf) || !cf.rt)
+		return NULL;
+	return cf.rt->cq;
+}
+
+API struct ibv_srq *rdmascn_live_srq(struct rs_run *run, const char *id)
+{
+	struct rdmascn_srq sf;
+
+	if (!id || rs_as_srq(rs_live_find(run, id), &sf))
+		return NULL;
+	return sf.srq;
+}
+
+API void rdmascn_live_port(struct rs_run *run, struct rs_live *l,
+			   struct rdmascn_port *ret)
+{
+	struct rs_dev *dev = run->dry_run ? NULL : rs_live_dev(run, l);
+
+	memset(ret, 0, sizeof(*ret));
+	ret->port = dev ? dev->port : 1;
+	ret->gid_index = dev ? dev->gid_index : 0;
+	if (dev)
+		ret->gid = dev->gid;
 }

@@ -231,6 +231,10 @@ static bool kind_ok(const struct rdmascn_ref *ref, const struct rs_obj *t)
 		return true;
 	if (!ref->kinds)
 		return !t->kind->step;
+	/* "qp": any kind that offers the QP facet (a plugin's QPs). */
+	if (!strcmp(ref->kinds[0], "qp") && t->kind->ops &&
+	    t->kind->ops->as_qp)
+		return true;
 	/* A step type named among the kinds: a step that refers to an
 	 * earlier step (ud_send's reply_to a recv). */
 	for (const char *const *k = ref->kinds; *k; k++) {

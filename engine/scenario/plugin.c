@@ -39,6 +39,14 @@ void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin)
 	plugins[n_plugins++] = (struct loaded){ .p = plugin };
 }
 
+__attribute__((visibility("default")))
+void rdmascn_register_wr_dest_v5(const struct rdmascn_wr_dest *d)
+{
+	if (rs_wr_dest_add(d))
+		fprintf(stderr, "rdmascn: ignoring a send destination rule "
+			"for kind '%s'\n", d && d->kind ? d->kind : "?");
+}
+
 /* A plugin's feature words become words of requires.features. */
 static void add_features(struct loaded *l)
 {

@@ -238,3 +238,27 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 	top_fields[t] = (cyaml_schema_field_t)CYAML_FIELD_END;
 	return &top_schema;
 }
+
+/* --- QP kinds whose sends name their destination ------------------------- */
+
+#define MAX_WR_DEST 8
+static const struct rdmascn_wr_dest *wr_dests[MAX_WR_DEST];
+static unsigned n_wr_dests;
+
+int rs_wr_dest_add(const struct rdmascn_wr_dest *d)
+{
+	if (!d || !d->kind || !d->needs_dest || !d->is_dest ||
+	    !d->set_wr_dest ||
+	    n_wr_dests == MAX_WR_DEST)
+		return -EINVAL;
+	wr_dests[n_wr_dests++] = d;
+	return 0;
+}
+
+const struct rdmascn_wr_dest *rs_wr_dest_find(const char *kind)
+{
+	for (unsigned i = 0; kind && i < n_wr_dests; i++)
+		if (!strcmp(wr_dests[i]->kind, kind))
+			return wr_dests[i];
+	return NULL;
+}

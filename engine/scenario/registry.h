@@ -18,6 +18,10 @@ unsigned rs_registry_count(bool step);
 const struct rdmascn_kind *rs_registry_at(bool step, unsigned i);
 const struct rdmascn_kind *rs_registry_find(const char *section_or_name,
 					    bool step);
+/* QP kinds whose sends name their destination (rdmascn/kind.h's struct
+ * rdmascn_wr_dest): add one; the entry of a kind's name, NULL if none. */
+int rs_wr_dest_add(const struct rdmascn_wr_dest *d);
+const struct rdmascn_wr_dest *rs_wr_dest_find(const char *kind);
 
 /*
  * The top-level document: fixed head, then one (pointer, count) pair per

@@ -7,6 +7,7 @@
 #include "steps.h"
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
+#include "registry.h"
 #include "step_ops.h"
 #include "vary.h"
 
@@ -192,6 +193,47 @@ const struct rdmascn_kind rs_step_recv = {
 };
 #undef S
 
+/* `dct:` and `ah:` of a write or read: required on a QP whose sends name
+ * their destination (a DCI, as its kind registered it), refused on
+ * others; `dct:` names a destination of that kind (a DCT). */
+static int check_dest(struct rs_obj *obj, struct rs_diag *d,
+		      const char *dct, const char *ah)
+{
+	const struct rs_obj *q = rs_obj_ref(obj, "qp");
+	const struct rdmascn_wr_dest *wd = q ? rs_wr_dest_find(q->kind->name) :
+				       NULL;
+	const struct rs_obj *t;
+
+	if (wd && wd->needs_dest(q->data) && !dct) {
+		rs_obj_error(d, obj, "qp", "qp '%s' is %s: each WR names "
+			     "its destination: give dct: and ah:", q->id,
+			     wd->sender);
+		return -EINVAL;
+	}
+	if (!dct) {
+		if (!ah)
+			return 0;
+		rs_obj_error(d, obj, "ah", "needs 'dct'");
+		return -EINVAL;
+	}
+	if (!wd || !wd->needs_dest(q->data)) {
+		rs_obj_error(d, obj, "dct", "qp '%s' does not name a "
+			     "destination in each WR", q ? q->id : "?");
+		return -EINVAL;
+	}
+	t = rs_obj_ref(obj, "dct");
+	if (!t || strcmp(t->kind->name, wd->kind) || !wd->is_dest(t->data)) {
+		rs_obj_error(d, obj, "dct", "'%s' is not %s", dct, wd->dest);
+		return -EINVAL;
+	}
+	if (!ah) {
+		rs_obj_error(d, obj, "dct", "needs 'ah' (the address handle "
+			     "of the path to %s)", wd->dest);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* write */
 #define S struct rs_step_write
 static const cyaml_schema_field_t write_fields[] = {
@@ -199,6 +241,8 @@ static const cyaml_schema_field_t write_fields[] = {
 	RS_FIELD_REF("qp", S, qp),
 	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_REF("remote", S, remote),
+	RS_FIELD_OPT_REF("dct", S, dct),
+	RS_FIELD_OPT_REF("ah", S, ah),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("remote_offset", S, remote_offset),
@@ -218,6 +262,8 @@ static const struct rdmascn_ref write_refs[] = {
 	RS_REF("local", S, local, "mr"),
 	RS_STEP_REF_SGE(S),
 	RS_REF_SPANS("remote", S, remote, "mr", "mw"),
+	RS_REF("dct", S, dct, RS_QP_KINDS),
+	RS_REF("ah", S, ah, "ah"),
 	RS_REF_END
 };
 
@@ -225,6 +271,8 @@ static int write_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const S *s = obj->data;
 
+	if (check_dest(obj, d, s->dct, s->ah))
+		return -EINVAL;
 	if (rs_step_check_vary(obj, d, &(struct rs_vary_check){
 			.v = &s->vary, .n = s->traffic.iterations,
 			.offset = s->offset, .length = s->length,
@@ -257,6 +305,8 @@ static const cyaml_schema_field_t read_fields[] = {
 	RS_FIELD_REF("qp", S, qp),
 	RS_FIELD_OPT_REF("local", S, local),
 	RS_FIELD_REF("remote", S, remote),
+	RS_FIELD_OPT_REF("dct", S, dct),
+	RS_FIELD_OPT_REF("ah", S, ah),
 	RS_FIELD_UINT("length", S, length),
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("remote_offset", S, remote_offset),
@@ -275,6 +325,8 @@ static const struct rdmascn_ref read_refs[] = {
 	RS_REF("local", S, local, "mr"),
 	RS_STEP_REF_SGE(S),
 	RS_REF_SPANS("remote", S, remote, "mr", "mw"),
+	RS_REF("dct", S, dct, RS_QP_KINDS),
+	RS_REF("ah", S, ah, "ah"),
 	RS_REF_END
 };
 
@@ -282,6 +334,8 @@ static int read_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const S *s = obj->data;
 
+	if (check_dest(obj, d, s->dct, s->ah))
+		return -EINVAL;
 	if (s->traffic.inline_data) {
 		rs_obj_error(d, obj, "inline",
 			     "not possible for read");

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "post.h"
+#include "registry.h"
 #include "steps.h"
 #include "vary.h"
 
@@ -52,6 +53,35 @@ static int check_moved(struct rs_step_run *sr)
 			at += len;
 		}
 	}
+	return 0;
+}
+
+/* A DCI's write or read: each WR names the DCT @dct through the ah @ah;
+ * it posts through ibv_wr_* (its send_ops must have the op). */
+static int rdma_dest(struct rs_step_run *sr, const char *dct,
+		     const char *ah, enum ibv_wr_opcode op)
+{
+	struct post_rt *p = sr->rt;
+	struct rs_qpi *q = p->w.qp;
+	const struct rdmascn_wr_dest *d = rs_wr_dest_find(q->l->obj->kind->name);
+
+	if (!dct)
+		return 0;
+	if (!d || !d->needs_dest(q->l->obj->data))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "dct", "qp '%s' does "
+				    "not name a destination in each WR",
+				    q->l->obj->id);
+	if (!rs_qp_use_ex(q, op))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "dct", "qp '%s' "
+				    "names the DCT through ibv_wr_*: its "
+				    "send_ops need %s", q->l->obj->id,
+				    op == IBV_WR_RDMA_READ ? "read" : "write");
+	p->w.dest_ops = d;
+	p->w.dest = rs_live_find(sr->run, dct);
+	p->w.dest_ah = rs_as_ah(rs_live_find(sr->run, ah));
+	if (!p->w.dest || !p->w.dest_ah)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah", "no address "
+				    "handle '%s' to address '%s' by", ah, dct);
 	return 0;
 }
 
@@ -126,6 +156,8 @@ static int write_start(struct rs_step_run *sr)
 	r = rdma_start(sr, s->qp, &s->vary, s->local, s->offset, s->length,
 		       s->remote, s->remote_offset, s->rkey, &s->traffic,
 		       false);
+	if (!r)
+		r = rdma_dest(sr, s->dct, s->ah, IBV_WR_RDMA_WRITE);
 	if (r)
 		return r;
 	if (rs_obj_has(sr->obj, "imm")) {
@@ -147,6 +179,8 @@ static int read_start(struct rs_step_run *sr)
 	r = rdma_start(sr, s->qp, &s->vary, s->local, s->offset, s->length,
 		       s->remote, s->remote_offset, s->rkey, &s->traffic,
 		       true);
+	if (!r)
+		r = rdma_dest(sr, s->dct, s->ah, IBV_WR_RDMA_READ);
 	if (!r)
 		r = rs_step_check_rd_atomic(sr, p->w.qp, s->traffic.expect);
 	if (r)
@@ -230,10 +264,12 @@ static void rdma_dry(struct rs_run *run, struct rs_obj *obj, const char *qp,
 		     const char *local, uint64_t offset, uint32_t length,
 		     const char *remote, uint64_t remote_offset,
 		     const struct rs_step_traffic *t,
-		     const struct rs_step_vary *v, struct ibv_send_wr *w)
+		     const struct rs_step_vary *v, struct ibv_send_wr *w,
+		     const char *dct, const char *ah)
 {
 	struct ibv_sge sge = { .addr = offset, .length = length };
 	struct rs_wr_sym sym = { .local = local, .remote = remote,
+				 .dct = dct, .dc_ah = ah,
 				 .whole = !rs_obj_has(obj, "length") &&
 					  !v->sge_count,
 				 .vary = v,
@@ -254,7 +290,7 @@ static void write_dry(struct rs_run *run, struct rs_obj *obj)
 		w.imm_data = htobe32(s->imm);
 	}
 	rdma_dry(run, obj, s->qp, s->local, s->offset, s->length, s->remote,
-		 s->remote_offset, &s->traffic, &s->vary, &w);
+		 s->remote_offset, &s->traffic, &s->vary, &w, s->dct, s->ah);
 }
 
 static void read_dry(struct rs_run *run, struct rs_obj *obj)
@@ -263,7 +299,7 @@ static void read_dry(struct rs_run *run, struct rs_obj *obj)
 	struct ibv_send_wr w = { .opcode = IBV_WR_RDMA_READ };
 
 	rdma_dry(run, obj, s->qp, s->local, s->offset, s->length, s->remote,
-		 s->remote_offset, &s->traffic, &s->vary, &w);
+		 s->remote_offset, &s->traffic, &s->vary, &w, s->dct, s->ah);
 }
 
 static void atomic_dry(struct rs_run *run, struct rs_obj *obj)

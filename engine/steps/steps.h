@@ -101,6 +101,9 @@ struct rs_step_write {
 	char *qp;
 	char *local;
 	char *remote;            /* an mr or mw */
+	char *dct;               /* a QP whose sends name their destination
+				  * (a DCI): that one (a DCT) ... */
+	char *ah;                /* ... and the address handle to it */
 	uint32_t length;
 	uint32_t imm;            /* write_with_imm when given */
 	uint32_t rkey;           /* override the remote key when given */
@@ -115,6 +118,9 @@ struct rs_step_read {
 	char *qp;
 	char *local;
 	char *remote;            /* an mr or mw */
+	char *dct;               /* a QP whose sends name their destination
+				  * (a DCI): that one (a DCT) ... */
+	char *ah;                /* ... and the address handle to it */
 	uint32_t length;
 	uint32_t rkey;           /* override the remote key when given */
 	uint64_t offset;

@@ -247,7 +247,8 @@ int rs_wr_post(struct rs_step_run *sr, struct rs_wr_window *w,
 	w->wr[k - 1].next = NULL;
 	rs_wr_show_post(sr, w, w->wr);
 	r = post ? post(sr, w->wr, &bad) :
-		   rs_post_send_list(w->qp, w->ex, w->wr, &bad);
+		   rs_post_send_dest(w->qp, w->ex, w->wr, &bad, w->dest_ops,
+				     w->dest, w->dest_ah);
 	w->wr[k - 1].next = k < w->list ? &w->wr[k] : NULL;
 	if (r) {
 		uint64_t ok = 0;
@@ -359,7 +360,9 @@ bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)
 }
 
 /* The ibv_wr_* form of a chain of ibv_send_wr: one start, one complete. */
-static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr)
+static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr,
+		   const struct rdmascn_wr_dest *d, struct rs_live *dest,
+		   struct ibv_ah *ah)
 {
 	struct ibv_qp_ex *x = qp->rt->qpx;
 
@@ -414,7 +417,9 @@ static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr)
 			ibv_wr_abort(x);
 			return -EOPNOTSUPP;
 		}
-		if (qp->info.type == RS_QPT_UD)
+		if (d)
+			d->set_wr_dest(qp->l, dest, ah);
+		else if (qp->info.type == RS_QPT_UD)
 			ibv_wr_set_ud_addr(x, wr->wr.ud.ah,
 					   wr->wr.ud.remote_qpn,
 					   wr->wr.ud.remote_qkey);
@@ -436,13 +441,21 @@ static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr)
 int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
 		      struct ibv_send_wr **bad)
 {
+	return rs_post_send_dest(qp, ex, wr, bad, NULL, NULL, NULL);
+}
+
+int rs_post_send_dest(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
+		      struct ibv_send_wr **bad,
+		      const struct rdmascn_wr_dest *d, struct rs_live *dest,
+		      struct ibv_ah *ah)
+{
 	int r;
 
 	qp->rt->posted = true;
 	if (!ex)
 		return rs_wr_err(ibv_post_send(qp->rt->qp, wr, bad));
 	/* ibv_wr_complete() posts all or nothing. */
-	r = post_ex(qp, wr);
+	r = post_ex(qp, wr, d, dest, ah);
 	if (r)
 		*bad = wr;
 	return r;

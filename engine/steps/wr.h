@@ -81,6 +81,11 @@ struct rs_wr_window {
 	struct ibv_send_wr *wr;      /* list WRs, chained */
 	struct ibv_sge *sge;         /* v.nsge for each */
 	struct rs_wr_vary v;
+	/* A QP whose WRs name their destination (its facet's set_wr_dest,
+	 * through ibv_wr_*): `dct:` and `ah:`; NULL: none. */
+	const struct rdmascn_wr_dest *dest_ops;
+	struct rs_live *dest;
+	struct ibv_ah *dest_ah;
 };
 
 /* Posts a chain another way than ibv_post_send() (a type 1 window's
@@ -165,6 +170,12 @@ bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode);
  * is the first WR not posted. */
 int rs_post_send_list(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
 		      struct ibv_send_wr **bad);
+/* The same, each WR addressed to @dest through @ah by @d's set_wr_dest
+ * (the QP's kind's) after its ibv_wr_<op>(); @d NULL: as above. */
+int rs_post_send_dest(struct rs_qpi *qp, bool ex, struct ibv_send_wr *wr,
+		      struct ibv_send_wr **bad,
+		      const struct rdmascn_wr_dest *d, struct rs_live *dest,
+		      struct ibv_ah *ah);
 /* Reads and atomics on @q can be answered (its connection's
  * max_rd_atomic and max_dest_rd_atomic); 0 or -EIO once failed. */
 int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
@@ -190,6 +201,7 @@ struct rs_wr_sym {
 	const char *mw, *bind_mr;/* bind_mw */
 	const char *ah;          /* ud: the ah, and the QPN's owner */
 	const char *remote_qpn;
+	const char *dct, *dc_ah;  /* a DCI's: its WRs' destination */
 	bool whole;              /* the length is the rest of local's */
 	/* What varies from WR to WR (NULL: nothing): an `sge:` list, each
 	 * entry naming its mr; strides; a chosen first wr_id. */

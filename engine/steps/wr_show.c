@@ -141,6 +141,13 @@ static void wr_args(struct rs_call *c, const struct ibv_send_wr *wr,
 		rs_call_arg(c, K("wr.ud.remote_qkey"), "0x%x",
 			    wr->wr.ud.remote_qkey);
 	}
+	if (y->dct) {
+		/* mlx5dv_wr_set_dc_addr() after the op: the DCT's number
+		 * and key are its own. */
+		rs_call_arg(c, K("dc.ah"), "%s", y->dc_ah);
+		rs_call_arg(c, K("dc.remote_dctn"), "qpn(%s)", y->dct);
+		rs_call_arg(c, K("dc.remote_dc_key"), "dc_key(%s)", y->dct);
+	}
 	if (wr->next)
 		rs_call_arg(c, K("next"), "wr[%u]", i + 1);
 	else
@@ -192,7 +199,7 @@ void rs_wr_dry_post(struct rs_run *run, struct rs_obj *obj, const char *qp,
 	if (list > n)
 		list = (uint32_t)n;
 	signaled = n / sig + (n % sig != 0);
-	post_call(&c, qp, false);
+	post_call(&c, qp, sym && sym->dct);
 	rs_call_arg(&c, "wrs", "%llu", (unsigned long long)n);
 	rs_call_arg(&c, "post_list", "%u", list);
 	if (t->depth)

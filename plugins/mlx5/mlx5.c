@@ -76,6 +76,7 @@ static const struct rdmascn_kind *const mlx5_kinds[] = {
 	&mlx5_kind_umem,
 	&mlx5_kind_matcher,
 	&mlx5_kind_flow,
+	&mlx5_kind_qp,
 	NULL
 };
 
@@ -92,4 +93,5 @@ __attribute__((constructor))
 static void mlx5_plugin_init(void)
 {
 	rdmascn_register_plugin_v5(&mlx5_plugin);
+	rdmascn_register_wr_dest_v5(&mlx5_qp_wr_dest);
 }

@@ -26,6 +26,8 @@ extern const struct rdmascn_kind mlx5_kind_pp;
 extern const struct rdmascn_kind mlx5_kind_umem;
 extern const struct rdmascn_kind mlx5_kind_matcher;
 extern const struct rdmascn_kind mlx5_kind_flow;
+extern const struct rdmascn_kind mlx5_kind_qp;
+extern const struct rdmascn_wr_dest mlx5_qp_wr_dest;
 
 /* An mlx5 context's runtime state: what devx objects are made on. */
 struct mlx5_context_rt {

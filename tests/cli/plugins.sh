@@ -24,7 +24,7 @@ $3"
 }
 
 mlx5="mlx5 2 $plugdir/mlx5.so
-  kinds: mlx5_contexts devx mlx5_cqs mlx5_uars mlx5_vars mlx5_pps mlx5_umems mlx5_flow_matchers mlx5_flows
+  kinds: mlx5_contexts devx mlx5_cqs mlx5_uars mlx5_vars mlx5_pps mlx5_umems mlx5_flow_matchers mlx5_flows mlx5_qps
   features: mlx5dv devx"
 fake="fake 0.1 $testdir/fake.so
   kinds: fake_tags

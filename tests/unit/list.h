@@ -123,7 +123,11 @@
 	X(mlx5_enc, pp_errors)                                            \
 	X(mlx5_enc, match_value)                                          \
 	X(mlx5_enc, match_errors)                                         \
-	X(mlx5_enc, create_cq_umem)
+	X(mlx5_enc, create_cq_umem)                                       \
+	X(mlx5qp, dci_attr)                                               \
+	X(mlx5qp, dct_attr_and_states)                                    \
+	X(mlx5qp, raw_packet_flags)                                       \
+	X(mlx5qp, rc_waits_for_a_connection)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

@@ -51,6 +51,28 @@ struct rdmascn_qp {
 				  * to an xrc_recv QP's domain's) */
 };
 
+/*
+ * ABI 5 addition: a QP kind some of whose QPs address each send WR
+ * themselves (mlx5's DCIs name a DCT in each), registered with
+ * rdmascn_register_wr_dest_v5() (rdmascn/plugin.h) so that `validate`
+ * can say a send, write or read step on one needs `dct:` (and `ah:`),
+ * and that what `dct:` names is a destination.  The object's data as
+ * libcyaml filled it.
+ */
+struct rdmascn_wr_dest {
+	const char *kind;                    /* "mlx5_qp" */
+	bool (*needs_dest)(const void *qp);  /* its sends name a dct: */
+	bool (*is_dest)(const void *obj);    /* a dct: may name it */
+	const char *sender;                  /* "a dci", in messages */
+	const char *dest;                    /* "a dct" */
+	/* While a step posts on such a QP @qp (its QP facet's rt->qpx),
+	 * after each ibv_wr_<op>() and before the WR's data: address the
+	 * WR to @dest (what the step's `dct:` names) through @ah (its
+	 * `ah:`), e.g. with mlx5dv_wr_set_dc_addr(). */
+	void (*set_wr_dest)(struct rs_live *qp, struct rs_live *dest,
+			    struct ibv_ah *ah);
+};
+
 /* As a CQ. */
 struct rdmascn_cq {
 	struct rs_cq_rt *rt;     /* cq, channel, unacked */

@@ -29,6 +29,7 @@ struct rs_cq_rt;
 struct ibv_cq_ex;
 struct ibv_comp_channel;
 struct ibv_qp;
+struct rdmascn_wr_dest;
 
 #define RDMASCN_PLUGIN_ABI 5
 
@@ -64,6 +65,10 @@ struct rdmascn_plugin {
 };
 
 void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin);
+/* ABI 5 addition: QPs of a kind that address each send WR (struct
+ * rdmascn_wr_dest in rdmascn/kind.h); from the plugin's constructor,
+ * @d outliving the plugin. */
+void rdmascn_register_wr_dest_v5(const struct rdmascn_wr_dest *d);
 
 /*
  * What a plugin's kinds call (ABI 5), the engine's objects staying
