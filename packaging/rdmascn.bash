@@ -69,12 +69,12 @@ _rdmascn()
 			return 0
 		done
 		case $prev in
-		--share) compopt -o filenames 2>/dev/null
+		--share|--start|--in|--stop) compopt -o filenames 2>/dev/null
 			COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
 		--kernel) _rdmascn_files; return 0 ;;
 		--env|--mem|--smp|--timeout) return 0 ;;
 		esac
-		opts='--pair --share --no-cwd --env --mem --smp --timeout --kernel --keep
+		opts='--pair --start --in --stop --share --no-cwd --env --mem --smp --timeout --kernel --keep
 			-v --verbose -h --help --'
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return 0

@@ -1,30 +1,63 @@
 #!/bin/bash
-# The VM harness itself, from the host: the command's exit code, stdout and
-# stderr come back separately, the current directory is writable at its own
-# path, the rest of the host is read-only, and rxe0 is there.
+# The VM harness itself, from the host.  One-shot (`softroce -- CMD`, two
+# boots): the command's exit code, stdout and stderr come back separately,
+# the current directory is writable at its own path, the rest of the host
+# is read-only, rxe0 is there, the guest's hostname resolves, and an
+# appended file keeps what it had.  The fixture's VM (`--in DIR`, started
+# by rxe.vm_start): the same, plus the environment, the refusal of a
+# directory the VM does not share, and a command past its --timeout killed.
+#
+#   harness.sh RDMASCN VMDIR
 set -u
-rdmascn=$1
+rdmascn=$1 vm=$2
 fail() { echo "FAIL: $*"; exit 1; }
 work=$(mktemp -d "$PWD/harness.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-"$rdmascn" softroce -- sh -c 'echo out; echo err >&2; exit 7' >o 2>e
-rc=$?
-[ $rc = 7 ] || fail "exit $rc, want 7; stderr: $(cat e)"
-[ "$(cat o)" = out ] || fail "stdout '$(cat o)'"
-[ "$(cat e)" = err ] || fail "stderr '$(cat e)'"
+probe='echo out; echo err >&2; echo written >result
+touch /etc/rdmascn-probe 2>/dev/null && echo rw
+test -e /sys/class/infiniband/rxe0 && echo rxe0
+echo "host $(hostname) $(getent hosts "$(hostname)")"
+echo "env $RDMASCN_HARNESS"
+exit 7'
+# check WHAT: the probe's output in o and e, its status in rc.
+check() {
+	[ "$rc" = 7 ] || fail "$1: exit $rc, want 7; stderr: $(cat e)"
+	grep -qx out o || fail "$1: stdout '$(cat o)'"
+	[ "$(cat e)" = err ] || fail "$1: stderr '$(cat e)'"
+	[ "$(cat result)" = written ] || fail "$1: writable share did not come back"
+	grep -qx rw o && fail "$1: host root is writable from the guest"
+	grep -qx rxe0 o || fail "$1: no rxe0 in the guest"
+	# A hostname that resolves: Open MPI's mpirun refuses "(none)".
+	grep -qx 'host rdmascn-vm 127.0.1.1 *rdmascn-vm' o || fail "$1: hostname: $(grep ^host o)"
+	grep -qx 'env 42' o || fail "$1: RDMASCN_* not passed: $(grep ^env o)"
+	rm -f result
+}
 
-"$rdmascn" softroce -- sh -c 'echo written >result; touch /etc/rdmascn-probe 2>/dev/null && echo rw; test -e /sys/class/infiniband/rxe0 && echo rxe0; echo "host $(hostname) $(getent hosts "$(hostname)")"' >o 2>e ||
-	fail "exit $?: $(cat e)"
-[ "$(cat result)" = written ] || fail "writable share did not come back"
-grep -qx rw o && fail "host root is writable from the guest"
-grep -qx rxe0 o || fail "no rxe0 in the guest"
-# A hostname that resolves: Open MPI's mpirun refuses "(none)".
-grep -qx 'host rdmascn-vm 127.0.1.1 *rdmascn-vm' o || fail "hostname: $(grep ^host o)"
-
+RDMASCN_HARNESS=42 "$rdmascn" softroce -- sh -c "$probe" >o 2>e
+rc=$?; check one-shot
 # Appending to a file keeps what was there (qemu does not reopen our fds).
 echo before >log
 "$rdmascn" softroce -- echo after >>log || fail "exit $?"
 [ "$(cat log)" = "$(printf 'before\nafter')" ] || fail "log: $(cat log)"
+echo "ok one-shot VMs"
+
+RDMASCN_HARNESS=42 "$rdmascn" softroce --in "$vm" -- sh -c "$probe" >o 2>e
+rc=$?; check "--in"
+(cd / && "$rdmascn" softroce --in "$vm" -- true) >o 2>e
+rc=$?
+[ $rc = 3 ] || fail "--in from / (not shared): exit $rc, want 3"
+grep -q "the current directory / is not shared with the VM at $vm" e ||
+	fail "--in from /: $(cat e)"
+start=$SECONDS
+"$rdmascn" softroce --timeout 2 --in "$vm" -- sleep 60 >o 2>e
+rc=$?
+[ $rc = 3 ] || fail "--in past --timeout: exit $rc, want 3"
+grep -q "did not finish within its time: killed in the VM" e ||
+	fail "--in past --timeout: $(cat e)"
+[ $((SECONDS - start)) -lt 40 ] || fail "--in past --timeout took $((SECONDS - start)) s"
+# The VM serves on after a killed command.
+"$rdmascn" softroce --in "$vm" -- true || fail "--in after a kill: exit $?"
+echo "ok the fixture's VM (--in)"
 echo "harness ok"
