@@ -57,6 +57,12 @@ int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 		  const struct rs_step_traffic *t, bool has_data);
 void rs_post_progress(struct rs_step_run *sr);
 void rs_post_release(struct rs_step_run *sr);
+/* A step's `dct:` and `ah:` (NULL: none): on a QP whose WRs name their
+ * destination (a DCI), each WR of the window is addressed to @dct
+ * through @ah by the QP kind's set_wr_dest, through ibv_wr_* (the QP's
+ * send_ops must have @op).  After p->w.qp is set; 0 or -EIO (failed). */
+int rs_post_dest(struct rs_step_run *sr, const char *dct, const char *ah,
+		 enum ibv_wr_opcode op);
 /* `length: 0` is a message without an SGE; absent is the whole buffer. */
 bool rs_post_has_data(struct rs_step_run *sr, uint32_t length);
 /* verify: the bytes @got against @want; 0, or -EIO once the step failed
