@@ -43,6 +43,9 @@ struct post_rt {
 	uint64_t bind_offset;
 	uint32_t new_rkey;
 	struct ibv_mw_bind bind1;
+	/* register_layout: the kind that builds the WR, and its object */
+	const struct rdmascn_wr_reg *reg;
+	struct rs_live *reg_obj;
 	rs_wr_post_fn *post;         /* NULL: rs_post_send_list() */
 	int (*check)(struct rs_step_run *sr);
 };

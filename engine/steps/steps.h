@@ -300,6 +300,7 @@ extern const struct rdmascn_kind rs_step_atomic;
 extern const struct rdmascn_kind rs_step_ud_send;
 extern const struct rdmascn_kind rs_step_bind_mw;
 extern const struct rdmascn_kind rs_step_invalidate;
+extern const struct rdmascn_kind rs_step_register_layout;
 extern const struct rdmascn_kind rs_step_pingpong;
 extern const struct rdmascn_kind rs_step_stream;
 extern const struct rdmascn_kind rs_step_verify;
