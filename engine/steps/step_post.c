@@ -212,12 +212,13 @@ int rs_post_compare(struct rs_step_run *sr, const uint8_t *got,
 			    want[d]);
 }
 
-int rs_post_dest(struct rs_step_run *sr, const char *dct,
-		     const char *ah, enum ibv_wr_opcode op)
+int rs_post_dest(struct rs_step_run *sr, const char *dct, const char *ah,
+		 enum ibv_wr_opcode op)
 {
 	struct post_rt *p = sr->rt;
 	struct rs_qpi *q = p->w.qp;
-	const struct rdmascn_wr_dest *d = rs_wr_dest_find(q->l->obj->kind->name);
+	const struct rdmascn_wr_dest *d =
+		rs_wr_dest_find(q->l->obj->kind->name);
 
 	if (!dct)
 		return 0;
