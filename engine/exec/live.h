@@ -11,6 +11,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "rdmascn/kind.h"
+#include "rdmascn/mem.h"
 #include "rdmascn/qp.h"
 #include "run.h"
 
@@ -36,21 +37,6 @@ struct rs_xrcd_rt {
 
 struct rs_dm_rt {
 	struct ibv_dm *dm;
-};
-
-struct rs_mr_rt {
-	void *buf;               /* the bytes (NULL for a dm mr) */
-	size_t length;           /* as declared */
-	size_t map_length;       /* what was mmap()ed, 0 if allocated */
-	struct ibv_mr *mr;
-	uint64_t addr;           /* what the peer puts in remote_addr: the
-				  * iova when given, else buf */
-	bool imported;           /* buf is the original mr's */
-	struct {                 /* a dma-buf mr's (map NULL: none) */
-		void *map;       /* the memfd's pages; buf is in them */
-		size_t size;
-		int memfd, fd;   /* the memfd, the dma-buf */
-	} dmabuf;
 };
 
 struct rs_mw_rt {

@@ -14,13 +14,10 @@
 #include "live.h"
 #include "schema.h"
 #include "rdmascn/plugin.h"
+#include "rdmascn/mem.h"
 #include "rdmascn/qp.h"
 
 #define API __attribute__((visibility("default")))
-
-struct rdmascn_call {
-	struct rs_call c;
-};
 
 API const void *rdmascn_live_data(const struct rs_live *l)
 {
@@ -189,6 +186,11 @@ _Static_assert(RDMASCN_QPT_RC == (int)RS_QPT_RC &&
 	       RDMASCN_QPT_XRC_RECV == (int)RS_QPT_XRC_RECV &&
 	       RDMASCN_QPT_RAW_PACKET == (int)RS_QPT_RAW_PACKET,
 	       "rdmascn/qp.h's QP types are the language's");
+
+API struct rs_mr_rt *rdmascn_live_mem(struct rs_run *run, const char *id)
+{
+	return id ? rs_as_mem(rs_live_find(run, id)) : NULL;
+}
 
 API struct ibv_pd *rdmascn_live_pd(struct rs_run *run, const char *id)
 {

@@ -223,6 +223,13 @@ struct rs_call {
 	uint64_t t0, t1;         /* made, returned (ns); with an entry only */
 };
 
+/* The call as a plugin holds it (rdmascn/plugin.h's opaque struct
+ * rdmascn_call): exec/plugin_api.c's, and a step's dry run's that a
+ * plugin adds arguments to (struct rdmascn_wr_reg's dry). */
+struct rdmascn_call {
+	struct rs_call c;
+};
+
 /* Format calls' arguments from now on (dry run, -v) or not. */
 void rs_call_want_args(bool want);
 void rs_call_init(struct rs_call *c, enum rs_call_class cls,

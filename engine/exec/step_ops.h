@@ -14,6 +14,7 @@ extern const struct rdmascn_step_ops rs_step_ops_atomic;
 extern const struct rdmascn_step_ops rs_step_ops_ud_send;
 extern const struct rdmascn_step_ops rs_step_ops_bind_mw;
 extern const struct rdmascn_step_ops rs_step_ops_invalidate;
+extern const struct rdmascn_step_ops rs_step_ops_register_layout;
 extern const struct rdmascn_step_ops rs_step_ops_pingpong;
 extern const struct rdmascn_step_ops rs_step_ops_stream;
 extern const struct rdmascn_step_ops rs_step_ops_verify;

@@ -17,7 +17,10 @@
 struct rs_conn_side {
 	const char *name;        /* "a" or "b", as in the file */
 	struct rs_live *l;
-	const struct rs_qp *q;
+	/* Its QP facet (a core qp's, or a plugin's: an mlx5_qp), which q
+	 * points at: the side reads no kind's data. */
+	struct rdmascn_qp info;
+	const struct rdmascn_qp *q;
 	struct rs_qp_rt *rt;
 	struct rs_dev *dev;      /* all zero in a dry run */
 	const char *ctx_id;

@@ -59,8 +59,10 @@ static void side_get(struct rs_run *run, struct rs_live *cl, const char *name,
 	side_settings(cl->obj, name, s);
 	s->name = name;
 	s->l = rs_live_find(run, id);
-	s->q = s->l->obj->data;
-	s->rt = s->l->rt;
+	if (rs_as_qp(run, s->l, &s->info))
+		memset(&s->info, 0, sizeof(s->info));
+	s->q = &s->info;
+	s->rt = s->info.rt;
 	ctxl = rs_live_context(run, s->l);
 	s->dev = &((struct rs_context_rt *)ctxl->rt)->dev;
 	s->ctx_id = ctxl->obj->id;

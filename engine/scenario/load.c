@@ -244,6 +244,10 @@ static bool kind_ok(const struct rdmascn_ref *ref, const struct rs_obj *t)
 		 * wherever a cq is asked for. */
 		if (!strcmp(*k, "cq") && t->kind->ops && t->kind->ops->as_cq)
 			return true;
+		/* And one that is memory (the facet as_mem: mlx5's mkeys)
+		 * wherever an mr is. */
+		if (!strcmp(*k, "mr") && t->kind->ops && t->kind->ops->as_mem)
+			return true;
 	}
 	return false;
 }

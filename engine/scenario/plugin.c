@@ -200,6 +200,37 @@ void rdmascn_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 	rs_obj_error(d, obj, path, "%s", msg);
 }
 
+static const struct rs_obj *ref_obj(const struct rs_obj *obj,
+				    const char *id)
+{
+	for (unsigned i = 0; id && i < obj->n_edges; i++)
+		if (obj->edges[i].to->id && !strcmp(obj->edges[i].to->id, id))
+			return obj->edges[i].to;
+	return NULL;
+}
+
+/* A field of the kind's own table, read by its schema: no kind named. */
+__attribute__((visibility("default")))
+int rdmascn_obj_ref_uint(const struct rs_obj *obj, const char *id,
+			 const char *field, uint64_t *ret)
+{
+	const struct rs_obj *t = ref_obj(obj, id);
+	int64_t v;
+
+	if (!t || !field || !rs_obj_field_int(t, field, &v))
+		return -ENOENT;
+	*ret = (uint64_t)v;
+	return 0;
+}
+
+__attribute__((visibility("default")))
+void rdmascn_register_wr_reg_v5(const struct rdmascn_wr_reg *r)
+{
+	if (rs_wr_reg_add(r))
+		fprintf(stderr, "rdmascn: ignoring a registration WR for kind "
+			"'%s'\n", r && r->kind ? r->kind : "?");
+}
+
 __attribute__((visibility("default")))
 void *rdmascn_obj_ref_data(const struct rs_obj *obj, const char *id)
 {

@@ -262,3 +262,26 @@ const struct rdmascn_wr_dest *rs_wr_dest_find(const char *kind)
 			return wr_dests[i];
 	return NULL;
 }
+
+/* --- kinds whose objects a WR of their own registers ---------------------- */
+
+#define MAX_WR_REG 8
+static const struct rdmascn_wr_reg *wr_regs[MAX_WR_REG];
+static unsigned n_wr_regs;
+
+int rs_wr_reg_add(const struct rdmascn_wr_reg *r)
+{
+	if (!r || !r->kind || !r->op || !r->check || !r->build || !r->dry ||
+	    n_wr_regs == MAX_WR_REG)
+		return -EINVAL;
+	wr_regs[n_wr_regs++] = r;
+	return 0;
+}
+
+const struct rdmascn_wr_reg *rs_wr_reg_find(const char *kind)
+{
+	for (unsigned i = 0; kind && i < n_wr_regs; i++)
+		if (!strcmp(wr_regs[i]->kind, kind))
+			return wr_regs[i];
+	return NULL;
+}

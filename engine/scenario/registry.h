@@ -22,6 +22,10 @@ const struct rdmascn_kind *rs_registry_find(const char *section_or_name,
  * rdmascn_wr_dest): add one; the entry of a kind's name, NULL if none. */
 int rs_wr_dest_add(const struct rdmascn_wr_dest *d);
 const struct rdmascn_wr_dest *rs_wr_dest_find(const char *kind);
+/* Kinds whose objects a WR of their own registers (rdmascn/kind.h's
+ * struct rdmascn_wr_reg): add one; the entry of a kind's name. */
+int rs_wr_reg_add(const struct rdmascn_wr_reg *r);
+const struct rdmascn_wr_reg *rs_wr_reg_find(const char *kind);
 
 /*
  * The top-level document: fixed head, then one (pointer, count) pair per

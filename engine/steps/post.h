@@ -43,6 +43,9 @@ struct post_rt {
 	uint64_t bind_offset;
 	uint32_t new_rkey;
 	struct ibv_mw_bind bind1;
+	/* register_layout: the kind that builds the WR, and its object */
+	const struct rdmascn_wr_reg *reg;
+	struct rs_live *reg_obj;
 	rs_wr_post_fn *post;         /* NULL: rs_post_send_list() */
 	int (*check)(struct rs_step_run *sr);
 };
@@ -57,6 +60,12 @@ int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 		  const struct rs_step_traffic *t, bool has_data);
 void rs_post_progress(struct rs_step_run *sr);
 void rs_post_release(struct rs_step_run *sr);
+/* A step's `dct:` and `ah:` (NULL: none): on a QP whose WRs name their
+ * destination (a DCI), each WR of the window is addressed to @dct
+ * through @ah by the QP kind's set_wr_dest, through ibv_wr_* (the QP's
+ * send_ops must have @op).  After p->w.qp is set; 0 or -EIO (failed). */
+int rs_post_dest(struct rs_step_run *sr, const char *dct, const char *ah,
+		 enum ibv_wr_opcode op);
 /* `length: 0` is a message without an SGE; absent is the whole buffer. */
 bool rs_post_has_data(struct rs_step_run *sr, uint32_t length);
 /* verify: the bytes @got against @want; 0, or -EIO once the step failed

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "post.h"
+#include "registry.h"
 
 /* Post what the window allows. */
 static void post_more(struct rs_step_run *sr, struct post_rt *p)
@@ -209,4 +210,32 @@ int rs_post_compare(struct rs_step_run *sr, const uint8_t *got,
 			    "%s differ at byte %zu of %llu: 0x%02x, expected "
 			    "0x%02x", what, d, (unsigned long long)len, got[d],
 			    want[d]);
+}
+
+int rs_post_dest(struct rs_step_run *sr, const char *dct, const char *ah,
+		 enum ibv_wr_opcode op)
+{
+	struct post_rt *p = sr->rt;
+	struct rs_qpi *q = p->w.qp;
+	const struct rdmascn_wr_dest *d =
+		rs_wr_dest_find(q->l->obj->kind->name);
+
+	if (!dct)
+		return 0;
+	if (!d || !d->needs_dest(q->l->obj->data))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "dct", "qp '%s' does "
+				    "not name a destination in each WR",
+				    q->l->obj->id);
+	if (!rs_qp_use_ex(q, op))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "dct", "qp '%s' "
+				    "names the DCT through ibv_wr_*: its "
+				    "send_ops need %s", q->l->obj->id,
+				    rs_wr_send_op_word(op));
+	p->w.dest_ops = d;
+	p->w.dest = rs_live_find(sr->run, dct);
+	p->w.dest_ah = rs_as_ah(rs_live_find(sr->run, ah));
+	if (!p->w.dest || !p->w.dest_ah)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah", "no address "
+				    "handle '%s' to address '%s' by", ah, dct);
+	return 0;
 }

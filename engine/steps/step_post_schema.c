@@ -11,6 +11,47 @@
 #include "step_ops.h"
 #include "vary.h"
 
+/* `dct:` and `ah:` of a send, write or read: required on a QP whose sends name
+ * their destination (a DCI, as its kind registered it), refused on
+ * others; `dct:` names a destination of that kind (a DCT). */
+static int check_dest(struct rs_obj *obj, struct rs_diag *d,
+		      const char *dct, const char *ah)
+{
+	const struct rs_obj *q = rs_obj_ref(obj, "qp");
+	const struct rdmascn_wr_dest *wd = q ? rs_wr_dest_find(q->kind->name) :
+				       NULL;
+	const struct rs_obj *t;
+
+	if (wd && wd->needs_dest(q->data) && !dct) {
+		rs_obj_error(d, obj, "qp", "qp '%s' is %s: each WR names "
+			     "its destination: give dct: and ah:", q->id,
+			     wd->sender);
+		return -EINVAL;
+	}
+	if (!dct) {
+		if (!ah)
+			return 0;
+		rs_obj_error(d, obj, "ah", "needs 'dct'");
+		return -EINVAL;
+	}
+	if (!wd || !wd->needs_dest(q->data)) {
+		rs_obj_error(d, obj, "dct", "qp '%s' does not name a "
+			     "destination in each WR", q ? q->id : "?");
+		return -EINVAL;
+	}
+	t = rs_obj_ref(obj, "dct");
+	if (!t || strcmp(t->kind->name, wd->kind) || !wd->is_dest(t->data)) {
+		rs_obj_error(d, obj, "dct", "'%s' is not %s", dct, wd->dest);
+		return -EINVAL;
+	}
+	if (!ah) {
+		rs_obj_error(d, obj, "dct", "needs 'ah' (the address handle "
+			     "of the path to %s)", wd->dest);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* send */
 #define S struct rs_step_send
 static const cyaml_schema_field_t send_fields[] = {
@@ -21,6 +62,7 @@ static const cyaml_schema_field_t send_fields[] = {
 	RS_FIELD_UINT("offset", S, offset),
 	RS_FIELD_UINT("imm", S, imm),
 	RS_FIELD_OPT_REF("ah", S, ah),
+	RS_FIELD_OPT_REF("dct", S, dct),
 	RS_FIELD_UINT("remote_qpn", S, remote_qpn),
 	RS_FIELD_UINT("remote_qkey", S, remote_qkey),
 	RS_FIELD_OPT_REF("invalidate_rkey_of", S, invalidate_rkey_of),
@@ -37,6 +79,7 @@ static const struct rdmascn_ref send_refs[] = {
 	RS_REF("local", S, local, "mr"),
 	RS_STEP_REF_SGE(S),
 	RS_REF("ah", S, ah, "ah"),
+	RS_REF("dct", S, dct, RS_QP_KINDS),
 	RS_REF("invalidate_rkey_of", S, invalidate_rkey_of, "mr", "mw"),
 	RS_REF_END
 };
@@ -53,7 +96,17 @@ static int send_check(struct rs_obj *obj, struct rs_diag *d)
 	if (s->invalidate_rkey_of &&
 	    rs_step_check_invalidatable(obj, d, "invalidate_rkey_of"))
 		return -EINVAL;
-	if (s->ah && !rs_obj_has(obj, "remote_qpn")) {
+	/* A DCI's send: its ah: is the path to the DCT, not a UD one. */
+	if (check_dest(obj, d, s->dct, s->dct ? s->ah : NULL))
+		return -EINVAL;
+	if (s->dct && (rs_obj_has(obj, "remote_qpn") ||
+		       rs_obj_has(obj, "remote_qkey"))) {
+		rs_obj_error(d, obj, rs_obj_has(obj, "remote_qpn") ?
+			     "remote_qpn" : "remote_qkey", "not with 'dct' "
+			     "(the DCT's number and key are its own)");
+		return -EINVAL;
+	}
+	if (s->ah && !s->dct && !rs_obj_has(obj, "remote_qpn")) {
 		rs_obj_error(d, obj, "remote_qpn",
 			     "required with 'ah'");
 		return -EINVAL;
@@ -79,7 +132,7 @@ static int send_check(struct rs_obj *obj, struct rs_diag *d)
 const struct rdmascn_kind rs_step_send = {
 	.name = "send",
 	.section = "send",
-	.summary = "post sends (with imm, with invalidate, or UD with ah)",
+	.summary = "post sends (with imm or invalidate; UD or DC with ah)",
 	.fields = send_fields,
 	.size = sizeof(S),
 	.id_offset = offsetof(S, common.id),
@@ -192,47 +245,6 @@ const struct rdmascn_kind rs_step_recv = {
 	.figures = RDMASCN_NO_FIGURES,
 };
 #undef S
-
-/* `dct:` and `ah:` of a write or read: required on a QP whose sends name
- * their destination (a DCI, as its kind registered it), refused on
- * others; `dct:` names a destination of that kind (a DCT). */
-static int check_dest(struct rs_obj *obj, struct rs_diag *d,
-		      const char *dct, const char *ah)
-{
-	const struct rs_obj *q = rs_obj_ref(obj, "qp");
-	const struct rdmascn_wr_dest *wd = q ? rs_wr_dest_find(q->kind->name) :
-				       NULL;
-	const struct rs_obj *t;
-
-	if (wd && wd->needs_dest(q->data) && !dct) {
-		rs_obj_error(d, obj, "qp", "qp '%s' is %s: each WR names "
-			     "its destination: give dct: and ah:", q->id,
-			     wd->sender);
-		return -EINVAL;
-	}
-	if (!dct) {
-		if (!ah)
-			return 0;
-		rs_obj_error(d, obj, "ah", "needs 'dct'");
-		return -EINVAL;
-	}
-	if (!wd || !wd->needs_dest(q->data)) {
-		rs_obj_error(d, obj, "dct", "qp '%s' does not name a "
-			     "destination in each WR", q ? q->id : "?");
-		return -EINVAL;
-	}
-	t = rs_obj_ref(obj, "dct");
-	if (!t || strcmp(t->kind->name, wd->kind) || !wd->is_dest(t->data)) {
-		rs_obj_error(d, obj, "dct", "'%s' is not %s", dct, wd->dest);
-		return -EINVAL;
-	}
-	if (!ah) {
-		rs_obj_error(d, obj, "dct", "needs 'ah' (the address handle "
-			     "of the path to %s)", wd->dest);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /* write */
 #define S struct rs_step_write

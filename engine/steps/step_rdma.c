@@ -56,35 +56,6 @@ static int check_moved(struct rs_step_run *sr)
 	return 0;
 }
 
-/* A DCI's write or read: each WR names the DCT @dct through the ah @ah;
- * it posts through ibv_wr_* (its send_ops must have the op). */
-static int rdma_dest(struct rs_step_run *sr, const char *dct,
-		     const char *ah, enum ibv_wr_opcode op)
-{
-	struct post_rt *p = sr->rt;
-	struct rs_qpi *q = p->w.qp;
-	const struct rdmascn_wr_dest *d = rs_wr_dest_find(q->l->obj->kind->name);
-
-	if (!dct)
-		return 0;
-	if (!d || !d->needs_dest(q->l->obj->data))
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "dct", "qp '%s' does "
-				    "not name a destination in each WR",
-				    q->l->obj->id);
-	if (!rs_qp_use_ex(q, op))
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "dct", "qp '%s' "
-				    "names the DCT through ibv_wr_*: its "
-				    "send_ops need %s", q->l->obj->id,
-				    op == IBV_WR_RDMA_READ ? "read" : "write");
-	p->w.dest_ops = d;
-	p->w.dest = rs_live_find(sr->run, dct);
-	p->w.dest_ah = rs_as_ah(rs_live_find(sr->run, ah));
-	if (!p->w.dest || !p->w.dest_ah)
-		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah", "no address "
-				    "handle '%s' to address '%s' by", ah, dct);
-	return 0;
-}
-
 static int rdma_start(struct rs_step_run *sr, const char *qp,
 		      const struct rs_step_vary *vary, const char *local,
 		      uint64_t offset, uint32_t length, const char *remote,
@@ -157,7 +128,7 @@ static int write_start(struct rs_step_run *sr)
 		       s->remote, s->remote_offset, s->rkey, &s->traffic,
 		       false);
 	if (!r)
-		r = rdma_dest(sr, s->dct, s->ah, IBV_WR_RDMA_WRITE);
+		r = rs_post_dest(sr, s->dct, s->ah, IBV_WR_RDMA_WRITE);
 	if (r)
 		return r;
 	if (rs_obj_has(sr->obj, "imm")) {
@@ -180,7 +151,7 @@ static int read_start(struct rs_step_run *sr)
 		       s->remote, s->remote_offset, s->rkey, &s->traffic,
 		       true);
 	if (!r)
-		r = rdma_dest(sr, s->dct, s->ah, IBV_WR_RDMA_READ);
+		r = rs_post_dest(sr, s->dct, s->ah, IBV_WR_RDMA_READ);
 	if (!r)
 		r = rs_step_check_rd_atomic(sr, p->w.qp, s->traffic.expect);
 	if (r)

@@ -86,7 +86,12 @@ static int send_start(struct rs_step_run *sr)
 	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
 	if (!p->w.qp)
 		return -EIO;
-	if (s->ah) {
+	if (s->dct) {
+		/* A DCI's: the DCT receives, from its SRQ. */
+		p->peer = rs_wr_qp(sr, s->dct, "dct", false);
+		if (!p->peer)
+			return -EIO;
+	} else if (s->ah) {
 		p->peer = rs_qp_by_num(sr->st, s->remote_qpn);
 		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
 		w->wr.ud.remote_qpn = s->remote_qpn;
@@ -119,6 +124,8 @@ static int send_start(struct rs_step_run *sr)
 		w->opcode = IBV_WR_SEND_WITH_INV;
 		w->invalidate_rkey = mw ? mw->rkey : rs_as_mem(l)->mr->rkey;
 	}
+	if (rs_post_dest(sr, s->dct, s->ah, w->opcode))
+		return -EIO;
 	if (s->traffic.verify && p->peer)
 		p->check = check_received;
 	else if (s->traffic.verify)
@@ -230,7 +237,9 @@ static void send_dry(struct rs_run *run, struct rs_obj *obj)
 {
 	const struct rs_step_send *s = obj->data;
 	struct ibv_sge sge = { .addr = s->offset, .length = s->length };
-	struct rs_wr_sym sym = { .local = s->local, .ah = s->ah,
+	struct rs_wr_sym sym = { .local = s->local,
+				 .ah = s->dct ? NULL : s->ah,
+				 .dct = s->dct, .dc_ah = s->ah,
 				 .inv = s->invalidate_rkey_of,
 				 .whole = !rs_obj_has(obj, "length") &&
 					  !s->vary.sge_count,

@@ -4,6 +4,7 @@
 #include <infiniband/verbs.h>
 
 #include "model.h"
+#include "registry.h"
 #include "steps.h"
 
 const struct rdmascn_kind *const rs_core_steps[] = {
@@ -15,6 +16,7 @@ const struct rdmascn_kind *const rs_core_steps[] = {
 	&rs_step_ud_send,
 	&rs_step_bind_mw,
 	&rs_step_invalidate,
+	&rs_step_register_layout,
 	&rs_step_pingpong,
 	&rs_step_stream,
 	&rs_step_verify,
@@ -76,6 +78,9 @@ int rs_step_check_invalidatable(struct rs_obj *obj, struct rs_diag *d,
 	int64_t type;
 
 	if (!t)
+		return 0;
+	/* What a WR of its own registers (an mkey): LOCAL_INV undoes it. */
+	if (rs_wr_reg_find(t->kind->name))
 		return 0;
 	if (rs_obj_field_int(t, "type", &type)) {
 		if (type == IBV_MW_TYPE_2)

@@ -61,7 +61,10 @@ struct rs_step_send {
 	struct rs_step_common common;
 	char *qp;
 	char *local;
-	char *ah;                /* UD: address handle ... */
+	char *ah;                /* UD: address handle ... ; with dct:
+				  * the address handle to it */
+	char *dct;               /* a QP whose sends name their destination
+				  * (a DCI): that one (a DCT) */
 	char *invalidate_rkey_of; /* send_with_inv: an mr or mw */
 	uint32_t length;
 	uint32_t imm;            /* send_with_imm when given */
@@ -297,6 +300,7 @@ extern const struct rdmascn_kind rs_step_atomic;
 extern const struct rdmascn_kind rs_step_ud_send;
 extern const struct rdmascn_kind rs_step_bind_mw;
 extern const struct rdmascn_kind rs_step_invalidate;
+extern const struct rdmascn_kind rs_step_register_layout;
 extern const struct rdmascn_kind rs_step_pingpong;
 extern const struct rdmascn_kind rs_step_stream;
 extern const struct rdmascn_kind rs_step_verify;

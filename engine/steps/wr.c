@@ -329,11 +329,12 @@ uint32_t rs_recv_room(struct rs_qpi *q)
 
 /* --- posting -------------------------------------------------------------- */
 
-#define AS_ROW(word, bit, wr, msg) { (wr), (bit), msg },
+#define AS_ROW(word, bit, wr, msg) { (wr), (bit), msg, word },
 static const struct send_op {
 	int wr;                      /* IBV_WR_*, -1: none */
 	uint64_t bit;                /* IBV_QP_EX_WITH_* */
 	const char *msg;
+	const char *word;            /* of send_ops: */
 } send_ops[] = { RS_SEND_OP_MAP(AS_ROW) };
 
 static const struct send_op *send_op(enum ibv_wr_opcode opcode)
@@ -349,6 +350,13 @@ const char *rs_wr_op_name(enum ibv_wr_opcode opcode)
 	const struct send_op *o = send_op(opcode);
 
 	return o ? o->msg : "send";
+}
+
+const char *rs_wr_send_op_word(enum ibv_wr_opcode opcode)
+{
+	const struct send_op *o = send_op(opcode);
+
+	return o ? o->word : "?";
 }
 
 bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)

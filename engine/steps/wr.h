@@ -163,6 +163,8 @@ int rs_post_recv_list(struct ibv_srq *srq, struct rs_qpi *q,
 /* What messages call a WR of @opcode: "rdma_write" (the table of send
  * operations, RS_SEND_OP_MAP in scenario/schema.h). */
 const char *rs_wr_op_name(enum ibv_wr_opcode opcode);
+/* Its word in a QP's `send_ops:` ("send_with_imm"). */
+const char *rs_wr_send_op_word(enum ibv_wr_opcode opcode);
 /* Does a WR of @opcode on @qp go through ibv_wr_* (an ex QP created
  * with that op in send_ops)? */
 bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode);

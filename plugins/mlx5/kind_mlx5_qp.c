@@ -283,6 +283,13 @@ void mlx5_qp_set_wr_dest(struct rs_live *l, struct rs_live *dest,
 			      d->dc->access_key);
 }
 
+struct mlx5dv_qp_ex *mlx5_qp_mqpx(struct rs_live *l)
+{
+	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
+
+	return rt ? rt->mqpx : NULL;
+}
+
 /* As any QP to the steps and connections: a DC QP is reliable, as an
  * RC QP is. */
 static int as_qp(struct rs_run *run, struct rs_live *l,

@@ -77,12 +77,14 @@ static const struct rdmascn_kind *const mlx5_kinds[] = {
 	&mlx5_kind_matcher,
 	&mlx5_kind_flow,
 	&mlx5_kind_qp,
+	&mlx5_kind_mkey,
 	NULL
 };
 
 static const struct rdmascn_plugin mlx5_plugin = {
 	.name = "mlx5",
-	.version = "2",
+	/* Built with the engine, from the same tree: its version. */
+	.version = RDMASCN_VERSION,
 	.describe_device = describe_device,
 	.kinds = mlx5_kinds,
 	.features = mlx5_features,
@@ -94,4 +96,5 @@ static void mlx5_plugin_init(void)
 {
 	rdmascn_register_plugin_v5(&mlx5_plugin);
 	rdmascn_register_wr_dest_v5(&mlx5_qp_wr_dest);
+	rdmascn_register_wr_reg_v5(&mlx5_mkey_wr_reg);
 }

@@ -28,6 +28,15 @@ extern const struct rdmascn_kind mlx5_kind_matcher;
 extern const struct rdmascn_kind mlx5_kind_flow;
 extern const struct rdmascn_kind mlx5_kind_qp;
 extern const struct rdmascn_wr_dest mlx5_qp_wr_dest;
+extern const struct rdmascn_kind mlx5_kind_mkey;
+extern const struct rdmascn_wr_reg mlx5_mkey_wr_reg;
+
+/* An mkey's UMR WR on @mqpx (between ibv_wr_start() and
+ * ibv_wr_complete()), and its arguments in a dry run. */
+struct mlx5_mkey;
+struct rs_live;
+int mlx5_mkey_build(struct mlx5dv_qp_ex *mqpx, struct rs_live *l);
+void mlx5_mkey_dry(const struct mlx5_mkey *k, struct rdmascn_call *c);
 
 /* An mlx5 context's runtime state: what devx objects are made on. */
 struct mlx5_context_rt {

@@ -65,6 +65,10 @@ struct mlx5_qp {
 	uint32_t access;            /* dct: IBV_ACCESS_* */
 	uint8_t min_rnr_timer;      /* dct; 0: 12 */
 	uint32_t path_mtu;          /* dct, dci: bytes; 0: 1024 */
+	/* Not a field: the max_inline_data the UMR WRs posted on it need
+	 * (register_layout's check raises it); the create asks for at
+	 * least this much. */
+	uint32_t umr_inline;
 };
 
 /* What a declaration asks mlx5dv_create_qp() for: both attribute
@@ -89,6 +93,9 @@ unsigned mlx5_qp_steps(const struct mlx5_qp *q,
 struct rs_live;
 void mlx5_qp_set_wr_dest(struct rs_live *l, struct rs_live *dest,
 			 struct ibv_ah *ah);
+
+/* The mlx5dv_qp_ex of an mlx5_qp (NULL: not made, or no send ops). */
+struct mlx5dv_qp_ex *mlx5_qp_mqpx(struct rs_live *l);
 
 /* Names, for calls and the record: "DCI", "TUNNEL_OFFLOADS|...". */
 const char *mlx5_dc_type_name(int type);

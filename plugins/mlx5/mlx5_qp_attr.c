@@ -55,6 +55,9 @@ void mlx5_qp_init_attr(const struct mlx5_qp *q,
 		ax->cap.max_recv_wr = rq && !q->dc ? QP_DEFAULT_WR : 0;
 		ax->cap.max_recv_sge = rq && !q->dc ? QP_DEFAULT_SGE : 0;
 	}
+	/* Room for the largest UMR WR a register_layout step posts. */
+	if (ax->cap.max_inline_data < q->umr_inline)
+		ax->cap.max_inline_data = q->umr_inline;
 	if (q->send_ops || q->mlx5_send_ops) {
 		ax->comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 		ax->send_ops_flags = q->send_ops;

@@ -23,8 +23,11 @@ $2
 $3"
 }
 
-mlx5="mlx5 2 $plugdir/mlx5.so
-  kinds: mlx5_contexts devx mlx5_cqs mlx5_uars mlx5_vars mlx5_pps mlx5_umems mlx5_flow_matchers mlx5_flows mlx5_qps
+# The mlx5 plugin is built with the engine: its version is rdmascn's.
+version=$("$rdmascn" --version | sed -n 's/^rdmascn //p')
+[ -n "$version" ] || fail "rdmascn --version says no version"
+mlx5="mlx5 $version $plugdir/mlx5.so
+  kinds: mlx5_contexts devx mlx5_cqs mlx5_uars mlx5_vars mlx5_pps mlx5_umems mlx5_flow_matchers mlx5_flows mlx5_qps mlx5_mkeys
   features: mlx5dv devx"
 fake="fake 0.1 $testdir/fake.so
   kinds: fake_tags

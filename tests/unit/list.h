@@ -127,7 +127,12 @@
 	X(mlx5qp, dci_attr)                                               \
 	X(mlx5qp, dct_attr_and_states)                                    \
 	X(mlx5qp, raw_packet_flags)                                       \
-	X(mlx5qp, rc_waits_for_a_connection)
+	X(mlx5qp, rc_waits_for_a_connection)                              \
+	X(mlx5mkey, entries_and_max_entries)                              \
+	X(mlx5mkey, inline_need_is_rdma_cores_bound)                      \
+	X(mlx5mkey, length_and_span)                                      \
+	X(mlx5mkey, entries_as_the_device_takes_them)                     \
+	X(mlx5mkey, qp_asks_for_the_umr_room)
 
 #define TEST(group, name) void test_##group##_##name(void)
 

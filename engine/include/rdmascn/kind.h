@@ -27,6 +27,7 @@ struct rs_mw_rt;
 struct ibv_ah;
 struct ibv_pd;
 struct ibv_srq;
+struct rdmascn_call;
 
 /*
  * Facets: an object seen as something the engine and the steps use,
@@ -71,6 +72,40 @@ struct rdmascn_wr_dest {
 	 * `ah:`), e.g. with mlx5dv_wr_set_dc_addr(). */
 	void (*set_wr_dest)(struct rs_live *qp, struct rs_live *dest,
 			    struct ibv_ah *ah);
+};
+
+/*
+ * ABI 5 addition: objects of a kind that a WR of their own registers
+ * onto memory (mlx5's indirect mkeys: a UMR WR built with
+ * mlx5dv_wr_mr_list() or mlx5dv_wr_mr_interleaved()), posted by the
+ * core's `register_layout` step; registered with
+ * rdmascn_register_wr_reg_v5() (rdmascn/plugin.h).  Object data as
+ * libcyaml filled it.
+ */
+struct rdmascn_wr_reg {
+	const char *kind;                /* "mlx5_mkey" */
+	const char *op;                  /* "umr": its WRs in messages */
+	/* validate: can the QP @qp (its kind @qp_kind's data) post @obj's
+	 * registration?  0, or -EINVAL with the error said through
+	 * rdmascn_obj_error() at @step's field "qp" or "mkey".  It may
+	 * note in @qp's data what the QP's create must allow for (a WQE
+	 * large enough). */
+	int (*check)(struct rs_obj *step, struct rs_diag *d,
+		     const char *qp_kind, void *qp, const void *obj);
+	/* On a device, between ibv_wr_start() and ibv_wr_complete() on
+	 * @qp (its QP facet's qpx, wr_id and wr_flags set): build the WR
+	 * that registers @obj (mlx5dv_wr_mr_list()); 0 or -errno (then
+	 * the WR is aborted). */
+	int (*build)(struct rs_live *qp, struct rs_live *obj);
+	/* The flags it needs in wr_flags besides the engine's
+	 * (IBV_SEND_INLINE for a UMR). */
+	unsigned wr_flags;
+	/* The opcode its signalled completion carries (MLX5DV_WC_UMR):
+	 * a completion with another one fails the step. */
+	int wc_opcode;
+	const char *wc_opcode_name;      /* "MLX5DV_WC_UMR" */
+	/* Dry run: the WR's arguments, with rdmascn_call_arg(). */
+	void (*dry)(const void *obj, struct rdmascn_call *c);
 };
 
 /* As a CQ. */

@@ -30,6 +30,7 @@ struct ibv_cq_ex;
 struct ibv_comp_channel;
 struct ibv_qp;
 struct rdmascn_wr_dest;
+struct rdmascn_wr_reg;
 
 #define RDMASCN_PLUGIN_ABI 5
 
@@ -69,6 +70,11 @@ void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin);
  * rdmascn_wr_dest in rdmascn/kind.h); from the plugin's constructor,
  * @d outliving the plugin. */
 void rdmascn_register_wr_dest_v5(const struct rdmascn_wr_dest *d);
+/* ABI 5 addition: objects of a kind that a WR of their own registers
+ * (struct rdmascn_wr_reg in rdmascn/kind.h: mlx5's mkeys), posted by
+ * the `register_layout` step; from the constructor, @r outliving the
+ * plugin. */
+void rdmascn_register_wr_reg_v5(const struct rdmascn_wr_reg *r);
 
 /*
  * What a plugin's kinds call (ABI 5), the engine's objects staying
@@ -81,6 +87,12 @@ void *rdmascn_obj_data(const struct rs_obj *obj);
 /* The data of the object @obj names @id by (its references are resolved
  * before check() runs); NULL when it names no such object. */
 void *rdmascn_obj_ref_data(const struct rs_obj *obj, const char *id);
+/* ABI 5 addition: the number an object @obj names by @id gives in its
+ * field @field (an unsigned integer of its kind's schema: an mr's
+ * "length"), after ${...} were expanded; 0, or -ENOENT when there is no
+ * such object or field or the file does not give it. */
+int rdmascn_obj_ref_uint(const struct rs_obj *obj, const char *id,
+			 const char *field, uint64_t *ret);
 void rdmascn_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		       const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
