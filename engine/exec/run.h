@@ -45,12 +45,16 @@ struct rs_live {
 	 * creates it from (an ah `from_wc`), for the create only. */
 	const struct ibv_wc *from_wc;
 	const void *from_grh;
-	/* An mr another node made (rs_nodes_publish()): what a step here
-	 * posts to it with. */
+	/* An mr or a qp another node made (rs_nodes_publish()): what a
+	 * step here posts to it with (a ud_send `to:` it: its QPN and
+	 * Q_Key; its port's GID, for the record). */
 	struct {
 		bool known;
 		uint32_t rkey;
 		uint64_t addr, length;
+		bool qp_known;
+		uint32_t qpn, qkey;
+		uint8_t gid[16];
 	} far;
 };
 

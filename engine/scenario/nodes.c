@@ -202,6 +202,10 @@ bool rs_step_on(const struct rs_obj *o, int i)
 		return true;
 	if (o->on_peer != i)
 		return false;
+	/* A pingpong's peer answers; a ud_send's `to` counts what it
+	 * receives. */
 	peer = rs_obj_target(o, "peer");
+	if (!peer)
+		peer = rs_obj_target(o, "to");
 	return peer && peer->on == i;
 }
