@@ -100,6 +100,12 @@ out:
 	return r;
 }
 
+void rs_run_nodes_done(struct rs_run *run)
+{
+	if (run->rdv && !run->dry_run)
+		rs_rdv_barrier(run->rdv, "teardown", NULL, 0);
+}
+
 int rs_run_nodes_verdict(struct rs_run *run, int mine)
 {
 	char err[1024] = "";
