@@ -18,6 +18,12 @@ const char *rs_node_name(const struct rs_scenario *s, int i)
 	       s->top->nodes[i].id : "";
 }
 
+const char *rs_node_device(const struct rs_scenario *s, int i)
+{
+	return i >= 0 && (unsigned)i < rs_nodes_count(s) ?
+	       s->top->nodes[i].device : NULL;
+}
+
 int rs_node_find(const struct rs_scenario *s, const char *id)
 {
 	for (unsigned i = 0; i < rs_nodes_count(s); i++)

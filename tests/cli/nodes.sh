@@ -109,6 +109,17 @@ else
 	bad "node b's record has: $got"
 fi
 
+# A node's device: is what its contexts open where they say any (or
+# nothing); --device still wins.
+dev=$(dirname "$0")/../rxe/scn/nodes_device.yaml
+got=$("$rdmascn" run -n --node b --set dev_b=mlx5_7 "$dev" 2>&1 | sed -n 's/.*ibv_open_device(device=\([^ ]*\) .*/\1/p')
+got2=$("$rdmascn" run -n --node a -d foo0 "$dev" 2>&1 | sed -n 's/.*ibv_open_device(device=\([^ ]*\) .*/\1/p')
+if [ "$got $got2" = "mlx5_7 foo0" ]; then
+	ok "a node's device: b's context opens mlx5_7; --device foo0 wins"
+else
+	bad "a node's device: b opens '$got', a with --device foo0 '$got2'"
+fi
+
 # Both nodes for real: one verdict, one JUnit file with both nodes.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$rdmascn" run --node b --rendezvous "127.0.0.1:$port" "$f" \
