@@ -487,7 +487,7 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 	if (!r && run->rdv)
 		r = rs_nodes_publish(run);
 	if (r)
-		rs_nodes_fail(run, NULL);
+		rs_nodes_fail(run, RS_EXIT_CANTRUN, NULL);
 	t.steps = rs_now_ms();
 	if (!r && !rs_interrupted && !run->dry_run)
 		ret = rs_steps_run(run);

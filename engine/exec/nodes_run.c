@@ -194,7 +194,7 @@ int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 	return r ? rdv_failed(run, r, err) : 0;
 }
 
-void rs_nodes_fail(struct rs_run *run, const char *why)
+void rs_nodes_fail(struct rs_run *run, int code, const char *why)
 {
 	char msg[512];
 
@@ -202,5 +202,5 @@ void rs_nodes_fail(struct rs_run *run, const char *why)
 		return;
 	snprintf(msg, sizeof(msg), "%.500s", why && *why ? why :
 		 run->diag.errors ? run->diag.first : "it failed");
-	rs_rdv_abort(run->rdv, msg);
+	rs_rdv_abort(run->rdv, code, msg);
 }

@@ -142,7 +142,8 @@ static inline bool rs_run_here(const struct rs_run *run, const struct rs_obj *o)
  * what that node gave (@their_len bytes; @theirs NULL: a node not in
  * it).  publish: the MRs made here, to the others (rs_live.far).
  * barrier: all at @what.  agree: the worst of every node's @mine.
- * fail: tell the others this node failed (the first error, if no @why).
+ * fail: tell the others this node failed with exit code @code (the
+ * first error, if no @why), which becomes their verdict too.
  */
 int rs_nodes_swap(struct rs_run *run, struct rs_live *l, const void *mine,
 		  size_t len, void *theirs, size_t their_len);
@@ -150,7 +151,7 @@ int rs_nodes_publish(struct rs_run *run);
 int rs_nodes_barrier(struct rs_run *run, const char *what);
 int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 		   int *ret_all);
-void rs_nodes_fail(struct rs_run *run, const char *why);
+void rs_nodes_fail(struct rs_run *run, int code, const char *why);
 
 /* Keep the deviations that name a device of the run's contexts (after
  * rs_run_probe()); record them.  The first kept one for step @id, or for

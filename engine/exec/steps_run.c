@@ -548,7 +548,8 @@ static void fail_nodes(struct rs_run *run, struct rs_steps *st,
 		return;
 	snprintf(msg, sizeof(msg), "%s: %.300s", st->labels[o->index],
 		 sr->why);
-	rs_nodes_fail(run, msg);
+	rs_nodes_fail(run, sr->result == RS_STEP_FAILED ? RS_EXIT_FAILED :
+		      RS_EXIT_CANTRUN, msg);
 }
 
 int rs_steps_run(struct rs_run *run)
