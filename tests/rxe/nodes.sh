@@ -71,9 +71,12 @@ echo "ok a failing step on a ends both with exit 1: b says $(grep -h "node 'a' f
 
 # 5. Node b killed in the middle of a step: a ends at once, naming b,
 # torn down, nothing left.
-"$rdmascn" run --node b --set iters=100000000 "$fl" >"$tmp/b.out" 2>"$tmp/b.err" &
+# 10^6 round trips take far longer than the test (and than pp's deadline,
+# 120 s); 10^8 made the pingpong's start allocate and touch 800 MB of
+# samples, some 40 s under TCG in which a hears nothing of b.
+"$rdmascn" run --node b --set iters=1000000 "$fl" >"$tmp/b.out" 2>"$tmp/b.err" &
 pid_b=$!
-run_bg ab --check-leaks --node a --set iters=100000000 "$fl"
+run_bg ab --check-leaks --node a --set iters=1000000 "$fl"
 pid_a=$pid
 sleep 2
 t0=$(date +%s.%N)
@@ -97,9 +100,9 @@ since() { [ -n "$1" ] && printf '%.1f' "$(echo "$1 - $t0" | bc)" || echo '?'; }
 echo "b killed: reaped after $(since "$tb") s; a's step failed after $(since "$t_step") s, teardown from $(since "$t_td") to $(since "$t_down") s, a exited after $t s"
 [ $rc != 0 ] || fail "b killed: a exit 0"
 grep -q "node 'b'" "$tmp/err" "$tmp/out" 2>/dev/null || { cat "$tmp"/out "$tmp"/err; fail "b killed: a does not name b"; }
-# Before its step's deadline (120 s): the loss ended it, not the
-# deadline.  (Under TCG it takes tens of seconds: see the report.)
-[ $t -lt 100 ] || fail "b killed: a took $t s to end"
+# The loss ended it, within seconds (b's exit under TCG takes 1-5 s), not
+# the step's deadline (120 s).
+[ $t -lt 20 ] || fail "b killed: a took $t s to end"
 [ "$(destroyed "$tmp/out" | wc -l)" = 6 ] || { cat "$tmp/out"; fail "b killed: a did not tear down its 6 objects"; }
 echo "ok node b killed in the pingpong: a exit $rc after $t s, torn down: $(grep -h "node 'b'" "$tmp/err" "$tmp/out" | head -1)"
 grep -h "^step\|failed" "$tmp/out" | head -3
