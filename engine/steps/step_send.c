@@ -230,10 +230,15 @@ static int ud_send_start(struct rs_step_run *sr)
 	w->opcode = IBV_WR_SEND;
 	if (s->traffic.verify && p->peer)
 		p->check = check_received;
+	else if (s->traffic.verify && s->reply_to)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+				    "the sender replied to is not a qp of "
+				    "this scenario");
 	else if (s->traffic.verify)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
-				    "the receiving qp is not a qp of this "
-				    "scenario in this process");
+				    "qp '%s' is on another node: check what "
+				    "it received with a verify step there",
+				    s->to);
 	p->op = "ud_send";
 	return rs_post_begin(sr, p, &s->traffic,
 			     rs_post_has_data(sr, s->length));
