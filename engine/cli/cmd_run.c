@@ -487,7 +487,7 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 	if (!r && run->rdv)
 		r = rs_nodes_publish(run);
 	if (r)
-		rs_nodes_fail(run, NULL);
+		rs_nodes_fail(run, RS_EXIT_CANTRUN, NULL);
 	t.steps = rs_now_ms();
 	if (!r && !rs_interrupted && !run->dry_run)
 		ret = rs_steps_run(run);
@@ -495,6 +495,11 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 		rs_steps_dry_run(run);
 	else if (r)
 		ret = RS_EXIT_CANTRUN;
+	/* No node tears down while another still uses its objects (the
+	 * last step's remote MR, its QP's peer); a failure there is the
+	 * verdict's to tell. */
+	if (!r && !rs_interrupted)
+		rs_run_nodes_done(run);
 	t.teardown = rs_now_ms();
 	rs_run_teardown(run);
 	if (dv && rs_deviation_for_step(dv, NULL) && !rs_interrupted &&

@@ -100,6 +100,12 @@ out:
 	return r;
 }
 
+void rs_run_nodes_done(struct rs_run *run)
+{
+	if (run->rdv && !run->dry_run)
+		rs_rdv_barrier(run->rdv, "teardown", NULL, 0);
+}
+
 int rs_run_nodes_verdict(struct rs_run *run, int mine)
 {
 	char err[1024] = "";
@@ -111,9 +117,12 @@ int rs_run_nodes_verdict(struct rs_run *run, int mine)
 	 * (a step: 1), or was lost (3); named in the record. */
 	r = rs_rdv_verdict(run->rdv, mine, &all, err, sizeof(err));
 	if (r == -ECONNABORTED || r == -ECONNRESET || r == -ETIMEDOUT) {
+		int theirs = rs_rdv_fail_code(run->rdv);
+
 		rs_diag_error(&run->diag, NULL, "nodes: %s", err);
-		all = rs_rdv_worst(mine, r == -ECONNABORTED ?
-				   RS_EXIT_FAILED : RS_EXIT_CANTRUN);
+		/* An abort says its node's code: every node ends with it. */
+		all = rs_rdv_worst(mine, r != -ECONNABORTED ? RS_EXIT_CANTRUN :
+				   theirs ? theirs : RS_EXIT_FAILED);
 	} else if (r) {
 		return mine;
 	}

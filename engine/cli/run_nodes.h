@@ -14,6 +14,9 @@ struct run_opts;
  * under its record's `node_runs`.  close: say goodbye.
  */
 int rs_run_nodes_meet(struct rs_run *run, const struct run_opts *o);
+/* After the steps: every node at one barrier before any tears down; a
+ * failure there is left to rs_run_nodes_verdict(), which reports it. */
+void rs_run_nodes_done(struct rs_run *run);
 int rs_run_nodes_verdict(struct rs_run *run, int mine);
 void rs_run_nodes_gather(struct rs_run *run);
 void rs_run_nodes_close(struct rs_run *run);

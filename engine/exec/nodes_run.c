@@ -61,17 +61,73 @@ int rs_nodes_swap(struct rs_run *run, struct rs_live *l, const void *mine,
 	return r;
 }
 
-/* What a poster needs of an MR on another node. */
-struct far_mem {
+/* What a poster needs of an MR or a QP on another node. */
+struct far_obj {
 	uint32_t index;          /* the object's, in the plan */
+	uint32_t what;           /* FAR_MEM, FAR_QP */
+	uint64_t addr, length;   /* an mr's */
 	uint32_t rkey;
-	uint64_t addr, length;
+	uint32_t qpn, qkey;      /* a qp's */
+	uint8_t gid[16];         /* its port's GID (gid_index), or zero */
+	uint32_t pad;
 };
+
+enum { FAR_MEM = 1, FAR_QP = 2 };
+
+/* @l as the others see it: 0, or -ENOENT (nothing to tell of it). */
+static int far_of(struct rs_run *run, unsigned i, struct far_obj *f)
+{
+	struct rs_live *l = &run->live[i];
+	struct rs_mr_rt *m;
+	struct rdmascn_qp q;
+	const struct rs_dev *dev;
+
+	memset(f, 0, sizeof(*f));
+	f->index = i;
+	if (l->state != RS_LIVE_CREATED || !rs_run_here(run, l->obj))
+		return -ENOENT;
+	if ((m = rs_as_mem(l)) && m->mr) {
+		f->what = FAR_MEM;
+		f->rkey = m->mr->rkey;
+		f->addr = m->addr;
+		f->length = m->length;
+		return 0;
+	}
+	if (rs_as_qp(run, l, &q) || !q.rt || !q.rt->qp)
+		return -ENOENT;
+	f->what = FAR_QP;
+	f->qpn = q.rt->qp->qp_num;
+	f->qkey = q.rt->qkey;
+	dev = rs_live_dev(run, l);
+	if (dev && dev->gid_index >= 0)
+		memcpy(f->gid, dev->gid.raw, sizeof(f->gid));
+	return 0;
+}
+
+static void far_take(struct rs_run *run, const struct far_obj *f)
+{
+	struct rs_live *l;
+
+	if (f->index >= run->s->n_objects)
+		return;
+	l = &run->live[f->index];
+	if (f->what == FAR_MEM) {
+		l->far.known = true;
+		l->far.addr = f->addr;
+		l->far.length = f->length;
+		l->far.rkey = f->rkey;
+	} else if (f->what == FAR_QP) {
+		l->far.qp_known = true;
+		l->far.qpn = f->qpn;
+		l->far.qkey = f->qkey;
+		memcpy(l->far.gid, f->gid, sizeof(l->far.gid));
+	}
+}
 
 int rs_nodes_publish(struct rs_run *run)
 {
 	unsigned n = rs_nodes_count(run->s), k = 0;
-	struct far_mem *mine = rs_calloc(run->s->n_objects + 1, sizeof(*mine));
+	struct far_obj *mine = rs_calloc(run->s->n_objects + 1, sizeof(*mine));
 	struct rs_rdv_blob *all = rs_calloc(n, sizeof(*all));
 	char err[1024] = "";
 	int r;
@@ -81,34 +137,18 @@ int rs_nodes_publish(struct rs_run *run)
 		rs_free(all);
 		return rdv_failed(run, -ENOMEM, err);
 	}
-	for (unsigned i = 0; i < run->s->n_objects; i++) {
-		struct rs_live *l = &run->live[i];
-		struct rs_mr_rt *m;
-
-		if (l->state != RS_LIVE_CREATED || !rs_run_here(run, l->obj) ||
-		    !(m = rs_as_mem(l)) || !m->mr)
-			continue;
-		mine[k++] = (struct far_mem){ i, m->mr->rkey, m->addr,
-					      m->length };
-	}
-	r = rs_rdv_allgather(run->rdv, "remote mrs", mine, k * sizeof(*mine),
-			     all, err, sizeof(err));
+	for (unsigned i = 0; i < run->s->n_objects; i++)
+		if (!far_of(run, i, &mine[k]))
+			k++;
+	r = rs_rdv_allgather(run->rdv, "remote objects", mine,
+			     k * sizeof(*mine), all, err, sizeof(err));
 	for (unsigned j = 0; !r && j < n; j++) {
-		const struct far_mem *f = all[j].data;
+		const struct far_obj *f = all[j].data;
 
 		if ((int)j == run->node)
 			continue;
-		for (size_t e = 0; e < all[j].len / sizeof(*f); e++) {
-			struct rs_live *l;
-
-			if (f[e].index >= run->s->n_objects)
-				continue;
-			l = &run->live[f[e].index];
-			l->far.known = true;
-			l->far.addr = f[e].addr;
-			l->far.length = f[e].length;
-			l->far.rkey = f[e].rkey;
-		}
+		for (size_t e = 0; e < all[j].len / sizeof(*f); e++)
+			far_take(run, &f[e]);
 	}
 	rs_rdv_blobs_free(all, n);
 	rs_free(all);
@@ -154,7 +194,7 @@ int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 	return r ? rdv_failed(run, r, err) : 0;
 }
 
-void rs_nodes_fail(struct rs_run *run, const char *why)
+void rs_nodes_fail(struct rs_run *run, int code, const char *why)
 {
 	char msg[512];
 
@@ -162,5 +202,5 @@ void rs_nodes_fail(struct rs_run *run, const char *why)
 		return;
 	snprintf(msg, sizeof(msg), "%.500s", why && *why ? why :
 		 run->diag.errors ? run->diag.first : "it failed");
-	rs_rdv_abort(run->rdv, msg);
+	rs_rdv_abort(run->rdv, code, msg);
 }

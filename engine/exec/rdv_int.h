@@ -63,6 +63,8 @@ struct rs_rdv {
 
 	int fail;                       /* the first failure, sticky */
 	bool fail_told;                 /* it came from the leader */
+	int fail_code;                  /* the exit code an abort gave;
+					 * 0: none */
 	char msg[RDV_MSG_MAX];
 	char diff[RDV_MSG_MAX];         /* leader: differences found so far */
 	char last_err[128];             /* a node: why the last connect failed */

@@ -33,16 +33,18 @@ void rdv_fail(struct rs_rdv *r, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The leader's word to every node: errno, then the text. */
+/* The leader's word to every node: errno, the exit code an abort gave
+ * (0: none), then the text. */
 static void tell_all(struct rs_rdv *r)
 {
-	uint8_t e[4];
+	uint8_t e[8];
 	struct rdv_piece pc[2] = {
-		{ e, 4 }, { r->msg, strlen(r->msg) },
+		{ e, 8 }, { r->msg, strlen(r->msg) },
 	};
 	unsigned i;
 
 	rdv_put32(e, (uint32_t)-r->fail);
+	rdv_put32(e + 4, (uint32_t)r->fail_code);
 	for (i = 1; i < r->n; i++)
 		if (r->conn[i])
 			rdv_send(r->conn[i], RDV_FAIL, NULL, pc, 2);
@@ -153,22 +155,25 @@ static int on_frame(void *arg, struct rdv_frame *f)
 		c->bye = true;
 		return 0;
 	case RDV_ABORT:
-		if (!rdv_leader(r))
+		if (!rdv_leader(r) || f->len < 4)
 			break;
+		if (!r->fail)
+			r->fail_code = (int)rdv_get32(f->body);
 		rdv_fail_all(r, -ECONNABORTED, "node '%s' failed: %.*s",
 			     r->names[rank],
-			     (int)(f->len < 512 ? f->len : 512),
-			     (const char *)f->body);
+			     (int)(f->len - 4 < 512 ? f->len - 4 : 512),
+			     (const char *)f->body + 4);
 		return 0;
 	case RDV_FAIL:
-		if (rdv_leader(r) || f->len < 4)
+		if (rdv_leader(r) || f->len < 8)
 			break;
 		if (!r->fail) {
 			uint32_t e = rdv_get32(f->body);
 
 			rdv_fail(r, e && e < 4096 ? -(int)e : -EPROTO, "%.*s",
-				 (int)(f->len - 4 < 1024 ? f->len - 4 : 1024),
-				 (const char *)f->body + 4);
+				 (int)(f->len - 8 < 1024 ? f->len - 8 : 1024),
+				 (const char *)f->body + 8);
+			r->fail_code = (int)rdv_get32(f->body + 4);
 			r->fail_told = true;
 		}
 		return 0;
@@ -382,13 +387,20 @@ unsigned rs_rdv_n_nodes(const struct rs_rdv *r)
 	return r->n;
 }
 
-void rs_rdv_abort(struct rs_rdv *r, const char *why)
+int rs_rdv_fail_code(const struct rs_rdv *r)
+{
+	return r->fail ? r->fail_code : 0;
+}
+
+void rs_rdv_abort(struct rs_rdv *r, int code, const char *why)
 {
 	bool told;
 
 	if (!r)
 		return;
 	told = r->fail_told;
+	if (!r->fail)
+		r->fail_code = code;
 	if (rdv_leader(r)) {
 		/* Already failed: the nodes had the leader's word then. */
 		rdv_fail_all(r, -ECONNABORTED, "node '%s' failed: %s",
@@ -399,11 +411,15 @@ void rs_rdv_abort(struct rs_rdv *r, const char *why)
 		/* A failure the leader told us of, it knows; ours it
 		 * does not. */
 		if (!told && r->conn[0]) {
-			struct rdv_piece pc = { why, strlen(why) };
+			uint8_t c[4];
+			struct rdv_piece pc[2] = {
+				{ c, 4 }, { why, strlen(why) },
+			};
 
-			if (pc.len > 512)
-				pc.len = 512;
-			rdv_send(r->conn[0], RDV_ABORT, NULL, &pc, 1);
+			rdv_put32(c, (uint32_t)code);
+			if (pc[1].len > 512)
+				pc[1].len = 512;
+			rdv_send(r->conn[0], RDV_ABORT, NULL, pc, 2);
 		}
 	}
 	rdv_drain(r, RS_RDV_GRACE_MS);

@@ -102,10 +102,14 @@ int rs_rdv_verdict(struct rs_rdv *r, int mine, int *ret_all,
 		   char *err, size_t errlen);
 int rs_rdv_worst(int a, int b);
 
-/* Abort: tell every node that this one failed (@why); a node waiting
- * anywhere, or polling, gets -ECONNABORTED with "node 'b' failed: why".
+/* Abort: tell every node that this one failed (@why) with exit code
+ * @code; a node waiting anywhere, or polling, gets -ECONNABORTED with
+ * "node 'b' failed: why", and rs_rdv_fail_code() is @code there.
  * This side is failed from then on. */
-void rs_rdv_abort(struct rs_rdv *r, const char *why);
+void rs_rdv_abort(struct rs_rdv *r, int code, const char *why);
+/* The exit code the abort that failed @r gave (0: none, or not failed
+ * by an abort), on every node. */
+int rs_rdv_fail_code(const struct rs_rdv *r);
 
 /*
  * While steps run on another loop: a descriptor to watch (uv_poll,

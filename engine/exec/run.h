@@ -45,12 +45,16 @@ struct rs_live {
 	 * creates it from (an ah `from_wc`), for the create only. */
 	const struct ibv_wc *from_wc;
 	const void *from_grh;
-	/* An mr another node made (rs_nodes_publish()): what a step here
-	 * posts to it with. */
+	/* An mr or a qp another node made (rs_nodes_publish()): what a
+	 * step here posts to it with (a ud_send `to:` it: its QPN and
+	 * Q_Key; its port's GID, for the record). */
 	struct {
 		bool known;
 		uint32_t rkey;
 		uint64_t addr, length;
+		bool qp_known;
+		uint32_t qpn, qkey;
+		uint8_t gid[16];
 	} far;
 };
 
@@ -138,7 +142,8 @@ static inline bool rs_run_here(const struct rs_run *run, const struct rs_obj *o)
  * what that node gave (@their_len bytes; @theirs NULL: a node not in
  * it).  publish: the MRs made here, to the others (rs_live.far).
  * barrier: all at @what.  agree: the worst of every node's @mine.
- * fail: tell the others this node failed (the first error, if no @why).
+ * fail: tell the others this node failed with exit code @code (the
+ * first error, if no @why), which becomes their verdict too.
  */
 int rs_nodes_swap(struct rs_run *run, struct rs_live *l, const void *mine,
 		  size_t len, void *theirs, size_t their_len);
@@ -146,7 +151,7 @@ int rs_nodes_publish(struct rs_run *run);
 int rs_nodes_barrier(struct rs_run *run, const char *what);
 int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 		   int *ret_all);
-void rs_nodes_fail(struct rs_run *run, const char *why);
+void rs_nodes_fail(struct rs_run *run, int code, const char *why);
 
 /* Keep the deviations that name a device of the run's contexts (after
  * rs_run_probe()); record them.  The first kept one for step @id, or for

@@ -548,7 +548,8 @@ static void fail_nodes(struct rs_run *run, struct rs_steps *st,
 		return;
 	snprintf(msg, sizeof(msg), "%s: %.300s", st->labels[o->index],
 		 sr->why);
-	rs_nodes_fail(run, msg);
+	rs_nodes_fail(run, sr->result == RS_STEP_FAILED ? RS_EXIT_FAILED :
+		      RS_EXIT_CANTRUN, msg);
 }
 
 int rs_steps_run(struct rs_run *run)
@@ -588,8 +589,13 @@ int rs_steps_run(struct rs_run *run)
 			char tag[RS_STEP_NO_MAX + 8];
 
 			snprintf(tag, sizeof(tag), "step %s", o->no);
-			if (rs_nodes_barrier(run, tag)) {
-				ret = RS_EXIT_CANTRUN;
+			r = rs_nodes_barrier(run, tag);
+			if (r) {
+				/* Another node's failed step: its verdict,
+				 * which the nodes agree on at the end, not
+				 * one of this node's. */
+				if (r != -ECONNABORTED)
+					ret = RS_EXIT_CANTRUN;
 				stop = true;
 				if (rs_run_here(run, o))
 					print_not_run(&st, o);

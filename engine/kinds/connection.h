@@ -49,9 +49,26 @@ int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
 int rs_conn_oob_side(struct rs_run *run, struct rs_live *l,
 		     const struct rs_conn_side *mine,
 		     const struct rs_conn_side *far);
+/* Via rdma_cm: @a connects to @b, which listens; only the sides that
+ * are here (@here_a, @here_b) are moved by this process, and between
+ * nodes the sides swap their descriptions (b's port among them) once b
+ * listens. */
 int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 		       const struct rs_conn_side *a,
-		       const struct rs_conn_side *b);
+		       const struct rs_conn_side *b, bool here_a, bool here_b);
+
+/* The bit of event type @t in rs_connection_rt.seen[]. */
+#define CM_BIT(t) ((unsigned)(t) < 32 ? 1u << (t) : 0)
+
+/*
+ * Wait for event @want on @id (for CONNECT_REQUEST: on listening @id),
+ * acking every event on the way (connection_cm_wait.c); 0, or -errno
+ * reported (in @teardown quietly, bounded by a second).
+ */
+int rs_cm_wait(struct rs_run *run, struct rs_live *l,
+	       enum rdma_cm_event_type want, struct rdma_cm_id *id,
+	       enum rs_cm_on on, const char *id_name,
+	       struct rdma_cm_id **ret_id, bool teardown);
 
 /*
  * Take the next event of rdma_cm connection @l's channel (O_NONBLOCK):
@@ -65,11 +82,12 @@ int rs_cm_take(struct rs_live *l, struct rs_cm_event *e,
  * event on its channel, to rs_cm_event(). */
 void rs_conn_cm_readable(struct rs_step_run *sr, struct rs_live *l);
 
-/* Teardown of an rdma_cm connection: disconnect, flush both QPs, destroy
- * the cm ids and the channel; whatever is there, quietly. */
+/* Teardown of an rdma_cm connection: disconnect, flush the QPs that are
+ * here, destroy the cm ids and the channel; whatever is there, quietly
+ * (connection_cm_down.c). */
 void rs_conn_cm_destroy(struct rs_run *run, struct rs_live *l,
 			const struct rs_conn_side *a,
-			const struct rs_conn_side *b);
+			const struct rs_conn_side *b, bool here_a, bool here_b);
 
 /* Teardown of one side: its QP to ERR, so that what is still posted
  * flushes. */

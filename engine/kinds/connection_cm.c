@@ -16,170 +16,8 @@
 #include "connection.h"
 #include "model.h"
 
-/* Waits of an rdma_cm connection when the run has no deadline of its own. */
-#define CM_WAIT_MS 5000
 /* rdma_resolve_addr() and rdma_resolve_route() give up after this. */
 #define CM_RESOLVE_MS 2000
-/* Teardown: how long to wait for each DISCONNECTED. */
-#define CM_DISCONNECT_MS 1000
-
-static int cm_event_errno(enum rdma_cm_event_type t)
-{
-	switch (t) {
-	case RDMA_CM_EVENT_REJECTED:
-		return ECONNREFUSED;
-	case RDMA_CM_EVENT_UNREACHABLE:
-		return EHOSTUNREACH;
-	case RDMA_CM_EVENT_ADDR_ERROR:
-		return EADDRNOTAVAIL;
-	case RDMA_CM_EVENT_ROUTE_ERROR:
-		return ENETUNREACH;
-	case RDMA_CM_EVENT_CONNECT_ERROR:
-		return ECONNABORTED;
-	default:
-		return EPROTO;
-	}
-}
-
-#define CM_BIT(t) ((unsigned)(t) < 32 ? 1u << (t) : 0)
-
-int rs_cm_take(struct rs_live *l, struct rs_cm_event *e,
-	       const struct rdma_cm_id *accept_on)
-{
-	struct rs_connection_rt *rt = l->rt;
-	struct rdma_cm_event *ev;
-
-	if (rdma_get_cm_event(rt->channel, &ev))
-		return -errno;
-	e->type = ev->event;
-	e->status = ev->status;
-	e->id = ev->id;
-	e->listen_id = ev->listen_id;
-	rdma_ack_cm_event(ev);
-	if (e->type == RDMA_CM_EVENT_CONNECT_REQUEST)
-		e->on = e->listen_id && e->listen_id == rt->listen_id ?
-			RS_CM_ON_LISTEN : RS_CM_ON_OTHER;
-	else if (e->id && e->id == rt->a_id)
-		e->on = RS_CM_ON_A;
-	else if (e->id && e->id == rt->b_id)
-		e->on = RS_CM_ON_B;
-	else if (e->id && e->id == rt->listen_id)
-		e->on = RS_CM_ON_LISTEN;
-	else
-		e->on = RS_CM_ON_OTHER;
-	rt->seen[e->on] |= CM_BIT(e->type);
-	if (e->type == RDMA_CM_EVENT_CONNECT_REQUEST &&
-	    (!accept_on || e->listen_id != accept_on)) {
-		/* Not ours to take (a stray peer on our port): refuse it
-		 * so that its id does not outlive the run. */
-		rdma_reject(e->id, NULL, 0);
-		rdma_destroy_id(e->id);
-		e->id = NULL;
-	}
-	return 0;
-}
-
-void rs_conn_cm_readable(struct rs_step_run *sr, struct rs_live *l)
-{
-	struct rs_cm_event e;
-	int r;
-
-	while (!(r = rs_cm_take(l, &e, NULL)))
-		rs_cm_event(sr, l, &e);
-	rs_cm_event_error(sr, l, r);
-}
-
-/* A DEVICE_REMOVAL came on one of the connection's ids: its device is
- * going, no DREQ or DREP passes any more. */
-static bool cm_removed(const struct rs_connection_rt *rt)
-{
-	uint32_t any = 0;
-
-	for (int i = 0; i < RS_CM_N_ON; i++)
-		any |= rt->seen[i];
-	return any & CM_BIT(RDMA_CM_EVENT_DEVICE_REMOVAL);
-}
-
-/* Teardown need not wait for @want on @on: it came already (a step or an
- * earlier wait took it), or it cannot come. */
-static bool cm_needless(const struct rs_connection_rt *rt, enum rs_cm_on on,
-			enum rdma_cm_event_type want)
-{
-	return rt->seen[on] & CM_BIT(want) || cm_removed(rt);
-}
-
-/*
- * Wait for event @want on @id (for CONNECT_REQUEST: on listening @id),
- * acking every event on the way.  Bounded by the run's deadline and
- * cut short by a signal; in @teardown quietly, by CM_DISCONNECT_MS and
- * without heeding signals (teardown must go on), skipping other events,
- * and not at all when the event already came (a step took it) or cannot
- * come any more (a DEVICE_REMOVAL).
- */
-static int cm_wait(struct rs_run *run, struct rs_live *l,
-		   enum rdma_cm_event_type want, struct rdma_cm_id *id,
-		   enum rs_cm_on on, const char *id_name,
-		   struct rdma_cm_id **ret_id, bool teardown)
-{
-	struct rs_connection_rt *rt = l->rt;
-	uint64_t ms = teardown ? CM_DISCONNECT_MS :
-		      run->default_deadline_ms ?: CM_WAIT_MS;
-	double end = rs_now_ms() + (double)ms;
-	bool request = want == RDMA_CM_EVENT_CONNECT_REQUEST;
-
-	if (run->dry_run)
-		return 0;
-	for (;;) {
-		struct pollfd p[2] = {
-			{ .fd = rt->channel->fd, .events = POLLIN },
-			{ .fd = teardown ? -1 : rs_signal_fd(),
-			  .events = POLLIN },
-		};
-		struct rs_cm_event e;
-		double left;
-		int r;
-
-		if (teardown && cm_needless(rt, on, want))
-			return 0;
-		if (!teardown && rs_interrupted)
-			return rs_live_error(run, l, EINTR, "rdma_cm: "
-					     "interrupted while waiting for %s "
-					     "on %s", rdma_event_str(want),
-					     id_name);
-		r = rs_cm_take(l, &e, request ? id : NULL);
-		if (!r) {
-			bool mine = request ? e.listen_id == id : e.id == id;
-
-			if (e.type == want && mine) {
-				if (ret_id)
-					*ret_id = e.id;
-				return 0;
-			}
-			/* A stray request was refused: not an error. */
-			if (teardown || e.type == RDMA_CM_EVENT_CONNECT_REQUEST)
-				continue;
-			return rs_live_error(run, l, cm_event_errno(e.type),
-					     "rdma_cm: %s (status %d%s%s) "
-					     "while waiting for %s on %s",
-					     rdma_event_str(e.type), e.status,
-					     e.status < 0 ? ": " : "",
-					     e.status < 0 ?
-					     strerror(-e.status) : "",
-					     rdma_event_str(want), id_name);
-		}
-		if (r != -EAGAIN && r != -EINTR)
-			return teardown ? r : rs_live_error(run, l, -r,
-				"rdma_get_cm_event: %s", strerror(-r));
-		left = end - rs_now_ms();
-		if (left <= 0)
-			return teardown ? -ETIMEDOUT :
-			       rs_live_error(run, l, ETIMEDOUT, "rdma_cm: no "
-					     "%s on %s within %llu ms",
-					     rdma_event_str(want), id_name,
-					     (unsigned long long)ms);
-		poll(p, 2, (int)left + 1);
-	}
-}
 
 /*
  * The address b listens on and a connects to: 'ip', else the IPv4
@@ -413,9 +251,112 @@ static int cm_create_id(struct rs_run *run, struct rs_live *l,
 	return rs_call_done(run, l, &c);
 }
 
+/* What the sides of a connection between nodes swap: each its
+ * description; b also the port its listen id is bound to (its address
+ * is its GID's, or the file's ip:). */
+struct cm_desc {
+	struct rs_peer peer;
+	uint16_t port;           /* host order; 0 from a */
+	uint8_t pad[6];
+};
+
+/* b listens: a channel, the listen id bound to @addr @ss. */
+static int cm_listen(struct rs_run *run, struct rs_live *l,
+		     struct sockaddr_storage *ss, const char *addr)
+{
+	const struct rs_connection *conn = l->obj->data;
+	struct rs_connection_rt *rt = l->rt;
+	struct rs_call c;
+	int r;
+
+	r = cm_create_id(run, l, &rt->listen_id, "listen_id");
+	if (r)
+		return r;
+	rs_call_init(&c, RS_CALL_CREATE, "rdma_bind_addr");
+	rs_call_arg(&c, "id", "listen_id");
+	rs_call_arg(&c, "addr", "%s", addr);
+	if (rs_call_go(run, l, &c)) {
+		RS_CALL_INT(&c, rdma_bind_addr(rt->listen_id,
+					       (struct sockaddr *)ss));
+		if (c.err == EADDRINUSE)
+			rs_call_hint(&c, "port %u is taken; give another "
+				     "'port'", conn->port ? conn->port :
+				     RS_CM_DEFAULT_PORT);
+		else if (c.err == EADDRNOTAVAIL || c.err == ENODEV)
+			rs_call_hint(&c, "no RDMA device here has %s", addr);
+	}
+	r = rs_call_done(run, l, &c);
+	if (r)
+		return r;
+	rs_call_init(&c, RS_CALL_CREATE, "rdma_listen");
+	rs_call_arg(&c, "id", "listen_id");
+	rs_call_arg(&c, "backlog", "1");
+	if (rs_call_go(run, l, &c))
+		RS_CALL_INT(&c, rdma_listen(rt->listen_id, 1));
+	return rs_call_done(run, l, &c);
+}
+
+static void set_port(struct sockaddr_storage *ss, uint16_t port)
+{
+	if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	else
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+}
+
+/*
+ * Between nodes (@a or @b not here): swap descriptions once b listens
+ * (the swap is every node's meeting on this object, so a connects only
+ * after b's rdma_listen()); a learns b's GID and port from it.  On
+ * one node: b's description as it is.  @addr is b's address as text.
+ */
+static int cm_meet(struct rs_run *run, struct rs_live *l,
+		   const struct rs_conn_side *a, const struct rs_conn_side *b,
+		   bool here_a, bool here_b, struct sockaddr_storage *ss,
+		   char *addr, size_t addr_len)
+{
+	struct rs_connection_rt *rt = l->rt;
+	struct cm_desc mine = { 0 }, theirs = { 0 };
+	uint16_t port;
+	int r;
+
+	if (here_a && here_b)
+		return 0;
+	rs_conn_side_peer(run, l, here_a ? a : b, &mine.peer);
+	if (here_b && rt->listen_id)
+		mine.port = ntohs(rdma_get_src_port(rt->listen_id));
+	if (run->dry_run)
+		return 0;
+	r = rs_nodes_swap(run, l, &mine, sizeof(mine), &theirs,
+			  sizeof(theirs));
+	if (r || here_b)
+		return r;
+	/* a: b's address from b's description, at the port b has. */
+	port = theirs.port;
+	r = cm_addr(run, l, &theirs.peer, ss, addr, addr_len);
+	if (r)
+		return r;
+	if (!port)
+		return rs_live_error(run, l, EPROTO, "node b's side gave no "
+				     "port");
+	set_port(ss, port);
+	if (strchr(addr, ']'))
+		snprintf(strrchr(addr, ']') + 1, 8, ":%u", port);
+	else if (strrchr(addr, ':'))
+		snprintf(strrchr(addr, ':'), 8, ":%u", port);
+	return 0;
+}
+
+/*
+ * Connect @a (active: resolves, connects) and @b (passive: listens,
+ * accepts).  @here_a, @here_b: which sides this process moves; on one
+ * node both, one after the other.  Between nodes each node runs its own
+ * half, and the halves meet only through rdma_cm and the swap in
+ * cm_meet().
+ */
 int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 		       const struct rs_conn_side *a,
-		       const struct rs_conn_side *b)
+		       const struct rs_conn_side *b, bool here_a, bool here_b)
 {
 	const struct rs_connection *conn = l->obj->data;
 	struct rs_connection_rt *rt = l->rt;
@@ -427,10 +368,17 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 	struct rs_call c;
 	int r, fl;
 
-	rs_conn_side_peer(run, l, b, &bp);
-	r = cm_addr(run, l, &bp, &ss, addr, sizeof(addr));
-	if (r)
-		return r;
+	/* b's address; a's, between nodes, comes in cm_meet(). */
+	if (here_b || run->dry_run) {
+		rs_conn_side_peer(run, l, b, &bp);
+		r = cm_addr(run, l, &bp, &ss, addr, sizeof(addr));
+		if (r)
+			return r;
+		/* Between nodes, without a port: any free one, which
+		 * travels to a. */
+		if (!here_a && !conn->port && !run->dry_run)
+			set_port(&ss, 0);
+	}
 
 	rs_call_init(&c, RS_CALL_CREATE, "rdma_create_event_channel");
 	if (rs_call_go(run, l, &c))
@@ -448,214 +396,120 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 	}
 
 	/* b listens. */
-	r = cm_create_id(run, l, &rt->listen_id, "listen_id");
-	if (r)
-		return r;
-	rs_call_init(&c, RS_CALL_CREATE, "rdma_bind_addr");
-	rs_call_arg(&c, "id", "listen_id");
-	rs_call_arg(&c, "addr", "%s", addr);
-	if (rs_call_go(run, l, &c)) {
-		RS_CALL_INT(&c, rdma_bind_addr(rt->listen_id,
-					       (struct sockaddr *)&ss));
-		if (c.err == EADDRINUSE)
-			rs_call_hint(&c, "port %u is taken; give another "
-				     "'port'", conn->port ? conn->port :
-				     RS_CM_DEFAULT_PORT);
-		else if (c.err == EADDRNOTAVAIL || c.err == ENODEV)
-			rs_call_hint(&c, "no RDMA device here has %s", addr);
+	if (here_b) {
+		r = cm_listen(run, l, &ss, addr);
+		if (r)
+			return r;
 	}
-	r = rs_call_done(run, l, &c);
-	if (r)
-		return r;
-	rs_call_init(&c, RS_CALL_CREATE, "rdma_listen");
-	rs_call_arg(&c, "id", "listen_id");
-	rs_call_arg(&c, "backlog", "1");
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, rdma_listen(rt->listen_id, 1));
-	r = rs_call_done(run, l, &c);
+	r = cm_meet(run, l, a, b, here_a, here_b, &ss, addr, sizeof(addr));
 	if (r)
 		return r;
 
 	/* a finds b, moves its QP to INIT and asks. */
-	r = cm_create_id(run, l, &rt->a_id, "a_id");
-	if (r)
-		return r;
-	rs_call_init(&c, RS_CALL_CREATE, "rdma_resolve_addr");
-	rs_call_arg(&c, "id", "a_id");
-	rs_call_arg(&c, "dst", "%s", addr);
-	rs_call_arg(&c, "timeout_ms", "%u", CM_RESOLVE_MS);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, rdma_resolve_addr(rt->a_id, NULL,
-						  (struct sockaddr *)&ss,
-						  CM_RESOLVE_MS));
-	r = rs_call_done(run, l, &c);
-	if (!r)
-		r = cm_wait(run, l, RDMA_CM_EVENT_ADDR_RESOLVED, rt->a_id,
-			    RS_CM_ON_A, "a_id", NULL, false);
-	if (!r)
-		r = cm_same_port(run, l, rt->a_id, "a_id", a, addr);
-	if (r)
-		return r;
-	rs_call_init(&c, RS_CALL_CREATE, "rdma_resolve_route");
-	rs_call_arg(&c, "id", "a_id");
-	rs_call_arg(&c, "timeout_ms", "%u", CM_RESOLVE_MS);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, rdma_resolve_route(rt->a_id, CM_RESOLVE_MS));
-	r = rs_call_done(run, l, &c);
-	if (!r)
-		r = cm_wait(run, l, RDMA_CM_EVENT_ROUTE_RESOLVED, rt->a_id,
-			    RS_CM_ON_A, "a_id", NULL, false);
-	if (!r)
-		r = cm_modify(run, l, a, b, rt->a_id, "a_id",
-			      IBV_QPS_INIT);
-	if (r)
-		return r;
-	rs_call_init(&c, RS_CALL_CREATE, "rdma_connect");
-	rs_call_arg(&c, "id", "a_id");
-	cm_param(&c, conn, a, &pa, run->dry_run);
-	if (rs_call_go(run, l, &c)) {
-		RS_CALL_INT(&c, rdma_connect(rt->a_id, &pa));
-		cm_param_hint(&c, &pa, a);
+	if (here_a) {
+		r = cm_create_id(run, l, &rt->a_id, "a_id");
+		if (r)
+			return r;
+		rs_call_init(&c, RS_CALL_CREATE, "rdma_resolve_addr");
+		rs_call_arg(&c, "id", "a_id");
+		rs_call_arg(&c, "dst", "%s", addr);
+		rs_call_arg(&c, "timeout_ms", "%u", CM_RESOLVE_MS);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, rdma_resolve_addr(rt->a_id, NULL,
+				(struct sockaddr *)&ss, CM_RESOLVE_MS));
+		r = rs_call_done(run, l, &c);
+		if (!r)
+			r = rs_cm_wait(run, l, RDMA_CM_EVENT_ADDR_RESOLVED,
+				       rt->a_id, RS_CM_ON_A, "a_id", NULL,
+				       false);
+		if (!r)
+			r = cm_same_port(run, l, rt->a_id, "a_id", a, addr);
+		if (r)
+			return r;
+		rs_call_init(&c, RS_CALL_CREATE, "rdma_resolve_route");
+		rs_call_arg(&c, "id", "a_id");
+		rs_call_arg(&c, "timeout_ms", "%u", CM_RESOLVE_MS);
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, rdma_resolve_route(rt->a_id,
+							   CM_RESOLVE_MS));
+		r = rs_call_done(run, l, &c);
+		if (!r)
+			r = rs_cm_wait(run, l, RDMA_CM_EVENT_ROUTE_RESOLVED,
+				       rt->a_id, RS_CM_ON_A, "a_id", NULL,
+				       false);
+		if (!r)
+			r = cm_modify(run, l, a, b, rt->a_id, "a_id",
+				      IBV_QPS_INIT);
+		if (r)
+			return r;
+		rs_call_init(&c, RS_CALL_CREATE, "rdma_connect");
+		rs_call_arg(&c, "id", "a_id");
+		cm_param(&c, conn, a, &pa, run->dry_run);
+		if (rs_call_go(run, l, &c)) {
+			RS_CALL_INT(&c, rdma_connect(rt->a_id, &pa));
+			cm_param_hint(&c, &pa, a);
+		}
+		r = rs_call_done(run, l, &c);
+		if (r)
+			return r;
 	}
-	r = rs_call_done(run, l, &c);
-	if (r)
-		return r;
 
 	/* b gets the request on a new id, takes its QP to RTS, accepts. */
-	r = cm_wait(run, l, RDMA_CM_EVENT_CONNECT_REQUEST, rt->listen_id,
-		    RS_CM_ON_LISTEN, "listen_id", &rt->b_id, false);
-	if (!r)
-		r = cm_same_port(run, l, rt->b_id, "b_id", b, addr);
-	if (!r)
-		r = cm_modify(run, l, b, a, rt->b_id, "b_id",
-			      IBV_QPS_INIT);
-	if (!r)
-		r = cm_modify(run, l, b, a, rt->b_id, "b_id",
-			      IBV_QPS_RTR);
-	if (!r)
-		r = cm_modify(run, l, b, a, rt->b_id, "b_id",
-			      IBV_QPS_RTS);
-	if (r)
-		return r;
-	rs_call_init(&c, RS_CALL_CREATE, "rdma_accept");
-	rs_call_arg(&c, "id", "b_id");
-	cm_param(&c, conn, b, &pb, run->dry_run);
-	if (rs_call_go(run, l, &c)) {
-		RS_CALL_INT(&c, rdma_accept(rt->b_id, &pb));
-		cm_param_hint(&c, &pb, b);
+	if (here_b) {
+		r = rs_cm_wait(run, l, RDMA_CM_EVENT_CONNECT_REQUEST,
+			       rt->listen_id, RS_CM_ON_LISTEN, "listen_id",
+			       &rt->b_id, false);
+		if (!r)
+			r = cm_same_port(run, l, rt->b_id, "b_id", b, addr);
+		if (!r)
+			r = cm_modify(run, l, b, a, rt->b_id, "b_id",
+				      IBV_QPS_INIT);
+		if (!r)
+			r = cm_modify(run, l, b, a, rt->b_id, "b_id",
+				      IBV_QPS_RTR);
+		if (!r)
+			r = cm_modify(run, l, b, a, rt->b_id, "b_id",
+				      IBV_QPS_RTS);
+		if (r)
+			return r;
+		rs_call_init(&c, RS_CALL_CREATE, "rdma_accept");
+		rs_call_arg(&c, "id", "b_id");
+		cm_param(&c, conn, b, &pb, run->dry_run);
+		if (rs_call_go(run, l, &c)) {
+			RS_CALL_INT(&c, rdma_accept(rt->b_id, &pb));
+			cm_param_hint(&c, &pb, b);
+		}
+		r = rs_call_done(run, l, &c);
+		if (r)
+			return r;
 	}
-	r = rs_call_done(run, l, &c);
-	if (r)
-		return r;
 
 	/* a gets the reply: INIT again (now with the access flags the CM
 	 * agreed on, as librdmacm does), RTR, RTS, and the RTU. */
-	r = cm_wait(run, l, RDMA_CM_EVENT_CONNECT_RESPONSE, rt->a_id,
-		    RS_CM_ON_A, "a_id", NULL, false);
-	if (!r)
-		r = cm_modify(run, l, a, b, rt->a_id, "a_id",
-			      IBV_QPS_INIT);
-	if (!r)
-		r = cm_modify(run, l, a, b, rt->a_id, "a_id",
-			      IBV_QPS_RTR);
-	if (!r)
-		r = cm_modify(run, l, a, b, rt->a_id, "a_id",
-			      IBV_QPS_RTS);
-	if (r)
-		return r;
-	rs_call_init(&c, RS_CALL_CREATE, "rdma_establish");
-	rs_call_arg(&c, "id", "a_id");
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, rdma_establish(rt->a_id));
-	r = rs_call_done(run, l, &c);
-	if (!r)
-		r = cm_wait(run, l, RDMA_CM_EVENT_ESTABLISHED, rt->b_id,
-			    RS_CM_ON_B, "b_id", NULL, false);
+	if (here_a) {
+		r = rs_cm_wait(run, l, RDMA_CM_EVENT_CONNECT_RESPONSE,
+			       rt->a_id, RS_CM_ON_A, "a_id", NULL, false);
+		if (!r)
+			r = cm_modify(run, l, a, b, rt->a_id, "a_id",
+				      IBV_QPS_INIT);
+		if (!r)
+			r = cm_modify(run, l, a, b, rt->a_id, "a_id",
+				      IBV_QPS_RTR);
+		if (!r)
+			r = cm_modify(run, l, a, b, rt->a_id, "a_id",
+				      IBV_QPS_RTS);
+		if (r)
+			return r;
+		rs_call_init(&c, RS_CALL_CREATE, "rdma_establish");
+		rs_call_arg(&c, "id", "a_id");
+		if (rs_call_go(run, l, &c))
+			RS_CALL_INT(&c, rdma_establish(rt->a_id));
+		r = rs_call_done(run, l, &c);
+	}
+	if (!r && here_b)
+		r = rs_cm_wait(run, l, RDMA_CM_EVENT_ESTABLISHED, rt->b_id,
+			       RS_CM_ON_B, "b_id", NULL, false);
 	if (!r)
 		rt->established = true;
 	return r;
-}
-
-static void cm_destroy_id(struct rs_run *run, struct rs_live *l,
-			  struct rdma_cm_id **id, const char *id_name)
-{
-	struct rs_call c;
-
-	if (!*id && !run->dry_run)
-		return;
-	rs_call_init(&c, RS_CALL_DESTROY, "rdma_destroy_id");
-	rs_call_arg(&c, "id", "%s", id_name);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, rdma_destroy_id(*id));
-	*id = NULL;
-	rs_call_done(run, l, &c);
-}
-
-/*
- * rdma_disconnect() @id, unless its device took it away: the kernel then
- * closed the id after queueing its DEVICE_REMOVAL, and the call could
- * only fail (ENXIO).  What came meanwhile is taken first, so that a
- * removal is known before the call rather than after.
- */
-static void cm_disconnect(struct rs_run *run, struct rs_live *l,
-			  struct rdma_cm_id *id, enum rs_cm_on on,
-			  const char *id_name)
-{
-	struct rs_connection_rt *rt = l->rt;
-	struct rs_cm_event e;
-	struct rs_call c;
-
-	if (!run->dry_run) {
-		while (!rs_cm_take(l, &e, NULL))
-			;
-		if (rt->seen[on] & CM_BIT(RDMA_CM_EVENT_DEVICE_REMOVAL))
-			return;
-	}
-	rs_call_init(&c, RS_CALL_DESTROY, "rdma_disconnect");
-	rs_call_arg(&c, "id", "%s", id_name);
-	if (rs_call_go(run, l, &c))
-		RS_CALL_INT(&c, rdma_disconnect(id));
-	rs_call_done(run, l, &c);
-}
-
-void rs_conn_cm_destroy(struct rs_run *run, struct rs_live *l,
-			const struct rs_conn_side *a,
-			const struct rs_conn_side *b)
-{
-	struct rs_connection_rt *rt = l->rt;
-
-	if (rt->established || run->dry_run) {
-		/* DREQ from a; b's DISCONNECTED; b's rdma_disconnect()
-		 * answers with the DREP that ends a's wait.  Bounded:
-		 * rdma_destroy_id() cleans up whatever did not come.  Not
-		 * waited for when a step took it already, nor once the
-		 * device went (DEVICE_REMOVAL: cm_events.c). */
-		rs_conn_flush(run, l, a);
-		cm_disconnect(run, l, rt->a_id, RS_CM_ON_A, "a_id");
-		cm_wait(run, l, RDMA_CM_EVENT_DISCONNECTED, rt->b_id,
-			RS_CM_ON_B, "b_id", NULL, true);
-		rs_conn_flush(run, l, b);
-		cm_disconnect(run, l, rt->b_id, RS_CM_ON_B, "b_id");
-		cm_wait(run, l, RDMA_CM_EVENT_DISCONNECTED, rt->a_id,
-			RS_CM_ON_A, "a_id", NULL, true);
-		rt->established = false;
-	} else {
-		rs_conn_flush(run, l, a);
-		rs_conn_flush(run, l, b);
-	}
-	cm_destroy_id(run, l, &rt->b_id, "b_id");
-	cm_destroy_id(run, l, &rt->a_id, "a_id");
-	cm_destroy_id(run, l, &rt->listen_id, "listen_id");
-	if (rt->channel || run->dry_run) {
-		struct rs_call c;
-
-		rs_call_init(&c, RS_CALL_DESTROY,
-			     "rdma_destroy_event_channel");
-		if (rs_call_go(run, l, &c)) {
-			rdma_destroy_event_channel(rt->channel);
-			c.ok = true;
-		}
-		rt->channel = NULL;
-		rs_call_done(run, l, &c);
-	}
 }

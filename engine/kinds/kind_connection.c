@@ -183,16 +183,14 @@ static int conn_create(struct rs_run *run, struct rs_live *l)
 		return r;
 	mtu_warn(run, l, &a, &b);
 	/* A connection between nodes: each node moves its own side. */
-	if (l->obj->on_peer != RS_NODE_ANY && conn->via == RS_VIA_RDMA_CM)
-		return rs_live_error(run, l, EOPNOTSUPP, "via: rdma_cm between "
-				     "two nodes is not built yet; use via: "
-				     "oob");
+	if (conn->via == RS_VIA_RDMA_CM)
+		return rs_conn_cm_connect(run, l, &a, &b,
+					  rs_run_here(run, a.l->obj),
+					  rs_run_here(run, b.l->obj));
 	if (l->obj->on_peer != RS_NODE_ANY)
 		return rs_run_here(run, a.l->obj) ?
 		       rs_conn_oob_side(run, l, &a, &b) :
 		       rs_conn_oob_side(run, l, &b, &a);
-	if (conn->via == RS_VIA_RDMA_CM)
-		return rs_conn_cm_connect(run, l, &a, &b);
 	return rs_conn_oob_connect(run, l, &a, &b);
 }
 
@@ -229,7 +227,8 @@ static void conn_destroy(struct rs_run *run, struct rs_live *l)
 	side_get(run, l, "a", conn->a, &a);
 	side_get(run, l, "b", conn->b, &b);
 	if (conn->via == RS_VIA_RDMA_CM) {
-		rs_conn_cm_destroy(run, l, &a, &b);
+		rs_conn_cm_destroy(run, l, &a, &b, rs_run_here(run, a.l->obj),
+				   rs_run_here(run, b.l->obj));
 		return;
 	}
 	if (rs_run_here(run, a.l->obj))

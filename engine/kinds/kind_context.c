@@ -245,11 +245,26 @@ static int no_gid(struct rs_run *run, struct rs_live *l, const char *dev,
 				"no GID %u (%s)", dev, port, c->gid_index, gids);
 }
 
+/* The device @l opens: --device, else its own, else (where its own is
+ * any) its node's `device:`. */
+static const char *context_want(const struct rs_run *run,
+				const struct rs_live *l)
+{
+	const struct rs_context *c = l->obj->data;
+	const char *node = rs_node_device(run->s, l->obj->on);
+
+	if (run->device)
+		return run->device;
+	if (node && (!c->device || !strcmp(c->device, "any")))
+		return node;
+	return c->device;
+}
+
 static int context_probe(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_context *c = l->obj->data;
 	struct rs_dev *dev = &((struct rs_context_rt *)l->rt)->dev;
-	const char *want = run->device ? run->device : c->device;
+	const char *want = context_want(run, l);
 	bool any = !want || !strcmp(want, "any");
 	bool by_index = c->index_given && !run->device;
 	char names[256], gids[128] = "";
@@ -394,7 +409,7 @@ static int context_create(struct rs_run *run, struct rs_live *l)
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_open_device");
 	if (run->dry_run) {
 		const struct rs_context *ctx = l->obj->data;
-		const char *want = run->device ? run->device : ctx->device;
+		const char *want = context_want(run, l);
 
 		if (ctx->index_given && !run->device)
 			rs_call_arg(&c, "device", "#%u", ctx->index);

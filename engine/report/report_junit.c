@@ -5,6 +5,9 @@
  * teardown.  The element and attribute set is Jenkins' junit-10.xsd
  * (tests/junit/junit.xsd): GitLab and Jenkins read it.  classname is the
  * scenario file and the cell, name the step's id, times are seconds.
+ * A run across nodes (`nodes:`) is one suite of every node's testcases,
+ * the leader's first, then each record in `node_runs`: classname ends
+ * in "@NODE", and a property "node.NAME" per node gives its host.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,7 +36,8 @@ struct tc {
 struct suite {
 	const struct rs_val *rec;
 	char name[NAME_MAX_LEN];
-	char classname[NAME_MAX_LEN];
+	char base[NAME_MAX_LEN];        /* the file and the cell */
+	char classname[2 * NAME_MAX_LEN]; /* base, "@NODE" across nodes */
 	unsigned tests, failures, errors, skipped;
 };
 
@@ -212,18 +216,21 @@ static bool step_ran(const struct rs_val *steps, const char *no)
 	return false;
 }
 
-/* Every testcase of a cell, in the order they ran, to @fn. */
-static int each_tc(struct suite *s,
-		   int (*fn)(struct suite *s, const struct tc *t, void *ctx),
-		   void *ctx)
+/* The testcases of one node's record (or the only one), in the order
+ * they ran, to @fn. */
+static int record_tcs(struct suite *s, const struct rs_val *rec,
+		      int (*fn)(struct suite *s, const struct tc *t,
+				void *ctx), void *ctx)
 {
-	const struct rs_val *rec = s->rec;
 	const struct rs_val *steps = rs_val_get(rec, "steps");
 	const struct rs_val *plan = rs_val_get(rec, "plan_steps");
+	const char *node = rs_val_get_str(rs_val_get(rec, "node"), "name");
 	char name[NAME_MAX_LEN];
 	struct tc t;
 	int ret;
 
+	snprintf(s->classname, sizeof(s->classname), "%s%s%s", s->base,
+		 node ? "@" : "", node ? node : "");
 	setup_tc(rec, &t);
 	if ((ret = fn(s, &t, ctx)))
 		return ret;
@@ -241,6 +248,19 @@ static int each_tc(struct suite *s,
 	}
 	teardown_tc(rec, &t);
 	return fn(s, &t, ctx);
+}
+
+/* Every testcase of a cell: its record's, then every other node's. */
+static int each_tc(struct suite *s,
+		   int (*fn)(struct suite *s, const struct tc *t, void *ctx),
+		   void *ctx)
+{
+	const struct rs_val *others = rs_val_get(s->rec, "node_runs");
+	int ret = record_tcs(s, s->rec, fn, ctx);
+
+	for (size_t i = 0; !ret && i < rs_val_len(others); i++)
+		ret = record_tcs(s, rs_val_at(others, i), fn, ctx);
+	return ret;
 }
 
 static int count_tc(struct suite *s, const struct tc *t, void *ctx)
@@ -265,7 +285,7 @@ static void suite_init(struct suite *s, const struct rs_val *rec)
 	const char *name = rs_val_get_str(scn, "name");
 
 	*s = (struct suite){ .rec = rec };
-	snprintf(s->classname, sizeof(s->classname), "%s%s%s%s",
+	snprintf(s->base, sizeof(s->base), "%s%s%s%s",
 		 rs_val_text(scn, "file"), cell ? "[" : "", cell ? cell : "",
 		 cell ? "]" : "");
 	snprintf(s->name, sizeof(s->name), "%s%s%s%s",
@@ -292,6 +312,7 @@ static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 	static const char *const keys[] = { "tool", "kernel", "verdict" };
 	const struct rs_val *params =
 		rs_val_get(rs_val_get(rec, "scenario"), "params");
+	const struct rs_val *others = rs_val_get(rec, "node_runs");
 	char name[NAME_MAX_LEN];
 	int r = 0;
 
@@ -302,6 +323,15 @@ static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 	json_object_object_foreach(rs_val_json(params), key, val) {
 		snprintf(name, sizeof(name), "param.%s", key);
 		r |= put_property(w, name, json_object_get_string(val));
+	}
+	/* Across nodes: which node ran where. */
+	for (size_t i = 0; rs_val_get(rec, "node") && i <= rs_val_len(others);
+	     i++) {
+		const struct rs_val *n = i ? rs_val_at(others, i - 1) : rec;
+
+		snprintf(name, sizeof(name), "node.%s",
+			 rs_val_text(rs_val_get(n, "node"), "name"));
+		r |= put_property(w, name, rs_val_text(n, "host"));
 	}
 	r |= xmlTextWriterEndElement(w) < 0;
 	return r;

@@ -191,6 +191,9 @@ static inline unsigned rs_nodes_count(const struct rs_scenario *s)
 }
 /* Node @i's name; "" for RS_NODE_ANY. */
 const char *rs_node_name(const struct rs_scenario *s, int i);
+/* Node @i's `device:`, which its contexts open where they say any; NULL:
+ * none given, or RS_NODE_ANY. */
+const char *rs_node_device(const struct rs_scenario *s, int i);
 /* The node named @id, or RS_NODE_ANY. */
 /* The nodes' ids as "a, b, c" into @buf (cut at @len). */
 void rs_nodes_list(const struct rs_scenario *s, char *buf, size_t len);

@@ -8,6 +8,7 @@
  * pair of references that disagree is an error at the second one.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -16,6 +17,12 @@ const char *rs_node_name(const struct rs_scenario *s, int i)
 {
 	return i >= 0 && (unsigned)i < rs_nodes_count(s) ?
 	       s->top->nodes[i].id : "";
+}
+
+const char *rs_node_device(const struct rs_scenario *s, int i)
+{
+	return i >= 0 && (unsigned)i < rs_nodes_count(s) ?
+	       s->top->nodes[i].device : NULL;
 }
 
 int rs_node_find(const struct rs_scenario *s, const char *id)
@@ -46,6 +53,47 @@ static const struct rs_loc *decl_loc(const struct rs_scenario *s,
 	return v ? &v->loc : n ? &n->loc : &s->doc.root->loc;
 }
 
+/*
+ * A node's address as the rendezvous reads it (docs/nodes.md): "host",
+ * "host:port", "[ipv6]" or "[ipv6]:port", the port 1 to 65535.  NULL,
+ * or what is wrong with it.
+ */
+static const char *address_bad(const char *text)
+{
+	const char *colon, *host_end;
+	char *end;
+	unsigned long p;
+
+	if (strchr(text, ' '))
+		return "is not a host name or an IP address";
+	if (text[0] == '[') {
+		host_end = strchr(text, ']');
+		if (!host_end || host_end == text + 1)
+			return "has no closing ']' after an IPv6 address";
+		if (host_end[1] && host_end[1] != ':')
+			return "has more after ']' than ':PORT'";
+		colon = host_end[1] ? host_end + 1 : NULL;
+	} else {
+		colon = strchr(text, ':');
+		if (colon && strchr(colon + 1, ':'))
+			return "holds an IPv6 address without [ ]: write "
+			       "[ADDRESS] or [ADDRESS]:PORT";
+		if (colon == text || !text[0])
+			return "has no host";
+	}
+	if (!colon)
+		return NULL;
+	if (colon[1] < '0' || colon[1] > '9')
+		return "has no port number after ':'";
+	errno = 0;
+	p = strtoul(colon + 1, &end, 10);
+	if (*end)
+		return "has a port that is not a number";
+	if (errno || p < 1 || p > 65535)
+		return "has a port out of range (1 to 65535)";
+	return NULL;
+}
+
 static int check_decls(const struct rs_scenario *s, struct rs_diag *d)
 {
 	int r = 0;
@@ -66,11 +114,10 @@ static int check_decls(const struct rs_scenario *s, struct rs_diag *d)
 				      "a space", n->id);
 			r = -EINVAL;
 		}
-		if (n->address && strchr(n->address, ' ')) {
+		if (n->address && address_bad(n->address)) {
 			rs_diag_error(d, decl_loc(s, i, "address"), "node "
-				      "'%s': address: '%s' is not a host "
-				      "name or an IP address", n->id,
-				      n->address);
+				      "'%s': address: '%s' %s", n->id,
+				      n->address, address_bad(n->address));
 			r = -EINVAL;
 		}
 	}
@@ -202,6 +249,10 @@ bool rs_step_on(const struct rs_obj *o, int i)
 		return true;
 	if (o->on_peer != i)
 		return false;
+	/* A pingpong's peer answers; a ud_send's `to` counts what it
+	 * receives. */
 	peer = rs_obj_target(o, "peer");
+	if (!peer)
+		peer = rs_obj_target(o, "to");
 	return peer && peer->on == i;
 }

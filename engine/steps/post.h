@@ -33,6 +33,8 @@ struct post_rt {
 	/* The receives this traffic consumes, at the peer. */
 	struct rs_qpi *peer;
 	uint64_t peer_base;
+	bool receiver;               /* the receiving half only: the
+				      * sender is on another node */
 	/* Checks once every WR completed. */
 	uint8_t *dst;                /* verify: the remote's bytes (write,
 				      * read); the local ones are w.v's */
@@ -58,6 +60,15 @@ struct post_rt {
  */
 int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 		  const struct rs_step_traffic *t, bool has_data);
+/*
+ * The receiving half of traffic whose sender is on another node (a
+ * ud_send `to:` a QP here): done once @to has reaped a receive for each
+ * of the step's iterations; a lost datagram fails it at its deadline,
+ * saying how many arrived.
+ */
+int rs_post_begin_receiver(struct rs_step_run *sr, struct post_rt *p,
+			   struct rs_qpi *to,
+			   const struct rs_step_traffic *t);
 void rs_post_progress(struct rs_step_run *sr);
 void rs_post_release(struct rs_step_run *sr);
 /* A step's `dct:` and `ah:` (NULL: none): on a QP whose WRs name their

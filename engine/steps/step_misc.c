@@ -208,8 +208,10 @@ static int parallel_start(struct rs_step_run *sr)
 	struct rs_scenario *s = sr->run->s;
 	unsigned n = 0;
 
+	/* Across nodes: the children (or halves) that run here. */
 	for (unsigned i = 0; i < s->n_steps; i++)
-		n += s->steps[i]->parent == sr->obj;
+		n += s->steps[i]->parent == sr->obj &&
+		     rs_run_here(sr->run, s->steps[i]);
 	p->kids = rs_calloc(n + 1, sizeof(*p->kids));
 	p->threads = rs_calloc(n + 1, sizeof(*p->threads));
 	p->started = rs_calloc(n + 1, sizeof(*p->started));
@@ -219,7 +221,8 @@ static int parallel_start(struct rs_step_run *sr)
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		struct rs_step_run *k;
 
-		if (s->steps[i]->parent != sr->obj)
+		if (s->steps[i]->parent != sr->obj ||
+		    !rs_run_here(sr->run, s->steps[i]))
 			continue;
 		k = rs_calloc(1, sizeof(*k));
 		if (!k)

@@ -52,6 +52,15 @@ void rs_post_progress(struct rs_step_run *sr)
 	struct rs_owner *o = sr->owner;
 	uint64_t done, target, ok;
 
+	if (p->receiver) {
+		sr->done2 = atomic_load_explicit(&p->peer->recv_done,
+						 memory_order_acquire) -
+			    p->peer_base;
+		sr->done = sr->done2;
+		if (sr->done2 >= sr->total2)
+			rs_step_pass(sr);
+		return;
+	}
 	post_more(sr, p);
 	if (sr->finished)
 		return;
@@ -191,6 +200,28 @@ int rs_post_begin(struct rs_step_run *sr, struct post_rt *p,
 		sr->total2 = p->w.n;
 	}
 	post_more(sr, p);
+	return 0;
+}
+
+int rs_post_begin_receiver(struct rs_step_run *sr, struct post_rt *p,
+			   struct rs_qpi *to, const struct rs_step_traffic *t)
+{
+	int r;
+
+	p->receiver = true;
+	p->peer = to;
+	/* An error the sender expects: nothing arrives to wait for. */
+	sr->total2 = t->expect != IBV_WC_SUCCESS ? 0 :
+		     t->iterations ? t->iterations : 1;
+	r = rs_step_watch(sr, to->recv_cq, t->completion);
+	if (r)
+		return r;
+	rs_step_count_recv(sr, to);
+	p->peer_base = atomic_load(&to->recv_done);
+	sr->unit = "receives";
+	sr->total = sr->total2;
+	snprintf(sr->unit2, sizeof(sr->unit2), "receives at qp '%s'",
+		 to->l->obj->id);
 	return 0;
 }
 

@@ -197,12 +197,27 @@ static int ud_send_start(struct rs_step_run *sr)
 	struct ibv_send_wr *w = &p->tmpl;
 	int r;
 
+	struct rs_qpi *to = s->to ? rs_step_qp(sr, s->to) : NULL;
+
+	/* The sender on another node: this node's half receives. */
+	if (to && to->rt->qp &&
+	    !rs_run_here(sr->run, rs_live_find(sr->run, s->qp)->obj))
+		return rs_post_begin_receiver(sr, p, to, &s->traffic);
 	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
 	if (!p->w.qp)
 		return -EIO;
 	if (s->reply_to) {
 		if (reply_start(sr, w))
 			return -EIO;
+	} else if (to && !to->rt->qp && to->l->far.qp_known) {
+		/* On another node: its QPN and Q_Key came from there
+		 * (rs_nodes_publish()); it counts its receives itself. */
+		if (to->info.type != RS_QPT_UD)
+			return rs_step_fail(sr, RS_STEP_CANTRUN, "to",
+					    "qp '%s' is not a ud qp", s->to);
+		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
+		w->wr.ud.remote_qpn = to->l->far.qpn;
+		w->wr.ud.remote_qkey = to->l->far.qkey;
 	} else {
 		p->peer = rs_wr_qp(sr, s->to, "to", false);
 		if (!p->peer)
@@ -222,10 +237,15 @@ static int ud_send_start(struct rs_step_run *sr)
 	w->opcode = IBV_WR_SEND;
 	if (s->traffic.verify && p->peer)
 		p->check = check_received;
-	else if (s->traffic.verify)
+	else if (s->traffic.verify && s->reply_to)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
 				    "the sender replied to is not a qp of "
 				    "this scenario");
+	else if (s->traffic.verify)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+				    "qp '%s' is on another node: check what "
+				    "it received with a verify step there",
+				    s->to);
 	p->op = "ud_send";
 	return rs_post_begin(sr, p, &s->traffic,
 			     rs_post_has_data(sr, s->length));

@@ -6,9 +6,14 @@
 # its launcher's variables (Open MPI, Slurm, PMI, PMIx), each mistake
 # refused with exit 2 and a message that names it.
 #
+# Two nodes run for real on 127.0.0.1 (with no device here both end
+# alike, 3): the leader's JUnit holds every node's testcases, each
+# node's classname ending in @NODE (tests/junit/check.py).
+#
 # Usage: nodes.sh RDMASCN SCENARIOS GOLDEN RUN-SCHEMA RUN_RECORD.PY
+#                 JUNIT-XSD JUNIT-CHECK.PY
 set -u
-rdmascn=$1 scn=$2 golden=$3 schema=$4 check=$5
+rdmascn=$1 scn=$2 golden=$3 schema=$4 check=$5 xsd=$6 jcheck=$7
 f=$scn/nodes/rc_pingpong.yaml
 pass=0 fail=0
 tmp=$(mktemp -d) || exit 1
@@ -102,6 +107,37 @@ if [ "$got" = "ctx_b@b pd_b@b buf_b@b cq_b@b b@b ab@a+b" ]; then
 	ok "node b's record: its objects and the connection"
 else
 	bad "node b's record has: $got"
+fi
+
+# A node's device: is what its contexts open where they say any (or
+# nothing); --device still wins.
+dev=$(dirname "$0")/../rxe/scn/nodes_device.yaml
+got=$("$rdmascn" run -n --node b --set dev_b=mlx5_7 "$dev" 2>&1 | sed -n 's/.*ibv_open_device(device=\([^ ]*\) .*/\1/p')
+got2=$("$rdmascn" run -n --node a -d foo0 "$dev" 2>&1 | sed -n 's/.*ibv_open_device(device=\([^ ]*\) .*/\1/p')
+if [ "$got $got2" = "mlx5_7 foo0" ]; then
+	ok "a node's device: b's context opens mlx5_7; --device foo0 wins"
+else
+	bad "a node's device: b opens '$got', a with --device foo0 '$got2'"
+fi
+
+# Both nodes for real: one verdict, one JUnit file with both nodes.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$rdmascn" run --node b --rendezvous "127.0.0.1:$port" "$f" \
+	>"$tmp/b.out" 2>&1 &
+pid_b=$!
+RDMASCN_NODES_DEADLINE_MS=10000 "$rdmascn" run --node a \
+	--rendezvous "127.0.0.1:$port" --json "$tmp/a.json" \
+	--junit "$tmp/a.xml" "$f" >"$tmp/a.out" 2>&1
+rc_a=$?
+wait $pid_b
+rc_b=$?
+classes=$(python3 -c 'import sys, xml.etree.ElementTree as E; print(" ".join(sorted({c.get("classname").rsplit("@", 1)[-1] for c in E.parse(sys.argv[1]).iter("testcase")})))' "$tmp/a.xml" 2>&1)
+if [ $rc_a = $rc_b ] && [ "$classes" = "a b" ] &&
+   /usr/bin/python3 "$jcheck" "$xsd" "$tmp/a.xml" "$tmp/a.json"; then
+	ok "two nodes: both exit $rc_a; a's JUnit has a's and b's testcases (@a, @b)"
+else
+	bad "two nodes: exit a $rc_a, b $rc_b; JUnit classnames end in: $classes"
+	cat "$tmp/a.out" "$tmp/b.out"
 fi
 
 echo "$pass passed, $fail failed"

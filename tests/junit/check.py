@@ -11,6 +11,10 @@ against the run record of the same invocation, reading it back as CI does
 - each suite: "set-up" first, a testcase per step result and per planned
   step not run, "teardown" last; names are step ids (or "step N (type)"),
   unique in the suite; classname is the scenario file and the cell;
+- across nodes (a record with "node"): those of the leader's record, then
+  of each record in "node_runs", each node's classname ending in
+  "@NODE", names unique per classname, and a property "node.NAME" per
+  node;
 - the suite's tests/failures/errors/skipped counts are its testcases';
 - a failed or errored step's message is the step's FILE:LINE:COL and its
   message; a step not run is skipped; a passed step has no result element;
@@ -47,23 +51,41 @@ def expected_cases(rec):
     return cases
 
 
+def node_records(rec):
+    """The records whose testcases a suite holds, each with its
+    classname suffix."""
+    if "node" not in rec:
+        return [(rec, "")]
+    return [(r, "@" + r["node"]["name"])
+            for r in [rec] + rec.get("node_runs", [])]
+
+
 def check_suite(suite, rec, errs):
     where = "suite %r" % suite.name
     cell = (rec.get("cell") or {}).get("name")
-    classname = rec["scenario"]["file"] + ("[%s]" % cell if cell else "")
-    want = expected_cases(rec)
+    base = rec["scenario"]["file"] + ("[%s]" % cell if cell else "")
+    want = []
+    for r, at in node_records(rec):
+        want += [(n, res, base + at, r) for n, res in expected_cases(r)]
     got = list(suite)
     names = [c.name for c in got]
-    if [n for n, _ in want] != names:
+    if [n for n, _, _, _ in want] != names:
         errs.append("%s: testcases %s, want %s" %
-                    (where, names, [n for n, _ in want]))
+                    (where, names, [n for n, _, _, _ in want]))
         return
-    if len(set(names)) != len(names):
+    keys = [(c.classname, c.name) for c in got]
+    if len(set(keys)) != len(keys):
         errs.append("%s: duplicate testcase names %s" % (where, names))
+    if "node" in rec:
+        props = {p.name: p.value for p in suite.properties()}
+        for r, _ in node_records(rec):
+            if "node." + r["node"]["name"] not in props:
+                errs.append("%s: no property node.%s" %
+                            (where, r["node"]["name"]))
     counts = {"failure": 0, "error": 0, "skipped": 0}
-    steps = {step_name(s["no"], s["type"], s.get("id")): s
-             for s in rec.get("steps", [])}
-    for case, (name, res) in zip(got, want):
+    for case, (name, res, classname, nrec) in zip(got, want):
+        steps = {step_name(s["no"], s["type"], s.get("id")): s
+                 for s in nrec.get("steps", [])}
         if case.classname != classname:
             errs.append("%s: %s: classname %r, want %r" %
                         (where, name, case.classname, classname))

@@ -328,7 +328,7 @@ static int node_abort(void)
 
 	if (me == 1) {
 		nap(100);
-		rs_rdv_abort(r, "create of mr 'dst' failed");
+		rs_rdv_abort(r, 3, "create of mr 'dst' failed");
 		e = rs_rdv_barrier(r, "step 0", err, sizeof(err));
 	} else if (me == 0) {
 		e = rs_rdv_barrier(r, "step 0", err, sizeof(err));
@@ -342,6 +342,8 @@ static int node_abort(void)
 		}
 	}
 	expect_err("after the abort", e, -ECONNABORTED, err, subs);
+	if (rs_rdv_fail_code(r) != 3)
+		fail("the abort's exit code: %d, not 3", rs_rdv_fail_code(r));
 	if (now_ms() - t0 > 1500)
 		fail("abort heard after %llu ms",
 		     (unsigned long long)(now_ms() - t0));
@@ -551,7 +553,7 @@ static int node_interrupted(void)
 	e = rs_rdv_barrier(r, "one", err, sizeof(err));
 	if (me == 1) {
 		expect_err("barrier", e, -EINTR, err, mine);
-		rs_rdv_abort(r, "interrupted by signal 2");
+		rs_rdv_abort(r, 130, "interrupted by signal 2");
 		if (write(ready_fd, "a", 1) != 1)
 			fail("cannot tell the parent");
 	} else {

@@ -1,8 +1,8 @@
 #!/bin/bash
 # In both VMs of `rdmascn softroce --pair` (RDMASCN_SOFTROCE_HOST 0 or 1):
 # the bed first (hostname, rxe0 on the NIC, the peer reachable by IP and
-# by RDMA: ibv_rc_pingpong), then scenarios/nodes/rc_pingpong and
-# write_bw across the two VMs, host 0 playing the first node, with
+# by RDMA: ibv_rc_pingpong), then scenarios/nodes/rc_pingpong, write_bw
+# and rdma_cm across the two VMs, host 0 playing the first node, with
 # --check-leaks on both and host 0's merged record checked.
 #
 # Usage: pair.sh RDMASCN SCENARIOS-DIR
@@ -65,3 +65,10 @@ run_node "$scn/write_bw.yaml" "${nodes[$h]}" --set addr_c=10.99.1.1 \
 	--set cq_mod=8
 echo "ok write_bw across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
 merged_ok c,s write_bw
+# rdma_cm across the VMs: b (host 1) listens at its GID's IPv4 address,
+# 10.99.1.2, on the port it tells a through the rendezvous.
+nodes=(a b)
+run_node "$scn/rdma_cm.yaml" "${nodes[$h]}" --set addr_a=10.99.1.1 \
+	--set addr_b=10.99.1.2 --set iters=20
+echo "ok rdma_cm across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
+merged_ok a,b rdma_cm
