@@ -23,6 +23,44 @@ static void cm_destroy_id(struct rs_run *run, struct rs_live *l,
 	rs_call_done(run, l, &c);
 }
 
+/* The connection's id that @on names. */
+static struct rdma_cm_id *cm_id_on(const struct rs_connection_rt *rt,
+				   enum rs_cm_on on)
+{
+	switch (on) {
+	case RS_CM_ON_LISTEN:
+		return rt->listen_id;
+	case RS_CM_ON_A:
+		return rt->a_id;
+	case RS_CM_ON_B:
+		return rt->b_id;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A DEVICE_REMOVAL came on @id, or on another of the connection's ids on
+ * the same device (librdmacm's ids on one device share its verbs
+ * context): the kernel closes every id of a device that goes, and the
+ * order in which their events come is its own (the listening id's may
+ * be the first taken while a's is still queued).
+ */
+static bool cm_device_gone(const struct rs_connection_rt *rt,
+			   const struct rdma_cm_id *id, enum rs_cm_on on)
+{
+	if (rt->seen[on] & CM_BIT(RDMA_CM_EVENT_DEVICE_REMOVAL))
+		return true;
+	for (int i = RS_CM_ON_LISTEN; i < RS_CM_N_ON; i++) {
+		const struct rdma_cm_id *other = cm_id_on(rt, i);
+
+		if (rt->seen[i] & CM_BIT(RDMA_CM_EVENT_DEVICE_REMOVAL) &&
+		    other && other->verbs && other->verbs == id->verbs)
+			return true;
+	}
+	return false;
+}
+
 /*
  * rdma_disconnect() @id, unless its device took it away: the kernel then
  * closed the id after queueing its DEVICE_REMOVAL, and the call could
@@ -40,7 +78,7 @@ static void cm_disconnect(struct rs_run *run, struct rs_live *l,
 	if (!run->dry_run) {
 		while (!rs_cm_take(l, &e, NULL))
 			;
-		if (rt->seen[on] & CM_BIT(RDMA_CM_EVENT_DEVICE_REMOVAL))
+		if (cm_device_gone(rt, id, on))
 			return;
 	}
 	rs_call_init(&c, RS_CALL_DESTROY, "rdma_disconnect");
