@@ -86,7 +86,10 @@ one() {
 say "$(uname -r), $(nproc) vCPUs; N: $ns; $runs runs each; tools: $tools; rdmascn output: $out"
 # One untimed run of each first: the first run after boot pays for
 # loading the programs and libraries from the host's file system.
-for t in $tools; do one "$t" 10 >/dev/null; done
+# (cT: 2T objects, each thread a pair.)
+for t in $tools; do
+	case $t in c[0-9]*) one "$t" $((2 * ${t#c})) ;; *) one "$t" 10 ;; esac >/dev/null
+done
 for n in $ns; do
 	for ((r = 1; r <= runs; r++)); do
 		# Turn the order round each run: no tool always goes first.
