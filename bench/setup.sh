@@ -20,6 +20,9 @@
 # file), tty (the VM's console, which is the terminal here; with -v too:
 # verbose).  TOOLS picks the tools (default "c pyverbs rdmascn"); RDMASCN2
 # adds a second rdmascn binary as tool rdmascn2 (a before/after pair).
+# Tool cT (c2, c4, ...) is setup_c --threads T: T threads, each with its
+# own context and N/T of the objects (docs/setup-speed.md, Threads):
+#   TOOLS="c c2" N="1000 2000" bench/setup.sh ...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 ns=${N:-100 1000 2000}
@@ -58,6 +61,7 @@ one() {
 	local tool=$1 n=$2 bin=$rdmascn t0 t1 o q=()
 	case $tool in
 	c) t0=$(now); o=$("$setup_c" "$n" 2>"$tmp/err") || { say "setup_c $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
+	c[0-9]*) t0=$(now); o=$("$setup_c" --threads "${tool#c}" "$n" 2>"$tmp/err") || { say "setup_c --threads ${tool#c} $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	pyverbs) t0=$(now); o=$(/usr/bin/python3 "$here/setup_pyverbs.py" "$n" 2>"$tmp/err") || { say "pyverbs $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	rdmascn*)
 		[ "$tool" = rdmascn2 ] && bin=$rdmascn2
@@ -82,7 +86,10 @@ one() {
 say "$(uname -r), $(nproc) vCPUs; N: $ns; $runs runs each; tools: $tools; rdmascn output: $out"
 # One untimed run of each first: the first run after boot pays for
 # loading the programs and libraries from the host's file system.
-for t in $tools; do one "$t" 10 >/dev/null; done
+# (cT: 2T objects, each thread a pair.)
+for t in $tools; do
+	case $t in c[0-9]*) one "$t" $((2 * ${t#c})) ;; *) one "$t" 10 ;; esac >/dev/null
+done
 for n in $ns; do
 	for ((r = 1; r <= runs; r++)); do
 		# Turn the order round each run: no tool always goes first.
@@ -133,5 +140,17 @@ for n in $ns; do
 				"$(ratio "$(median "$f" 2)" "$(median "$g" 2)")" \
 				"$(ratio "$(median "$f" 3)" "$(median "$g" 3)")"
 		done
+	done
+done
+for n in $ns; do
+	for t in $tools; do
+		case $t in c[0-9]*) ;; *) continue ;; esac
+		case " $tools " in *" c "*) ;; *) continue ;; esac
+		f=$tmp/$t.$n g=$tmp/c.$n
+		printf 'N=%-5s %s/%-8s %6s  (%s %s %s)\n' "$n" "$t" c \
+			"$(ratio "$(median "$f" 4)" "$(median "$g" 4)")" \
+			"$(ratio "$(median "$f" 1)" "$(median "$g" 1)")" \
+			"$(ratio "$(median "$f" 2)" "$(median "$g" 2)")" \
+			"$(ratio "$(median "$f" 3)" "$(median "$g" 3)")"
 	done
 done

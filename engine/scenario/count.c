@@ -228,10 +228,10 @@ static unsigned given_count(struct counting *c, struct rs_obj *o)
 
 	if (o->kind->step || !(v = rs_node_get(o->node, "count")))
 		return 0;
-	/* libcyaml reads "2.5" as 2. */
+	/* libcyaml reads "2.5" as 2, and "010" as 8. */
 	if (v->type != RS_NODE_SCALAR || !v->value ||
 	    strspn(v->value, "0123456789") != strlen(v->value) ||
-	    !v->value[0]) {
+	    !v->value[0] || (v->value[0] == '0' && v->value[1])) {
 		rs_obj_error(c->d, o, "count", "expected a whole number from "
 			     "1 to %u, got '%s'", RS_COUNT_MAX,
 			     v->value ? v->value : "");

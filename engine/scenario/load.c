@@ -638,6 +638,8 @@ static int load(const char *path, const struct rs_doc *again,
 		r = check_duplicate_keys(s->doc.root, s->doc.root, d);
 	if (!r)
 		r = rs_matrix_read(&s->matrix, s, d);
+	if (!r)
+		r = rs_int_scalars_check(s, d);
 	if (r < 0)
 		goto fail;
 

@@ -47,6 +47,10 @@ struct rs_where {
 
 int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w);
 
+/* Every integer field's scalar is decimal or 0x hex (int_scalars.c):
+ * before libcyaml, which reads `2abc` as 2. */
+int rs_int_scalars_check(const struct rs_scenario *s, struct rs_diag *d);
+
 void rs_load_log_fn(cyaml_log_t level, void *ctx, const char *fmt,
 		    va_list args);
 void rs_load_error_report(const struct rs_scenario *s,

@@ -6,7 +6,7 @@
 # and pingpong, buffers with literal contents and mmap()ed memory each end
 # as they should, with a clean teardown; work requests with strides,
 # offsets, SGE lists, chosen wr_ids and split messages put their bytes
-# where they say.
+# where they say; bench/long_qps.yaml streams on all its groups at once.
 set -u
 rdmascn=$1
 scndir=$2
@@ -527,5 +527,19 @@ run_scn "$tmp/out" "$tmp/err" -v --set iters=4 --set depth=4 --set signal_every=
 [ "$(grep -c '^       ibv_post_send(qp=a wr\[0\].wr_id=0x[0-9a-f]* wr\[0\].opcode=IBV_WR_RDMA_WRITE wr\[0\].send_flags=\(0\|signaled\) wr\[0\].sg_list\[0\].addr=0x[0-9a-f]* wr\[0\].sg_list\[0\].length=65536 wr\[0\].sg_list\[0\].lkey=0x[0-9a-f]* wr\[0\].wr.rdma.remote_addr=0x[0-9a-f]* wr\[0\].wr.rdma.rkey=0x[0-9a-f]* wr\[0\].next=NULL)  # step .write.$' "$tmp/err")" = 4 ] ||
 	{ grep post_send "$tmp/err"; fail "rc_write -v: not 4 posts shown"; }
 echo "ok -v: $(grep -m1 post_send "$tmp/err")"
+
+# bench/long_qps.yaml, the 2000-QP soak, small: 40 QPs in 10 groups,
+# 1.5 s.  One parallel step of 10 streams, each over its group's QPs,
+# ends and tears down clean.  Its first form named a counted MR as the
+# stream's remote, which counted the step (one whole stream per element,
+# run in turn) and "hung" bench/long_runs.sh: the count of steps is
+# asserted here.
+expect long_qps 0 "$scndir/../bench/long_qps.yaml" --set n=20 --set ms=1500
+[ "$(rec '[.steps[] | select(.type == "stream")] | length')" = 10 ] &&
+	[ "$(rec '.steps | length')" = 11 ] ||
+	fail "long_qps: steps $(rec -c '[.steps[] | {no, type, outcome}]')"
+[ "$(rec '[.steps[] | select(.type == "stream") | .figures.throughput.messages > 0] | all')" = true ] ||
+	fail "long_qps: a stream moved nothing: $(rec -c '[.steps[] | .figures]')"
+echo "ok long_qps, 40 QPs: $(grep -E '^step 1 ' "$tmp/out")"
 
 echo "steps as expected"

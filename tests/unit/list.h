@@ -23,6 +23,7 @@
 	X(load, duplicate_names_first)                                    \
 	X(load, missing_id_once)                                          \
 	X(load, deterministic)                                            \
+	X(load, int_scalars)                                              \
 	X(load, sealed)                                                   \
 	X(load, param_uses_param)                                         \
 	X(load, param_loop)                                               \

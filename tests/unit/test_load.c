@@ -413,6 +413,43 @@ TEST(load, deterministic)
 	rs_scenario_free(s2);
 }
 
+/* Integer fields take decimal and 0x hex, from the file or from ${};
+ * what libcyaml would cut short (2abc, 2.5, 0x, 010 read as octal) is
+ * an error at the value (int_scalars.c). */
+TEST(load, int_scalars)
+{
+	struct rs_scenario *s;
+
+	add_kinds();
+	CHECK_STR(try_load(
+		"params: {n: 3}\n"
+		"boxes:\n"
+		"  - {id: a, size: 0x10, inner: {x: 0XfF}}\n"
+		"  - {id: b, size: \"${n * 4}\"}\n"
+		"  - {id: c, size: \"${0x20}\"}\n"
+		"  - {id: d, size: 0}\n", NULL, 0, &s), "");
+	CHECK_UINT(((struct box *)s->create[0]->data)->size, 16);
+	CHECK_UINT(((struct box *)s->create[0]->data)->inner->x, 255);
+	CHECK_UINT(((struct box *)s->create[1]->data)->size, 12);
+	CHECK_UINT(((struct box *)s->create[2]->data)->size, 32);
+	CHECK_UINT(((struct box *)s->create[3]->data)->size, 0);
+	rs_scenario_free(s);
+	ERR("boxes:\n  - {id: a, size: 2abc}\n",
+	    ":2:19: box 'a': size: expected an integer, got '2abc'");
+	ERR("boxes:\n  - {id: a, size: 1, inner: {x: 2.5}}\n",
+	    ":2:33: box 'a': inner.x: expected an integer, got '2.5'");
+	ERR("boxes:\n  - {id: a, size: 0x}\n",
+	    ":2:19: box 'a': size: expected an integer, got '0x': no hex "
+	    "digits after 0x");
+	ERR("boxes:\n  - {id: a, size: 0x1g}\n",
+	    ":2:19: box 'a': size: expected an integer, got '0x1g'");
+	ERR("boxes:\n  - {id: a, size: 010}\n",
+	    ":2:19: box 'a': size: expected an integer, got '010': a leading "
+	    "0 is not octal here: write it in decimal or 0x hex");
+	ERR("params: {n: 4x}\nboxes:\n  - {id: a, size: \"${n}\"}\n",
+	    ":3:19: box 'a': size: expected an integer, got '4x'");
+}
+
 /* The registry is sealed once a scenario was loaded. */
 TEST(load, sealed)
 {
