@@ -29,8 +29,8 @@
 # engineers' VMs; each part in a boot of its own, under nice -n 10):
 # - --runs 0 --qp-minutes 10: 2000 QPs set up in 19 s, streamed 10 min
 #   (41 samples): fds 64 -> 64, RSS 52032 kB at t+0, 54080 kB from t+16 s
-#   to t+593 s (one step of 2 MiB early on, then flat); 3014 objects, 11 steps,
-#   leaks: none; 11 min 12 s in all.
+#   to t+593 s (one step of 2 MiB early on, then flat); 3014 objects,
+#   11 steps, leaks: none; 11 min 12 s in all.
 set -u
 runs=1000 minutes=10 qps=2000 inside=
 while [ $# -gt 0 ]; do
@@ -68,15 +68,21 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # has no /dev/fd for <(...)).
 mkfifo "$tmp/never" && exec {never}<>"$tmp/never" || exit 3
 
-# sample PID: its open fds and VmRSS (kB) into $fds and $rss; 1 once gone.
+# sample PID: 1 once it is gone (no fds: exited); else 0, with $got set
+# when its open fds and VmRSS (kB) were read into $fds and $rss.  Not
+# read: the shell's child before it became rdmascn (4 fds, 1 MiB), and
+# a status read that fails while the process exits ("No such process").
 sample() {
-	local f k v u
+	local f k v u name=
+	got=
 	f=(/proc/"$1"/fd/*)
 	[ -e "${f[0]}" ] || return 1
 	while read -r k v u; do
+		[ "$k" = Name: ] && name=$v
 		[ "$k" = VmRSS: ] && { rss=$v; break; }
-	done <"/proc/$1/status" || return 1
-	fds=${#f[@]}
+	done 2>/dev/null <"/proc/$1/status" || return 0
+	[ "$name" = rdmascn ] || return 0
+	fds=${#f[@]} got=1
 	return 0
 }
 # kernel: the RDMA objects the kernel holds, its open files, MemAvailable.
@@ -100,8 +106,8 @@ if [ "$runs" -gt 0 ]; then
 		"$rdmascn" run --check-leaks "$scn" >"$tmp/out" 2>"$tmp/err" &
 		pid=$! pf=0 pr=0
 		while sample $pid; do
-			[ "$fds" -gt $pf ] && pf=$fds
-			[ "$rss" -gt $pr ] && pr=$rss
+			[ -n "$got" ] && [ "$fds" -gt $pf ] && pf=$fds
+			[ -n "$got" ] && [ "$rss" -gt $pr ] && pr=$rss
 			read -r -t 0.05 -u $never
 		done
 		wait $pid
@@ -151,6 +157,7 @@ if [ "$minutes" -gt 0 ]; then
 	echo "set up in $((SECONDS - start)) s"
 	first= t0=$SECONDS
 	while sample $pid; do
+		[ -n "$got" ] || { read -r -t 1 -u $never; continue; }
 		echo "t+$((SECONDS - t0)) s: fds $fds, RSS $rss kB"
 		[ -n "$first" ] || { first=$rss firstfds=$fds; }
 		last=$rss lastfds=$fds
