@@ -2,8 +2,9 @@
 # The VM harness itself, from the host.  One-shot (`softroce -- CMD`, two
 # boots): the command's exit code, stdout and stderr come back separately,
 # the current directory is writable at its own path, the rest of the host
-# is read-only, rxe0 is there, the guest's hostname resolves, and an
-# appended file keeps what it had.  The fixture's VM (`--in DIR`, started
+# is read-only, rxe0 is there, the guest's hostname resolves, an
+# appended file keeps what it had, and a TERM stops the helper and its VM
+# at once.  The fixture's VM (`--in DIR`, started
 # by rxe.vm_start): the same, plus the environment, the refusal of a
 # directory the VM does not share, and a command past its --timeout killed.
 #
@@ -38,8 +39,22 @@ check() {
 RDMASCN_HARNESS=42 "$rdmascn" softroce -- sh -c "$probe" >o 2>e
 rc=$?; check one-shot
 # Appending to a file keeps what was there (qemu does not reopen our fds).
+# And a TERM to the helper (a CI job's timeout) stops it and its VM at
+# once, with 143, while the command still runs.
 echo before >log
-"$rdmascn" softroce -- echo after >>log || fail "exit $?"
+"$rdmascn" softroce -- sh -c 'echo after; sleep 300' >>log 2>e &
+helper=$!
+for _ in $(seq 600); do grep -qx after log && break; sleep 0.2; done
+grep -qx after log || { kill $helper; fail "the command never started: $(cat e)"; }
+start=$SECONDS
+kill -TERM $helper
+wait $helper
+rc=$?
+[ $rc = 143 ] || fail "TERM to the helper: exit $rc, want 143; $(cat e)"
+[ $((SECONDS - start)) -lt 30 ] || fail "TERM to the helper took $((SECONDS - start)) s"
+# Nothing said but qemu's own line ("terminating on signal 15").
+grep -v '^qemu-system-[^:]*: terminating on signal' e &&
+	fail "TERM to the helper: stderr: $(cat e)"
 [ "$(cat log)" = "$(printf 'before\nafter')" ] || fail "log: $(cat log)"
 echo "ok one-shot VMs"
 
