@@ -350,10 +350,14 @@ static void print_step(struct text *t, const struct rs_val *e)
 static void print_leaks(struct text *t, const struct rs_val *e)
 {
 	uint64_t n = rs_val_get_u64(e, "devices");
+	double count = rs_val_get_double(e, "count");
 
-	if (rs_val_get_u64(e, "count"))
+	if (count < 0)          /* -errno: the check could not run */
+		fprintf(out(t), "leaks: not checked (the kernel could not be "
+			"asked: %s)\n", strerror((int)-count));
+	else if (count)
 		return; /* each leak is on stderr */
-	if (!n)
+	else if (!n)
 		fputs("leaks: not checked (no RDMA device left to ask)\n",
 		      out(t));
 	else
