@@ -39,8 +39,63 @@ static const struct rdmascn_ref register_layout_refs[] = {
 	RS_REF_END
 };
 
+/* The step before @o in the file's top-level order, NULL: none. */
+static const struct rs_obj *step_before(const struct rs_obj *o)
+{
+	for (unsigned i = 0; i < o->n_edges; i++)
+		if (!strcmp(o->edges[i].field, "sequence"))
+			return o->edges[i].to;
+	return NULL;
+}
+
+/* Step @p takes @k's layout away: a local invalidate of it, or a send
+ * with invalidate of its rkey. */
+static bool drops_layout(const struct rs_obj *p, const struct rs_obj *k)
+{
+	for (unsigned i = 0; i < p->n_edges; i++)
+		if (p->edges[i].to == k &&
+		    ((p->kind == &rs_step_invalidate &&
+		      !strcmp(p->edges[i].field, "mr")) ||
+		     !strcmp(p->edges[i].field, "invalidate_rkey_of")))
+			return true;
+	return false;
+}
+
+/*
+ * mlx5dv_wr_mr_list(3): the layout of an mkey that has one is changed
+ * only after a local invalidate.  Back along the top-level steps to the
+ * last that did something to @k's layout; a step that runs others
+ * (parallel) ends the search, as does a nested step: the order inside
+ * is not followed.
+ */
+static int register_again(struct rs_obj *obj, const struct rs_obj *k,
+			  struct rs_diag *d)
+{
+	const struct rs_obj *p = obj;
+	const struct rs_loc *at;
+
+	if (obj->parent)
+		return 0;
+	while ((p = step_before(p))) {
+		if (drops_layout(p, k))
+			return 0;
+		if (p->kind->step_ops && p->kind->step_ops->children)
+			return 0;
+		if (p->kind != &rs_step_register_layout ||
+		    rs_obj_ref(p, "mkey") != k)
+			continue;
+		at = rs_obj_loc(p, NULL);
+		rs_obj_error(d, obj, "mkey", "'%s' has a layout already "
+			     "(registered at %u:%u): invalidate it first "
+			     "(invalidate: {qp: ..., mr: %s})", k->id,
+			     at->line, at->col, k->id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* What its kind says of the pair: which QPs can post it, and what the
- * QP must allow for. */
+ * QP must allow for; and not over a layout still in place. */
 static int register_layout_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const struct rs_obj *q = rs_obj_ref(obj, "qp");
@@ -55,6 +110,8 @@ static int register_layout_check(struct rs_obj *obj, struct rs_diag *d)
 			     "WR registers", k->id, k->kind->name);
 		return -EINVAL;
 	}
+	if (register_again(obj, k, d))
+		return -EINVAL;
 	return g->check(obj, d, q->kind->name, q->data, k->data);
 }
 
