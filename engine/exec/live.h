@@ -222,6 +222,13 @@ static inline int rs_as_qp(struct rs_run *run, struct rs_live *l,
 	return ops->as_qp ? ops->as_qp(run, l, ret) : -EOPNOTSUPP;
 }
 
+static inline struct ibv_context *rs_as_context(struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = rs_live_ops(l);
+
+	return ops->as_context ? ops->as_context(l) : NULL;
+}
+
 static inline int rs_as_cq(struct rs_live *l, struct rdmascn_cq *ret)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);

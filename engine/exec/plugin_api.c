@@ -76,10 +76,7 @@ API int rdmascn_live_error(struct rs_run *run, struct rs_live *l, int err,
 API struct ibv_context *rdmascn_live_verbs_context(struct rs_run *run,
 						   struct rs_live *l)
 {
-	struct rs_live *c = run->dry_run ? NULL : rs_live_context(run, l);
-	struct rs_context_rt *rt = c ? c->rt : NULL;
-
-	return rt ? rt->ctx : NULL;
+	return run->dry_run ? NULL : rs_live_ibv_context(run, l);
 }
 
 API struct rs_cq_rt *rdmascn_cq_rt_new(struct ibv_cq_ex *cq_ex,

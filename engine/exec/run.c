@@ -34,13 +34,16 @@ struct rs_live *rs_live_find(struct rs_run *run, const char *id)
 	return i == RS_IDMAP_NONE ? NULL : &run->live[i];
 }
 
-struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)
+/* Down @l's references (the first of each object's that is not an
+ * ordering edge) to the first object @is says yes to. */
+static struct rs_live *live_down(struct rs_run *run, struct rs_live *l,
+				 bool (*is)(struct rs_live *))
 {
 	for (unsigned depth = 0; l && depth < 16; depth++) {
 		const struct rs_obj *o = l->obj;
 		struct rs_live *next = NULL;
 
-		if (rs_as_dev(l))
+		if (is(l))
 			return l;
 		for (unsigned e = 0; e < o->n_edges && !next; e++)
 			if (!o->edges[e].order_only &&
@@ -49,6 +52,31 @@ struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)
 		l = next;
 	}
 	return NULL;
+}
+
+static bool is_dev(struct rs_live *l)
+{
+	return rs_as_dev(l);
+}
+
+static bool is_context(struct rs_live *l)
+{
+	return rs_live_ops(l)->as_context != NULL;
+}
+
+struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)
+{
+	return live_down(run, l, is_dev);
+}
+
+struct rs_live *rs_live_made_on(struct rs_run *run, struct rs_live *l)
+{
+	return live_down(run, l, is_context);
+}
+
+struct ibv_context *rs_live_ibv_context(struct rs_run *run, struct rs_live *l)
+{
+	return rs_as_context(rs_live_made_on(run, l));
 }
 
 struct rs_dev *rs_live_dev(struct rs_run *run, struct rs_live *l)

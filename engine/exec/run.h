@@ -167,10 +167,18 @@ void rs_deviation_put(struct rs_val *e, const struct rs_deviation *dv);
 
 /* The live object a reference names (NULL for an absent reference). */
 struct rs_live *rs_live_find(struct rs_run *run, const char *id);
-/* The context an object belongs to, found through its references. */
+/* The context an object belongs to, found through its references: the
+ * core context whose device it is on. */
 struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l);
 /* A context's device facts. */
 struct rs_dev *rs_live_dev(struct rs_run *run, struct rs_live *l);
+/* The verbs context an object is made on: that of the first object on
+ * its references that is one (the facet as_context: a core context, or
+ * a plugin's context opened another way, such as mlx5dv_open_device());
+ * NULL when none is open (a dry run).  rs_live_made_on(): that object. */
+struct rs_live *rs_live_made_on(struct rs_run *run, struct rs_live *l);
+struct ibv_context *rs_live_ibv_context(struct rs_run *run,
+					struct rs_live *l);
 
 /*
  * A device's limits, from a kind's check_caps (limits.c).  @l takes one

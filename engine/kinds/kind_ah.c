@@ -23,8 +23,8 @@ static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
 			struct rs_live *cl, struct ibv_ah_attr *ret_attr)
 {
 	const struct rs_ah *a = l->obj->data;
-	struct rs_context_rt *crt = cl->rt;
-	const struct rs_dev *dev = &crt->dev;
+	const struct rs_dev *dev = rs_as_dev(cl);
+	struct ibv_context *ctx = rs_live_ibv_context(run, l);
 	const struct rs_qp *qp = a->qp ? rs_live_find(run, a->qp)->obj->data :
 				 NULL;
 	struct ibv_ah_attr attr = { 0 };
@@ -36,7 +36,7 @@ static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
 			dev->port;
 	if (attr.port_num != dev->port) {
 		errno = 0;
-		r = ibv_query_port(crt->ctx, attr.port_num, &pa);
+		r = ibv_query_port(ctx, attr.port_num, &pa);
 		if (r) {
 			r = r > 0 ? r : errno ? errno : EINVAL;
 			return rs_live_error(run, l, r, "port: %s port %u: %s",
@@ -67,7 +67,7 @@ static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
 			memcpy(g->dgid.raw, a->dgid_raw, 16);
 		else if (attr.port_num == dev->port && sgid == dev->gid_index)
 			g->dgid = dev->gid;
-		else if (ibv_query_gid(crt->ctx, attr.port_num, sgid,
+		else if (ibv_query_gid(ctx, attr.port_num, sgid,
 				       &g->dgid))
 			return rs_live_error(run, l, errno ? errno : EINVAL,
 					     "gid_index: %s port %u has no "
@@ -81,7 +81,7 @@ static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
 static void ah_hint(struct rs_run *run, struct rs_live *cl,
 		    const struct ibv_ah_attr *attr, struct rs_call *c)
 {
-	const struct rs_dev *dev = &((struct rs_context_rt *)cl->rt)->dev;
+	const struct rs_dev *dev = rs_as_dev(cl);
 
 	(void)run;
 	if (c->ok || c->hint[0])
@@ -109,11 +109,11 @@ static int ah_create_from_wc(struct rs_run *run, struct rs_live *l,
 {
 	const struct rs_ah *a = l->obj->data;
 	struct rs_ah_rt *rt = l->rt;
-	struct rs_context_rt *crt = cl->rt;
+	const struct rs_dev *dev = rs_as_dev(cl);
 	struct ibv_wc wc = { 0 };
 	struct ibv_grh grh = { 0 };
 	char gid[INET6_ADDRSTRLEN];
-	uint8_t port = a->port ? a->port : crt->dev.port;
+	uint8_t port = a->port ? a->port : dev->port;
 	struct rs_call c;
 
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_create_ah_from_wc");
@@ -127,7 +127,7 @@ static int ah_create_from_wc(struct rs_run *run, struct rs_live *l,
 	} else {
 		wc = *l->from_wc;
 		memcpy(&grh, l->from_grh, sizeof(grh));
-		if (ibv_init_ah_from_wc(crt->ctx, port, &wc, &grh,
+		if (ibv_init_ah_from_wc(rs_live_ibv_context(run, l), port, &wc, &grh,
 					&rt->attr)) {
 			int e = errno ? errno : EINVAL;
 

@@ -64,7 +64,7 @@ static void side_get(struct rs_run *run, struct rs_live *cl, const char *name,
 	s->q = &s->info;
 	s->rt = s->info.rt;
 	ctxl = rs_live_context(run, s->l);
-	s->dev = &((struct rs_context_rt *)ctxl->rt)->dev;
+	s->dev = rs_as_dev(ctxl);
 	s->ctx_id = ctxl->obj->id;
 	if (s->q->port)
 		s->port = s->q->port;

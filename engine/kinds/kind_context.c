@@ -440,6 +440,11 @@ static struct rs_dev *context_as_dev(struct rs_live *l)
 	return rt->shared ? rt->shared : &rt->dev;
 }
 
+static struct ibv_context *context_as_context(struct rs_live *l)
+{
+	return ((struct rs_context_rt *)l->rt)->ctx;
+}
+
 static void context_describe(struct rs_run *run, struct rs_live *l,
 			     struct rs_val *v)
 {
@@ -493,4 +498,5 @@ const struct rdmascn_ops rs_ops_context = {
 	.watch_fd = context_watch_fd,
 	.on_readable = context_on_readable,
 	.as_dev = context_as_dev,
+	.as_context = context_as_context,
 };

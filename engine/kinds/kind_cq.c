@@ -143,8 +143,7 @@ static int make_channel(struct rs_run *run, struct rs_live *l,
 static int cq_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_cq *q = l->obj->data;
-	struct rs_context_rt *crt = rs_rt(run, q->context);
-	struct ibv_context *ctx = crt->ctx;
+	struct ibv_context *ctx = rs_as_context(rs_live_find(run, q->context));
 	struct rs_cq_rt *rt = l->rt;
 	char wcf[256];
 	struct rs_call c;

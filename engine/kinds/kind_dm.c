@@ -33,7 +33,7 @@ static int dm_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 static int dm_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_dm *d = l->obj->data;
-	struct rs_context_rt *ctx = rs_rt(run, d->context);
+	struct ibv_context *ctx = rs_as_context(rs_live_find(run, d->context));
 	struct rs_dm_rt *rt = l->rt;
 	struct ibv_alloc_dm_attr attr = {
 		.length = d->length,
@@ -46,7 +46,7 @@ static int dm_create(struct rs_run *run, struct rs_live *l)
 	rs_call_arg(&c, "length", "%" PRIu64, d->length);
 	rs_call_arg(&c, "log_align_req", "%u", d->log_align_req);
 	if (rs_call_go(run, l, &c))
-		RS_CALL_PTR(&c, rt->dm, ibv_alloc_dm(ctx->ctx, &attr));
+		RS_CALL_PTR(&c, rt->dm, ibv_alloc_dm(ctx, &attr));
 	if (!c.ok && !c.hint[0] && (c.err == EINVAL || c.err == ENOMEM)) {
 		const struct rs_dev *dev = rs_live_dev(run, l);
 

@@ -120,8 +120,8 @@ static int parent_domain_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_parent_domain *p = l->obj->data;
 	struct rs_parent_domain_rt *rt = l->rt;
-	struct rs_live *cl = rs_live_context(run, l);
-	struct rs_context_rt *ctx = cl->rt;
+	struct rs_live *cl = rs_live_made_on(run, l);
+	struct ibv_context *ctx = rs_as_context(cl);
 	struct ibv_parent_domain_init_attr ia = {
 		.pd = rs_live_pd(run, p->pd),
 	};
@@ -134,7 +134,7 @@ static int parent_domain_create(struct rs_run *run, struct rs_live *l)
 		rs_call_init(&c, RS_CALL_CREATE, "ibv_alloc_td");
 		rs_call_arg(&c, "context", "%s", cl->obj->id);
 		if (rs_call_go(run, l, &c))
-			RS_CALL_PTR(&c, rt->td, ibv_alloc_td(ctx->ctx, &ta));
+			RS_CALL_PTR(&c, rt->td, ibv_alloc_td(ctx, &ta));
 		if (!c.ok && c.err == EOPNOTSUPP && !c.hint[0])
 			rs_call_hint(&c, "the provider has no thread domains");
 		ret = rs_call_done(run, l, &c);
@@ -154,7 +154,7 @@ static int parent_domain_create(struct rs_run *run, struct rs_live *l)
 			    "engine (posix_memalign)" :
 			    "counted (IBV_ALLOCATOR_USE_DEFAULT)");
 	if (rs_call_go(run, l, &c))
-		RS_CALL_PTR(&c, rt->pd, ibv_alloc_parent_domain(ctx->ctx, &ia));
+		RS_CALL_PTR(&c, rt->pd, ibv_alloc_parent_domain(ctx, &ia));
 	if (!c.ok && c.err == EOPNOTSUPP && !c.hint[0])
 		rs_call_hint(&c, "the provider has no parent domains");
 	return rs_call_done(run, l, &c);

@@ -22,7 +22,7 @@ static int pd_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 static int pd_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_pd *p = l->obj->data;
-	struct rs_context_rt *ctx = rs_rt(run, p->context);
+	struct ibv_context *ctx = rs_as_context(rs_live_find(run, p->context));
 	struct rs_pd_rt *rt = l->rt;
 	struct rs_call c;
 
@@ -33,14 +33,14 @@ static int pd_create(struct rs_run *run, struct rs_live *l)
 		rs_call_arg(&c, "context", "%s", p->context);
 		rs_call_arg(&c, "pd_handle", "%s.handle", p->import);
 		if (rs_call_go(run, l, &c))
-			RS_CALL_PTR(&c, rt->pd, ibv_import_pd(ctx->ctx,
+			RS_CALL_PTR(&c, rt->pd, ibv_import_pd(ctx,
 							      orig->handle));
 		return rs_call_done(run, l, &c);
 	}
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_alloc_pd");
 	rs_call_arg(&c, "context", "%s", p->context);
 	if (rs_call_go(run, l, &c))
-		RS_CALL_PTR(&c, rt->pd, ibv_alloc_pd(ctx->ctx));
+		RS_CALL_PTR(&c, rt->pd, ibv_alloc_pd(ctx));
 	return rs_call_done(run, l, &c);
 }
 

@@ -34,6 +34,13 @@ static int pd_check(struct rs_obj *obj, struct rs_diag *d)
 		return 0;
 	orig = rs_obj_ref(obj, "import");
 	ctx = rs_obj_ref(obj, "context");
+	if (ctx && ctx->kind != &rs_kind_context) {
+		rs_obj_error(d, obj, "context", "'%s' is of kind %s: a pd "
+			     "is imported into a context of the contexts "
+			     "section (one with 'import:')", p->context,
+			     ctx->kind->name);
+		return -EINVAL;
+	}
 	c = ctx ? ctx->data : NULL;
 	if (orig && c && (!c->import ||
 	    strcmp(c->import, ((const struct rs_pd *)orig->data)->context))) {

@@ -392,8 +392,8 @@ static int qp_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_qp *q = l->obj->data;
 	struct rs_qp_rt *rt = l->rt;
-	struct rs_live *ctxl = rs_live_context(run, l);
-	struct ibv_context *ctx = ((struct rs_context_rt *)ctxl->rt)->ctx;
+	struct rs_live *ctxl = rs_live_made_on(run, l);
+	struct ibv_context *ctx = rs_as_context(ctxl);
 	bool xrc = q->type == RS_QPT_XRC_SEND || q->type == RS_QPT_XRC_RECV;
 	bool ex = q->ex || xrc;
 	const char *recv_cq = q->recv_cq ? q->recv_cq :
@@ -497,7 +497,8 @@ static int qp_create(struct rs_run *run, struct rs_live *l)
 	if (q->port)
 		port = q->port;
 	else if (run->dry_run)
-		port = ((const struct rs_context *)ctxl->obj->data)->port ?: 1;
+		port = ((const struct rs_context *)
+			rs_live_context(run, l)->obj->data)->port ?: 1;
 	else
 		port = rs_live_dev(run, l)->port;
 	return qp_to_rts(run, l, port);

@@ -110,7 +110,7 @@ static int srq_create(struct rs_run *run, struct rs_live *l)
 		struct rs_cq_rt *cq = cql && !rs_as_cq(cql, &cqf) ? cqf.rt :
 				      NULL;
 		struct rs_xrcd_rt *xrcd = rs_rt(run, s->xrcd);
-		struct rs_context_rt *ctx = rs_live_context(run, l)->rt;
+		struct ibv_context *ctx = rs_live_ibv_context(run, l);
 		struct ibv_srq_init_attr_ex ia = {
 			.attr = attr,
 			.comp_mask = IBV_SRQ_INIT_ATTR_TYPE |
@@ -143,7 +143,7 @@ static int srq_create(struct rs_run *run, struct rs_live *l)
 		}
 		if (rs_call_go(run, l, &c))
 			RS_CALL_PTR(&c, rt->srq,
-				    ibv_create_srq_ex(ctx->ctx, &ia));
+				    ibv_create_srq_ex(ctx, &ia));
 		rt->attr = ia.attr;
 	}
 	srq_hint(run, l, &c);

@@ -31,7 +31,7 @@ static int xrcd_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 static int xrcd_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_xrcd *x = l->obj->data;
-	struct rs_context_rt *ctx = rs_rt(run, x->context);
+	struct ibv_context *ctx = rs_as_context(rs_live_find(run, x->context));
 	struct rs_xrcd_rt *rt = l->rt;
 	struct ibv_xrcd_init_attr ia = {
 		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
@@ -60,7 +60,7 @@ static int xrcd_create(struct rs_run *run, struct rs_live *l)
 		rs_call_arg(&c, "fd", "-1");
 	rs_call_arg(&c, "oflags", "O_CREAT");
 	if (rs_call_go(run, l, &c))
-		RS_CALL_PTR(&c, rt->xrcd, ibv_open_xrcd(ctx->ctx, &ia));
+		RS_CALL_PTR(&c, rt->xrcd, ibv_open_xrcd(ctx, &ia));
 	if (!c.ok && c.err == EOPNOTSUPP && !c.hint[0])
 		rs_call_hint(&c, "the device has no XRC");
 	return rs_call_done(run, l, &c);

@@ -248,6 +248,12 @@ static bool kind_ok(const struct rdmascn_ref *ref, const struct rs_obj *t)
 		 * wherever an mr is. */
 		if (!strcmp(*k, "mr") && t->kind->ops && t->kind->ops->as_mem)
 			return true;
+		/* And one that is a verbs context (the facet as_context:
+		 * mlx5's, opened with mlx5dv_open_device()) wherever a
+		 * context is. */
+		if (!strcmp(*k, "context") && t->kind->ops &&
+		    t->kind->ops->as_context)
+			return true;
 	}
 	return false;
 }

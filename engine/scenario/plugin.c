@@ -29,7 +29,7 @@ static unsigned n_handles;
 static bool loaded;
 
 __attribute__((visibility("default")))
-void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin)
+void rdmascn_register_plugin_v6(const struct rdmascn_plugin *plugin)
 {
 	if (n_plugins == MAX_PLUGINS) {
 		fprintf(stderr, "rdmascn: too many plugins, ignoring '%s'\n",
@@ -40,7 +40,7 @@ void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin)
 }
 
 __attribute__((visibility("default")))
-void rdmascn_register_wr_dest_v5(const struct rdmascn_wr_dest *d)
+void rdmascn_register_wr_dest_v6(const struct rdmascn_wr_dest *d)
 {
 	if (rs_wr_dest_add(d))
 		fprintf(stderr, "rdmascn: ignoring a send destination rule "
@@ -209,6 +209,25 @@ static const struct rs_obj *ref_obj(const struct rs_obj *obj,
 	return NULL;
 }
 
+__attribute__((visibility("default")))
+const struct rdmascn_kind *rdmascn_obj_kind(const struct rs_obj *obj)
+{
+	return obj->kind;
+}
+
+__attribute__((visibility("default")))
+const struct rs_obj *rdmascn_obj_ref_ref(const struct rs_obj *obj,
+					 const char *id, const char *field)
+{
+	const struct rs_obj *t = ref_obj(obj, id);
+
+	for (unsigned i = 0; t && field && i < t->n_edges; i++)
+		if (!t->edges[i].order_only &&
+		    !strcmp(t->edges[i].field, field))
+			return t->edges[i].to;
+	return NULL;
+}
+
 /* A field of the kind's own table, read by its schema: no kind named. */
 __attribute__((visibility("default")))
 int rdmascn_obj_ref_uint(const struct rs_obj *obj, const char *id,
@@ -224,7 +243,7 @@ int rdmascn_obj_ref_uint(const struct rs_obj *obj, const char *id,
 }
 
 __attribute__((visibility("default")))
-void rdmascn_register_wr_reg_v5(const struct rdmascn_wr_reg *r)
+void rdmascn_register_wr_reg_v6(const struct rdmascn_wr_reg *r)
 {
 	if (rs_wr_reg_add(r))
 		fprintf(stderr, "rdmascn: ignoring a registration WR for kind "

@@ -186,30 +186,13 @@ int mlx5_mkey_build(struct mlx5dv_qp_ex *mqpx, struct rs_live *l)
 	return 0;
 }
 
-static void access_text(uint32_t a, char *buf, size_t len)
-{
-	static const struct { uint32_t bit; const char *name; } n[] = {
-		{ IBV_ACCESS_LOCAL_WRITE, "local_write" },
-		{ IBV_ACCESS_REMOTE_WRITE, "remote_write" },
-		{ IBV_ACCESS_REMOTE_READ, "remote_read" },
-		{ IBV_ACCESS_REMOTE_ATOMIC, "remote_atomic" },
-	};
-	size_t o = 0;
-
-	snprintf(buf, len, "0");
-	for (size_t i = 0; i < sizeof(n) / sizeof(n[0]); i++)
-		if (a & n[i].bit && o < len)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s",
-					      o ? "|" : "", n[i].name);
-}
-
 /* The dry run's arguments: each entry as the device takes it. */
 void mlx5_mkey_dry(const struct mlx5_mkey *k, struct rdmascn_call *c)
 {
 	const struct mlx5_mkey_il *il = &k->interleaved;
 	char acc[80], key[48];
 
-	access_text(k->access, acc, sizeof(acc));
+	rdmascn_access_text(k->access, acc, sizeof(acc));
 	rdmascn_call_arg(c, "op", "%s", il->entries_count ?
 			 "mlx5dv_wr_mr_interleaved" : "mlx5dv_wr_mr_list");
 	rdmascn_call_arg(c, "mkey", "%s", k->id);

@@ -107,6 +107,21 @@ static int inside(struct rs_obj *obj, struct rs_diag *d, const char *path,
 	return -EINVAL;
 }
 
+/* mlx5dv_create_mkey(): "the mkey is created on a DEVX context", which
+ * the mkey's pd stands on. */
+static int pd_on_devx(struct rs_obj *obj, struct rs_diag *d, const char *pd)
+{
+	const struct rs_obj *c = rdmascn_obj_ref_ref(obj, pd, "context");
+
+	if (c && rdmascn_obj_kind(c) == &mlx5_kind_context &&
+	    mlx5_context_devx(rdmascn_obj_data(c)))
+		return 0;
+	rdmascn_obj_error(d, obj, "pd", "pd '%s' is not on a DevX context, "
+			  "which mlx5dv_create_mkey() needs: give the pd "
+			  "'context:' an mlx5_context with flags: [devx]", pd);
+	return -EINVAL;
+}
+
 static int mkey_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const K *k = rdmascn_obj_data(obj);
@@ -138,6 +153,7 @@ static int mkey_check(struct rs_obj *obj, struct rs_diag *d)
 		r |= inside(obj, d, path, e->mr,
 			    e->offset + mlx5_mkey_il_span(e, il->repeat));
 	}
+	r |= pd_on_devx(obj, d, k->pd);
 	if (r)
 		return -EINVAL;
 	if (k->max_entries && k->max_entries < mlx5_mkey_entries(k)) {

@@ -115,12 +115,20 @@ static void describe(struct rs_run *run, struct rs_live *l,
 		mlx5_attr_describe(&attr, rs_val_put_obj(v, "mlx5"));
 }
 
+/* Core objects can stand on it (a pd with `context:` naming it), as
+ * an mkey's pd must: mlx5dv_create_mkey() needs a DevX context. */
+static struct ibv_context *as_context(struct rs_live *l)
+{
+	return ((struct mlx5_context_rt *)rdmascn_live_rt(l))->ctx;
+}
+
 static const struct rdmascn_ops mlx5_context_ops = {
 	.rt_size = sizeof(struct mlx5_context_rt),
 	.check_caps = check_caps,
 	.create = create,
 	.destroy = destroy,
 	.describe = describe,
+	.as_context = as_context,
 };
 
 const struct rdmascn_kind mlx5_kind_context = {

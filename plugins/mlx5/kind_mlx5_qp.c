@@ -21,18 +21,6 @@ struct mlx5_qp_rt {
 	struct mlx5dv_qp_ex *mqpx;
 };
 
-static const char *state_name(enum ibv_qp_state s)
-{
-	static const char *const n[] = {
-		[IBV_QPS_RESET] = "RESET", [IBV_QPS_INIT] = "INIT",
-		[IBV_QPS_RTR] = "RTR", [IBV_QPS_RTS] = "RTS",
-		[IBV_QPS_SQD] = "SQD", [IBV_QPS_SQE] = "SQE",
-		[IBV_QPS_ERR] = "ERR",
-	};
-
-	return (unsigned)s < sizeof(n) / sizeof(n[0]) && n[s] ? n[s] : "?";
-}
-
 static const char *type_name(int type)
 {
 	switch (type) {
@@ -42,58 +30,6 @@ static const char *type_name(int type)
 	case MLX5_QPT_RAW_PACKET: return "raw_packet";
 	default: return "driver";
 	}
-}
-
-static void access_text(uint32_t a, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s%s%s%s",
-		 a & IBV_ACCESS_LOCAL_WRITE ? "|LOCAL_WRITE" : "",
-		 a & IBV_ACCESS_REMOTE_WRITE ? "|REMOTE_WRITE" : "",
-		 a & IBV_ACCESS_REMOTE_READ ? "|REMOTE_READ" : "",
-		 a & IBV_ACCESS_REMOTE_ATOMIC ? "|REMOTE_ATOMIC" : "",
-		 a ? "" : "|0");
-	memmove(buf, buf + 1, strlen(buf));
-}
-
-/* The attributes @mask names, as the core's ibv_modify_qp calls show
- * them. */
-static void modify_args(struct rdmascn_call *c, const struct ibv_qp_attr *a,
-			int mask)
-{
-	char buf[96];
-
-	rdmascn_call_arg(c, "qp_state", "%s", state_name(a->qp_state));
-	if (mask & IBV_QP_PKEY_INDEX)
-		rdmascn_call_arg(c, "pkey_index", "%u", a->pkey_index);
-	if (mask & IBV_QP_PORT)
-		rdmascn_call_arg(c, "port_num", "%u", a->port_num);
-	if (mask & IBV_QP_QKEY)
-		rdmascn_call_arg(c, "qkey", "0x%x", a->qkey);
-	if (mask & IBV_QP_ACCESS_FLAGS) {
-		access_text(a->qp_access_flags, buf, sizeof(buf));
-		rdmascn_call_arg(c, "qp_access_flags", "%s", buf);
-	}
-	if (mask & IBV_QP_PATH_MTU)
-		rdmascn_call_arg(c, "path_mtu", "%u", 128u << a->path_mtu);
-	if (mask & IBV_QP_MIN_RNR_TIMER)
-		rdmascn_call_arg(c, "min_rnr_timer", "%u", a->min_rnr_timer);
-	if (mask & IBV_QP_AV) {
-		rdmascn_call_arg(c, "ah_attr.port_num", "%u",
-				 a->ah_attr.port_num);
-		if (a->ah_attr.is_global)
-			rdmascn_call_arg(c, "ah_attr.grh.sgid_index", "%u",
-					 a->ah_attr.grh.sgid_index);
-	}
-	if (mask & IBV_QP_TIMEOUT)
-		rdmascn_call_arg(c, "timeout", "%u", a->timeout);
-	if (mask & IBV_QP_RETRY_CNT)
-		rdmascn_call_arg(c, "retry_cnt", "%u", a->retry_cnt);
-	if (mask & IBV_QP_RNR_RETRY)
-		rdmascn_call_arg(c, "rnr_retry", "%u", a->rnr_retry);
-	if (mask & IBV_QP_SQ_PSN)
-		rdmascn_call_arg(c, "sq_psn", "%u", a->sq_psn);
-	if (mask & IBV_QP_MAX_QP_RD_ATOMIC)
-		rdmascn_call_arg(c, "max_rd_atomic", "%u", a->max_rd_atomic);
 }
 
 static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
@@ -201,7 +137,7 @@ static int modify(struct rs_run *run, struct rs_live *l,
 	int r;
 
 	rdmascn_call_arg(c, "qp", "%s", rdmascn_live_id(l));
-	modify_args(c, &s->attr, s->mask);
+	rdmascn_qp_attr_args(c, &s->attr, s->mask);
 	if (rdmascn_call_go(run, l, c))
 		rdmascn_call_result(c, ibv_modify_qp(rt->qp.qp, &s->attr,
 						     s->mask));
@@ -264,7 +200,8 @@ static void describe(struct rs_run *run, struct rs_live *l,
 	rs_val_put_u64(v, "max_recv_wr", rt->qp.cap.max_recv_wr);
 	rs_val_put_u64(v, "max_inline_data", rt->qp.cap.max_inline_data);
 	if (!ibv_query_qp(rt->qp.qp, &attr, IBV_QP_STATE, &init))
-		rs_val_put_str(v, "state", state_name(attr.qp_state));
+		rs_val_put_str(v, "state",
+			       rdmascn_qp_state_name(attr.qp_state));
 }
 
 /* A DCI's WR, just begun with ibv_wr_<op>(): to the DCT @dest (an

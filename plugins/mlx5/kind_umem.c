@@ -71,18 +71,6 @@ static int umem_check(struct rs_obj *obj, struct rs_diag *d)
 	return mlx5_need_devx(obj, d, "context", u->context, "a UMEM");
 }
 
-static void access_text(uint32_t a, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < CYAML_ARRAY_LEN(access_names); i++)
-		if (a & access_names[i].val && o < len)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s",
-					      o ? "|" : "",
-					      access_names[i].str);
-}
-
 static int umem_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct mlx5_umem *u = rdmascn_live_data(l);
@@ -95,7 +83,7 @@ static int umem_create(struct rs_run *run, struct rs_live *l)
 				 "mlx5dv_devx_umem_reg");
 	char acc[96];
 
-	access_text(u->access, acc, sizeof(acc));
+	rdmascn_access_text(u->access, acc, sizeof(acc));
 	rdmascn_call_arg(call, "context", "%s", u->context);
 	rdmascn_call_arg(call, "addr", "buf(%s)", u->id);
 	rdmascn_call_arg(call, "size", "%llu", (unsigned long long)u->length);

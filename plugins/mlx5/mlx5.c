@@ -94,7 +94,7 @@ static const struct rdmascn_plugin mlx5_plugin = {
 __attribute__((constructor))
 static void mlx5_plugin_init(void)
 {
-	rdmascn_register_plugin_v5(&mlx5_plugin);
-	rdmascn_register_wr_dest_v5(&mlx5_qp_wr_dest);
-	rdmascn_register_wr_reg_v5(&mlx5_mkey_wr_reg);
+	rdmascn_register_plugin_v6(&mlx5_plugin);
+	rdmascn_register_wr_dest_v6(&mlx5_qp_wr_dest);
+	rdmascn_register_wr_reg_v6(&mlx5_mkey_wr_reg);
 }

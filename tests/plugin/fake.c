@@ -61,5 +61,5 @@ static const struct rdmascn_plugin fake_plugin = {
 __attribute__((constructor))
 static void fake_plugin_init(void)
 {
-	rdmascn_register_plugin_v5(&fake_plugin);
+	rdmascn_register_plugin_v6(&fake_plugin);
 }

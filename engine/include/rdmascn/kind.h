@@ -55,7 +55,7 @@ struct rdmascn_qp {
 /*
  * ABI 5 addition: a QP kind some of whose QPs address each send WR
  * themselves (mlx5's DCIs name a DCT in each), registered with
- * rdmascn_register_wr_dest_v5() (rdmascn/plugin.h) so that `validate`
+ * rdmascn_register_wr_dest_v6() (rdmascn/plugin.h) so that `validate`
  * can say a send, write or read step on one needs `dct:` (and `ah:`),
  * and that what `dct:` names is a destination.  The object's data as
  * libcyaml filled it.
@@ -79,7 +79,7 @@ struct rdmascn_wr_dest {
  * onto memory (mlx5's indirect mkeys: a UMR WR built with
  * mlx5dv_wr_mr_list() or mlx5dv_wr_mr_interleaved()), posted by the
  * core's `register_layout` step; registered with
- * rdmascn_register_wr_reg_v5() (rdmascn/plugin.h).  Object data as
+ * rdmascn_register_wr_reg_v6() (rdmascn/plugin.h).  Object data as
  * libcyaml filled it.
  */
 struct rdmascn_wr_reg {
@@ -186,6 +186,12 @@ struct rdmascn_ops {
 	int (*as_cq)(struct rs_live *l, struct rdmascn_cq *ret);
 	int (*as_srq)(struct rs_live *l, struct rdmascn_srq *ret);
 	int (*as_link)(struct rs_live *l, struct rdmascn_link *ret);
+	/* ABI 6: as a verbs context, what the objects that stand on it are
+	 * made on (a core context's ibv_open_device(), mlx5's
+	 * mlx5dv_open_device()); NULL while none is open (a dry run).  A
+	 * reference whose kinds name "context" accepts any kind offering
+	 * it. */
+	struct ibv_context *(*as_context)(struct rs_live *l);
 };
 
 /* What a step type does: start on the step's loop, finish through

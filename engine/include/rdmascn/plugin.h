@@ -3,6 +3,7 @@
 #define RDMASCN_PLUGIN_H_PUBLIC
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -32,7 +33,7 @@ struct ibv_qp;
 struct rdmascn_wr_dest;
 struct rdmascn_wr_reg;
 
-#define RDMASCN_PLUGIN_ABI 5
+#define RDMASCN_PLUGIN_ABI 6
 
 /* A device feature a plugin can tell: a word of `requires: {features:}`. */
 struct rdmascn_feature {
@@ -65,16 +66,16 @@ struct rdmascn_plugin {
 	int (*device_features)(struct ibv_context *ctx, uint64_t *ret_have);
 };
 
-void rdmascn_register_plugin_v5(const struct rdmascn_plugin *plugin);
+void rdmascn_register_plugin_v6(const struct rdmascn_plugin *plugin);
 /* ABI 5 addition: QPs of a kind that address each send WR (struct
  * rdmascn_wr_dest in rdmascn/kind.h); from the plugin's constructor,
  * @d outliving the plugin. */
-void rdmascn_register_wr_dest_v5(const struct rdmascn_wr_dest *d);
+void rdmascn_register_wr_dest_v6(const struct rdmascn_wr_dest *d);
 /* ABI 5 addition: objects of a kind that a WR of their own registers
  * (struct rdmascn_wr_reg in rdmascn/kind.h: mlx5's mkeys), posted by
  * the `register_layout` step; from the constructor, @r outliving the
  * plugin. */
-void rdmascn_register_wr_reg_v5(const struct rdmascn_wr_reg *r);
+void rdmascn_register_wr_reg_v6(const struct rdmascn_wr_reg *r);
 
 /*
  * What a plugin's kinds call (ABI 5), the engine's objects staying
@@ -93,6 +94,13 @@ void *rdmascn_obj_ref_data(const struct rs_obj *obj, const char *id);
  * such object or field or the file does not give it. */
 int rdmascn_obj_ref_uint(const struct rs_obj *obj, const char *id,
 			 const char *field, uint64_t *ret);
+/* ABI 6 additions: an object's kind; the object that the object @obj
+ * names by @id names in its own reference field @field (a pd's
+ * "context"), NULL when none: what a kind checks of its references'
+ * references (an mkey's pd on a DevX context). */
+const struct rdmascn_kind *rdmascn_obj_kind(const struct rs_obj *obj);
+const struct rs_obj *rdmascn_obj_ref_ref(const struct rs_obj *obj,
+					 const char *id, const char *field);
 void rdmascn_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		       const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -118,10 +126,11 @@ int rdmascn_live_error(struct rs_run *run, struct rs_live *l, int err,
 
 /*
  * Added within ABI 5 (functions only, no layout changed): a plugin's
- * object made on a core context's verbs context, so that core objects
- * can share it (a QP on that context's PD completing into an mlx5 CQ).
- * The ibv_context of the context @l stands on (NULL: none open, as in a
- * dry run).
+ * object made on the verbs context core objects use, so that they can
+ * share it (a QP on that context's PD completing into an mlx5 CQ).  The
+ * ibv_context @l stands on: that of the nearest object on its
+ * references offering as_context (ABI 6: a core context, an mlx5
+ * context); NULL when none is open, as in a dry run.
  */
 struct ibv_context *rdmascn_live_verbs_context(struct rs_run *run,
 					       struct rs_live *l);
@@ -182,5 +191,18 @@ bool rdmascn_call_go(struct rs_run *run, struct rs_live *l,
 void rdmascn_call_result(struct rdmascn_call *c, int err);
 int rdmascn_call_done(struct rs_run *run, struct rs_live *l,
 		      struct rdmascn_call *c);
+
+/*
+ * ABI 6 additions: a plugin's calls shown as the core's are.  IBV_ACCESS_*
+ * bits as the language names them ("local_write|remote_read", "0"), into
+ * @buf, returned; an ibv_qp_state's name ("RTS"); the attributes @mask
+ * names of an ibv_modify_qp() call, as its arguments (a NULL @c is
+ * taken).
+ */
+struct ibv_qp_attr;
+const char *rdmascn_access_text(uint64_t access, char *buf, size_t len);
+const char *rdmascn_qp_state_name(int state);
+void rdmascn_qp_attr_args(struct rdmascn_call *c,
+			  const struct ibv_qp_attr *attr, int mask);
 
 #endif
