@@ -9,19 +9,44 @@
 #include "model.h"
 #include "paths.h"
 #include "plugin.h"
+#include "registry.h"
 #include "value.h"
+
+/* The core steps a kind's objects change: a QP kind that addresses each
+ * send WR (rdmascn_register_wr_dest), a kind that a WR of its own
+ * registers (rdmascn_register_wr_reg). */
+static void describe_extends(const struct rdmascn_kind *k, struct rs_val *ext)
+{
+	const struct rdmascn_wr_dest *wd = rs_wr_dest_find(k->name);
+	const struct rdmascn_wr_reg *wr = rs_wr_reg_find(k->name);
+	struct rs_val *v;
+
+	if (wd) {
+		v = rs_val_push_obj(ext);
+		rs_val_put_str(v, "steps", "send write read");
+		rs_val_put_str(v, "section", k->section);
+		rs_val_put_str(v, "fields", "dct ah");
+	}
+	if (wr) {
+		v = rs_val_push_obj(ext);
+		rs_val_put_str(v, "steps", "register_layout");
+		rs_val_put_str(v, "section", k->section);
+		rs_val_put_str(v, "fields", "mkey");
+	}
+}
 
 static void describe_plugin(unsigned i, struct rs_val *list)
 {
 	const struct rdmascn_plugin *p = rs_plugin_at(i);
 	struct rs_val *o = rs_val_push_obj(list);
-	struct rs_val *kinds, *steps, *feats;
+	struct rs_val *kinds, *steps, *ext, *feats;
 
 	rs_val_put_str(o, "name", p->name);
 	rs_val_put_str(o, "version", p->version ? p->version : "");
 	rs_val_put_str(o, "path", rs_plugin_path(i));
 	kinds = rs_val_put_arr(o, "kinds");
 	steps = rs_val_put_arr(o, "steps");
+	ext = rs_val_put_arr(o, "extends");
 	feats = rs_val_put_arr(o, "features");
 	for (const struct rdmascn_kind *const *k = p->kinds; k && *k; k++) {
 		struct rs_val *v = rs_val_push_obj((*k)->step ? steps : kinds);
@@ -30,6 +55,8 @@ static void describe_plugin(unsigned i, struct rs_val *list)
 		rs_val_put_str(v, "section", (*k)->section);
 		if ((*k)->summary)
 			rs_val_put_str(v, "summary", (*k)->summary);
+		if (!(*k)->step)
+			describe_extends(*k, ext);
 	}
 	for (const struct rdmascn_feature *f = p->features; f && f->name; f++) {
 		struct rs_val *v = rs_val_push_obj(feats);
@@ -54,6 +81,29 @@ static void print_words(FILE *f, const struct rs_val *plugin,
 	fputc('\n', f);
 }
 
+/* "  extends: send write read (dct: ah:) on mlx5_qps; ..." */
+static void print_extends(FILE *f, const struct rs_val *plugin)
+{
+	const struct rs_val *list = rs_val_get(plugin, "extends");
+
+	if (!list || !rs_val_len(list))
+		return;
+	fputs("  extends:", f);
+	for (size_t i = 0; i < rs_val_len(list); i++) {
+		const struct rs_val *e = rs_val_at(list, i);
+		char fields[64], *w, *save = NULL;
+
+		snprintf(fields, sizeof(fields), "%s",
+			 rs_val_get_str(e, "fields"));
+		fprintf(f, "%s %s (", i ? ";" : "", rs_val_get_str(e, "steps"));
+		for (w = strtok_r(fields, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save))
+			fprintf(f, "%s%s:", w == fields ? "" : " ", w);
+		fprintf(f, ") with %s", rs_val_get_str(e, "section"));
+	}
+	fputc('\n', f);
+}
+
 static void print_plugins(FILE *f, const struct rs_val *list)
 {
 	char dir[PATH_MAX];
@@ -66,6 +116,7 @@ static void print_plugins(FILE *f, const struct rs_val *list)
 			rs_val_get_str(p, "path"));
 		print_words(f, p, "kinds", "section");
 		print_words(f, p, "steps", "section");
+		print_extends(f, p);
 		print_words(f, p, "features", "name");
 	}
 	if (rs_val_len(list))

@@ -1,7 +1,7 @@
 #!/bin/bash
 # rdmascn plugins: each loaded plugin as NAME VERSION PATH, then the
-# section names of its kinds and steps and its feature words (a line each,
-# none when empty); -j the same as JSON; no plugin said so; a file that
+# section names of its kinds and steps, the core steps its kinds extend
+# and its feature words (a line each, none when empty); -j the same as JSON; no plugin said so; a file that
 # does not load named on stderr, the rest still listed, exit 0; a plugin
 # built for ABI 1 does not load, for want of rdmascn_register_plugin_v1.
 set -u
@@ -28,6 +28,7 @@ version=$("$rdmascn" --version | sed -n 's/^rdmascn //p')
 [ -n "$version" ] || fail "rdmascn --version says no version"
 mlx5="mlx5 $version $plugdir/mlx5.so
   kinds: mlx5_contexts devx mlx5_cqs mlx5_uars mlx5_vars mlx5_pps mlx5_umems mlx5_flow_matchers mlx5_flows mlx5_qps mlx5_mkeys
+  extends: send write read (dct: ah:) with mlx5_qps; register_layout (mkey:) with mlx5_mkeys
   features: mlx5dv devx"
 fake="fake 0.1 $testdir/fake.so
   kinds: fake_tags
@@ -49,6 +50,8 @@ same "-j: version" "$(jq -r '.[1].version' <<<"$json")" "0.1"
 same "-j: kinds" "$(jq -c '.[1].kinds | map([.name, .section])' <<<"$json")" \
 	'[["fake_tag","fake_tags"]]'
 same "-j: steps" "$(jq -c '.[1].steps' <<<"$json")" '[]'
+same "-j: extends" "$(jq -c '[.[].extends[] | [.steps, .section, .fields]]' <<<"$json")" \
+	'[["send write read","mlx5_qps","dct ah"],["register_layout","mlx5_mkeys","mkey"]]'
 same "-j: features" "$(jq -c '[.[].features[] | .name]' <<<"$json")" \
 	'["mlx5dv","devx","test_fake"]'
 same "-j: source" "$(jq -r '.[0].features[1].source' <<<"$json")" \
