@@ -35,15 +35,14 @@ struct rs_live *rs_live_find(struct rs_run *run, const char *id)
 }
 
 /* Down @l's references (the first of each object's that is not an
- * ordering edge) to the first object @is says yes to. */
-static struct rs_live *live_down(struct rs_run *run, struct rs_live *l,
-				 bool (*is)(struct rs_live *))
+ * ordering edge) to the core context whose device it is on. */
+struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)
 {
 	for (unsigned depth = 0; l && depth < 16; depth++) {
 		const struct rs_obj *o = l->obj;
 		struct rs_live *next = NULL;
 
-		if (is(l))
+		if (rs_as_dev(l))
 			return l;
 		for (unsigned e = 0; e < o->n_edges && !next; e++)
 			if (!o->edges[e].order_only &&
@@ -54,24 +53,12 @@ static struct rs_live *live_down(struct rs_run *run, struct rs_live *l,
 	return NULL;
 }
 
-static bool is_dev(struct rs_live *l)
-{
-	return rs_as_dev(l);
-}
-
-static bool is_context(struct rs_live *l)
-{
-	return rs_live_ops(l)->as_context != NULL;
-}
-
-struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)
-{
-	return live_down(run, l, is_dev);
-}
-
 struct rs_live *rs_live_made_on(struct rs_run *run, struct rs_live *l)
 {
-	return live_down(run, l, is_context);
+	const struct rs_obj *o = l ? rs_obj_made_on(l->obj) : NULL;
+
+	return o && o->index < run->s->n_objects ? &run->live[o->index] :
+	       NULL;
 }
 
 struct ibv_context *rs_live_ibv_context(struct rs_run *run, struct rs_live *l)

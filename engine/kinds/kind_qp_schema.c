@@ -42,11 +42,11 @@ static const cyaml_schema_field_t qp_fields[] = {
 };
 
 static const struct rdmascn_ref qp_refs[] = {
-	RS_REF("pd", struct rs_qp, pd, "pd", "parent_domain"),
-	RS_REF("send_cq", struct rs_qp, send_cq, "cq"),
-	RS_REF("recv_cq", struct rs_qp, recv_cq, "cq"),
-	RS_REF("srq", struct rs_qp, srq, "srq"),
-	RS_REF("xrcd", struct rs_qp, xrcd, "xrcd"),
+	RS_REF_ONE("pd", struct rs_qp, pd, "pd", "parent_domain"),
+	RS_REF_ONE("send_cq", struct rs_qp, send_cq, "cq"),
+	RS_REF_ONE("recv_cq", struct rs_qp, recv_cq, "cq"),
+	RS_REF_ONE("srq", struct rs_qp, srq, "srq"),
+	RS_REF_ONE("xrcd", struct rs_qp, xrcd, "xrcd"),
 	RS_REF_AFTER(struct rs_qp),
 	RS_REF_END
 };

@@ -29,9 +29,9 @@ static const cyaml_schema_field_t srq_fields[] = {
 };
 
 static const struct rdmascn_ref srq_refs[] = {
-	RS_REF("pd", struct rs_srq, pd, "pd", "parent_domain"),
-	RS_REF("xrcd", struct rs_srq, xrcd, "xrcd"),
-	RS_REF("cq", struct rs_srq, cq, "cq"),
+	RS_REF_ONE("pd", struct rs_srq, pd, "pd", "parent_domain"),
+	RS_REF_ONE("xrcd", struct rs_srq, xrcd, "xrcd"),
+	RS_REF_ONE("cq", struct rs_srq, cq, "cq"),
 	RS_REF_AFTER(struct rs_srq),
 	RS_REF_END
 };

@@ -293,7 +293,8 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 			t += o->elem, n = 1;
 		for (unsigned i = 0; i < n; i++)
 			o->edges[o->n_edges++] = (struct rs_edge){
-				&t[i], ref->field, true, false };
+				.to = &t[i], .field = ref->field,
+				.order_only = true };
 		return 0;
 	}
 	if (!t) {
@@ -330,6 +331,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	e->field = ref->field;
 	e->order_only = ref->after;
 	e->spans = ref->spans;
+	e->one_context = ref->one_context;
 	return 0;
 }
 
@@ -389,11 +391,13 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 		/* Steps run in file order; nested ones within their parent. */
 		if (o->kind->step && o->parent) {
 			o->edges[o->n_edges++] = (struct rs_edge){
-				o->parent, "steps", true, false };
+				.to = o->parent, .field = "steps",
+				.order_only = true };
 		} else if (o->kind->step) {
 			if (prev_step)
 				o->edges[o->n_edges++] = (struct rs_edge){
-					prev_step, "sequence", true, false };
+					.to = prev_step, .field = "sequence",
+					.order_only = true };
 			prev_step = o;
 		}
 	}
@@ -537,6 +541,39 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
  * first that fails a check speaks for the rest.  A bad count stops here:
  * what the references name depends on it.
  */
+/* What @o names through references marked one_context (a QP's pd, CQs
+ * and SRQ) is on one verbs context: their handles are looked up in the
+ * uverbs file of the context the object is made on. */
+static int check_one_context(const struct rs_obj *o, struct rs_diag *d)
+{
+	const struct rs_edge *first = NULL;
+	const struct rs_obj *on = NULL;
+
+	for (unsigned i = 0; i < o->n_edges; i++) {
+		const struct rs_edge *e = &o->edges[i];
+		const struct rs_obj *c;
+
+		if (!e->one_context || !(c = rs_obj_made_on(e->to)))
+			continue;
+		if (!on) {
+			on = c, first = e;
+			continue;
+		}
+		/* On two nodes: rs_nodes_place() says so, better. */
+		if (c == on || (c->node_id && on->node_id &&
+				strcmp(c->node_id, on->node_id)))
+			continue;
+		rs_obj_error(d, o, e->field, "%s '%s' is on context '%s', "
+			     "but %s '%s' is on '%s': what %s %s names must be "
+			     "on one verbs context", e->to->kind->name,
+			     e->to->id, c->id, first->to->kind->name,
+			     first->to->id, on->id, article(o->kind->name),
+			     o->kind->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_objects(struct rs_scenario *s, struct idmap *ids,
 			 struct rs_diag *d)
 {
@@ -560,6 +597,7 @@ static int check_objects(struct rs_scenario *s, struct idmap *ids,
 		struct rs_obj *o = &s->objs[i];
 
 		if ((o->kind->check && o->kind->check(o, d) < 0) ||
+		    check_one_context(o, d) < 0 ||
 		    (o->kind->step && rs_gate_check(o, d) < 0)) {
 			ret = -EINVAL;
 			i += o->count ? o->count - o->elem - 1 : 0;

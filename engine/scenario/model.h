@@ -50,6 +50,7 @@ struct rs_edge {
 	const char *field;       /* the reference field; "after"; "sequence" */
 	bool order_only;
 	bool spans;              /* may reach another node (rdmascn_ref) */
+	bool one_context;        /* on the object's verbs context (same) */
 };
 
 struct rs_param {

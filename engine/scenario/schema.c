@@ -24,6 +24,21 @@ void rs_schema_int_range(const cyaml_schema_value_t *v, int64_t *ret_min,
 	}
 }
 
+const struct rs_obj *rs_obj_made_on(const struct rs_obj *o)
+{
+	for (unsigned depth = 0; o && depth < 16; depth++) {
+		const struct rs_obj *next = NULL;
+
+		if (o->kind->ops && o->kind->ops->as_context)
+			return o;
+		for (unsigned e = 0; e < o->n_edges && !next; e++)
+			if (!o->edges[e].order_only)
+				next = o->edges[e].to;
+		o = next;
+	}
+	return NULL;
+}
+
 const struct rs_obj *rs_obj_ref(const struct rs_obj *obj, const char *field)
 {
 	for (unsigned e = 0; e < obj->n_edges; e++)

@@ -65,6 +65,11 @@
 #define RS_REF_SPANS(key, s, m, ...)                                     \
 	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,    \
 	  .kinds = RDMASCN_KINDS(__VA_ARGS__), .spans = true }
+/* A reference on the object's verbs context (rdmascn_ref.one_context):
+ * a QP's pd, CQs, SRQ. */
+#define RS_REF_ONE(key, s, m, ...)                                       \
+	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,    \
+	  .kinds = RDMASCN_KINDS(__VA_ARGS__), .one_context = true }
 #define RS_REF_LIST(key, s, m, ...)                                      \
 	{ .field = key, .offset = offsetof(s, m),                        \
 	  .count_offset = offsetof(s, m##_count),                        \
@@ -87,6 +92,12 @@ extern const cyaml_schema_value_t rs_id_schema;
  * @field names, NULL when absent.  Its kind is one the reference table
  * accepts, so its data is that kind's struct. */
 const struct rs_obj *rs_obj_ref(const struct rs_obj *obj, const char *field);
+
+/* The object @o is made on: down the first reference of each object
+ * that is not an ordering edge to one that is a verbs context (a kind
+ * with the facet as_context: a core context, an mlx5 context); NULL when
+ * none is reached. */
+const struct rs_obj *rs_obj_made_on(const struct rs_obj *o);
 
 /* The range libcyaml enforces on an INT or UINT value of its data size:
  * what error messages and the JSON Schema both state. */

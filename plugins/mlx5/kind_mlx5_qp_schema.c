@@ -133,10 +133,10 @@ static const cyaml_schema_field_t mlx5_qp_fields[] = {
 };
 
 static const struct rdmascn_ref mlx5_qp_refs[] = {
-	MLX5_REF("pd", struct mlx5_qp, pd, "pd"),
-	MLX5_REF("send_cq", struct mlx5_qp, send_cq, "cq"),
-	MLX5_REF("recv_cq", struct mlx5_qp, recv_cq, "cq"),
-	MLX5_REF("srq", struct mlx5_qp, srq, "srq"),
+	MLX5_REF_ONE("pd", struct mlx5_qp, pd, "pd"),
+	MLX5_REF_ONE("send_cq", struct mlx5_qp, send_cq, "cq"),
+	MLX5_REF_ONE("recv_cq", struct mlx5_qp, recv_cq, "cq"),
+	MLX5_REF_ONE("srq", struct mlx5_qp, srq, "srq"),
 	MLX5_REF_AFTER(struct mlx5_qp),
 	{ .field = NULL }
 };

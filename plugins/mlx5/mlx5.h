@@ -67,6 +67,10 @@ bool mlx5_context_devx(const void *data);
 #define MLX5_REF(key, s, m, kind)                                         \
 	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,     \
 	  .kinds = RDMASCN_KINDS(kind) }
+/* One on the object's verbs context (a QP's pd and CQs). */
+#define MLX5_REF_ONE(key, s, m, kind)                                     \
+	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,     \
+	  .kinds = RDMASCN_KINDS(kind), .one_context = true }
 #define MLX5_REF_AFTER(s)                                                 \
 	{ .field = "after", .offset = offsetof(s, after),                 \
 	  .count_offset = offsetof(s, after_count), .after = true }

@@ -237,6 +237,11 @@ struct rdmascn_ref {
 	 * QPs, a step's remote MR or peer.  In the padding after @after,
 	 * so the struct and ABI 5 stay as they were. */
 	bool spans;
+	/* ABI 6: what it names must be on the verbs context that the
+	 * object's other such references are on (a QP's pd, CQs and SRQ:
+	 * a handle of one uverbs file means nothing, or something else, in
+	 * another's).  validate refuses two.  In the padding after @spans. */
+	bool one_context;
 	/* Listed structures (ABI 5): @offset is that of a pointer to an
 	 * array of items @stride bytes each, with the char * id at
 	 * @item_offset in each (NULL: that item names nothing), written as
