@@ -217,31 +217,56 @@ static bool ipc_lock_capable(void)
  * without a device, so refused at validate (exit 2), not at a create
  * that fails with ENOMEM half way through the set-up.
  */
+struct host_memory {
+	bool known;
+	uint64_t bytes;          /* 0: unknown */
+	bool memlock_limited;
+	struct rlimit memlock;
+};
+
+/* Read once a process: sysconf(_SC_PHYS_PAGES) is a sysinfo() call, and
+ * with getrlimit() it was 6% of validating 100k objects. */
+static const struct host_memory *host_memory(void)
+{
+	static struct host_memory h;
+	long pages, page;
+
+	if (h.known)
+		return &h;
+	pages = sysconf(_SC_PHYS_PAGES);
+	page = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && page > 0)
+		h.bytes = (uint64_t)pages * (uint64_t)page;
+	h.memlock_limited = !getrlimit(RLIMIT_MEMLOCK, &h.memlock) &&
+			    h.memlock.rlim_cur != RLIM_INFINITY;
+	h.known = true;
+	return &h;
+}
+
 static int check_host_memory(struct rs_obj *obj, struct rs_diag *d)
 {
 	const struct rs_mr *m = obj->data;
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	struct rlimit rl;
+	const struct host_memory *h;
 
 	if (m->import || m->dm || m->dmabuf ||
 	    m->access & IBV_ACCESS_ON_DEMAND)
 		return 0; /* not pinned host memory */
-	if (pages > 0 && page > 0 &&
-	    m->length > (uint64_t)pages * (uint64_t)page) {
+	h = host_memory();
+	if (h->bytes && m->length > h->bytes) {
 		rs_obj_error(d, obj, "length", "%" PRIu64 " bytes is more than "
 			     "this host's memory, %" PRIu64 " bytes",
-			     m->length, (uint64_t)pages * (uint64_t)page);
+			     m->length, h->bytes);
 		return -EINVAL;
 	}
-	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY &&
-	    m->length > rl.rlim_cur && !ipc_lock_capable()) {
+	if (h->memlock_limited && m->length > h->memlock.rlim_cur &&
+	    !ipc_lock_capable()) {
 		rs_obj_error(d, obj, "length", "%" PRIu64 " bytes is over "
 			     "RLIMIT_MEMLOCK, %" PRIu64 " bytes, and without "
 			     "CAP_IPC_LOCK the kernel will not pin it (raise "
 			     "it: ulimit -l unlimited, memlock in "
 			     "/etc/security/limits.conf, LimitMEMLOCK= of a "
 			     "systemd unit)", m->length,
-			     (uint64_t)rl.rlim_cur);
+			     (uint64_t)h->memlock.rlim_cur);
 		return -EINVAL;
 	}
 	return 0;
