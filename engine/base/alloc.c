@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "alloc.h"
 
@@ -87,6 +88,22 @@ void *rs_calloc_aligned(size_t align, size_t size)
 	p = aligned_alloc(align, size);
 	if (p)
 		memset(p, 0, size);
+	return p;
+}
+
+void *rs_malloc_huge(size_t size)
+{
+	void *p;
+
+	if (should_fail()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	size = size ? (size + RS_HUGE_PAGE - 1) & ~(RS_HUGE_PAGE - 1) :
+	       RS_HUGE_PAGE;
+	p = aligned_alloc(RS_HUGE_PAGE, size);
+	if (p)
+		(void)madvise(p, size, MADV_HUGEPAGE); /* EINVAL without THP */
 	return p;
 }
 
