@@ -90,7 +90,9 @@ extern const cyaml_schema_value_t rs_id_schema;
 
 /* In a kind's check (references resolved): the object @obj's reference
  * @field names, NULL when absent.  Its kind is one the reference table
- * accepts, so its data is that kind's struct. */
+ * accepts, or one offering the facet the named kind stands for (as_mem
+ * for an mr, as_qp, as_cq, as_context for a context): compare its kind
+ * before reading its data as a struct of the named kind's. */
 const struct rs_obj *rs_obj_ref(const struct rs_obj *obj, const char *field);
 
 /* The object @o is made on: down the first reference of each object
