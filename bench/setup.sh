@@ -53,6 +53,9 @@ rdmascn2=${RDMASCN2:-}
 [ -n "$rdmascn2" ] && tools="$tools rdmascn2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# OUT=tty|verbose: rdmascn prints where this script's output goes (the
+# console), not into the $(one ...) that reads the figures.
+exec {console}>&1
 say() { echo "$*" >&2; }
 now() { date +%s.%N; }
 
@@ -72,7 +75,7 @@ one() {
 		rm -f "$tmp/rec.json"
 		t0=$(now)
 		if [ "$out" = tty ] || [ "$out" = verbose ]; then
-			"$bin" run "${q[@]}" --json "$tmp/rec.json" "$here/setup.yaml" --set n="$n" 2>"$tmp/err"
+			"$bin" run "${q[@]}" --json "$tmp/rec.json" "$here/setup.yaml" --set n="$n" >&"$console" 2>"$tmp/err"
 		else
 			"$bin" run "${q[@]}" --json "$tmp/rec.json" "$here/setup.yaml" --set n="$n" >"$tmp/out" 2>"$tmp/err"
 		fi || { say "$tool $n failed: $(tail -3 "$tmp/err")"; return 1; }
