@@ -34,31 +34,24 @@ struct rs_live *rs_live_find(struct rs_run *run, const char *id)
 	return i == RS_IDMAP_NONE ? NULL : &run->live[i];
 }
 
-/* Down @l's references (the first of each object's that is not an
- * ordering edge) to the core context whose device it is on. */
+/* The live object of @o, found from @l's: @l itself, or the run's. */
+static struct rs_live *live_of(struct rs_run *run, struct rs_live *l,
+			       const struct rs_obj *o)
+{
+	if (o == l->obj)
+		return l;
+	return o && o->index < run->s->n_objects ? &run->live[o->index] :
+	       NULL;
+}
+
 struct rs_live *rs_live_context(struct rs_run *run, struct rs_live *l)
 {
-	for (unsigned depth = 0; l && depth < 16; depth++) {
-		const struct rs_obj *o = l->obj;
-		struct rs_live *next = NULL;
-
-		if (rs_as_dev(l))
-			return l;
-		for (unsigned e = 0; e < o->n_edges && !next; e++)
-			if (!o->edges[e].order_only &&
-			    o->edges[e].to->index < run->s->n_objects)
-				next = &run->live[o->edges[e].to->index];
-		l = next;
-	}
-	return NULL;
+	return l ? live_of(run, l, rs_obj_on_device(l->obj)) : NULL;
 }
 
 struct rs_live *rs_live_made_on(struct rs_run *run, struct rs_live *l)
 {
-	const struct rs_obj *o = l ? rs_obj_made_on(l->obj) : NULL;
-
-	return o && o->index < run->s->n_objects ? &run->live[o->index] :
-	       NULL;
+	return l ? live_of(run, l, rs_obj_made_on(l->obj)) : NULL;
 }
 
 struct ibv_context *rs_live_ibv_context(struct rs_run *run, struct rs_live *l)

@@ -24,12 +24,15 @@ void rs_schema_int_range(const cyaml_schema_value_t *v, int64_t *ret_min,
 	}
 }
 
-const struct rs_obj *rs_obj_made_on(const struct rs_obj *o)
+/* Down the first reference of each object that is not an ordering edge
+ * to the first object @is says yes to. */
+static const struct rs_obj *obj_down(const struct rs_obj *o,
+				     bool (*is)(const struct rdmascn_ops *))
 {
 	for (unsigned depth = 0; o && depth < 16; depth++) {
 		const struct rs_obj *next = NULL;
 
-		if (o->kind->ops && o->kind->ops->as_context)
+		if (o->kind->ops && is(o->kind->ops))
 			return o;
 		for (unsigned e = 0; e < o->n_edges && !next; e++)
 			if (!o->edges[e].order_only)
@@ -37,6 +40,26 @@ const struct rs_obj *rs_obj_made_on(const struct rs_obj *o)
 		o = next;
 	}
 	return NULL;
+}
+
+static bool is_context(const struct rdmascn_ops *ops)
+{
+	return ops->as_context;
+}
+
+static bool is_device(const struct rdmascn_ops *ops)
+{
+	return ops->as_dev;
+}
+
+const struct rs_obj *rs_obj_made_on(const struct rs_obj *o)
+{
+	return obj_down(o, is_context);
+}
+
+const struct rs_obj *rs_obj_on_device(const struct rs_obj *o)
+{
+	return obj_down(o, is_device);
 }
 
 const struct rs_obj *rs_obj_ref(const struct rs_obj *obj, const char *field)

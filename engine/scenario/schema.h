@@ -100,6 +100,9 @@ const struct rs_obj *rs_obj_ref(const struct rs_obj *obj, const char *field);
  * with the facet as_context: a core context, an mlx5 context); NULL when
  * none is reached. */
 const struct rs_obj *rs_obj_made_on(const struct rs_obj *o);
+/* The same walk to the core context whose device @o is on (the facet
+ * as_dev), whatever context it is made on. */
+const struct rs_obj *rs_obj_on_device(const struct rs_obj *o);
 
 /* The range libcyaml enforces on an INT or UINT value of its data size:
  * what error messages and the JSON Schema both state. */
