@@ -23,6 +23,8 @@ rdmascn_dep(UV libuv libuv1-dev)
 rdmascn_dep(JSONC json-c libjson-c-dev)
 rdmascn_dep(XML2 libxml-2.0 libxml2-dev)
 rdmascn_dep(MD libmd libmd-dev)
+# The rendezvous's HMAC-SHA-256 (docs/nodes.md, "Who can join").
+rdmascn_dep(NETTLE nettle nettle-dev)
 
 if(RDMASCN_MISSING)
 	message(FATAL_ERROR "missing dependencies; install them with:\n  apt-get install${RDMASCN_MISSING}")

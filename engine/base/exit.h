@@ -28,4 +28,18 @@ static inline const char *rs_exit_verdict(int code)
 	}
 }
 
+/* An exit code some rdmascn exits with: the contract's, or 128 plus a
+ * signal (1 to 64).  A code read from another process (a node's
+ * verdict) that is not one is a lie or a bug, never a verdict. */
+static inline int rs_exit_valid(long code)
+{
+	switch (code) {
+#define X(name, c, text) case c:
+	RS_EXIT_MAP(X)
+#undef X
+		return 1;
+	}
+	return code > 128 && code <= 128 + 64;
+}
+
 #endif

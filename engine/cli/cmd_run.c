@@ -20,6 +20,7 @@
 #include "report.h"
 #include "cmd_run.h"
 #include "run.h"
+#include "run_key.h"
 #include "run_nodes.h"
 
 static const struct option run_long[] = {
@@ -38,6 +39,8 @@ static const struct option run_long[] = {
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "node", required_argument, NULL, 'N' },
 	{ "rendezvous", required_argument, NULL, 'R' },
+	{ "key-file", required_argument, NULL, 'K' },
+	{ "insecure", no_argument, NULL, 'I' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "color", required_argument, NULL, 'C' },
@@ -107,6 +110,12 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			break;
 		case 'R':
 			o->rendezvous = optarg;
+			break;
+		case 'K':
+			o->key_file = optarg;
+			break;
+		case 'I':
+			o->insecure = true;
 			break;
 		case 'v':
 			rs_verbose = true;
@@ -473,7 +482,10 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 	/* One node of several: the others first, before anything. */
 	if (rs_nodes_count(run->s) && run->node != RS_NODE_ANY &&
 	    !run->dry_run && (r = rs_run_nodes_meet(run, o))) {
-		ret = r == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
+		/* The nodes disagree, or there is no key where one is due:
+		 * what was asked is wrong, not the machine. */
+		ret = r == -EINVAL || r == -EPERM ? RS_EXIT_INVALID :
+		      RS_EXIT_CANTRUN;
 		goto out;
 	}
 	ret = prepare(run, &dv);
@@ -495,6 +507,12 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 		rs_steps_dry_run(run);
 	else if (r)
 		ret = RS_EXIT_CANTRUN;
+	/* Interrupted: every node ends now, with this node's 128+signal,
+	 * rather than wait out a step's deadline and blame itself. */
+	if (rs_interrupted)
+		rs_nodes_fail(run, 128 + rs_interrupted,
+			      rs_interrupted == SIGINT ? "interrupted by SIGINT" :
+			      "interrupted by SIGTERM");
 	/* No node tears down while another still uses its objects (the
 	 * last step's remote MR, its QP's peer); a failure there is the
 	 * verdict's to tell. */
@@ -588,6 +606,17 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 		goto out;
 	ret = 0;
 	o.rdv_addr = rs_role_rendezvous(s, o.rendezvous);
+	if (rs_nodes_count(s) > 1 && o.role.node != RS_NODE_ANY &&
+	    !o.dry_run) {
+		ret = rs_run_key_load(cmd, o.key_file, &o.key, &o.key_len);
+		if (ret)
+			goto out;
+		if (!o.key_len && o.insecure)
+			fprintf(stderr, "rdmascn run: warning: --insecure: the "
+				"nodes meet at %s without a key; anyone who "
+				"reaches it can join this run and see or "
+				"forge what the nodes exchange\n", o.rdv_addr);
+	}
 	if ((o.json || o.junit) && !(res = rs_results_new(o.json, o.junit))) {
 		ret = rs_cmd_no_memory(cmd);
 		goto out;
@@ -605,5 +634,6 @@ out:
 	rs_free(o.scn.sets);
 	rs_free(o.matrix);
 	rs_deviations_free(&o.deviations);
+	rs_run_key_free(o.key, o.key_len);
 	return ret;
 }

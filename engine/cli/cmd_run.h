@@ -2,6 +2,7 @@
 #ifndef RDMASCN_CMD_RUN_H
 #define RDMASCN_CMD_RUN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cmd_scenario.h"
@@ -34,6 +35,10 @@ struct run_opts {
 	const char *rendezvous;  /* --rendezvous HOST:PORT */
 	struct rs_role role;     /* the node this process plays */
 	const char *rdv_addr;    /* where the nodes meet: HOST[:PORT] */
+	const char *key_file;    /* --key-file FILE */
+	bool insecure;           /* --insecure: no key off loopback */
+	uint8_t *key;            /* the run's key (run_key.h), or NULL */
+	size_t key_len;
 };
 
 /* The cell a run is, of a matrix: its name and its params' values. */

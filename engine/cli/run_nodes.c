@@ -6,6 +6,7 @@
  * keeps every node's in its own (`node_runs`) and writes that one.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,8 +54,29 @@ static uint64_t deadline_ms(const struct rs_run *run)
 	return RS_NODES_DEADLINE_MS + longest;
 }
 
+/* The launcher's job, the same in every process it started: a node of
+ * another job, with the same file and key, is not one of this run. */
+static const char *run_id(char *buf, size_t len)
+{
+	const char *v = getenv("RDMASCN_RUN_ID"), *step;
+
+	if (v && *v)
+		return v;
+	v = getenv("PMIX_NAMESPACE");           /* Open MPI 4+, PRRTE */
+	if (v && *v)
+		return v;
+	v = getenv("SLURM_JOB_ID");
+	step = getenv("SLURM_STEP_ID");
+	if (v && *v) {
+		snprintf(buf, len, "slurm %s.%s", v, step ? step : "");
+		return buf;
+	}
+	return "";
+}
+
 int rs_run_nodes_meet(struct rs_run *run, const struct run_opts *o)
 {
+	char job[128];
 	const struct rs_scenario *s = run->s;
 	unsigned n = rs_nodes_count(s);
 	const char **names = rs_calloc(n + 1, sizeof(*names));
@@ -87,6 +109,10 @@ int rs_run_nodes_meet(struct rs_run *run, const struct run_opts *o)
 				     digest);
 	c.params = (const char *const *)params;
 	c.n_params = s->n_params;
+	c.run_id = run_id(job, sizeof(job));
+	c.key = o->key;
+	c.key_len = o->key_len;
+	c.insecure = o->insecure;
 	r = rs_rdv_meet(&c, &run->rdv, err, sizeof(err));
 	if (r == -ENOMEM)
 		rs_diag_error(&run->diag, NULL, "nodes: out of memory");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "exit.h"
 #include "live.h"
 #include "rendezvous.h"
 #include "run.h"
@@ -184,11 +185,20 @@ int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 		return rdv_failed(run, -ENOMEM, err);
 	r = rs_rdv_allgather(run->rdv, what, &v, sizeof(v), all, err,
 			     sizeof(err));
-	for (unsigned j = 0; !r && j < n; j++)
-		if (all[j].len == sizeof(v)) {
-			memcpy(&v, all[j].data, sizeof(v));
-			*ret_all = rs_rdv_worst(*ret_all, v);
+	for (unsigned j = 0; !r && j < n; j++) {
+		if (all[j].len != sizeof(v))
+			continue;
+		memcpy(&v, all[j].data, sizeof(v));
+		/* Only a code rdmascn exits with is a node's word. */
+		if (!rs_exit_valid(v)) {
+			snprintf(err, sizeof(err), "node '%s' gave %d at "
+				 "'%s', which is no exit code of rdmascn",
+				 rs_node_name(run->s, (int)j), (int)v, what);
+			r = -EPROTO;
+			break;
 		}
+		*ret_all = rs_rdv_worst(*ret_all, v);
+	}
 	rs_rdv_blobs_free(all, n);
 	rs_free(all);
 	return r ? rdv_failed(run, r, err) : 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "exit.h"
 #include "rdv_int.h"
 
 struct collect {
@@ -174,9 +175,13 @@ static int lead(struct rs_rdv *r, struct collect *k, char *err,
 				     rdv_op_name(k->op), k->tag);
 			return rdv_failed(r, err, errlen);
 		}
-		if (k->op == RDV_OP_VERDICT)
+		if (k->op == RDV_OP_VERDICT) {
+			if (!rdv_code_ok(r, i, rdv_get32(f->body),
+					 "its verdict"))
+				return rdv_failed(r, err, errlen);
 			k->verdict = rs_rdv_worst(k->verdict,
 						  (int)rdv_get32(f->body));
+		}
 	}
 	e = k->all ? take_blobs(r, k) : 0;
 	if (!e) {
@@ -236,11 +241,17 @@ static int follow(struct rs_rdv *r, struct collect *k, char *err,
 	}
 	e = 0;
 	if (k->op == RDV_OP_VERDICT) {
-		if (f->len != 4)
+		if (f->len != 4) {
 			e = -EPROTO;
-		else
+			snprintf(why, sizeof(why), "%zu bytes, not 4", f->len);
+		} else if (!rs_exit_valid(rdv_get32(f->body))) {
+			e = -EPROTO;
+			snprintf(why, sizeof(why), "%u, which is no exit code "
+				 "of rdmascn (0, 1, 2, 3, 77, 129 to 192)",
+				 rdv_get32(f->body));
+		} else {
 			k->verdict = (int)rdv_get32(f->body);
-		snprintf(why, sizeof(why), "%zu bytes, not 4", f->len);
+		}
 	} else if (k->op == RDV_OP_ALLGATHER) {
 		e = rdv_blobs_parse(f->body, f->len, r->n, k->all, why,
 				    sizeof(why));

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 #include <uv.h>
 
+#include "rdv_auth.h"
 #include "rdv_wire.h"
 #include "rendezvous.h"
 
@@ -28,22 +29,35 @@ enum rdv_peer_state {
 	RDV_LOST,               /* closed without goodbye, or broke */
 };
 
+/* Connections that have not proved themselves yet, on the leader: at
+ * most this many at once (a newer one is closed at once), each for at
+ * most RDV_AUTH_MS (or the meeting's deadline, if shorter). */
+#define RDV_PENDING_MAX 16
+#define RDV_AUTH_MS 10000
+/* Frames kept for a later call, per node: the protocol has one call
+ * under way at a time, so a few are slack, more are a node gone wrong. */
+#define RDV_QUEUE_MAX 4
+
 struct rdv_conn {
 	uv_tcp_t tcp;
 	struct rs_rdv *r;
 	int rank;               /* -1: has not said who it is */
 	struct rdv_dec dec;
 	bool bye, closing;
+	bool authed;            /* frames are sealed (rdv_auth.h) */
+	struct rdv_session sess;
+	uint8_t nonce[RDV_NONCE_LEN];   /* a node's own */
+	uint64_t born;          /* uv_now() when accepted */
 	struct rdv_conn *next;  /* r->conns */
 };
 
 struct rs_rdv {
 	uv_loop_t loop;
 	uv_tcp_t listener;
-	uv_timer_t timer, retry;
+	uv_timer_t timer, retry, sweep;
 	uv_poll_t sig;
 	uv_connect_t creq;
-	bool loop_ok, listening, timer_on, retry_on, sig_on;
+	bool loop_ok, listening, timer_on, retry_on, sig_on, sweep_on;
 	bool timed_out, connected, connecting, met;
 	bool draining;                  /* a wait that signals do not end */
 	struct rdv_conn *conns;         /* every open connection */
@@ -55,6 +69,9 @@ struct rs_rdv {
 	char **names;
 	unsigned n, self;
 	char *hash;
+	char *run_id;
+	uint8_t *key;
+	size_t key_len;
 	char **params;
 	unsigned n_params;
 	uint64_t deadline_ms;
@@ -96,6 +113,22 @@ struct rdv_conn *rdv_conn_new(struct rs_rdv *r);
 void rdv_conn_close(struct rdv_conn *c);
 /* A frame for the role: rdv_meet.c takes hellos, the rest is kept. */
 int rdv_hello(struct rdv_conn *c, struct rdv_frame *f);
+/* A frame before the connection is authenticated (rdv_meet.c): the
+ * leader's answer to a nonce, a node's check of the leader's proof.
+ * 1 stops reading the connection. */
+int rdv_auth(struct rdv_conn *c, struct rdv_frame *f);
+/* A node's connection to the leader failed or closed before the
+ * leader proved itself (@why): connect again a moment later, until the
+ * meeting's deadline. */
+void rdv_retry(struct rs_rdv *r, const char *why);
+/* Turn a connection away that is no node of ours: counted, @why kept
+ * for the leader's message should the meeting fail, and closed; the
+ * stranger is told nothing. */
+int rdv_refuse(struct rdv_conn *c, const char *why);
+/* Whether node @rank's exit @code (@what: "its verdict") is one of
+ * rdmascn's (rs_exit_valid()); if not, the run fails naming it. */
+int rdv_code_ok(struct rs_rdv *r, unsigned rank, uint32_t code,
+		const char *what);
 
 /* Run the loop until @done says so, a failure, @ms or a signal;
  * r->timed_out tells the deadline from the rest.  0 when done. */

@@ -6,15 +6,17 @@
  * with its own and names every difference, then tells all the outcome.
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "macros.h"
 #include "rdv_int.h"
 
-#define RDV_VERSION 1
+#define RDV_VERSION 2
 /* Between two connection attempts of a node whose leader is not there. */
 #define RDV_RETRY_MS 50
 
@@ -65,6 +67,8 @@ static void compare(struct rs_rdv *r, unsigned rank, json_object *h)
 	json_object *params = json_object_object_get(h, "params");
 	const char *hash = json_object_get_string(
 		json_object_object_get(h, "hash"));
+	const char *run = json_object_get_string(
+		json_object_object_get(h, "run"));
 	size_t n = json_object_array_length(nodes), i, j;
 	size_t np = json_object_array_length(params);
 	bool same = n == r->n;
@@ -86,6 +90,10 @@ static void compare(struct rs_rdv *r, unsigned rank, json_object *h)
 		diff_add(r, "node '%s' has the nodes [%s], node '%s' has [%s]",
 			 it, theirs, me, ours);
 	}
+	if (strcmp(run, r->run_id))
+		diff_add(r, "node '%s' is of run '%s', node '%s' of run '%s' "
+			 "(another job of the launcher)", it, run, me,
+			 r->run_id);
 	if (strcmp(hash, r->hash))
 		diff_add(r, "node '%s' runs scenario %.16s, node '%s' runs "
 			 "%.16s (a different file)", it, hash, me, r->hash);
@@ -128,7 +136,7 @@ static bool str_array(json_object *a)
 	return true;
 }
 
-static int refuse(struct rdv_conn *c, const char *why)
+int rdv_refuse(struct rdv_conn *c, const char *why)
 {
 	struct rs_rdv *r = c->r;
 
@@ -138,6 +146,67 @@ static int refuse(struct rdv_conn *c, const char *why)
 	return 1;
 }
 
+/* The connection's first frame, before it is authenticated
+ * (rdv_auth.h).  On the leader: a node's nonce, answered with the
+ * leader's nonce and proof; on a node: that answer, whose proof it
+ * checks before it says anything about itself. */
+static int send_hello(struct rs_rdv *r, struct rdv_conn *c);
+
+int rdv_auth(struct rdv_conn *c, struct rdv_frame *f)
+{
+	struct rs_rdv *r = c->r;
+	uint8_t nonce_l[RDV_NONCE_LEN], proof[RDV_MAC_LEN];
+	struct rdv_piece pc[2] = {
+		{ nonce_l, RDV_NONCE_LEN }, { proof, RDV_MAC_LEN },
+	};
+	int e;
+
+	if (rdv_leader(r)) {
+		if (f->type != RDV_AUTH1 || f->len != RDV_NONCE_LEN ||
+		    r->met)
+			return rdv_refuse(c, "a connection that did not start "
+					  "with a nonce (rendezvous v2)");
+		e = rdv_random(nonce_l, sizeof(nonce_l));
+		if (e) {
+			rdv_fail_all(r, e, "node '%s' (the leader) has no "
+				     "random bytes: %s", r->names[0],
+				     strerror(-e));
+			rdv_conn_close(c);
+			return 1;
+		}
+		rdv_leader_proof(r->key, r->key_len, f->body, nonce_l, proof);
+		if (rdv_send(c, RDV_AUTH2, NULL, pc, 2)) {
+			rdv_conn_close(c);
+			return 1;
+		}
+		rdv_session_init(&c->sess, r->key, r->key_len, f->body,
+				 nonce_l, true);
+		c->authed = true;
+		c->dec.cap = RDV_HELLO_MAX + RDV_MAC_LEN;
+		return 0;
+	}
+	if (f->type != RDV_AUTH2 || f->len != RDV_NONCE_LEN + RDV_MAC_LEN ||
+	    !rdv_leader_proof_ok(r->key, r->key_len, c->nonce, f->body,
+				 f->body + RDV_NONCE_LEN)) {
+		rdv_fail(r, -EACCES, "the process at %s is not the leader of "
+			 "this run: it does not prove that it holds the run's "
+			 "key (is RDMASCN_KEY or --key-file the same on every "
+			 "node?)", r->addr_text);
+		rdv_conn_close(c);
+		return 1;
+	}
+	rdv_session_init(&c->sess, r->key, r->key_len, c->nonce, f->body,
+			 false);
+	c->authed = true;
+	r->connected = true;
+	c->dec.cap = RS_RDV_FRAME_MAX;
+	if (send_hello(r, c)) {
+		rdv_conn_close(c);
+		return 1;
+	}
+	return 0;
+}
+
 /* The leader's side: the first frame of a connection, which must be a
  * node's hello.  Anything else is not one of ours: closed, counted,
  * and the meeting goes on.  1 stops reading the connection. */
@@ -145,14 +214,14 @@ int rdv_hello(struct rdv_conn *c, struct rdv_frame *f)
 {
 	struct rs_rdv *r = c->r;
 	json_tokener *tok;
-	json_object *h, *rank_o, *nodes, *params, *hash;
+	json_object *h, *rank_o, *nodes, *params, *hash, *run;
 	int64_t rank;
 	char why[160];
 
 	if (f->type != RDV_HELLO || r->met) {
 		snprintf(why, sizeof(why), "a frame of type 0x%02x where a "
 			 "hello was due", f->type);
-		return refuse(c, why);
+		return rdv_refuse(c, why);
 	}
 	tok = json_tokener_new_ex(8);
 	if (!tok) {
@@ -167,28 +236,30 @@ int rdv_hello(struct rdv_conn *c, struct rdv_frame *f)
 	    json_tokener_get_parse_end(tok) != f->len) {
 		json_tokener_free(tok);
 		json_object_put(h);
-		return refuse(c, "a hello that is not one JSON object");
+		return rdv_refuse(c, "a hello that is not one JSON object");
 	}
 	json_tokener_free(tok);
 	rank_o = json_object_object_get(h, "rank");
 	nodes = json_object_object_get(h, "nodes");
 	params = json_object_object_get(h, "params");
 	hash = json_object_object_get(h, "hash");
+	run = json_object_object_get(h, "run");
 	if (!json_object_is_type(h, json_type_object) ||
 	    json_object_get_int(json_object_object_get(h, "v")) !=
 	    RDV_VERSION || !json_object_is_type(rank_o, json_type_int) ||
 	    !str_array(nodes) || !str_array(params) ||
-	    !json_object_is_type(hash, json_type_string)) {
+	    !json_object_is_type(hash, json_type_string) ||
+	    !json_object_is_type(run, json_type_string)) {
 		json_object_put(h);
-		return refuse(c, "a hello without v 1, rank, nodes, hash and "
-			      "params");
+		return rdv_refuse(c, "a hello without v 2, rank, nodes, hash, "
+				  "run and params");
 	}
 	rank = json_object_get_int64(rank_o);
 	if (rank < 1 || rank >= r->n) {
 		json_object_put(h);
 		snprintf(why, sizeof(why), "a hello from rank %lld of %u",
 			 (long long)rank, r->n);
-		return refuse(c, why);
+		return rdv_refuse(c, why);
 	}
 	if (r->state[rank] != RDV_ABSENT) {
 		json_object_put(h);
@@ -198,20 +269,42 @@ int rdv_hello(struct rdv_conn *c, struct rdv_frame *f)
 		return 1;
 	}
 	c->rank = (int)rank;
-	c->dec.cap = RS_RDV_FRAME_MAX;
+	c->dec.cap = RDV_PART_MAX;
 	r->conn[rank] = c;
 	r->state[rank] = RDV_LIVE;
 	r->hello[rank] = h;
 	return 0;
 }
 
+/* The connections that have not said who they are: how many, and the
+ * oldest of them (r->conns has the newest first). */
+static unsigned pending(const struct rs_rdv *r, struct rdv_conn **ret_oldest)
+{
+	struct rdv_conn *c;
+	unsigned k = 0;
+
+	for (c = r->conns; c; c = c->next)
+		if (c->rank < 0 && !c->closing) {
+			k++;
+			*ret_oldest = c;
+		}
+	return k;
+}
+
 static void on_connection(uv_stream_t *s, int status)
 {
 	struct rs_rdv *r = s->data;
-	struct rdv_conn *c;
+	struct rdv_conn *c, *oldest = NULL;
 
 	if (status < 0)
 		return;
+	/* Strangers do not crowd out the nodes: the oldest of those that
+	 * have not proved themselves makes room.  A node proves itself in
+	 * a round trip, and one turned away tries again (rdv_retry()). */
+	if (pending(r, &oldest) >= RDV_PENDING_MAX)
+		rdv_refuse(oldest, "more than " RS_STR(RDV_PENDING_MAX)
+			   " connections at once that had not proved "
+			   "themselves");
 	c = rdv_conn_new(r);
 	if (!c) {
 		/* Unaccepted, the connection would stop the listener. */
@@ -219,8 +312,26 @@ static void on_connection(uv_stream_t *s, int status)
 			     "memory for a connection", r->names[0]);
 		return;
 	}
+	c->born = uv_now(&r->loop);
 	if (uv_accept(s, (uv_stream_t *)&c->tcp) || rdv_conn_start(c))
 		rdv_conn_close(c);
+}
+
+/* A connection that has not said who it is within its time is closed:
+ * it holds no descriptor or memory longer than that. */
+static void on_sweep(uv_timer_t *t)
+{
+	struct rs_rdv *r = t->data;
+	uint64_t ms = r->deadline_ms < RDV_AUTH_MS ? r->deadline_ms :
+		      RDV_AUTH_MS, now = uv_now(&r->loop);
+	struct rdv_conn *c, *next;
+
+	for (c = r->conns; c; c = next) {
+		next = c->next;
+		if (c->rank < 0 && !c->closing && now - c->born >= ms)
+			rdv_refuse(c, "a connection that did not say who it "
+				   "is in time");
+	}
 }
 
 static bool absent(const struct rs_rdv *r, unsigned rank)
@@ -253,7 +364,14 @@ static int meet_leader(struct rs_rdv *r)
 			 r->names[0], r->addr_text, uv_strerror(e));
 		return e;
 	}
+	if (!uv_timer_init(&r->loop, &r->sweep)) {
+		r->sweep.data = r;
+		r->sweep_on = true;
+		uv_timer_start(&r->sweep, on_sweep, 250, 250);
+	}
 	e = rdv_wait(r, all_joined, NULL, r->deadline_ms);
+	if (r->sweep_on)
+		uv_timer_stop(&r->sweep);
 	/* In rank order, whatever the order they came in. */
 	for (i = 1; i < r->n; i++)
 		if (r->hello[i])
@@ -299,34 +417,56 @@ static void on_retry(uv_timer_t *t)
 	connect_now(t->data);
 }
 
+void rdv_retry(struct rs_rdv *r, const char *why)
+{
+	snprintf(r->last_err, sizeof(r->last_err), "%s", why);
+	if (!r->timed_out && !r->retry_on &&
+	    !uv_timer_start(&r->retry, on_retry, RDV_RETRY_MS, 0))
+		r->retry_on = true;
+}
+
 static void on_connect(uv_connect_t *req, int status)
 {
 	struct rdv_conn *c = req->data;
 	struct rs_rdv *r = c->r;
-	json_object *h, *a;
-	const char *text;
-	unsigned i;
+	int e;
 
 	r->connecting = false;
 	if (status < 0 || rdv_conn_start(c)) {
-		snprintf(r->last_err, sizeof(r->last_err), "%s",
-			 uv_strerror(status < 0 ? status : -EIO));
 		rdv_conn_close(c);
-		if (!r->timed_out && !uv_timer_start(&r->retry, on_retry,
-						     RDV_RETRY_MS, 0))
-			r->retry_on = true;
+		rdv_retry(r, uv_strerror(status < 0 ? status : -EIO));
 		return;
 	}
 	c->rank = 0;
+	c->dec.cap = RDV_PREAUTH_MAX;
 	r->conn[0] = c;
 	r->state[0] = RDV_LIVE;
-	r->connected = true;
+	/* Nothing about this node or run until the leader proved it is
+	 * ours: a nonce only (rdv_auth()). */
+	e = rdv_random(c->nonce, sizeof(c->nonce));
+	if (!e)
+		e = rdv_send(c, RDV_AUTH1, NULL, &(struct rdv_piece){
+			c->nonce, sizeof(c->nonce) }, 1);
+	if (e)
+		rdv_fail(r, e, "node '%s' could not start its handshake: %s",
+			 r->names[r->self], strerror(-e));
+}
+
+/* Who this node is and what it runs: the first sealed frame. */
+static int send_hello(struct rs_rdv *r, struct rdv_conn *c)
+{
+	json_object *h, *a;
+	const char *text;
+	unsigned i;
+	int e = -ENOMEM;
+
 	h = json_object_new_object();
 	json_object_object_add(h, "v", json_object_new_int(RDV_VERSION));
 	json_object_object_add(h, "rank", json_object_new_int64(r->self));
 	json_object_object_add(h, "node",
 			       json_object_new_string(r->names[r->self]));
 	json_object_object_add(h, "hash", json_object_new_string(r->hash));
+	json_object_object_add(h, "run", json_object_new_string(r->run_id));
 	a = json_object_new_array();
 	for (i = 0; i < r->n; i++)
 		json_object_array_add(a, json_object_new_string(r->names[i]));
@@ -336,11 +476,14 @@ static void on_connect(uv_connect_t *req, int status)
 		json_object_array_add(a, json_object_new_string(r->params[i]));
 	json_object_object_add(h, "params", a);
 	text = json_object_to_json_string_ext(h, JSON_C_TO_STRING_PLAIN);
-	if (!text || rdv_send(c, RDV_HELLO, NULL,
-			      &(struct rdv_piece){ text, strlen(text) }, 1))
-		rdv_fail(r, -ENOMEM, "node '%s' could not say hello",
-			 r->names[r->self]);
+	if (text)
+		e = rdv_send(c, RDV_HELLO, NULL,
+			     &(struct rdv_piece){ text, strlen(text) }, 1);
+	if (e)
+		rdv_fail(r, e, "node '%s' could not say hello: %s",
+			 r->names[r->self], strerror(-e));
 	json_object_put(h);
+	return e;
 }
 
 static void connect_now(struct rs_rdv *r)
@@ -412,6 +555,25 @@ static int meet_node(struct rs_rdv *r)
 	rs_free(m);
 	r->met = true;
 	return 0;
+}
+
+/* 127.0.0.0/8, ::1 or ::ffff:127.0.0.0/104: only this host's processes
+ * reach a leader that listens there. */
+static bool loopback(const struct sockaddr_storage *a)
+{
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *v4 = (const void *)a;
+
+		return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (a->ss_family == AF_INET6) {
+		const struct in6_addr *v6 =
+			&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr;
+
+		return IN6_IS_ADDR_LOOPBACK(v6) ||
+		       (IN6_IS_ADDR_V4MAPPED(v6) && v6->s6_addr[12] == 127);
+	}
+	return false;
 }
 
 /* "host:port", "host", "[v6]:port", "[v6]" into r->addr. */
@@ -486,9 +648,14 @@ static int setup(struct rs_rdv *r, const struct rs_rdv_conf *c, char *err,
 	r->q = rs_calloc(r->n, sizeof(*r->q));
 	r->hello = rs_calloc(r->n, sizeof(*r->hello));
 	r->hash = rs_strdup(c->scenario_hash ? c->scenario_hash : "");
+	r->run_id = rs_strdup(c->run_id ? c->run_id : "");
+	r->key = rs_malloc(c->key_len ? c->key_len : 1);
+	if (r->key && c->key_len)
+		memcpy(r->key, c->key, c->key_len);
+	r->key_len = c->key_len;
 	r->params = rs_calloc(c->n_params + 1, sizeof(*r->params));
 	if (!r->names || !r->conn || !r->state || !r->q || !r->hello ||
-	    !r->hash || !r->params)
+	    !r->hash || !r->run_id || !r->key || !r->params)
 		goto nomem;
 	for (i = 0; i < r->n; i++)
 		if (!(r->names[i] = rs_strdup(c->nodes[i])))
@@ -554,6 +721,15 @@ int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 		r->met = true;
 		*ret = r;
 		return 0;
+	}
+	if (!c->key_len && !c->insecure && !loopback(&r->addr)) {
+		snprintf(err, errlen, "the nodes would meet at %s, which is "
+			 "not a loopback address, and the run has no key: "
+			 "anyone who reaches it could join; give every node "
+			 "the same key (RDMASCN_KEY or --key-file FILE, "
+			 "docs/nodes.md) or say --insecure", r->addr_text);
+		rdv_free(r);
+		return -EPERM;
 	}
 	e = rdv_leader(r) ? meet_leader(r) : meet_node(r);
 	if (e) {

@@ -60,7 +60,7 @@ static int known_type(uint8_t t)
 {
 	switch (t) {
 	case RDV_HELLO: case RDV_MET: case RDV_FAIL: case RDV_ABORT:
-	case RDV_BYE:
+	case RDV_BYE: case RDV_AUTH1: case RDV_AUTH2:
 		return 1;
 	}
 	return ((t & 0xf0) == RDV_PUT || (t & 0xf0) == RDV_RESULT) &&

@@ -19,8 +19,14 @@
 
 #include "rendezvous.h"
 
-/* Before a connection said who it is: a hello with its params. */
+/* Before a connection proved it holds the run's key: a nonce, or a
+ * nonce and a proof (rdv_auth.h). */
+#define RDV_PREAUTH_MAX 96
+/* After that, before it said who it is: a hello with its params. */
 #define RDV_HELLO_MAX (1u << 20)
+/* A node's frame at most, as the leader reads it: a part of a call is
+ * at most a blob (RS_RDV_BLOB_MAX), a tag and a MAC. */
+#define RDV_PART_MAX (RS_RDV_BLOB_MAX + 2 + RS_RDV_TAG_MAX + 32)
 /* A failure's text on the wire at most. */
 #define RDV_MSG_MAX 2048
 
@@ -33,6 +39,8 @@ enum rdv_op {
 
 enum rdv_type {
 	RDV_HELLO = 0x01,       /* node -> leader: JSON, who and what it runs */
+	RDV_AUTH1 = 0x03,       /* node -> leader: its nonce */
+	RDV_AUTH2 = 0x04,       /* leader -> node: its nonce and proof */
 	RDV_MET = 0x02,         /* leader -> node: the meeting agreed */
 	RDV_PUT = 0x10,         /* | op, node -> leader: its part, tagged */
 	RDV_RESULT = 0x20,      /* | op, leader -> node: the outcome */

@@ -82,6 +82,8 @@ static void on_write(uv_write_t *req, int status)
 int rdv_send(struct rdv_conn *c, uint8_t type, const char *tag,
 	     const struct rdv_piece *pc, unsigned n)
 {
+	struct rdv_piece all[2 * 64 + 2];
+	static const uint8_t room[RDV_MAC_LEN];
 	uint8_t *m;
 	size_t len;
 	uv_write_t *req;
@@ -90,7 +92,29 @@ int rdv_send(struct rdv_conn *c, uint8_t type, const char *tag,
 
 	if (c->closing)
 		return -ENOTCONN;
-	e = rdv_encode(type, tag, pc, n, &m, &len);
+	if (c->authed) {
+		/* Room for the MAC at the end, sealed once encoded. */
+		if (n + 1 > RS_N(all)) {
+			struct rdv_piece *more = rs_calloc(n + 1,
+							   sizeof(*more));
+
+			if (!more)
+				return -ENOMEM;
+			memcpy(more, pc, n * sizeof(*pc));
+			more[n] = (struct rdv_piece){ room, RDV_MAC_LEN };
+			e = rdv_encode(type, tag, more, n + 1, &m, &len);
+			rs_free(more);
+		} else {
+			memcpy(all, pc, n * sizeof(*pc));
+			all[n] = (struct rdv_piece){ room, RDV_MAC_LEN };
+			e = rdv_encode(type, tag, all, n + 1, &m, &len);
+		}
+		if (!e)
+			rdv_session_seal(&c->sess, m + 4, len - 4 - RDV_MAC_LEN,
+					 m + len - RDV_MAC_LEN);
+	} else {
+		e = rdv_encode(type, tag, pc, n, &m, &len);
+	}
 	if (e)
 		return e;
 	/* One allocation: the request, then the frame. */
@@ -125,20 +149,69 @@ static const char *who(const struct rs_rdv *r, int rank)
 	return rank == 0 && !rdv_leader(r) ? " (the leader)" : "";
 }
 
-static void keep(struct rs_rdv *r, unsigned rank, struct rdv_frame *f)
+/* Keep @f for the call that will take it: 0, or 1 when @rank has sent
+ * more than any call waits for (the connection is closed). */
+static int keep(struct rs_rdv *r, unsigned rank, struct rdv_frame *f)
 {
-	struct rdv_msg *m = rs_calloc(1, sizeof(*m)), **p;
+	struct rdv_msg *m, **p;
+	unsigned k = 0;
 
+	for (p = &r->q[rank]; *p; p = &(*p)->next)
+		k++;
+	if (k >= RDV_QUEUE_MAX) {
+		rdv_fail_all(r, -EPROTO, "node '%s'%s sent %u frames ahead "
+			     "of the calls that take them", r->names[rank],
+			     who(r, (int)rank), k + 1);
+		return 1;
+	}
+	m = rs_calloc(1, sizeof(*m));
 	if (!m) {
 		rdv_fail_all(r, -ENOMEM, "no memory for a frame from node '%s'",
 			     r->names[rank]);
-		return;
+		return 0;
 	}
 	m->f = *f;
 	f->mem = NULL;  /* taken */
-	for (p = &r->q[rank]; *p; p = &(*p)->next)
-		;
 	*p = m;
+	return 0;
+}
+
+/* An exit code node @rank gave: one rdmascn exits with, else the wire
+ * lies (a forged verdict must not become, say, 256 & 0xff = 0). */
+int rdv_code_ok(struct rs_rdv *r, unsigned rank, uint32_t code,
+		const char *what)
+{
+	if (rs_exit_valid(code))
+		return 1;
+	rdv_fail_all(r, -EPROTO, "node '%s'%s gave %u as %s, which is no "
+		     "exit code of rdmascn (0, 1, 2, 3, 77, 129 to 192)",
+		     r->names[rank], who(r, (int)rank), code, what);
+	return 0;
+}
+
+/* Check and strip the MAC of a frame on an authenticated connection.
+ * 1 when it fails: the connection is closed, and a node's is the
+ * run's failure. */
+static int unseal(struct rdv_conn *c, struct rdv_frame *f)
+{
+	struct rs_rdv *r = c->r;
+	size_t head = (size_t)(f->body - f->mem);
+
+	if (f->len >= RDV_MAC_LEN &&
+	    rdv_session_open(&c->sess, f->mem, head + f->len - RDV_MAC_LEN,
+			     f->body + f->len - RDV_MAC_LEN)) {
+		f->len -= RDV_MAC_LEN;
+		return 0;
+	}
+	if (c->rank < 0)
+		return rdv_refuse(c, "a hello that does not check against "
+				  "the run's key (a process without it, or "
+				  "another key)");
+	rdv_fail_all(r, -EPROTO, "node '%s'%s sent a frame that does not "
+		     "check against the run's key: forged or damaged on the "
+		     "way", r->names[c->rank], who(r, c->rank));
+	rdv_conn_close(c);
+	return 1;
 }
 
 /* A known node's frame.  1 stops reading it. */
@@ -148,6 +221,10 @@ static int on_frame(void *arg, struct rdv_frame *f)
 	struct rs_rdv *r = c->r;
 	int rank = c->rank;
 
+	if (!c->authed)
+		return rdv_auth(c, f);
+	if (unseal(c, f))
+		return 1;
 	if (rank < 0)
 		return rdv_hello(c, f);
 	switch (f->type) {
@@ -157,6 +234,9 @@ static int on_frame(void *arg, struct rdv_frame *f)
 	case RDV_ABORT:
 		if (!rdv_leader(r) || f->len < 4)
 			break;
+		if (!rdv_code_ok(r, (unsigned)rank, rdv_get32(f->body),
+				 "its abort's exit code"))
+			return 0;
 		if (!r->fail)
 			r->fail_code = (int)rdv_get32(f->body);
 		rdv_fail_all(r, -ECONNABORTED, "node '%s' failed: %.*s",
@@ -169,7 +249,11 @@ static int on_frame(void *arg, struct rdv_frame *f)
 			break;
 		if (!r->fail) {
 			uint32_t e = rdv_get32(f->body);
+			uint32_t code = rdv_get32(f->body + 4);
 
+			if (code && !rdv_code_ok(r, 0, code, "the run's "
+						 "exit code"))
+				return 0;
 			rdv_fail(r, e && e < 4096 ? -(int)e : -EPROTO, "%.*s",
 				 (int)(f->len - 8 < 1024 ? f->len - 8 : 1024),
 				 (const char *)f->body + 8);
@@ -180,13 +264,10 @@ static int on_frame(void *arg, struct rdv_frame *f)
 	case RDV_MET:
 		if (rdv_leader(r))
 			break;
-		keep(r, 0, f);
-		return 0;
+		return keep(r, 0, f);
 	default:
-		if ((f->type & 0xf0) == (rdv_leader(r) ? RDV_PUT : RDV_RESULT)) {
-			keep(r, (unsigned)rank, f);
-			return 0;
-		}
+		if ((f->type & 0xf0) == (rdv_leader(r) ? RDV_PUT : RDV_RESULT))
+			return keep(r, (unsigned)rank, f);
 		break;
 	}
 	rdv_fail_all(r, -EPROTO, "node '%s'%s sent a frame of type 0x%02x "
@@ -209,11 +290,8 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b)
 			rdv_fail_all(r, e, "node '%s' has no memory for a "
 				     "frame: %s", r->names[r->self], why);
 			rdv_conn_close(c);
-		} else if (e < 0 && c->rank < 0) {
-			r->refused++;
-			snprintf(r->refused_msg, sizeof(r->refused_msg), "%s",
-				 why);
-			rdv_conn_close(c);
+		} else if (e < 0 && c->rank < 0 && rdv_leader(r)) {
+			rdv_refuse(c, why);
 		} else if (e < 0) {
 			rdv_fail_all(r, e, "node '%s'%s sent a bad frame: %s",
 				     r->names[c->rank], who(r, c->rank), why);
@@ -223,6 +301,15 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b)
 	}
 	if (nread == 0)
 		return;
+	if (!rdv_leader(r) && !c->authed) {
+		/* Turned away before the handshake (a leader full of
+		 * strangers, or one starting up): not lost, try again. */
+		rdv_conn_close(c);
+		r->state[0] = RDV_ABSENT;
+		rdv_retry(r, nread == UV_EOF ? "it closed the connection "
+			  "before its handshake" : uv_strerror((int)nread));
+		return;
+	}
 	if (c->rank >= 0 && !c->bye)
 		rdv_fail_all(r, -ECONNRESET, "node '%s'%s was lost: %s",
 			     r->names[c->rank], who(r, c->rank),
@@ -502,6 +589,8 @@ void rdv_free(struct rs_rdv *r)
 		uv_close((uv_handle_t *)&r->retry, on_closed);
 		if (r->sig_on)
 			uv_close((uv_handle_t *)&r->sig, on_closed);
+		if (r->sweep_on)
+			uv_close((uv_handle_t *)&r->sweep, on_closed);
 		uv_run(&r->loop, UV_RUN_DEFAULT);
 		/* Every handle is closed: one still open is our bug, said
 		 * and mended so that the loop's memory can go. */
@@ -529,6 +618,11 @@ void rdv_free(struct rs_rdv *r)
 	rs_free(r->names);
 	rs_free(r->params);
 	rs_free(r->hash);
+	rs_free(r->run_id);
+	if (r->key) {
+		explicit_bzero(r->key, r->key_len);
+		rs_free(r->key);
+	}
 	rs_free(r->conn);
 	rs_free(r->state);
 	rs_free(r->q);

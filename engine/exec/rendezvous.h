@@ -2,6 +2,7 @@
 #ifndef RDMASCN_RENDEZVOUS_H
 #define RDMASCN_RENDEZVOUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,7 +22,12 @@
  *   -ETIMEDOUT     a node did not answer within the deadline (named);
  *   -ECONNRESET    a node was lost: its connection closed or broke;
  *   -ECONNABORTED  a node called rs_rdv_abort() ("node 'b' failed: why");
- *   -EPROTO        a node sent a frame that is not of the protocol;
+ *   -EPROTO        a node sent a frame that is not of the protocol, or
+ *                  that fails its MAC, or an exit code that rdmascn
+ *                  never exits with (rs_exit_valid());
+ *   -EPERM         no key, and the leader's address is not loopback;
+ *   -EACCES        the process at the leader's address does not prove
+ *                  that it holds the run's key;
  *   -EINTR         SIGINT or SIGTERM came (rs_interrupted) while this
  *                  node waited: it should rs_rdv_abort() to tell the rest;
  *   -ENOMEM, other no memory; could not listen or connect (-EADDRINUSE).
@@ -55,6 +61,13 @@ struct rs_rdv_conf {
 	const char *scenario_hash;      /* hex digest of the scenario text */
 	const char *const *params;      /* "name=value" as resolved, sorted */
 	unsigned n_params;
+	const char *run_id;             /* the launcher's job, or NULL */
+	/* The run's key (docs/nodes.md, "Who can join"): without one
+	 * (@key_len 0) the nodes meet only on a loopback address, unless
+	 * @insecure says that anyone who reaches the leader may join. */
+	const uint8_t *key;
+	size_t key_len;
+	bool insecure;
 };
 
 /* One node's blob: rs_malloc()ed, freed with rs_rdv_blobs_free(). */

@@ -22,6 +22,7 @@
 
 #include "alloc.h"
 #include "exit.h"
+#include "rdv_int.h"
 #include "rdv_wire.h"
 #include "rendezvous.h"
 #include "signals.h"
@@ -86,6 +87,10 @@ static int free_port(void)
 	return p;
 }
 
+/* The run's key in the cases that have one (all nodes hold it). */
+static const char run_key[] = "0123456789abcdef-the-run-key";
+static const char *key;
+
 static struct rs_rdv_conf conf(unsigned n, unsigned self, uint64_t ms,
 			       const char *const *params, unsigned np)
 {
@@ -94,6 +99,7 @@ static struct rs_rdv_conf conf(unsigned n, unsigned self, uint64_t ms,
 		.leader_addr = leader_addr, .deadline_ms = ms,
 		.scenario_hash = "5e1f00d5", .params = params,
 		.n_params = np,
+		.key = (const uint8_t *)key, .key_len = key ? strlen(key) : 0,
 	};
 	return c;
 }
@@ -154,6 +160,168 @@ static void check_blobs(const char *what, unsigned n,
 			     all[i].len, len);
 	}
 	rs_rdv_blobs_free(all, n);
+}
+
+
+/* --- by hand: a process that speaks the wire itself, with a key of its
+ * choosing (a stranger, a member that lies, a fake leader) --------- */
+
+struct hand {
+	int fd;
+	struct rdv_session s;
+	bool sealed;
+};
+
+static int dial(int p)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)p),
+				 .sin_addr = host };
+	uint64_t t0 = now_ms();
+	int fd;
+
+	while (now_ms() - t0 < 3000) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (!connect(fd, (struct sockaddr *)&a, sizeof(a)))
+			return fd;
+		close(fd);
+		nap(20);
+	}
+	fail("the leader never listened");
+}
+
+static void put_all(int fd, const void *p, size_t len)
+{
+	if (write(fd, p, len) != (ssize_t)len)
+		fail("write: %s", strerror(errno));
+}
+
+/* Read exactly @len bytes: 0, or -1 at EOF (or an error) before. */
+static int get_all(int fd, void *p, size_t len)
+{
+	size_t have = 0;
+
+	while (have < len) {
+		ssize_t got = read(fd, (char *)p + have, len - have);
+
+		if (got <= 0)
+			return -1;
+		have += (size_t)got;
+	}
+	return 0;
+}
+
+static void hand_send(struct hand *h, uint8_t type, const char *tag,
+		      const void *body, size_t len)
+{
+	uint8_t mac[RDV_MAC_LEN] = { 0 }, *m;
+	struct rdv_piece pc[2] = { { body, len }, { mac, RDV_MAC_LEN } };
+	size_t flen;
+
+	if (rdv_encode(type, tag, pc, h->sealed ? 2 : 1, &m, &flen))
+		fail("encode");
+	if (h->sealed)
+		rdv_session_seal(&h->s, m + 4, flen - 4 - RDV_MAC_LEN,
+				 m + flen - RDV_MAC_LEN);
+	put_all(h->fd, m, flen);
+	rs_free(m);
+}
+
+/* The next frame's type and body (at most @cap bytes, MAC checked and
+ * stripped when sealed): its body's length, or -1 at EOF. */
+static long hand_read(struct hand *h, uint8_t *type, uint8_t *body,
+		      size_t cap)
+{
+	uint8_t lenb[4], buf[4096];
+	uint32_t len;
+	size_t head;
+
+	if (get_all(h->fd, lenb, 4))
+		return -1;
+	len = rdv_get32(lenb);
+	if (len < 2 || len > sizeof(buf) || get_all(h->fd, buf, len))
+		fail("a frame of %u bytes from the leader", len);
+	*type = buf[0];
+	head = 2 + buf[1];
+	if (h->sealed) {
+		if (len < head + RDV_MAC_LEN ||
+		    !rdv_session_open(&h->s, buf, len - RDV_MAC_LEN,
+				      buf + len - RDV_MAC_LEN))
+			fail("a frame that does not check");
+		len -= RDV_MAC_LEN;
+	}
+	if (len - head > cap)
+		fail("a frame body of %zu bytes", len - head);
+	memcpy(body, buf + head, len - head);
+	return (long)(len - head);
+}
+
+/* Join the leader at @p as node @rank of @n with @k as the key; a node's
+ * handshake, then a hello.  The leader's proof is not checked here: a
+ * stranger has no key to check it with. */
+static void hand_join(struct hand *h, int p, const char *k, unsigned rank,
+		      unsigned n)
+{
+	uint8_t nonce[RDV_NONCE_LEN], body[256], type;
+	char hello[512];
+	long len;
+
+	h->fd = dial(p);
+	h->sealed = false;
+	memset(nonce, 0x5a, sizeof(nonce));
+	hand_send(h, RDV_AUTH1, NULL, nonce, sizeof(nonce));
+	len = hand_read(h, &type, body, sizeof(body));
+	if (type != RDV_AUTH2 || len != RDV_NONCE_LEN + RDV_MAC_LEN)
+		fail("the leader answered a nonce with type 0x%02x, %ld bytes",
+		     type, len);
+	rdv_session_init(&h->s, (const uint8_t *)k, strlen(k), nonce, body,
+			 false);
+	h->sealed = true;
+	snprintf(hello, sizeof(hello), "{\"v\":2,\"rank\":%u,\"node\":"
+		 "\"%s\",\"nodes\":[\"a\",\"b\"%s],\"hash\":\"5e1f00d5\","
+		 "\"run\":\"\",\"params\":[\"iters=10\",\"size=65536\"]}",
+		 rank, names4[rank], n == 3 ? ",\"c\"" : "");
+	hand_send(h, RDV_HELLO, NULL, hello, strlen(hello));
+}
+
+/* The leader's side of a handshake, by hand, under key @k: the node's
+ * nonce in, a nonce and a proof out. */
+static void hand_lead(struct hand *h, int lfd, const char *k)
+{
+	uint8_t nonce_l[RDV_NONCE_LEN], proof[RDV_MAC_LEN], type;
+	uint8_t body[RDV_NONCE_LEN + RDV_MAC_LEN];
+	long len;
+
+	h->fd = accept(lfd, NULL, NULL);
+	h->sealed = false;
+	if (h->fd < 0)
+		fail("accept: %s", strerror(errno));
+	len = hand_read(h, &type, body, sizeof(body));
+	if (type != RDV_AUTH1 || len != RDV_NONCE_LEN)
+		fail("a node began with type 0x%02x, %ld bytes", type, len);
+	memset(nonce_l, 0xa5, sizeof(nonce_l));
+	rdv_leader_proof((const uint8_t *)k, strlen(k), body, nonce_l, proof);
+	memcpy(body + RDV_NONCE_LEN, proof, RDV_MAC_LEN);
+	memcpy(proof, body, RDV_NONCE_LEN);     /* the node's nonce */
+	memcpy(body, nonce_l, RDV_NONCE_LEN);
+	hand_send(h, RDV_AUTH2, NULL, body, sizeof(body));
+	rdv_session_init(&h->s, (const uint8_t *)k, strlen(k), proof, nonce_l,
+			 true);
+	h->sealed = true;
+}
+
+static int listen_on(int p)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)p),
+				 .sin_addr = host };
+	int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(fd, 8))
+		fail("listen: %s", strerror(errno));
+	return fd;
 }
 
 /* --- the cases: each runs as node @me of the case's processes --------- */
@@ -448,55 +616,30 @@ static int node_strangers(void)
 	return 0;
 }
 
-/* Node c joins by hand with a right hello, then sends a frame that
- * announces 4 GiB: a and b name it. */
+/* Node c joins by hand with a right handshake and hello, then sends a
+ * frame that announces 4 GiB: a and b name it. */
 static int node_bad_member(void)
 {
 	static const char *const subs[] = {
 		"node 'c' sent a bad frame: a frame of 4294967295 bytes", NULL,
 	};
-	static const char hello[] =
-		"{\"v\":1,\"rank\":2,\"node\":\"c\",\"nodes\":[\"a\",\"b\","
-		"\"c\"],\"hash\":\"5e1f00d5\",\"params\":[\"iters=10\","
-		"\"size=65536\"]}";
 	static const uint8_t huge[] = { 0xff, 0xff, 0xff, 0xff, 0x13, 0 };
 	struct rs_rdv *r;
 	char err[512];
 	int e;
 
 	if (me == 2) {
-		uint8_t *m, got[64];
-		size_t len;
+		struct hand h;
+		uint8_t type, body[64];
 
-		if (rdv_encode(RDV_HELLO, NULL, &(struct rdv_piece){
-			hello, strlen(hello) }, 1, &m, &len))
-			fail("encode");
-		/* stranger_frame() waits for the close: send by hand. */
-		struct sockaddr_in a = {
-			.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-			.sin_addr = host };
-		int fd = -1;
-		uint64_t t0 = now_ms();
-
-		while (now_ms() - t0 < 3000) {
-			fd = socket(AF_INET, SOCK_STREAM, 0);
-			if (!connect(fd, (struct sockaddr *)&a, sizeof(a)))
-				break;
-			close(fd);
-			fd = -1;
-			nap(20);
-		}
-		if (fd < 0 || write(fd, m, len) != (ssize_t)len)
-			fail("cannot say hello");
-		rs_free(m);
-		/* The meeting's answer: 6 bytes, type MET. */
-		if (read(fd, got, 6) != 6 || got[4] != RDV_MET)
+		hand_join(&h, port, "", 2, 3);
+		if (hand_read(&h, &type, body, sizeof(body)) != 0 ||
+		    type != RDV_MET)
 			fail("no meeting");
-		if (write(fd, huge, sizeof(huge)) != sizeof(huge))
-			fail("write");
-		while (read(fd, got, sizeof(got)) > 0)
+		put_all(h.fd, huge, sizeof(huge));
+		while (read(h.fd, body, sizeof(body)) > 0)
 			;
-		close(fd);
+		close(h.fd);
 		return 0;
 	}
 	/* b may hear of it as the meeting ends, or at the barrier. */
@@ -508,6 +651,276 @@ static int node_bad_member(void)
 		e = rs_rdv_barrier(r, "step 0", err, sizeof(err));
 	expect_err(r ? "barrier" : "meet", e, -EPROTO, err, subs);
 	rs_rdv_close(r);
+	return 0;
+}
+
+/* With a key: a stranger that does the whole handshake with another key
+ * (or none) is turned away and hears nothing: no failure, no params, no
+ * node list; the meeting goes on and b joins.  Node 1 is the stranger,
+ * node 2 is b, started once the stranger has been turned away. */
+static int node_key_stranger(void)
+{
+	key = run_key;
+	if (me == 1) {
+		static const char *const keys[] = { "", "0123456789abcdef" };
+		uint8_t type, body[256];
+
+		for (unsigned i = 0; i < 2; i++) {
+			struct hand h;
+			long len;
+
+			hand_join(&h, port, keys[i], 1, 2);
+			len = hand_read(&h, &type, body, sizeof(body));
+			if (len != -1)
+				fail("a stranger with key '%s' was told "
+				     "something: type 0x%02x, %ld bytes",
+				     keys[i], type, len);
+			close(h.fd);
+		}
+		if (write(go_wr, "g", 1) != 1)
+			fail("cannot tell b");
+		return 0;
+	}
+	struct rs_rdv_blob all[2];
+	const char *x = me ? "b" : "a";
+	struct rs_rdv_conf c = conf(2, me / 2, 4000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	char err[512];
+	int e;
+
+	if (me == 2)
+		wait_go();
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	if (e)
+		fail("meet: %s", err);
+	e = rs_rdv_allgather(r, "x", x, 1, all, err, sizeof(err));
+	if (e || all[0].len != 1 || memcmp(all[0].data, "a", 1) ||
+	    all[1].len != 1 || memcmp(all[1].data, "b", 1))
+		fail("allgather: %d %s", e, err);
+	rs_rdv_blobs_free(all, 2);
+	rs_rdv_close(r);
+	return 0;
+}
+
+/* A fake leader holds the port first, without the key: node b, with
+ * it, learns that at once and says nothing beyond its nonce. */
+static int node_fake_leader(void)
+{
+	static const char *const subs[] = {
+		"is not the leader of this run: it does not prove that it "
+		"holds the run's key", NULL,
+	};
+	struct rs_rdv_conf c;
+	struct rs_rdv *r = NULL;
+	char err[512];
+	int e;
+
+	key = run_key;
+	if (me == 0) {
+		struct hand h;
+		uint8_t type, body[64];
+		int lfd = listen_on(port);
+
+		if (write(ready_fd, "l", 1) != 1)
+			fail("cannot tell the parent");
+		hand_lead(&h, lfd, "not-the-run-key-at-all");
+		if (hand_read(&h, &type, body, sizeof(body)) != -1)
+			fail("node b said more than its nonce: type 0x%02x",
+			     type);
+		close(h.fd);
+		close(lfd);
+		return 0;
+	}
+	wait_go();
+	c = conf(2, 1, 3000, params_ok, 2);
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	expect_err("meet", e, -EACCES, err, subs);
+	return 0;
+}
+
+/* Forged verdicts, both ways, by members that hold the key: 256 from a
+ * node to the real leader a (256 & 0xff would exit 0), then 256 from a
+ * leader by hand to the real node b of a second run on its own port,
+ * then an abort carrying 256: each a protocol error naming its sender,
+ * never a verdict. */
+static int port2;
+
+static int node_forged(void)
+{
+	static const char *const at_a[] = {
+		"node 'b' gave 256 as its verdict, which is no exit code of "
+		"rdmascn", NULL,
+	};
+	static const char *const at_b[] = {
+		"node 'a' (the leader) answered verdict 'verdict' wrongly: "
+		"256, which is no exit code of rdmascn", NULL,
+	};
+	static const char *const abort_a[] = {
+		"node 'b' gave 256 as its abort's exit code", NULL,
+	};
+	uint8_t code[4], type, body[1024];
+	struct rs_rdv_conf c;
+	struct rs_rdv *r = NULL;
+	struct hand h;
+	char err[512];
+	int e, v = -1;
+
+	key = run_key;
+	rdv_put32(code, 256);
+	switch (me) {
+	case 0:         /* the real leader of run 1, twice */
+		for (unsigned i = 0; i < 2; i++) {
+			c = conf(2, 0, 3000, params_ok, 2);
+			if ((e = rs_rdv_meet(&c, &r, err, sizeof(err))))
+				fail("meet: %s", err);
+			if (i == 0) {
+				e = rs_rdv_verdict(r, 0, &v, err, sizeof(err));
+				expect_err("verdict", e, -EPROTO, err, at_a);
+			} else {
+				e = rs_rdv_barrier(r, "x", err, sizeof(err));
+				expect_err("barrier", e, -EPROTO, err, abort_a);
+				if (rs_rdv_fail_code(r))
+					fail("an abort's code of %d was kept",
+					     rs_rdv_fail_code(r));
+			}
+			rs_rdv_close(r);
+		}
+		return 0;
+	case 1:         /* its lying member */
+		hand_join(&h, port, run_key, 1, 2);
+		if (hand_read(&h, &type, body, sizeof(body)) || type != RDV_MET)
+			fail("no meeting");
+		hand_send(&h, RDV_PUT | RDV_OP_VERDICT, "verdict", code, 4);
+		while (hand_read(&h, &type, body, sizeof(body)) >= 0)
+			;
+		close(h.fd);
+		nap(100);
+		hand_join(&h, port, run_key, 1, 2);
+		if (hand_read(&h, &type, body, sizeof(body)) || type != RDV_MET)
+			fail("no meeting");
+		{
+			uint8_t ab[8];
+
+			rdv_put32(ab, 256);
+			memcpy(ab + 4, "lie", 3);
+			hand_send(&h, RDV_ABORT, NULL, ab, 7);
+		}
+		while (hand_read(&h, &type, body, sizeof(body)) >= 0)
+			;
+		close(h.fd);
+		return 0;
+	case 2: {       /* a lying leader of run 2 */
+		int lfd = listen_on(port2);
+
+		if (write(ready_fd, "l", 1) != 1)
+			fail("cannot tell the parent");
+		hand_lead(&h, lfd, run_key);
+		if (hand_read(&h, &type, body, sizeof(body)) <= 0 ||
+		    type != RDV_HELLO)
+			fail("no hello");
+		hand_send(&h, RDV_MET, NULL, NULL, 0);
+		if (hand_read(&h, &type, body, sizeof(body)) != 4 ||
+		    type != (RDV_PUT | RDV_OP_VERDICT))
+			fail("no verdict");
+		hand_send(&h, RDV_RESULT | RDV_OP_VERDICT, "verdict", code, 4);
+		while (hand_read(&h, &type, body, sizeof(body)) >= 0)
+			;
+		close(h.fd);
+		close(lfd);
+		return 0;
+	}
+	default:        /* the real node b of run 2 */
+		wait_go();
+		snprintf(leader_addr, sizeof(leader_addr), "%s:%d",
+			 inet_ntoa(host), port2);
+		c = conf(2, 1, 3000, params_ok, 2);
+		if ((e = rs_rdv_meet(&c, &r, err, sizeof(err))))
+			fail("meet: %s", err);
+		e = rs_rdv_verdict(r, 0, &v, err, sizeof(err));
+		expect_err("verdict", e, -EPROTO, err, at_b);
+		rs_rdv_close(r);
+		return 0;
+	}
+}
+
+/* Strangers flood the leader before b joins: 40 idle connections (some
+ * announcing a 1 MiB hello) are more than it keeps; each is closed (the
+ * oldest make room, the rest when their time is up or the door closes)
+ * and b still joins. */
+static int node_flood(void)
+{
+	key = run_key;
+	if (me == 1) {
+		static const uint8_t mib[] = { 0, 0x10, 0, 0, RDV_HELLO, 0 };
+		int fds[40];
+		unsigned i, shut = 0;
+		char g;
+
+		for (i = 0; i < 40; i++) {
+			fds[i] = dial(port);
+			if (i % 2)
+				put_all(fds[i], mib, sizeof(mib));
+		}
+		nap(300);
+		/* The 20 that announced 1 MiB (more than a handshake's
+		 * frame) were turned away, and the oldest idle ones made
+		 * room: 24 at least. */
+		for (i = 0; i < 40; i++) {
+			struct pollfd p = { .fd = fds[i], .events = POLLIN };
+
+			/* A FIN, or a reset where the leader had unread
+			 * bytes: either way, closed. */
+			if (poll(&p, 1, 0) == 1 && read(fds[i], &g, 1) <= 0)
+				shut++;
+		}
+		if (shut < 40 - RDV_PENDING_MAX)
+			fail("%u of 40 idle strangers were closed, want at "
+			     "least %u", shut, 40 - RDV_PENDING_MAX);
+		if (write(go_wr, "g", 1) != 1)
+			fail("cannot tell b");
+		for (i = 0; i < 40; i++) {
+			while (read(fds[i], &g, 1) > 0)
+				;
+			close(fds[i]);
+		}
+		return 0;
+	}
+	struct rs_rdv_conf c = conf(2, me / 2, 4000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	char err[512];
+	int e, v;
+
+	if (me == 2)
+		wait_go();
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	if (!e)
+		e = rs_rdv_verdict(r, 0, &v, err, sizeof(err));
+	if (e)
+		fail("meet: %s", err);
+	rs_rdv_close(r);
+	return 0;
+}
+
+/* Without a key the nodes meet only on loopback; --insecure lets them
+ * (this one only binds, it never sends: 192.0.2.1 is TEST-NET-1). */
+static int node_no_key(void)
+{
+	static const char *const subs[] = {
+		"the nodes would meet at 192.0.2.1:18516, which is not a "
+		"loopback address, and the run has no key", NULL,
+	};
+	struct rs_rdv_conf c = conf(2, 0, 1000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	char err[512];
+	int e;
+
+	c.leader_addr = "192.0.2.1";
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	expect_err("meet", e, -EPERM, err, subs);
+	c.insecure = true;
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	if (e == -EPERM || !strstr(err, "cannot listen on 192.0.2.1"))
+		fail("--insecure: %d %s", e, err);
 	return 0;
 }
 
@@ -725,6 +1138,11 @@ static const struct {
 	{ "strangers", node_strangers, 3, 0, 0, 0 },
 	{ "bad_member", node_bad_member, 3, 0, 0, 0 },
 	{ "tags", node_tags, 2, 0, 0, 0 },
+	{ "key_stranger", node_key_stranger, 3, 0, 0, 0 },
+	{ "fake_leader", node_fake_leader, 2, 0, 0, 0 },
+	{ "forged", node_forged, 4, 0, 0, 0 },
+	{ "flood", node_flood, 3, 0, 0, 0 },
+	{ "no_key", node_no_key, 1, 0, 0, 0 },
 	{ "bench", node_bench, 4, 0, 0, 0 },
 };
 
@@ -748,6 +1166,7 @@ int main(int argc, char **argv)
 	if (!strcmp(case_name, "alloc"))
 		return run_alloc();
 	port = free_port();
+	port2 = free_port();
 	snprintf(leader_addr, sizeof(leader_addr), "%s:%d",
 		 inet_ntoa(host), port);
 	if (pipe(ready) || pipe(go))
@@ -768,6 +1187,13 @@ int main(int argc, char **argv)
 			/* exit(): the leak check of a sanitized build runs */
 			exit(cases[c].node());
 		}
+	}
+	if (!strcmp(case_name, "fake_leader") || !strcmp(case_name, "forged")) {
+		char k;
+
+		/* The leader by hand listens: the node may dial now. */
+		if (read(ready[0], &k, 1) != 1 || write(go[1], "g", 1) != 1)
+			return 3;
 	}
 	if (cases[c].sig) {
 		char k;
