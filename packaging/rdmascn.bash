@@ -90,7 +90,7 @@ _rdmascn()
 	--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
 		return 0 ;;
-	--junit|--deviations|--samples|--graph-out)
+	--junit|--deviations|--samples|--graph-out|--key-file)
 		_rdmascn_files
 		return 0 ;;
 	-o|--output)
@@ -112,7 +112,8 @@ _rdmascn()
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --jobs --deviations --strict --samples
-			--graph-out --node --rendezvous -v --verbose -q --quiet --color
+			--graph-out --node --rendezvous --key-file --insecure -v --verbose
+			-q --quiet --color
 			--softroce -h --help' ;;
 	validate)
 		opts='-s --set -h --help' ;;

@@ -46,6 +46,10 @@ static const struct rs_cmd commands[] = {
 	  "      --rendezvous HOST[:PORT]\n"
 	  "                       where the nodes meet (default: the first\n"
 	  "                       node's address, port 18516)\n"
+	  "      --key-file FILE  the run's key, which every node must hold\n"
+	  "                       (mode 0600; else RDMASCN_KEY); without\n"
+	  "                       one the nodes meet only on loopback\n"
+	  "      --insecure       let nodes meet without a key elsewhere\n"
 	  "\nEnvironment: RDMASCN_FAULT=WHICH:WHAT[,...] fails the WHICH-th\n"
 	  "create/modify call (or the first call named WHICH) with errno\n"
 	  "WHAT, or raises SIGINT/SIGTERM before it (WHAT=SIGINT).\n" },

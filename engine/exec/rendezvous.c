@@ -301,6 +301,13 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b)
 	}
 	if (nread == 0)
 		return;
+	if (rdv_leader(r) && c->rank < 0 && c->authed) {
+		/* Gone once it had the leader's proof: most likely a node
+		 * that checked it against another key. */
+		rdv_refuse(c, "a connection that closed after the leader's "
+			   "proof (a node with another key?)");
+		return;
+	}
 	if (!rdv_leader(r) && !c->authed) {
 		/* Turned away before the handshake (a leader full of
 		 * strangers, or one starting up): not lost, try again. */

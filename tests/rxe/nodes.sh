@@ -15,6 +15,10 @@ rdmascn=$1 scn=$2
 . "$(dirname "$0")/lib.sh"
 pp=$scn/nodes/rc_pingpong.yaml
 export RDMASCN_NODES_DEADLINE_MS=20000
+# Every run here holds the run's key (docs/nodes.md, "Who can join");
+# mpirun passes it on with -x, as it would to other hosts.
+RDMASCN_KEY=$(head -c 32 /dev/urandom | base64)
+export RDMASCN_KEY
 
 # both NAME-ARGS-A -- NAME-ARGS-B: node b in the background, node a here;
 # sets rc (a's) and rc_b.
@@ -174,7 +178,7 @@ for f in rc_pingpong write_bw; do
 	roles=(a b)
 	[ $f = write_bw ] && roles=(c s)
 	rm -f "$tmp"/mpi.*
-	mpirun --allow-run-as-root --oversubscribe -np 2 sh -c "$per_rank" \
+	mpirun --allow-run-as-root --oversubscribe -x RDMASCN_KEY -np 2 sh -c "$per_rank" \
 		"$rdmascn" "$tmp/mpi" --check-leaks --set iters=200 \
 		--json "$tmp/mpi.json" "$scn/$f.yaml" >"$tmp/mpirun.out" 2>&1
 	rc=$?
@@ -227,7 +231,7 @@ echo "ok --node: rdma_cm across two processes passed on both: a's latency avg $(
 # with the QPNs and Q_Keys they published, each receiver counts its
 # datagrams and checks its byte.
 rm -f "$tmp"/mpi.*
-mpirun --allow-run-as-root --oversubscribe -np 4 sh -c "$per_rank" \
+mpirun --allow-run-as-root --oversubscribe -x RDMASCN_KEY -np 4 sh -c "$per_rank" \
 	"$rdmascn" "$tmp/mpi" --check-leaks --set iters=32 \
 	--json "$tmp/mpi.json" "$scn/ud_fanout.yaml" >"$tmp/mpirun.out" 2>&1
 rc=$?
@@ -244,3 +248,28 @@ done
 	{ cat "$tmp"/mpi.[123].out; fail "ud_fanout: the receivers' halves:$got"; }
 keep_rec "$tmp/mpi.0.json" 0 "mpirun ud_fanout rank 0"
 echo "ok mpirun -np 4 ud_fanout: one sender, three receivers, each counted its datagrams and its byte: $got"
+
+# 12. SIGINT on node b in the middle of a long pingpong: b aborts with
+# 130 and a hears it at once (not at its step's deadline): both end
+# with 130, torn down.
+"$rdmascn" run --node b --check-leaks --set iters=100000000 "$pp" \
+	>"$tmp/b.out" 2>"$tmp/b.err" & pid_b=$!
+"$rdmascn" run --node a --check-leaks --set iters=100000000 "$pp" \
+	>"$tmp/a.out" 2>"$tmp/a.err" & pid_a=$!
+for i in $(seq 600); do
+	[ "$(rdma res show qp 2>/dev/null | grep -c 'state RTS')" -ge 2 ] && break
+	sleep 0.1
+done
+sleep 1
+kill -INT $pid_b
+t0=$(date +%s)
+wait $pid_b; rc_b=$?
+wait $pid_a; rc_a=$?
+t=$(($(date +%s) - t0))
+[ $rc_b = 130 ] && [ $rc_a = 130 ] || { cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: exit a $rc_a, b $rc_b (want 130 both)"; }
+[ $t -lt 15 ] || fail "SIGINT on b: the nodes took $t s to end"
+grep -q "node 'b' failed: interrupted by SIGINT" "$tmp/a.out" "$tmp/a.err" ||
+	{ cat "$tmp"/a.*; fail "SIGINT on b: a does not say why"; }
+grep -q "leaks: none" "$tmp/a.out" && grep -q "leaks: none" "$tmp/b.out" ||
+	{ cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: a leak check did not say none"; }
+echo "ok SIGINT on node b mid-step: both exit 130 within $t s, a names b's interruption, no leaks"

@@ -37,7 +37,18 @@ fi
 echo "ok bed: $(hostname), rxe0 ACTIVE, ping and ibv_rc_pingpong to $peer ($(grep -o '[0-9.]* usec/iter' "$tmp/pp"))"
 
 # 2. The scenarios across the VMs: host 0 is the first node, where the
-# nodes meet.
+# nodes meet, at 10.99.1.1: not loopback, so the run needs a key, the
+# same on both hosts (docs/nodes.md, "Who can join").  Without it, host
+# 0's run is refused before it listens.
+if [ "$h" = 0 ]; then
+	"$rdmascn" run --node a --rendezvous 10.99.1.1 "$scn/rc_pingpong.yaml" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "not a loopback address, and the run has no key" "$tmp/err" ||
+		{ cat "$tmp/out" "$tmp/err"; fail "no key at 10.99.1.1: exit $rc, want 2 naming the key"; }
+	echo "ok no key at 10.99.1.1: refused with exit 2 before listening"
+fi
+export RDMASCN_KEY=rdmascn-pair-test-key-0123456789abcdef
 run_node() {
 	local f=$1 node=$2
 	shift 2
