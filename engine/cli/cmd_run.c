@@ -472,6 +472,15 @@ static int prepare(struct rs_run *run, const struct rs_deviation **dv)
 	return !r ? 0 : r == -E2BIG ? RS_EXIT_CANTRUN : RS_EXIT_SKIPPED;
 }
 
+/* Interrupted: every node ends now, with this node's 128+signal, rather
+ * than wait out a step's deadline and blame itself. */
+static void interrupted_abort(struct rs_run *run)
+{
+	rs_nodes_fail(run, 128 + rs_interrupted,
+		      rs_interrupted == SIGINT ? "interrupted by SIGINT" :
+		      "interrupted by SIGTERM");
+}
+
 static int run_scenario(struct rs_run *run, const struct run_opts *o)
 {
 	struct phases t = { .setup = rs_now_ms() };
@@ -507,12 +516,8 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 		rs_steps_dry_run(run);
 	else if (r)
 		ret = RS_EXIT_CANTRUN;
-	/* Interrupted: every node ends now, with this node's 128+signal,
-	 * rather than wait out a step's deadline and blame itself. */
 	if (rs_interrupted)
-		rs_nodes_fail(run, 128 + rs_interrupted,
-			      rs_interrupted == SIGINT ? "interrupted by SIGINT" :
-			      "interrupted by SIGTERM");
+		interrupted_abort(run);
 	/* No node tears down while another still uses its objects (the
 	 * last step's remote MR, its QP's peer); a failure there is the
 	 * verdict's to tell. */
@@ -536,8 +541,12 @@ out:
 	}
 	if (run->teardown_failed && ret == RS_EXIT_PASSED && !rs_interrupted)
 		ret = RS_EXIT_CANTRUN;
-	if (rs_interrupted)
+	if (rs_interrupted) {
 		ret = 128 + rs_interrupted;
+		/* Interrupted before the steps (at the meeting's "ready"):
+		 * the others hear it all the same. */
+		interrupted_abort(run);
+	}
 	ret = rs_run_nodes_verdict(run, ret);
 	if (record_verdict(run, ret, &t) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;

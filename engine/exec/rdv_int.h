@@ -80,6 +80,7 @@ struct rs_rdv {
 
 	int fail;                       /* the first failure, sticky */
 	bool fail_told;                 /* it came from the leader */
+	bool aborted;                   /* rs_rdv_abort() was called */
 	int fail_code;                  /* the exit code an abort gave;
 					 * 0: none */
 	char msg[RDV_MSG_MAX];
@@ -141,6 +142,10 @@ void rdv_drain(struct rs_rdv *r, uint64_t ms);
 void rdv_names(const struct rs_rdv *r, bool (*pick)(const struct rs_rdv *r,
 		unsigned rank), char *buf, size_t len, unsigned *ret_count);
 
+/* @r (zeroed) set up from @c: names, params, key, its loop, the
+ * leader's address resolved; nothing connected.  rdv_free() it. */
+int rdv_setup(struct rs_rdv *r, const struct rs_rdv_conf *c, char *err,
+	      size_t errlen);
 void rdv_free(struct rs_rdv *r);
 
 #endif

@@ -633,8 +633,8 @@ bad:
 	return -EINVAL;
 }
 
-static int setup(struct rs_rdv *r, const struct rs_rdv_conf *c, char *err,
-		 size_t errlen)
+int rdv_setup(struct rs_rdv *r, const struct rs_rdv_conf *c, char *err,
+	      size_t errlen)
 {
 	unsigned i;
 	int e;
@@ -712,7 +712,7 @@ int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 		snprintf(err, errlen, "no memory for the rendezvous");
 		return -ENOMEM;
 	}
-	e = setup(r, c, err, errlen);
+	e = rdv_setup(r, c, err, errlen);
 	if (e) {
 		rdv_free(r);
 		return e;

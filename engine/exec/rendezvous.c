@@ -490,8 +490,11 @@ void rs_rdv_abort(struct rs_rdv *r, int code, const char *why)
 {
 	bool told;
 
-	if (!r)
+	/* Once is enough: a run that aborts at its steps and again at its
+	 * end says so once. */
+	if (!r || r->aborted)
 		return;
+	r->aborted = true;
 	told = r->fail_told;
 	if (!r->fail)
 		r->fail_code = code;

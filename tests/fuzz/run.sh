@@ -13,7 +13,7 @@
 # inputs were run, and the coverage.
 set -eu -o pipefail
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-	echo "usage: $0 plan|params SECONDS [BUILD]" >&2
+	echo "usage: $0 plan|params|wire SECONDS [BUILD]" >&2
 	exit 2
 fi
 target=$1 seconds=$2
@@ -33,7 +33,16 @@ rm -f "$seeds"/*
 # after "%%", and each scenario's params as NAME=VALUE lines on their own
 # (the target's built-in scenario) and with the scenario.
 i=0
-while IFS= read -r -d '' f; do
+# wire: a few frame streams to start from (tests/fuzz/fuzz_wire.c's
+# input): a hello's answer, a barrier, a verdict, an abort, a bye.
+if [ "$target" = wire ]; then
+	printf '\x00\x13\x01x\x00\x00' >"$seeds/w1"
+	printf '\x01\x23\x07verdict\x00\x04\x00\x00\x00\x01' >"$seeds/w2"
+	printf '\x00\x31\x00\x00\x07\x00\x00\x01\x00why' >"$seeds/w3"
+	printf '\x01\x02\x00\x00\x00\x30\x00\x00\x0a\x00\x00\x00\x05\x00\x00\x00\x00hi' >"$seeds/w4"
+	printf '\x00\xff\x00\x00\x06\xff\xff\xff\xff\x13\x00' >"$seeds/w5"
+fi
+while [ "$target" != wire ] && IFS= read -r -d '' f; do
 	i=$((i + 1))
 	if [ "$target" = plan ]; then
 		cp "$f" "$seeds/s$i.yaml"
@@ -60,10 +69,12 @@ done < <(find "$src/scenarios" "$src/tests/bad" -name '*.yaml' -print0 | sort -z
 # seconds under ASan and coverage on a loaded machine; 10 s gave false
 # timeouts (tests/bad/315-*).
 # The mlx5 plugin beside the binary (BUILD/lib/rdmascn/plugins) loads too.
+dict=$src/tests/fuzz/yaml.dict
+[ "$target" = wire ] && dict=
 cd "$work"
 set +e
 nice -n 10 "$bin" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
-	-max_len=16384 -dict="$src/tests/fuzz/yaml.dict" -print_final_stats=1 \
+	-max_len=16384 ${dict:+-dict="$dict"} -print_final_stats=1 \
 	-artifact_prefix="$work/" "$work/corpus" "$seeds" 2>"$work/log"
 rc=$?
 set -e
