@@ -189,6 +189,38 @@ static char *read_file(const char *path)
 	return buf;
 }
 
+/* Cell @i never ran (the matrix was interrupted first): a record that
+ * says so, so --json and --junit list every cell, as the text does. */
+static void not_run(struct mx *x, unsigned long i)
+{
+	struct rs_val *rec, *scn, *c, *params;
+	char *human;
+	struct cell cell;
+
+	if (!x->res)
+		return;
+	rec = rs_val_obj();
+	rs_val_put_str(rec, "format", "rdmascn-run/1");
+	scn = rs_val_put_obj(rec, "scenario");
+	if (x->s->top->scenario)
+		rs_val_put_str(scn, "name", x->s->top->scenario);
+	rs_val_put_str(scn, "file", x->file);
+	c = rs_val_put_obj(rec, "cell");
+	cell_of(x, i, &cell);
+	rs_val_put_str(c, "name", cell.name);
+	params = rs_val_put_obj(c, "params");
+	for (unsigned d = 0; d < cell.n_sets; d++)
+		rs_val_put_str(params, cell.sets[d].name, cell.sets[d].value);
+	rs_val_put_str(rec, "verdict", "not run");
+	/* JUnit's system-out: what the text report says of it. */
+	if (rs_val_check(rec) || asprintf(&human, "%s[%s]: not run, the "
+					  "matrix was interrupted before it\n",
+					  x->file, cell.name) < 0)
+		rs_val_free(rec);
+	else
+		rs_results_add(x->res, rec, human);
+}
+
 /* A finished cell's output, record and samples, in cell order. */
 static void collect(struct mx *x, unsigned long i)
 {
@@ -263,6 +295,8 @@ static void run_parallel(struct mx *x)
 						 x->shown < next)))) {
 			if (x->codes[x->shown] >= 0)
 				collect(x, x->shown);
+			else if (x->codes[x->shown] == -1)
+				not_run(x, x->shown);
 			x->shown++;
 		}
 		if (!running)
@@ -310,6 +344,9 @@ static void run_serial(struct mx *x)
 		header(x, i);
 		x->codes[i] = run_cell(x, i, &co, x->res);
 	}
+	for (unsigned long i = 0; i < x->n; i++)
+		if (x->codes[i] == -1)
+			not_run(x, i);
 }
 
 static void put_matrix(struct mx *x, struct rs_val *mx)
@@ -340,12 +377,19 @@ static void put_matrix(struct mx *x, struct rs_val *mx)
 static int summary(struct mx *x)
 {
 	int worst = RS_EXIT_PASSED;
+	unsigned long unrun = 0;
 
+	for (unsigned long i = 0; i < x->n; i++)
+		unrun += x->codes[i] == -1;
 	fprintf(x->out, "%smatrix: %lu cell%s", x->o->text.quiet ? "" : "\n",
 		x->n_run, x->n_run == 1 ? "" : "s");
 	if (x->n != x->n_run)
 		fprintf(x->out, " (%lu excluded)", x->n - x->n_run);
+	if (unrun)
+		fprintf(x->out, ", %lu not run", unrun);
 	fputs("\n", x->out);
+	if (x->res)
+		rs_val_put_u64(rs_results_matrix(x->res), "not_run", unrun);
 	for (unsigned long i = 0; i < x->n; i++) {
 		if (x->codes[i] == -2)
 			continue;

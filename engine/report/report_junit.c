@@ -256,7 +256,18 @@ static int each_tc(struct suite *s,
 		   void *ctx)
 {
 	const struct rs_val *others = rs_val_get(s->rec, "node_runs");
-	int ret = record_tcs(s, s->rec, fn, ctx);
+	int ret;
+
+	/* A matrix cell the run was interrupted before: one testcase. */
+	if (!strcmp(rs_val_text(s->rec, "verdict"), "not run")) {
+		struct tc t = { .name = "cell", .result = TC_SKIPPED };
+
+		snprintf(s->classname, sizeof(s->classname), "%s", s->base);
+		snprintf(t.message, sizeof(t.message), "not run: the matrix "
+			 "was interrupted before this cell");
+		return fn(s, &t, ctx);
+	}
+	ret = record_tcs(s, s->rec, fn, ctx);
 
 	for (size_t i = 0; !ret && i < rs_val_len(others); i++)
 		ret = record_tcs(s, rs_val_at(others, i), fn, ctx);
@@ -320,9 +331,13 @@ static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 	for (size_t i = 0; i < RS_N(keys); i++)
 		if (rs_val_get(rec, keys[i]))
 			r |= put_property(w, keys[i], rs_val_text(rec, keys[i]));
-	json_object_object_foreach(rs_val_json(params), key, val) {
-		snprintf(name, sizeof(name), "param.%s", key);
-		r |= put_property(w, name, json_object_get_string(val));
+	/* A cell that never ran has none. */
+	if (params) {
+		json_object_object_foreach(rs_val_json(params), key, val) {
+			snprintf(name, sizeof(name), "param.%s", key);
+			r |= put_property(w, name,
+					  json_object_get_string(val));
+		}
 	}
 	/* Across nodes: which node ran where. */
 	for (size_t i = 0; rs_val_get(rec, "node") && i <= rs_val_len(others);
