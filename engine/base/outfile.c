@@ -25,18 +25,17 @@ static ssize_t out_write(void *cookie, const char *buf, size_t size)
 	size_t done = 0;
 
 	while (done < size) {
-		ssize_t n;
+		ssize_t n = write(o->fd, buf + done, size - done);
 
-		/* A signal ends a write that blocks; its exit code says. */
-		if (rs_interrupted) {
+		/* A signal ends a write that blocks (a pipe, a FIFO: the
+		 * handler made it non-blocking, EAGAIN); the exit code says
+		 * why.  A file's write does not block: it goes on. */
+		if (n < 0 && errno == EINTR && !rs_interrupted)
+			continue;
+		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
 			o->err = o->err ? o->err : EINTR;
 			return -1;
 		}
-		n = write(o->fd, buf + done, size - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN && rs_interrupted)
-			continue;  /* made non-blocking by the handler */
 		if (n < 0) {
 			o->err = o->err ? o->err : errno;
 			return -1;
@@ -48,9 +47,10 @@ static ssize_t out_write(void *cookie, const char *buf, size_t size)
 
 static void say(const struct rs_out *o, int err)
 {
-	fprintf(stderr, "rdmascn: %s %s: %s\n", o->what,
-		o->fd == STDOUT_FILENO && !strcmp(o->path, "-") ?
-		"standard output" : o->path, strerror(err));
+	bool out = !strcmp(o->path, "-");
+
+	fprintf(stderr, "rdmascn: %s%s%s: %s\n", o->what, *o->what ? " " : "",
+		out ? "standard output" : o->path, strerror(err));
 }
 
 /* Why standard output failed: stdio forgot errno when an earlier flush
@@ -137,9 +137,12 @@ int rs_out_open(struct rs_out *o, const char *what, const char *path)
 		if (e)
 			goto fail;
 	} else {
-		/* A FIFO's open() waits for a reader: a signal ends that. */
+		/* A FIFO's open() waits for a reader: a signal ends that;
+		 * after one, nothing waits (no reader: ENXIO). */
+		int fl = O_WRONLY | O_CLOEXEC | O_NOCTTY;
+
 		do
-			o->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+			o->fd = open(path, fl | (rs_interrupted ? O_NONBLOCK : 0));
 		while (o->fd < 0 && errno == EINTR && !rs_interrupted);
 		if (o->fd < 0) {
 			e = -errno;

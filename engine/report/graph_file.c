@@ -157,7 +157,7 @@ int rs_graph_write(const char *path, enum rs_graph_format fmt,
 		snprintf(opt, sizeof(opt), "%.*s",
 			 (int)(strlen(what) - strlen(path) - 1), what);
 	else
-		snprintf(opt, sizeof(opt), "graph");
+		opt[0] = '\0';  /* standard output, as every verb's */
 	ret = rs_out_open(&o, opt, path ? path : "-");
 	if (ret)
 		return ret;
