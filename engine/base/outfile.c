@@ -142,7 +142,8 @@ int rs_out_open(struct rs_out *o, const char *what, const char *path)
 		int fl = O_WRONLY | O_CLOEXEC | O_NOCTTY;
 
 		do
-			o->fd = open(path, fl | (rs_interrupted ? O_NONBLOCK : 0));
+			o->fd = open(path, fl | (rs_interrupted ?
+						 O_NONBLOCK : 0));
 		while (o->fd < 0 && errno == EINTR && !rs_interrupted);
 		if (o->fd < 0) {
 			e = -errno;
