@@ -54,10 +54,12 @@ killed_after() {
 }
 
 # 1. 10^6 dry-run cells: SIGINT after the first cells stops the matrix.
+# (Its table of a million lines is most of the time it takes to end: half
+# a second on a quiet host; the bounds allow a loaded one.)
 n=$((n + 1))
 killed_after "grep -q '^cell 3 of' $tmp/out" INT run -n "$tmp/big.yaml"
 unrun=$(grep -c '^  .* not run$' "$tmp/out")
-[ $rc = 130 ] && [ $ms -lt 3000 ] && [ "$unrun" -gt 0 ] &&
+[ $rc = 130 ] && [ $ms -lt 8000 ] && [ "$unrun" -gt 0 ] &&
 	grep -q "^matrix: 1000000 cells, $unrun not run$" "$tmp/out" &&
 	grep -q '^verdict: interrupted (exit 130)$' "$tmp/out" &&
 	grep -q 'interrupted by SIGINT' "$tmp/err" ||
@@ -70,7 +72,7 @@ for jobs in 1 3; do
 	killed_after "grep -q '^cell 3 of' $tmp/out" TERM run -n --jobs $jobs --json "$tmp/r.json" \
 		--junit "$tmp/r.xml" "$tmp/mid.yaml"
 	unrun=$(jq '[.cells[] | select(.verdict == "not run")] | length' "$tmp/r.json")
-	[ $rc = 143 ] && [ $ms -lt 5000 ] &&
+	[ $rc = 143 ] && [ $ms -lt 8000 ] &&
 		[ "$(jq '.cells | length' "$tmp/r.json")" = 10000 ] &&
 		[ "$unrun" -gt 0 ] &&
 		[ "$(jq .matrix.not_run "$tmp/r.json")" = "$unrun" ] &&
