@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include <sha2.h>
@@ -17,6 +18,7 @@
 #include "gate.h"
 #include "graph_file.h"
 #include "live.h"
+#include "outfile.h"
 #include "report.h"
 #include "cmd_run.h"
 #include "run.h"
@@ -47,6 +49,53 @@ static const struct option run_long[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{}
 };
+
+/* A character device (/dev/null) can take two outputs. */
+static bool shareable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISCHR(st.st_mode);
+}
+
+/* Two outputs onto one file, or one onto an input: refused before
+ * anything runs, or the second would replace the first. */
+static int check_paths(const struct rs_cmd *cmd, const struct run_opts *o,
+		       const char *scenario)
+{
+	const struct { const char *opt, *path; } out[] = {
+		{ "--json", o->json }, { "--junit", o->junit },
+		{ "--samples", o->samples }, { "--graph-out", o->graph_out },
+	}, in[] = {
+		{ "the scenario file", scenario },
+		{ "--deviations", o->deviations_file },
+	};
+
+	for (size_t i = 0; i < RS_N(out); i++) {
+		if (!out[i].path)
+			continue;
+		for (size_t j = i + 1; j < RS_N(out); j++) {
+			if (!out[j].path)
+				continue;
+			if (!strcmp(out[i].path, "-") &&
+			    !strcmp(out[j].path, "-"))
+				return rs_cmd_usage_error(cmd, "%s and %s "
+					"cannot both go to stdout.",
+					out[i].opt, out[j].opt);
+			if (rs_out_same(out[i].path, out[j].path) &&
+			    !shareable(out[i].path))
+				return rs_cmd_usage_error(cmd, "%s %s and %s "
+					"%s are the same file.", out[i].opt,
+					out[i].path, out[j].opt, out[j].path);
+		}
+		for (size_t j = 0; j < RS_N(in); j++)
+			if (in[j].path && rs_out_same(out[i].path, in[j].path))
+				return rs_cmd_usage_error(cmd, "%s %s would "
+					"overwrite %s (%s).", out[i].opt,
+					out[i].path, in[j].opt, in[j].path);
+	}
+	return -1;
+}
 
 static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		 struct run_opts *o)
@@ -133,10 +182,6 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			return rs_cmd_bad_option(cmd, argv, c);
 		}
 	}
-	if (o->json && o->junit && !strcmp(o->json, "-") &&
-	    !strcmp(o->junit, "-"))
-		return rs_cmd_usage_error(cmd,
-			"--json and --junit cannot both go to stdout.");
 	if (o->graph_out && rs_graph_format_of(o->graph_out) < 0)
 		return rs_cmd_usage_error(cmd, "--graph-out %s: name a .dot, "
 			".gv, .svg or .png file.", o->graph_out);
@@ -148,6 +193,9 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");
+	c = check_paths(cmd, o, argv[optind]);
+	if (c >= 0)
+		return c;
 	rs_cli_registry_init();
 	return -1;
 }
@@ -337,8 +385,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->verbose = rs_verbose;
 	run->device = o->device;
 	run->node = o->role.node;
-	run->samples_path = o->samples;
-	run->samples_append = o->samples_append;
+	run->samples = o->samples_f;
 	run->cell = cell ? cell->name : NULL;
 	run->default_deadline_ms = 10000;
 	run->progress_ms = o->text.progress ? 250 : 0;
@@ -581,6 +628,7 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	struct run_opts o = { 0 };
 	struct rs_scenario *s = NULL;
 	struct rs_results *res = NULL;
+	struct rs_out samples = { 0 };
 	const char *file;
 	struct rs_diag d;
 	int ret;
@@ -631,13 +679,30 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	rs_signals_install();
+	/* Open for the whole run: every cell adds its rows. */
+	if (o.samples) {
+		if (rs_out_open(&samples, "--samples", o.samples)) {
+			ret = RS_EXIT_CANTRUN;
+			goto out;
+		}
+		o.samples_f = samples.f;
+		fputs("cell,step,iteration,usec\n", samples.f);
+	}
 	if (s->matrix.n_dims)
 		ret = rs_run_matrix(cmd, s, file, &o, res, o.out);
 	else
 		ret = rs_run_one(cmd, s, file, &o, NULL, res);
-	if (res && rs_results_write(res, ret) && ret == RS_EXIT_PASSED)
+	if (o.samples && rs_out_commit(&samples) && (ret == RS_EXIT_PASSED ||
+	    ret == RS_EXIT_FAILED || ret == RS_EXIT_SKIPPED))
 		ret = RS_EXIT_CANTRUN;
+	if (res && rs_results_write(res, ret) && (ret == RS_EXIT_PASSED ||
+	    ret == RS_EXIT_FAILED || ret == RS_EXIT_SKIPPED))
+		ret = RS_EXIT_CANTRUN;  /* a verdict nobody can read */
+	/* Also a signal that ended a blocked write of the results. */
+	if (rs_interrupted)
+		ret = 128 + rs_interrupted;
 out:
+	rs_out_abort(&samples);
 	rs_results_free(res);
 	rs_scenario_free(s);
 	rs_free(o.scn.sets);

@@ -20,7 +20,8 @@ struct run_opts {
 	const char *junit;
 	const char *samples;
 	const char *graph_out;   /* --graph-out FILE */
-	bool samples_append;     /* a matrix's cells after the first */
+	FILE *samples_f;         /* --samples, open for the whole run, its
+				  * header written: every cell adds to it */
 	unsigned jobs;           /* --jobs: cells at once, in processes */
 	char **matrix;           /* --matrix NAME=V1,V2: into argv */
 	unsigned n_matrix;

@@ -9,6 +9,7 @@
 #include "cmd_scenario.h"
 #include "graph_file.h"
 #include "jsonschema.h"
+#include "outfile.h"
 #include "model.h"
 #include "value.h"
 
@@ -93,6 +94,11 @@ int rs_cmd_graph(const struct rs_cmd *cmd, int argc, char **argv)
 		g.fmt = rs_graph_format_of(g.out);
 	if (g.fmt < 0)
 		g.fmt = RS_GRAPH_DOT;
+	if (g.out && rs_out_same(g.out, argv[optind])) {
+		ret = rs_cmd_usage_error(cmd, "-o %s is the scenario file "
+					 "itself.", g.out);
+		goto out;
+	}
 	if (g.out)
 		snprintf(what, sizeof(what), "graph -o %s", g.out);
 	else

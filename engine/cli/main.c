@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "macros.h"
+#include "outfile.h"
 
 /* Dispatch is a table, as in iproute2; the usage text comes from it too. */
 static const struct rs_cmd commands[] = {
@@ -140,7 +141,9 @@ int main(int argc, char **argv)
 		argc -= optind;
 		argv += optind;
 		optind = 0; /* full re-initialisation of getopt */
-		return commands[i].run(&commands[i], argc, argv);
+		/* Whatever the verb printed is checked, to the close. */
+		return rs_out_stdout_close(commands[i].run(&commands[i], argc,
+							   argv));
 	}
 	fprintf(stderr, "Unknown command '%s'.\n", argv[optind]);
 	usage(stderr);

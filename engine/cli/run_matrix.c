@@ -56,7 +56,6 @@ struct mx {
 	char (*names)[sizeof(((struct cell *)0)->name)];
 	pid_t *pids;               /* --jobs: each cell's process */
 	char dir[64];              /* --jobs: the cells' files */
-	bool samples_started;
 };
 
 /* The sets of cell @i, and its name; false when it is excluded. */
@@ -142,10 +141,15 @@ static int spawn(struct mx *x, unsigned long i)
 	 * and no colour a JUnit system-out could not hold. */
 	co.text.progress = false;
 	co.text.color = false;
-	co.samples = x->o->samples ? csv : NULL;
-	co.samples_append = false;
+	/* Its rows, no header: the parent adds them to its --samples. */
+	co.samples_f = x->o->samples_f ? fopen(csv, "we") : NULL;
+	if (x->o->samples_f && !co.samples_f)
+		_exit(RS_EXIT_CANTRUN);
 	cr = rs_results_new(json, NULL);
 	ret = cr ? run_cell(x, i, &co, cr) : RS_EXIT_CANTRUN;
+	if (co.samples_f && (ferror(co.samples_f) | fclose(co.samples_f)) &&
+	    ret == RS_EXIT_PASSED)
+		ret = RS_EXIT_CANTRUN;
 	if (cr && rs_results_write(cr, ret) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 	rs_results_free(cr);
@@ -153,8 +157,8 @@ static int spawn(struct mx *x, unsigned long i)
 	_exit(ret);
 }
 
-/* Copy @path to @f, less its first line when @skip_head. */
-static void copy_file(FILE *f, const char *path, bool skip_head)
+/* Copy @path to @f. */
+static void copy_file(FILE *f, const char *path)
 {
 	FILE *in = fopen(path, "r");
 	char buf[8192];
@@ -162,12 +166,6 @@ static void copy_file(FILE *f, const char *path, bool skip_head)
 
 	if (!in)
 		return;
-	if (skip_head) {
-		int c;
-
-		while ((c = fgetc(in)) != EOF && c != '\n')
-			;
-	}
 	while ((len = fread(buf, 1, sizeof(buf), in)))
 		fwrite(buf, 1, len, f);
 	fclose(in);
@@ -184,9 +182,41 @@ static char *read_file(const char *path)
 
 	if (!mem)
 		return NULL;
-	copy_file(mem, path, false);
+	copy_file(mem, path);
 	fclose(mem);
 	return buf;
+}
+
+/* Cell @i never ran (the matrix was interrupted first): a record that
+ * says so, so --json and --junit list every cell, as the text does. */
+static void not_run(struct mx *x, unsigned long i)
+{
+	struct rs_val *rec, *scn, *c, *params;
+	char *human;
+	struct cell cell;
+
+	if (!x->res)
+		return;
+	rec = rs_val_obj();
+	rs_val_put_str(rec, "format", "rdmascn-run/1");
+	scn = rs_val_put_obj(rec, "scenario");
+	if (x->s->top->scenario)
+		rs_val_put_str(scn, "name", x->s->top->scenario);
+	rs_val_put_str(scn, "file", x->file);
+	c = rs_val_put_obj(rec, "cell");
+	cell_of(x, i, &cell);
+	rs_val_put_str(c, "name", cell.name);
+	params = rs_val_put_obj(c, "params");
+	for (unsigned d = 0; d < cell.n_sets; d++)
+		rs_val_put_str(params, cell.sets[d].name, cell.sets[d].value);
+	rs_val_put_str(rec, "verdict", "not run");
+	/* JUnit's system-out: what the text report says of it. */
+	if (rs_val_check(rec) || asprintf(&human, "%s[%s]: not run, the "
+					  "matrix was interrupted before it\n",
+					  x->file, cell.name) < 0)
+		rs_val_free(rec);
+	else
+		rs_results_add(x->res, rec, human);
 }
 
 /* A finished cell's output, record and samples, in cell order. */
@@ -197,7 +227,7 @@ static void collect(struct mx *x, unsigned long i)
 	header(x, i);
 	cell_path(x, i, "out", out, sizeof(out));
 	if (!x->o->text.quiet)  /* -q: the table at the end says it */
-		copy_file(x->out, out, false);
+		copy_file(x->out, out);
 	cell_path(x, i, "json", path, sizeof(path));
 	if (x->res) {
 		struct json_object *rec = json_object_from_file(path);
@@ -205,15 +235,9 @@ static void collect(struct mx *x, unsigned long i)
 		if (rec)
 			rs_results_add(x->res, rs_val_of(rec), read_file(out));
 	}
-	if (x->o->samples) {
-		FILE *f = fopen(x->o->samples, x->samples_started ? "a" : "w");
-
+	if (x->o->samples_f) {
 		cell_path(x, i, "csv", path, sizeof(path));
-		if (f) {
-			copy_file(f, path, x->samples_started);
-			x->samples_started |= !access(path, R_OK);
-			fclose(f);
-		}
+		copy_file(x->o->samples_f, path);
 	}
 }
 
@@ -263,6 +287,8 @@ static void run_parallel(struct mx *x)
 						 x->shown < next)))) {
 			if (x->codes[x->shown] >= 0)
 				collect(x, x->shown);
+			else if (x->codes[x->shown] == -1)
+				not_run(x, x->shown);
 			x->shown++;
 		}
 		if (!running)
@@ -301,15 +327,14 @@ static void run_parallel(struct mx *x)
 static void run_serial(struct mx *x)
 {
 	for (unsigned long i = 0; i < x->n && !rs_interrupted; i++) {
-		struct run_opts co = *x->o;
-
 		if (x->codes[i] == -2)
 			continue;
-		co.samples_append = x->samples_started;
-		x->samples_started = true;
 		header(x, i);
-		x->codes[i] = run_cell(x, i, &co, x->res);
+		x->codes[i] = run_cell(x, i, x->o, x->res);
 	}
+	for (unsigned long i = 0; i < x->n; i++)
+		if (x->codes[i] == -1)
+			not_run(x, i);
 }
 
 static void put_matrix(struct mx *x, struct rs_val *mx)
@@ -340,12 +365,19 @@ static void put_matrix(struct mx *x, struct rs_val *mx)
 static int summary(struct mx *x)
 {
 	int worst = RS_EXIT_PASSED;
+	unsigned long unrun = 0;
 
+	for (unsigned long i = 0; i < x->n; i++)
+		unrun += x->codes[i] == -1;
 	fprintf(x->out, "%smatrix: %lu cell%s", x->o->text.quiet ? "" : "\n",
 		x->n_run, x->n_run == 1 ? "" : "s");
 	if (x->n != x->n_run)
 		fprintf(x->out, " (%lu excluded)", x->n - x->n_run);
+	if (unrun)
+		fprintf(x->out, ", %lu not run", unrun);
 	fputs("\n", x->out);
+	if (x->res)
+		rs_val_put_u64(rs_results_matrix(x->res), "not_run", unrun);
 	for (unsigned long i = 0; i < x->n; i++) {
 		if (x->codes[i] == -2)
 			continue;

@@ -483,7 +483,7 @@ void rs_run_teardown(struct rs_run *run)
 {
 	struct rs_val *phase = rs_val_obj();
 
-	rs_signals_teardown();
+	rs_signals_teardown_begin();
 	rs_val_put_str(phase, "phase", "teardown");
 	rs_val_put_u64(phase, "objects", run->n_created);
 	rs_record_add(run->rec, RS_REC_PHASE, NULL, phase);
@@ -505,4 +505,5 @@ void rs_run_teardown(struct rs_run *run)
 			      down);
 	}
 	run->n_created = 0;
+	rs_signals_teardown_end();
 }

@@ -118,8 +118,8 @@ struct rs_run {
 	 * the probe, rs_run_deviations() keeps those of its devices. */
 	const struct rs_deviation **deviations;
 	unsigned n_deviations;
-	const char *samples_path; /* --samples: every latency sample, CSV */
-	bool samples_append;     /* a matrix's later cells add to it */
+	/* --samples: every latency sample, CSV; the invocation's (the
+	 * CLI opens and checks it), not the run's. */
 	FILE *samples;
 	const char *cell;        /* a matrix cell's name, or NULL */
 	/* The scenario loaded again with its devices' facts

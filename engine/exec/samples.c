@@ -20,41 +20,6 @@
 /* Below a nanosecond is a clock's noise: the first bucket. */
 #define MIN_BUCKET (-10 * BUCKETS_PER_OCTAVE)
 
-int rs_samples_open(struct rs_run *run)
-{
-	if (!run->samples_path)
-		return 0;
-	run->samples = fopen(run->samples_path,
-			     run->samples_append ? "a" : "w");
-	if (!run->samples || (!run->samples_append &&
-	    fputs("cell,step,iteration,usec\n", run->samples) < 0)) {
-		int e = errno;
-
-		rs_diag_error(&run->diag, NULL, "--samples %s: %s",
-			      run->samples_path, strerror(e));
-		if (run->samples)
-			fclose(run->samples);
-		run->samples = NULL;
-		return -e;
-	}
-	return 0;
-}
-
-int rs_samples_close(struct rs_run *run)
-{
-	int r = 0;
-
-	if (!run->samples)
-		return 0;
-	if (ferror(run->samples) | fclose(run->samples)) {
-		r = -EIO;
-		rs_diag_error(&run->diag, NULL, "--samples %s: not all written",
-			      run->samples_path);
-	}
-	run->samples = NULL;
-	return r;
-}
-
 static int bucket(double usec)
 {
 	int k;

@@ -333,10 +333,6 @@ struct rs_val *rs_step_figures(struct rs_step_run *sr);
 void rs_step_check_gates(struct rs_step_run *sr);
 /* --- samples.c ------------------------------------------------------------ */
 
-/* Open and close run->samples_path (CSV: cell,step,iteration,usec);
- * 0 or -errno, said. */
-int rs_samples_open(struct rs_run *run);
-int rs_samples_close(struct rs_run *run);
 /* A step's latency samples, @n of them in the order measured, in ns
  * (@ns_per_usec of them make a usec of the figure: 2000 for one way of
  * a round trip): their histogram goes into its latency figures, and

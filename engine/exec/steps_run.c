@@ -562,14 +562,11 @@ int rs_steps_run(struct rs_run *run)
 
 	if (!s->n_steps)
 		return RS_EXIT_PASSED;
-	if (rs_samples_open(run))
-		return RS_EXIT_CANTRUN;
 	r = rs_steps_setup(&st, run);
 	if (r) {
 		rs_diag_error(&run->diag, NULL, "steps: %s",
 			      rs_errno_text(-r, err, sizeof(err)));
 		rs_steps_free(&st);
-		rs_samples_close(run);
 		return RS_EXIT_CANTRUN;
 	}
 	for (unsigned i = 0; i < s->n_steps; i++) {
@@ -638,7 +635,5 @@ int rs_steps_run(struct rs_run *run)
 		rs_free(sr);
 	}
 	rs_steps_free(&st);
-	if (rs_samples_close(run) && ret == RS_EXIT_PASSED)
-		ret = RS_EXIT_CANTRUN;
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "graph_file.h"
+#include "outfile.h"
 #include "macros.h"
 
 extern char **environ;
@@ -44,24 +45,16 @@ int rs_graph_format_of(const char *path)
 	return rs_graph_format_by_name(dot + 1);
 }
 
-static int write_dot(const char *path, const char *what,
+static int write_dot(struct rs_out *o, const char *what,
 		     const struct rs_scenario *s, const struct rs_dot_run *run)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
-	int ret;
-
-	if (!f) {
-		ret = -errno;
-		fprintf(stderr, "rdmascn: %s: %s\n", what, strerror(-ret));
-		return ret;
+	/* A failed write is the stream's: the commit says it. */
+	if (rs_dot_write_run(o->f, s, run) == -ENOMEM) {
+		fprintf(stderr, "rdmascn: %s: out of memory\n", what);
+		rs_out_abort(o);
+		return -ENOMEM;
 	}
-	ret = rs_dot_write_run(f, s, run);
-	if (path && fclose(f) && !ret)
-		ret = -errno;
-	if (ret)
-		fprintf(stderr, "rdmascn: %s: %s\n", what, ret == -ENOMEM ?
-			"out of memory" : "write error");
-	return ret;
+	return rs_out_commit(o);
 }
 
 /* The DOT text into @fd, which is closed; SIGPIPE ignored meanwhile, so
@@ -155,7 +148,28 @@ int rs_graph_write(const char *path, enum rs_graph_format fmt,
 		   const char *what, const struct rs_scenario *s,
 		   const struct rs_dot_run *run)
 {
+	struct rs_out o;
+	char opt[64];
+	int ret;
+
+	/* @what is "--graph-out FILE" or "graph -o FILE": the option. */
+	if (path && strlen(what) > strlen(path))
+		snprintf(opt, sizeof(opt), "%.*s",
+			 (int)(strlen(what) - strlen(path) - 1), what);
+	else
+		opt[0] = '\0';  /* standard output, as every verb's */
+	ret = rs_out_open(&o, opt, path ? path : "-");
+	if (ret)
+		return ret;
 	if (fmt == RS_GRAPH_DOT)
-		return write_dot(path, what, s, run);
-	return render(path, fmt, what, s, run);
+		return write_dot(&o, what, s, run);
+	/* dot writes the file by name: our temporary one, renamed after;
+	 * standard output it shares. */
+	fflush(o.f);
+	ret = render(path ? rs_out_name(&o) : NULL, fmt, what, s, run);
+	if (ret) {
+		rs_out_abort(&o);
+		return ret;
+	}
+	return rs_out_commit(&o);
 }

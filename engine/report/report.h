@@ -74,9 +74,9 @@ struct rs_cell_result {
 	char *human;           /* what the text reporter printed */
 };
 
-/* JUnit XML of @n cells to @path ("-": stdout), with libxml2's
- * xmlTextWriter.  0 or -errno. */
-int rs_junit_write(const char *path, const struct rs_cell_result *cells,
-		   size_t n);
+/* JUnit XML of @n cells to @f, with libxml2's xmlTextWriter: 0, or
+ * -EIO when the writer failed (the stream's own errors are its
+ * owner's to find: outfile.c). */
+int rs_junit_write(FILE *f, const struct rs_cell_result *cells, size_t n);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "exit.h"
+#include "outfile.h"
 #include "report.h"
 #include "value.h"
 
@@ -160,10 +161,9 @@ struct rs_val *rs_results_matrix(struct rs_results *res)
  * per cell. */
 static int write_json(struct rs_results *res, int exit_code)
 {
-	bool out = !strcmp(res->json, "-");
 	struct rs_val *doc = NULL;
 	const struct rs_val *top;
-	FILE *f;
+	struct rs_out o;
 	int ret;
 
 	if (res->matrix) {
@@ -189,17 +189,18 @@ static int write_json(struct rs_results *res, int exit_code)
 	} else {
 		return 0;
 	}
-	f = out ? stdout : fopen(res->json, "w");
-	if (!f) {
-		ret = -errno;
-	} else {
-		ret = rs_val_write_json(f, top, true);
-		if (out ? fflush(f) : fclose(f))
-			ret = ret ? ret : -errno;
+	ret = rs_out_open(&o, "--json", res->json);
+	if (!ret) {
+		/* A failed write is the stream's error: the commit says it. */
+		if (rs_val_write_json(o.f, top, true) == -ENOMEM) {
+			ret = -ENOMEM;
+			fprintf(stderr, "rdmascn: --json %s: %s\n", res->json,
+				strerror(ENOMEM));
+			rs_out_abort(&o);
+		} else {
+			ret = rs_out_commit(&o);
+		}
 	}
-	if (ret)
-		fprintf(stderr, "rdmascn: --json %s: %s\n", res->json,
-			strerror(-ret));
 	rs_val_free(doc);
 	return ret;
 }
@@ -211,10 +212,18 @@ int rs_results_write(struct rs_results *res, int exit_code)
 	if (res->json)
 		ret = write_json(res, exit_code);
 	if (res->junit) {
-		r = rs_junit_write(res->junit, res->cells, res->n);
-		if (r)
+		struct rs_out o;
+
+		r = rs_out_open(&o, "--junit", res->junit);
+		if (!r && rs_junit_write(o.f, res->cells, res->n) == -ENOMEM) {
+			r = -ENOMEM;
 			fprintf(stderr, "rdmascn: --junit %s: %s\n",
-				res->junit, strerror(-r));
+				res->junit, strerror(ENOMEM));
+			rs_out_abort(&o);
+		} else if (!r) {
+			/* -EIO from the writer is the stream's error too. */
+			r = rs_out_commit(&o);
+		}
 		ret = ret ? ret : r;
 	}
 	return ret;

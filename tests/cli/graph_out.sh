@@ -136,7 +136,7 @@ n=$((n + 1))
 n=$((n + 1))
 "$rdmascn" graph -o /nonexistent/dir/g.svg "$f" >/dev/null 2>"$tmp/err"
 rc=$?
-[ $rc = 3 ] && grep -q '^rdmascn: graph -o /nonexistent/dir/g.svg: dot failed' \
+[ $rc = 3 ] && grep -q '^rdmascn: graph -o /nonexistent/dir/g.svg: No such file or directory$' \
 	"$tmp/err" || bad "graph -o unwritable .svg: exit $rc, $(cat "$tmp/err")"
 
 echo "$((n - fails)) passed, $fails failed"

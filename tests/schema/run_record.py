@@ -13,7 +13,8 @@ schemas/rdmascn-run.schema.json and against what a record promises:
 - a matrix document: each cell's record keeps the promises above, each
   cell is named for its params, and the document's exit code is the
   worst of its cells' (invalid > could not run > failed > skipped >
-  passed);
+  passed); a cell the matrix was interrupted before is "not run", and
+  the matrix counts those in not_run;
 - each call's fields are its args, value for value, and a call that
   failed says its errno.
 Prints nothing and exits 0 when all hold; else says which and exits 1.
@@ -39,14 +40,24 @@ def check(v, path, rc):
     if errs or "cells" not in doc:
         return errs + check_run(doc, rc)
     codes = []
+    nrun = 0
     for i, rec in enumerate(doc["cells"]):
         cell = rec.get("cell", {})
         name = ",".join("%s=%s" % kv for kv in cell.get("params", {}).items())
         if cell.get("name") != name:
             errs.append("cell %d: name %r for params %r" %
                         (i + 1, cell.get("name"), name))
+        if rec.get("verdict") == "not run":
+            nrun += 1
+            continue
         codes.append(rec.get("exit_code"))
         errs += ["cell %d: %s" % (i + 1, e) for e in check_run(rec, None)]
+    if nrun and doc["exit_code"] < 128:
+        errs.append("%d cells not run, but the matrix was not "
+                    "interrupted (exit %s)" % (nrun, doc["exit_code"]))
+    if doc["matrix"].get("not_run", 0) != nrun:
+        errs.append("matrix says %s cells not run, has %d" %
+                    (doc["matrix"].get("not_run"), nrun))
     if doc["matrix"]["cells"] != len(doc["cells"]):
         errs.append("matrix says %d cells, has %d" %
                     (doc["matrix"]["cells"], len(doc["cells"])))
