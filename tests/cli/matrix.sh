@@ -82,6 +82,67 @@ rc=$?
 [ $rc = 2 ] && grep -q -- "--jobs takes a number from 1 to 256, not '0'" "$tmp/err" ||
 	bad "--jobs 0: exit $rc, $(cat "$tmp/err")"
 
+# The cell count is checked, not wrapped: 64 params of 2 values are 2^64
+# cells (0 in 64 bits), refused at the matrix with exit 2 before any run,
+# by run as by validate; --matrix past the limit is named too.
+wide=$tmp/wide.yaml
+{
+	echo "scenario: wide"
+	echo "params: {$(seq -s ', ' -f 'p%g: 1' 0 63)}"
+	echo "matrix:"
+	for i in $(seq 0 63); do printf '  p%d: [1, 2]\n' $i; done
+	echo "contexts: [{id: ctx, device: any}]"
+} >"$wide"
+for verb in "run -n" "run" validate plan; do
+	n=$((n + 1))
+	timeout 20 "$rdmascn" $verb "$wide" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -qx "$wide:4:3: matrix: more than 18446744073709551615 cells (64 params), over the limit of 100000; fix some params with --set, or split the matrix" "$tmp/err" ||
+		bad "$verb 2^64 cells: exit $rc, $(cat "$tmp/out" "$tmp/err" | tail -3)"
+done
+n=$((n + 1))
+"$rdmascn" run -n --set p0=1 "$wide" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "^$wide:4:3: matrix: 9223372036854775808 cells (64 params), over the limit" "$tmp/err" ||
+	bad "2^63 cells: exit $rc, $(cat "$tmp/err")"
+n=$((n + 1))
+"$rdmascn" run -n --matrix size="$(seq -s, 1 400)" \
+	--matrix qp_type="$(seq -s, 1 300)" "$scn" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -qx "$scn:1:1: --matrix qp_type: 120000 cells (2 params), over the limit of 100000; fix some params with --set, or split the matrix" "$tmp/err" ||
+	bad "--matrix 120000 cells: exit $rc, $(cat "$tmp/err")"
+
+# A value list of 200000: the duplicate check is a hash, so it answers
+# (a quadratic one took minutes); one repeated value is found at its place.
+big=$tmp/big.yaml
+{
+	echo "scenario: big"
+	echo "params: {a: 1}"
+	echo "matrix:"
+	echo "  a: [$(seq -s ', ' 0 199999), 199999]"
+} >"$big"
+n=$((n + 1))
+timeout 60 "$rdmascn" validate "$big" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+col=$(($(head -4 "$big" | tail -1 | wc -c) - 7))
+[ $rc = 2 ] && grep -qx "$big:4:$col: matrix: 'a': '199999' is there twice" "$tmp/err" ||
+	bad "200000 values, one twice: exit $rc, $(cut -c1-200 "$tmp/err")"
+sed -i '4s/, 199999]$/]/' "$big"
+n=$((n + 1))
+timeout 60 "$rdmascn" validate "$big" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -qx "$big:4:3: matrix: 200000 cells (1 param), over the limit of 100000; fix some params with --set, or split the matrix" "$tmp/err" ||
+	bad "200000 values: exit $rc, $(cut -c1-200 "$tmp/err")"
+n=$((n + 1))
+echo "contexts: [{id: ctx, device: any}]" >>"$big"
+timeout 60 "$rdmascn" run -n -q --set a=7 --json "$tmp/r.json" "$big" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ "$(jq -r '[.cells[].cell.name] | join(";")' "$tmp/r.json")" = "a=7" ] ||
+	bad "200000 values, --set a=7: exit $rc, $(cut -c1-200 "$tmp/err")"
+
 # No device: every cell could not run, and says so; the worst is 3.
 if ! "$rdmascn" devices >/dev/null 2>&1; then
 	n=$((n + 1))
