@@ -27,7 +27,7 @@ struct rs_set;
  * included: each is a full run, and validate loads each; the count is
  * taken with overflow checks (64 params of 2 values are 2^64, not 0).
  */
-#define RS_MATRIX_MAX_CELLS 100000u
+#define RS_MATRIX_MAX_CELLS 10000u
 
 struct rs_matrix_dim {
 	const char *name;
