@@ -163,15 +163,14 @@ static int check_cells(const struct rs_scenario *s, const struct scn_opts *o,
 {
 	unsigned long n = rs_matrix_size(&s->matrix), bad = 0, checked = 0;
 	unsigned n_sets = o->n_sets + s->matrix.n_dims;
-	struct rs_set *sets = rs_calloc(n_sets + 1, sizeof(*sets));
+	struct rs_set *sets;
 	char name[1024];
 	int worst = RS_EXIT_PASSED;
 
 	*ret_checked = *ret_excluded = 0;
-	if (!s->matrix.n_dims) {
-		rs_free(sets);
+	if (!s->matrix.n_dims)
 		return RS_EXIT_PASSED;
-	}
+	sets = rs_calloc(n_sets + 1, sizeof(*sets));
 	if (!sets) {
 		fprintf(stderr, "%s: out of memory\n", s->path);
 		return RS_EXIT_CANTRUN;

@@ -82,6 +82,29 @@ rc=$?
 [ $rc = 2 ] && grep -q -- "--jobs takes a number from 1 to 256, not '0'" "$tmp/err" ||
 	bad "--jobs 0: exit $rc, $(cat "$tmp/err")"
 
+# A cell that does not load (its size overruns its MR) is a cell of the
+# JSON and JUnit files, invalid with its located message, and its message
+# is on stderr, one after the other and with --jobs, with -q or without.
+inv=$tmp/inv.yaml
+msg="step 'send': length: 131072 bytes at offset 0 end at byte 131072, past the end of mr 'src' (65536 bytes)"
+for opts in "" "-q" "--jobs 2" "--jobs 2 -q"; do
+	n=$((n + 1))
+	cells $opts --matrix size=64,131072 --set qp_type=rc "$scn"
+	[ $rc = 2 ] && [ "$got" = "size=64,qp_type=rc;size=131072,qp_type=rc" ] &&
+	[ "$(jq -r '.cells[1] | [.verdict, .exit_code, .message, .errors[0].line, .errors[0].col, .errors[0].message, .scenario.params.size, (.objects | length)] | join("|")' "$tmp/r.json")" = \
+	  "invalid|2|$scn:25:49: $msg|25|49|$msg|131072|0" ] &&
+	[ "$(jq -r '.verdict' "$tmp/r.json")" = invalid ] &&
+	[ "$(xmllint --xpath 'string(//testsuite[2]/@errors)' "$tmp/r.xml")" = 1 ] &&
+	[ "$(xmllint --xpath 'string(//testsuite[2]/testcase[@name="set-up"]/error/@message)' "$tmp/r.xml")" = "$scn:25:49: $msg" ] &&
+	[ "$(xmllint --xpath 'string(//testsuite[2]/testcase[@name="set-up"]/error/@type)' "$tmp/r.xml")" = invalid ] &&
+	[ "$(xmllint --xpath 'string(/testsuites/@errors)' "$tmp/r.xml")" = 1 ] &&
+	[ "$(cat "$tmp/err")" = "$scn:25:49: matrix cell size=131072,qp_type=rc: $msg" ] &&
+	! grep -q "past the end" "$tmp/out" &&
+	grep -q '^  size=131072,qp_type=rc  *invalid$' "$tmp/out" &&
+	grep -q '^verdict: invalid (exit 2)$' "$tmp/out" ||
+		bad "run $opts, an invalid cell: exit $rc, cells $got, $(cat "$tmp/err"; tail -4 "$tmp/out")"
+done
+
 # validate and plan load every cell, not only the params' defaults: a
 # cell whose size overruns its MR is the file's error, named with the
 # cell, and the valid matrix says how many cells were checked.
