@@ -596,12 +596,13 @@ int rs_run_invalid(const struct rs_cmd *cmd, const struct rs_scenario *s,
 	rs_val_put_i64(rec.root, "exit_code", RS_EXIT_INVALID);
 	if (rs_val_get(first, "line"))
 		rs_val_put_strf(rec.root, "message", "%s:%llu:%llu: %s",
-				rs_val_text(first, "file"),
-				(unsigned long long)rs_val_get_u64(first, "line"),
-				(unsigned long long)rs_val_get_u64(first, "col"),
-				rs_val_text(first, "message"));
+			rs_val_text(first, "file"),
+			(unsigned long long)rs_val_get_u64(first, "line"),
+			(unsigned long long)rs_val_get_u64(first, "col"),
+			rs_val_text(first, "message"));
 	else if (first)
-		rs_val_put_str(rec.root, "message", rs_val_text(first, "message"));
+		rs_val_put_str(rec.root, "message",
+			       rs_val_text(first, "message"));
 	ret = rs_val_check(rec.root) || rs_record_end(&rec) ?
 	      rs_cmd_no_memory(cmd) : RS_EXIT_INVALID;
 	rs_record_free(&rec);

@@ -118,14 +118,13 @@ static int dim_dedup(struct rs_matrix_dim *dm)
 	return 0;
 }
 
-/* A param given with --set is that one value. */
-static int fix_set(struct rs_matrix_dim *dm, const struct rs_param *p)
+/* A param given with --set is that one value (@dm has room for one). */
+static void fix_set(struct rs_matrix_dim *dm, const struct rs_param *p)
 {
 	if (!p->set)
-		return 0;
+		return;
 	dm->values[0] = p->value;
 	dm->n = 1;
-	return 0;
 }
 
 /*
@@ -164,8 +163,8 @@ static int too_many(const struct rs_matrix *m, const struct rs_loc *loc,
 	else
 		snprintf(count, sizeof(count), "%llu", n);
 	rs_diag_error(d, loc, "%s: %s cells (%u param%s), over the limit of "
-		      "%u; fix some params with --set, or split the matrix", what,
-		      count, m->n_dims, m->n_dims == 1 ? "" : "s",
+		      "%u; fix some params with --set, or split the matrix",
+		      what, count, m->n_dims, m->n_dims == 1 ? "" : "s",
 		      RS_MATRIX_MAX_CELLS);
 	return -EINVAL;
 }
