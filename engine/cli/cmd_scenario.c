@@ -156,7 +156,7 @@ bool rs_scn_cell(const struct rs_scenario *s, unsigned long i,
  * Load each cell of @s's matrix (@o's --set first) as a run would, and
  * say what is wrong with each invalid one; the worst exit code.  The
  * cells that would run into @ret_checked, the excluded into
- * @ret_excluded.  A file without a matrix is one cell, @s.
+ * @ret_excluded.  A file without a matrix has none: @s was its load.
  */
 static int check_cells(const struct rs_scenario *s, const struct scn_opts *o,
 		       unsigned long *ret_checked, unsigned long *ret_excluded)
@@ -210,7 +210,6 @@ int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 		goto out;
 	for (int i = optind; i < argc; i++) {
 		struct rs_scenario *s = NULL;
-
 		unsigned long checked = 0, excl = 0;
 
 		ret = rs_scn_load(argv[i], &o, &s);
