@@ -269,33 +269,23 @@ static void record_nodes(struct rs_val *root, const struct rs_scenario *s,
 	}
 }
 
-static int record_init(struct rs_run *run, const char *file,
-		       const struct run_opts *o, const struct cell *cell,
-		       struct rs_results *res)
+/* The record's head: the tool, the host, the scenario with its params as
+ * resolved, the cell. */
+static void record_head(struct rs_record *rec, const struct rs_scenario *s,
+			const char *file, const struct cell *cell)
 {
-	struct rs_scenario *s = run->s;
-	struct rs_record *rec = rs_calloc(1, sizeof(*rec));
-	struct rs_val *scn, *plan, *params;
+	struct rs_val *scn, *params;
 	char digest[SHA256_DIGEST_STRING_LENGTH];
 	struct utsname u;
 	char host[256] = "";
 
-	run->rec = rec;
-	if (!rec || rs_record_init(rec, run->dry_run, run->verbose))
-		return -ENOMEM;
-	if (rs_record_add_reporter(rec, rs_report_text(o->out, stderr,
-						       &o->text)) ||
-	    (res && rs_record_add_reporter(rec, rs_results_cell(res))) ||
-	    (o->graph_out &&
-	     rs_record_add_reporter(rec, rs_report_graph(s, o->graph_out))))
-		return -ENOMEM;
 	rs_val_put_str(rec->root, "tool", "rdmascn " RDMASCN_VERSION);
 	gethostname(host, sizeof(host) - 1);
 	rs_val_put_str(rec->root, "host", host);
 	if (!uname(&u))
 		rs_val_put_str(rec->root, "kernel", u.release);
 	rs_val_put_i64(rec->root, "start", time(NULL));
-	rs_val_put_bool(rec->root, "dry_run", run->dry_run);
+	rs_val_put_bool(rec->root, "dry_run", rec->dry_run);
 	scn = rs_val_put_obj(rec->root, "scenario");
 	if (s->top->scenario)
 		rs_val_put_str(scn, "name", s->top->scenario);
@@ -307,13 +297,33 @@ static int record_init(struct rs_run *run, const char *file,
 		rs_val_put_str(params, s->params[i].name, s->params[i].value);
 	if (cell) {
 		struct rs_val *c = rs_val_put_obj(rec->root, "cell");
+		struct rs_val *values = rs_val_put_obj(c, "params");
 
 		rs_val_put_str(c, "name", cell->name);
-		params = rs_val_put_obj(c, "params");
 		for (unsigned i = 0; i < cell->n_sets; i++)
-			rs_val_put_str(params, cell->sets[i].name,
+			rs_val_put_str(values, cell->sets[i].name,
 				       cell->sets[i].value);
 	}
+}
+
+static int record_init(struct rs_run *run, const char *file,
+		       const struct run_opts *o, const struct cell *cell,
+		       struct rs_results *res)
+{
+	struct rs_scenario *s = run->s;
+	struct rs_record *rec = rs_calloc(1, sizeof(*rec));
+	struct rs_val *plan;
+
+	run->rec = rec;
+	if (!rec || rs_record_init(rec, run->dry_run, run->verbose))
+		return -ENOMEM;
+	if (rs_record_add_reporter(rec, rs_report_text(o->out, stderr,
+						       &o->text)) ||
+	    (res && rs_record_add_reporter(rec, rs_results_cell(res))) ||
+	    (o->graph_out &&
+	     rs_record_add_reporter(rec, rs_report_graph(s, o->graph_out))))
+		return -ENOMEM;
+	record_head(rec, s, file, cell);
 	if (rs_nodes_count(s))
 		record_nodes(rec->root, s, o);
 	for (unsigned i = 0; i < s->n_objects; i++) {
@@ -620,6 +630,56 @@ int rs_run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
 	}
 	ret = run_scenario(&run, o);
 	run_free(&run);
+	return ret;
+}
+
+int rs_run_invalid(const struct rs_cmd *cmd, const struct rs_scenario *s,
+		   const char *file, const struct run_opts *o,
+		   const struct cell *cell, const struct rs_val *errors,
+		   struct rs_results *res)
+{
+	const struct rs_val *first = rs_val_at(errors, 0);
+	struct rs_record rec;
+	struct rs_val *d, *params;
+	int ret;
+
+	if (!res)
+		return RS_EXIT_INVALID;
+	if (rs_record_init(&rec, o->dry_run, rs_verbose) ||
+	    rs_record_add_reporter(&rec, rs_results_cell(res))) {
+		rs_record_free(&rec);
+		return rs_cmd_no_memory(cmd);
+	}
+	record_head(&rec, s, file, cell);
+	/* @s is the file with the defaults: the cell's values over them. */
+	params = rs_val_of(rs_val_json(rs_val_get(rs_val_get(rec.root,
+		"scenario"), "params")));
+	for (unsigned i = 0; cell && i < cell->n_sets; i++)
+		rs_val_put_str(params, cell->sets[i].name, cell->sets[i].value);
+	rs_val_put_arr(rec.root, "plan_steps");
+	rs_record_begin(&rec);
+	for (size_t i = 0; i < rs_val_len(errors); i++)
+		rs_record_add(&rec, RS_REC_ERROR, rec.errors, rs_val_of(
+			json_object_get(rs_val_json(rs_val_at(errors, i)))));
+	d = rs_val_put_obj(rec.root, "durations_ms");
+	rs_val_put_double(d, "setup", 0);
+	rs_val_put_double(d, "steps", 0);
+	rs_val_put_double(d, "teardown", 0);
+	rs_val_put_double(d, "total", 0);
+	rs_val_put_str(rec.root, "verdict", rs_exit_verdict(RS_EXIT_INVALID));
+	rs_val_put_i64(rec.root, "exit_code", RS_EXIT_INVALID);
+	if (rs_val_get(first, "line"))
+		rs_val_put_strf(rec.root, "message", "%s:%llu:%llu: %s",
+			rs_val_text(first, "file"),
+			(unsigned long long)rs_val_get_u64(first, "line"),
+			(unsigned long long)rs_val_get_u64(first, "col"),
+			rs_val_text(first, "message"));
+	else if (first)
+		rs_val_put_str(rec.root, "message",
+			       rs_val_text(first, "message"));
+	ret = rs_val_check(rec.root) || rs_record_end(&rec) ?
+	      rs_cmd_no_memory(cmd) : RS_EXIT_INVALID;
+	rs_record_free(&rec);
 	return ret;
 }
 

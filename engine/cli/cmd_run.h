@@ -56,6 +56,14 @@ bool rs_run_to_stdout(const char *path);
 int rs_run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
 	       const char *file, const struct run_opts *o,
 	       const struct cell *cell, struct rs_results *res);
+/* A cell of @s's matrix that did not load, in @res: a record of @s's
+ * head with the cell's values, no objects or steps, @errors ({file,
+ * line, col, message}, as rs_scn_load_cell() lists them), verdict
+ * invalid; RS_EXIT_INVALID (3 when out of memory). */
+int rs_run_invalid(const struct rs_cmd *cmd, const struct rs_scenario *s,
+		   const char *file, const struct run_opts *o,
+		   const struct cell *cell, const struct rs_val *errors,
+		   struct rs_results *res);
 /* Every cell of @s's matrix, each a full build-up, steps and teardown,
  * --jobs of them at once; a table of the cells on @out at the end; the
  * worst exit code. */

@@ -82,6 +82,124 @@ int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s)
 	return r < 0 ? RS_EXIT_INVALID : RS_EXIT_PASSED;
 }
 
+/* A cell's errors go to stderr naming the cell, and into a list. */
+struct cell_errors {
+	const char *name;
+	struct rs_val *list;   /* NULL: none */
+	bool quiet;            /* counted only */
+};
+
+static void cell_error(void *ctx, const struct rs_loc *loc, const char *msg)
+{
+	struct cell_errors *c = ctx;
+
+	if (!c->quiet && loc)
+		fprintf(stderr, "%s:%u:%u: matrix cell %s: %s\n", loc->file,
+			loc->line, loc->col, c->name, msg);
+	else if (!c->quiet)
+		fprintf(stderr, "matrix cell %s: %s\n", c->name, msg);
+	if (c->list) {
+		struct rs_val *e = rs_val_push_obj(c->list);
+
+		rs_val_put_loc(e, loc);
+		rs_val_put_str(e, "message", msg);
+	}
+}
+
+static int load_cell(const struct rs_scenario *s, const struct rs_set *sets,
+		     unsigned n_sets, struct cell_errors *c,
+		     struct rs_scenario **ret)
+{
+	struct rs_diag d;
+	int r;
+
+	rs_diag_init(&d, NULL);
+	d.sink = cell_error;
+	d.sink_ctx = c;
+	r = rs_scenario_load_cell(s, sets, n_sets, &d, ret);
+	if (r == -ENOMEM) {
+		fprintf(stderr, "%s: matrix cell %s: out of memory\n", s->path,
+			c->name);
+		return RS_EXIT_CANTRUN;
+	}
+	return r < 0 ? RS_EXIT_INVALID : RS_EXIT_PASSED;
+}
+
+int rs_scn_load_cell(const struct rs_scenario *s, const struct rs_set *sets,
+		     unsigned n_sets, const char *name, struct rs_val *errors,
+		     struct rs_scenario **ret)
+{
+	struct cell_errors c = { .name = name, .list = errors };
+
+	return load_cell(s, sets, n_sets, &c, ret);
+}
+
+bool rs_scn_cell(const struct rs_scenario *s, unsigned long i,
+		 struct rs_set *sets, char *name, size_t size)
+{
+	const struct rs_matrix *m = &s->matrix;
+	size_t len = 0;
+
+	if (!rs_matrix_cell(m, i, sets))
+		return false;
+	name[0] = '\0';
+	for (unsigned d = 0; d < m->n_dims && len < size; d++)
+		len += snprintf(name + len, size - len, "%s%s=%s",
+				d ? "," : "", sets[d].name, sets[d].value);
+	return true;
+}
+
+/* Past this many, an invalid cell is counted, not said. */
+#define CELLS_SAID 10
+
+/*
+ * Load each cell of @s's matrix (@o's --set first) as a run would, and
+ * say what is wrong with each invalid one; the worst exit code.  The
+ * cells that would run into @ret_checked, the excluded into
+ * @ret_excluded.  A file without a matrix has none: @s was its load.
+ */
+static int check_cells(const struct rs_scenario *s, const struct scn_opts *o,
+		       unsigned long *ret_checked, unsigned long *ret_excluded)
+{
+	unsigned long n = rs_matrix_size(&s->matrix), bad = 0, checked = 0;
+	unsigned n_sets = o->n_sets + s->matrix.n_dims;
+	struct rs_set *sets;
+	char name[1024];
+	int worst = RS_EXIT_PASSED;
+
+	*ret_checked = *ret_excluded = 0;
+	if (!s->matrix.n_dims)
+		return RS_EXIT_PASSED;
+	sets = rs_calloc(n_sets + 1, sizeof(*sets));
+	if (!sets) {
+		fprintf(stderr, "%s: out of memory\n", s->path);
+		return RS_EXIT_CANTRUN;
+	}
+	memcpy(sets, o->sets, o->n_sets * sizeof(*sets));
+	for (unsigned long i = 0; i < n && worst != RS_EXIT_CANTRUN; i++) {
+		struct cell_errors c = { .name = name,
+					 .quiet = bad >= CELLS_SAID };
+		struct rs_scenario *cs = NULL;
+		int r;
+
+		if (!rs_scn_cell(s, i, sets + o->n_sets, name, sizeof(name)))
+			continue;
+		checked++;
+		r = load_cell(s, sets, n_sets, &c, &cs);
+		rs_scenario_free(cs);
+		bad += r == RS_EXIT_INVALID;
+		worst = r > worst ? r : worst;
+	}
+	if (bad > CELLS_SAID)
+		fprintf(stderr, "%s: %lu of %lu matrix cells are invalid; the "
+			"first %u are said above\n", s->path, bad, checked,
+			CELLS_SAID);
+	rs_free(sets);
+	*ret_checked = checked;
+	*ret_excluded = n - checked;
+	return worst;
+}
+
 int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct scn_opts o = { 0 };
@@ -92,11 +210,19 @@ int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 		goto out;
 	for (int i = optind; i < argc; i++) {
 		struct rs_scenario *s = NULL;
+		unsigned long checked = 0, excl = 0;
 
 		ret = rs_scn_load(argv[i], &o, &s);
 		if (ret == RS_EXIT_PASSED)
+			ret = check_cells(s, &o, &checked, &excl);
+		if (ret == RS_EXIT_PASSED && !s->matrix.n_dims)
 			printf("%s: valid (%u objects, %u steps)\n", argv[i],
 			       s->n_objects, s->n_steps);
+		else if (ret == RS_EXIT_PASSED)
+			printf("%s: valid (%u objects, %u steps; matrix: %lu "
+			       "cell%s checked, %lu excluded)\n", argv[i],
+			       s->n_objects, s->n_steps, checked,
+			       checked == 1 ? "" : "s", excl);
 		if (ret > worst)
 			worst = ret;
 		rs_scenario_free(s);
@@ -327,13 +453,22 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 	struct scn_opts o = { 0 };
 	struct rs_scenario *s = NULL;
 	char name[2 * RDMASCN_ID_MAX + 96];
+	unsigned long checked, excl;
 	int ret = rs_scn_load_one(cmd, argc, argv, &o, &more, &s);
 
 	if (ret >= 0)
 		goto out;
-	ret = RS_EXIT_PASSED;
+	/* What plan shows is the params' defaults; a cell that would not
+	 * load is the file's error all the same. */
+	ret = check_cells(s, &o, &checked, &excl);
+	if (ret != RS_EXIT_PASSED)
+		goto out;
 	printf("scenario %s (%s)\n", s->top->scenario ? s->top->scenario : "-",
 	       argv[optind]);
+	if (s->matrix.n_dims)
+		printf("matrix: %lu cell%s checked, %lu excluded; below, the "
+		       "params' defaults\n", checked, checked == 1 ? "" : "s",
+		       excl);
 	print_nodes(s);
 	print_order(s, "create", s->create, s->n_objects, unfold);
 	print_order(s, "steps", s->steps, s->n_steps, unfold);

@@ -39,6 +39,20 @@ bool rs_scn_add_set(const struct rs_cmd *cmd, struct scn_opts *o, char *arg);
 /* Load @file with the --set values, errors on stderr; returns an exit
  * code (RS_EXIT_PASSED: *s is the scenario). */
 int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s);
+/*
+ * Load @s's file again as one cell of its matrix, with @sets (the
+ * --set ones, then the cell's); its errors to stderr, each as
+ * "FILE:LINE:COL: matrix cell NAME: message", and appended to @errors
+ * ({file, line, col, message}) unless it is NULL.  An exit code
+ * (RS_EXIT_PASSED: *@ret is the cell's scenario).
+ */
+int rs_scn_load_cell(const struct rs_scenario *s, const struct rs_set *sets,
+		     unsigned n_sets, const char *name, struct rs_val *errors,
+		     struct rs_scenario **ret);
+/* Cell @i of @s's matrix: its values into @sets (n_dims of them) and
+ * its name (NAME=VALUE,...) into @name; false when it is excluded. */
+bool rs_scn_cell(const struct rs_scenario *s, unsigned long i,
+		 struct rs_set *sets, char *name, size_t size);
 /* rs_scn_parse(), exactly one file, rs_scn_load(): for plan and graph.
  * Returns -1 when *s is loaded, or an exit code (--help, errors). */
 int rs_scn_load_one(const struct rs_cmd *cmd, int argc, char **argv,

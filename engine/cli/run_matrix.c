@@ -89,16 +89,24 @@ static void header(struct mx *x, unsigned long i)
 static int run_cell(struct mx *x, unsigned long i, const struct run_opts *o,
 		    struct rs_results *res)
 {
+	struct rs_val *errors = rs_val_arr();
 	struct rs_scenario *cs = NULL;
 	struct cell cell;
 	int ret;
 
 	cell_of(x, i, &cell);
-	ret = rs_scn_load(x->file, &(struct scn_opts){ x->sets, x->n_sets },
-			  &cs);
+	/* A cell that does not load is a record too: its errors, in the
+	 * JSON and JUnit files beside the cells that ran. */
+	ret = errors ? rs_scn_load_cell(x->s, x->sets, x->n_sets, cell.name,
+					errors, &cs) :
+	      rs_cmd_no_memory(x->cmd);
 	if (ret == RS_EXIT_PASSED)
 		ret = rs_run_one(x->cmd, cs, x->file, o, &cell, res);
+	else if (ret == RS_EXIT_INVALID)
+		ret = rs_run_invalid(x->cmd, x->s, x->file, o, &cell, errors,
+				     res);
 	rs_scenario_free(cs);
+	rs_val_free(errors);
 	return ret;
 }
 
@@ -108,18 +116,19 @@ static void cell_path(const struct mx *x, unsigned long i, const char *what,
 	snprintf(buf, size, "%s/%lu.%s", x->dir, i, what);
 }
 
-/* Start cell @i in a process of its own: its output (stdout and stderr,
- * as a terminal would show them) to DIR/I.out, its record to
- * DIR/I.json, its samples to DIR/I.csv. */
+/* Start cell @i in a process of its own: its stdout to DIR/I.out, its
+ * stderr to DIR/I.err (the parent's stderr gets it, with -q too), its
+ * record to DIR/I.json, its samples to DIR/I.csv. */
 static int spawn(struct mx *x, unsigned long i)
 {
-	char out[96], json[96], csv[96];
+	char out[96], err[96], json[96], csv[96];
 	struct run_opts co = *x->o;
 	struct rs_results *cr;
 	pid_t pid;
 	int fd, ret;
 
 	cell_path(x, i, "out", out, sizeof(out));
+	cell_path(x, i, "err", err, sizeof(err));
 	cell_path(x, i, "json", json, sizeof(json));
 	cell_path(x, i, "csv", csv, sizeof(csv));
 	fflush(NULL);
@@ -131,8 +140,11 @@ static int spawn(struct mx *x, unsigned long i)
 		return 0;
 	}
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
-	    dup2(fd, STDERR_FILENO) < 0)
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		_exit(RS_EXIT_CANTRUN);
+	close(fd);
+	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
 		_exit(RS_EXIT_CANTRUN);
 	close(fd);
 	co.json = json;
@@ -141,6 +153,9 @@ static int spawn(struct mx *x, unsigned long i)
 	 * and no colour a JUnit system-out could not hold. */
 	co.text.progress = false;
 	co.text.color = false;
+	/* The whole report, for JUnit's system-out; with -q the parent
+	 * does not show it. */
+	co.text.quiet = false;
 	/* Its rows, no header: the parent adds them to its --samples. */
 	co.samples_f = x->o->samples_f ? fopen(csv, "we") : NULL;
 	if (x->o->samples_f && !co.samples_f)
@@ -222,18 +237,30 @@ static void not_run(struct mx *x, unsigned long i)
 /* A finished cell's output, record and samples, in cell order. */
 static void collect(struct mx *x, unsigned long i)
 {
-	char out[96], path[96];
+	char out[96], err[96], path[96];
 
 	header(x, i);
 	cell_path(x, i, "out", out, sizeof(out));
+	cell_path(x, i, "err", err, sizeof(err));
 	if (!x->o->text.quiet)  /* -q: the table at the end says it */
 		copy_file(x->out, out);
+	/* Errors are said with -q too, as a cell run here says them. */
+	copy_file(stderr, err);
 	cell_path(x, i, "json", path, sizeof(path));
 	if (x->res) {
 		struct json_object *rec = json_object_from_file(path);
+		char *human = read_file(out), *errs = read_file(err);
+		char *both = NULL;
 
+		/* JUnit's system-out: the report, then its errors. */
+		if (human && errs && asprintf(&both, "%s%s", human, errs) < 0)
+			both = NULL;
+		free(human);
+		free(errs);
 		if (rec)
-			rs_results_add(x->res, rs_val_of(rec), read_file(out));
+			rs_results_add(x->res, rs_val_of(rec), both);
+		else
+			free(both);
 	}
 	if (x->o->samples_f) {
 		cell_path(x, i, "csv", path, sizeof(path));
@@ -243,7 +270,7 @@ static void collect(struct mx *x, unsigned long i)
 
 static void cleanup_dir(struct mx *x)
 {
-	static const char *const what[] = { "out", "json", "csv" };
+	static const char *const what[] = { "out", "err", "json", "csv" };
 	char path[96];
 
 	for (unsigned long i = 0; i < x->n; i++)

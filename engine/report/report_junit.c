@@ -124,8 +124,11 @@ static void setup_tc(const struct rs_val *rec, struct tc *t)
 			return;
 		}
 	}
-	/* Stopped before any object: no device, or interrupted. */
-	if (!strcmp(verdict, "could not run") || !strcmp(verdict, "interrupted")) {
+	/* Stopped before any object: no device, interrupted, or invalid
+	 * (a matrix cell that did not load, device facts that make the
+	 * file wrong): an error, or CI would show a green suite. */
+	if (!strcmp(verdict, "could not run") ||
+	    !strcmp(verdict, "interrupted") || !strcmp(verdict, "invalid")) {
 		const struct rs_val *o = rs_val_at(objs, 0);
 
 		if (rs_val_len(objs) && strcmp(rs_val_text(o, "outcome"), "pending"))

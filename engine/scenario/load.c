@@ -737,6 +737,13 @@ int rs_scenario_reload(const struct rs_scenario *s,
 	return load(s->path, &s->doc, s->sets, s->n_sets, facts, d, ret);
 }
 
+int rs_scenario_load_cell(const struct rs_scenario *s,
+			  const struct rs_set *sets, unsigned n_sets,
+			  struct rs_diag *d, struct rs_scenario **ret)
+{
+	return load(s->path, &s->doc, sets, n_sets, NULL, d, ret);
+}
+
 void rs_scenario_free(struct rs_scenario *s)
 {
 	cyaml_config_t cfg = { .mem_fn = mem, .log_level = CYAML_LOG_ERROR,

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* A scenario's matrix: `matrix:` and --matrix, and its cells. */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "idmap.h"
 #include "matrix.h"
 #include "model.h"
 
@@ -65,24 +68,105 @@ static struct rs_matrix_dim *dim_new(struct rs_matrix *m, const char *name)
 	return p;
 }
 
-static int dim_add(struct rs_matrix_dim *dm, const char *v)
+/* Room for @n values: one allocation for a list of any length. */
+static int dim_room(struct rs_matrix_dim *dm, size_t n)
 {
-	const char **p = rs_reallocarray(dm->values, dm->n + 1, sizeof(*p));
+	const char **p;
 
+	if (n > UINT_MAX)
+		return -ENOMEM;
+	p = rs_reallocarray(dm->values, n ? n : 1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	dm->values = p;
-	dm->values[dm->n++] = v;
 	return 0;
 }
 
-/* A param given with --set is that one value. */
-static int fix_set(struct rs_matrix_dim *dm, const struct rs_param *p)
+/*
+ * The first value of @dm that an earlier one repeats: its index, or
+ * -1 when none does; -ENOMEM.  A hash of the values, so that a list of
+ * any length costs its length, not its square.
+ */
+static long dim_repeat(const struct rs_matrix_dim *dm)
+{
+	struct rs_idmap seen;
+	long ret = -1;
+
+	if (rs_idmap_build(&seen, dm->values, dm->n))
+		return -ENOMEM;
+	/* Of two equal values the map keeps the first. */
+	for (unsigned i = 0; i < dm->n && ret < 0; i++)
+		if (rs_idmap_get(&seen, dm->values[i]) != i)
+			ret = i;
+	rs_idmap_free(&seen);
+	return ret;
+}
+
+/* A value given twice is one cell: the later ones go.  0 or -ENOMEM. */
+static int dim_dedup(struct rs_matrix_dim *dm)
+{
+	struct rs_idmap seen;
+	unsigned k = 0;
+
+	if (rs_idmap_build(&seen, dm->values, dm->n))
+		return -ENOMEM;
+	for (unsigned i = 0; i < dm->n; i++)
+		if (rs_idmap_get(&seen, dm->values[i]) == i)
+			dm->values[k++] = dm->values[i];
+	dm->n = k;
+	rs_idmap_free(&seen);
+	return 0;
+}
+
+/* A param given with --set is that one value (@dm has room for one). */
+static void fix_set(struct rs_matrix_dim *dm, const struct rs_param *p)
 {
 	if (!p->set)
+		return;
+	dm->values[0] = p->value;
+	dm->n = 1;
+}
+
+/*
+ * The number of combinations into @ret_n; false when it is more than
+ * RS_MATRIX_MAX_CELLS (*@ret_n then the product, or ULLONG_MAX when
+ * even that overflows).  Every dim has one value or more.
+ */
+static bool count_cells(const struct rs_matrix *m, unsigned long long *ret_n)
+{
+	unsigned long long n = 1;
+	bool over = false;
+
+	for (unsigned i = 0; i < m->n_dims; i++) {
+		if (__builtin_mul_overflow(n, m->dims[i].n, &n)) {
+			*ret_n = ULLONG_MAX;
+			return false;
+		}
+		over |= n > RS_MATRIX_MAX_CELLS;
+	}
+	*ret_n = n;
+	return !over;
+}
+
+/* Say that @m has too many cells, at @loc, after @what ("matrix",
+ * "--matrix size=..."). */
+static int too_many(const struct rs_matrix *m, const struct rs_loc *loc,
+		    const char *what, struct rs_diag *d)
+{
+	unsigned long long n;
+	char count[48];
+
+	if (count_cells(m, &n))
 		return 0;
-	dm->n = 0;
-	return dim_add(dm, p->value);
+	if (n == ULLONG_MAX)
+		snprintf(count, sizeof(count), "more than %llu", ULLONG_MAX);
+	else
+		snprintf(count, sizeof(count), "%llu", n);
+	rs_diag_error(d, loc, "%s: %s cells (%u param%s), over the limit of "
+		      "%u; fix some params with --set, or split the matrix",
+		      what, count, m->n_dims, m->n_dims == 1 ? "" : "s",
+		      RS_MATRIX_MAX_CELLS);
+	return -EINVAL;
 }
 
 static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
@@ -91,6 +175,7 @@ static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
 	const struct rs_param *p = param(s, key->value);
 	struct rs_matrix_dim *dm;
 	char names[256];
+	long r;
 
 	if (!p) {
 		param_names(s, names, sizeof(names));
@@ -104,26 +189,25 @@ static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
 		return -EINVAL;
 	}
 	dm = dim_new(m, p->name);
-	if (!dm)
+	if (!dm || dim_room(dm, val->type == RS_NODE_SCALAR ? 1 : val->n))
 		return -ENOMEM;
-	if (val->type == RS_NODE_SCALAR)  /* one value */
-		return dim_add(dm, val->value);
+	if (val->type == RS_NODE_SCALAR) {  /* one value */
+		dm->values[dm->n++] = val->value;
+		return 0;
+	}
 	for (size_t i = 0; i < val->n; i++) {
 		if (val->items[i]->type != RS_NODE_SCALAR) {
 			rs_diag_error(d, &val->items[i]->loc, "matrix: '%s': "
 				      "each value must be a scalar", key->value);
 			return -EINVAL;
 		}
-		if (has_value(dm, val->items[i]->value)) {
-			rs_diag_error(d, &val->items[i]->loc, "matrix: '%s': "
-				      "'%s' is there twice", key->value,
-				      val->items[i]->value);
-			return -EINVAL;
-		}
-		if (dim_add(dm, val->items[i]->value))
-			return -ENOMEM;
+		dm->values[dm->n++] = val->items[i]->value;
 	}
-	return 0;
+	r = dim_repeat(dm);
+	if (r >= 0)
+		rs_diag_error(d, &val->items[r]->loc, "matrix: '%s': '%s' is "
+			      "there twice", key->value, val->items[r]->value);
+	return r == -1 ? 0 : r >= 0 ? -EINVAL : (int)r;
 }
 
 static int read_excl(struct rs_matrix *m, struct rs_node *e,
@@ -208,12 +292,9 @@ int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 	}
 	/* After exclude: an entry naming a value --set left out is not an
 	 * error, it excludes nothing. */
-	for (unsigned i = 0; i < m->n_dims; i++) {
-		r = fix_set(&m->dims[i], param(s, m->dims[i].name));
-		if (r)
-			return r;
-	}
-	return 0;
+	for (unsigned i = 0; i < m->n_dims; i++)
+		fix_set(&m->dims[i], param(s, m->dims[i].name));
+	return too_many(m, &mx->loc, "matrix", d);
 }
 
 int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,
@@ -223,7 +304,8 @@ int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,
 	struct rs_loc loc = { .file = s->doc.file, .line = 1, .col = 1 };
 	const struct rs_param *p;
 	struct rs_matrix_dim *dm;
-	char names[256];
+	char names[256], what[64], *at;
+	size_t n = 1;
 
 	if (!eq || eq == spec || !eq[1]) {
 		rs_diag_error(d, &loc, "--matrix %s: expected "
@@ -238,26 +320,30 @@ int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,
 			      "param '%s' (params: %s)", spec, spec, names);
 		return -EINVAL;
 	}
+	for (at = eq + 1; (at = strchr(at, ',')); at++)
+		n++;
 	dm = dim_new(m, p->name);
-	if (!dm)
+	if (!dm || dim_room(dm, n))
 		return -ENOMEM;
 	for (v = strtok_r(eq + 1, ",", &save); v; v = strtok_r(NULL, ",", &save))
-		if (!has_value(dm, v) && dim_add(dm, v))
-			return -ENOMEM;
+		dm->values[dm->n++] = v;
 	if (!dm->n) {
 		rs_diag_error(d, &loc, "--matrix %s: no values", spec);
 		return -EINVAL;
 	}
-	return fix_set(dm, p);
+	if (dim_dedup(dm))
+		return -ENOMEM;
+	fix_set(dm, p);
+	snprintf(what, sizeof(what), "--matrix %s", spec);
+	return too_many(m, &loc, what, d);
 }
 
 unsigned long rs_matrix_size(const struct rs_matrix *m)
 {
-	unsigned long n = 1;
+	unsigned long long n;
 
-	for (unsigned i = 0; i < m->n_dims; i++)
-		n *= m->dims[i].n;
-	return n;
+	/* Read and set refused a matrix over the bound. */
+	return count_cells(m, &n) ? n : RS_MATRIX_MAX_CELLS;
 }
 
 bool rs_matrix_cell(const struct rs_matrix *m, unsigned long i,

@@ -22,7 +22,13 @@ struct rs_set;
  *
  * A param given with --set is fixed at that value (one value); --matrix
  * NAME=V1,V2 replaces (or adds) a param's values.
+ *
+ * A matrix has at most RS_MATRIX_MAX_CELLS combinations, excluded ones
+ * included: each is a full run, and validate loads each; the count is
+ * taken with overflow checks (64 params of 2 values are 2^64, not 0).
  */
+#define RS_MATRIX_MAX_CELLS 10000u
+
 struct rs_matrix_dim {
 	const char *name;
 	const char **values;
@@ -44,14 +50,17 @@ struct rs_matrix {
 };
 
 /* Read the file's matrix: (errors, located, to @d): 0 or -EINVAL or
- * -ENOMEM.  No `matrix:` is a matrix of no dims. */
+ * -ENOMEM.  No `matrix:` is a matrix of no dims.  A value given twice
+ * in a list, or more cells than RS_MATRIX_MAX_CELLS, is -EINVAL. */
 int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 		   struct rs_diag *d);
 /* --matrix NAME=V1,V2,...: @spec is kept (values point into it) and
- * changed.  0, -EINVAL (said on @d) or -ENOMEM. */
+ * changed; a value given twice counts once.  0, -EINVAL (said on @d;
+ * also past RS_MATRIX_MAX_CELLS) or -ENOMEM. */
 int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,
 		  char *spec, struct rs_diag *d);
-/* The number of combinations, excluded ones included. */
+/* The number of combinations, excluded ones included: at most
+ * RS_MATRIX_MAX_CELLS, as read and set keep it. */
 unsigned long rs_matrix_size(const struct rs_matrix *m);
 /* Combination @i as @m->n_dims sets (NAME=VALUE); false when `exclude:`
  * leaves it out. */

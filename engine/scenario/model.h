@@ -125,6 +125,12 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 int rs_scenario_reload(const struct rs_scenario *s,
 		       const struct rs_fact_resolver *facts,
 		       struct rs_diag *d, struct rs_scenario **ret);
+/* Load @s's file again, from the text @s read (not the disk), with
+ * @sets instead of its own: a cell of its matrix.  @sets must outlive
+ * *@ret.  As rs_scenario_load(). */
+int rs_scenario_load_cell(const struct rs_scenario *s,
+			  const struct rs_set *sets, unsigned n_sets,
+			  struct rs_diag *d, struct rs_scenario **ret);
 void rs_scenario_free(struct rs_scenario *s);
 
 /* Where a field of an object is: its value node, or the object's own

@@ -82,6 +82,137 @@ rc=$?
 [ $rc = 2 ] && grep -q -- "--jobs takes a number from 1 to 256, not '0'" "$tmp/err" ||
 	bad "--jobs 0: exit $rc, $(cat "$tmp/err")"
 
+# A cell that does not load (its size overruns its MR) is a cell of the
+# JSON and JUnit files, invalid with its located message, and its message
+# is on stderr, one after the other and with --jobs, with -q or without.
+inv=$tmp/inv.yaml
+msg="step 'send': length: 131072 bytes at offset 0 end at byte 131072, past the end of mr 'src' (65536 bytes)"
+for opts in "" "-q" "--jobs 2" "--jobs 2 -q"; do
+	n=$((n + 1))
+	cells $opts --matrix size=64,131072 --set qp_type=rc "$scn"
+	[ $rc = 2 ] && [ "$got" = "size=64,qp_type=rc;size=131072,qp_type=rc" ] &&
+	[ "$(jq -r '.cells[1] | [.verdict, .exit_code, .message, .errors[0].line, .errors[0].col, .errors[0].message, .scenario.params.size, (.objects | length)] | join("|")' "$tmp/r.json")" = \
+	  "invalid|2|$scn:25:49: $msg|25|49|$msg|131072|0" ] &&
+	[ "$(jq -r '.verdict' "$tmp/r.json")" = invalid ] &&
+	[ "$(xmllint --xpath 'string(//testsuite[2]/@errors)' "$tmp/r.xml")" = 1 ] &&
+	[ "$(xmllint --xpath 'string(//testsuite[2]/testcase[@name="set-up"]/error/@message)' "$tmp/r.xml")" = "$scn:25:49: $msg" ] &&
+	[ "$(xmllint --xpath 'string(//testsuite[2]/testcase[@name="set-up"]/error/@type)' "$tmp/r.xml")" = invalid ] &&
+	[ "$(xmllint --xpath 'string(/testsuites/@errors)' "$tmp/r.xml")" = 1 ] &&
+	[ "$(cat "$tmp/err")" = "$scn:25:49: matrix cell size=131072,qp_type=rc: $msg" ] &&
+	! grep -q "past the end" "$tmp/out" &&
+	grep -q '^  size=131072,qp_type=rc  *invalid$' "$tmp/out" &&
+	grep -q '^verdict: invalid (exit 2)$' "$tmp/out" ||
+		bad "run $opts, an invalid cell: exit $rc, cells $got, $(cat "$tmp/err"; tail -4 "$tmp/out")"
+done
+
+# validate and plan load every cell, not only the params' defaults: a
+# cell whose size overruns its MR is the file's error, named with the
+# cell, and the valid matrix says how many cells were checked.
+inv=$tmp/inv.yaml
+sed 's/^  size: \[64, 4096, 65536\]$/  size: [64, 4096, 65536, 131072]/' "$scn" >"$inv"
+msg="step 'send': length: 131072 bytes at offset 0 end at byte 131072, past the end of mr 'src' (65536 bytes)"
+for verb in validate plan; do
+	n=$((n + 1))
+	"$rdmascn" $verb "$inv" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = "$inv:25:49: matrix cell size=131072,qp_type=rc: $msg
+$inv:25:49: matrix cell size=131072,qp_type=uc: $msg" ] ||
+		bad "$verb, an invalid cell: exit $rc, $(cat "$tmp/out" "$tmp/err")"
+done
+n=$((n + 1))
+"$rdmascn" validate --set qp_type=uc "$inv" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "$inv:25:49: matrix cell size=131072,qp_type=uc: $msg" ] ||
+	bad "validate --set qp_type=uc, an invalid cell: exit $rc, $(cat "$tmp/err")"
+n=$((n + 1))
+"$rdmascn" validate --set size=64 "$inv" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ "$(cat "$tmp/out")" = "$inv: valid (8 objects, 2 steps; matrix: 2 cells checked, 0 excluded)" ] ||
+	bad "validate --set size=64: exit $rc, $(cat "$tmp/out" "$tmp/err")"
+n=$((n + 1))
+"$rdmascn" validate "$scn" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ ! -s "$tmp/err" ] &&
+	[ "$(cat "$tmp/out")" = "$scn: valid (8 objects, 2 steps; matrix: 5 cells checked, 1 excluded)" ] ||
+	bad "validate: exit $rc, $(cat "$tmp/out" "$tmp/err")"
+n=$((n + 1))
+"$rdmascn" plan "$scn" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ "$(sed -n 2p "$tmp/out")" = "matrix: 5 cells checked, 1 excluded; below, the params' defaults" ] ||
+	bad "plan: exit $rc, $(head -3 "$tmp/out") $(cat "$tmp/err")"
+# Many invalid cells: the first ten said, then how many in all.
+n=$((n + 1))
+sed "s/^  size: \[64, 4096, 65536\]$/  size: [64, 4096, 65536, $(seq -s ', ' 131072 131083)]/" \
+	"$scn" >"$inv"
+"$rdmascn" validate "$inv" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(grep -c "^$inv:25:49: matrix cell size=1310[0-9]*,qp_type=[ru]c: step 'send'" "$tmp/err")" = 10 ] &&
+	[ "$(tail -1 "$tmp/err")" = "$inv: 24 of 29 matrix cells are invalid; the first 10 are said above" ] &&
+	[ "$(wc -l <"$tmp/err")" = 11 ] ||
+	bad "validate, 24 invalid cells: exit $rc, $(tail -2 "$tmp/err")"
+
+# The cell count is checked, not wrapped: 64 params of 2 values are 2^64
+# cells (0 in 64 bits), refused at the matrix with exit 2 before any run,
+# by run as by validate; --matrix past the limit is named too.
+wide=$tmp/wide.yaml
+{
+	echo "scenario: wide"
+	echo "params: {$(seq -s ', ' -f 'p%g: 1' 0 63)}"
+	echo "matrix:"
+	for i in $(seq 0 63); do printf '  p%d: [1, 2]\n' $i; done
+	echo "contexts: [{id: ctx, device: any}]"
+} >"$wide"
+for verb in "run -n" "run" validate plan; do
+	n=$((n + 1))
+	timeout 20 "$rdmascn" $verb "$wide" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -qx "$wide:4:3: matrix: more than 18446744073709551615 cells (64 params), over the limit of 10000; fix some params with --set, or split the matrix" "$tmp/err" ||
+		bad "$verb 2^64 cells: exit $rc, $(cat "$tmp/out" "$tmp/err" | tail -3)"
+done
+n=$((n + 1))
+"$rdmascn" run -n --set p0=1 "$wide" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "^$wide:4:3: matrix: 9223372036854775808 cells (64 params), over the limit" "$tmp/err" ||
+	bad "2^63 cells: exit $rc, $(cat "$tmp/err")"
+n=$((n + 1))
+"$rdmascn" run -n --matrix size="$(seq -s, 1 400)" \
+	--matrix qp_type="$(seq -s, 1 300)" "$scn" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -qx "$scn:1:1: --matrix qp_type: 120000 cells (2 params), over the limit of 10000; fix some params with --set, or split the matrix" "$tmp/err" ||
+	bad "--matrix 120000 cells: exit $rc, $(cat "$tmp/err")"
+
+# A value list of 200000: the duplicate check is a hash, so it answers
+# (a quadratic one took minutes); one repeated value is found at its place.
+big=$tmp/big.yaml
+{
+	echo "scenario: big"
+	echo "params: {a: 1}"
+	echo "matrix:"
+	echo "  a: [$(seq -s ', ' 0 199999), 199999]"
+} >"$big"
+n=$((n + 1))
+timeout 60 "$rdmascn" validate "$big" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+col=$(($(head -4 "$big" | tail -1 | wc -c) - 7))
+[ $rc = 2 ] && grep -qx "$big:4:$col: matrix: 'a': '199999' is there twice" "$tmp/err" ||
+	bad "200000 values, one twice: exit $rc, $(cut -c1-200 "$tmp/err")"
+sed -i '4s/, 199999]$/]/' "$big"
+n=$((n + 1))
+timeout 60 "$rdmascn" validate "$big" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -qx "$big:4:3: matrix: 200000 cells (1 param), over the limit of 10000; fix some params with --set, or split the matrix" "$tmp/err" ||
+	bad "200000 values: exit $rc, $(cut -c1-200 "$tmp/err")"
+n=$((n + 1))
+echo "contexts: [{id: ctx, device: any}]" >>"$big"
+timeout 60 "$rdmascn" run -n -q --set a=7 --json "$tmp/r.json" "$big" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ "$(jq -r '[.cells[].cell.name] | join(";")' "$tmp/r.json")" = "a=7" ] ||
+	bad "200000 values, --set a=7: exit $rc, $(cut -c1-200 "$tmp/err")"
+
 # No device: every cell could not run, and says so; the worst is 3.
 if ! "$rdmascn" devices >/dev/null 2>&1; then
 	n=$((n + 1))

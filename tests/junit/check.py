@@ -18,6 +18,7 @@ against the run record of the same invocation, reading it back as CI does
 - the suite's tests/failures/errors/skipped counts are its testcases';
 - a failed or errored step's message is the step's FILE:LINE:COL and its
   message; a step not run is skipped; a passed step has no result element;
+- an invalid run's set-up is an error whose message is the record's;
 - system-out holds the human report.
 Prints nothing and exits 0 when all hold; else says which and exits 1.
 """
@@ -97,6 +98,17 @@ def check_suite(suite, rec, errs):
             # Their results come from the run's verdict, objects, leaks.
             for k in kinds:
                 counts[k] = counts.get(k, 0) + 1
+            # An invalid run (a matrix cell that did not load) is an
+            # error of its set-up, with its located message: a suite
+            # without one would be green in CI.
+            if (name == "set-up" and nrec.get("verdict") == "invalid" and
+                    (kinds != ["error"] or
+                     results[0].message != nrec.get("message"))):
+                errs.append("%s: set-up of an invalid run: %s %r, want "
+                            "an error %r" % (where, kinds,
+                                             results[0].message
+                                             if results else None,
+                                             nrec.get("message")))
             continue
         if kinds != ([res] if res else []):
             errs.append("%s: %s: %s, want %s" % (where, name, kinds, res))
