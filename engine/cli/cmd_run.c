@@ -552,6 +552,8 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 		 * what was asked is wrong, not the machine. */
 		ret = r == -EINVAL || r == -EPERM ? RS_EXIT_INVALID :
 		      RS_EXIT_CANTRUN;
+		/* Another node aborted the meeting (run->rdv is the failed
+		 * side): the verdict below takes its exit code. */
 		goto out;
 	}
 	ret = prepare(run, &dv);

@@ -114,9 +114,11 @@ int rs_run_nodes_meet(struct rs_run *run, const struct run_opts *o)
 	c.key_len = o->key_len;
 	c.insecure = o->insecure;
 	r = rs_rdv_meet(&c, &run->rdv, err, sizeof(err));
+	/* An abort heard at the meeting is reported with the verdict,
+	 * which takes its exit code. */
 	if (r == -ENOMEM)
 		rs_diag_error(&run->diag, NULL, "nodes: out of memory");
-	else if (r)
+	else if (r && r != -ECONNABORTED)
 		rs_diag_error(&run->diag, NULL, "nodes: %s", err);
 out:
 	for (unsigned i = 0; params && i < s->n_params; i++)

@@ -495,6 +495,10 @@ void rs_rdv_abort(struct rs_rdv *r, int code, const char *why)
 	if (!r || r->aborted)
 		return;
 	r->aborted = true;
+	/* Our own interruption, which a wait stopped at: nobody has heard
+	 * of it yet; the abort is how they do. */
+	if (r->fail == -EINTR && !r->fail_told)
+		r->fail = 0;
 	told = r->fail_told;
 	if (!r->fail)
 		r->fail_code = code;
@@ -507,7 +511,7 @@ void rs_rdv_abort(struct rs_rdv *r, int code, const char *why)
 			 r->names[r->self], why);
 		/* A failure the leader told us of, it knows; ours it
 		 * does not. */
-		if (!told && r->conn[0]) {
+		if (!told && r->conn[0] && r->conn[0]->authed) {
 			uint8_t c[4];
 			struct rdv_piece pc[2] = {
 				{ c, 4 }, { why, strlen(why) },

@@ -82,7 +82,10 @@ struct rs_rdv_blob {
  * param and node by node: "node 'b' has size=4096, node 'a' has
  * size=65536"), every node learns the outcome.  On success *@ret is
  * this node's side, to close with rs_rdv_close(); on failure *@ret is
- * untouched and nothing is left open.
+ * untouched and nothing is left open, but for -ECONNABORTED (a node
+ * aborted the meeting, e.g. interrupted): then *@ret is the failed side,
+ * whose rs_rdv_fail_code() is that node's exit code, to close as well.
+ * Interrupted itself (-EINTR), a node tells the others so.
  */
 int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 		char *err, size_t errlen);

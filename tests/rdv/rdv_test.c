@@ -979,6 +979,40 @@ static int node_interrupted(void)
 	return 0;
 }
 
+/* SIGINT on the leader while it waits for c (never started) to join:
+ * b, which has joined, hears it as an abort with 130 and keeps the
+ * failed side to read it from; a gets -EINTR. */
+static int node_interrupted_meet(void)
+{
+	static const char *const theirs[] = {
+		"node 'a' failed: interrupted by signal 2", NULL,
+	};
+	struct rs_rdv_conf c = conf(3, me, 5000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	char err[512];
+	int e;
+
+	if (me == 0) {
+		rs_signals_install();
+		if (!fork()) {
+			nap(700);       /* b has joined by then */
+			kill(getppid(), SIGINT);
+			_exit(0);
+		}
+		e = rs_rdv_meet(&c, &r, err, sizeof(err));
+		if (e != -EINTR || r)
+			fail("meet: %d %s, want -EINTR and no side", e, err);
+		return 0;
+	}
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	expect_err("meet", e, -ECONNABORTED, err, theirs);
+	if (!r || rs_rdv_fail_code(r) != 130)
+		fail("the abort's code: %d, not 130",
+		     r ? rs_rdv_fail_code(r) : -1);
+	rs_rdv_close(r);
+	return 0;
+}
+
 /* Not a test: the time of a barrier and of a 4 KiB allgather among 4
  * nodes, as the leader sees it (`rdv_test bench`). */
 static int node_bench(void)
@@ -1143,6 +1177,7 @@ static const struct {
 	{ "forged", node_forged, 4, 0, 0, 0 },
 	{ "flood", node_flood, 3, 0, 0, 0 },
 	{ "no_key", node_no_key, 1, 0, 0, 0 },
+	{ "interrupted_meet", node_interrupted_meet, 3, 3, 0, 0 },
 	{ "bench", node_bench, 4, 0, 0, 0 },
 };
 
