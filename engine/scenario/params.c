@@ -250,6 +250,8 @@ struct subst {
 	/* Where the ${} being evaluated is, for messages and uses. */
 	const struct rs_loc *at;
 	const char *where;
+	/* Bytes of every value expanded so far (params and scalars). */
+	size_t total;
 };
 
 /* A param whose value names a param whose value names ...: this deep
@@ -257,6 +259,13 @@ struct subst {
 #define PARAM_DEPTH_MAX 64
 /* An expression in a message: this many bytes of it at most. */
 #define EXPR_SHOWN 80
+/*
+ * "${a}${a}" doubles at each level: 60 such params in a 2 KB file
+ * would ask for 2^60 bytes.  So a value may grow to RS_PARAM_LEN_MAX
+ * and all of them together to RS_PARAMS_TOTAL_MAX, checked before each
+ * piece is copied in: the first one past is the error, where it is.
+ */
+#define MIB (1024u * 1024u)
 
 static int param_value(struct subst *st, struct rs_param *p, char *why,
 		       size_t why_len);
@@ -388,8 +397,12 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 {
 	const char *v0 = v;
 	size_t len = 0, cap = strlen(v) + 64;
-	char *out = rs_malloc(cap);
+	struct rs_loc loc = n->loc;
+	char *out;
 
+	if (cap > RS_PARAM_LEN_MAX + 1)
+		cap = RS_PARAM_LEN_MAX + 1;
+	out = rs_malloc(cap);
 	if (!out)
 		return -ENOMEM;
 	while (*v) {
@@ -403,12 +416,12 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 			v += 3;
 		} else if (v[0] == '$' && v[1] == '{') {
 			const char *end = strchr(v, '}');
-			struct rs_loc loc = n->loc;
 			const struct rs_loc *saved = st->at;
 			struct rs_expr_val val;
 			char why[320] = "";
 			int r = -EINVAL;
 
+			loc = n->loc;
 			if (n->plain && n->value == v0 &&
 			    !strchr(n->value, '\n'))
 				loc.col += v - v0;
@@ -458,10 +471,30 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 		} else {
 			v++;
 		}
+		if (len + plen > RS_PARAM_LEN_MAX ||
+		    st->total + len + plen > RS_PARAMS_TOTAL_MAX) {
+			bool one = len + plen > RS_PARAM_LEN_MAX;
+			struct rs_where w;
+
+			rs_free(out);
+			rs_where_at(st->s->doc.root, n->start, &w);
+			rs_diag_error(st->d, &loc, "%s%s%s%s past %u MiB, the "
+				      "most %s", w.who, w.path,
+				      w.path[0] ? ": " : "",
+				      one ? "the value grows" :
+				      "all values together grow",
+				      (one ? RS_PARAM_LEN_MAX :
+				       RS_PARAMS_TOTAL_MAX) / MIB,
+				      one ? "one value may hold after ${} "
+				      "expansion" : "a file's ${} may expand to");
+			return -EINVAL;
+		}
 		if (len + plen + 1 > cap) {
 			char *t;
 
 			cap = (len + plen + 1) * 2;
+			if (cap > RS_PARAM_LEN_MAX + 1)
+				cap = RS_PARAM_LEN_MAX + 1;
 			t = rs_reallocarray(out, cap, 1);
 			if (!t) {
 				rs_free(out);
@@ -473,6 +506,7 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 		len += plen;
 	}
 	out[len] = '\0';
+	st->total += len;
 	*ret = out;
 	return 0;
 }

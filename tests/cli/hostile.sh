@@ -5,6 +5,9 @@
 # error (exit 2), never a stack overflow or an attempt that fails late:
 #  - depth: 100,000 nested sequences, mappings and parentheses; a
 #    100,000-long chain of params each naming the next;
+#  - size: a file over 128 MiB (regular, /dev/zero, stdin); params that
+#    double at each level (an alias bomb: 2 KB growing to 2^60 bytes),
+#    one value past 1 MiB and all of them past 16 MiB;
 #  - host memory: an mr larger than the host's memory; one over
 #    RLIMIT_MEMLOCK without CAP_IPC_LOCK (the kernel would not pin it),
 #    the same accepted with the limit lifted.
@@ -52,6 +55,45 @@ awk -v n=$n 'BEGIN { print "scenario: chain"; print "params:";
 	for (i = 0; i + 1 < n; i++) printf "  p%d: \"${p%d}\"\n", i, i + 1;
 	printf "  p%d: 1\n", n - 1 }' >"$tmp/chain.yaml"
 refused chain '66:8: params.p63: params nested deeper than 64 \(p0 -> p1 -> \.\.\. -> p64\)$'
+
+# The same bomb unused: every param is expanded, used or not.
+awk 'BEGIN { print "scenario: bomb"; print "params:";
+	print "  p0: \"xxxxxxxxxxxxxxxx\"";
+	for (i = 1; i <= 60; i++) printf "  p%d: \"${p%d}${p%d}\"\n", i, i - 1, i - 1 }' \
+	>"$tmp/bomb.yaml"
+refused bomb '20:8: params.p17: the value grows past 1 MiB, the most one value may hold after \$\{\} expansion$'
+# Each value under 1 MiB, 40 copies of one: past 16 MiB in all.
+awk 'BEGIN { print "scenario: bomb"; print "params:";
+	print "  p0: \"xxxxxxxxxxxxxxxx\"";
+	for (i = 1; i <= 16; i++) printf "  p%d: \"${p%d}${p%d}\"\n", i, i - 1, i - 1;
+	for (i = 0; i < 40; i++) printf "  q%d: \"${p16}\"\n", i }' >"$tmp/total.yaml"
+refused total '34:8: params.q14: all values together grow past 16 MiB, the most a file.s \$\{\} may expand to$'
+# In a scalar, not a param: each use counts.
+awk 'BEGIN { print "scenario: uses"; print "params:";
+	print "  p0: \"xxxxxxxxxxxxxxxx\"";
+	for (i = 1; i <= 16; i++) printf "  p%d: \"${p%d}${p%d}\"\n", i, i - 1, i - 1;
+	printf "contexts: [";
+	for (i = 0; i < 40; i++) printf "{id: \"c%d${p15}\", device: any}, ", i;
+	print "]" }' >"$tmp/uses.yaml"
+refused uses '20:[0-9]+: context .*: all values together grow past 16 MiB'
+
+# too_big NAME CMD...: CMD exits 2 in bounded time with FILE:1:1.
+too_big() {
+	local name=$1 want rc
+	shift
+	want="^$name:1:1: the file is longer than 128 MiB, the most a scenario may be\$"
+	(ulimit -v 1048576; timeout 60 "$@") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc != 2 ] || [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -Eq "$want" "$tmp/err"; then
+		bad "too big $name: exit $rc: $(head -c 300 "$tmp/err")"
+	else
+		echo "ok too big $name: $(cat "$tmp/err")"
+	fi
+}
+truncate -s 129M "$tmp/big.yaml"
+too_big "$tmp/big.yaml" "$rdmascn" validate "$tmp/big.yaml"
+too_big /dev/zero "$rdmascn" validate /dev/zero
+too_big - bash -c "head -c 200M /dev/zero | tr '\\0' x | \"\$0\" validate -" "$rdmascn"
 
 mr() { # NAME LENGTH
 	printf 'scenario: %s\ncontexts: [{id: ctx, device: any}]\npds: [{id: pd, context: ctx}]\nmrs: [{id: m, pd: pd, length: %s, access: [local_write]}]\n' \
