@@ -8,6 +8,8 @@
 #  - size: a file over 128 MiB (regular, /dev/zero, stdin); params that
 #    double at each level (an alias bomb: 2 KB growing to 2^60 bytes),
 #    one value past 1 MiB and all of them past 16 MiB;
+#  - objects: 1,000,001 entries; a list naming a 100,000-element entry
+#    2000 times; references past 10,000,000 in all;
 #  - host memory: an mr larger than the host's memory; one over
 #    RLIMIT_MEMLOCK without CAP_IPC_LOCK (the kernel would not pin it),
 #    the same accepted with the limit lifted.
@@ -94,6 +96,24 @@ truncate -s 129M "$tmp/big.yaml"
 too_big "$tmp/big.yaml" "$rdmascn" validate "$tmp/big.yaml"
 too_big /dev/zero "$rdmascn" validate /dev/zero
 too_big - bash -c "head -c 200M /dev/zero | tr '\\0' x | \"\$0\" validate -" "$rdmascn"
+
+awk 'BEGIN { print "scenario: entries"; print "contexts:";
+	for (i = 0; i <= 1000000; i++) printf "  - {id: c%d, device: any}\n", i }' \
+	>"$tmp/entries.yaml"
+refused entries '1000003:5: more than 1000000 objects and steps, the most a scenario may hold$'
+counted() { # NAME: a scenario with 100,000 QPs in one entry, steps follow
+	printf '%s\n' "scenario: $1" 'contexts: [{id: ctx, device: any}]' \
+		'pds: [{id: pd, context: ctx}]' 'cqs: [{id: cq, context: ctx, cqe: 16}]' \
+		'mrs: [{id: m, pd: pd, length: 4096, access: [local_write]}]' \
+		'qps: [{id: q, count: 100000, pd: pd, type: rc, send_cq: cq, recv_cq: cq}]' \
+		'steps:'
+}
+{ counted list; printf '  - stream: {op: send, local: m, size: 64, qps: ['
+  for ((i = 0; i < 2000; i++)); do printf 'q, '; done; echo ']}'; } >"$tmp/list.yaml"
+refused list "8:49: step 1 \\(stream\\): qps: names 200000000 objects once counted entries are expanded, more than the 1000000 a list may name$"
+{ counted refs; for ((i = 0; i < 101; i++)); do
+	echo '  - stream: {op: send, local: m, size: 64, after: [q], qps: [q]}'; done; } >"$tmp/refs.yaml"
+refused refs "55:5: step 48 \\(stream\\): its references make more than 10000000 in all \\(counted entries expanded\\), the most a scenario may hold$"
 
 mr() { # NAME LENGTH
 	printf 'scenario: %s\ncontexts: [{id: ctx, device: any}]\npds: [{id: pd, context: ctx}]\nmrs: [{id: m, pd: pd, length: %s, access: [local_write]}]\n' \
