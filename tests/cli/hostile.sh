@@ -115,6 +115,17 @@ refused list "8:49: step 1 \\(stream\\): qps: names 200000000 objects once count
 	echo '  - stream: {op: send, local: m, size: 64, after: [q], qps: [q]}'; done; } >"$tmp/refs.yaml"
 refused refs "55:5: step 48 \\(stream\\): its references make more than 10000000 in all \\(counted entries expanded\\), the most a scenario may hold$"
 
+# A FIFO as memory_file, fill_file or equals_file: refused at validate,
+# never opened (it would wait for a writer).
+mkfifo "$tmp/fifo"
+printf '%s\n' 'scenario: fifo' 'contexts: [{id: ctx, device: any}]' \
+	'pds: [{id: pd, context: ctx}]' \
+	'mrs: [{id: m, pd: pd, length: 4096, access: [local_write], memory: file, memory_file: fifo}]' \
+	>"$tmp/memfifo.yaml"
+refused memfifo "4:87: mr 'm': memory_file: 'fifo': not a regular file \\(a regular file, or one to create\\)$"
+sed 's/memory: file, memory_file: fifo/fill_file: fifo/' "$tmp/memfifo.yaml" >"$tmp/fillfifo.yaml"
+refused fillfifo "4:71: mr 'm': fill_file: cannot read 'fifo' \\(beside the scenario\\): not a regular file$"
+
 mr() { # NAME LENGTH
 	printf 'scenario: %s\ncontexts: [{id: ctx, device: any}]\npds: [{id: pd, context: ctx}]\nmrs: [{id: m, pd: pd, length: %s, access: [local_write]}]\n' \
 		"$1" "$2" >"$tmp/$1.yaml"
