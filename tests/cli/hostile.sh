@@ -126,6 +126,29 @@ refused memfifo "4:87: mr 'm': memory_file: 'fifo': not a regular file \\(a regu
 sed 's/memory: file, memory_file: fifo/fill_file: fifo/' "$tmp/memfifo.yaml" >"$tmp/fillfifo.yaml"
 refused fillfifo "4:71: mr 'm': fill_file: cannot read 'fifo' \\(beside the scenario\\): not a regular file$"
 
+# Control characters in names and ids (window title, screen clear, OSC
+# 52 to the clipboard, C1 CSI): plan, a dry run and errors print them
+# escaped, never raw.
+printf '%s\n' 'scenario: "t\e]0;title\a"' \
+	'contexts: [{id: "c\e]52;c;aGk=\a", device: any}]' \
+	'pds: [{id: pd, context: "c\e]52;c;aGk=\a"}]' \
+	'mrs: [{id: "m\e2J\x9b", pd: pd, length: 4096, access: [local_write]}]' \
+	>"$tmp/ctl.yaml"
+for verb in plan "run -n"; do
+	# shellcheck disable=SC2086
+	"$rdmascn" $verb "$tmp/ctl.yaml" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc != 0 ] || LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]' "$tmp/out" ||
+	   ! grep -qF "'c\\e]52;c;aGk=\\x07'" "$tmp/out" ||
+	   ! grep -qF "t\\e]0;title\\x07" "$tmp/out"; then
+		bad "ctl $verb: exit $rc: $(head -c 300 "$tmp/out" | cat -v)"
+	else
+		echo "ok ctl $verb: $(grep -F "m\\e2J" "$tmp/out" | head -1)"
+	fi
+done
+sed 's/length: 4096/length: 4096, fill_text: a, fill_hex: "00"/' "$tmp/ctl.yaml" >"$tmp/ctlerr.yaml"
+refused ctlerr "4:71: mr 'm\\\\e2J\\\\u009b': fill_hex: exclusive with 'fill_text'$"
+
 mr() { # NAME LENGTH
 	printf 'scenario: %s\ncontexts: [{id: ctx, device: any}]\npds: [{id: pd, context: ctx}]\nmrs: [{id: m, pd: pd, length: %s, access: [local_write]}]\n' \
 		"$1" "$2" >"$tmp/$1.yaml"
