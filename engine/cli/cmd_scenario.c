@@ -96,8 +96,8 @@ int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 
 		ret = rs_scn_load(argv[i], &o, &s);
 		if (ret == RS_EXIT_PASSED)
-			printf("%s: valid (%u objects, %u steps)\n", rs_esc(argv[i]),
-			       s->n_objects, s->n_steps);
+			printf("%s: valid (%u objects, %u steps)\n",
+			       rs_esc(argv[i]), s->n_objects, s->n_steps);
 		if (ret > worst)
 			worst = ret;
 		rs_scenario_free(s);

@@ -464,7 +464,8 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 		for (size_t j = 0; j < rs_val_len(gates); j++) {
 			rs_gate_text(rs_val_at(gates, j), text, sizeof(text));
 			fprintf(out(t), "gate      step %u%s%s%s (%s): %s\n",
-				(unsigned)i + 1, id ? " '" : "", id ? rs_esc(id) : "",
+				(unsigned)i + 1, id ? " '" : "",
+				id ? rs_esc(id) : "",
 				id ? "'" : "", vtext(st, "type"), text);
 		}
 	}

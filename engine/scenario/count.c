@@ -351,9 +351,9 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 			continue;
 		/* 2000 names of a 100000-element entry would be 2e8. */
 		if (total > RS_LIST_MAX) {
-			rs_obj_error(d, o, ref->field, "names %llu objects once "
-				     "counted entries are expanded, more than "
-				     "the %u a list may name",
+			rs_obj_error(d, o, ref->field, "names %llu objects "
+				     "once counted entries are expanded, more "
+				     "than the %u a list may name",
 				     (unsigned long long)total, RS_LIST_MAX);
 			return -EINVAL;
 		}

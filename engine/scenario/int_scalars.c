@@ -59,7 +59,8 @@ static int check(const struct rs_scenario *s, const struct rs_node *n,
 	if (negative)
 		rs_diag_error(d, &n->loc, "%s%s%s%s is out of range (0..%llu)",
 			      w.who, w.path, w.path[0] ? ": " : "", n->value,
-			      v->data_size >= 8 ? (unsigned long long)UINT64_MAX :
+			      v->data_size >= 8 ?
+			      (unsigned long long)UINT64_MAX :
 			      (1ull << (8 * v->data_size)) - 1);
 	else
 		rs_diag_error(d, &n->loc, "%s%s%sexpected an integer, got "

@@ -503,7 +503,8 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 				      (one ? RS_PARAM_LEN_MAX :
 				       RS_PARAMS_TOTAL_MAX) / MIB,
 				      one ? "one value may hold after ${} "
-				      "expansion" : "a file's ${} may expand to");
+				      "expansion" :
+				      "a file's ${} may expand to");
 			return -EINVAL;
 		}
 		if (len + plen + 1 > cap) {

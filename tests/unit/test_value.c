@@ -90,7 +90,8 @@ TEST(value, escape)
 	CHECK_STR(rs_esc("\xc2\x9b""31m"), "\\u009b31m");
 	CHECK_STR(rs_esc("\x1b]52;c;aGk=\x07"), "\\e]52;c;aGk=\\x07");
 	/* Cut short at an escape's edge, never in its middle. */
-	CHECK_STR(rs_escape(small, sizeof(small), "ab\x1b\x1b\x1b"), "ab\\e\\e");
+	CHECK_STR(rs_escape(small, sizeof(small), "ab\x1b\x1b\x1b"),
+		  "ab\\e\\e");
 	CHECK_INT(rs_escape_needed("plain"), 0);
 	CHECK_INT(rs_escape_needed("a\nb"), 1);
 }
