@@ -149,6 +149,15 @@ for verb in plan "run -n"; do
 		echo "ok ctl $verb: $(grep -F "m\\e2J" "$tmp/out" | head -1)"
 	fi
 done
+# JUnit: XML 1.0 cannot hold ESC at all, not even as &#27;.
+"$rdmascn" run -n -q --junit "$tmp/ctl.xml" "$tmp/ctl.yaml" >/dev/null 2>&1
+rc=$?
+if [ $rc != 0 ] || ! xmllint --noout "$tmp/ctl.xml" ||
+   [ "$(xmllint --xpath 'string(//testsuite/@name)' "$tmp/ctl.xml")" != 't\e]0;title\x07' ]; then
+	bad "ctl junit: exit $rc: $(head -c 300 "$tmp/ctl.xml" | cat -v)"
+else
+	echo "ok ctl junit: $(grep -o '<testsuite name="[^"]*"' "$tmp/ctl.xml")"
+fi
 sed 's/length: 4096/length: 4096, fill_text: a, fill_hex: "00"/' "$tmp/ctl.yaml" >"$tmp/ctlerr.yaml"
 refused ctlerr "4:71: mr 'm\\\\e2J\\\\u009b': fill_hex: exclusive with 'fill_text'$"
 
