@@ -308,7 +308,9 @@ int rs_doc_load(struct rs_doc *doc, const char *path, struct rs_diag *d)
 		rs_diag_error(d, NULL, "%s: %s", path, strerror(errno));
 		return r;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fileno(f), &st))
+		st.st_mode = 0;  /* unknown: read, to the limit */
+	if (S_ISDIR(st.st_mode)) {
 		r = -EISDIR;
 		rs_diag_error(d, NULL, "%s: %s", path, strerror(EISDIR));
 		goto fail;
