@@ -131,6 +131,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 {
 	struct rs_node *stack[MAX_DEPTH + 1];
 	int depth = 0, r = 0;
+	unsigned nodes = 0;
 	yaml_parser_t p;
 	bool done = false;
 
@@ -173,6 +174,23 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 				      p.context ? p.context : "", at,
 				      param_in_flow(text, pm->index) ?
 				      " (in {...} or [...] quote it: \"${name}\")" : "");
+			r = -EINVAL;
+			break;
+		}
+		/* About 100 bytes a node: 128 MiB of "0," would be 6.9 GB
+		 * of tree.  A million objects take half the bound. */
+		if ((ev.type == YAML_SCALAR_EVENT ||
+		     ev.type == YAML_SEQUENCE_START_EVENT ||
+		     ev.type == YAML_MAPPING_START_EVENT) &&
+		    ++nodes > RS_DOC_NODES_MAX) {
+			struct rs_loc loc = { file, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1 };
+
+			rs_diag_error(d, &loc, "more than %u YAML nodes "
+				      "(scalars, mappings, sequences), the "
+				      "most a scenario may hold",
+				      RS_DOC_NODES_MAX);
+			yaml_event_delete(&ev);
 			r = -EINVAL;
 			break;
 		}

@@ -8,6 +8,7 @@
 #  - size: a file over 128 MiB (regular, /dev/zero, stdin); params that
 #    double at each level (an alias bomb: 2 KB growing to 2^60 bytes),
 #    one value past 1 MiB and all of them past 16 MiB;
+#  - nodes: 20,000,001 in one sequence;
 #  - objects: 1,000,001 entries; a list naming a 100,000-element entry
 #    2000 times; references past 10,000,000 in all;
 #  - host memory: an mr larger than the host's memory; one over
@@ -100,6 +101,11 @@ too_big "$tmp/big.yaml" "$rdmascn" validate "$tmp/big.yaml"
 too_big /dev/zero "$rdmascn" validate /dev/zero
 too_big - bash -c "head -c 200M /dev/zero | tr '\\0' x | \"\$0\" validate -" "$rdmascn"
 
+# 20,000,001 nodes in 40 MB (6.9 GB of tree had the file been 128 MiB).
+awk 'BEGIN { printf "scenario: nodes\nsteps: [";
+	for (i = 0; i < 19999997; i++) printf "0,"; print "0]" }' >"$tmp/nodes.yaml"
+refused nodes '2:39999999: more than 20000000 YAML nodes \(scalars, mappings, sequences\), the most a scenario may hold$'
+rm -f "$tmp/nodes.yaml"
 awk 'BEGIN { print "scenario: entries"; print "contexts:";
 	for (i = 0; i <= 1000000; i++) printf "  - {id: c%d, device: any}\n", i }' \
 	>"$tmp/entries.yaml"
