@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* A scenario's matrix: `matrix:` and --matrix, and its cells. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -170,6 +171,25 @@ static int read_excl(struct rs_matrix *m, struct rs_node *e,
 	return 0;
 }
 
+/* Each combination is a run: 1000 values of three params would be a
+ * billion, and their names and outcomes alone exhausted the memory. */
+static int check_size(const struct rs_matrix *m, const struct rs_loc *loc,
+		      const char *what, struct rs_diag *d)
+{
+	unsigned long n = 1;
+
+	for (unsigned i = 0; i < m->n_dims; i++) {
+		n *= m->dims[i].n;
+		if (n > RS_MATRIX_MAX) {
+			rs_diag_error(d, loc, "%s: more than %u combinations, "
+				      "the most a matrix may run", what,
+				      RS_MATRIX_MAX);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 		   struct rs_diag *d)
 {
@@ -213,7 +233,7 @@ int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 		if (r)
 			return r;
 	}
-	return 0;
+	return check_size(m, &mx->loc, "matrix", d);
 }
 
 int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,
@@ -248,7 +268,10 @@ int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,
 		rs_diag_error(d, &loc, "--matrix %s: no values", spec);
 		return -EINVAL;
 	}
-	return fix_set(dm, p);
+	if (fix_set(dm, p))
+		return -ENOMEM;
+	snprintf(names, sizeof(names), "--matrix %s=...", spec);
+	return check_size(m, &loc, names, d);
 }
 
 unsigned long rs_matrix_size(const struct rs_matrix *m)

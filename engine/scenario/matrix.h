@@ -23,6 +23,9 @@ struct rs_set;
  * A param given with --set is fixed at that value (one value); --matrix
  * NAME=V1,V2 replaces (or adds) a param's values.
  */
+/* The most combinations a matrix may make (excluded ones counted). */
+#define RS_MATRIX_MAX 100000u
+
 struct rs_matrix_dim {
 	const char *name;
 	const char **values;

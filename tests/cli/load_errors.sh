@@ -93,5 +93,10 @@ addr.yaml:4:22: node 'b': address: '::1' holds an IPv6 address without [ ]: writ
 addr.yaml:5:22: node 'c': address: '[::1' has no closing ']' after an IPv6 address
 addr.yaml:6:22: node 'd': address: 'a b' is not a host name or an IP address" validate addr.yaml
 
+# --matrix past the most combinations a matrix may run: at the option.
+printf 'scenario: m\nparams: {a: 1, b: 1}\ncontexts: [{id: ctx, device: any}]\n' >m.yaml
+expect "m.yaml:1:1: --matrix b=...: more than 100000 combinations, the most a matrix may run" \
+	run -n --matrix a="$(seq -s, 1 1000)" --matrix b="$(seq -s, 1 1000)" m.yaml
+
 echo "$((n - fails)) passed, $fails failed"
 [ $fails -eq 0 ]
