@@ -155,6 +155,17 @@ for verb in plan "run -n"; do
 		echo "ok ctl $verb: $(grep -F "m\\e2J" "$tmp/out" | head -1)"
 	fi
 done
+# A matrix value is in each cell's name.
+printf '%s\n' 'scenario: m' 'params: {a: 1}' 'matrix: {a: ["x\e]0;t\a", y]}' \
+	'contexts: [{id: ctx, device: any}]' >"$tmp/ctlmx.yaml"
+"$rdmascn" run -n "$tmp/ctlmx.yaml" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc != 0 ] || LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out" ||
+   [ "$(grep -cF 'a=x\e]0;t\x07' "$tmp/out")" != 2 ]; then
+	bad "ctl matrix: exit $rc: $(head -c 300 "$tmp/out" | cat -v)"
+else
+	echo "ok ctl matrix: $(grep -F 'cell 1' "$tmp/out")"
+fi
 # JUnit: XML 1.0 cannot hold ESC at all, not even as &#27;.
 "$rdmascn" run -n -q --junit "$tmp/ctl.xml" "$tmp/ctl.yaml" >/dev/null 2>&1
 rc=$?
