@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "diag.h"
+#include "escape.h"
 
 void rs_diag_init(struct rs_diag *d, FILE *f)
 {
@@ -23,11 +24,13 @@ void rs_diag_error(struct rs_diag *d, const struct rs_loc *loc,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* Escaped for the terminal; the sink (the run record) gets the
+	 * text as it is, and its reporters escape what they print. */
 	if (loc && loc->file)
-		snprintf(line, sizeof(line), "%s:%u:%u: %s", loc->file,
-			 loc->line, loc->col, msg);
+		snprintf(line, sizeof(line), "%s:%u:%u: %s", rs_esc(loc->file),
+			 loc->line, loc->col, rs_esc(msg));
 	else
-		snprintf(line, sizeof(line), "%s", msg);
+		snprintf(line, sizeof(line), "%s", rs_esc(msg));
 	if (!d->errors++) {
 		size_t len = strnlen(line, sizeof(d->first) - 1);
 
@@ -51,10 +54,10 @@ void rs_diag_warning(struct rs_diag *d, const struct rs_loc *loc,
 	va_end(ap);
 	d->warnings++;
 	if (d->f && loc && loc->file)
-		fprintf(d->f, "%s:%u:%u: warning: %s\n", loc->file, loc->line,
-			loc->col, msg);
+		fprintf(d->f, "%s:%u:%u: warning: %s\n", rs_esc(loc->file),
+			loc->line, loc->col, rs_esc(msg));
 	else if (d->f)
-		fprintf(d->f, "warning: %s\n", msg);
+		fprintf(d->f, "warning: %s\n", rs_esc(msg));
 	if (d->warn_sink)
 		d->warn_sink(d->sink_ctx, loc && loc->file ? loc : NULL, msg);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "escape.h"
 #include "cli.h"
 #include "cmd_scenario.h"
 #include "gate.h"
@@ -216,13 +217,13 @@ int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 		if (ret == RS_EXIT_PASSED)
 			ret = check_cells(s, &o, &checked, &excl);
 		if (ret == RS_EXIT_PASSED && !s->matrix.n_dims)
-			printf("%s: valid (%u objects, %u steps)\n", argv[i],
-			       s->n_objects, s->n_steps);
+			printf("%s: valid (%u objects, %u steps)\n",
+			       rs_esc(argv[i]), s->n_objects, s->n_steps);
 		else if (ret == RS_EXIT_PASSED)
 			printf("%s: valid (%u objects, %u steps; matrix: %lu "
-			       "cell%s checked, %lu excluded)\n", argv[i],
-			       s->n_objects, s->n_steps, checked,
-			       checked == 1 ? "" : "s", excl);
+			       "cell%s checked, %lu excluded)\n",
+			       rs_esc(argv[i]), s->n_objects, s->n_steps,
+			       checked, checked == 1 ? "" : "s", excl);
 		if (ret > worst)
 			worst = ret;
 		rs_scenario_free(s);
@@ -256,7 +257,7 @@ static void print_gates(const struct rs_obj *o)
 
 	for (size_t i = 0; i < rs_val_len(gates); i++) {
 		rs_gate_text(rs_val_at(gates, i), text, sizeof(text));
-		printf("       gate %s\n", text);
+		printf("       gate %s\n", rs_esc(text));
 	}
 	rs_val_free(gates);
 }
@@ -305,14 +306,14 @@ static void print_needs(const struct rs_obj *o, bool fold, bool unfold)
 			continue;
 		if (!unfold && ed->to->count > 1 && (k = all_of(o, e))) {
 			printf("%s%s=%s[*]", any ? ", " : "  <- ", ed->field,
-			       ed->to->group);
+			       rs_esc(ed->to->group));
 			e += k - 1;
 		} else if (fold && pairs(o, e))
 			printf("%s%s=%s[i]", any ? ", " : "  <- ", ed->field,
-			       ed->to->group);
+			       rs_esc(ed->to->group));
 		else
 			printf("%s%s=%s", any ? ", " : "  <- ", ed->field,
-			       ed->to->id ? ed->to->id : ed->to->name);
+			       rs_esc(ed->to->id ? ed->to->id : ed->to->name));
 		any = true;
 	}
 	putchar('\n');
@@ -348,11 +349,12 @@ static void folded_name(const struct rs_obj *o, const struct rs_obj *last,
 /* @s padded to @width columns: a UTF-8 character is one. */
 static void print_padded(const char *s, int width)
 {
+	const char *e = rs_esc(s);
 	int cols = 0;
 
-	for (const char *p = s; *p; p++)
+	for (const char *p = e; *p; p++)
 		cols += ((unsigned char)*p & 0xc0) != 0x80;
-	printf("%s%*s", s, cols < width ? width - cols : 0, "");
+	printf("%s%*s", e, cols < width ? width - cols : 0, "");
 }
 
 /* How many from @i on are elements of one counted entry (1: none). */
@@ -387,7 +389,7 @@ static void print_node(const struct rs_scenario *s, const struct rs_obj *o)
 			 rs_node_name(s, o->on_peer));
 	else
 		snprintf(where, sizeof(where), "@%s", rs_node_name(s, o->on));
-	printf(" %-10s", where);
+	printf(" %-10s", rs_esc(where));
 }
 
 static void print_nodes(const struct rs_scenario *s)
@@ -398,11 +400,11 @@ static void print_nodes(const struct rs_scenario *s)
 	for (unsigned i = 0; i < rs_nodes_count(s); i++) {
 		const struct rs_node_decl *n = &s->top->nodes[i];
 
-		printf("  %3u  %-28s", i, n->id);
+		printf("  %3u  %-28s", i, rs_esc(n->id));
 		if (n->address)
-			printf(" address %s", n->address);
+			printf(" address %s", rs_esc(n->address));
 		if (n->device)
-			printf(" device %s", n->device);
+			printf(" device %s", rs_esc(n->device));
 		printf("%s\n", i ? "" : "  (leader)");
 	}
 }
@@ -463,8 +465,8 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 	ret = check_cells(s, &o, &checked, &excl);
 	if (ret != RS_EXIT_PASSED)
 		goto out;
-	printf("scenario %s (%s)\n", s->top->scenario ? s->top->scenario : "-",
-	       argv[optind]);
+	printf("scenario %s (%s)\n", s->top->scenario ?
+	       rs_esc(s->top->scenario) : "-", rs_esc(argv[optind]));
 	if (s->matrix.n_dims)
 		printf("matrix: %lu cell%s checked, %lu excluded; below, the "
 		       "params' defaults\n", checked, checked == 1 ? "" : "s",
@@ -486,7 +488,7 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 			print_padded(name, 28);
 			print_node(s, down[i - 1]);
 		} else {
-			printf("%s", name);
+			printf("%s", rs_esc(name));
 		}
 		putchar('\n');
 	}
@@ -499,8 +501,8 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 		rs_fact_path(u->fact, path, sizeof(path));
 		snprintf(num, sizeof(num), "%llu",
 			 (unsigned long long)u->val.num);
-		printf("  assumed %s.%s = %s  line %u\n", u->ctx, path,
-		       u->val.text ? u->val.str : num, u->loc.line);
+		printf("  assumed %s.%s = %s  line %u\n", rs_esc(u->ctx), path,
+		       u->val.text ? rs_esc(u->val.str) : num, u->loc.line);
 	}
 out:
 	rs_scenario_free(s);

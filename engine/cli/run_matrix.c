@@ -18,6 +18,7 @@
 
 #include "alloc.h"
 #include "cmd_run.h"
+#include "escape.h"
 #include "exit.h"
 #include "macros.h"
 #include "signals.h"
@@ -79,7 +80,7 @@ static void header(struct mx *x, unsigned long i)
 {
 	if (!x->o->text.quiet)
 		fprintf(x->out, "%scell %lu of %lu: %s\n", x->k ? "\n" : "",
-			x->k + 1, x->n_run, x->names[i]);
+			x->k + 1, x->n_run, rs_esc(x->names[i]));
 	x->k++;
 	fflush(x->out);
 }
@@ -408,7 +409,7 @@ static int summary(struct mx *x)
 	for (unsigned long i = 0; i < x->n; i++) {
 		if (x->codes[i] == -2)
 			continue;
-		fprintf(x->out, "  %-40s ", x->names[i]);
+		fprintf(x->out, "  %-40s ", rs_esc(x->names[i]));
 		rs_text_outcome(x->out, &x->o->text, x->codes[i] >= 0 ?
 				rs_exit_verdict(x->codes[i]) : "not run");
 		fputc('\n', x->out);

@@ -102,12 +102,14 @@ static void *map_file(const char *path, size_t len)
 {
 	struct stat st;
 	void *p = MAP_FAILED;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0600);
 
 	if (fd < 0)
 		return MAP_FAILED;
-	if (!fstat(fd, &st) && (st.st_size >= (off_t)len ||
-				!ftruncate(fd, (off_t)len)))
+	/* Validate saw a regular file or none; it may have changed. */
+	errno = EINVAL;
+	if (!rs_literal_plain(path, fd) && !fstat(fd, &st) &&
+	    (st.st_size >= (off_t)len || !ftruncate(fd, (off_t)len)))
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
 		int e = errno;

@@ -186,6 +186,21 @@ static int check_memory(struct rs_obj *obj, struct rs_diag *d)
 		rs_obj_error(d, obj, "memory_file", "is empty");
 		return -EINVAL;
 	}
+	/* Made when missing; when there, a file to map: not /dev/zero, a
+	 * FIFO, /proc/self/mem or a directory. */
+	if (m->memory_file) {
+		char path[4096];
+		int r = rs_literal_path(obj, m->memory_file, path,
+					sizeof(path)) ? -ENAMETOOLONG :
+			rs_literal_plain(path, -1);
+
+		if (r && r != -ENOENT) {
+			rs_obj_error(d, obj, "memory_file", "'%s': %s (a "
+				     "regular file, or one to create)",
+				     m->memory_file, rs_literal_why(r));
+			return -EINVAL;
+		}
+	}
 	if (m->memory != RS_MEM_HEAP && rs_obj_has(obj, "alignment")) {
 		rs_obj_error(d, obj, "alignment", "goes with 'memory: heap' "
 			     "only (mmap() aligns to a page)");

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -85,8 +86,10 @@ static int render(const char *path, enum rs_graph_format fmt,
 		  const char *what, const struct rs_scenario *s,
 		  const struct rs_dot_run *run)
 {
-	char type[8];
-	char *argv[] = { "dot", type, "-o", (char *)path, NULL };
+	char type[8], out[PATH_MAX + 3];
+	/* -oFILE, one word: a name that starts with '-' (-V.svg) is still
+	 * the file, never an option.  Graphviz takes no "--". */
+	char *argv[] = { "dot", type, NULL, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t deflt;
@@ -94,8 +97,14 @@ static int render(const char *path, enum rs_graph_format fmt,
 	pid_t pid;
 
 	snprintf(type, sizeof(type), "-T%s", format_names[fmt]);
-	if (!path)
-		argv[2] = NULL;  /* to our stdout */
+	/* Without a path, to our stdout. */
+	if (path && snprintf(out, sizeof(out), "-o%s", path) >=
+		    (int)sizeof(out)) {
+		fprintf(stderr, "rdmascn: %s: %s\n", what,
+			strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	argv[2] = path ? out : NULL;
 	if (pipe2(fds, O_CLOEXEC)) {
 		ret = -errno;
 		fprintf(stderr, "rdmascn: %s: %s\n", what, strerror(-ret));

@@ -16,6 +16,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "escape.h"
 #include "macros.h"
 #include "report.h"
 #include "value.h"
@@ -42,6 +43,21 @@ struct suite {
 };
 
 /* "FILE:LINE:COL: message" where the entry is located. */
+
+/* XML 1.0 cannot hold most control characters, not even as &#27;: a
+ * name or message holding one is written escaped (escape.h), as the
+ * terminal sees it. */
+static int attr(xmlTextWriterPtr w, const xmlChar *name, const xmlChar *v)
+{
+	return xmlTextWriterWriteAttribute(w, name,
+		BAD_CAST rs_esc((const char *)v));
+}
+
+static int text(xmlTextWriterPtr w, const char *v)
+{
+	return xmlTextWriterWriteString(w, BAD_CAST rs_esc(v));
+}
+
 static void located(char *buf, size_t size, const struct rs_val *e,
 		    const char *msg)
 {
@@ -81,20 +97,20 @@ static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
 	int r = 0;
 
 	r |= xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "classname",
+	r |= attr(w, BAD_CAST "classname",
 					 BAD_CAST s->classname) < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "name",
+	r |= attr(w, BAD_CAST "name",
 					 BAD_CAST t->name) < 0;
 	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
 					       t->time_s) < 0;
 	if (t->result != TC_PASSED) {
 		r |= xmlTextWriterStartElement(w, BAD_CAST tags[t->result]) < 0;
-		r |= xmlTextWriterWriteAttribute(w, BAD_CAST "message",
+		r |= attr(w, BAD_CAST "message",
 						 BAD_CAST t->message) < 0;
 		if (t->type)
-			r |= xmlTextWriterWriteAttribute(w, BAD_CAST "type",
+			r |= attr(w, BAD_CAST "type",
 							 BAD_CAST t->type) < 0;
-		r |= xmlTextWriterWriteString(w, BAD_CAST t->message) < 0;
+		r |= text(w, t->message) < 0;
 		r |= xmlTextWriterEndElement(w) < 0;
 	}
 	r |= xmlTextWriterEndElement(w) < 0;
@@ -314,8 +330,8 @@ static int put_property(xmlTextWriterPtr w, const char *name,
 	int r = 0;
 
 	r |= xmlTextWriterStartElement(w, BAD_CAST "property") < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST name) < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "value",
+	r |= attr(w, BAD_CAST "name", BAD_CAST name) < 0;
+	r |= attr(w, BAD_CAST "value",
 					 BAD_CAST value) < 0;
 	r |= xmlTextWriterEndElement(w) < 0;
 	return r;
@@ -366,7 +382,7 @@ static int put_suite(xmlTextWriterPtr w, struct suite *s, const char *human)
 	if (gmtime_r(&start, &tm))
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
 	r |= xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST s->name) < 0;
+	r |= attr(w, BAD_CAST "name", BAD_CAST s->name) < 0;
 	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "tests", "%u",
 					       s->tests) < 0;
 	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "failures", "%u",
@@ -378,11 +394,11 @@ static int put_suite(xmlTextWriterPtr w, struct suite *s, const char *human)
 	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
 		rs_val_get_double(rs_val_get(rec, "durations_ms"), "total") /
 		1000.0) < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "timestamp",
+	r |= attr(w, BAD_CAST "timestamp",
 					 BAD_CAST stamp) < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "hostname",
+	r |= attr(w, BAD_CAST "hostname",
 					 BAD_CAST rs_val_text(rec, "host")) < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "file", BAD_CAST
+	r |= attr(w, BAD_CAST "file", BAD_CAST
 		rs_val_text(rs_val_get(rec, "scenario"), "file")) < 0;
 	r |= put_properties(w, rec);
 	r |= each_tc(s, write_tc, w) != 0;
@@ -433,7 +449,7 @@ int rs_junit_write(FILE *f, const struct rs_cell_result *cells, size_t n)
 	r |= xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0;
 	r |= xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
 	r |= xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0;
-	r |= xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST "rdmascn") < 0;
+	r |= attr(w, BAD_CAST "name", BAD_CAST "rdmascn") < 0;
 	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "tests", "%u",
 					       all.tests) < 0;
 	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "failures", "%u",

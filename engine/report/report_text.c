@@ -11,10 +11,17 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "escape.h"
 #include "gate.h"
 #include "report.h"
 #include "term.h"
 #include "value.h"
+
+/* A record's text as printed: control characters escaped (escape.h). */
+static const char *vtext(const struct rs_val *v, const char *key)
+{
+	return rs_esc(rs_val_text(v, key));
+}
 
 struct text {
 	struct rs_reporter r;
@@ -48,7 +55,7 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 		rs_val_json(rs_val_get(rec, "dry_run")));
 	t->width = 24;
 	for (size_t i = 0; i < rs_val_len(objs); i++) {
-		int w = strlen(rs_val_text(rs_val_at(objs, i), "name"));
+		int w = strlen(vtext(rs_val_at(objs, i), "name"));
 
 		if (w > t->width)
 			t->width = w;
@@ -65,7 +72,7 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 	if (t->o.quiet)
 		return;
 	fprintf(t->out, "%s %s (%s)\n", t->dry_run ? "dry run" : "run",
-		name ? name : "-", rs_val_text(scn, "file"));
+		name ? rs_esc(name) : "-", vtext(scn, "file"));
 	if (t->dry_run)
 		fputs("create:\n", t->out);
 }
@@ -88,7 +95,7 @@ static FILE *err(struct text *t)
  * drawn less than RS_TERM_REDRAW_MS ago. */
 static void status_set(struct text *t, const char *text)
 {
-	snprintf(t->status, sizeof(t->status), "%s", text);
+	snprintf(t->status, sizeof(t->status), "%s", rs_esc(text));
 	if (!*text)
 		rs_term_line_clear(&t->line);
 	else
@@ -102,7 +109,7 @@ static void create_progress(struct text *t, const struct rs_val *e)
 
 	if (!t->creating)
 		return;
-	if (strcmp(rs_val_text(e, "outcome"), "created") ||
+	if (strcmp(vtext(e, "outcome"), "created") ||
 	    ++t->n_created >= t->n_objects) {
 		t->creating = false;
 		status_set(t, "");
@@ -137,8 +144,8 @@ static void step_progress(struct text *t, const struct rs_val *e)
 	char text[sizeof(t->status)], rate[32];
 	size_t n;
 
-	n = snprintf(text, sizeof(text), "step %s %s%s%s%s:", rs_val_text(e, "no"),
-		     rs_val_text(e, "type"), id ? " '" : "", id ? id : "",
+	n = snprintf(text, sizeof(text), "step %s %s%s%s%s:", vtext(e, "no"),
+		     vtext(e, "type"), id ? " '" : "", id ? id : "",
 		     id ? "'" : "");
 	if (unit && total)
 		n += snprintf(text + n, sizeof(text) - n, " %llu of %llu %s",
@@ -176,7 +183,7 @@ static void print_fact(FILE *f, const char *key, struct json_object *v)
 	fprintf(f, " %s ", key);
 	switch (json_object_get_type(v)) {
 	case json_type_string:
-		fputs(json_object_get_string(v), f);
+		fputs(rs_esc(json_object_get_string(v)), f);
 		break;
 	case json_type_int:
 		if (json_object_get_int64(v) < 0)
@@ -195,30 +202,30 @@ static void print_fact(FILE *f, const char *key, struct json_object *v)
 
 static void print_object(struct text *t, const struct rs_val *e)
 {
-	const char *outcome = rs_val_text(e, "outcome");
+	const char *outcome = vtext(e, "outcome");
 	const char *needs = rs_val_get_str(e, "needs_name");
 	const struct rs_val *facts;
 
 	if (!strcmp(outcome, "failed")) {
 		rs_text_outcome(out(t), &t->o, outcome);
-		fprintf(out(t), "       %s\n", rs_val_text(e, "name"));
+		fprintf(out(t), "       %s\n", vtext(e, "name"));
 		return;
 	}
 	if (!strcmp(outcome, "not created")) {
 		rs_text_outcome(out(t), &t->o, outcome);
 		if (needs)
 			fprintf(out(t), "  %s: needs %s, which failed\n",
-				rs_val_text(e, "name"), needs);
+				vtext(e, "name"), rs_esc(needs));
 		else
 			fprintf(out(t), "  %s: not reached\n",
-				rs_val_text(e, "name"));
+				vtext(e, "name"));
 		return;
 	}
 	if (t->dry_run)
 		return;
 	fprintf(out(t), "created %4llu %-*s",
 		(unsigned long long)rs_val_get_u64(e, "no"), t->width,
-		rs_val_text(e, "name"));
+		vtext(e, "name"));
 	facts = rs_val_get(e, "facts");
 	if (facts) {
 		json_object_object_foreach(rs_val_json(facts), key, v)
@@ -235,7 +242,7 @@ static void print_destroyed(struct text *t, const struct rs_val *e)
 
 	fprintf(out(t), "destroyed %llu %s",
 		(unsigned long long)rs_val_get_u64(e, "no"),
-		rs_val_text(e, "name"));
+		vtext(e, "name"));
 	if (facts) {
 		json_object_object_foreach(rs_val_json(facts), key, v)
 			print_fact(out(t), key, v);
@@ -253,9 +260,9 @@ static void print_call(struct text *t, const struct rs_val *e)
 		fprintf(f, "  [%llu] ", (unsigned long long)no);
 	else
 		fputs("       ", f);
-	fprintf(f, "%s(%s)", rs_val_text(e, "name"), rs_val_text(e, "args"));
+	fprintf(f, "%s(%s)", vtext(e, "name"), vtext(e, "args"));
 	if (obj)
-		fprintf(f, "  # %s", obj);
+		fprintf(f, "  # %s", rs_esc(obj));
 	fputc('\n', f);
 	fflush(f);
 }
@@ -266,13 +273,13 @@ static void print_event(struct text *t, const struct rs_val *e)
 
 	if (ctx)
 		fprintf(out(t), "event     %s on %s of context '%s'%s\n",
-			rs_val_text(e, "event"), rs_val_text(e, "on"), ctx,
+			vtext(e, "event"), vtext(e, "on"), rs_esc(ctx),
 			rs_val_get(e, "tolerated") ?
 			" (the step expects errors)" : "");
 	else
 		fprintf(out(t), "event     %s%s on %s of connection '%s'\n",
-			rs_val_text(e, "event"), rs_val_text(e, "status"), rs_val_text(e, "on"),
-			rs_val_text(e, "connection"));
+			vtext(e, "event"), vtext(e, "status"), vtext(e, "on"),
+			vtext(e, "connection"));
 }
 
 static double num(const struct rs_val *v, const char *key)
@@ -286,7 +293,7 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 	if (!strcmp(name, "latency"))
 		fprintf(f, "latency %s: min %.2f typ %.2f avg %.2f stdev %.2f "
 			"p99 %.2f p99.9 %.2f max %.2f (%llu samples)",
-			rs_val_text(v, "unit"), num(v, "min"), num(v, "typical"),
+			vtext(v, "unit"), num(v, "min"), num(v, "typical"),
 			num(v, "avg"), num(v, "stdev"), num(v, "p99"),
 			num(v, "p99.9"), num(v, "max"),
 			(unsigned long long)rs_val_get_u64(v, "samples"));
@@ -310,7 +317,7 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 			(unsigned long long)rs_val_get_u64(v, "piece_bytes"),
 			(unsigned long long)rs_val_get_u64(v, "max_msg_sz"));
 	else if (!strcmp(name, "qp_state"))
-		fprintf(f, "qp '%s' now %s", rs_val_text(v, "qp"), rs_val_text(v, "state"));
+		fprintf(f, "qp '%s' now %s", vtext(v, "qp"), vtext(v, "state"));
 	else
 		fprintf(f, "%s %s", name,
 			json_object_to_json_string_ext(rs_val_json(v),
@@ -319,7 +326,7 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 
 static void print_step(struct text *t, const struct rs_val *e)
 {
-	const char *outcome = rs_val_text(e, "outcome");
+	const char *outcome = vtext(e, "outcome");
 	const char *id = rs_val_get_str(e, "id");
 	const char *msg = rs_val_get_str(e, "message");
 	const struct rs_val *figs = rs_val_get(e, "figures");
@@ -327,9 +334,9 @@ static void print_step(struct text *t, const struct rs_val *e)
 	uint64_t wrs = rs_val_get_u64(e, "wrs");
 
 	if (id)
-		snprintf(qid, sizeof(qid), "'%s'", id);
-	fprintf(out(t), "step %-5s %-10s %-*s ", rs_val_text(e, "no"),
-		rs_val_text(e, "type"), t->id_width, qid);
+		snprintf(qid, sizeof(qid), "'%s'", rs_esc(id));
+	fprintf(out(t), "step %-5s %-10s %-*s ", vtext(e, "no"),
+		vtext(e, "type"), t->id_width, qid);
 	rs_text_outcome(out(t), &t->o, outcome);
 	if (rs_val_get(e, "duration_ms"))
 		fprintf(out(t), "%*s %9.1f ms", (int)(13 - strlen(outcome)),
@@ -343,7 +350,7 @@ static void print_step(struct text *t, const struct rs_val *e)
 		}
 	}
 	if (msg && strcmp(outcome, "passed"))
-		fprintf(out(t), ": %s", msg);
+		fprintf(out(t), ": %s", rs_esc(msg));
 	fputc('\n', out(t));
 }
 
@@ -383,10 +390,10 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		return;
 	switch (type) {
 	case RS_REC_PHASE:
-		if (t->dry_run && !strcmp(rs_val_text(e, "phase"), "teardown") &&
+		if (t->dry_run && !strcmp(vtext(e, "phase"), "teardown") &&
 		    rs_val_get_u64(e, "objects"))
 			fputs("teardown:\n", out(t));
-		if (t->dry_run && !strcmp(rs_val_text(e, "phase"), "steps") &&
+		if (t->dry_run && !strcmp(vtext(e, "phase"), "steps") &&
 		    rs_val_get_u64(e, "steps"))
 			fputs("steps:\n", out(t));
 		break;
@@ -412,22 +419,22 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 	case RS_REC_ERROR:
 		/* Errors go where the loader's go: stderr, FILE:LINE:COL. */
 		if (rs_val_get(e, "file"))
-			fprintf(err(t), "%s:%llu:%llu: %s\n", rs_val_text(e, "file"),
+			fprintf(err(t), "%s:%llu:%llu: %s\n", vtext(e, "file"),
 				(unsigned long long)rs_val_get_u64(e, "line"),
 				(unsigned long long)rs_val_get_u64(e, "col"),
-				rs_val_text(e, "message"));
+				vtext(e, "message"));
 		else
-			fprintf(err(t), "%s\n", rs_val_text(e, "message"));
+			fprintf(err(t), "%s\n", vtext(e, "message"));
 		break;
 	case RS_REC_WARNING:
 		if (rs_val_get(e, "file"))
 			fprintf(err(t), "%s:%llu:%llu: warning: %s\n",
-				rs_val_text(e, "file"),
+				vtext(e, "file"),
 				(unsigned long long)rs_val_get_u64(e, "line"),
 				(unsigned long long)rs_val_get_u64(e, "col"),
-				rs_val_text(e, "message"));
+				vtext(e, "message"));
 		else
-			fprintf(err(t), "warning: %s\n", rs_val_text(e, "message"));
+			fprintf(err(t), "warning: %s\n", vtext(e, "message"));
 		break;
 	case RS_REC_PROGRESS:
 		break;
@@ -457,8 +464,9 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 		for (size_t j = 0; j < rs_val_len(gates); j++) {
 			rs_gate_text(rs_val_at(gates, j), text, sizeof(text));
 			fprintf(out(t), "gate      step %u%s%s%s (%s): %s\n",
-				(unsigned)i + 1, id ? " '" : "", id ? id : "",
-				id ? "'" : "", rs_val_text(st, "type"), text);
+				(unsigned)i + 1, id ? " '" : "",
+				id ? rs_esc(id) : "",
+				id ? "'" : "", vtext(st, "type"), text);
 		}
 	}
 }
@@ -473,11 +481,12 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 
 		fprintf(out(t), "%-9s %s.%s = %s", json_object_get_boolean(
 				rs_val_json(rs_val_get(f, "assumed"))) ?
-			"assumed" : "fact", rs_val_text(f, "context"),
-			rs_val_text(f, "fact"),
-			json_object_get_string(rs_val_json(rs_val_get(f, "value"))));
+			"assumed" : "fact", vtext(f, "context"),
+			vtext(f, "fact"),
+			rs_esc(json_object_get_string(rs_val_json(
+				rs_val_get(f, "value")))));
 		if (dev)
-			fprintf(out(t), " (%s)", dev);
+			fprintf(out(t), " (%s)", rs_esc(dev));
 		fputc('\n', out(t));
 	}
 }
@@ -485,7 +494,7 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct text *t = TEXT(r);
-	const char *verdict = rs_val_text(rec, "verdict");
+	const char *verdict = vtext(rec, "verdict");
 	const char *msg = rs_val_get_str(rec, "message");
 	uint64_t n_obj = rs_val_len(rs_val_get(rec, "objects"));
 	const struct rs_val *plan = rs_val_get(rec, "plan_steps");
@@ -513,7 +522,7 @@ static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 		fputs(": the device lacks what the scenario needs; "
 		      "nothing was created\n", out(t));
 	else
-		fprintf(out(t), ": %s\n", msg ? msg : "see above");
+		fprintf(out(t), ": %s\n", msg ? rs_esc(msg) : "see above");
 	return fflush(t->out) ? -errno : 0;
 }
 

@@ -324,7 +324,7 @@ static void name_one(struct rs_obj *o)
  * entry's data is copied once, with the lists that need it made anew,
  * for all its elements (pair_refs() copies from it). */
 static int lists_all(struct rs_scenario *s, struct rs_obj *o,
-		     const struct rs_idmap *groups)
+		     const struct rs_idmap *groups, struct rs_diag *d)
 {
 	unsigned n = o->count ? o->count : 1;
 	char *copy = NULL;
@@ -333,7 +333,8 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 	     ref++) {
 		const char *base = copy ? copy : o->data;
 		char **list, **grown;
-		unsigned len, total = 0, at = 0;
+		unsigned len, at = 0;
+		uint64_t total = 0;
 
 		/* A list of items (ref->stride) is not grown: each item
 		 * names one object. */
@@ -348,6 +349,14 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 		}
 		if (total == len)
 			continue;
+		/* 2000 names of a 100000-element entry would be 2e8. */
+		if (total > RS_LIST_MAX) {
+			rs_obj_error(d, o, ref->field, "names %llu objects "
+				     "once counted entries are expanded, more "
+				     "than the %u a list may name",
+				     (unsigned long long)total, RS_LIST_MAX);
+			return -EINVAL;
+		}
 		grown = block(s, total * sizeof(*grown));
 		if (!grown || (!copy && !(copy = block(s, o->kind->size))))
 			return -ENOMEM;
@@ -364,7 +373,7 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 				grown[at++] = (char *)s->objs[g + k].id;
 		}
 		*(char ***)(copy + ref->offset) = grown;
-		*(unsigned *)(copy + ref->count_offset) = total;
+		*(unsigned *)(copy + ref->count_offset) = (unsigned)total;
 	}
 	for (unsigned k = 0; copy && k < n; k++)
 		o[k].data = copy;
@@ -433,10 +442,13 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 	for (unsigned i = 0; i < s->n_objs; i++) {
 		unsigned n = c.count[i] ? c.count[i] : 1;
 
-		/* A step's wr_ids hold its index in 24 bits. */
-		if (total + (uint64_t)n > (1u << 24) - 1) {
-			rs_obj_error(d, &s->objs[i], "count", "more than %u "
-				     "objects and steps in all", (1u << 24) - 1);
+		/* Past RS_OBJECTS_MAX a file only exhausts the host (and
+		 * a step's wr_ids hold its index in 24 bits). */
+		if (total + (uint64_t)n > RS_OBJECTS_MAX) {
+			rs_obj_error(d, &s->objs[i], "count", "%u makes more "
+				     "than %u objects and steps in all, the "
+				     "most a scenario may hold", n,
+				     RS_OBJECTS_MAX);
 			r = -EINVAL;
 			goto out;
 		}
@@ -494,7 +506,7 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 		goto out;
 	for (unsigned i = 0; i < s->n_objs;
 	     i += s->objs[i].count ? s->objs[i].count : 1) {
-		r = lists_all(s, &s->objs[i], groups);
+		r = lists_all(s, &s->objs[i], groups, d);
 		if (r < 0)
 			goto out;
 	}

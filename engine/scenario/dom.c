@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #include "alloc.h"
@@ -130,6 +131,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 {
 	struct rs_node *stack[MAX_DEPTH + 1];
 	int depth = 0, r = 0;
+	unsigned nodes = 0;
 	yaml_parser_t p;
 	bool done = false;
 
@@ -172,6 +174,23 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 				      p.context ? p.context : "", at,
 				      param_in_flow(text, pm->index) ?
 				      " (in {...} or [...] quote it: \"${name}\")" : "");
+			r = -EINVAL;
+			break;
+		}
+		/* About 100 bytes a node: 128 MiB of "0," would be 6.9 GB
+		 * of tree.  A million objects take half the bound. */
+		if ((ev.type == YAML_SCALAR_EVENT ||
+		     ev.type == YAML_SEQUENCE_START_EVENT ||
+		     ev.type == YAML_MAPPING_START_EVENT) &&
+		    ++nodes > RS_DOC_NODES_MAX) {
+			struct rs_loc loc = { file, ev.start_mark.line + 1,
+					      ev.start_mark.column + 1 };
+
+			rs_diag_error(d, &loc, "more than %u YAML nodes "
+				      "(scalars, mappings, sequences), the "
+				      "most a scenario may hold",
+				      RS_DOC_NODES_MAX);
+			yaml_event_delete(&ev);
 			r = -EINVAL;
 			break;
 		}
@@ -278,11 +297,28 @@ next:
 	return 0;
 }
 
+/* A file past RS_DOC_MAX: said at its start, as nothing of it was read
+ * (or nothing of it will be). */
+static int too_big(const char *path, struct rs_diag *d)
+{
+	struct rs_loc loc = { path, 1, 1 };
+
+	rs_diag_error(d, &loc, "the file is longer than %u MiB, the most a "
+		      "scenario may be", RS_DOC_MAX / (1024u * 1024u));
+	return -EFBIG;
+}
+
+/*
+ * The whole file, at most RS_DOC_MAX bytes of it: a regular file's size
+ * is known before reading; a pipe, stdin or a device (/dev/zero) is read
+ * until one byte past the limit, so neither asks for more memory.
+ */
 int rs_doc_load(struct rs_doc *doc, const char *path, struct rs_diag *d)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	char *text = NULL;
 	size_t len = 0, cap = 0;
+	struct stat st;
 	int r;
 
 	if (!f) {
@@ -290,21 +326,41 @@ int rs_doc_load(struct rs_doc *doc, const char *path, struct rs_diag *d)
 		rs_diag_error(d, NULL, "%s: %s", path, strerror(errno));
 		return r;
 	}
+	if (fstat(fileno(f), &st))
+		st.st_mode = 0;  /* unknown: read, to the limit */
+	if (S_ISDIR(st.st_mode)) {
+		r = -EISDIR;
+		rs_diag_error(d, NULL, "%s: %s", path, strerror(EISDIR));
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > (off_t)RS_DOC_MAX) {
+		r = too_big(path, d);
+		goto fail;
+	}
 	for (;;) {
 		size_t got;
 
-		if (cap - len < 65536) {
-			char *t = rs_reallocarray(text, cap ? cap * 2 : 65536, 1);
+		/* At most room for the byte past the limit, and the NUL. */
+		if (cap - len < 65536 && cap < (size_t)RS_DOC_MAX + 2) {
+			size_t want = cap ? cap * 2 : 65536;
+			char *t;
 
+			if (want > (size_t)RS_DOC_MAX + 2)
+				want = (size_t)RS_DOC_MAX + 2;
+			t = rs_reallocarray(text, want, 1);
 			if (!t) {
 				r = -ENOMEM;
 				goto fail;
 			}
 			text = t;
-			cap = cap ? cap * 2 : 65536;
+			cap = want;
 		}
 		got = fread(text + len, 1, cap - len - 1, f);
 		len += got;
+		if (len > RS_DOC_MAX) {
+			r = too_big(path, d);
+			goto fail;
+		}
 		if (got == 0)
 			break;
 	}

@@ -40,6 +40,13 @@ struct rs_doc {
 
 struct rs_diag;
 
+/* The longest scenario file, in bytes: 128 MiB holds a million objects
+ * (bench/gen_scenario.sh 1000000 is 68 MiB). */
+#define RS_DOC_MAX (128u * 1024u * 1024u)
+/* The most nodes (scalars, mappings, sequences) its tree may hold:
+ * gen_scenario.sh 1000000 makes 10.5 million, about 100 bytes each. */
+#define RS_DOC_NODES_MAX 20000000u
+
 /* Read and parse @path ("-" is stdin).  Errors go to @d; returns 0 or
  * -errno (-EINVAL for a syntax error). */
 int rs_doc_load(struct rs_doc *doc, const char *path, struct rs_diag *d);

@@ -14,6 +14,7 @@
  * is left to libcyaml ("300 is out of range (0..255)").
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "load_error.h"
@@ -40,22 +41,32 @@ static const char *int_syntax(const char *v)
 }
 
 static int check(const struct rs_scenario *s, const struct rs_node *n,
-		 struct rs_diag *d)
+		 const cyaml_schema_value_t *v, struct rs_diag *d)
 {
 	const char *why = int_syntax(n->value);
+	/* libcyaml reads an unsigned field with strtoull(), which takes a
+	 * sign and wraps: a u64's -18446744073709547520 would be 4096. */
+	bool negative = v->type == CYAML_UINT && n->value[0] == '-' && !why;
 	struct rs_where w;
 
 	/* Empty: libcyaml refuses it, located at its key. */
-	if (!why || !n->value[0])
+	if ((!why && !negative) || !n->value[0])
 		return 0;
 	if (rs_where_at(s->doc.root, n->start, &w) < 0) {
 		rs_diag_error(d, w.unknown_step_loc, "%s", w.unknown_step);
 		return -EINVAL;
 	}
-	rs_diag_error(d, &n->loc, "%s%s%sexpected an integer, got '%s'%s%s",
-		      w.who, w.path,
-		      w.path[0] ? ": " : "", n->value, why[0] ? ": " : "",
-		      why);
+	if (negative)
+		rs_diag_error(d, &n->loc, "%s%s%s%s is out of range (0..%llu)",
+			      w.who, w.path, w.path[0] ? ": " : "", n->value,
+			      v->data_size >= 8 ?
+			      (unsigned long long)UINT64_MAX :
+			      (1ull << (8 * v->data_size)) - 1);
+	else
+		rs_diag_error(d, &n->loc, "%s%s%sexpected an integer, got "
+			      "'%s'%s%s", w.who, w.path,
+			      w.path[0] ? ": " : "", n->value,
+			      why[0] ? ": " : "", why);
 	return -EINVAL;
 }
 
@@ -69,7 +80,7 @@ static int walk(const struct rs_scenario *s, const struct rs_node *n,
 	switch (v->type) {
 	case CYAML_INT:
 	case CYAML_UINT:
-		return n->type == RS_NODE_SCALAR ? check(s, n, d) : 0;
+		return n->type == RS_NODE_SCALAR ? check(s, n, v, d) : 0;
 	case CYAML_SEQUENCE:
 	case CYAML_SEQUENCE_FIXED:
 		if (n->type != RS_NODE_SEQ)

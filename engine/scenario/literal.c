@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -75,15 +76,41 @@ int rs_literal_path(const struct rs_obj *obj, const char *file, char *buf,
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+const char *rs_literal_why(int r)
+{
+	return r == -EINVAL ? "not a regular file" :
+	       r == -EPERM ? "a file of /proc or /sys, not data" :
+	       strerror(-r);
+}
+
+#define PROC_MAGIC 0x9fa0
+#define SYSFS_MAGIC 0x62656572
+
+int rs_literal_plain(const char *path, int fd)
+{
+	struct statfs fs;
+	struct stat st;
+
+	if (fd >= 0 ? fstat(fd, &st) : stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (!(fd >= 0 ? fstatfs(fd, &fs) : statfs(path, &fs)) &&
+	    (fs.f_type == PROC_MAGIC || fs.f_type == SYSFS_MAGIC))
+		return -EPERM;
+	return 0;
+}
+
 /* Its size, or -errno (not a regular file: -EINVAL). */
 static int file_size(const char *path, uint64_t *ret)
 {
 	struct stat st;
+	int r = rs_literal_plain(path, -1);
 
+	if (r)
+		return r;
 	if (stat(path, &st))
 		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
 	if (access(path, R_OK))
 		return -errno;
 	*ret = (uint64_t)st.st_size;
@@ -128,8 +155,7 @@ int rs_literal_check(const struct rs_obj *obj, struct rs_diag *d,
 			rs_obj_error(d, obj, field, "cannot read '%s'%s: %s",
 				     value, value[0] == '/' ? "" :
 				     " (beside the scenario)",
-				     r == -EINVAL ? "not a regular file" :
-				     strerror(-r));
+				     rs_literal_why(r));
 			return -EINVAL;
 		}
 		break;
@@ -154,7 +180,7 @@ static int load_file(const char *path, uint8_t **ret, size_t *ret_len,
 
 	if (r) {
 		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 r == -EINVAL ? "not a regular file" : strerror(-r));
+			 rs_literal_why(r));
 		return r;
 	}
 	buf = rs_malloc(size ? size : 1);
@@ -162,9 +188,13 @@ static int load_file(const char *path, uint8_t **ret, size_t *ret_len,
 		snprintf(err, errlen, "'%s': %s", path, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Checked again on what was opened: it may have been replaced
+	 * since (by a FIFO, which O_NONBLOCK keeps from blocking). */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		r = -errno;
+	else
+		r = rs_literal_plain(path, fd);
 	while (!r && got < size) {
 		ssize_t n = read(fd, buf + got, size - got);
 
@@ -181,7 +211,7 @@ static int load_file(const char *path, uint8_t **ret, size_t *ret_len,
 		close(fd);
 	if (r) {
 		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 strerror(-r));
+			 rs_literal_why(r));
 		rs_free(buf);
 		return r;
 	}

@@ -36,6 +36,13 @@ ssize_t rs_hex_parse(const char *s, uint8_t *out, size_t cap,
 int rs_literal_path(const struct rs_obj *obj, const char *file, char *buf,
 		    size_t len);
 
+/* Whether the file at @path (stat() or an open @fd's fstat(), @fd >= 0
+ * wins) holds data to read or map: 0, -EINVAL when it is not a regular
+ * file (a FIFO would block, /dev/zero never ends), -EPERM when it is on
+ * /proc or /sys (/proc/self/mem is "regular"), or -errno. */
+int rs_literal_plain(const char *path, int fd);
+/* What rs_literal_plain()'s @r means, in words. */
+const char *rs_literal_why(int r);
 /*
  * At validate: the length of the literal of @form in field @field of
  * @obj (@value as written), errors through rs_obj_error() naming the

@@ -360,6 +360,35 @@ static unsigned count_refs(struct rs_scenario *s, const struct idmap *m,
 	return n + 1; /* the implicit sequence edge of a step */
 }
 
+/*
+ * The edges of all objects together, at most RS_REFS_MAX: `after: [a]` on
+ * an entry of 100000 naming one of 100000 would be 10^10.  Elements that
+ * share their entry's data have as many each: counted once.
+ */
+static int check_edges(struct rs_scenario *s, const struct idmap *m,
+		       struct rs_diag *d)
+{
+	uint64_t total = 0;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->n_objs; i++) {
+		const struct rs_obj *o = &s->objs[i], *prev = i ? o - 1 : NULL;
+
+		if (!prev || prev->data != o->data || prev->kind != o->kind ||
+		    prev->count != o->count || !prev->parent != !o->parent)
+			n = count_refs(s, m, o);
+		total += n;
+		if (total > RS_REFS_MAX) {
+			rs_obj_error(d, o, NULL, "its references make more "
+				     "than %u in all (counted entries "
+				     "expanded), the most a scenario may hold",
+				     RS_REFS_MAX);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 {
 	struct rs_obj *prev_step = NULL;
@@ -533,6 +562,51 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
 }
 
 /*
+ * Entries in the file, before libcyaml reads them (it would hold a few KB
+ * each): RS_OBJECTS_MAX at most, the first one past is the error.  Steps
+ * nested in a step's `steps:` count too.  Counts are checked once they
+ * are known (rs_count_expand()).
+ */
+static int count_entries(const struct rs_node *seq, size_t *n,
+			 struct rs_diag *d)
+{
+	if (!seq || seq->type != RS_NODE_SEQ)
+		return 0;
+	for (size_t i = 0; i < seq->n; i++) {
+		const struct rs_node *e = seq->items[i];
+
+		if (++*n > RS_OBJECTS_MAX) {
+			rs_diag_error(d, &e->loc, "more than %u objects and "
+				      "steps, the most a scenario may hold",
+				      RS_OBJECTS_MAX);
+			return -EINVAL;
+		}
+		/* A step entry is {TYPE: {..., steps: [...]}}. */
+		for (size_t j = 1; e->type == RS_NODE_MAP && j < e->n; j += 2)
+			if (count_entries(rs_node_get(e->items[j], "steps"),
+					  n, d) < 0)
+				return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_entries(struct rs_scenario *s, struct rs_diag *d)
+{
+	const struct rs_node *root = s->doc.root;
+	size_t n = 0;
+
+	for (size_t i = 0; i + 1 < root->n; i += 2) {
+		const char *key = root->items[i]->value;
+
+		if (strcmp(key, "steps") && !rs_registry_find(key, false))
+			continue;
+		if (count_entries(root->items[i + 1], &n, d) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * Ids, counts, references and each object's own checks, all of them: one
  * pass reports every error it finds (up to RS_MAX_ERRORS), so a file with
  * two bad CQs gives two lines.  The checks read their own object's
@@ -588,6 +662,10 @@ static int check_objects(struct rs_scenario *s, struct idmap *ids,
 		if (r < 0)
 			return r;
 	}
+	/* Objects' checks read their edges: without them, none runs. */
+	r = check_edges(s, ids, d);
+	if (r < 0)
+		return r;
 	r = resolve(s, ids, d);
 	if (r == -ENOMEM)
 		return r;
@@ -680,6 +758,8 @@ static int load(const char *path, const struct rs_doc *again,
 	 * without saying where. */
 	if (!r && s->n_edits)
 		r = check_duplicate_keys(s->doc.root, s->doc.root, d);
+	if (!r)
+		r = check_entries(s, d);
 	if (!r)
 		r = rs_matrix_read(&s->matrix, s, d);
 	if (!r)

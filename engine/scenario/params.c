@@ -228,7 +228,8 @@ struct edit {
 	char *text;        /* replacement */
 };
 
-enum { P_RAW, P_BUSY, P_DONE };
+/* P_FAILED: its error is reported; a use of it fails without a word. */
+enum { P_RAW, P_BUSY, P_DONE, P_FAILED };
 /* An error inside a param's value, already reported where it is. */
 #define REPORTED (-ECANCELED)
 
@@ -250,6 +251,10 @@ struct subst {
 	/* Where the ${} being evaluated is, for messages and uses. */
 	const struct rs_loc *at;
 	const char *where;
+	/* Bytes of every value expanded so far (params and scalars). */
+	size_t total;
+	/* Past a bound: what follows would fail the same way. */
+	bool stop;
 };
 
 /* A param whose value names a param whose value names ...: this deep
@@ -257,6 +262,13 @@ struct subst {
 #define PARAM_DEPTH_MAX 64
 /* An expression in a message: this many bytes of it at most. */
 #define EXPR_SHOWN 80
+/*
+ * "${a}${a}" doubles at each level: 60 such params in a 2 KB file
+ * would ask for 2^60 bytes.  So a value may grow to RS_PARAM_LEN_MAX
+ * and all of them together to RS_PARAMS_TOTAL_MAX, checked before each
+ * piece is copied in: the first one past is the error, where it is.
+ */
+#define MIB (1024u * 1024u)
 
 static int param_value(struct subst *st, struct rs_param *p, char *why,
 		       size_t why_len);
@@ -388,8 +400,13 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 {
 	const char *v0 = v;
 	size_t len = 0, cap = strlen(v) + 64;
-	char *out = rs_malloc(cap);
+	struct rs_loc loc = n->loc;
+	bool failed = false;
+	char *out;
 
+	if (cap > RS_PARAM_LEN_MAX + 1)
+		cap = RS_PARAM_LEN_MAX + 1;
+	out = rs_malloc(cap);
 	if (!out)
 		return -ENOMEM;
 	while (*v) {
@@ -403,12 +420,12 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 			v += 3;
 		} else if (v[0] == '$' && v[1] == '{') {
 			const char *end = strchr(v, '}');
-			struct rs_loc loc = n->loc;
 			const struct rs_loc *saved = st->at;
 			struct rs_expr_val val;
 			char why[320] = "";
 			int r = -EINVAL;
 
+			loc = n->loc;
 			if (n->plain && n->value == v0 &&
 			    !strchr(n->value, '\n'))
 				loc.col += v - v0;
@@ -421,11 +438,19 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 				struct rs_where w;
 				char where[sizeof(w.who) + sizeof(w.path) + 2];
 
-				rs_free(out);
-				if (r == -ENOMEM)
+				if (r == -ENOMEM) {
+					rs_free(out);
 					return r;
+				}
+				failed = true;
+				/* A use of a param whose own error is said:
+				 * no second word; on to the next ${}. */
+				if (r == REPORTED && end && !st->stop) {
+					v = end + 1;
+					continue;
+				}
 				if (r == REPORTED)
-					return -EINVAL;
+					break;
 				rs_where_at(st->s->doc.root, n->start, &w);
 				snprintf(where, sizeof(where), "%s%s%s", w.who,
 					 w.path, w.path[0] ? ": " : "");
@@ -443,7 +468,11 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 						      EXPR_SHOWN : (int)(end - v - 2),
 						      v + 2, end - v - 2 > EXPR_SHOWN ?
 						      "..." : "", why);
-				return -EINVAL;
+				/* Every bad ${} of the value, each said. */
+				if (!end || st->d->errors >= RS_MAX_ERRORS)
+					break;
+				v = end + 1;
+				continue;
 			}
 			if (val.text) {
 				piece = val.str;
@@ -458,10 +487,32 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 		} else {
 			v++;
 		}
+		if (len + plen > RS_PARAM_LEN_MAX ||
+		    st->total + len + plen > RS_PARAMS_TOTAL_MAX) {
+			bool one = len + plen > RS_PARAM_LEN_MAX;
+			struct rs_where w;
+
+			rs_free(out);
+			st->stop = true;
+			rs_where_at(st->s->doc.root, n->start, &w);
+			rs_diag_error(st->d, &loc, "%s%s%s%s past %u MiB, the "
+				      "most %s", w.who, w.path,
+				      w.path[0] ? ": " : "",
+				      one ? "the value grows" :
+				      "all values together grow",
+				      (one ? RS_PARAM_LEN_MAX :
+				       RS_PARAMS_TOTAL_MAX) / MIB,
+				      one ? "one value may hold after ${} "
+				      "expansion" :
+				      "a file's ${} may expand to");
+			return -EINVAL;
+		}
 		if (len + plen + 1 > cap) {
 			char *t;
 
 			cap = (len + plen + 1) * 2;
+			if (cap > RS_PARAM_LEN_MAX + 1)
+				cap = RS_PARAM_LEN_MAX + 1;
 			t = rs_reallocarray(out, cap, 1);
 			if (!t) {
 				rs_free(out);
@@ -472,7 +523,12 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 		memcpy(out + len, piece, plen);
 		len += plen;
 	}
+	if (failed) {
+		rs_free(out);
+		return -EINVAL;
+	}
 	out[len] = '\0';
+	st->total += len;
 	*ret = out;
 	return 0;
 }
@@ -500,6 +556,8 @@ static int param_value(struct subst *st, struct rs_param *p, char *why,
 
 	if (st->state[i] == P_DONE)
 		return 0;
+	if (st->state[i] == P_FAILED || st->stop)
+		return REPORTED;
 	if (st->state[i] == P_BUSY) {
 		/* The loop is the path from @p's own expansion to here. */
 		size_t o = snprintf(why, why_len, "params loop:");
@@ -520,7 +578,9 @@ static int param_value(struct subst *st, struct rs_param *p, char *why,
 	}
 	if (st->depth == PARAM_DEPTH_MAX) {
 		/* Each level is a few C frames: a file must not choose how
-		 * deep the stack goes. */
+		 * deep the stack goes.  Said once: a chain of 100000 would
+		 * say it at every 64th. */
+		st->stop = true;
 		snprintf(why, why_len, "params nested deeper than %d (%s -> "
 			 "%s -> ... -> %s)", PARAM_DEPTH_MAX,
 			 st->s->params[st->stack[0]].name,
@@ -532,8 +592,10 @@ static int param_value(struct subst *st, struct rs_param *p, char *why,
 	n = value_node(st, p);
 	r = expand(st, p->value, n, &v);
 	st->depth--;
-	if (r)
+	if (r) {
+		st->state[i] = P_FAILED;
 		return r == -ENOMEM ? r : REPORTED;
+	}
 	p->owned = v;
 	p->value = v;
 	st->state[i] = P_DONE;
@@ -616,18 +678,25 @@ static int context_ids(struct subst *st)
 	return 0;
 }
 
+/* Every scalar, past the errors of earlier ones: each bad ${} is
+ * reported, up to RS_MAX_ERRORS or a bound. */
 static int walk(struct subst *st, struct rs_node *n)
 {
+	int ret = 0;
+
 	if (n == st->params)
 		return 0;
 	if (n->type != RS_NODE_SCALAR) {
-		for (size_t i = 0; i < n->n; i++) {
+		for (size_t i = 0; i < n->n && !st->stop &&
+				   st->d->errors < RS_MAX_ERRORS; i++) {
 			int r = walk(st, n->items[i]);
 
-			if (r < 0)
+			if (r == -ENOMEM)
 				return r;
+			if (r < 0)
+				ret = r;
 		}
-		return 0;
+		return ret;
 	}
 	if (!strchr(n->value, '$') || !strstr(n->value, "${")) {
 		return 0;
@@ -673,7 +742,7 @@ int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
 	struct rs_node *root = s->doc.root;
 	struct subst st = { .s = s, .d = d };
 	size_t len, o = 0, prev = 0;
-	int r;
+	int r, bad = 0;
 
 	st.params = rs_node_get(root, "params");
 	r = declare(s, st.params, d);
@@ -690,16 +759,22 @@ int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
 		if (!st.state || !st.stack)
 			r = -ENOMEM;
 	}
-	/* Every param, used or not: a loop is an error wherever it is. */
-	for (unsigned i = 0; !r && i < s->n_params; i++) {
+	/* Every param, used or not: a loop is an error wherever it is.
+	 * All of them, and then every scalar, each error reported. */
+	for (unsigned i = 0; !r && i < s->n_params && !st.stop &&
+			     d->errors < RS_MAX_ERRORS; i++) {
 		char why[8];
+		int pr = param_value(&st, &s->params[i], why, sizeof(why));
 
-		r = param_value(&st, &s->params[i], why, sizeof(why));
-		if (r == REPORTED)
-			r = -EINVAL;
+		if (pr == -ENOMEM)
+			r = pr;
+		else if (pr)
+			bad = -EINVAL;
 	}
-	if (!r)
+	if (!r && !st.stop)
 		r = walk(&st, root);
+	if (!r)
+		r = bad;
 	if (r < 0 || !st.n)
 		goto out;
 

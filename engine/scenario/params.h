@@ -4,6 +4,11 @@
 
 #include "model.h"
 
+/* What ${} may make: one value (a param's, or a scalar's) at most this
+ * many bytes once expanded, all of them together at most the second. */
+#define RS_PARAM_LEN_MAX (1024u * 1024u)
+#define RS_PARAMS_TOTAL_MAX (16u * 1024u * 1024u)
+
 /* Declare params, apply the environment and --set, substitute ${name}
  * in the DOM, and make s->text (what libcyaml reads) when anything was
  * substituted. */

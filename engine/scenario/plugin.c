@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "caps.h"
 #include "model.h"
@@ -89,6 +90,7 @@ static void load_dir(const char *dir, bool verbose)
 	for (int i = 0; i < n; i++) {
 		unsigned before = n_plugins;
 		char path[PATH_MAX];
+		struct stat st;
 		void *h;
 
 		int len = snprintf(path, sizeof(path), "%s/%s", dir,
@@ -97,6 +99,14 @@ static void load_dir(const char *dir, bool verbose)
 		free(ents[i]);
 		if (len >= (int)sizeof(path) || n_handles == MAX_PLUGINS)
 			continue;
+		/* dlopen() of a FIFO waits for a writer, forever, in every
+		 * command; a device or a directory is no plugin either. */
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+			if (verbose)
+				fprintf(stderr, "rdmascn: plugin %s: not a "
+					"regular file, not loaded\n", path);
+			continue;
+		}
 		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 		if (!h) {
 			if (verbose)

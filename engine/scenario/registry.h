@@ -98,6 +98,14 @@ struct rs_step_common {
 #define RS_ITEM_SIZE(kd) (RS_COUNT_AT(kd) + 16u)
 /* The most elements one entry may make. */
 #define RS_COUNT_MAX 100000u
+/* The most objects and steps a scenario may hold, counts expanded: a
+ * million is what bench/validate_scale.sh measures (1.9 GB to
+ * validate); past it a file only exhausts the host. */
+#define RS_OBJECTS_MAX 1000000u
+/* The most objects one list may name once counted entries in it are
+ * expanded, and the most references of all objects together. */
+#define RS_LIST_MAX 1000000u
+#define RS_REFS_MAX 10000000u
 
 const cyaml_schema_value_t *rs_registry_schema(void);
 /* The schema of one `steps:` entry, for step types that nest steps. */

@@ -133,6 +133,15 @@ n=$((n + 1))
 	[ "$(head -c 4 "$tmp/plan.png" | od -An -tx1 | tr -d ' ')" = 89504e47 ] ||
 	bad "graph --format svg, -o .png: $(cat "$tmp/err")"
 
+# A name that starts with '-' is the file, not an option of dot's
+# (-V.svg would have been dot's -V).
+n=$((n + 1))
+(cd "$tmp" && "$rdmascn" run -n --graph-out -V.svg "$f" >/dev/null 2>err &&
+	"$rdmascn" graph -o -q.png "$f" 2>>err) &&
+	xmllint --noout "$tmp/-V.svg" &&
+	[ "$(head -c 4 "$tmp/-q.png" | od -An -tx1 | tr -d ' ')" = 89504e47 ] ||
+	bad "--graph-out -V.svg, graph -o -q.png: $(cat "$tmp/err")"
+
 n=$((n + 1))
 "$rdmascn" graph -o /nonexistent/dir/g.svg "$f" >/dev/null 2>"$tmp/err"
 rc=$?

@@ -76,6 +76,20 @@ n=$((n + 1))
 grep -q "^rdmascn: plugin $tmp/bad/broken.so: " "$tmp/err" ||
 	fail "broken: stderr: $(cat "$tmp/err")"
 
+# A FIFO (dlopen() would wait for a writer forever) and a directory
+# named *.so: named on stderr, not loaded, every command goes on.
+mkdir "$tmp/odd" "$tmp/odd/dir.so"
+mkfifo "$tmp/odd/fifo.so"
+out=$(RDMASCN_EXTRA_PLUGIN_DIR=$tmp/odd timeout 20 "$rdmascn" plugins 2>"$tmp/err")
+same "fifo: exit" "$?" 0
+same "fifo: stdout" "$out" "$mlx5"
+same "fifo: stderr" "$(cat "$tmp/err")" \
+	"rdmascn: plugin $tmp/odd/dir.so: not a regular file, not loaded
+rdmascn: plugin $tmp/odd/fifo.so: not a regular file, not loaded"
+printf 'scenario: s\ncontexts: [{id: ctx, device: any}]\n' >"$tmp/s.yaml"
+out=$(RDMASCN_EXTRA_PLUGIN_DIR=$tmp/odd timeout 20 "$rdmascn" validate "$tmp/s.yaml" 2>&1)
+same "fifo: validate" "$out rc=$?" "$tmp/s.yaml: valid (1 objects, 0 steps) rc=0"
+
 out=$(RDMASCN_EXTRA_PLUGIN_DIR=$abi1dir "$rdmascn" plugins 2>"$tmp/err")
 same "ABI 1: stdout" "$out" "$mlx5"
 same "ABI 1: stderr" "$(cat "$tmp/err")" \

@@ -12,6 +12,7 @@
 #define RS_UNIT_TESTS(X)                                                  \
 	X(value, shapes)                                                  \
 	X(value, oom_is_sticky)                                           \
+	X(value, escape)                                                  \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
 	X(literal, path_and_load)                                         \

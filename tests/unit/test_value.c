@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "escape.h"
 #include "list.h"
 #include "value.h"
 
@@ -73,4 +74,24 @@ TEST(value, oom_is_sticky)
 	/* Builders tolerate a NULL parent (the parent's allocation failed). */
 	rs_val_put_str(NULL, "k", "v");
 	CHECK_PTR(rs_val_put_obj(NULL, "k"), NULL);
+}
+
+/* What a terminal would act on is spelled out; the rest is as it was. */
+TEST(value, escape)
+{
+	const char *clean = "qp 'a[3]' \u00e9\ttab";
+	char small[8];
+
+	CHECK_PTR(rs_esc(clean), clean);
+	CHECK_PTR(rs_esc(NULL), NULL);
+	CHECK_STR(rs_esc("t\x1b]0;title\a"), "t\\e]0;title\\x07");
+	CHECK_STR(rs_esc("\x1b[2J\r\n\x7f"), "\\e[2J\\r\\n\\x7f");
+	/* C1 CSI as UTF-8, and OSC 52 (the clipboard). */
+	CHECK_STR(rs_esc("\xc2\x9b""31m"), "\\u009b31m");
+	CHECK_STR(rs_esc("\x1b]52;c;aGk=\x07"), "\\e]52;c;aGk=\\x07");
+	/* Cut short at an escape's edge, never in its middle. */
+	CHECK_STR(rs_escape(small, sizeof(small), "ab\x1b\x1b\x1b"),
+		  "ab\\e\\e");
+	CHECK_INT(rs_escape_needed("plain"), 0);
+	CHECK_INT(rs_escape_needed("a\nb"), 1);
 }
