@@ -518,7 +518,9 @@ static bool connected(struct rs_rdv *r, void *arg)
 static bool have_met(struct rs_rdv *r, void *arg)
 {
 	(void)arg;
-	return r->q[0] || r->state[0] != RDV_LIVE;
+	/* Turned away and trying again (rdv_retry()): not yet. */
+	return r->q[0] || (r->state[0] != RDV_LIVE && !r->retry_on &&
+			   !r->connecting);
 }
 
 static int meet_node(struct rs_rdv *r)
@@ -541,10 +543,14 @@ static int meet_node(struct rs_rdv *r)
 	if (r->fail)
 		return r->fail;
 	e = rdv_wait(r, have_met, NULL, ms);
-	if (e == -ETIMEDOUT)
+	if (e == -ETIMEDOUT) {
+		uv_timer_stop(&r->retry);
 		rdv_fail(r, e, "node '%s' (the leader) did not answer node "
-			 "'%s''s hello within %llu ms", lead,
-			 r->names[r->self], (unsigned long long)ms);
+			 "'%s''s hello within %llu ms%s%s%s", lead,
+			 r->names[r->self], (unsigned long long)ms,
+			 r->last_err[0] ? " (" : "", r->last_err,
+			 r->last_err[0] ? ")" : "");
+	}
 	if (!r->fail && !r->q[0])
 		rdv_fail(r, -ECONNRESET, "node '%s' (the leader) closed before "
 			 "the meeting", lead);

@@ -308,13 +308,14 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b)
 			   "proof (a node with another key?)");
 		return;
 	}
-	if (!rdv_leader(r) && !c->authed) {
-		/* Turned away before the handshake (a leader full of
-		 * strangers, or one starting up): not lost, try again. */
+	if (!rdv_leader(r) && !r->met) {
+		/* Turned away before the meeting (a leader full of
+		 * strangers made room, or one starting up): not lost, try
+		 * again.  A leader that refuses us says why first. */
 		rdv_conn_close(c);
 		r->state[0] = RDV_ABSENT;
 		rdv_retry(r, nread == UV_EOF ? "it closed the connection "
-			  "before its handshake" : uv_strerror((int)nread));
+			  "before the meeting" : uv_strerror((int)nread));
 		return;
 	}
 	if (c->rank >= 0 && !c->bye)

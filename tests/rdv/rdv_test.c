@@ -519,6 +519,32 @@ static int node_abort(void)
 	return 0;
 }
 
+/* Processes 0 and 2 are nodes a and b of a run of two (b starts once
+ * the parent says go): they meet and swap their names, whatever process
+ * 1, a stranger, did to the leader meanwhile. */
+static int pair_meets(void)
+{
+	struct rs_rdv_blob all[2];
+	const char *x = me ? "b" : "a";
+	struct rs_rdv_conf c = conf(2, me / 2, 4000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	char err[512];
+	int e;
+
+	if (me == 2)
+		wait_go();
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	if (e)
+		fail("meet: %s", err);
+	e = rs_rdv_allgather(r, "x", x, 1, all, err, sizeof(err));
+	if (e || all[0].len != 1 || memcmp(all[0].data, "a", 1) ||
+	    all[1].len != 1 || memcmp(all[1].data, "b", 1))
+		fail("allgather: %d %s", e, err);
+	rs_rdv_blobs_free(all, 2);
+	rs_rdv_close(r);
+	return 0;
+}
+
 /* Strangers knock before b joins: each is refused and the meeting
  * goes on.  Node 1 here is the stranger; node 2 is b, started late. */
 static int stranger_frame(const void *p, size_t len)
@@ -572,27 +598,8 @@ static int node_strangers(void)
 	};
 	unsigned i;
 
-	if (me == 0 || me == 2) {
-		struct rs_rdv_blob all[2];
-		const char *x = me ? "b" : "a";
-		struct rs_rdv_conf c = conf(2, me / 2, 4000, params_ok, 2);
-		struct rs_rdv *r = NULL;
-		char err[512];
-		int e;
-
-		if (me == 2)
-			wait_go();      /* the strangers have knocked */
-		e = rs_rdv_meet(&c, &r, err, sizeof(err));
-		if (e)
-			fail("meet: %s", err);
-		e = rs_rdv_allgather(r, "x", x, 1, all, err, sizeof(err));
-		if (e || all[0].len != 1 || memcmp(all[0].data, "a", 1) ||
-		    all[1].len != 1 || memcmp(all[1].data, "b", 1))
-			fail("allgather: %d %s", e, err);
-		rs_rdv_blobs_free(all, 2);
-		rs_rdv_close(r);
-		return 0;
-	}
+	if (me == 0 || me == 2)
+		return pair_meets();
 	for (i = 0; i < sizeof(hellos) / sizeof(*hellos); i++) {
 		uint8_t *m;
 		size_t len;
@@ -681,25 +688,7 @@ static int node_key_stranger(void)
 			fail("cannot tell b");
 		return 0;
 	}
-	struct rs_rdv_blob all[2];
-	const char *x = me ? "b" : "a";
-	struct rs_rdv_conf c = conf(2, me / 2, 4000, params_ok, 2);
-	struct rs_rdv *r = NULL;
-	char err[512];
-	int e;
-
-	if (me == 2)
-		wait_go();
-	e = rs_rdv_meet(&c, &r, err, sizeof(err));
-	if (e)
-		fail("meet: %s", err);
-	e = rs_rdv_allgather(r, "x", x, 1, all, err, sizeof(err));
-	if (e || all[0].len != 1 || memcmp(all[0].data, "a", 1) ||
-	    all[1].len != 1 || memcmp(all[1].data, "b", 1))
-		fail("allgather: %d %s", e, err);
-	rs_rdv_blobs_free(all, 2);
-	rs_rdv_close(r);
-	return 0;
+	return pair_meets();
 }
 
 /* A fake leader holds the port first, without the key: node b, with
@@ -885,20 +874,7 @@ static int node_flood(void)
 		}
 		return 0;
 	}
-	struct rs_rdv_conf c = conf(2, me / 2, 4000, params_ok, 2);
-	struct rs_rdv *r = NULL;
-	char err[512];
-	int e, v;
-
-	if (me == 2)
-		wait_go();
-	e = rs_rdv_meet(&c, &r, err, sizeof(err));
-	if (!e)
-		e = rs_rdv_verdict(r, 0, &v, err, sizeof(err));
-	if (e)
-		fail("meet: %s", err);
-	rs_rdv_close(r);
-	return 0;
+	return pair_meets();
 }
 
 /* Without a key the nodes meet only on loopback; --insecure lets them
