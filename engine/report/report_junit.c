@@ -16,6 +16,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "gate.h"
 #include "macros.h"
 #include "report.h"
 #include "value.h"
@@ -31,6 +32,7 @@ struct tc {
 	enum tc_result result;
 	char message[1024];
 	const char *type;       /* failure or error type: the outcome */
+	const struct rs_val *gates; /* a step's, judged: its system-out */
 };
 
 struct suite {
@@ -72,6 +74,24 @@ static double phase_s(const struct rs_val *rec, const char *phase)
 	       1000.0;
 }
 
+/* A step's gates, a line each, as the text report says them: the
+ * junit-10 schema has no properties in a testcase, and CI shows a
+ * testcase's system-out beside it. */
+static int put_gates(xmlTextWriterPtr w, const struct rs_val *gates)
+{
+	int r = 0;
+
+	r |= xmlTextWriterStartElement(w, BAD_CAST "system-out") < 0;
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		char text[256];
+
+		rs_gate_result_text(rs_val_at(gates, i), text, sizeof(text));
+		r |= xmlTextWriterWriteFormatString(w, "gate %s\n", text) < 0;
+	}
+	r |= xmlTextWriterEndElement(w) < 0;
+	return r;
+}
+
 static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
 {
 	static const char *const tags[] = {
@@ -97,6 +117,8 @@ static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
 		r |= xmlTextWriterWriteString(w, BAD_CAST t->message) < 0;
 		r |= xmlTextWriterEndElement(w) < 0;
 	}
+	if (rs_val_len(t->gates))
+		r |= put_gates(w, t->gates);
 	r |= xmlTextWriterEndElement(w) < 0;
 	return r ? -EIO : 0;
 }
@@ -153,6 +175,7 @@ static void step_tc(const struct rs_val *e, struct tc *t, char *name,
 	*t = (struct tc){
 		.name = name,
 		.time_s = rs_val_get_double(e, "duration_ms") / 1000.0,
+		.gates = rs_val_get(e, "gates"),
 	};
 	if (!strcmp(outcome, "passed"))
 		return;

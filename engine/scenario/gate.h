@@ -85,5 +85,9 @@ const struct rs_loc *rs_gate_loc(const struct rs_obj *obj, enum rs_figure f,
 struct rs_val *rs_gate_entries(const struct rs_obj *obj);
 /* "latency.typical max 50 usec": one entry's bounds, for messages. */
 void rs_gate_text(const struct rs_val *e, char *buf, size_t len);
+/* "latency.typical <= 50 usec: 12.3 usec held" ("1 <= latency.min <= 2
+ * usec: ...", "... missed", "...: not recorded, missed"): a judged
+ * entry (value and passed added), for the reports. */
+void rs_gate_result_text(const struct rs_val *e, char *buf, size_t len);
 
 #endif
