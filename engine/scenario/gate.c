@@ -11,8 +11,8 @@
 #include "model.h"
 #include "value.h"
 
-#define RS_GATE_DEF(id, g, n, u, l)                                       \
-	[RS_FIG_##id] = { g "." n, g, n, u, l },
+#define RS_GATE_DEF(id, g, n, u, l, h)                                    \
+	[RS_FIG_##id] = { g "." n, g, n, u, l, h },
 const struct rs_figure_def rs_figures[RS_FIG_COUNT] = {
 	RS_GATE_FIGURES(RS_GATE_DEF)
 };
@@ -24,7 +24,7 @@ static const cyaml_schema_field_t bound_fields[] = {
 	CYAML_FIELD_END
 };
 
-#define RS_GATE_FIELD(id, g, n, u, l)                                     \
+#define RS_GATE_FIELD(id, g, n, u, l, h)                                  \
 	CYAML_FIELD_MAPPING_PTR(g "." n, CYAML_FLAG_POINTER |             \
 				CYAML_FLAG_OPTIONAL, struct rs_gate,      \
 				f[RS_FIG_##id], bound_fields),
