@@ -21,6 +21,16 @@ _rdmascn_files() # [PATTERN...]: files matching a PATTERN, and directories
 	COMPREPLY+=($(compgen -d -- "$cur"))
 }
 
+# The figures of a run record, as `rdmascn compare --figure x` lists
+# them (tests/packaging/completion.sh compares the two).
+_rdmascn_figures()
+{
+	COMPREPLY=($(compgen -W 'latency.min latency.typical latency.avg
+		latency.stdev latency.p99 latency.p99.9 latency.max
+		throughput.messages throughput.elapsed_ms throughput.MB/s
+		throughput.Gb/s throughput.Mpps' -- "$cur"))
+}
+
 _rdmascn()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
@@ -99,7 +109,12 @@ _rdmascn()
 		if [[ $verb == graph ]]; then
 			COMPREPLY=($(compgen -W 'dot svg png' -- "$cur"))
 			return 0
-		fi ;;
+		fi
+		[[ $verb == compare ]] && { _rdmascn_figures; return 0; } ;;
+	--figure)
+		[[ $verb == compare ]] && { _rdmascn_figures; return 0; } ;;
+	-t|--tolerance)
+		[[ $verb == compare ]] && return 0 ;;
 	--json)
 		# run --json FILE; devices and plugins --json take no value.
 		if [[ $verb == run ]]; then
@@ -128,7 +143,7 @@ _rdmascn()
 	plugins)
 		opts='-j --json -h --help' ;;
 	compare)
-		opts='-t --tolerance -j --json -h --help' ;;
+		opts='-t --tolerance -f --figure -j --json -h --help' ;;
 	*)
 		return 0 ;;
 	esac

@@ -2,10 +2,13 @@
 /*
  * rdmascn compare OLD.json NEW.json: two run records' figures side by
  * side, step by step (matched by id, else by number), each with NEW/OLD
- * and which way is better; exit 1 when one got worse by more than the
- * tolerance.  The rows are built first, then printed as text or JSON.
+ * and which way is better; exit 1 when a judged figure got worse by more
+ * than its tolerance.  Judged are a step's headline figures (gate.h), or
+ * those --figure names; --figure also leaves the others out.  The rows
+ * are built first, then printed as text or JSON.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +20,51 @@
 #include "value.h"
 
 #define DEFAULT_TOLERANCE 5.0
+
+/* A tolerance for the figures a glob names: -t latency.*=3. */
+struct tol {
+	const char *glob;
+	double pct;
+};
+
+/* Which figures count, and how much each may get worse. */
+struct focus {
+	double tol;              /* -t PCT: every figure without its own */
+	struct tol *tols;        /* -t GLOB=PCT, in the order given */
+	unsigned n_tols;
+	const char **globs;      /* --figure GLOB; none: the headline */
+	unsigned n_globs;
+};
+
+static bool named(const char *glob, const struct rs_figure_def *f)
+{
+	return !fnmatch(glob, f->name, 0);
+}
+
+/* Shown and judged: --figure names it, or (none given) any figure is
+ * shown and a headline one judged. */
+static bool shown(const struct focus *fo, const struct rs_figure_def *f)
+{
+	for (unsigned i = 0; i < fo->n_globs; i++)
+		if (named(fo->globs[i], f))
+			return true;
+	return !fo->n_globs;
+}
+
+static bool judged(const struct focus *fo, const struct rs_figure_def *f)
+{
+	return fo->n_globs ? shown(fo, f) : f->headline;
+}
+
+/* The last -t GLOB=PCT that names @f, else -t PCT: a general glob then
+ * a narrower one reads as the narrower winning. */
+static double tolerance(const struct focus *fo, const struct rs_figure_def *f)
+{
+	for (unsigned i = fo->n_tols; i-- > 0;)
+		if (named(fo->tols[i].glob, f))
+			return fo->tols[i].pct;
+	return fo->tol;
+}
 
 /* The JSON in @path, or NULL with the reason said on stderr. */
 static struct json_object *read_json(const char *path)
@@ -155,7 +203,7 @@ static void step_name(struct json_object *s, char *buf, size_t len)
 
 /* One row a figure both records have; returns how many regressed. */
 static unsigned compare_step(struct json_object *os, struct json_object *ns,
-			     double tol, struct rs_val *rows)
+			     const struct focus *fo, struct rs_val *rows)
 {
 	unsigned regressed = 0;
 	char name[128];
@@ -163,10 +211,11 @@ static unsigned compare_step(struct json_object *os, struct json_object *ns,
 	step_name(os, name, sizeof(name));
 	for (unsigned i = 0; i < RS_FIG_COUNT; i++) {
 		const struct rs_figure_def *f = &rs_figures[i];
-		double o, n, worse;
+		double o, n, worse, tol = tolerance(fo, f);
+		bool judge = judged(fo, f);
 		struct rs_val *r;
 
-		if (!figure(os, f, &o) || !figure(ns, f, &n))
+		if (!shown(fo, f) || !figure(os, f, &o) || !figure(ns, f, &n))
 			continue;
 		r = rs_val_push_obj(rows);
 		rs_val_put_str(r, "step", name);
@@ -176,6 +225,9 @@ static unsigned compare_step(struct json_object *os, struct json_object *ns,
 		rs_val_put_double(r, "new", n);
 		rs_val_put_str(r, "better", f->lower_better ? "lower" :
 			       "higher");
+		rs_val_put_bool(r, "judged", judge);
+		if (judge)
+			rs_val_put_double(r, "tolerance_pct", tol);
 		if (o == 0) {
 			rs_val_put_bool(r, "regressed", false);
 			continue;
@@ -184,10 +236,27 @@ static unsigned compare_step(struct json_object *os, struct json_object *ns,
 		/* How much worse, in percent of the old value. */
 		worse = (f->lower_better ? n - o : o - n) / fabs(o) * 100;
 		rs_val_put_double(r, "worse_pct", worse);
-		rs_val_put_bool(r, "regressed", worse > tol);
-		regressed += worse > tol;
+		rs_val_put_bool(r, "regressed", judge && worse > tol);
+		regressed += judge && worse > tol;
 	}
 	return regressed;
+}
+
+/* A figure in 12 columns with four significant digits at least: Mpps
+ * of a slow link is 0.00123, not 0.000; large values keep three
+ * decimals as before. */
+static void put_num(FILE *f, double v)
+{
+	int decimals = 3;
+
+	if (v != 0 && fabs(v) < 1) {
+		decimals = 3 - (int)floor(log10(fabs(v)));
+		if (decimals > 12) {
+			fprintf(f, " %12.4g", v);
+			return;
+		}
+	}
+	fprintf(f, " %12.*f", decimals, v);
 }
 
 static void print_rows(FILE *f, const struct rs_val *res)
@@ -207,15 +276,24 @@ static void print_rows(FILE *f, const struct rs_val *res)
 		if (strcmp(step, last))
 			fprintf(f, "%s\n", step);
 		last = step;
-		fprintf(f, "  %-22s %12.3f %12.3f %-8s", rs_val_get_str(r, "figure"),
-			rs_val_get_double(r, "old"), rs_val_get_double(r, "new"),
-			rs_val_get_str(r, "unit"));
+		bool judge = json_object_get_boolean(
+			rs_val_json(rs_val_get(r, "judged")));
+
+		fprintf(f, "  %-22s", rs_val_get_str(r, "figure"));
+		put_num(f, rs_val_get_double(r, "old"));
+		put_num(f, rs_val_get_double(r, "new"));
+		fprintf(f, " %-8s", rs_val_get_str(r, "unit"));
 		if (rs_val_get(r, "ratio"))
 			fprintf(f, " x%-7.3f", rs_val_get_double(r, "ratio"));
 		else
 			fprintf(f, " %-8s", "-");
-		fprintf(f, " %s is better%s\n", rs_val_get_str(r, "better"),
-			reg ? "  REGRESSED" : "");
+		fprintf(f, " %s is better", rs_val_get_str(r, "better"));
+		if (judge)
+			fprintf(f, ", tolerance %g%%%s\n",
+				rs_val_get_double(r, "tolerance_pct"),
+				reg ? "  REGRESSED" : "");
+		else
+			fputs(", not judged\n", f);
 	}
 	for (size_t i = 0; i < rs_val_len(rs_val_get(res, "unmatched")); i++)
 		fprintf(f, "%s: not in both records\n", json_object_get_string(
@@ -223,7 +301,7 @@ static void print_rows(FILE *f, const struct rs_val *res)
 }
 
 /* Each regression on stderr, naming the figure. */
-static void say_regressions(const struct rs_val *res, double tol)
+static void say_regressions(const struct rs_val *res)
 {
 	const struct rs_val *rows = rs_val_get(res, "figures");
 
@@ -238,12 +316,27 @@ static void say_regressions(const struct rs_val *res, double tol)
 			rs_val_get_str(r, "step"), rs_val_get_str(r, "figure"),
 			rs_val_get_double(r, "old"), rs_val_get_double(r, "new"),
 			rs_val_get_str(r, "unit"),
-			rs_val_get_double(r, "worse_pct"), tol);
+			rs_val_get_double(r, "worse_pct"),
+			rs_val_get_double(r, "tolerance_pct"));
 	}
 }
 
-static int parse_tolerance(const struct rs_cmd *cmd, const char *arg,
-			   double *ret)
+/* A glob that names no figure is a typo: refused, with the names. */
+static int check_glob(const struct rs_cmd *cmd, const char *opt,
+		      const char *glob)
+{
+	char names[512];
+
+	for (unsigned i = 0; i < RS_FIG_COUNT; i++)
+		if (named(glob, &rs_figures[i]))
+			return 0;
+	rs_figure_names(names, sizeof(names));
+	return rs_cmd_usage_error(cmd, "%s '%s' names no figure (figures: "
+				  "%s).", opt, glob, names);
+}
+
+static int parse_pct(const struct rs_cmd *cmd, const char *arg,
+		     double *ret)
 {
 	char *end;
 
@@ -253,7 +346,41 @@ static int parse_tolerance(const struct rs_cmd *cmd, const char *arg,
 		end++;
 	if (errno || end == arg || *end || !isfinite(*ret) || *ret < 0)
 		return rs_cmd_usage_error(cmd, "--tolerance takes a percentage "
-					  "(0 or more), not '%s'.", arg);
+					  "(0 or more), or FIGURE=PCT, not "
+					  "'%s'.", arg);
+	return 0;
+}
+
+/* -t PCT,GLOB=PCT,...: a bare number is every figure's, GLOB=PCT the
+ * figures GLOB names (fnmatch).  @arg is argv's, cut in place. */
+static int parse_tolerance(const struct rs_cmd *cmd, char *arg,
+			   struct focus *fo)
+{
+	size_t n = 1;
+	struct tol *t;
+	char *item;
+
+	for (const char *c = arg; *c; c++)
+		n += *c == ',';
+	t = rs_reallocarray(fo->tols, fo->n_tols + n, sizeof(*t));
+	if (!t)
+		return rs_cmd_no_memory(cmd);
+	fo->tols = t;
+	while ((item = strsep(&arg, ","))) {
+		char *eq = strrchr(item, '=');
+		double pct;
+
+		if (!eq) {
+			if (parse_pct(cmd, item, &fo->tol))
+				return RS_EXIT_INVALID;
+			continue;
+		}
+		*eq = '\0';
+		if (parse_pct(cmd, eq + 1, &pct) ||
+		    check_glob(cmd, "--tolerance", item))
+			return RS_EXIT_INVALID;
+		fo->tols[fo->n_tols++] = (struct tol){ item, pct };
+	}
 	return 0;
 }
 
@@ -261,36 +388,51 @@ int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "tolerance", required_argument, NULL, 't' },
+		{ "figure", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	struct json_object *old = NULL, *new = NULL, *steps;
-	double tol = DEFAULT_TOLERANCE;
+	struct focus fo = { .tol = DEFAULT_TOLERANCE };
 	struct rs_val *res = NULL, *rows, *unmatched;
 	unsigned regressed = 0;
 	bool json = false;
 	int c, ret = RS_EXIT_INVALID;
 
-	while ((c = getopt_long(argc, argv, ":t:jh", opts, NULL)) != -1) {
+	fo.globs = rs_calloc(argc + 1, sizeof(*fo.globs));
+	if (!fo.globs)
+		return rs_cmd_no_memory(cmd);
+	while ((c = getopt_long(argc, argv, ":t:f:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (parse_tolerance(cmd, optarg, &tol))
-				return RS_EXIT_INVALID;
+			ret = parse_tolerance(cmd, optarg, &fo);
+			if (ret)
+				goto out;
+			ret = RS_EXIT_INVALID;
+			break;
+		case 'f':
+			if (check_glob(cmd, "--figure", optarg))
+				goto out;
+			fo.globs[fo.n_globs++] = optarg;
 			break;
 		case 'j':
 			json = true;
 			break;
 		case 'h':
 			rs_cmd_usage(cmd, stdout);
-			return RS_EXIT_PASSED;
+			ret = RS_EXIT_PASSED;
+			goto out;
 		default:
-			return rs_cmd_bad_option(cmd, argv, c);
+			ret = rs_cmd_bad_option(cmd, argv, c);
+			goto out;
 		}
 	}
-	if (optind + 2 != argc)
-		return rs_cmd_usage_error(cmd, "compare takes two run records "
-					  "(rdmascn run --json FILE).");
+	if (optind + 2 != argc) {
+		ret = rs_cmd_usage_error(cmd, "compare takes two run records "
+					 "(rdmascn run --json FILE).");
+		goto out;
+	}
 	old = load_record(argv[optind]);
 	new = old ? load_record(argv[optind + 1]) : NULL;
 	if (!new)
@@ -299,7 +441,7 @@ int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv)
 	res = rs_val_obj();
 	rs_val_put_str(res, "old", argv[optind]);
 	rs_val_put_str(res, "new", argv[optind + 1]);
-	rs_val_put_double(res, "tolerance_pct", tol);
+	rs_val_put_double(res, "tolerance_pct", fo.tol);
 	rows = rs_val_put_arr(res, "figures");
 	unmatched = rs_val_put_arr(res, "unmatched");
 	json_object_object_get_ex(old, "steps", &steps);
@@ -315,7 +457,7 @@ int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv)
 			rs_val_push_str(unmatched, name);
 			continue;
 		}
-		regressed += compare_step(os, ns, tol, rows);
+		regressed += compare_step(os, ns, &fo, rows);
 	}
 	rs_val_put_u64(res, "regressed", regressed);
 	if (rs_val_check(res) < 0) {
@@ -326,11 +468,13 @@ int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv)
 		rs_val_write_json(stdout, res, true);
 	else
 		print_rows(stdout, res);
-	say_regressions(res, tol);
+	say_regressions(res);
 	ret = regressed ? RS_EXIT_FAILED : RS_EXIT_PASSED;
 out:
 	rs_val_free(res);
 	json_object_put(old);
 	json_object_put(new);
+	rs_free(fo.tols);
+	rs_free(fo.globs);
 	return ret;
 }

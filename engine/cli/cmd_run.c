@@ -187,6 +187,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			".gv, .svg or .png file.", o->graph_out);
 	o->out = rs_run_to_stdout(o->json) || rs_run_to_stdout(o->junit) ?
 		 stderr : stdout;
+	o->err = stderr;
 	if (rs_text_opts_init(&o->text, o->out, o->color, o->text.quiet))
 		return rs_cmd_usage_error(cmd, "Unknown --color '%s': auto, "
 					  "always or never.", o->color);
@@ -317,7 +318,7 @@ static int record_init(struct rs_run *run, const char *file,
 	run->rec = rec;
 	if (!rec || rs_record_init(rec, run->dry_run, run->verbose))
 		return -ENOMEM;
-	if (rs_record_add_reporter(rec, rs_report_text(o->out, stderr,
+	if (rs_record_add_reporter(rec, rs_report_text(o->out, o->err,
 						       &o->text)) ||
 	    (res && rs_record_add_reporter(rec, rs_results_cell(res))) ||
 	    (o->graph_out &&
@@ -399,7 +400,8 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->cell = cell ? cell->name : NULL;
 	run->default_deadline_ms = 10000;
 	run->progress_ms = o->text.progress ? 250 : 0;
-	rs_diag_init(&run->diag, stderr);
+	run->err = o->err;
+	rs_diag_init(&run->diag, o->err);
 	run->live = rs_calloc(s->n_objects + 1, sizeof(*run->live));
 	run->created = rs_calloc(s->n_objects + 1, sizeof(*run->created));
 	if (!run->live || !run->created)
@@ -449,9 +451,9 @@ static void run_free(struct rs_run *run)
 	rs_scenario_free(run->s_facts);
 }
 
-static int interrupted_exit(void)
+static int interrupted_exit(FILE *err)
 {
-	fprintf(stderr, "rdmascn: interrupted by %s; torn down\n",
+	fprintf(err, "rdmascn: interrupted by %s; torn down\n",
 		rs_interrupted == SIGINT ? "SIGINT" : "SIGTERM");
 	return 128 + rs_interrupted;
 }
@@ -592,7 +594,7 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 out:
 	if (o->check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
 		unsigned n_devs = 0;
-		int n = rs_leaks_check(stderr, run, &n_devs);
+		int n = rs_leaks_check(o->err, run, &n_devs);
 
 		if (n)
 			ret = RS_EXIT_CANTRUN;
@@ -612,7 +614,7 @@ out:
 	rs_run_nodes_gather(run);
 	rs_run_nodes_close(run);
 	if (rs_interrupted)
-		return interrupted_exit();
+		return interrupted_exit(o->err);
 	return ret;
 }
 
@@ -685,6 +687,43 @@ int rs_run_invalid(const struct rs_cmd *cmd, const struct rs_scenario *s,
 	return ret;
 }
 
+/*
+ * Under a launcher the output is not the user's terminal even when it is
+ * a pty: Open MPI gives each rank one and copies it to wherever mpirun's
+ * output goes, a file as often as not.  No colour unless --color always,
+ * no progress line; and each line of a node's report starts with "[NODE] "
+ * (the nodes' reports arrive merged, line by line).  0 or -ENOMEM.
+ */
+static int launched_output(struct run_opts *o, const struct rs_scenario *s)
+{
+	char prefix[RS_REC_ID_MAX + 4];
+
+	if (!rs_role_launcher())
+		return 0;
+	o->text.progress = false;
+	if (!o->color || !strcmp(o->color, "auto"))
+		o->text.color = false;
+	if (!rs_nodes_count(s) || o->role.node == RS_NODE_ANY)
+		return 0;
+	snprintf(prefix, sizeof(prefix), "[%s] ",
+		 rs_node_name(s, o->role.node));
+	o->out = rs_text_prefixed(o->out, prefix);
+	o->err = o->out ? rs_text_prefixed(stderr, prefix) : NULL;
+	return o->out && o->err ? 0 : -ENOMEM;
+}
+
+/* The prefixed streams (launched_output()) go before what they write to. */
+static int close_output(struct run_opts *o)
+{
+	int r = 0;
+
+	if (o->err && o->err != stderr && fclose(o->err))
+		r = -errno;
+	if (o->out && o->out != stdout && o->out != stderr && fclose(o->out))
+		r = -errno;
+	return r;
+}
+
 int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -724,6 +763,10 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = 0;
+	if (launched_output(&o, s)) {
+		ret = rs_cmd_no_memory(cmd);
+		goto out;
+	}
 	o.rdv_addr = rs_role_rendezvous(s, o.rendezvous);
 	if (rs_nodes_count(s) > 1 && o.role.node != RS_NODE_ANY &&
 	    !o.dry_run) {
@@ -764,6 +807,11 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	if (rs_interrupted)
 		ret = 128 + rs_interrupted;
 out:
+	/* The report could not be written to the end: a verdict nobody
+	 * can read. */
+	if (close_output(&o) && (ret == RS_EXIT_PASSED ||
+	    ret == RS_EXIT_FAILED || ret == RS_EXIT_SKIPPED))
+		ret = RS_EXIT_CANTRUN;
 	rs_out_abort(&samples);
 	rs_results_free(res);
 	rs_scenario_free(s);

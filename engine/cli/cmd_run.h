@@ -32,6 +32,7 @@ struct run_opts {
 	struct rs_text_opts text; /* -q, --color, a terminal */
 	FILE *out;               /* what users read: stdout, unless --json
 				  * or --junit write there */
+	FILE *err;               /* the text report's errors: stderr */
 	const char *node;        /* --node NAME */
 	const char *rendezvous;  /* --rendezvous HOST:PORT */
 	struct rs_role role;     /* the node this process plays */

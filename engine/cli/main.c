@@ -84,7 +84,15 @@ static const struct rs_cmd commands[] = {
 	  "  -j, --json          print JSON\n" },
 	{ "compare", rs_cmd_compare, "[OPTIONS] OLD.json NEW.json",
 	  "compare two run records' figures; exit 1 if one regressed",
-	  "  -t, --tolerance PCT  how much worse a figure may get (default 5)\n"
+	  "  -t, --tolerance [FIGURE=]PCT[,...]\n"
+	  "                      how much worse, in percent, a judged figure\n"
+	  "                      may get: PCT for all (default 5), FIGURE=PCT\n"
+	  "                      for those a glob names (the last that names\n"
+	  "                      one wins); repeatable\n"
+	  "  -f, --figure FIGURE  show and judge only the figures this glob\n"
+	  "                      names (repeatable); without it every figure\n"
+	  "                      is shown, each step's headline judged\n"
+	  "                      (latency.typical, throughput.MB/s)\n"
 	  "  -j, --json          print JSON\n" },
 	{ "softroce", rs_cmd_softroce, "[VM-OPTIONS] -- COMMAND [ARG...]",
 	  "run COMMAND on a real Soft-RoCE device (rxe0) in a throwaway VM",

@@ -99,6 +99,14 @@ static int from_env(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		"picks the node).", file, n, names);
 }
 
+const char *rs_role_launcher(void)
+{
+	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++)
+		if (getenv(launchers[i].rank))
+			return launchers[i].rank;
+	return NULL;
+}
+
 int rs_role_pick(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		 const char *file, const char *node, bool dry_run,
 		 struct rs_role *ret)
@@ -131,9 +139,7 @@ int rs_role_pick(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		return -1;
 	}
 	/* A dry run without a role shows every node's calls. */
-	if (dry_run && !getenv("OMPI_COMM_WORLD_RANK") &&
-	    !getenv("SLURM_PROCID") && !getenv("PMI_RANK") &&
-	    !getenv("PMIX_RANK"))
+	if (dry_run && !rs_role_launcher())
 		return -1;
 	return from_env(cmd, s, file, ret);
 }

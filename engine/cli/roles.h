@@ -16,6 +16,9 @@ struct rs_role {
 	int rank;          /* the launcher's rank; -1: none */
 };
 
+/* The rank variable of the launcher that started this process (roles.c
+ * lists them), or NULL: none is set. */
+const char *rs_role_launcher(void);
 /* From --node @node, else the launcher's environment (roles.c lists
  * the variables): -1 and *@ret, or the exit code (2) with the reason
  * on stderr. */

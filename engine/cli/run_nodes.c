@@ -176,7 +176,8 @@ void rs_run_nodes_gather(struct rs_run *run)
 	    rs_rdv_gather(run->rdv, "records", mine, strlen(mine),
 			  run->node == 0 ? all : NULL, err, sizeof(err))) {
 		if (run->node == 0)
-			fprintf(stderr, "rdmascn: nodes: the other nodes' "
+			fprintf(run->err ? run->err : stderr,
+				"rdmascn: nodes: the other nodes' "
 				"records: %s\n", err[0] ? err : "out of memory");
 		rs_free(all);
 		return;

@@ -91,7 +91,7 @@ int rs_run_probe(struct rs_run *run)
 			      run->devices ? "none listed" : strerror(errno));
 		snprintf(retry, sizeof(retry), "rdmascn run --softroce %s",
 			 run->file);
-		rs_devices_explain_none(stderr, retry);
+		rs_devices_explain_none(run->err ? run->err : stderr, retry);
 		return -ENODEV;
 	}
 	for (unsigned i = 0; i < run->s->n_objects; i++) {

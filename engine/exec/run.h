@@ -96,6 +96,9 @@ struct rs_run {
 	struct rs_live **created;/* in creation order */
 	unsigned n_created;
 	struct rs_diag diag;     /* errors: FILE:LINE:COL on stderr */
+	/* Advice beyond the record (how to get a device): stderr, or
+	 * under a launcher a stream that says the node on each line. */
+	FILE *err;
 	struct rs_record *rec;   /* what happened, for the reporters */
 	bool dry_run;
 	bool verbose;

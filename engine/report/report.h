@@ -23,6 +23,11 @@ struct rs_text_opts {
 int rs_text_opts_init(struct rs_text_opts *o, FILE *out, const char *color,
 		      bool quiet);
 
+/* A stream onto @f that starts each line with @prefix ("[b] ", a node
+ * under a launcher) and passes each line on as it ends; fclose() it
+ * before @f, which it leaves open.  NULL when out of memory. */
+FILE *rs_text_prefixed(FILE *f, const char *prefix);
+
 /* What users read as the run goes, on @out; errors, and the calls of a
  * run with -v, on @err.  @o NULL: plain lines, every one.  NULL when out
  * of memory. */

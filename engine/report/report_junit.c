@@ -17,6 +17,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "escape.h"
+#include "gate.h"
 #include "macros.h"
 #include "report.h"
 #include "value.h"
@@ -32,6 +33,7 @@ struct tc {
 	enum tc_result result;
 	char message[1024];
 	const char *type;       /* failure or error type: the outcome */
+	const struct rs_val *gates; /* a step's, judged: its system-out */
 };
 
 struct suite {
@@ -88,6 +90,24 @@ static double phase_s(const struct rs_val *rec, const char *phase)
 	       1000.0;
 }
 
+/* A step's gates, a line each, as the text report says them: the
+ * junit-10 schema has no properties in a testcase, and CI shows a
+ * testcase's system-out beside it. */
+static int put_gates(xmlTextWriterPtr w, const struct rs_val *gates)
+{
+	int r = 0;
+
+	r |= xmlTextWriterStartElement(w, BAD_CAST "system-out") < 0;
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		char text[256];
+
+		rs_gate_result_text(rs_val_at(gates, i), text, sizeof(text));
+		r |= xmlTextWriterWriteFormatString(w, "gate %s\n", text) < 0;
+	}
+	r |= xmlTextWriterEndElement(w) < 0;
+	return r;
+}
+
 static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
 {
 	static const char *const tags[] = {
@@ -97,22 +117,20 @@ static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
 	int r = 0;
 
 	r |= xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0;
-	r |= attr(w, BAD_CAST "classname",
-					 BAD_CAST s->classname) < 0;
-	r |= attr(w, BAD_CAST "name",
-					 BAD_CAST t->name) < 0;
+	r |= attr(w, BAD_CAST "classname", BAD_CAST s->classname) < 0;
+	r |= attr(w, BAD_CAST "name", BAD_CAST t->name) < 0;
 	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
 					       t->time_s) < 0;
 	if (t->result != TC_PASSED) {
 		r |= xmlTextWriterStartElement(w, BAD_CAST tags[t->result]) < 0;
-		r |= attr(w, BAD_CAST "message",
-						 BAD_CAST t->message) < 0;
+		r |= attr(w, BAD_CAST "message", BAD_CAST t->message) < 0;
 		if (t->type)
-			r |= attr(w, BAD_CAST "type",
-							 BAD_CAST t->type) < 0;
+			r |= attr(w, BAD_CAST "type", BAD_CAST t->type) < 0;
 		r |= text(w, t->message) < 0;
 		r |= xmlTextWriterEndElement(w) < 0;
 	}
+	if (rs_val_len(t->gates))
+		r |= put_gates(w, t->gates);
 	r |= xmlTextWriterEndElement(w) < 0;
 	return r ? -EIO : 0;
 }
@@ -169,6 +187,7 @@ static void step_tc(const struct rs_val *e, struct tc *t, char *name,
 	*t = (struct tc){
 		.name = name,
 		.time_s = rs_val_get_double(e, "duration_ms") / 1000.0,
+		.gates = rs_val_get(e, "gates"),
 	};
 	if (!strcmp(outcome, "passed"))
 		return;
@@ -331,8 +350,7 @@ static int put_property(xmlTextWriterPtr w, const char *name,
 
 	r |= xmlTextWriterStartElement(w, BAD_CAST "property") < 0;
 	r |= attr(w, BAD_CAST "name", BAD_CAST name) < 0;
-	r |= attr(w, BAD_CAST "value",
-					 BAD_CAST value) < 0;
+	r |= attr(w, BAD_CAST "value", BAD_CAST value) < 0;
 	r |= xmlTextWriterEndElement(w) < 0;
 	return r;
 }
@@ -394,10 +412,9 @@ static int put_suite(xmlTextWriterPtr w, struct suite *s, const char *human)
 	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
 		rs_val_get_double(rs_val_get(rec, "durations_ms"), "total") /
 		1000.0) < 0;
-	r |= attr(w, BAD_CAST "timestamp",
-					 BAD_CAST stamp) < 0;
+	r |= attr(w, BAD_CAST "timestamp", BAD_CAST stamp) < 0;
 	r |= attr(w, BAD_CAST "hostname",
-					 BAD_CAST rs_val_text(rec, "host")) < 0;
+		  BAD_CAST rs_val_text(rec, "host")) < 0;
 	r |= attr(w, BAD_CAST "file", BAD_CAST
 		rs_val_text(rs_val_get(rec, "scenario"), "file")) < 0;
 	r |= put_properties(w, rec);

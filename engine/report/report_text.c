@@ -330,6 +330,7 @@ static void print_step(struct text *t, const struct rs_val *e)
 	const char *id = rs_val_get_str(e, "id");
 	const char *msg = rs_val_get_str(e, "message");
 	const struct rs_val *figs = rs_val_get(e, "figures");
+	const struct rs_val *gates = rs_val_get(e, "gates");
 	char qid[RS_REC_ID_MAX + 3] = "-";
 	uint64_t wrs = rs_val_get_u64(e, "wrs");
 
@@ -352,6 +353,13 @@ static void print_step(struct text *t, const struct rs_val *e)
 	if (msg && strcmp(outcome, "passed"))
 		fprintf(out(t), ": %s", rs_esc(msg));
 	fputc('\n', out(t));
+	/* What was enforced, held or not: a log shows every bound. */
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		char text[256];
+
+		rs_gate_result_text(rs_val_at(gates, i), text, sizeof(text));
+		fprintf(out(t), "  gate %s\n", text);
+	}
 }
 
 static void print_leaks(struct text *t, const struct rs_val *e)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * A terminal's extras for the text reporter: colour and the progress
- * line (term.h), and the choice of both for an output (report.h).
+ * line (term.h), and the choice of both for an output (report.h); the
+ * node's prefix on each line under a launcher (report.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
+#include "alloc.h"
 #include "term.h"
 
 #define GREEN "\033[32m"
@@ -114,4 +116,64 @@ void rs_term_line_clear(struct rs_term_line *l)
 		return;
 	fputs("\r\033[K", l->f);
 	l->shown = false;
+}
+
+/* A stream that writes each line to another with a prefix before it. */
+struct prefixed {
+	FILE *f;
+	bool mid;        /* inside a line: its prefix is written */
+	char prefix[];
+};
+
+static ssize_t prefixed_write(void *cookie, const char *buf, size_t len)
+{
+	struct prefixed *p = cookie;
+	size_t i = 0;
+
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (buf + i)) + 1 : len - i;
+
+		if (!p->mid && fputs(p->prefix, p->f) == EOF)
+			return -1;
+		if (fwrite(buf + i, 1, n, p->f) != n)
+			return -1;
+		p->mid = !nl;
+		i += n;
+	}
+	/* Each line leaves at once: a launcher merges the processes'
+	 * outputs line by line, and a line held back reaches it late. */
+	return fflush(p->f) ? -1 : (ssize_t)len;
+}
+
+static int prefixed_close(void *cookie)
+{
+	struct prefixed *p = cookie;
+	int r = fflush(p->f) ? -1 : 0;
+
+	rs_free(p);  /* @f is its owner's to close */
+	return r;
+}
+
+FILE *rs_text_prefixed(FILE *f, const char *prefix)
+{
+	static const cookie_io_functions_t io = {
+		.write = prefixed_write,
+		.close = prefixed_close,
+	};
+	size_t len = strlen(prefix);
+	struct prefixed *p = rs_calloc(1, sizeof(*p) + len + 1);
+	FILE *pf;
+
+	if (!p)
+		return NULL;
+	p->f = f;
+	memcpy(p->prefix, prefix, len + 1);
+	pf = fopencookie(p, "w", io);
+	if (!pf) {
+		rs_free(p);
+		return NULL;
+	}
+	setvbuf(pf, NULL, _IOLBF, 0);
+	return pf;
 }

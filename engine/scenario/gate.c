@@ -11,8 +11,8 @@
 #include "model.h"
 #include "value.h"
 
-#define RS_GATE_DEF(id, g, n, u, l)                                       \
-	[RS_FIG_##id] = { g "." n, g, n, u, l },
+#define RS_GATE_DEF(id, g, n, u, l, h)                                    \
+	[RS_FIG_##id] = { g "." n, g, n, u, l, h },
 const struct rs_figure_def rs_figures[RS_FIG_COUNT] = {
 	RS_GATE_FIGURES(RS_GATE_DEF)
 };
@@ -24,7 +24,7 @@ static const cyaml_schema_field_t bound_fields[] = {
 	CYAML_FIELD_END
 };
 
-#define RS_GATE_FIELD(id, g, n, u, l)                                     \
+#define RS_GATE_FIELD(id, g, n, u, l, h)                                  \
 	CYAML_FIELD_MAPPING_PTR(g "." n, CYAML_FLAG_POINTER |             \
 				CYAML_FLAG_OPTIONAL, struct rs_gate,      \
 				f[RS_FIG_##id], bound_fields),
@@ -217,4 +217,35 @@ void rs_gate_text(const struct rs_val *e, char *buf, size_t len)
 		n += snprintf(buf + n, len - n, " max %g", rs_val_get_double(e, "max"));
 	if (n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - n, " %s", unit ? unit : "");
+}
+
+void rs_gate_result_text(const struct rs_val *e, char *buf, size_t len)
+{
+	const char *unit = rs_val_get_str(e, "unit");
+	const char *fig = rs_val_get_str(e, "figure");
+	bool min = rs_val_get(e, "min"), max = rs_val_get(e, "max");
+	bool held = json_object_get_boolean(rs_val_json(rs_val_get(e,
+								    "passed")));
+	int n;
+
+	if (!unit)
+		unit = "";
+	if (min && max)
+		n = snprintf(buf, len, "%g <= %s <= %g %s",
+			     rs_val_get_double(e, "min"), fig,
+			     rs_val_get_double(e, "max"), unit);
+	else if (min)
+		n = snprintf(buf, len, "%s >= %g %s", fig,
+			     rs_val_get_double(e, "min"), unit);
+	else
+		n = snprintf(buf, len, "%s <= %g %s", fig,
+			     rs_val_get_double(e, "max"), unit);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (rs_val_get(e, "value"))
+		snprintf(buf + n, len - n, ": %g %s %s",
+			 rs_val_get_double(e, "value"), unit,
+			 held ? "held" : "missed");
+	else
+		snprintf(buf + n, len - n, ": not recorded, missed");
 }

@@ -18,25 +18,27 @@ struct rs_loc;
  *
  * and a figure out of its bounds fails the step.  The names are the
  * run record's (figures.GROUP.NAME), the units the record's too.  The
- * table also says which way is better, for `rdmascn compare`.
+ * table also says, for `rdmascn compare`, which way is better and which
+ * figures are a step's headline (judged by default: the typical latency
+ * and MB/s; the tails and the other rates move with noise or with them).
  *
- * X(enum suffix, group, name, unit, lower is better)
+ * X(enum suffix, group, name, unit, lower is better, headline)
  */
-#define RS_GATE_FIGURES(X)                                                \
-	X(LAT_MIN, "latency", "min", "usec", true)                        \
-	X(LAT_TYPICAL, "latency", "typical", "usec", true)                \
-	X(LAT_AVG, "latency", "avg", "usec", true)                        \
-	X(LAT_STDEV, "latency", "stdev", "usec", true)                    \
-	X(LAT_P99, "latency", "p99", "usec", true)                        \
-	X(LAT_P999, "latency", "p99.9", "usec", true)                     \
-	X(LAT_MAX, "latency", "max", "usec", true)                        \
-	X(TP_MESSAGES, "throughput", "messages", "messages", false)       \
-	X(TP_ELAPSED, "throughput", "elapsed_ms", "ms", true)             \
-	X(TP_MBS, "throughput", "MB/s", "MB/s", false)                    \
-	X(TP_GBS, "throughput", "Gb/s", "Gb/s", false)                    \
-	X(TP_MPPS, "throughput", "Mpps", "Mpps", false)
+#define RS_GATE_FIGURES(X)                                                 \
+	X(LAT_MIN, "latency", "min", "usec", true, false)                  \
+	X(LAT_TYPICAL, "latency", "typical", "usec", true, true)           \
+	X(LAT_AVG, "latency", "avg", "usec", true, false)                  \
+	X(LAT_STDEV, "latency", "stdev", "usec", true, false)              \
+	X(LAT_P99, "latency", "p99", "usec", true, false)                  \
+	X(LAT_P999, "latency", "p99.9", "usec", true, false)               \
+	X(LAT_MAX, "latency", "max", "usec", true, false)                  \
+	X(TP_MESSAGES, "throughput", "messages", "messages", false, false) \
+	X(TP_ELAPSED, "throughput", "elapsed_ms", "ms", true, false)       \
+	X(TP_MBS, "throughput", "MB/s", "MB/s", false, true)               \
+	X(TP_GBS, "throughput", "Gb/s", "Gb/s", false, false)              \
+	X(TP_MPPS, "throughput", "Mpps", "Mpps", false, false)
 
-#define RS_GATE_ENUM(id, g, n, u, l) RS_FIG_##id,
+#define RS_GATE_ENUM(id, g, n, u, l, h) RS_FIG_##id,
 enum rs_figure { RS_GATE_FIGURES(RS_GATE_ENUM) RS_FIG_COUNT };
 #undef RS_GATE_ENUM
 
@@ -46,6 +48,7 @@ struct rs_figure_def {
 	const char *key;         /* "typical" */
 	const char *unit;
 	bool lower_better;
+	bool headline;           /* compare judges it by default */
 };
 extern const struct rs_figure_def rs_figures[RS_FIG_COUNT];
 
@@ -85,5 +88,9 @@ const struct rs_loc *rs_gate_loc(const struct rs_obj *obj, enum rs_figure f,
 struct rs_val *rs_gate_entries(const struct rs_obj *obj);
 /* "latency.typical max 50 usec": one entry's bounds, for messages. */
 void rs_gate_text(const struct rs_val *e, char *buf, size_t len);
+/* "latency.typical <= 50 usec: 12.3 usec held" ("1 <= latency.min <= 2
+ * usec: ...", "... missed", "...: not recorded, missed"): a judged
+ * entry (value and passed added), for the reports. */
+void rs_gate_result_text(const struct rs_val *e, char *buf, size_t len);
 
 #endif

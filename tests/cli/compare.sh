@@ -5,6 +5,11 @@
 # 20% higher it fails naming that figure (and not throughput.MB/s, 2%
 # lower: within the default 5%); a wider tolerance lets it pass; -j is
 # JSON; unreadable or malformed input is invalid (2) with one clear line.
+# Focus: by default only each step's headline figures (latency.typical,
+# throughput.MB/s) are judged, the others shown; --figure GLOB shows and
+# judges only what it names; -t GLOB=PCT gives figures their own
+# tolerance (the last that names one wins); a glob that names no figure
+# is refused; rates below 1 keep four significant digits.
 set -u
 rdmascn=$1 schema=$2 checker=$3
 dir=$(dirname "$0")/records
@@ -57,6 +62,67 @@ assert bad[0]["figure"] == "latency.typical" and bad[0]["ratio"] == 1.2, bad
 assert bad[0]["better"] == "lower" and bad[0]["step"] == "step 'lat'", bad
 PY
 
+# Records that differ in one way each, made from base.json.
+mk() { # NAME PYTHON-ON-r
+	python3 - "$dir/base.json" "$tmp/$1.json" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+lat = [s for s in r["steps"] if s.get("id") == "lat"][0]["figures"]["latency"]
+tp = [s for s in r["steps"] if "throughput" in s.get("figures", {})][0]["figures"]["throughput"]
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+# Only the tails moved: avg, stdev, p99, p99.9, max half as much again.
+mk tails 'for k in ("avg", "stdev", "p99", "p99.9", "max"): lat[k] *= 1.5'
+run 0 --figure latency.typical "$dir/base.json" "$tmp/tails.json"
+[ -s "$tmp/err" ] && fail "tails, --figure latency.typical: stderr: $(cat "$tmp/err")"
+[ "$(grep -c '^  ' "$tmp/out")" = 2 ] &&
+	grep -q '^  latency.typical .*tolerance 5%$' "$tmp/out" ||
+	fail "tails, --figure latency.typical: not that row alone: $(cat "$tmp/out")"
+# The default judges the headline only: the tails are shown, not judged.
+run 0 "$dir/base.json" "$tmp/tails.json"
+grep -q '^  latency.p99 .*x1.500 .*lower is better, not judged$' "$tmp/out" ||
+	fail "tails, default: p99 not shown as not judged: $(cat "$tmp/out")"
+# Judged when named: each tail regressed, and nothing else.
+run 1 --figure 'latency.*' "$dir/base.json" "$tmp/tails.json"
+[ "$(grep -c 'regressed' "$tmp/err")" = 5 ] &&
+	grep -q "step 'lat': latency.p99 regressed: 4.02 -> 6.03 usec (50.0% worse, tolerance 5%)" "$tmp/err" &&
+	! grep -q 'throughput' "$tmp/out" ||
+	fail "tails, --figure 'latency.*': $(cat "$tmp/out" "$tmp/err")"
+run 1 --figure '*' "$dir/base.json" "$tmp/tails.json"
+run 0 --figure 'latency.typical' --figure 'throughput.*' "$dir/base.json" "$tmp/tails.json"
+
+# Per-figure tolerances: slower.json's typical latency is 20% worse.
+run 0 -t latency.typical=25 "$dir/base.json" "$dir/slower.json"
+# A bare number is every other figure's: MB/s, 2% lower, fails at 1%.
+run 1 -t '1,latency.typical=25' "$dir/base.json" "$dir/slower.json"
+grep -q '^  throughput.MB/s .*tolerance 1%  REGRESSED$' "$tmp/out" &&
+	grep -q "throughput.MB/s regressed: 6250 -> 6125 MB/s (2.0% worse, tolerance 1%)" "$tmp/err" &&
+	! grep -q "latency.typical regressed" "$tmp/err" ||
+	fail "-t 1,latency.typical=25: $(cat "$tmp/out" "$tmp/err")"
+run 1 -t 'latency.*=25,latency.typical=10' "$dir/base.json" "$dir/slower.json"
+grep -q "latency.typical regressed: .*tolerance 10%)" "$tmp/err" ||
+	fail "-t latency.*=25,latency.typical=10: the last glob does not win: $(cat "$tmp/err")"
+run 0 -t 'latency.typical=10' -t 'latency.*=25' "$dir/base.json" "$dir/slower.json"
+run 1 -j -t latency.typical=10 "$dir/base.json" "$dir/slower.json"
+python3 - "$tmp/out" <<'PY' || fail "-j with -t: $(head -c 300 "$tmp/out")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+rows = {f["figure"]: f for f in r["figures"]}
+assert rows["latency.typical"]["judged"] and rows["latency.typical"]["tolerance_pct"] == 10, rows
+assert not rows["latency.p99"]["judged"] and "tolerance_pct" not in rows["latency.p99"], rows
+assert rows["throughput.MB/s"]["judged"] and rows["throughput.MB/s"]["tolerance_pct"] == 5, rows
+PY
+
+# Small rates: significant digits, not 0.000.
+mk slow 'tp["Mpps"] = 0.00123; tp["Gb/s"] = 0.0456'
+run 0 "$tmp/slow.json" "$tmp/slow.json"
+grep -q '^  throughput.Mpps  *0\.001230  *0\.001230 Mpps' "$tmp/out" &&
+	grep -q '^  throughput.Gb/s  *0\.04560  *0\.04560 Gb/s' "$tmp/out" ||
+	fail "small rates: $(grep -E 'Mpps|Gb/s' "$tmp/out")"
+grep -q ' 0\.000 ' "$tmp/out" && fail "small rates: 0.000 printed"
+
 invalid() { # WHAT-ON-STDERR ARGS...
 	local want=$1
 	shift
@@ -76,6 +142,20 @@ printf '{"steps": []} x' >"$tmp/trailing.json"
 invalid "trailing.json: not a run record: more after the JSON" \
 	"$tmp/trailing.json" "$dir/base.json"
 run 2 --tolerance fast "$dir/base.json" "$dir/base.json"
+usage() { # FIRST-STDERR-LINE ARGS...: a usage error, exit 2
+	local want=$1
+	shift
+	run 2 "$@"
+	[ "$(head -n 1 "$tmp/err")" = "$want" ] ||
+		fail "compare $*: want '$want', got: $(head -n 1 "$tmp/err")"
+}
+names="latency.min, latency.typical, latency.avg, latency.stdev, latency.p99, latency.p99.9, latency.max, throughput.messages, throughput.elapsed_ms, throughput.MB/s, throughput.Gb/s, throughput.Mpps"
+usage "--figure 'latncy.typical' names no figure (figures: $names)." \
+	--figure latncy.typical "$dir/base.json" "$dir/base.json"
+usage "--tolerance 'throughput.mbs' names no figure (figures: $names)." \
+	-t 5,throughput.mbs=3 "$dir/base.json" "$dir/base.json"
+usage "--tolerance takes a percentage (0 or more), or FIGURE=PCT, not 'x'." \
+	-t latency.typical=x "$dir/base.json" "$dir/base.json"
 run 2 "$dir/base.json"
 
 [ $fails = 0 ] && echo "compare: all passed"

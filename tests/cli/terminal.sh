@@ -5,7 +5,10 @@
 # line, the outcomes in colour; without those extras the lines are the
 # pipe's, byte for byte.  A pipe gets no \r and no escape at all unless
 # --color=always; --color=never, NO_COLOR and TERM=dumb turn colour off;
-# -q prints the verdict line only.
+# -q prints the verdict line only.  Under a launcher (its rank variable
+# set) a terminal is treated as the file it likely is: no colour unless
+# --color=always, no progress line, and a node of `nodes:` says its name
+# at the start of every line, errors and advice included.
 #   terminal.sh RDMASCN GEN_SCENARIO SCENARIO_DIR
 set -u
 rdmascn=$1 gen=$2 dir=$3
@@ -37,6 +40,9 @@ objects=$("$rdmascn" run -n "$tmp/big.yaml" | sed -n 's/^dry run done: \([0-9]*\
 
 export TERM=xterm
 unset NO_COLOR
+# No launcher of the caller's may leak in.
+unset OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE SLURM_PROCID SLURM_NTASKS \
+	PMI_RANK PMI_SIZE PMIX_RANK
 
 # A pipe: the plain lines, no \r, no escape.
 n=$((n + 1))
@@ -157,6 +163,57 @@ if [ $rc != 2 ] || [ "$(head -n 1 "$tmp/e")" != "Unknown --color 'sometimes': au
 	bad "--color=sometimes: exit $rc, '$(head -n 1 "$tmp/e")'"
 else
 	ok "--color=sometimes: exit 2, named"
+fi
+
+# Under a launcher: a terminal gets the pipe's lines, no extras.
+n=$((n + 1))
+SLURM_PROCID=0 tty "$tmp/launched" run -n "$tmp/big.yaml"
+if has "$tmp/launched" '\033' || ! plain "$tmp/launched" | cmp -s - "$tmp/pipe"; then
+	plain "$tmp/launched" | diff -u "$tmp/pipe" - | head -5
+	bad "SLURM_PROCID=0 on a terminal: an escape, or not the pipe's lines"
+else
+	ok "SLURM_PROCID=0 on a terminal: no colour, no progress line"
+fi
+n=$((n + 1))
+PMIX_RANK=0 tty "$tmp/launched" run -n --color=always "$dir/rc_write.yaml"
+if ! has "$tmp/launched" '\033\[32mdry run done'; then
+	bad "PMIX_RANK=0, --color=always: no colour"
+else
+	ok "PMIX_RANK=0, --color=always: colour"
+fi
+
+# nodes: each node's lines say its name, stdout and stderr alike (the
+# run ends 3 here: no device; what matters is what it prints).
+nodes=$dir/nodes/rc_pingpong.yaml
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 \
+	tty "$tmp/node_b" run --node b --rendezvous "127.0.0.1:$port" "$nodes" &
+pid_b=$!
+OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 RDMASCN_NODES_DEADLINE_MS=10000 \
+	tty "$tmp/node_a" run --node a --rendezvous "127.0.0.1:$port" "$nodes"
+wait $pid_b
+OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 \
+	tty "$tmp/node_b_dry" run -n --node b "$nodes"
+for node in a b b_dry; do
+	n=$((n + 1))
+	want="[${node%_dry}] "
+	lines=$(wc -l <"$tmp/node_$node")
+	if [ "$lines" -lt 2 ] || has "$tmp/node_$node" '\033' ||
+	   sed 's/\r$//' "$tmp/node_$node" | grep -qvF "$want"; then
+		cat -A "$tmp/node_$node" | head -20
+		bad "node $node under Open MPI: an escape, or a line without '$want'"
+	else
+		ok "node $node under Open MPI: $lines lines, each '$want...', no escape"
+	fi
+done
+# Without a launcher, --node alone: no prefix.
+n=$((n + 1))
+"$rdmascn" run -n --node b "$nodes" >"$tmp/node_plain" 2>&1
+if grep -q '^\[b\] ' "$tmp/node_plain" ||
+   ! grep -q '^dry run done' "$tmp/node_plain"; then
+	bad "--node b without a launcher: prefixed, or no verdict"
+else
+	ok "--node b without a launcher: no prefix"
 fi
 
 echo "$((n - fails)) passed, $fails failed"

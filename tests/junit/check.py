@@ -19,6 +19,8 @@ against the run record of the same invocation, reading it back as CI does
 - a failed or errored step's message is the step's FILE:LINE:COL and its
   message; a step not run is skipped; a passed step has no result element;
 - an invalid run's set-up is an error whose message is the record's;
+- a step's gates (held or not) are its testcase's system-out, a line
+  "gate ..." each, naming the figure, in the record's order;
 - system-out holds the human report.
 Prints nothing and exits 0 when all hold; else says which and exits 1.
 """
@@ -116,6 +118,16 @@ def check_suite(suite, rec, errs):
         if res:
             counts[res] += 1
         s = steps.get(name)
+        gates = (s or {}).get("gates", [])
+        so = case._elem.find("system-out")
+        lines = (so.text or "").splitlines() if so is not None else []
+        if len(lines) != len(gates) or not all(
+                ln.startswith("gate ") and g["figure"] in ln and
+                ln.endswith("held" if g.get("passed") else "missed")
+                for ln, g in zip(lines, gates)):
+            errs.append("%s: %s: system-out %r for gates %r" %
+                        (where, name, lines,
+                         [g["figure"] for g in gates]))
         if res in ("failure", "error") and s:
             loc = "%s:%d:%d: " % (s["file"], s["line"], s["col"])
             msg = results[0].message or ""

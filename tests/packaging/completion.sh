@@ -71,6 +71,20 @@ expect "--share" rdmascn softroce --sh
 expect "scdir" rdmascn softroce --share sc
 expect "rdmascn" rdmascn softroce --keep -- rdmasc
 
+expect "latency.p99 latency.p99.9" rdmascn compare --figure latency.p9
+expect "throughput.MB/s throughput.Mpps" rdmascn compare -f throughput.M
+expect "" rdmascn compare -t l
+# compare's figure names: those its usage error lists.
+n=$((n + 1))
+want=$("$rdmascn" compare --figure x a b 2>&1 | sed -n '1s/.*(figures: \(.*\))\.$/\1/p' |
+	tr -d ',' | tr ' ' '\n' | sort)
+got=$(comp rdmascn compare --figure "")
+if [ -z "$want" ] || [ "$got" != "$want" ]; then
+	fail "rdmascn compare --figure <TAB>: got '$got', compare lists '$want'"
+else
+	echo "ok rdmascn compare --figure <TAB>: the figures compare knows"
+fi
+
 # The commands: those the usage lists.
 n=$((n + 1))
 verbs=$("$rdmascn" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p')

@@ -131,9 +131,20 @@ unset OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE SLURM_PROCID SLURM_NTASKS \
 	PMI_RANK PMI_SIZE PMIX_RANK
 # node_ok NAME OUT ERR RC WANT: one node's run ended with WANT, torn down
 # in reverse, nothing left behind (the run's --check-leaks).
+# Under a launcher every line of a node's output starts with "[NODE] "
+# and has no escape byte: checked, then the prefix is taken off for the
+# checks below.
 node_ok() {
-	local what=$1 out=$2 err=$3 got=$4 want=$5
+	local what=$1 out=$2 err=$3 got=$4 want=$5 node
 	[ "$got" = "$want" ] || { cat "$out" "$err"; fail "$what: exit $got, want $want"; }
+	node=$(sed -n '1s/^\(\[[a-z_0-9]*\] \).*/\1/p' "$out")
+	if [ -n "$node" ]; then
+		if grep -qvF "$node" "$out" "$err" || grep -q $'\033' "$out" "$err"; then
+			cat "$out" "$err"; fail "$what: a line without '$node', or an escape byte"
+		fi
+		sed "s/^\[[a-z_0-9]*\] //" "$out" >"$out.plain"
+		out=$out.plain
+	fi
 	if [ "$(created "$out" | tac)" != "$(destroyed "$out")" ]; then
 		cat "$out"; fail "$what: teardown is not the reverse of creation"
 	fi
@@ -174,6 +185,19 @@ per_rank='r=$OMPI_COMM_WORLD_RANK p=$1; shift
 	exec "$0" run "$@" >"$p.$r.out" 2>"$p.$r.err"'
 
 # 6. mpirun: rank i plays the i-th node, two ranks on one rxe0.
+# Straight into a file, as a user would: Open MPI gives each rank a pty,
+# yet the file gets no escape byte, and every line names its node.
+mpirun --allow-run-as-root --oversubscribe -x RDMASCN_KEY -np 2 \
+	"$rdmascn" run --set iters=200 "$scn/rc_pingpong.yaml" \
+	>"$tmp/merged.out" 2>"$tmp/merged.err"
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/merged.out" "$tmp/merged.err"; fail "mpirun > file: exit $rc"; }
+if grep -q $'\033' "$tmp/merged.out" || grep -qv '^\[[ab]\] ' "$tmp/merged.out" ||
+   [ "$(grep -c '^\[[ab]\] passed: ' "$tmp/merged.out")" != 2 ]; then
+	cat -A "$tmp/merged.out" | head -40
+	fail "mpirun > file: an escape byte, a line without [a] or [b], or not two verdicts"
+fi
+echo "ok mpirun -np 2 > file: no escape byte, every line [a] or [b] ($(wc -l <"$tmp/merged.out") lines)"
 for f in rc_pingpong write_bw; do
 	roles=(a b)
 	[ $f = write_bw ] && roles=(c s)

@@ -245,6 +245,11 @@ scn gates "  - pingpong: {id: pg, qp: c, peer: d, op: send, completion: busy, lo
 expect gates 0 --samples "$tmp/gates.csv" "$tmp/gates.yaml"
 [ "$(rec '[.steps[] | .gates[]? | .passed and (.value | type == "number")] |
 	length == 3 and all')" = true ] || fail "gates: record $(rec -c '[.steps[] | .gates]')"
+# ... and the text report shows each gate that held under its step.
+grep -qE '^  gate latency\.typical <= 1e\+06 usec: [0-9.e+-]+ usec held$' "$tmp/out" &&
+grep -qE '^  gate latency\.min >= 0 usec: [0-9.e+-]+ usec held$' "$tmp/out" &&
+grep -qE '^  gate throughput\.MB/s >= 1e-06 MB/s: [0-9.e+-]+ MB/s held$' "$tmp/out" ||
+	{ cat "$tmp/out"; fail "gates: the text report does not show them"; }
 # --samples: a row per measured round trip, as many as the figures say,
 # and the histogram counts them all.
 n_s=$(rec '.steps[] | select(.id == "pg") | .figures.latency.samples')

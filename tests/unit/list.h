@@ -91,6 +91,7 @@
 	X(gates, within)                                                  \
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \
+	X(gates, shown)                                                   \
 	X(facts, expr_precedence)                                         \
 	X(facts, expr_range)                                              \
 	X(facts, expr_errors)                                             \

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "list.h"
+#include "report.h"
 #include "run_fixture.h"
 #include "step.h"
 #include "value.h"
@@ -175,5 +176,72 @@ TEST(gates, samples)
 	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 0))), 2);
 	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 4))), 1);
 	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 12))), 1);
+	fix_close(&f);
+}
+
+/* Gates that held are shown, not only kept in the record: a line under
+ * the step in the text report, and the step's system-out in JUnit. */
+TEST(gates, shown)
+{
+	/* As XML writes them. */
+	static const char held_typ[] =
+		"gate latency.typical &lt;= 5 usec: 4.25 usec held\n";
+	static const char held_min[] =
+		"<system-out>gate 1 &lt;= latency.min &lt;= 2 usec: 1.5 usec "
+		"held\n";
+	struct rs_val *rec, *step;
+	struct rs_cell_result cell;
+	struct rs_reporter *r;
+	char *text = NULL;
+	size_t len = 0;
+	struct fix f;
+	FILE *mem;
+
+	fix_open(&f);
+	latency(&f, 1.5, 4.25);
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_PASSED);
+	rec = rs_val_of(json_tokener_parse(
+		"{\"scenario\": {\"file\": \"gates.yaml\"}, \"verdict\": "
+		"\"passed\", \"dry_run\": false, \"durations_ms\": {\"setup\": "
+		"0, \"steps\": 1, \"teardown\": 0, \"total\": 1}, \"objects\": "
+		"[], \"plan_steps\": [{\"no\": \"1\", \"type\": \"pingpong\", "
+		"\"id\": \"lat\"}], \"steps\": [{\"no\": \"1\", \"type\": "
+		"\"pingpong\", \"id\": \"lat\", \"outcome\": \"passed\", "
+		"\"duration_ms\": 1}]}"));
+	CHECK(rec);
+	step = (struct rs_val *)rs_val_at(rs_val_get(rec, "steps"), 0);
+	rs_val_put(step, "gates", f.sr.gates);
+	f.sr.gates = NULL;
+
+	mem = open_memstream(&text, &len);
+	CHECK(mem);
+	r = rs_report_text(mem, mem, NULL);
+	CHECK(r);
+	r->ops->entry(r, RS_REC_STEP, step);
+	r->ops->free(r);
+	fclose(mem);
+	/* The step line, then its gates in the table's order. */
+	CHECK(!strncmp(text, "step 1     pingpong   'lat'", 27));
+	CHECK(strstr(text, "passed"));
+	CHECK_STR(strchr(text, '\n') + 1, "  gate 1 <= latency.min <= 2 usec: "
+		  "1.5 usec held\n  gate latency.typical <= 5 usec: 4.25 usec "
+		  "held\n");
+	free(text);
+
+	text = NULL;
+	mem = open_memstream(&text, &len);
+	CHECK(mem);
+	cell = (struct rs_cell_result){ .record = rec, .human = "" };
+	CHECK_INT(rs_junit_write(mem, &cell, 1), 0);
+	fclose(mem);
+	CHECK(strstr(text, held_typ));
+	CHECK(strstr(text, held_min));
+	/* In the step's testcase, not the suite's report. */
+	CHECK(strstr(text, "<testcase classname=\"gates.yaml\" name=\"lat\""));
+	CHECK(strstr(strstr(text, "name=\"lat\""), held_min) <
+	      strstr(text, "name=\"teardown\""));
+	free(text);
+	rs_val_free(rec);
 	fix_close(&f);
 }
