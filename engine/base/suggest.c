@@ -61,8 +61,13 @@ void rs_suggest_init(struct rs_suggest *s, const char *word)
 
 	memset(s, 0, sizeof(*s));
 	s->word = word;
-	s->limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+	/* One letter is a typo of every other: only its case is. */
+	s->limit = len < 2 ? 0 : len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
 	s->best = s->limit + 1;
+	/* A number is no typo of a name: '16' is not "near" '10' and '14'. */
+	s->numeric = true;
+	for (const char *c = word; *c; c++)
+		s->numeric &= !isalpha((unsigned char)*c);
 }
 
 void rs_suggest_add(struct rs_suggest *s, const char *name)
@@ -77,6 +82,8 @@ void rs_suggest_add(struct rs_suggest *s, const char *name)
 	if (s->n_names < RS_SUGGEST_LIST)
 		snprintf(s->names[s->n_names], RS_SUGGEST_NAME, "%s", name);
 	s->n_names++;
+	if (s->numeric)
+		return;
 	d = rs_edit_distance(s->word, name, s->limit);
 	if (d > s->limit || d > s->best)
 		return;
@@ -84,11 +91,12 @@ void rs_suggest_add(struct rs_suggest *s, const char *name)
 		s->best = d;
 		s->n_near = 0;
 	}
-	for (unsigned i = 0; i < s->n_near; i++)
+	for (unsigned i = 0; i < s->n_near && i < RS_SUGGEST_NEAR; i++)
 		if (!strcmp(s->near[i], name))
 			return;
 	if (s->n_near < RS_SUGGEST_NEAR)
-		snprintf(s->near[s->n_near++], RS_SUGGEST_NAME, "%s", name);
+		snprintf(s->near[s->n_near], RS_SUGGEST_NAME, "%s", name);
+	s->n_near++;
 }
 
 size_t rs_suggest_fmt(const struct rs_suggest *s, bool list, char *buf,
@@ -102,7 +110,7 @@ size_t rs_suggest_fmt(const struct rs_suggest *s, bool list, char *buf,
 	if (!len)
 		return 0;
 	buf[0] = '\0';
-	if (s->n_near) {
+	if (s->n_near && s->n_near <= RS_SUGGEST_NEAR) {
 		PUT(", did you mean ");
 		for (unsigned i = 0; i < s->n_near; i++)
 			PUT("%s'%s'", !i ? "" : i + 1 < s->n_near ? ", " :

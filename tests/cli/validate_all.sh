@@ -50,7 +50,7 @@ steps:
   - verify: {mr: m, equals: m, pattern: zero}
 YAML
 expect mixed.yaml "mixed.yaml:3:36: pd 'pd': id: 'pd' already names a pd (at 3:12)
-mixed.yaml:4:25: cq 'cq': context: no object with id 'ctxx'
+mixed.yaml:4:25: cq 'cq': context: no object with id 'ctxx', did you mean 'ctx'?
 mixed.yaml:4:36: cq 'cq': cqe: must be at least 1
 mixed.yaml:7:41: step 1 (verify): pattern: exclusive with 'equals'"
 

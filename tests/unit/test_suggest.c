@@ -82,4 +82,35 @@ TEST(suggest, remedy)
 	rs_suggest_add(&s, "qp");
 	CHECK_UINT(s.n_names, 1);
 	CHECK_UINT(s.n_near, 1);
+
+	/* One letter is near no other, but its other case is. */
+	rs_suggest_init(&s, "c");
+	rs_suggest_add(&s, "a");
+	rs_suggest_add(&s, "b");
+	CHECK_UINT(s.n_near, 0);
+	rs_suggest_add(&s, "C");
+	rs_suggest_fmt(&s, true, buf, sizeof(buf));
+	CHECK_STR(buf, ", did you mean 'C'?");
+
+	/* More than RS_SUGGEST_NEAR as near: none is meant, say nothing. */
+	rs_suggest_init(&s, "max_dm");
+	rs_suggest_add(&s, "max_qp");
+	rs_suggest_add(&s, "max_cq");
+	rs_suggest_add(&s, "max_mr");
+	rs_suggest_fmt(&s, false, buf, sizeof(buf));
+	CHECK_STR(buf, ", did you mean 'max_qp', 'max_cq' or 'max_mr'?");
+	rs_suggest_add(&s, "max_pd");
+	rs_suggest_fmt(&s, false, buf, sizeof(buf));
+	CHECK_STR(buf, "");
+	/* ... unless a nearer one comes. */
+	rs_suggest_add(&s, "max_dmx");
+	rs_suggest_fmt(&s, false, buf, sizeof(buf));
+	CHECK_STR(buf, ", did you mean 'max_dmx'?");
+
+	/* A number has no near name, only the list. */
+	rs_suggest_init(&s, "16");
+	rs_suggest_add(&s, "10");
+	rs_suggest_add(&s, "14");
+	rs_suggest_fmt(&s, true, buf, sizeof(buf));
+	CHECK_STR(buf, " (expected one of: 10, 14)");
 }
