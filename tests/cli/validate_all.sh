@@ -79,5 +79,21 @@ cqs:
 YAML
 expect schema.yaml "schema.yaml:4:34: cq 'cq1': cqe: expected an integer, got 'x'"
 
+# A valid file's counts agree with their nouns: one object, one step.
+cat >one.yaml <<'YAML'
+scenario: one
+contexts: [{id: ctx, device: any}]
+steps:
+  - sleep: {ms: 1}
+YAML
+n=$((n + 1))
+got=$("$rdmascn" validate one.yaml 2>&1)
+if [ "$got" != "one.yaml: valid (1 object, 1 step)" ]; then
+	echo "FAIL one.yaml: got '$got'"
+	fails=$((fails + 1))
+else
+	echo "ok one.yaml: $got"
+fi
+
 echo "$((n - fails)) passed, $fails failed"
 [ $fails -eq 0 ]
