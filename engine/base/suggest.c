@@ -36,7 +36,8 @@ unsigned rs_edit_distance(const char *a, const char *b, unsigned max)
 			if (cur[j - 1] + 1 < d)
 				d = cur[j - 1] + 1;
 			/* "lenght": two neighbours swapped is one edit. */
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			if (i > 1 && j > 1 &&
+			    ca == tolower((unsigned char)b[j - 2]) &&
 			    cb == tolower((unsigned char)a[i - 2]) &&
 			    prev2[j - 2] + 1 < d)
 				d = prev2[j - 2] + 1;

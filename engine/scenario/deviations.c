@@ -83,9 +83,10 @@ static int read_one(struct rs_deviation *x, const struct rs_node *e,
 			for (size_t f = 0; f < RS_N(fields); f++)
 				rs_suggest_add(&sg, fields[f]);
 			rs_suggest_fmt(&sg, false, near, sizeof(near));
-			rs_diag_error(d, &e->items[i]->loc, "deviations: unknown "
-				      "field '%s'%s (device, provider, scenario, "
-				      "steps, known, reason)", k, near);
+			rs_diag_error(d, &e->items[i]->loc, "deviations: "
+				      "unknown field '%s'%s (device, provider, "
+				      "scenario, steps, known, reason)", k,
+				      near);
 			return -EINVAL;
 		}
 		if (!strcmp(k, "steps")) {

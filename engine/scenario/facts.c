@@ -248,7 +248,8 @@ size_t rs_fact_near(const char *name, size_t name_len, char *buf, size_t len)
 		sg.best = sg.limit + 1;
 	}
 	for (size_t i = 0; i < RS_N(facts); i++)
-		rs_suggest_add(&sg, rs_fact_path(&facts[i], path, sizeof(path)));
+		rs_suggest_add(&sg, rs_fact_path(&facts[i], path,
+						 sizeof(path)));
 	return rs_suggest_fmt(&sg, false, buf, len);
 }
 

@@ -328,8 +328,8 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 				else
 					snprintf(w->unknown_step,
 						 sizeof(w->unknown_step),
-						 "step %s: unknown step type '%s'%s",
-						 no,
+						 "step %s: unknown step type "
+						 "'%s'%s", no,
 						 type->value, types);
 				w->unknown_step_loc = &type->loc;
 				return -EINVAL;
@@ -421,8 +421,9 @@ void rs_load_error_report(const struct rs_scenario *s,
 		 * (`nodes:`, `requires:`): a field of it. */
 		if (!obj && path[0]) {
 			rs_suggest_fmt(&sg, true, buf, sizeof(buf));
-			rs_diag_error(d, &target->loc, "%s: unknown field '%s'%s",
-				      path, key, buf);
+			rs_diag_error(d, &target->loc,
+				      "%s: unknown field '%s'%s", path, key,
+				      buf);
 			return;
 		}
 		if (!obj) {

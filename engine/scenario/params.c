@@ -87,8 +87,8 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 					rs_diag_error(d, &v->items[j]->loc,
 						      "param '%s': unknown field "
 						      "'%s'%s (default, env, "
-						      "description)", k->value, key,
-						      near);
+						      "description)", k->value,
+						      key, near);
 					return -EINVAL;
 				}
 				if (val->type != RS_NODE_SCALAR) {

@@ -57,8 +57,8 @@ int rs_requires_check(struct rs_scenario *s, struct rs_diag *d)
 				     sizeof(near));
 			r = bad(d, s, i, "fact", "unknown fact '%s'%s "
 				"(device.FIELD, port.FIELD as `rdmascn devices "
-				"-j` names them, or gid.index, gid.type, gid.gid)",
-				b->fact, near);
+				"-j` names them, or gid.index, gid.type, "
+				"gid.gid)", b->fact, near);
 			continue;
 		}
 		if (!b->min && !b->max && !b->equals)

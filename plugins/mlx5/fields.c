@@ -160,8 +160,9 @@ int mlx5_fields_check(struct rs_obj *obj, struct rs_diag *d,
 			char near[160];
 
 			mlx5_field_near(l, f[i].field, near, sizeof(near));
-			rdmascn_obj_error(d, obj, path, "%s has no field '%s'%s",
-					  l->name, f[i].field, near);
+			rdmascn_obj_error(d, obj, path,
+					  "%s has no field '%s'%s", l->name,
+					  f[i].field, near);
 			ret = -EINVAL;
 			continue;
 		}

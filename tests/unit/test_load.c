@@ -253,7 +253,8 @@ TEST(load, errors)
 	ERR("boxes:\n  - id: a\n    size: 1\n    on:",
 	    ":4:5: box 'a': on: unknown value '' (expected one of: false, true, no, yes, off, on)");
 	ERR("boxes: 5\n", ":1:8: boxes: expected a sequence, got a scalar");
-	ERR("boxez: []\n", ":1:1: unknown section 'boxez', did you mean 'boxes'?");
+	ERR("boxez: []\n",
+	    ":1:1: unknown section 'boxez', did you mean 'boxes'?");
 	ERR("boxes:\n  - {id: '', size: 1}\n", ":2:10: box #1: id: must not be empty");
 	ERR("boxes:\n  - {size: 1}\n", ":2:5: box #1: missing field 'id'");
 	/* the DOM's own */
