@@ -201,8 +201,13 @@ static int override(struct rs_scenario *s, const struct rs_idmap *names,
 		struct rs_param *p = find(s, names, sets[i].name);
 
 		if (!p) {
+			char near[640];
+
+			rs_param_near(s, sets[i].name, true, near,
+				      sizeof(near));
 			rs_diag_error(d, &top, "--set %s: the scenario has no "
-				      "param '%s'", sets[i].name, sets[i].name);
+				      "param '%s'%s", sets[i].name, sets[i].name,
+				      near);
 			return -EINVAL;
 		}
 		p->value = (char *)sets[i].value;
@@ -344,6 +349,17 @@ static int fact_value(struct subst *st, const char *name, size_t len,
 	return 0;
 }
 
+size_t rs_param_near(const struct rs_scenario *s, const char *word,
+		     bool list, char *buf, size_t len)
+{
+	struct rs_suggest sg;
+
+	rs_suggest_init(&sg, word);
+	for (unsigned i = 0; i < s->n_params; i++)
+		rs_suggest_add(&sg, s->params[i].name);
+	return rs_suggest_fmt(&sg, list, buf, len);
+}
+
 static int lookup(void *arg, const char *name, size_t len,
 		  struct rs_expr_val *ret, char *why, size_t why_len)
 {
@@ -360,13 +376,10 @@ static int lookup(void *arg, const char *name, size_t len,
 		p = find(st->s, &st->names, key);
 	}
 	if (!p) {
-		struct rs_suggest sg;
 		char near[640];
 
-		rs_suggest_init(&sg, len < sizeof(key) ? key : "");
-		for (unsigned i = 0; i < st->s->n_params; i++)
-			rs_suggest_add(&sg, st->s->params[i].name);
-		rs_suggest_fmt(&sg, true, near, sizeof(near));
+		rs_param_near(st->s, len < sizeof(key) ? key : "", true, near,
+			      sizeof(near));
 		snprintf(why, why_len, "unknown param '%.*s'%s", (int)len,
 			 name, near);
 		return -EINVAL;
