@@ -206,8 +206,8 @@ static int override(struct rs_scenario *s, const struct rs_idmap *names,
 			rs_param_near(s, sets[i].name, true, near,
 				      sizeof(near));
 			rs_diag_error(d, &top, "--set %s: the scenario has no "
-				      "param '%s'%s", sets[i].name, sets[i].name,
-				      near);
+				      "param '%s'%s", sets[i].name,
+				      sets[i].name, near);
 			return -EINVAL;
 		}
 		p->value = (char *)sets[i].value;
