@@ -217,13 +217,17 @@ int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 		if (ret == RS_EXIT_PASSED)
 			ret = check_cells(s, &o, &checked, &excl);
 		if (ret == RS_EXIT_PASSED && !s->matrix.n_dims)
-			printf("%s: valid (%u objects, %u steps)\n",
-			       rs_esc(argv[i]), s->n_objects, s->n_steps);
+			printf("%s: valid (%u object%s, %u step%s)\n",
+			       rs_esc(argv[i]), s->n_objects,
+			       s->n_objects == 1 ? "" : "s", s->n_steps,
+			       s->n_steps == 1 ? "" : "s");
 		else if (ret == RS_EXIT_PASSED)
-			printf("%s: valid (%u objects, %u steps; matrix: %lu "
+			printf("%s: valid (%u object%s, %u step%s; matrix: %lu "
 			       "cell%s checked, %lu excluded)\n",
-			       rs_esc(argv[i]), s->n_objects, s->n_steps,
-			       checked, checked == 1 ? "" : "s", excl);
+			       rs_esc(argv[i]), s->n_objects,
+			       s->n_objects == 1 ? "" : "s", s->n_steps,
+			       s->n_steps == 1 ? "" : "s", checked,
+			       checked == 1 ? "" : "s", excl);
 		if (ret > worst)
 			worst = ret;
 		rs_scenario_free(s);

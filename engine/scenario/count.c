@@ -20,6 +20,7 @@
 
 #include "alloc.h"
 #include "model.h"
+#include "suggest.h"
 
 /* Memory a scenario owns beyond what libcyaml filled. */
 struct rs_block {
@@ -118,7 +119,17 @@ static void check_element(struct counting *c, struct rs_obj *o,
 	base[len] = '\0';
 	t = entry(c, base);
 	if (!t) {
-		rs_obj_error(c->d, o, path, "no object with id '%s'", base);
+		struct rs_suggest sg;
+		char near[640];
+
+		rs_suggest_init(&sg, base);
+		for (unsigned i = 0; i < c->s->n_objs; i++)
+			/* Objects name objects; steps name either. */
+			if (!c->s->objs[i].kind->step || o->kind->step)
+				rs_suggest_add(&sg, c->s->objs[i].id);
+		rs_suggest_fmt(&sg, false, near, sizeof(near));
+		rs_obj_error(c->d, o, path, "no object with id '%s'%s", base,
+			     near);
 		fail(c);
 		return;
 	}

@@ -9,6 +9,7 @@
 #include "deviations.h"
 #include "macros.h"
 #include "model.h"
+#include "suggest.h"
 
 static const char *const fields[] = {
 	"device", "provider", "scenario", "steps", "known", "reason",
@@ -75,9 +76,17 @@ static int read_one(struct rs_deviation *x, const struct rs_node *e,
 		for (size_t f = 0; f < RS_N(fields); f++)
 			known_field |= !strcmp(k, fields[f]);
 		if (!known_field) {
-			rs_diag_error(d, &e->items[i]->loc, "deviations: unknown "
-				      "field '%s' (device, provider, scenario, "
-				      "steps, known, reason)", k);
+			struct rs_suggest sg;
+			char near[160];
+
+			rs_suggest_init(&sg, k);
+			for (size_t f = 0; f < RS_N(fields); f++)
+				rs_suggest_add(&sg, fields[f]);
+			rs_suggest_fmt(&sg, false, near, sizeof(near));
+			rs_diag_error(d, &e->items[i]->loc, "deviations: "
+				      "unknown field '%s'%s (device, provider, "
+				      "scenario, steps, known, reason)", k,
+				      near);
 			return -EINVAL;
 		}
 		if (!strcmp(k, "steps")) {

@@ -7,6 +7,7 @@
 
 #include "facts.h"
 #include "macros.h"
+#include "suggest.h"
 
 static const char *const group_names[RS_FACT_GROUPS] = {
 	[RS_FACT_DEVICE] = "device", [RS_FACT_PORT] = "port",
@@ -229,6 +230,27 @@ const struct rs_fact *rs_fact_find(const char *name, size_t len)
 			return &facts[i];
 	}
 	return NULL;
+}
+
+size_t rs_fact_near(const char *name, size_t name_len, char *buf, size_t len)
+{
+	char word[RS_SUGGEST_NAME], path[RS_SUGGEST_NAME];
+	struct rs_suggest sg;
+
+	snprintf(word, sizeof(word), "%.*s", (int)name_len, name);
+	rs_suggest_init(&sg, word);
+	/* Edits within the field's name, not bought by "device.". */
+	if (strchr(word, '.')) {
+		struct rs_suggest field;
+
+		rs_suggest_init(&field, strchr(word, '.') + 1);
+		sg.limit = field.limit;
+		sg.best = sg.limit + 1;
+	}
+	for (size_t i = 0; i < RS_N(facts); i++)
+		rs_suggest_add(&sg, rs_fact_path(&facts[i], path,
+						 sizeof(path)));
+	return rs_suggest_fmt(&sg, false, buf, len);
 }
 
 const char *rs_fact_path(const struct rs_fact *f, char *buf, size_t len)

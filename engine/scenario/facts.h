@@ -52,6 +52,9 @@ const char *rs_fact_group_name(enum rs_fact_group g);
 const struct rs_fact *rs_fact_at(unsigned i);
 /* "port.max_msg_sz" (@len bytes) -> its fact, or NULL. */
 const struct rs_fact *rs_fact_find(const char *name, size_t len);
+/* ", did you mean 'device.max_cqe'?" for the unknown fact @name (@name_len
+ * bytes) into @buf, or "": its length. */
+size_t rs_fact_near(const char *name, size_t name_len, char *buf, size_t len);
 /* "port.max_msg_sz", for messages. */
 const char *rs_fact_path(const struct rs_fact *f, char *buf, size_t len);
 void rs_fact_get(const struct rs_fact *f, const struct rs_fact_src *src,

@@ -14,6 +14,7 @@
 #include "params.h"
 #include "requires.h"
 #include "schema.h"
+#include "suggest.h"
 #include "macros.h"
 
 /*
@@ -268,6 +269,27 @@ static void want_kinds(const struct rdmascn_ref *ref, char *buf, size_t len)
 			      k[1] ? ", " : " or ", article(*k), *k);
 }
 
+/* "did you mean" among the ids @ref could name from @o, or their list
+ * when it is short. */
+static void near_ids(const struct rs_scenario *s,
+		     const struct rdmascn_ref *ref, const struct rs_obj *o,
+		     const char *id, char *buf, size_t len)
+{
+	struct rs_suggest sg;
+
+	rs_suggest_init(&sg, id);
+	for (unsigned i = 0; i < s->n_objs; i++) {
+		const struct rs_obj *t = &s->objs[i];
+
+		/* A counted entry is offered once, by its own id. */
+		if (!t->id || t == o || (t->group && t->elem) ||
+		    !kind_ok(ref, t) || (!o->kind->step && t->kind->step))
+			continue;
+		rs_suggest_add(&sg, t->group ? t->group : t->id);
+	}
+	rs_suggest_fmt(&sg, true, buf, len);
+}
+
 static int resolve_one(struct rs_scenario *s, struct idmap *m,
 		       struct rs_obj *o, const struct rdmascn_ref *ref,
 		       const char *id, unsigned item, bool listed,
@@ -275,7 +297,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 {
 	struct rs_obj *t = find_obj(s, m, id);
 	struct rs_edge *e;
-	char path[128], want[128];
+	char path[128], want[128], near[640];
 
 	if (listed && ref->stride)
 		snprintf(path, sizeof(path), "%s[%u].%s", ref->field, item,
@@ -303,7 +325,8 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 				return -EINVAL;
 		if (m->n_missing < RS_N(m->missing))
 			m->missing[m->n_missing++] = id;
-		rs_obj_error(d, o, path, "no object with id '%s'", id);
+		near_ids(s, ref, o, id, near, sizeof(near));
+		rs_obj_error(d, o, path, "no object with id '%s'%s", id, near);
 		return -EINVAL;
 	}
 	if (t == o) {

@@ -9,6 +9,7 @@
 #include "load_error.h"
 #include "params.h"
 #include "schema.h"
+#include "suggest.h"
 
 void rs_load_log_fn(cyaml_log_t level, void *ctx, const char *fmt,
 		    va_list args)
@@ -141,14 +142,31 @@ static void path_to(char *path, size_t len, struct rs_node **ch,
 	}
 }
 
-static void step_types(char *buf, size_t len)
+/* "did you mean" and every step type, for the unknown @word. */
+static void step_types(const char *word, char *buf, size_t len)
 {
-	size_t o = 0;
+	struct rs_suggest sg;
+	size_t o;
 
-	buf[0] = '\0';
+	rs_suggest_init(&sg, word);
+	for (unsigned i = 0; i < rs_registry_count(true); i++)
+		rs_suggest_add(&sg, rs_registry_at(true, i)->section);
+	o = rs_suggest_fmt(&sg, false, buf, len);
+	o += snprintf(buf + o, len - o, " (expected one of: ");
 	for (unsigned i = 0; i < rs_registry_count(true) && o < len; i++)
-		o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
+		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
 			      rs_registry_at(true, i)->section);
+	if (o < len)
+		snprintf(buf + o, len - o, ")");
+}
+
+/* The keys of mapping @v (none unless it is one), offered to @sg. */
+static void suggest_keys(struct rs_suggest *sg, const cyaml_schema_value_t *v)
+{
+	if (!v || v->type != CYAML_MAPPING)
+		return;
+	for (const cyaml_schema_field_t *f = v->mapping.fields; f->key; f++)
+		rs_suggest_add(sg, f->key);
 }
 
 /* Index in the chain of the innermost mapping. */
@@ -198,16 +216,26 @@ static const cyaml_schema_value_t *field_value(const cyaml_schema_value_t *v,
 	return v;
 }
 
-static void names_list(const cyaml_schema_value_t *v, char *buf, size_t len)
+/* "did you mean" for @word, then " (expected one of: " or "some of" and
+ * every name of enum or flags @v. */
+static void names_list(const cyaml_schema_value_t *v, const char *word,
+		       const char *which, char *buf, size_t len)
 {
-	size_t o = 0;
 	const cyaml_strval_t *s = v->enumeration.strings;
 	uint32_t n = v->enumeration.count;
+	struct rs_suggest sg;
+	size_t o;
 
-	buf[0] = '\0';
+	rs_suggest_init(&sg, word);
+	for (uint32_t i = 0; i < n; i++)
+		rs_suggest_add(&sg, s[i].str);
+	o = rs_suggest_fmt(&sg, false, buf, len);
+	o += snprintf(buf + o, len - o, " (expected %s of: ", which);
 	for (uint32_t i = 0; i < n && o < len; i++)
 		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
 			      s[i].str);
+	if (o < len)
+		snprintf(buf + o, len - o, ")");
 }
 
 static void range_of(const cyaml_schema_value_t *v, char *buf, size_t len)
@@ -284,9 +312,9 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 
 			w->kind = rs_registry_find(type->value, true);
 			if (!w->kind) {
-				char types[512];
+				char types[640];
 
-				step_types(types, sizeof(types));
+				step_types(type->value, types, sizeof(types));
 				if (!strcmp(type->value, "id") ||
 				    !strcmp(type->value, "after") ||
 				    !strcmp(type->value, "deadline_ms"))
@@ -300,8 +328,8 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 				else
 					snprintf(w->unknown_step,
 						 sizeof(w->unknown_step),
-						 "step %s: unknown step type '%s' "
-						 "(expected one of: %s)", no,
+						 "step %s: unknown step type "
+						 "'%s'%s", no,
 						 type->value, types);
 				w->unknown_step_loc = &type->loc;
 				return -EINVAL;
@@ -339,7 +367,8 @@ void rs_load_error_report(const struct rs_scenario *s,
 	const cyaml_schema_value_t *v = NULL;
 	/* v may point at this one: it must live as long as v does. */
 	cyaml_schema_value_t obj_value = { .type = CYAML_MAPPING };
-	char msg[1024], buf[512];
+	char msg[1024], buf[768];
+	struct rs_suggest sg;
 	struct rs_where where, *w = &where;
 	struct rs_node **ch = w->ch, *target, *obj;
 	const struct rdmascn_kind *kind;
@@ -380,30 +409,47 @@ void rs_load_error_report(const struct rs_scenario *s,
 			if (!strcmp(ch[mi]->items[j]->value, key))
 				target = ch[mi]->items[j];
 		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
+		/* The mapping the key is in: its keys are what was meant. */
+		if (obj)
+			v = kind ? field_value(&obj_value, ch, mi + 1,
+					       obj_at + 1) : NULL;
+		else
+			v = field_value(rs_registry_schema(), ch, mi + 1, 1);
+		rs_suggest_init(&sg, key);
+		suggest_keys(&sg, v);
 		/* Inside a top-level section that is not a kind's
 		 * (`nodes:`, `requires:`): a field of it. */
 		if (!obj && path[0]) {
-			rs_diag_error(d, &target->loc, "%s: unknown field '%s'",
-				      path, key);
+			rs_suggest_fmt(&sg, true, buf, sizeof(buf));
+			rs_diag_error(d, &target->loc,
+				      "%s: unknown field '%s'%s", path, key,
+				      buf);
 			return;
 		}
 		if (!obj) {
-			rs_diag_error(d, &target->loc, "unknown section '%s'", key);
+			/* Too many sections to list: the near ones only. */
+			rs_suggest_fmt(&sg, false, buf, sizeof(buf));
+			rs_diag_error(d, &target->loc, "unknown section '%s'%s",
+				      key, buf);
 			return;
 		}
 		/* A figure name: say which there are. */
-		v = kind ? field_value(&obj_value, ch, mi + 1, obj_at + 1) : NULL;
-		buf[0] = '\0';
 		if (v && v->type == CYAML_MAPPING &&
 		    v->mapping.fields == rs_gate_fields) {
-			snprintf(buf, sizeof(buf), " (expected one of: ");
-			rs_figure_names(buf + strlen(buf),
-					sizeof(buf) - strlen(buf) - 1);
+			size_t o = rs_suggest_fmt(&sg, false, buf, sizeof(buf));
+
+			o += snprintf(buf + o, sizeof(buf) - o,
+				      " (expected one of: ");
+			rs_figure_names(buf + o, sizeof(buf) - o - 1);
 			strcat(buf, ")");
+			rs_diag_error(d, &target->loc, "%s%s%sunknown figure "
+				      "'%s'%s", who, path, path[0] ? ": " : "",
+				      key, buf);
+			return;
 		}
-		rs_diag_error(d, &target->loc, "%s%s%sunknown %s '%s'%s",
-			      who, path, path[0] ? ": " : "",
-			      buf[0] ? "figure" : "field", key, buf);
+		rs_suggest_fmt(&sg, true, buf, sizeof(buf));
+		rs_diag_error(d, &target->loc, "%s%s%sunknown field '%s'%s",
+			      who, path, path[0] ? ": " : "", key, buf);
 		return;
 	}
 	if (!strncmp(m, "Missing required mapping field: ", 32)) {
@@ -440,17 +486,17 @@ void rs_load_error_report(const struct rs_scenario *s,
 
 	if (!strncmp(m, "Invalid ENUM value: ", 20)) {
 		if (v && v->type == CYAML_ENUM) {
-			names_list(v, buf, sizeof(buf));
-			snprintf(msg, sizeof(msg), "unknown value '%s' (expected "
-				 "one of: %s)", m + 20, buf);
+			names_list(v, m + 20, "one", buf, sizeof(buf));
+			snprintf(msg, sizeof(msg), "unknown value '%s'%s",
+				 m + 20, buf);
 		} else {
 			snprintf(msg, sizeof(msg), "unknown value '%s'", m + 20);
 		}
 	} else if (!strncmp(m, "Unknown flag: ", 14)) {
 		if (v && v->type == CYAML_FLAGS) {
-			names_list(v, buf, sizeof(buf));
-			snprintf(msg, sizeof(msg), "unknown flag '%s' (expected "
-				 "some of: %s)", m + 14, buf);
+			names_list(v, m + 14, "some", buf, sizeof(buf));
+			snprintf(msg, sizeof(msg), "unknown flag '%s'%s",
+				 m + 14, buf);
 		} else {
 			snprintf(msg, sizeof(msg), "unknown flag '%s'", m + 14);
 		}

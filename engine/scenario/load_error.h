@@ -41,7 +41,7 @@ struct rs_where {
 	const struct rdmascn_kind *kind;
 	char who[160];                      /* "qp 'a': ", or "" */
 	char path[256];                     /* "cap.max_send_wr", or "" */
-	char unknown_step[640];             /* set when -EINVAL */
+	char unknown_step[1024];            /* set when -EINVAL */
 	const struct rs_loc *unknown_step_loc;
 };
 

@@ -9,6 +9,7 @@
 #include "idmap.h"
 #include "matrix.h"
 #include "model.h"
+#include "params.h"
 
 static const struct rs_param *param(const struct rs_scenario *s,
 				    const char *name)
@@ -178,9 +179,12 @@ static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
 	long r;
 
 	if (!p) {
+		char near[160];
+
+		rs_param_near(s, key->value, false, near, sizeof(near));
 		param_names(s, names, sizeof(names));
-		rs_diag_error(d, &key->loc, "matrix: '%s' is not a param "
-			      "(params: %s)", key->value, names);
+		rs_diag_error(d, &key->loc, "matrix: '%s' is not a param%s "
+			      "(params: %s)", key->value, near, names);
 		return -EINVAL;
 	}
 	if (val->type == RS_NODE_MAP || (val->type == RS_NODE_SEQ && !val->n)) {
@@ -315,9 +319,13 @@ int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,
 	*eq = '\0';
 	p = param(s, spec);
 	if (!p) {
+		char near[160];
+
+		rs_param_near(s, spec, false, near, sizeof(near));
 		param_names(s, names, sizeof(names));
 		rs_diag_error(d, &loc, "--matrix %s: the scenario has no "
-			      "param '%s' (params: %s)", spec, spec, names);
+			      "param '%s'%s (params: %s)", spec, spec, near,
+			      names);
 		return -EINVAL;
 	}
 	for (at = eq + 1; (at = strchr(at, ',')); at++)

@@ -20,6 +20,7 @@
 #include "expr.h"
 #include "facts.h"
 #include "params.h"
+#include "suggest.h"
 
 /* Names are looked up once per ${} and per --set: by hash, as a file
  * may declare tens of thousands. */
@@ -74,10 +75,20 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 
 				if (strcmp(key, "default") && strcmp(key, "env") &&
 				    strcmp(key, "description")) {
+					struct rs_suggest sg;
+					char near[160];
+
+					rs_suggest_init(&sg, key);
+					rs_suggest_add(&sg, "default");
+					rs_suggest_add(&sg, "env");
+					rs_suggest_add(&sg, "description");
+					rs_suggest_fmt(&sg, false, near,
+						       sizeof(near));
 					rs_diag_error(d, &v->items[j]->loc,
 						      "param '%s': unknown field "
-						      "'%s' (default, env, "
-						      "description)", k->value, key);
+						      "'%s'%s (default, env, "
+						      "description)", k->value,
+						      key, near);
 					return -EINVAL;
 				}
 				if (val->type != RS_NODE_SCALAR) {
@@ -190,8 +201,13 @@ static int override(struct rs_scenario *s, const struct rs_idmap *names,
 		struct rs_param *p = find(s, names, sets[i].name);
 
 		if (!p) {
+			char near[640];
+
+			rs_param_near(s, sets[i].name, true, near,
+				      sizeof(near));
 			rs_diag_error(d, &top, "--set %s: the scenario has no "
-				      "param '%s'", sets[i].name, sets[i].name);
+				      "param '%s'%s", sets[i].name,
+				      sets[i].name, near);
 			return -EINVAL;
 		}
 		p->value = (char *)sets[i].value;
@@ -303,10 +319,13 @@ static int fact_value(struct subst *st, const char *name, size_t len,
 		return -EINVAL;
 	}
 	if (!f) {
-		snprintf(why, why_len, "unknown fact '%.*s' (device.FIELD, "
+		char near[160];
+
+		rs_fact_near(dot + 1, len - cl - 1, near, sizeof(near));
+		snprintf(why, why_len, "unknown fact '%.*s'%s (device.FIELD, "
 			 "port.FIELD as `rdmascn devices -j` names them, or "
 			 "gid.index, gid.type, gid.gid)",
-			 (int)(len - cl - 1), dot + 1);
+			 (int)(len - cl - 1), dot + 1, near);
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < s->n_fact_uses && !u; i++)
@@ -342,6 +361,17 @@ static int fact_value(struct subst *st, const char *name, size_t len,
 	return 0;
 }
 
+size_t rs_param_near(const struct rs_scenario *s, const char *word,
+		     bool list, char *buf, size_t len)
+{
+	struct rs_suggest sg;
+
+	rs_suggest_init(&sg, word);
+	for (unsigned i = 0; i < s->n_params; i++)
+		rs_suggest_add(&sg, s->params[i].name);
+	return rs_suggest_fmt(&sg, list, buf, len);
+}
+
 static int lookup(void *arg, const char *name, size_t len,
 		  struct rs_expr_val *ret, char *why, size_t why_len)
 {
@@ -358,7 +388,12 @@ static int lookup(void *arg, const char *name, size_t len,
 		p = find(st->s, &st->names, key);
 	}
 	if (!p) {
-		snprintf(why, why_len, "unknown param '%.*s'", (int)len, name);
+		char near[640];
+
+		rs_param_near(st->s, len < sizeof(key) ? key : "", true, near,
+			      sizeof(near));
+		snprintf(why, why_len, "unknown param '%.*s'%s", (int)len,
+			 name, near);
 		return -EINVAL;
 	}
 	r = param_value(st, p, why, why_len);

@@ -16,5 +16,10 @@ int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
 		    unsigned n_sets, struct rs_diag *d);
 /* A byte offset in s->text, as a byte offset in the user's file. */
 size_t rs_params_orig_offset(const struct rs_scenario *s, size_t off);
+/* ", did you mean 'size'?" for @word, not a param of @s, into @buf; else,
+ * with @list and at most 8 params, " (expected one of: ...)"; else "".
+ * Its length. */
+size_t rs_param_near(const struct rs_scenario *s, const char *word,
+		     bool list, char *buf, size_t len);
 
 #endif

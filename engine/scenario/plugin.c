@@ -12,6 +12,7 @@
 #include "model.h"
 #include "paths.h"
 #include "plugin.h"
+#include "suggest.h"
 
 #define MAX_PLUGINS 16
 
@@ -195,6 +196,22 @@ __attribute__((visibility("default")))
 void *rdmascn_obj_data(const struct rs_obj *obj)
 {
 	return obj->data;
+}
+
+__attribute__((visibility("default")))
+size_t rdmascn_did_you_mean(const char *word,
+			    const char *(*name_at)(void *arg, unsigned i,
+						   char *tmp, size_t tmp_len),
+			    void *arg, char *buf, size_t len)
+{
+	char tmp[RS_SUGGEST_NAME];
+	struct rs_suggest sg;
+	const char *name;
+
+	rs_suggest_init(&sg, word);
+	for (unsigned i = 0; (name = name_at(arg, i, tmp, sizeof(tmp))); i++)
+		rs_suggest_add(&sg, name);
+	return rs_suggest_fmt(&sg, false, buf, len);
 }
 
 __attribute__((visibility("default")))

@@ -51,9 +51,14 @@ int rs_requires_check(struct rs_scenario *s, struct rs_diag *d)
 
 		b->f = rs_fact_find(b->fact, strlen(b->fact));
 		if (!b->f) {
-			r = bad(d, s, i, "fact", "unknown fact '%s' (device.FIELD, "
-				"port.FIELD as `rdmascn devices -j` names them, "
-				"or gid.index, gid.type, gid.gid)", b->fact);
+			char near[160];
+
+			rs_fact_near(b->fact, strlen(b->fact), near,
+				     sizeof(near));
+			r = bad(d, s, i, "fact", "unknown fact '%s'%s "
+				"(device.FIELD, port.FIELD as `rdmascn devices "
+				"-j` names them, or gid.index, gid.type, "
+				"gid.gid)", b->fact, near);
 			continue;
 		}
 		if (!b->min && !b->max && !b->equals)

@@ -82,6 +82,59 @@ static int fits(const char *s, uint32_t width)
 	return width < 64 && v >> width ? -ERANGE : 0;
 }
 
+/* The fields of one layout, each after the path that led there. */
+struct near_level {
+	const struct prm_layout *l;
+	const char *prefix;      /* "cq_context." */
+	size_t prefix_len;
+};
+
+static const char *level_name(void *arg, unsigned i, char *tmp,
+			      size_t tmp_len)
+{
+	const struct near_level *n = arg;
+
+	/* Asked in order from 0: past the last, the NULL ending them. */
+	if (!n->l->fields[i].name)
+		return NULL;
+	snprintf(tmp, tmp_len, "%.*s%s", (int)n->prefix_len, n->prefix,
+		 n->l->fields[i].name);
+	return tmp;
+}
+
+size_t mlx5_field_near(const struct prm_layout *l, const char *path,
+		       char *buf, size_t len)
+{
+	struct near_level n = { .l = l, .prefix = path };
+	const char *p = path;
+
+	/* Down the names that are there; the first that is not is the
+	 * mistyped one, among its layout's fields. */
+	while (n.l) {
+		size_t w = strcspn(p, ".[");
+		const struct prm_field *f;
+
+		for (f = n.l->fields; f->name; f++)
+			if (strlen(f->name) == w && !strncmp(f->name, p, w))
+				break;
+		if (!f->name || !f->sub)
+			break;
+		p += w;
+		if (*p == '[')
+			p += strcspn(p, "]") + (p[strcspn(p, "]")] ? 1 : 0);
+		if (*p != '.')
+			break;
+		p++;
+		n.l = f->sub;
+		n.prefix_len = (size_t)(p - path);
+	}
+	if (!n.l) {
+		buf[0] = '\0';
+		return 0;
+	}
+	return rdmascn_did_you_mean(path, level_name, &n, buf, len);
+}
+
 int mlx5_fields_check(struct rs_obj *obj, struct rs_diag *d,
 		      const char *key, const struct prm_layout *l,
 		      const struct mlx5_field *f, unsigned n, bool masks)
@@ -104,8 +157,12 @@ int mlx5_fields_check(struct rs_obj *obj, struct rs_diag *d,
 			continue;
 		}
 		if (r) {
-			rdmascn_obj_error(d, obj, path, "%s has no field '%s'",
-					  l->name, f[i].field);
+			char near[160];
+
+			mlx5_field_near(l, f[i].field, near, sizeof(near));
+			rdmascn_obj_error(d, obj, path,
+					  "%s has no field '%s'%s", l->name,
+					  f[i].field, near);
 			ret = -EINVAL;
 			continue;
 		}

@@ -133,6 +133,16 @@ static const struct prm_create *destroyed_by(const struct prm_cmd *cmd)
 	return NULL;
 }
 
+/* The commands one can write, for "did you mean": those a destroy is
+ * not derived from ("" skips one). */
+static const char *cmd_name(void *arg, unsigned i, char *tmp, size_t tmp_len)
+{
+	(void)arg, (void)tmp, (void)tmp_len;
+	if (i >= prm_n_cmds)
+		return NULL;
+	return destroyed_by(&prm_cmds[i]) ? "" : prm_cmds[i].name;
+}
+
 /* "CQ" of QUERY_CQ, CREATE_CQ, ALLOC_PD's "PD": what a command is on. */
 static const char *object_word(const char *name)
 {
@@ -244,8 +254,11 @@ static int check_set(struct rs_obj *obj, struct rs_diag *d,
 		return -EINVAL;
 	}
 	if (r) {
-		rdmascn_obj_error(d, obj, path, "%s has no field '%s'",
-				  cmd->name, s->field);
+		char near[160];
+
+		mlx5_field_near(cmd->in, s->field, near, sizeof(near));
+		rdmascn_obj_error(d, obj, path, "%s has no field '%s'%s",
+				  cmd->name, s->field, near);
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "set[%u]", i);
@@ -339,9 +352,13 @@ static int devx_check(struct rs_obj *obj, struct rs_diag *d)
 						      sizeof(names) - o,
 						      "%s%s", o ? ", " : "",
 						      prm_cmds[i].name);
+		char near[160];
+
+		rdmascn_did_you_mean(x->command, cmd_name, NULL, near,
+				     sizeof(near));
 		rdmascn_obj_error(d, obj, "command", "unknown DevX command "
-				  "'%s' (expected one of: %s)", x->command,
-				  names);
+				  "'%s'%s (expected one of: %s)", x->command,
+				  near, names);
 		return -EINVAL;
 	}
 	cr = destroyed_by(cmd);

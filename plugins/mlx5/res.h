@@ -60,6 +60,11 @@ extern const cyaml_schema_value_t mlx5_field_schema;
 int mlx5_fields_check(struct rs_obj *obj, struct rs_diag *d,
 		      const char *key, const struct prm_layout *l,
 		      const struct mlx5_field *f, unsigned n, bool masks);
+/* ", did you mean 'cq_context.log_cq_size'?" for @path, which @l does
+ * not have: the nearest field of the layout where it goes astray, or "".
+ * Its length. */
+size_t mlx5_field_near(const struct prm_layout *l, const char *path,
+		       char *buf, size_t len);
 /* The items as prm_val (@masks: the mask, all ones when none), the
  * wide values' bytes in @wide (64 bytes an item): for prm_encode_struct. */
 void mlx5_fields_vals(const struct mlx5_field *f, unsigned n, bool masks,

@@ -50,7 +50,7 @@ steps:
   - verify: {mr: m, equals: m, pattern: zero}
 YAML
 expect mixed.yaml "mixed.yaml:3:36: pd 'pd': id: 'pd' already names a pd (at 3:12)
-mixed.yaml:4:25: cq 'cq': context: no object with id 'ctxx'
+mixed.yaml:4:25: cq 'cq': context: no object with id 'ctxx', did you mean 'ctx'?
 mixed.yaml:4:36: cq 'cq': cqe: must be at least 1
 mixed.yaml:7:41: step 1 (verify): pattern: exclusive with 'equals'"
 
@@ -78,6 +78,22 @@ cqs:
   - {id: cq2, context: ctx, cqe: 0}
 YAML
 expect schema.yaml "schema.yaml:4:34: cq 'cq1': cqe: expected an integer, got 'x'"
+
+# A valid file's counts agree with their nouns: one object, one step.
+cat >one.yaml <<'YAML'
+scenario: one
+contexts: [{id: ctx, device: any}]
+steps:
+  - sleep: {ms: 1}
+YAML
+n=$((n + 1))
+got=$("$rdmascn" validate one.yaml 2>&1)
+if [ "$got" != "one.yaml: valid (1 object, 1 step)" ]; then
+	echo "FAIL one.yaml: got '$got'"
+	fails=$((fails + 1))
+else
+	echo "ok one.yaml: $got"
+fi
 
 echo "$((n - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

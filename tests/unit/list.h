@@ -54,6 +54,8 @@
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \
 	X(idmap, stride)                                                  \
+	X(suggest, distance)                                              \
+	X(suggest, remedy)                                                \
 	X(peer, fill)                                                     \
 	X(peer, mtu)                                                      \
 	X(peer, av)                                                       \

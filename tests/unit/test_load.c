@@ -223,7 +223,8 @@ TEST(load, errors)
 	ERR("boxes:\n  - {id: a, size: -1}\n",
 	    ":2:19: box 'a': size: -1 is out of range (0..4294967295)");
 	ERR("boxes:\n  - {id: a, size: 1, colour: red}\n",
-	    ":2:22: box 'a': unknown field 'colour'");
+	    ":2:22: box 'a': unknown field 'colour', "
+	    "did you mean 'color'?");
 	ERR("boxes:\n  - {id: a}\n",
 	    ":2:5: box 'a': missing field 'size'");
 	ERR("boxes:\n  - {id: a, size: 1, color: green}\n",
@@ -239,7 +240,8 @@ TEST(load, errors)
 	ERR("boxes:\n  - {id: a, size: 1, inner: {}}\n",
 	    ":2:29: box 'a': missing field 'inner.x'");
 	ERR("boxes:\n  - {id: a, size: 1, inner: {x: 1, y: 2}}\n",
-	    ":2:36: box 'a': inner: unknown field 'y'");
+	    ":2:36: box 'a': inner: unknown field 'y' "
+	    "(expected one of: x)");
 	/* an empty value is named by its key, with what it could be */
 	ERR("boxes:\n  - {id: a, size: 1, color: }\n",
 	    ":2:22: box 'a': color: unknown value '' (expected one of: red, blue)");
@@ -251,7 +253,8 @@ TEST(load, errors)
 	ERR("boxes:\n  - id: a\n    size: 1\n    on:",
 	    ":4:5: box 'a': on: unknown value '' (expected one of: false, true, no, yes, off, on)");
 	ERR("boxes: 5\n", ":1:8: boxes: expected a sequence, got a scalar");
-	ERR("boxez: []\n", ":1:1: unknown section 'boxez'");
+	ERR("boxez: []\n",
+	    ":1:1: unknown section 'boxez', did you mean 'boxes'?");
 	ERR("boxes:\n  - {id: '', size: 1}\n", ":2:10: box #1: id: must not be empty");
 	ERR("boxes:\n  - {size: 1}\n", ":2:5: box #1: missing field 'id'");
 	/* the DOM's own */
@@ -305,18 +308,22 @@ TEST(load, errors)
 	ERR("boxes:\n  - {id: a, size: 1}\nlids:\n  - {id: l, on: a}\n  - {id: m, on: l}\n",
 	    ":5:17: lid 'm': on: 'l' is a lid, not a box");
 	ERR("boxes:\n  - {id: a, size: 1}\nsteps:\n  - poke: {box: a, after: [x]}\n",
-	    ":4:28: step 1 (poke): after[0]: no object with id 'x'");
+	    ":4:28: step 1 (poke): after[0]: no object with id 'x' "
+	    "(expected one of: a)");
 	ERR("boxes:\n  - {id: a, size: 1, after: [s]}\nsteps:\n  - poke: {id: s}\n",
 	    ":2:30: box 'a': after[0]: 's' is a step; objects are all created before steps run");
 	ERR("steps:\n  - {}\n", ":2:5: step 1: empty step (give one step type, e.g. write:)");
 	ERR("steps:\n  - poke: {}\n  - poke:\n      steps:\n        - poke: {}\n        - {}\n",
 	    ":6:11: step 2.2: empty step (give one step type, e.g. write:)");
 	ERR("steps:\n  - poke:\n      steps:\n        - poke: {bogus: 1}\n",
-	    ":4:18: step 1.1 (poke): unknown field 'bogus'");
+	    ":4:18: step 1.1 (poke): unknown field 'bogus' "
+	    "(expected one of: id, after, box, steps)");
 	ERR("steps:\n  - pokr: {}\n",
-	    ":2:5: step 1: unknown step type 'pokr' (expected one of: poke)");
+	    ":2:5: step 1: unknown step type 'pokr', did you mean 'poke'? "
+	    "(expected one of: poke)");
 	ERR("steps:\n  - poke: {box: 3, bogus: 1}\n",
-	    ":2:20: step 1 (poke): unknown field 'bogus'");
+	    ":2:20: step 1 (poke): unknown field 'bogus' "
+	    "(expected one of: id, after, box, steps)");
 	/* cycles, with the whole path */
 	ERR("boxes:\n  - {id: a, size: 1, needs: b}\n  - {id: b, size: 1, after: [c]}\n"
 	    "  - {id: c, size: 1, needs: a}\n",
@@ -501,5 +508,6 @@ TEST(load, param_loop)
 	    ":3:6: params.b: params loop: a -> c -> b -> a");
 	ERR("params:\n  a: {default: \"${nosuch}\"}\nboxes:\n"
 	    "  - {id: x, size: 1}\n",
-	    ":2:16: params.a.default: unknown param 'nosuch'");
+	    ":2:16: params.a.default: unknown param 'nosuch' "
+	    "(expected one of: a)");
 }

@@ -104,6 +104,17 @@ const struct rs_obj *rdmascn_obj_ref_ref(const struct rs_obj *obj,
 void rdmascn_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		       const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * A plugin's own names (a DevX command, a PRM field) get the "did you
+ * mean" the core's do: of the names name_at(arg, i, tmp, tmp_len) gives
+ * for i = 0, 1, ... until NULL (built in @tmp, or static), the ones
+ * nearest @word, as ", did you mean 'x'?" into @buf (always terminated),
+ * else "".  Returns its length.
+ */
+size_t rdmascn_did_you_mean(const char *word,
+			    const char *(*name_at)(void *arg, unsigned i,
+						   char *tmp, size_t tmp_len),
+			    void *arg, char *buf, size_t len);
 
 /* On a device (a kind's ops): the object's data, its runtime state
  * (ops->rt_size bytes), its id; another object by id (NULL: none); the
