@@ -69,10 +69,10 @@ contexts:
     device: any
   - {id: "e${b}", device: any}
 YAML
-expect "forms.yaml:2:19: params.b: unknown param 'zz'
+expect "forms.yaml:2:19: params.b: unknown param 'zz' (expected one of: a, b)
 forms.yaml:2:19: params.b: '\${a +}': expected a number, a name or '(' at the end
 forms.yaml:4:10: context 'c\${': id: unterminated '\${' (write '\$\${' for a literal)
-forms.yaml:5:10: context 'd\${nope}x\${a/0}': id: unknown param 'nope'
+forms.yaml:5:10: context 'd\${nope}x\${a/0}': id: unknown param 'nope' (expected one of: a, b)
 forms.yaml:5:18: context 'd\${nope}x\${a/0}': id: '\${a/0}': 1 / 0: division by zero" \
 	validate forms.yaml
 # Every bad node address, from params or written.
@@ -86,7 +86,7 @@ nodes:
   - {id: d, address: "${nowhere}"}
 YAML
 expect "addr.yaml:2:15: params.far: unterminated '\${' (write '\$\${' for a literal)
-addr.yaml:7:22: nodes[3].address: unknown param 'nowhere'" validate addr.yaml
+addr.yaml:7:22: nodes[3].address: unknown param 'nowhere' (expected one of: far)" validate addr.yaml
 sed -i '2d; s/"${far}"/"[::1"/; s/"${nowhere}"/"a b"/' addr.yaml
 expect "addr.yaml:3:22: node 'a': address: 'host:99999' has a port out of range (1 to 65535)
 addr.yaml:4:22: node 'b': address: '::1' holds an IPv6 address without [ ]: write [ADDRESS] or [ADDRESS]:PORT

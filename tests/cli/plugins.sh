@@ -88,7 +88,7 @@ same "fifo: stderr" "$(cat "$tmp/err")" \
 rdmascn: plugin $tmp/odd/fifo.so: not a regular file, not loaded"
 printf 'scenario: s\ncontexts: [{id: ctx, device: any}]\n' >"$tmp/s.yaml"
 out=$(RDMASCN_EXTRA_PLUGIN_DIR=$tmp/odd timeout 20 "$rdmascn" validate "$tmp/s.yaml" 2>&1)
-same "fifo: validate" "$out rc=$?" "$tmp/s.yaml: valid (1 objects, 0 steps) rc=0"
+same "fifo: validate" "$out rc=$?" "$tmp/s.yaml: valid (1 object, 0 steps) rc=0"
 
 out=$(RDMASCN_EXTRA_PLUGIN_DIR=$abi1dir "$rdmascn" plugins 2>"$tmp/err")
 same "ABI 1: stdout" "$out" "$mlx5"
