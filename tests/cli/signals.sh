@@ -24,7 +24,9 @@ matrix() {
 		echo "matrix:"
 		for d in $(seq 1 "$dims"); do echo "  p$d: [$vals]"; done
 		echo "contexts: [{id: ctx, device: any}]"
-		echo "pds: [{id: pd, context: ctx}]"
+		# Enough in each cell that the matrix takes seconds, not
+		# less than the signal's wait (about 10 s on a quiet host).
+		echo "pds: [{id: pd, context: ctx, count: 50}]"
 	} >"$2"
 }
 matrix 2 "$tmp/mid.yaml"
