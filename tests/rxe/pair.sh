@@ -83,3 +83,10 @@ run_node "$scn/rdma_cm.yaml" "${nodes[$h]}" --set addr_a=10.99.1.1 \
 	--set addr_b=10.99.1.2 --set iters=20
 echo "ok rdma_cm across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
 merged_ok a,b rdma_cm
+# Without a key, --insecure: the run works all the same, and says once
+# that anyone could have joined.
+RDMASCN_KEY= run_node "$scn/rc_pingpong.yaml" "${nodes[$h]}" --insecure \
+	--rendezvous 10.99.1.1 --set iters=20
+[ "$(grep -c 'warning: --insecure: the nodes meet at 10.99.1.1 without a key' "$tmp/err")" = 1 ] ||
+	{ cat "$tmp/err"; fail "--insecure: not one warning"; }
+echo "ok --insecure without a key: node ${nodes[$h]} passed, warned once"
