@@ -739,6 +739,8 @@ int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 		return -EPERM;
 	}
 	e = rdv_leader(r) ? meet_leader(r) : meet_node(r);
+	if (e)
+		rdv_failed(r, err, errlen);
 	if (e == -EINTR) {
 		/* Interrupted here: the others hear it as an abort with
 		 * 128+signal, and end with that, not with a lost node. */
@@ -746,18 +748,14 @@ int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 
 		snprintf(why, sizeof(why), "interrupted by signal %d",
 			 (int)rs_interrupted);
-		rdv_failed(r, err, errlen);
 		rs_rdv_abort(r, 128 + rs_interrupted, why);
 	} else if (e == -ECONNABORTED) {
 		/* Another node's abort: the caller takes its exit code
 		 * (rs_rdv_fail_code()) from the failed side. */
-		rdv_failed(r, err, errlen);
 		*ret = r;
 		return e;
 	}
 	if (e) {
-		if (e != -EINTR)
-			rdv_failed(r, err, errlen);
 		rdv_free(r);
 		return e;
 	}
