@@ -94,21 +94,17 @@ int rdv_send(struct rdv_conn *c, uint8_t type, const char *tag,
 		return -ENOTCONN;
 	if (c->authed) {
 		/* Room for the MAC at the end, sealed once encoded. */
-		if (n + 1 > RS_N(all)) {
-			struct rdv_piece *more = rs_calloc(n + 1,
-							   sizeof(*more));
+		struct rdv_piece *p = n + 1 > RS_N(all) ?
+				      rs_calloc(n + 1, sizeof(*p)) : all;
 
-			if (!more)
-				return -ENOMEM;
-			memcpy(more, pc, n * sizeof(*pc));
-			more[n] = (struct rdv_piece){ room, RDV_MAC_LEN };
-			e = rdv_encode(type, tag, more, n + 1, &m, &len);
-			rs_free(more);
-		} else {
-			memcpy(all, pc, n * sizeof(*pc));
-			all[n] = (struct rdv_piece){ room, RDV_MAC_LEN };
-			e = rdv_encode(type, tag, all, n + 1, &m, &len);
-		}
+		if (!p)
+			return -ENOMEM;
+		if (n)
+			memcpy(p, pc, n * sizeof(*pc));
+		p[n] = (struct rdv_piece){ room, RDV_MAC_LEN };
+		e = rdv_encode(type, tag, p, n + 1, &m, &len);
+		if (p != all)
+			rs_free(p);
 		if (!e)
 			rdv_session_seal(&c->sess, m + 4, len - 4 - RDV_MAC_LEN,
 					 m + len - RDV_MAC_LEN);
