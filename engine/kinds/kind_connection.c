@@ -187,7 +187,8 @@ static int conn_create(struct rs_run *run, struct rs_live *l)
 		return rs_conn_cm_connect(run, l, &a, &b,
 					  rs_run_here(run, a.l->obj),
 					  rs_run_here(run, b.l->obj));
-	if (l->obj->on_peer != RS_NODE_ANY)
+	/* Without a role (a dry run of every node) both sides are here. */
+	if (l->obj->on_peer != RS_NODE_ANY && run->node != RS_NODE_ANY)
 		return rs_run_here(run, a.l->obj) ?
 		       rs_conn_oob_side(run, l, &a, &b) :
 		       rs_conn_oob_side(run, l, &b, &a);

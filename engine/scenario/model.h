@@ -206,10 +206,12 @@ const char *rs_node_device(const struct rs_scenario *s, int i);
 void rs_nodes_list(const struct rs_scenario *s, char *buf, size_t len);
 int rs_node_find(const struct rs_scenario *s, const char *id);
 /* @o is made (or its step runs) on node @i, in part or whole: a
- * connection across nodes is on both. */
+ * connection across nodes is on both.  RS_NODE_ANY (no role, a dry run)
+ * plays every node, so the connection between two is there too. */
 static inline bool rs_obj_on(const struct rs_obj *o, int i)
 {
-	return o->on == RS_NODE_ANY || o->on == i || o->on_peer == i;
+	return i == RS_NODE_ANY || o->on == RS_NODE_ANY || o->on == i ||
+	       o->on_peer == i;
 }
 /* Step @o runs on node @i: where its QP is; on the other node only the
  * half of a step whose `peer` QP is there (pingpong's answering side).

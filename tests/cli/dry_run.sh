@@ -9,8 +9,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for f in "$scndir"/*.yaml; do
-	name=$(basename "$f" .yaml)
+# A `nodes:` file without a role plays every node: the same objects as
+# plan, the connection between the nodes among them.
+for f in "$scndir"/*.yaml "$scndir"/nodes/*.yaml; do
+	name=${f#"$scndir"/}
+	name=${name%.yaml}
 	"$rdmascn" run --dry-run "$f" >"$tmp/dry" 2>"$tmp/err" ||
 		{ cat "$tmp/dry" "$tmp/err"; fail "$name: dry run exit $?"; }
 	[ -s "$tmp/err" ] && { cat "$tmp/err"; fail "$name: dry run wrote to stderr"; }
@@ -51,6 +54,13 @@ sed 's/^    a: a$/    via: rdma_cm\n    a: a/' "$scndir/conn_knobs.yaml" >"$tmp/
 knob "ibv_modify_qp(qp=b attr=rdma_init_qp_attr(b_id) qp_state=INIT qp_access_flags=remote_write)"
 knob "ibv_modify_qp(qp=b attr=rdma_init_qp_attr(b_id) qp_state=RTR rq_psn=291 .*ah_attr.grh.hop_limit=1 ah_attr.grh.traffic_class=32 ah_attr.grh.flow_label=74565"
 knob "ibv_modify_qp(qp=a attr=rdma_init_qp_attr(a_id) qp_state=RTS .*sq_psn=291 "
+# Across nodes: the connection's calls move both sides, as on one node.
+"$rdmascn" run --dry-run "$scndir/nodes/rc_pingpong.yaml" >"$tmp/dry"
+knob "ibv_modify_qp(qp=a qp_state=RTR .*dest_qp_num=qpn(b) .*  # connection 'ab'"
+knob "ibv_modify_qp(qp=b qp_state=RTS .*  # connection 'ab'"
+grep -q "^dry run done: 11 objects," "$tmp/dry" ||
+	{ cat "$tmp/dry"; fail "nodes/rc_pingpong: not the 11 objects of plan"; }
+echo "ok nodes/rc_pingpong: the connection between the nodes in the dry run"
 echo "ok conn_knobs: access, psns and GRH fields in the dry run, oob and rdma_cm"
 # An AH's src_path_bits and static_rate, and its defaults: hop limit 64,
 # the source GID as the destination.
