@@ -390,6 +390,18 @@ static void put_matrix(struct mx *x, struct rs_val *mx)
 	rs_val_put_u64(mx, "cells", x->n_run);
 }
 
+/* A cell's (or the matrix's) outcome in words: a dry run that passed ran
+ * nothing, so it says so, as a dry run's own report does; the record
+ * keeps "passed" beside "dry_run": true. */
+static const char *outcome(const struct mx *x, int code)
+{
+	if (code < 0)
+		return "not run";
+	if (code == RS_EXIT_PASSED && x->o->dry_run)
+		return "dry run done";
+	return rs_exit_verdict(code);
+}
+
 static int summary(struct mx *x)
 {
 	int worst = RS_EXIT_PASSED;
@@ -410,8 +422,7 @@ static int summary(struct mx *x)
 		if (x->codes[i] == -2)
 			continue;
 		fprintf(x->out, "  %-40s ", rs_esc(x->names[i]));
-		rs_text_outcome(x->out, &x->o->text, x->codes[i] >= 0 ?
-				rs_exit_verdict(x->codes[i]) : "not run");
+		rs_text_outcome(x->out, &x->o->text, outcome(x, x->codes[i]));
 		fputc('\n', x->out);
 		if (x->codes[i] >= 0)
 			worst = worst >= 128 ? worst :
@@ -421,7 +432,7 @@ static int summary(struct mx *x)
 	if (rs_interrupted && worst < 128)
 		worst = 128 + rs_interrupted;
 	fputs("verdict: ", x->out);
-	rs_text_outcome(x->out, &x->o->text, rs_exit_verdict(worst));
+	rs_text_outcome(x->out, &x->o->text, outcome(x, worst));
 	fprintf(x->out, " (exit %d)\n", worst);
 	fflush(x->out);
 	return worst;

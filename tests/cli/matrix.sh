@@ -28,7 +28,11 @@ want="size=64,qp_type=rc;size=64,qp_type=uc;size=4096,qp_type=rc;size=4096,qp_ty
 [ $rc = 0 ] && [ "$got" = "$want" ] &&
 	grep -q '^matrix: 5 cells (1 excluded)$' "$tmp/out" &&
 	grep -q '^cell 5 of 5: size=65536,qp_type=rc$' "$tmp/out" &&
-	grep -q '^verdict: passed (exit 0)$' "$tmp/out" &&
+	grep -q '^verdict: dry run done (exit 0)$' "$tmp/out" &&
+	[ "$(grep -c '^  size=[0-9]*,qp_type=[a-z]* *dry run done$' "$tmp/out")" = 5 ] &&
+	! grep -q 'passed' "$tmp/out" &&
+	[ "$(jq -r '[.verdict, (.cells[] | .verdict, .dry_run)] | unique | join(",")' \
+		"$tmp/r.json")" = "true,passed" ] &&
 	[ "$(grep -c '^dry run done: ' "$tmp/out")" = 5 ] &&
 	[ "$(jq -c '.matrix.excluded' "$tmp/r.json")" = \
 	  '[{"size":"65536","qp_type":"uc"}]' ] &&
