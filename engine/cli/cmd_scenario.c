@@ -329,25 +329,36 @@ static bool same_entry(const struct rs_obj *a, const struct rs_obj *b)
 }
 
 /* A run of @n elements of one counted entry, from @o on: "qp 'a' x1000"
- * when it is all of them, else "qp 'a[3]'..'a[9]'". */
+ * when it is all of them, else "qp 'a[3]'..'a[9]'".  Steps in the form
+ * the run and its record number them: "step 2[0]..2[199] (verify)". */
 static void folded_name(const struct rs_obj *o, const struct rs_obj *last,
 			unsigned n, char *buf, size_t len)
 {
-	int w = (int)strcspn(o->no, "[");
-
 	if (n == 1)
 		snprintf(buf, len, "%s", o->name);
+	else if (o->kind->step && o->id)
+		snprintf(buf, len, "step '%s'..'%s'", o->id, last->id);
+	else if (o->kind->step)
+		snprintf(buf, len, "step %s..%s (%s)", o->no, last->no,
+			 o->kind->section);
 	else if (n < o->count)
 		snprintf(buf, len, "%s..'%s'", o->name,
 			 last->id ? last->id : last->no);
-	else if (!o->kind->step)
+	else
 		snprintf(buf, len, "%s '%s' \u00d7%u", o->kind->name, o->group,
 			 n);
-	else if (o->group)
-		snprintf(buf, len, "step '%s' \u00d7%u", o->group, n);
+}
+
+/* The number a line of plan starts with: an object's place in the
+ * order; a step's number as the run gives it (1.2, 2[17]; a folded run
+ * of elements: 2). */
+static void print_no(const struct rs_obj *o, unsigned place, bool folded)
+{
+	if (!o->kind->step)
+		printf("  %3u  ", place);
 	else
-		snprintf(buf, len, "step %.*s (%s) \u00d7%u", w, o->no,
-			 o->kind->section, n);
+		printf("%5.*s  ", folded ? (int)strcspn(o->no, "[") :
+			(int)strlen(o->no), o->no);
 }
 
 /* @s padded to @width columns: a UTF-8 character is one. */
@@ -426,7 +437,7 @@ static void print_order(const struct rs_scenario *s, const char *title,
 
 		k = run_of(list, i, n, unfold);
 		folded_name(list[i], list[i + k - 1], k, name, sizeof(name));
-		printf("  %3u  ", i + 1);
+		print_no(list[i], i + 1, k > 1);
 		print_padded(name, 28);
 		print_node(s, list[i]);
 		printf(" line %u", l->line);

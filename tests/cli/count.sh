@@ -22,8 +22,9 @@ echo "ok rc_many.yaml: $n lines of YAML"
 "$rdmascn" plan --set n=1000 "$f" >"$tmp/plan" || fail "plan exit $?"
 has "$tmp/plan" "^ *1005  qp 'a' ×1000  *line 25  <- pd=pd, send_cq=cq, recv_cq=cq$"
 has "$tmp/plan" "^ *3005  connection 'ab' ×1000  *line 27  <- a=a\[i\], b=b\[i\]$"
-has "$tmp/plan" "^ *1  step 1 (write) ×1000  *line 29  <- qp=a\[i\], local=src, remote=dst\[i\]$"
-has "$tmp/plan" "^ *1001  step 2 (verify) ×1000  *line 30  <- mr=dst\[i\], equals=src$"
+# A step is numbered as the run and its record number it: 2[0]..2[999].
+has "$tmp/plan" "^ *1  step 1\[0\]\.\.1\[999\] (write)  *line 29  <- qp=a\[i\], local=src, remote=dst\[i\]$"
+has "$tmp/plan" "^ *2  step 2\[0\]\.\.2\[999\] (verify)  *line 30  <- mr=dst\[i\], equals=src$"
 has "$tmp/plan" "^ *1  connection 'ab' ×1000$"
 [ "$(wc -l <"$tmp/plan")" = 22 ] || { cat "$tmp/plan"; fail "plan is not 22 lines"; }
 echo "ok plan folded: $(wc -l <"$tmp/plan") lines"
@@ -32,7 +33,7 @@ echo "ok plan folded: $(wc -l <"$tmp/plan") lines"
 [ "$(sed -n '/^create:/,/^steps:/p' "$tmp/planv" | grep -c "^ *[0-9]")" = 4004 ] ||
 	fail "plan -v: not 4004 objects"
 has "$tmp/planv" "^ *3007  connection 'ab\[2\]'  *line 27  <- a=a\[2\], b=b\[2\]$"
-has "$tmp/planv" "^ *1000  step 1\[999\] (write)  *line 29  <- qp=a\[999\], local=src, remote=dst\[999\]$"
+has "$tmp/planv" "^ *1\[999\]  step 1\[999\] (write)  *line 29  <- qp=a\[999\], local=src, remote=dst\[999\]$"
 sed -n '/^teardown:/,$p' "$tmp/planv" | sed -n 2p | grep -q "connection 'ab\[999\]'" ||
 	fail "plan -v: teardown does not start with ab[999]"
 echo "ok plan -v: every element, teardown from ab[999]"
@@ -62,6 +63,16 @@ sed -n '/^teardown:/,$p' "$tmp/dry" | grep -m2 'ibv_destroy_qp' | tr '\n' ' ' |
 	fail "record: no qp a[17] at line 25"
 [ "$(jq -r '.plan_steps[1999].no' "$tmp/r.json")" = "2[999]" ] ||
 	fail "record: the last step is not 2[999]"
+# Plan's numbers are the record's: the first and last of each step.
+for i in 0 999 1000 1999; do
+	no=$(jq -r ".plan_steps[$i].no" "$tmp/r.json")
+	grep -q "^ *${no%%\[*}  step .*${no//[][]/\\&}" "$tmp/plan" ||
+		{ cat "$tmp/plan"; fail "record's step $no is not plan's"; }
+done
+# A counted step with an id: its elements' ids.
+sed 's/  - write: {qp: a,/  - write: {id: w, qp: a,/' "$f" >"$tmp/w.yaml"
+"$rdmascn" plan --set n=1000 "$tmp/w.yaml" >"$tmp/planw" || fail "plan w exit $?"
+has "$tmp/planw" "^ *1  step 'w\[0\]'\.\.'w\[999\]'  *line 29  <- qp=a\[i\]"
 echo "ok dry run of 2000 QPs in ${ms} ms: ab[i] joins a[i] and b[i], teardown reversed, record per element"
 
 # A list names every element; after: a counted entry, all of them.
