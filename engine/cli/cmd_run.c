@@ -451,7 +451,7 @@ static void run_free(struct rs_run *run)
 	rs_scenario_free(run->s_facts);
 }
 
-static int interrupted_exit(FILE *err)
+int rs_run_interrupted_exit(FILE *err)
 {
 	fprintf(err, "rdmascn: interrupted by %s; torn down\n",
 		rs_interrupted == SIGINT ? "SIGINT" : "SIGTERM");
@@ -614,7 +614,7 @@ out:
 	rs_run_nodes_gather(run);
 	rs_run_nodes_close(run);
 	if (rs_interrupted)
-		return interrupted_exit(o->err);
+		return rs_run_interrupted_exit(o->err);
 	return ret;
 }
 

@@ -65,6 +65,9 @@ int rs_run_invalid(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		   const char *file, const struct run_opts *o,
 		   const struct cell *cell, const struct rs_val *errors,
 		   struct rs_results *res);
+/* After SIGINT or SIGTERM: say so on @err ("interrupted by SIGINT; torn
+ * down"); the exit code, 128+signal. */
+int rs_run_interrupted_exit(FILE *err);
 /* Every cell of @s's matrix, each a full build-up, steps and teardown,
  * --jobs of them at once; a table of the cells on @out at the end; the
  * worst exit code. */

@@ -429,8 +429,9 @@ static int summary(struct mx *x)
 				x->codes[i] >= 128 ? x->codes[i] :
 				worse(worst, x->codes[i]);
 	}
+	/* The signal came between two cells: no cell said so. */
 	if (rs_interrupted && worst < 128)
-		worst = 128 + rs_interrupted;
+		worst = rs_run_interrupted_exit(x->o->err);
 	fputs("verdict: ", x->out);
 	rs_text_outcome(x->out, &x->o->text, outcome(x, worst));
 	fprintf(x->out, " (exit %d)\n", worst);
