@@ -23,13 +23,22 @@ for f in bin/rdmascn lib/rdmascn/plugins/mlx5.so \
 	n=$((n + 1))
 	[ -e "$stage/$f" ] || fail "not installed: $f"
 done
-# Man pages only where pandoc built them.
+# Man pages only where pandoc built them, gzipped as Debian wants them;
+# and the plugin example rdmascn-plugin(7) names.
 if [ -d "$build/share/man" ]; then
 	for f in man1/rdmascn.1 man5/rdmascn-scenario.5 man7/rdmascn-plugin.7; do
 		n=$((n + 1))
-		[ -e "$stage/share/man/$f" ] || fail "not installed: share/man/$f"
+		[ -e "$stage/share/man/$f.gz" ] ||
+			fail "not installed: share/man/$f.gz"
+		[ ! -e "$stage/share/man/$f" ] ||
+			fail "installed uncompressed: share/man/$f"
 	done
 fi
+for f in fake.c fake.map; do
+	n=$((n + 1))
+	[ -e "$stage/share/doc/rdmascn/examples/plugin/$f" ] ||
+		fail "not installed: share/doc/rdmascn/examples/plugin/$f"
+done
 
 # The installed program finds the installed plugin, beside itself.
 n=$((n + 1))
