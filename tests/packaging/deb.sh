@@ -81,10 +81,10 @@ missing() {
 	done
 }
 
-for gz in $(sed 's/^/root\//' "$tmp/man"); do
+while read -r gz; do
 	n=$((n + 1))
 	name=$(basename "$gz" .gz)
-	seealso "$tmp/$gz" >"$tmp/paths"
+	seealso "$tmp/root/$gz" >"$tmp/paths"
 	missing <"$tmp/paths" >"$tmp/missing"
 	if [ ! -s "$tmp/paths" ]; then
 		fail "$name: SEE ALSO names no file"
@@ -95,7 +95,7 @@ for gz in $(sed 's/^/root\//' "$tmp/man"); do
 		echo "ok $name: SEE ALSO's $(wc -l <"$tmp/paths") paths are" \
 		     "in the .deb"
 	fi
-done
+done <"$tmp/man"
 
 # ... and a page naming the source tree, as they did, is told.
 n=$((n + 1))
