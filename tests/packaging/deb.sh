@@ -62,6 +62,14 @@ elif ! grep -Eq '(^|, )libmd0(,|$)' <<<"$depends"; then
 else
 	echo "ok Depends: $depends"
 fi
+# The shlibs.local that gave libmd0 (packaging/shlibs.cmake) is CPack's
+# scratch, not the package's.
+n=$((n + 1))
+if grep -E '^(debian|DEBIAN)(/|$)' "$tmp/list"; then
+	fail "the .deb holds the scratch debian/ (above)"
+else
+	echo "ok no debian/ in the .deb"
+fi
 
 # seealso FILE: the paths a rendered page's SEE ALSO names, one a line.
 seealso() {
