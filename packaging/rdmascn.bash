@@ -1,8 +1,9 @@
 # bash completion for rdmascn(1): the commands, each command's options,
 # device names after -d, scenario files (*.yaml, *.yml) where a command
-# takes one.  Plain bash: bash-completion's helpers are used when loaded,
-# never needed.  tests/packaging/completion.sh keeps the option lists
-# equal to each command's --help.
+# takes one, the params of the one on the line after --set (NAME=).
+# Plain bash: bash-completion's helpers are used when loaded, never
+# needed.  tests/packaging/completion.sh keeps the option lists equal to
+# each command's --help.
 # compgen's words are split on purpose (IFS is a newline for file names):
 # shellcheck disable=SC2207
 
@@ -29,6 +30,61 @@ _rdmascn_figures()
 		latency.stdev latency.p99 latency.p99.9 latency.max
 		throughput.messages throughput.elapsed_ms throughput.MB/s
 		throughput.Gb/s throughput.Mpps' -- "$cur"))
+}
+
+# The names a scenario's params: declares, each as NAME= for --set: the
+# keys of its block mapping (the first indentation under "params:"), or of
+# its flow mapping ("params: {a: 1, b: {default: 2}}", over lines too).
+# A reading of the YAML good enough for completion, not the loader's.
+_rdmascn_params() # FILE
+{
+	awk '
+	/^params:[ \t]*(#.*)?$/ { blk = 1; next }
+	blk {
+		if ($0 ~ /^[ \t]*(#.*)?$/)
+			next
+		if ($0 !~ /^[ \t]/)
+			exit
+		match($0, /^[ \t]*/)
+		if (!ind)
+			ind = RLENGTH
+		if (RLENGTH == ind &&
+		    match($0, /^[ \t]*[A-Za-z0-9_]+[ \t]*:/)) {
+			key = substr($0, 1, RLENGTH)
+			gsub(/[ \t:]/, "", key)
+			print key "="
+		}
+		next
+	}
+	/^params:[ \t]*\{/ { flow = 1; sub(/^params:[ \t]*/, "") }
+	flow {
+		for (k = 1; k <= length($0); k++) {
+			c = substr($0, k, 1)
+			if (q != "") {
+				if (c == q)
+					q = ""
+			} else if (c == "\"" || c == "\047") {
+				q = c
+			} else if (c == "{" || c == "[") {
+				if (++d == 1)
+					want = 1
+			} else if (c == "}" || c == "]") {
+				if (--d == 0)
+					exit
+			} else if (d == 1 && c == ",") {
+				want = 1
+				key = ""
+			} else if (d == 1 && want && c == ":") {
+				gsub(/[ \t]/, "", key)
+				if (key ~ /^[A-Za-z0-9_]+$/)
+					print key "="
+				want = 0
+				key = ""
+			} else if (d == 1 && want) {
+				key = key c
+			}
+		}
+	}' "$1" 2>/dev/null
 }
 
 _rdmascn()
@@ -95,7 +151,19 @@ _rdmascn()
 		COMPREPLY=($(compgen -W "$(ls /sys/class/infiniband 2>/dev/null)" \
 			-- "$cur"))
 		return 0 ;;
-	-s|--set|--matrix|--jobs|--node|--rendezvous)
+	-s|--set)
+		# NAME= of the scenario file already on the line.
+		for ((i = 1; i < COMP_CWORD; i++)); do
+			case ${COMP_WORDS[i]} in
+			*.yaml|*.yml) [[ -f ${COMP_WORDS[i]} ]] || continue
+				COMPREPLY=($(compgen -W "$(_rdmascn_params \
+					"${COMP_WORDS[i]}")" -- "$cur"))
+				compopt -o nospace 2>/dev/null
+				break ;;
+			esac
+		done
+		return 0 ;;
+	--matrix|--jobs|--node|--rendezvous)
 		return 0 ;;
 	--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))

@@ -23,13 +23,22 @@ for f in bin/rdmascn lib/rdmascn/plugins/mlx5.so \
 	n=$((n + 1))
 	[ -e "$stage/$f" ] || fail "not installed: $f"
 done
-# Man pages only where pandoc built them.
+# Man pages only where pandoc built them, gzipped as Debian wants them;
+# and the plugin example rdmascn-plugin(7) names.
 if [ -d "$build/share/man" ]; then
 	for f in man1/rdmascn.1 man5/rdmascn-scenario.5 man7/rdmascn-plugin.7; do
 		n=$((n + 1))
-		[ -e "$stage/share/man/$f" ] || fail "not installed: share/man/$f"
+		[ -e "$stage/share/man/$f.gz" ] ||
+			fail "not installed: share/man/$f.gz"
+		[ ! -e "$stage/share/man/$f" ] ||
+			fail "installed uncompressed: share/man/$f"
 	done
 fi
+for f in fake.c fake.map; do
+	n=$((n + 1))
+	[ -e "$stage/share/doc/rdmascn/examples/plugin/$f" ] ||
+		fail "not installed: share/doc/rdmascn/examples/plugin/$f"
+done
 
 # The installed program finds the installed plugin, beside itself.
 n=$((n + 1))
@@ -51,11 +60,33 @@ else
 		{ cat "$tmp/ctest.log"; fail "ctest in tests/cmake_package"; }
 	ctest --test-dir "$tmp/proj" -N | sed -n 's/^ *Test *#[0-9]*: //p' |
 		sort >"$tmp/tests"
-	printf '%s\n' rdmascn.cq rdmascn.pd valid.cq valid.pd |
+	printf '%s\n' rdmascn.cq rdmascn.pd real.cq real.pd valid.cq valid.pd |
 		diff -u - "$tmp/tests" ||
 		fail "tests/cmake_package registered other tests (above)"
-	grep -q '100% tests passed, 0 tests failed out of 4' "$tmp/ctest.log" ||
-		{ cat "$tmp/ctest.log"; fail "not 4 of 4 passed"; }
+	grep -q '100% tests passed, 0 tests failed out of 6' "$tmp/ctest.log" ||
+		{ cat "$tmp/ctest.log"; fail "not 6 of 6 passed"; }
+fi
+
+# Real runs on a host without any RDMA device: rdmascn exits 3 saying
+# so, and the tests count as skipped, not failed (where a device is,
+# they ran above).
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	n=$((n + 1))
+	"$stage/bin/rdmascn" run "$src/tests/cmake_package/scenarios/pd.yaml" \
+		>"$tmp/nodev" 2>&1
+	rc=$?
+	if [ $rc -ne 3 ] ||
+	   ! grep -q '^rdmascn: no RDMA device found\.$' "$tmp/nodev"; then
+		cat "$tmp/nodev"
+		fail "no device: exit $rc, not 3 with 'rdmascn: no RDMA device found.'"
+	fi
+	n=$((n + 1))
+	sed -n '/did not run:/,$p' "$tmp/ctest.log" |
+		grep -Eo '(real|rdmascn|valid)\.[a-z]+ \(Skipped\)' |
+		sort >"$tmp/skipped"
+	printf '%s\n' 'real.cq (Skipped)' 'real.pd (Skipped)' |
+		diff -u - "$tmp/skipped" ||
+		fail "no device: the real runs are not (all, only) skipped (above)"
 fi
 
 # The function's errors: a directory without scenarios, an unknown word.

@@ -62,6 +62,29 @@ expect "--color" rdmascn run --co
 expect "always auto" rdmascn run --color a
 expect "never" rdmascn run --color = n
 expect "" rdmascn run --set s
+# --set NAME=: the params of the scenario on the line, block or flow
+# mapping; a value's ", x:" or a deeper line is not a name.
+cat >"$tmp/d/scdir/block.yaml" <<'END'
+scenario: block
+params:
+  # a comment, and a blank line below
+  size: {default: 4096, description: "bytes, per: send"}
+
+  iters: {default: 1000,
+    description: sends}
+  depth: 16
+pds: []
+END
+# shellcheck disable=SC2016 # ${...} is the scenario's, not the shell's
+printf '%s\n' 'scenario: flow' \
+	'params: {n: 100, cqe: "${min(1, 2)}", d: {default: 3, x: "a, b: c"},' \
+	'  tail: 1}  # more' 'pds: []' >"$tmp/d/scdir/flow.yml"
+expect "depth= iters= size=" rdmascn run scdir/block.yaml --set ""
+expect "iters=" rdmascn run -v scdir/block.yaml -s i
+expect "size=" rdmascn plan scdir/block.yaml --set = s
+expect "cqe= d= n= tail=" rdmascn validate scdir/flow.yml --set ""
+expect "tail=" rdmascn run scdir/flow.yml --set a=1 --set t
+expect "" rdmascn run scdir/nowhere.yaml --set ""
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --graph-out sc
 expect "dot png svg" rdmascn graph --format ""
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn graph -o sc
