@@ -28,6 +28,18 @@ int rs_cmd_usage_error(const struct rs_cmd *cmd, const char *fmt, ...)
 	return RS_EXIT_INVALID;
 }
 
+int rs_cmd_refuse(const struct rs_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rdmascn %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return RS_EXIT_INVALID;
+}
+
 int rs_cmd_no_memory(const struct rs_cmd *cmd)
 {
 	fprintf(stderr, "rdmascn %s: out of memory\n", cmd->name);

@@ -26,6 +26,11 @@ int rs_cmd_usage_error(const struct rs_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rs_cmd_usage(const struct rs_cmd *cmd, FILE *f);
 
+/* Not a usage mistake: "rdmascn CMD: " and the message alone on stderr
+ * (no usage); returns RS_EXIT_INVALID. */
+int rs_cmd_refuse(const struct rs_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Say the command ran out of memory; returns RS_EXIT_CANTRUN. */
 int rs_cmd_no_memory(const struct rs_cmd *cmd);
 

@@ -10,7 +10,6 @@
  *                                   only the rank is checked)
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,21 +39,6 @@ static long whole(const char *v)
 	return errno || *end || n > 0x7fffffff ? -1 : n;
 }
 
-/* Not a usage mistake: the message alone, and exit 2. */
-static int refuse(const struct rs_cmd *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int refuse(const struct rs_cmd *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "rdmascn %s: ", cmd->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return RS_EXIT_INVALID;
-}
-
 static int from_env(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		    const char *file, struct rs_role *ret)
 {
@@ -70,21 +54,21 @@ static int from_env(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		if (!rv)
 			continue;
 		if (rank < 0)
-			return refuse(cmd, "%s is '%s', not a rank.",
+			return rs_cmd_refuse(cmd, "%s is '%s', not a rank.",
 						  l->rank, rv);
 		sv = l->size ? getenv(l->size) : NULL;
 		size = whole(sv);
 		if (l->size && sv && size < 0)
-			return refuse(cmd, "%s is '%s', not a "
+			return rs_cmd_refuse(cmd, "%s is '%s', not a "
 						  "number of processes.",
 						  l->size, sv);
 		if (sv && size != (long)n)
-			return refuse(cmd, "%s started %ld "
+			return rs_cmd_refuse(cmd, "%s started %ld "
 				"processes (%s=%ld), but %s has %u nodes "
 				"(%s): start one per node.", l->name, size,
 				l->size, size, file, n, names);
 		if (rank >= (long)n)
-			return refuse(cmd, "%s=%ld, but %s has %u "
+			return rs_cmd_refuse(cmd, "%s=%ld, but %s has %u "
 				"nodes (%s): ranks 0 to %u play them.",
 				l->rank, rank, file, n, names, n - 1);
 		ret->node = (int)rank;
@@ -92,7 +76,7 @@ static int from_env(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		ret->rank = (int)rank;
 		return -1;
 	}
-	return refuse(cmd, "%s has %u nodes (%s): say which this "
+	return rs_cmd_refuse(cmd, "%s has %u nodes (%s): say which this "
 		"process plays, with --node NAME, or start one process per "
 		"node with mpirun, srun or another PMI launcher "
 		"(OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK or PMIX_RANK "
@@ -117,7 +101,7 @@ int rs_role_pick(const struct rs_cmd *cmd, const struct rs_scenario *s,
 	ret->from = NULL;
 	ret->rank = -1;
 	if (node && !rs_nodes_count(s))
-		return refuse(cmd, "--node %s: %s declares no "
+		return rs_cmd_refuse(cmd, "--node %s: %s declares no "
 					  "nodes (it runs in one process).",
 					  node, file);
 	if (node) {
@@ -127,7 +111,7 @@ int rs_role_pick(const struct rs_cmd *cmd, const struct rs_scenario *s,
 			return -1;
 		}
 		rs_nodes_list(s, names, sizeof(names));
-		return refuse(cmd, "--node %s: %s has no such node "
+		return rs_cmd_refuse(cmd, "--node %s: %s has no such node "
 					  "(nodes: %s).", node, file, names);
 	}
 	/* Without nodes, a launcher's processes each run it all. */

@@ -15,27 +15,18 @@
 #include "exit.h"
 #include "run_key.h"
 
-static int bad(const struct rs_cmd *cmd, const char *what, const char *why)
-{
-	fprintf(stderr, "rdmascn %s: %s: %s\n", cmd->name, what, why);
-	return RS_EXIT_INVALID;
-}
-
 /* Trailing white space (a newline from `echo` or an editor) is no part
  * of the key; then its length must be within bounds. */
 static int take(const struct rs_cmd *cmd, const char *what, const char *p,
 		size_t len, uint8_t **ret, size_t *ret_len)
 {
-	char why[160];
-
 	while (len && strchr(" \t\r\n", p[len - 1]))
 		len--;
 	if (len < RS_KEY_MIN || len > RS_KEY_MAX) {
-		snprintf(why, sizeof(why), "a key of %zu bytes; a key is "
-			 "%d to %d bytes (make one with `head -c 32 "
-			 "/dev/urandom | base64`)", len, RS_KEY_MIN,
-			 RS_KEY_MAX);
-		return bad(cmd, what, why);
+		return rs_cmd_refuse(cmd, "%s: a key of %zu bytes; a key is "
+				     "%d to %d bytes (make one with `head -c "
+				     "32 /dev/urandom | base64`)", what, len,
+				     RS_KEY_MIN, RS_KEY_MAX);
 	}
 	*ret = rs_malloc(len);
 	if (!*ret)
@@ -48,7 +39,7 @@ static int take(const struct rs_cmd *cmd, const char *what, const char *p,
 static int from_file(const struct rs_cmd *cmd, const char *file,
 		     uint8_t **ret, size_t *ret_len)
 {
-	char buf[RS_KEY_MAX + 2], what[300], why[200];
+	char buf[RS_KEY_MAX + 2], what[300];
 	struct stat st;
 	ssize_t got;
 	size_t have = 0;
@@ -58,17 +49,16 @@ static int from_file(const struct rs_cmd *cmd, const char *file,
 	/* O_NONBLOCK: a FIFO in its place must not hang us in open(). */
 	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return bad(cmd, what, strerror(errno));
+		return rs_cmd_refuse(cmd, "%s: %s", what, strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return bad(cmd, what, "not a regular file");
+		return rs_cmd_refuse(cmd, "%s: not a regular file", what);
 	}
 	if (st.st_mode & 077) {
 		close(fd);
-		snprintf(why, sizeof(why), "mode %04o lets others read or "
-			 "change the key: chmod 600 %s",
-			 (unsigned)(st.st_mode & 07777), file);
-		return bad(cmd, what, why);
+		return rs_cmd_refuse(cmd, "%s: mode %04o lets others read or "
+				     "change the key: chmod 600 %s", what,
+				     (unsigned)(st.st_mode & 07777), file);
 	}
 	while (have < sizeof(buf)) {
 		got = read(fd, buf + have, sizeof(buf) - have);
@@ -81,7 +71,7 @@ static int from_file(const struct rs_cmd *cmd, const char *file,
 	r = got < 0 ? errno : 0;
 	close(fd);
 	if (r)
-		return bad(cmd, what, strerror(r));
+		return rs_cmd_refuse(cmd, "%s: %s", what, strerror(r));
 	r = take(cmd, what, buf, have, ret, ret_len);
 	explicit_bzero(buf, sizeof(buf));
 	return r;
