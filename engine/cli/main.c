@@ -69,9 +69,9 @@ static const struct rs_cmd commands[] = {
 	  "                       are drawn by Graphviz's dot\n"
 	  "  -o, --output FILE    write FILE instead of stdout; without\n"
 	  "                       --format, a .svg or .png FILE says which\n" },
-	{ "schema", rs_cmd_schema, "[--help]",
+	{ "schema", rs_cmd_schema, "[--figures] [--help]",
 	  "print the scenario language as a JSON Schema",
-	  "" },
+	  "      --figures       the run record's step figures instead\n" },
 	{ "devices", rs_cmd_devices, "[OPTIONS]",
 	  "list RDMA devices, ports, GIDs and capabilities",
 	  "  -j, --json          print JSON: every attribute, always\n"
