@@ -13,6 +13,7 @@
 	X(value, shapes)                                                  \
 	X(value, oom_is_sticky)                                           \
 	X(value, escape)                                                  \
+	X(value, many_reporters)                                          \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
 	X(literal, path_and_load)                                         \
