@@ -203,6 +203,7 @@ struct rs_wr_sym {
 	const char *mw, *bind_mr;/* bind_mw */
 	const char *ah;          /* ud: the ah, and the QPN's owner */
 	const char *remote_qpn;
+	const char *remote_qkey; /* NULL: the WR's number */
 	const char *dct, *dc_ah;  /* a DCI's: its WRs' destination */
 	bool whole;              /* the length is the rest of local's */
 	/* What varies from WR to WR (NULL: nothing): an `sge:` list, each

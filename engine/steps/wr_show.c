@@ -138,8 +138,12 @@ static void wr_args(struct rs_call *c, const struct ibv_send_wr *wr,
 		else
 			rs_call_arg(c, K("wr.ud.remote_qpn"), "0x%x",
 				    wr->wr.ud.remote_qpn);
-		rs_call_arg(c, K("wr.ud.remote_qkey"), "0x%x",
-			    wr->wr.ud.remote_qkey);
+		if (y->remote_qkey)
+			rs_call_arg(c, K("wr.ud.remote_qkey"), "%s",
+				    y->remote_qkey);
+		else
+			rs_call_arg(c, K("wr.ud.remote_qkey"), "0x%x",
+				    wr->wr.ud.remote_qkey);
 	}
 	if (y->dct) {
 		/* mlx5dv_wr_set_dc_addr() after the op: the DCT's number
