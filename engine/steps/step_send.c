@@ -93,6 +93,7 @@ static int send_start(struct rs_step_run *sr)
 			return -EIO;
 	} else if (s->ah) {
 		p->peer = rs_qp_by_num(sr->st, s->remote_qpn);
+		p->w.ah_id = s->ah;
 		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
 		w->wr.ud.remote_qpn = s->remote_qpn;
 		w->wr.ud.remote_qkey = rs_obj_has(sr->obj, "remote_qkey") ||
@@ -206,6 +207,7 @@ static int ud_send_start(struct rs_step_run *sr)
 	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
 	if (!p->w.qp)
 		return -EIO;
+	p->w.ah_id = s->ah;
 	if (s->reply_to) {
 		if (reply_start(sr, w))
 			return -EIO;
