@@ -171,13 +171,6 @@ static const char *const ex_op_names[] = {
  * addresses each after its op. */
 enum ex_dest { EX_DEST_NONE, EX_DEST_UD, EX_DEST_XRC, EX_DEST_DC };
 
-/* One call of the sequence, recorded as the step's. */
-static void ex_call(struct rs_run *run, const struct rs_obj *step,
-		    struct rs_call *c)
-{
-	rs_step_call(run, step, c);
-}
-
 /* WR @wr's op, as ibv_wr_<op>() takes it after wr_id and wr_flags. */
 static void ex_op(struct rs_call *c, const char *qp,
 		  const struct ibv_send_wr *wr, const struct rs_wr_sym *y)
@@ -324,18 +317,18 @@ static void ex_calls(struct rs_run *run, const struct rs_obj *step,
 {
 	struct rs_call *c = start;
 
-	ex_call(run, step, c);
+	rs_step_call(run, step, c);
 	for (; wr; wr = wr->next) {
 		ex_op(c, qp, wr, y);
-		ex_call(run, step, c);
+		rs_step_call(run, step, c);
 		if (ex_dest(c, qp, wr, y, dest, dctn))
-			ex_call(run, step, c);
+			rs_step_call(run, step, c);
 		if (ex_data(c, qp, wr, y))
-			ex_call(run, step, c);
+			rs_step_call(run, step, c);
 	}
 	rs_call_init(c, RS_CALL_QUERY, "ibv_wr_complete");
 	rs_call_arg(c, "qp", "%s", qp);
-	ex_call(run, step, c);
+	rs_step_call(run, step, c);
 }
 
 /* The call that posts @wr's chain on @qp (its id): ibv_post_send(), or
@@ -407,6 +400,7 @@ void rs_wr_dry_post(struct rs_run *run, struct rs_obj *obj, const char *qp,
 	unsigned nsge = v && v->sge_count ? v->sge_count : 1;
 	struct ibv_send_wr wr[8];
 	struct ibv_sge sg[RS_N(wr)][RS_SGE_MAX];
+	static const struct rs_wr_sym none;
 	uint64_t signaled;
 	struct rs_call c;
 	bool ex;
@@ -461,7 +455,7 @@ void rs_wr_dry_post(struct rs_run *run, struct rs_obj *obj, const char *qp,
 			wr_args(&c, &wr[i], i, sym);
 	}
 	if (ex)
-		ex_calls(run, obj, &c, qp, wr, sym ? sym : &(struct rs_wr_sym){ 0 },
+		ex_calls(run, obj, &c, qp, wr, sym ? sym : &none,
 			 sym && sym->dct ? EX_DEST_DC :
 			 sym && sym->ah ? EX_DEST_UD : EX_DEST_NONE, 0);
 	else
