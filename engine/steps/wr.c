@@ -373,6 +373,34 @@ bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)
 }
 
 /* The ibv_wr_* form of a chain of ibv_send_wr: one start, one complete. */
+/* @wr's data on the WR being built: its SGE, or its SGE list, or their
+ * bytes inline (an `sge:` list of up to RS_SGE_MAX entries). */
+static void ex_set_data(struct ibv_qp_ex *x, const struct ibv_send_wr *wr)
+{
+	struct ibv_data_buf bufs[RS_SGE_MAX];
+	size_t n = wr->num_sge < RS_SGE_MAX ? wr->num_sge : RS_SGE_MAX;
+
+	if (!(wr->send_flags & IBV_SEND_INLINE)) {
+		if (n == 1)
+			ibv_wr_set_sge(x, wr->sg_list->lkey, wr->sg_list->addr,
+				       wr->sg_list->length);
+		else
+			ibv_wr_set_sge_list(x, n, wr->sg_list);
+		return;
+	}
+	if (n == 1) {
+		ibv_wr_set_inline_data(x, (void *)(uintptr_t)wr->sg_list->addr,
+				       wr->sg_list->length);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		bufs[i] = (struct ibv_data_buf){
+			.addr = (void *)(uintptr_t)wr->sg_list[i].addr,
+			.length = wr->sg_list[i].length,
+		};
+	ibv_wr_set_inline_data_list(x, n, bufs);
+}
+
 static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr,
 		   const struct rdmascn_wr_dest *d, struct rs_live *dest,
 		   struct ibv_ah *ah)
@@ -440,13 +468,7 @@ static int post_ex(struct rs_qpi *qp, struct ibv_send_wr *wr,
 			ibv_wr_set_xrc_srqn(x, wr->qp_type.xrc.remote_srqn);
 		if (!data || !wr->num_sge)
 			continue;
-		if (wr->send_flags & IBV_SEND_INLINE)
-			ibv_wr_set_inline_data(x,
-				(void *)(uintptr_t)wr->sg_list->addr,
-				wr->sg_list->length);
-		else
-			ibv_wr_set_sge(x, wr->sg_list->lkey,
-				       wr->sg_list->addr, wr->sg_list->length);
+		ex_set_data(x, wr);
 	}
 	return rs_wr_err(ibv_wr_complete(x));
 }

@@ -280,31 +280,43 @@ static bool ex_dest(struct rs_call *c, const char *qp,
 	}
 }
 
-/* Its data: the first SGE, or its bytes inline. */
+/* Its data: its SGE, or its SGE list, or their bytes inline, as
+ * wr.c's ex_set_data() sets them. */
 static bool ex_data(struct rs_call *c, const char *qp,
 		    const struct ibv_send_wr *wr, const struct rs_wr_sym *y)
 {
-	const char *mr = y->vary && y->vary->sge_count ? y->vary->sge[0].mr :
-			 y->local;
+	bool list = wr->num_sge > 1;
+	bool inl = wr->send_flags & IBV_SEND_INLINE;
+	char k[48];
 
 	if (wr->opcode == IBV_WR_LOCAL_INV || wr->opcode == IBV_WR_BIND_MW ||
 	    !wr->num_sge)
 		return false;
-	if (wr->send_flags & IBV_SEND_INLINE) {
-		rs_call_init(c, RS_CALL_QUERY, "ibv_wr_set_inline_data");
-		rs_call_arg(c, "qp", "%s", qp);
-		addr_arg(c, "addr", "addr", mr, wr->sg_list[0].addr, true);
-	} else {
-		rs_call_init(c, RS_CALL_QUERY, "ibv_wr_set_sge");
-		rs_call_arg(c, "qp", "%s", qp);
-		addr_arg(c, "lkey", "lkey", mr, wr->sg_list[0].lkey, false);
-		addr_arg(c, "addr", "addr", mr, wr->sg_list[0].addr, true);
+	rs_call_init(c, RS_CALL_QUERY, inl ? (list ?
+		     "ibv_wr_set_inline_data_list" : "ibv_wr_set_inline_data") :
+		     list ? "ibv_wr_set_sge_list" : "ibv_wr_set_sge");
+	rs_call_arg(c, "qp", "%s", qp);
+	if (list)
+		rs_call_arg(c, "num", "%d", wr->num_sge);
+	for (int s = 0; s < wr->num_sge; s++) {
+		/* An `sge:` entry names its own mr. */
+		const char *mr = y->vary && y->vary->sge_count ?
+				 y->vary->sge[s].mr : y->local;
+
+#define SK(name) (list ? (snprintf(k, sizeof(k), "%s[%d].%s", inl ?     \
+				    "buf" : "sg_list", s, name), k) : name)
+		if (!inl)
+			addr_arg(c, SK("lkey"), "lkey", mr,
+				 wr->sg_list[s].lkey, false);
+		addr_arg(c, SK("addr"), "addr", mr, wr->sg_list[s].addr, true);
+		if (y->whole && mr && !list)
+			rs_call_arg(c, "length", "length(%s)-%llu", mr,
+				    (unsigned long long)wr->sg_list[s].addr);
+		else
+			rs_call_arg(c, SK("length"), "%u",
+				    wr->sg_list[s].length);
+#undef SK
 	}
-	if (y->whole && mr)
-		rs_call_arg(c, "length", "length(%s)-%llu", mr,
-			    (unsigned long long)wr->sg_list[0].addr);
-	else
-		rs_call_arg(c, "length", "%u", wr->sg_list[0].length);
 	return true;
 }
 

@@ -155,6 +155,14 @@ grep -q "wr\[0\].wr.ud.remote_qkey=0x11111111 " "$golden/ud_send.dry" ||
 "$rdmascn" run --dry-run --node tx "$scndir/nodes/ud_fanout.yaml" >"$tmp/dry"
 knob "wr\[0\].wr.ud.remote_qpn=qpn(rx1) wr\[0\].wr.ud.remote_qkey=qkey(rx1) "
 echo "ok golden: ud_send's dry run, its WR with the QPs' Q_Key; another node's QP's named"
+# An ex QP's write of an SGE list sets the whole list (one
+# ibv_wr_set_sge_list), as the run does.
+sed 's/  - write: {qp: a, local: src, remote: dst, length: 4096, iterations: 100, depth: 8}/  - write: {qp: a, remote: dst, sge: [{mr: src, length: 100}, {mr: rbuf, offset: 8, length: 50}]}/; s/send_cq: cq, ex: true,/send_cq: cq, cap: {max_send_sge: 2}, ex: true,/' \
+	"$scndir/ex_qp.yaml" >"$tmp/ex_sge.yaml"
+"$rdmascn" run --dry-run "$tmp/ex_sge.yaml" >"$tmp/dry" 2>&1 ||
+	{ cat "$tmp/dry"; fail "ex_sge: dry run exit $?"; }
+knob "ibv_wr_set_sge_list(qp=a num=2 sg_list\[0\].lkey=lkey(src) sg_list\[0\].addr=addr(src)+0 sg_list\[0\].length=100 sg_list\[1\].lkey=lkey(rbuf) sg_list\[1\].addr=addr(rbuf)+8 sg_list\[1\].length=50)  # step 1 (write)"
+echo "ok an ex QP's SGE list is one ibv_wr_set_sge_list of every entry"
 # The steps' calls: each posting step's WR list as the first
 # ibv_post_send() would pass it (wr_ids, opcodes, flags, SGEs, remote
 # address and key, chaining), what only a device knows named after its

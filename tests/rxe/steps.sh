@@ -350,6 +350,14 @@ wscn wr_sge "  - write: {id: g, qp: a, remote: dst, remote_offset: 4096, verify:
   - verify: {mr: dst, offset: 4260, pattern: zero}"
 expect wr_sge 0 "$tmp/wr_sge.yaml"
 echo "ok a write gathered from two MRs landed as header then payload"
+# The same through ibv_wr_* (an ex QP): the whole SGE list is set
+# (ibv_wr_set_sge_list), not its first entry alone.
+sed 's/{id: a, pd: pd, type: rc, send_cq: cq, cap:/{id: a, pd: pd, type: rc, send_cq: cq, ex: true, send_ops: [write], cap:/' \
+	"$tmp/wr_sge.yaml" >"$tmp/wr_sge_ex.yaml"
+grep -q 'ex: true' "$tmp/wr_sge_ex.yaml" || fail "wr_sge_ex: no ex QP"
+expect wr_sge_ex 0 -v "$tmp/wr_sge_ex.yaml"
+has wr_sge_ex "$tmp/err" "ibv_wr_set_sge_list\(qp=a num=2 sg_list\[0\]\.lkey="
+echo "ok an ex QP's write gathered from two MRs through ibv_wr_set_sge_list landed whole"
 # ud_send from offset 300 of src (bytes 0x2c, 0x2d, ...) to v, after
 # the 40-byte GRH.
 wscn wr_ud_offset "  - recv: {id: r, qp: v, local: ud_rx, length: 104}
