@@ -28,28 +28,25 @@ static int pd_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const struct rs_pd *p = obj->data;
 	const struct rs_obj *orig, *ctx;
-	const struct rs_context *c;
+	const char *from = NULL, *orig_ctx;
 
 	if (!p->import)
 		return 0;
 	orig = rs_obj_ref(obj, "import");
 	ctx = rs_obj_ref(obj, "context");
-	if (ctx && ctx->kind != &rs_kind_context) {
+	if (ctx && rs_obj_field_str(ctx, "import", &from)) {
 		rs_obj_error(d, obj, "context", "'%s' is of kind %s: a pd "
 			     "is imported into a context of the contexts "
 			     "section (one with 'import:')", p->context,
 			     ctx->kind->name);
 		return -EINVAL;
 	}
-	c = ctx ? ctx->data : NULL;
-	if (orig && c && (!c->import ||
-	    strcmp(c->import, ((const struct rs_pd *)orig->data)->context))) {
+	orig_ctx = orig ? ((const struct rs_pd *)orig->data)->context : NULL;
+	if (orig_ctx && ctx && (!from || strcmp(from, orig_ctx))) {
 		rs_obj_error(d, obj, "context", "'%s' is not an import of "
 			     "context '%s', where pd '%s' is (give a context "
-			     "with 'import: %s')", p->context,
-			     ((const struct rs_pd *)orig->data)->context,
-			     p->import,
-			     ((const struct rs_pd *)orig->data)->context);
+			     "with 'import: %s')", p->context, orig_ctx,
+			     p->import, orig_ctx);
 		return -EINVAL;
 	}
 	return 0;

@@ -4,22 +4,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "hex.h"
 #include "parse.h"
 
 bool rs_is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 int rs_parse_mac(const char *s, uint8_t mac[6])
@@ -34,7 +24,7 @@ int rs_parse_mac(const char *s, uint8_t mac[6])
 		return -EINVAL;
 	for (int i = 0; i < 6; i++) {
 		const char *p = s + 3 * i;
-		int hi = hexval(p[0]), lo = hexval(p[1]);
+		int hi = rs_hex_digit(p[0]), lo = rs_hex_digit(p[1]);
 
 		if (hi < 0 || lo < 0 || (i < 5 && p[2] != sep))
 			return -EINVAL;

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "dom.h"
+#include "hex.h"
 #include "literal.h"
 
 const char *rs_literal_form_name(int form)
@@ -20,17 +21,6 @@ const char *rs_literal_form_name(int form)
 	};
 
 	return form >= 0 && form <= RS_LIT_FILE ? names[form] : "none";
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 ssize_t rs_hex_parse(const char *s, uint8_t *out, size_t cap,
@@ -45,8 +35,8 @@ ssize_t rs_hex_parse(const char *s, uint8_t *out, size_t cap,
 			i++;
 			continue;
 		}
-		hi = hex_digit(s[i]);
-		lo = hi < 0 ? -1 : hex_digit(s[i + 1]);
+		hi = rs_hex_digit(s[i]);
+		lo = hi < 0 ? -1 : rs_hex_digit(s[i + 1]);
 		if (lo < 0) {
 			/* Blame the second character of a pair that has
 			 * one ("0x10": the 'x'), else the first. */
@@ -136,7 +126,7 @@ int rs_literal_check(const struct rs_obj *obj, struct rs_diag *d,
 		if (n < 0) {
 			rs_obj_error(d, obj, field, "'%c' at character %zu "
 				     "%s", value[bad], bad + 1,
-				     hex_digit(value[bad]) < 0 ?
+				     rs_hex_digit(value[bad]) < 0 ?
 				     "is not a hex digit" :
 				     "has no second hex digit");
 			return -EINVAL;

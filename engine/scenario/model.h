@@ -182,6 +182,11 @@ static inline const struct rs_obj *rs_obj_first(const struct rs_obj *o)
  * through its kind's field table; false when the file does not give it. */
 bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
 		      int64_t *ret);
+/* The same of a string field: 0 with *@ret its value, NULL when the
+ * file does not give it; -ENOENT when @obj's kind has no such field
+ * (a check asks what an object says, not which kind it is). */
+int rs_obj_field_str(const struct rs_obj *obj, const char *key,
+		     const char **ret);
 
 /* Graph: creation order of objects, execution order of steps; cycles are
  * reported with their whole path. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What a check may read beyond its own object: the object a reference
  * names, and a field of it, through its kind's libcyaml table. */
+#include <errno.h>
 #include <string.h>
 
 #include "model.h"
@@ -55,4 +56,20 @@ bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
 		return true;
 	}
 	return false;
+}
+
+int rs_obj_field_str(const struct rs_obj *obj, const char *key,
+		     const char **ret)
+{
+	const cyaml_schema_field_t *f = obj->kind->fields;
+
+	while (f && f->key && strcmp(f->key, key))
+		f++;
+	if (!f || !f->key || f->value.type != CYAML_STRING ||
+	    !(f->value.flags & CYAML_FLAG_POINTER))
+		return -ENOENT;
+	*ret = rs_obj_has(obj, key) ?
+	       *(char *const *)((const char *)obj->data + f->data_offset) :
+	       NULL;
+	return 0;
 }
