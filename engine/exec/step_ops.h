@@ -2,6 +2,7 @@
 #ifndef RDMASCN_STEP_OPS_H
 #define RDMASCN_STEP_OPS_H
 
+#include "public_names.h"
 #include "rdmascn/kind.h"
 
 /* What each core step type does on a device (steps/step_*.c); the step

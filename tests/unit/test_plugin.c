@@ -31,7 +31,7 @@ TEST(plugin, load_unload)
 
 	setenv("RDMASCN_PLUGIN_DIR", dir, 1);
 	unsetenv("RDMASCN_EXTRA_PLUGIN_DIR");
-	rs_plugins_load(true);
+	rs_plugins_load();
 	CHECK_UINT(rs_plugins_count(), 1);
 	p = rs_plugin_at(0);
 	CHECK_STR(p->name, "mlx5");
@@ -48,7 +48,7 @@ TEST(plugin, load_unload)
 
 	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
 	CHECK(h);
-	CHECK_PTR(dlsym(h, "mlx5_plugin_init"), NULL);
+	CHECK_PTR(dlsym(h, "rdmascn_plugin_register_"), NULL);
 	CHECK_PTR(dlsym(h, "describe_device"), NULL);
 	CHECK_PTR(dlsym(h, "device_features"), NULL);
 	dlclose(h);
@@ -56,13 +56,13 @@ TEST(plugin, load_unload)
 	rs_plugins_unload();
 	CHECK_UINT(rs_plugins_count(), 0);
 	/* Loading again registers again: unload really unloaded. */
-	rs_plugins_load(true);
+	rs_plugins_load();
 	CHECK_UINT(rs_plugins_count(), 1);
 	rs_plugins_unload();
 
 	/* The extra directory loads after the plugin directory. */
 	setenv("RDMASCN_EXTRA_PLUGIN_DIR", fake_dir, 1);
-	rs_plugins_load(true);
+	rs_plugins_load();
 	CHECK_UINT(rs_plugins_count(), 2);
 	CHECK_STR(rs_plugin_at(0)->name, "mlx5");
 	CHECK_STR(rs_plugin_at(1)->name, "fake");
@@ -80,7 +80,7 @@ TEST(plugin, load_unload)
 	/* Its claim, alone (mlx5's op needs a real device). */
 	setenv("RDMASCN_PLUGIN_DIR", fake_dir, 1);
 	unsetenv("RDMASCN_EXTRA_PLUGIN_DIR");
-	rs_plugins_load(true);
+	rs_plugins_load();
 	CHECK_UINT(rs_plugins_count(), 1);
 	CHECK_UINT(rs_plugins_device_features(NULL), 1u << RS_FEAT_COUNT);
 	rs_plugins_unload();
