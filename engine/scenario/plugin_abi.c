@@ -67,7 +67,9 @@ static int scan(const unsigned char *f, size_t size, unsigned *ret_abi)
 		sym = (const void *)(f + sh[i].sh_offset);
 		n = sh[i].sh_size / sizeof(*sym);
 		for (size_t k = 0; k < n; k++) {
-			if (sym[k].st_name >= str->sh_size)
+			/* Called, not defined: rdmascn defines its own. */
+			if (sym[k].st_shndx != SHN_UNDEF ||
+			    sym[k].st_name >= str->sh_size)
 				continue;
 			if (abi_of((const char *)f + str->sh_offset +
 				   sym[k].st_name,

@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "caps.h"
@@ -22,6 +23,8 @@
  * (tests/CMakeLists.txt). */
 static const char dir[] = RDMASCN_TEST_PLUGIN_DIR;
 static const char fake_dir[] = RDMASCN_TEST_FAKE_PLUGIN_DIR;
+/* Plugins built for ABI 1 and ABI 6. */
+static const char abi1_dir[] = RDMASCN_TEST_ABI1_PLUGIN_DIR;
 
 TEST(plugin, load_unload)
 {
@@ -84,4 +87,60 @@ TEST(plugin, load_unload)
 	CHECK_UINT(rs_plugins_count(), 1);
 	CHECK_UINT(rs_plugins_device_features(NULL), 1u << RS_FEAT_COUNT);
 	rs_plugins_unload();
+}
+
+/* The ABI a file registers for, read without loading it. */
+TEST(plugin, file_abi)
+{
+	char path[PATH_MAX];
+	unsigned abi = 0;
+
+	snprintf(path, sizeof(path), "%s/mlx5.so", dir);
+	CHECK_INT(rs_plugin_file_abi(path, &abi), 0);
+	CHECK_UINT(abi, RDMASCN_PLUGIN_ABI);
+	snprintf(path, sizeof(path), "%s/fake.so", fake_dir);
+	abi = 0;
+	CHECK_INT(rs_plugin_file_abi(path, &abi), 0);
+	CHECK_UINT(abi, RDMASCN_PLUGIN_ABI);
+	snprintf(path, sizeof(path), "%s/abi6.so", abi1_dir);
+	CHECK_INT(rs_plugin_file_abi(path, &abi), 0);
+	CHECK_UINT(abi, 6);
+	snprintf(path, sizeof(path), "%s/abi1.so", abi1_dir);
+	CHECK_INT(rs_plugin_file_abi(path, &abi), 0);
+	CHECK_UINT(abi, 1);
+	/* Not a shared object; an ELF file that registers nothing. */
+	snprintf(path, sizeof(path), "%s/engine/rdmascn.dynlist",
+		 RDMASCN_TEST_SOURCE_DIR);
+	CHECK_INT(rs_plugin_file_abi(path, &abi), -ENOEXEC);
+	CHECK_INT(rs_plugin_file_abi("/proc/self/exe", &abi), -ENOENT);
+	CHECK_INT(rs_plugin_file_abi("/nonexistent/x.so", &abi), -ENOENT);
+	CHECK_UINT(abi, 1);
+}
+
+/* Another ABI's plugins are not loaded (their constructors would call a
+ * function this engine does not have), and the loader says so to its
+ * caller instead of printing. */
+TEST(plugin, other_abi_refused)
+{
+	char want[PATH_MAX + 128];
+	const char *text;
+	bool always = true;
+
+	setenv("RDMASCN_PLUGIN_DIR", abi1_dir, 1);
+	unsetenv("RDMASCN_EXTRA_PLUGIN_DIR");
+	rs_plugins_load();
+	CHECK_UINT(rs_plugins_count(), 0);
+	snprintf(want, sizeof(want), "plugin %s/abi1.so: built for plugin "
+		 "ABI 1, this rdmascn loads ABI %u; not loaded", abi1_dir,
+		 RDMASCN_PLUGIN_ABI);
+	CHECK_STR(rs_plugins_problem(0, &always), want);
+	CHECK(!always);
+	snprintf(want, sizeof(want), "plugin %s/abi6.so: built for plugin "
+		 "ABI 6, this rdmascn loads ABI %u; not loaded", abi1_dir,
+		 RDMASCN_PLUGIN_ABI);
+	CHECK_STR(rs_plugins_problem(1, &always), want);
+	text = rs_plugins_problem(2, &always);
+	CHECK_PTR(text, NULL);
+	rs_plugins_unload();
+	CHECK_PTR(rs_plugins_problem(0, &always), NULL);
 }
