@@ -23,7 +23,7 @@
  * (tests/CMakeLists.txt). */
 static const char dir[] = RDMASCN_TEST_PLUGIN_DIR;
 static const char fake_dir[] = RDMASCN_TEST_FAKE_PLUGIN_DIR;
-/* Plugins built for ABI 1 and ABI 6. */
+/* Plugins built for ABI 1, 6 and 8. */
 static const char abi1_dir[] = RDMASCN_TEST_ABI1_PLUGIN_DIR;
 
 TEST(plugin, load_unload)
@@ -105,6 +105,9 @@ TEST(plugin, file_abi)
 	snprintf(path, sizeof(path), "%s/abi6.so", abi1_dir);
 	CHECK_INT(rs_plugin_file_abi(path, &abi), 0);
 	CHECK_UINT(abi, 6);
+	snprintf(path, sizeof(path), "%s/abi8.so", abi1_dir);
+	CHECK_INT(rs_plugin_file_abi(path, &abi), 0);
+	CHECK_UINT(abi, 8);
 	snprintf(path, sizeof(path), "%s/abi1.so", abi1_dir);
 	CHECK_INT(rs_plugin_file_abi(path, &abi), 0);
 	CHECK_UINT(abi, 1);
@@ -139,7 +142,11 @@ TEST(plugin, other_abi_refused)
 		 "ABI 6, this rdmascn loads ABI %u; not loaded", abi1_dir,
 		 RDMASCN_PLUGIN_ABI);
 	CHECK_STR(rs_plugins_problem(1, &always), want);
-	text = rs_plugins_problem(2, &always);
+	snprintf(want, sizeof(want), "plugin %s/abi8.so: built for plugin "
+		 "ABI 8, this rdmascn loads ABI %u; not loaded", abi1_dir,
+		 RDMASCN_PLUGIN_ABI);
+	CHECK_STR(rs_plugins_problem(2, &always), want);
+	text = rs_plugins_problem(3, &always);
 	CHECK_PTR(text, NULL);
 	rs_plugins_unload();
 	CHECK_PTR(rs_plugins_problem(0, &always), NULL);
