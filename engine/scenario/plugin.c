@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "caps.h"
 #include "model.h"
 #include "paths.h"
@@ -42,15 +43,16 @@ static bool loaded;
 __attribute__((format(printf, 2, 3)))
 static void problem(bool always, const char *fmt, ...)
 {
+	char buf[PATH_MAX + 256];
 	va_list ap;
 	char *text;
 
 	if (n_problems == MAX_PROBLEMS)
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	text = rs_strdup(buf);
 	if (text)
 		problems[n_problems++] = (struct problem){ text, always };
 }
@@ -205,7 +207,7 @@ void rs_plugins_unload(void)
 	while (n_plugins)
 		free(plugins[--n_plugins].path);
 	while (n_problems)
-		free(problems[--n_problems].text);
+		rs_free(problems[--n_problems].text);
 	loaded = false;
 }
 

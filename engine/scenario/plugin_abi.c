@@ -62,7 +62,8 @@ static int scan(const unsigned char *f, size_t size, unsigned *ret_abi)
 		str = &sh[sh[i].sh_link];
 		if (sh[i].sh_offset > size ||
 		    sh[i].sh_size > size - sh[i].sh_offset ||
-		    str->sh_offset > size || str->sh_size > size - str->sh_offset)
+		    str->sh_offset > size ||
+		    str->sh_size > size - str->sh_offset)
 			return -ENOEXEC;
 		sym = (const void *)(f + sh[i].sh_offset);
 		n = sh[i].sh_size / sizeof(*sym);

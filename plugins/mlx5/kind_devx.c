@@ -78,7 +78,8 @@ static int build_in(struct rdmascn_run *run, const struct devx_obj *d,
 						 rk->out, res_id);
 			}
 		} else {
-			struct rdmascn_live *tl = rdmascn_live_find(run, s->ref);
+			struct rdmascn_live *tl =
+				rdmascn_live_find(run, s->ref);
 			const struct devx_obj *t = rdmascn_live_data(tl);
 			const struct prm_cmd *tc = devx_cmd(t);
 			const char *out = devx_out_name(t, s->out);
@@ -278,10 +279,10 @@ static void devx_describe(struct rdmascn_run *run, struct rdmascn_live *l,
 	if (!rt->answered)
 		return;
 	if (id && cmd && !prm_find(cmd->out, id, &loc))
-		rdmascn_val_put_u64(v, id, prm_get(rt->out, rt->outlen, loc.off,
-					      loc.width));
+		rdmascn_val_put_u64(v, id, prm_get(rt->out, rt->outlen,
+						   loc.off, loc.width));
 	rdmascn_val_put_str(v, "out", prm_hex(rt->out, rt->outlen, hex,
-					 sizeof(hex)));
+					      sizeof(hex)));
 }
 
 const struct rdmascn_ops mlx5_devx_ops = {

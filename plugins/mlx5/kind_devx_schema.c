@@ -151,8 +151,9 @@ static const char *object_word(const char *name)
 	return u ? u + 1 : name;
 }
 
-static int check_value(struct rdmascn_obj *obj, struct rdmascn_diag *d, unsigned i,
-		       const struct devx_set *s, const struct prm_loc *loc)
+static int check_value(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		       unsigned i, const struct devx_set *s,
+		       const struct prm_loc *loc)
 {
 	char path[48];
 	uint8_t bytes[64];
@@ -188,8 +189,9 @@ static int check_value(struct rdmascn_obj *obj, struct rdmascn_diag *d, unsigned
 	return 0;
 }
 
-static int check_ref(struct rdmascn_obj *obj, struct rdmascn_diag *d, unsigned i,
-		     const struct devx_set *s, const struct prm_loc *loc)
+static int check_ref(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		     unsigned i, const struct devx_set *s,
+		     const struct prm_loc *loc)
 {
 	const struct devx_obj *t = rdmascn_obj_ref_data(obj, s->ref);
 	const struct prm_cmd *tc = t ? devx_cmd(t) : NULL;

@@ -81,8 +81,8 @@ static int matcher_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 				 m->criteria, m->criteria_count, true);
 }
 
-static int matcher_caps(struct rdmascn_run *run, struct rdmascn_live *l, char *why,
-			unsigned len)
+static int matcher_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+			char *why, unsigned len)
 {
 	if (!rdmascn_live_has_feature(run, l, "mlx5dv")) {
 		snprintf(why, len, "mlx5dv (mlx5dv_is_supported(): "

@@ -27,8 +27,8 @@ struct mlx5_mkey_rt {
 	struct rdmascn_mem_handle *mem; /* the facet's; NULL: not made */
 };
 
-static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l, char *why,
-		      unsigned len)
+static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+		      char *why, unsigned len)
 {
 	if (rdmascn_live_has_feature(run, l, "mlx5dv"))
 		return 0;

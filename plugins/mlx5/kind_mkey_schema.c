@@ -94,8 +94,8 @@ static const struct rdmascn_ref mkey_refs[] = {
 };
 
 /* @end bytes from the start of mr @mr: inside it? */
-static int inside(struct rdmascn_obj *obj, struct rdmascn_diag *d, const char *path,
-		  const char *mr, uint64_t end)
+static int inside(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		  const char *path, const char *mr, uint64_t end)
 {
 	uint64_t len;
 
@@ -109,7 +109,8 @@ static int inside(struct rdmascn_obj *obj, struct rdmascn_diag *d, const char *p
 
 /* mlx5dv_create_mkey(): "the mkey is created on a DEVX context", which
  * the mkey's pd stands on. */
-static int pd_on_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d, const char *pd)
+static int pd_on_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		      const char *pd)
 {
 	const struct rdmascn_obj *c = rdmascn_obj_ref_ref(obj, pd, "context");
 

@@ -47,8 +47,8 @@ bool mlx5_context_devx(const void *data)
 	return c && c->flags & MLX5DV_CONTEXT_FLAGS_DEVX;
 }
 
-static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l, char *why,
-		      unsigned len)
+static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+		      char *why, unsigned len)
 {
 	const struct mlx5_context *c = rdmascn_live_data(l);
 

@@ -84,8 +84,8 @@ static int mlx5_cq_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 	return 0;
 }
 
-static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l, char *why,
-		      unsigned len)
+static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+		      char *why, unsigned len)
 {
 	if (!rdmascn_live_has_feature(run, l, "mlx5dv")) {
 		snprintf(why, len, "mlx5dv (mlx5dv_is_supported(): "

@@ -34,8 +34,8 @@ static const char *type_name(int type)
 	}
 }
 
-static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l, char *why,
-		      unsigned len)
+static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+		      char *why, unsigned len)
 {
 	if (rdmascn_live_has_feature(run, l, "mlx5dv"))
 		return 0;
@@ -143,8 +143,8 @@ static int modify(struct rdmascn_run *run, struct rdmascn_live *l,
 	rdmascn_call_arg(c, "qp", "%s", rdmascn_live_id(l));
 	rdmascn_qp_attr_args(c, &s->attr, s->mask);
 	if (rdmascn_call_go(run, l, c))
-		rdmascn_call_result(c, ibv_modify_qp(rt->qp, &s->attr,
-						     s->mask));
+		rdmascn_call_result(c,
+				    ibv_modify_qp(rt->qp, &s->attr, s->mask));
 	r = rdmascn_call_done(run, l, c);
 	if (!r)
 		rdmascn_qp_handle_set_state(rt->h, s->attr.qp_state);
@@ -200,20 +200,21 @@ static void describe(struct rdmascn_run *run, struct rdmascn_live *l,
 	rdmascn_val_put_strf(v, "qpn", "0x%06x", rt->qp->qp_num);
 	rdmascn_val_put_str(v, "type", type_name(q->type));
 	if (q->dc)
-		rdmascn_val_put_str(v, "dc_type", mlx5_dc_type_name(q->dc->type));
+		rdmascn_val_put_str(v, "dc_type",
+				    mlx5_dc_type_name(q->dc->type));
 	rdmascn_val_put_u64(v, "max_send_wr", rt->cap.max_send_wr);
 	rdmascn_val_put_u64(v, "max_recv_wr", rt->cap.max_recv_wr);
 	rdmascn_val_put_u64(v, "max_inline_data", rt->cap.max_inline_data);
 	if (!ibv_query_qp(rt->qp, &attr, IBV_QP_STATE, &init))
 		rdmascn_val_put_str(v, "state",
-			       rdmascn_qp_state_name(attr.qp_state));
+				    rdmascn_qp_state_name(attr.qp_state));
 }
 
 /* A DCI's WR, just begun with ibv_wr_<op>(): to the DCT @dest (an
  * mlx5_qp the step's check found to be one) through @ah, with the DCT's
  * number and access key, as mlx5dv_wr_set_dc_addr(3)'s example. */
 void mlx5_qp_set_wr_dest(struct rdmascn_live *l, struct rdmascn_live *dest,
-			struct ibv_ah *ah)
+			 struct ibv_ah *ah)
 {
 	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
 	const struct mlx5_qp *d = rdmascn_live_data(dest);

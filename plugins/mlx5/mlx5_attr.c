@@ -120,14 +120,14 @@ void mlx5_attr_describe(const struct mlx5dv_context *a, struct rdmascn_val *m)
 		const struct mlx5dv_striding_rq_caps *s = &a->striding_rq_caps;
 
 		g = rdmascn_val_put_obj(m, "striding_rq");
-		rdmascn_val_put_u64(g, "min_stride_bytes",
-			       1ull << s->min_single_stride_log_num_of_bytes);
-		rdmascn_val_put_u64(g, "max_stride_bytes",
-			       1ull << s->max_single_stride_log_num_of_bytes);
-		rdmascn_val_put_u64(g, "min_strides",
-			       1ull << s->min_single_wqe_log_num_of_strides);
-		rdmascn_val_put_u64(g, "max_strides",
-			       1ull << s->max_single_wqe_log_num_of_strides);
+		rdmascn_val_put_u64(g, "min_stride_bytes", 1ull <<
+				    s->min_single_stride_log_num_of_bytes);
+		rdmascn_val_put_u64(g, "max_stride_bytes", 1ull <<
+				    s->max_single_stride_log_num_of_bytes);
+		rdmascn_val_put_u64(g, "min_strides", 1ull <<
+				    s->min_single_wqe_log_num_of_strides);
+		rdmascn_val_put_u64(g, "max_strides", 1ull <<
+				    s->max_single_wqe_log_num_of_strides);
 		put_bits(g, "qp_types", s->supported_qpts, qp_types,
 			 N(qp_types));
 	}
@@ -135,10 +135,11 @@ void mlx5_attr_describe(const struct mlx5dv_context *a, struct rdmascn_val *m)
 		put_bits(m, "tunnel_offloads", a->tunnel_offloads_caps,
 			 tunnel_offloads, N(tunnel_offloads));
 	if (has & MLX5DV_CONTEXT_MASK_DYN_BFREGS)
-		rdmascn_val_put_u64(m, "max_dynamic_bfregs", a->max_dynamic_bfregs);
+		rdmascn_val_put_u64(m, "max_dynamic_bfregs",
+				    a->max_dynamic_bfregs);
 	if (has & MLX5DV_CONTEXT_MASK_CLOCK_INFO_UPDATE)
 		rdmascn_val_put_u64(m, "max_clock_info_update_ns",
-			       a->max_clock_info_update_nsec);
+				    a->max_clock_info_update_nsec);
 	if (has & MLX5DV_CONTEXT_MASK_FLOW_ACTION_FLAGS)
 		put_bits(m, "flow_actions", a->flow_action_flags, flow_actions,
 			 N(flow_actions));
