@@ -4,13 +4,80 @@
 
 #include <json-c/json.h>
 
-/* The builder's calls are public (plugins use them); inside the engine a
- * tree is also a json-c tree, for what the builder does not say. */
+/*
+ * Results are data: commands build a tree of values and a reporter prints
+ * it (JSON here; tables, JUnit and others walk the same tree).  Builders
+ * never check each call: a failed allocation marks the container, and
+ * rs_val_check() reports it once at the end.  The tree is a json-c one
+ * (struct rs_val is a struct json_object), for what the builder does not
+ * say; the builders keep members in the order they were added.  Plugins
+ * call the builders as rdmascn_val_* (rdmascn/value.h, value_api.c).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
 #include "diag.h"
-#include "rdmascn/value.h"
+
+struct rs_val;
+
+enum rs_val_type {
+	RS_VAL_NULL,
+	RS_VAL_BOOL,
+	RS_VAL_INT,
+	RS_VAL_UINT,
+	RS_VAL_DOUBLE,
+	RS_VAL_STR,
+	RS_VAL_ARR,
+	RS_VAL_OBJ,
+};
+
+/* An empty object or array; NULL when out of memory. */
+struct rs_val *rs_val_obj(void);
+struct rs_val *rs_val_arr(void);
+void rs_val_free(struct rs_val *v);
+int rs_val_check(const struct rs_val *v);
+
+/* Scalars on their own, to add to an array or an object. */
+struct rs_val *rs_val_str(const char *s);
+struct rs_val *rs_val_u64(uint64_t u);
+struct rs_val *rs_val_i64(int64_t i);
+struct rs_val *rs_val_bool(bool b);
+struct rs_val *rs_val_double(double d);
+
+/* Add @child (owned from here on, freed on failure) to an array or, with
+ * a key, to an object.  Returns @child, or NULL. */
+struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child);
+struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
+			  struct rs_val *child);
+struct rs_val *rs_val_put_obj(struct rs_val *obj, const char *key);
+struct rs_val *rs_val_put_arr(struct rs_val *obj, const char *key);
+void rs_val_put_str(struct rs_val *obj, const char *key, const char *s);
+void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u);
+void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i);
+void rs_val_put_bool(struct rs_val *obj, const char *key, bool b);
+void rs_val_put_double(struct rs_val *obj, const char *key, double d);
+struct rs_val *rs_val_push_obj(struct rs_val *arr);
+void rs_val_push_str(struct rs_val *arr, const char *s);
+
+const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key);
+const char *rs_val_get_str(const struct rs_val *obj, const char *key);
+uint64_t rs_val_get_u64(const struct rs_val *obj, const char *key);
+double rs_val_get_double(const struct rs_val *obj, const char *key);
+
+/* Reading a tree: its type, the length of an array (or the members of an
+ * object), the item of an array at @i. */
+enum rs_val_type rs_val_type_of(const struct rs_val *v);
+size_t rs_val_len(const struct rs_val *v);
+const struct rs_val *rs_val_at(const struct rs_val *arr, size_t i);
+
+int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty);
 
 /* @loc (NULL: nothing) as @e's "file", "line" and "col".  Inline: not a
- * plugin's call (struct rs_loc is not public), so not exported. */
+ * plugin's call (struct rs_loc is not public). */
 static inline void rs_val_put_loc(struct rs_val *e, const struct rs_loc *loc)
 {
 	if (!loc)

@@ -17,6 +17,11 @@ struct rs_cmd {
 
 extern bool rs_verbose;
 
+/* Load the plugins (once) and say on stderr what went wrong: what a
+ * plugin that loaded could not register always, the files that did not
+ * load when @all (-v, `rdmascn plugins`). */
+void rs_cli_plugins_load(bool all);
+
 /* Register the core kinds and steps, then load the plugins and register
  * theirs (a plugin's kind may not take a name already taken); once. */
 void rs_cli_registry_init(void);

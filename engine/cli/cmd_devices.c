@@ -49,7 +49,7 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 	if (r)
 		return r;
 
-	rs_plugins_load(rs_verbose);
+	rs_cli_plugins_load(rs_verbose);
 	r = rs_devices_describe(name, &devs);
 	if (r == -ENODEV) {
 		if (name)

@@ -159,7 +159,7 @@ int rs_cmd_plugins(const struct rs_cmd *cmd, int argc, char **argv)
 	/* A plugin that does not load is what this command is asked
 	 * about: say why on stderr, -v or not.  Registering the kinds
 	 * says which clash with others. */
-	rs_plugins_load(true);
+	rs_cli_plugins_load(true);
 	rs_cli_registry_init();
 	list = rs_val_arr();
 	for (unsigned i = 0; list && i < rs_plugins_count(); i++)

@@ -11,6 +11,21 @@
 #include "registry.h"
 #include "steps.h"
 
+void rs_cli_plugins_load(bool all)
+{
+	static bool said;
+	const char *text;
+	bool always;
+
+	rs_plugins_load();
+	if (said)
+		return;
+	said = true;
+	for (unsigned i = 0; (text = rs_plugins_problem(i, &always)); i++)
+		if (always || all)
+			fprintf(stderr, "rdmascn: %s\n", text);
+}
+
 void rs_cli_registry_init(void)
 {
 	static bool done;
@@ -22,7 +37,7 @@ void rs_cli_registry_init(void)
 		rs_registry_add(*k);
 	for (const struct rdmascn_kind *const *k = rs_core_steps; *k; k++)
 		rs_registry_add(*k);
-	rs_plugins_load(rs_verbose);
+	rs_cli_plugins_load(rs_verbose);
 	for (unsigned i = 0; i < rs_plugins_count(); i++) {
 		const struct rdmascn_plugin *p = rs_plugin_at(i);
 

@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "public_names.h"
 #include "rdmascn/kind.h"
 #include "rdmascn/mem.h"
 #include "rdmascn/qp.h"
@@ -69,7 +70,34 @@ struct rs_parent_domain_rt {
 	uint64_t free_calls;     /* gave one of the engine's back */
 };
 
-/* struct rs_qp_rt: rdmascn/qp.h (plugins offer the QP facet too). */
+/* A QP's runtime state, as the steps and connections read and move it:
+ * a core qp's rt, or what a plugin's QP kind made with
+ * rdmascn_qp_handle_new() (struct rdmascn_qp_handle to it). */
+struct rs_qp_rt {
+	struct ibv_qp *qp;
+	struct ibv_qp_ex *qpx;   /* ex QPs */
+	struct ibv_qp_cap cap;   /* what the device granted */
+	uint32_t qkey;           /* ud */
+	enum ibv_qp_state state; /* as last set by the engine */
+	bool posted;             /* a WR was posted on it: flush at teardown */
+};
+
+/* Memory as the steps address it: a core mr's rt, or what a plugin made
+ * with rdmascn_mem_handle_new() (struct rdmascn_mem_handle to it). */
+struct rs_mr_rt {
+	void *buf;               /* the bytes (NULL for a dm mr) */
+	size_t length;           /* as declared */
+	size_t map_length;       /* what was mmap()ed, 0 if allocated */
+	struct ibv_mr *mr;
+	uint64_t addr;           /* what the peer puts in remote_addr: the
+				  * iova when given, else buf */
+	bool imported;           /* buf is the original mr's */
+	struct {                 /* a dma-buf mr's (map NULL: none) */
+		void *map;       /* the memfd's pages; buf is in them */
+		size_t size;
+		int memfd, fd;   /* the memfd, the dma-buf */
+	} dmabuf;
+};
 
 struct rs_ah_rt {
 	struct ibv_ah *ah;
@@ -182,51 +210,49 @@ static inline bool rs_uses_rdma_cm(const struct rs_live *l)
 static inline struct rs_dev *rs_as_dev(struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);
+	struct rdmascn_device v = { 0 };
 
-	return ops->as_dev ? ops->as_dev(l) : NULL;
+	return ops->as_dev && !ops->as_dev(l, &v) ? v.dev : NULL;
 }
 
 static inline struct ibv_pd *rs_as_pd(struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);
+	struct rdmascn_pd v = { 0 };
 
-	return ops->as_pd ? ops->as_pd(l) : NULL;
+	return ops->as_pd && !ops->as_pd(l, &v) ? v.pd : NULL;
 }
 
 static inline struct rs_mr_rt *rs_as_mem(struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);
+	struct rdmascn_mem v = { 0 };
 
-	return ops->as_mem ? ops->as_mem(l) : NULL;
+	return ops->as_mem && !ops->as_mem(l, &v) ? v.rt : NULL;
 }
 
 static inline struct rs_mw_rt *rs_as_mw(struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);
+	struct rdmascn_mw v = { 0 };
 
-	return ops->as_mw ? ops->as_mw(l) : NULL;
+	return ops->as_mw && !ops->as_mw(l, &v) ? v.rt : NULL;
 }
 
 static inline struct ibv_ah *rs_as_ah(struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);
+	struct rdmascn_ah v = { 0 };
 
-	return ops->as_ah ? ops->as_ah(l) : NULL;
-}
-
-static inline int rs_as_qp(struct rs_run *run, struct rs_live *l,
-			   struct rdmascn_qp *ret)
-{
-	const struct rdmascn_ops *ops = rs_live_ops(l);
-
-	return ops->as_qp ? ops->as_qp(run, l, ret) : -EOPNOTSUPP;
+	return ops->as_ah && !ops->as_ah(l, &v) ? v.ah : NULL;
 }
 
 static inline struct ibv_context *rs_as_context(struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);
+	struct rdmascn_context v = { 0 };
 
-	return ops->as_context ? ops->as_context(l) : NULL;
+	return ops->as_context && !ops->as_context(l, &v) ? v.ctx : NULL;
 }
 
 static inline int rs_as_cq(struct rs_live *l, struct rdmascn_cq *ret)
@@ -249,6 +275,10 @@ static inline int rs_as_link(struct rs_live *l, struct rdmascn_link *ret)
 
 	return ops->as_link ? ops->as_link(l, ret) : -EOPNOTSUPP;
 }
+
+/* The QP facet, with an xrc_recv QP's receives found where they come
+ * from: its domain's XRC SRQ (facets.c).  Needs the run for that. */
+int rs_as_qp(struct rs_run *run, struct rs_live *l, struct rdmascn_qp *ret);
 
 /* The verbs PD of a reference to what offers one (a pd, a parent
  * domain). */

@@ -6,6 +6,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "public_names.h"
 #include "rdmascn/kind.h"
 
 struct rs_dev;

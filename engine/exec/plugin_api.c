@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * What a plugin's kinds call on a device (rdmascn/plugin.h, ABI 5): the
- * live objects as opaque handles, and the call wrapper of call.c, so a
+ * What a plugin's kinds call on a device (rdmascn/plugin.h, qp.h, mem.h):
+ * the live objects as opaque handles, the handles the steps use made for
+ * a plugin's QPs, CQs and memory, and the call wrapper of call.c, so a
  * plugin's create and destroy are printed, numbered, failed on demand
  * and reported exactly as the core kinds' are.
  */
@@ -13,6 +14,7 @@
 #include "caps.h"
 #include "live.h"
 #include "schema.h"
+#include "public_names.h"
 #include "rdmascn/plugin.h"
 #include "rdmascn/mem.h"
 #include "rdmascn/qp.h"
@@ -79,9 +81,9 @@ API struct ibv_context *rdmascn_live_verbs_context(struct rs_run *run,
 	return run->dry_run ? NULL : rs_live_ibv_context(run, l);
 }
 
-API struct rs_cq_rt *rdmascn_cq_rt_new(struct ibv_cq_ex *cq_ex,
-				       struct ibv_comp_channel *channel,
-				       uint64_t wc_flags)
+API struct rs_cq_rt *rdmascn_cq_handle_new(struct ibv_cq_ex *cq_ex,
+					   struct ibv_comp_channel *channel,
+					   uint64_t wc_flags)
 {
 	struct rs_cq_rt *rt = rs_calloc(1, sizeof(*rt));
 
@@ -94,12 +96,42 @@ API struct rs_cq_rt *rdmascn_cq_rt_new(struct ibv_cq_ex *cq_ex,
 	return rt;
 }
 
-API void rdmascn_cq_rt_free(struct rs_cq_rt *rt)
+API void rdmascn_cq_handle_free(struct rs_cq_rt *rt)
 {
 	if (!rt)
 		return;
 	if (rt->cq && rt->unacked)
 		ibv_ack_cq_events(rt->cq, rt->unacked);
+	rs_free(rt);
+}
+
+API struct rs_qp_rt *rdmascn_qp_handle_new(struct ibv_qp *qp,
+					   struct ibv_qp_ex *qpx,
+					   const struct ibv_qp_cap *cap,
+					   uint32_t qkey)
+{
+	struct rs_qp_rt *rt = rs_calloc(1, sizeof(*rt));
+
+	if (!rt)
+		return NULL;
+	rt->qp = qp;
+	rt->qpx = qpx;
+	if (cap)
+		rt->cap = *cap;
+	rt->qkey = qkey;
+	rt->state = IBV_QPS_RESET;
+	return rt;
+}
+
+API void rdmascn_qp_handle_set_state(struct rs_qp_rt *rt,
+				     enum ibv_qp_state state)
+{
+	if (rt)
+		rt->state = state;
+}
+
+API void rdmascn_qp_handle_free(struct rs_qp_rt *rt)
+{
 	rs_free(rt);
 }
 
@@ -184,9 +216,38 @@ _Static_assert(RDMASCN_QPT_RC == (int)RS_QPT_RC &&
 	       RDMASCN_QPT_RAW_PACKET == (int)RS_QPT_RAW_PACKET,
 	       "rdmascn/qp.h's QP types are the language's");
 
+API struct rs_mr_rt *rdmascn_mem_handle_new(struct ibv_mr *mr, uint64_t addr,
+					    size_t length, void *buf)
+{
+	struct rs_mr_rt *rt = rs_calloc(1, sizeof(*rt));
+
+	if (!rt)
+		return NULL;
+	rt->mr = mr;
+	rt->addr = addr;
+	rt->length = length;
+	rt->buf = buf;
+	return rt;
+}
+
+API void rdmascn_mem_handle_free(struct rs_mr_rt *rt)
+{
+	rs_free(rt);
+}
+
 API struct rs_mr_rt *rdmascn_live_mem(struct rs_run *run, const char *id)
 {
 	return id ? rs_as_mem(rs_live_find(run, id)) : NULL;
+}
+
+API const struct ibv_mr *rdmascn_mem_mr(const struct rs_mr_rt *rt)
+{
+	return rt ? rt->mr : NULL;
+}
+
+API uint64_t rdmascn_mem_addr(const struct rs_mr_rt *rt)
+{
+	return rt ? rt->addr : 0;
 }
 
 API struct ibv_pd *rdmascn_live_pd(struct rs_run *run, const char *id)

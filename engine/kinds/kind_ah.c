@@ -268,11 +268,12 @@ static void ah_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_u64(v, "dlid", rt->attr.dlid);
 }
 
-static struct ibv_ah *ah_as_ah(struct rs_live *l)
+static int ah_as_ah(struct rs_live *l, struct rdmascn_ah *ret)
 {
 	struct rs_ah_rt *rt = l->rt;
 
-	return rt ? rt->ah : NULL;
+	ret->ah = rt ? rt->ah : NULL;
+	return 0;
 }
 
 /* Nothing to ask of the device but room for one more. */

@@ -433,23 +433,25 @@ static void context_destroy(struct rs_run *run, struct rs_live *l)
 	RS_CALL_RELEASE(run, l, ibv_close_device, rt->ctx);
 }
 
-static struct rs_dev *context_as_dev(struct rs_live *l)
+static int context_as_dev(struct rs_live *l, struct rdmascn_device *ret)
 {
 	struct rs_context_rt *rt = l->rt;
 
-	return rt->shared ? rt->shared : &rt->dev;
+	ret->dev = rt->shared ? rt->shared : &rt->dev;
+	return 0;
 }
 
-static struct ibv_context *context_as_context(struct rs_live *l)
+static int context_as_context(struct rs_live *l, struct rdmascn_context *ret)
 {
-	return ((struct rs_context_rt *)l->rt)->ctx;
+	ret->ctx = ((struct rs_context_rt *)l->rt)->ctx;
+	return 0;
 }
 
 static void context_describe(struct rs_run *run, struct rs_live *l,
 			     struct rs_val *v)
 {
 	const struct rs_context *c = l->obj->data;
-	const struct rs_dev *dev = context_as_dev(l);
+	const struct rs_dev *dev = rs_as_dev(l);
 	char gid[INET6_ADDRSTRLEN];
 
 	rs_val_put_str(v, "device", dev->name);

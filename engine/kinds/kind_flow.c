@@ -295,7 +295,9 @@ static int flow_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_flow *f = l->obj->data;
 	struct rs_flow_rt *rt = l->rt;
-	struct rs_qp_rt *qp = rs_rt(run, f->qp);
+	struct rs_live *ql = rs_live_find(run, f->qp);
+	struct rdmascn_qp qf;
+	struct rs_qp_rt *qp = ql && !rs_as_qp(run, ql, &qf) ? qf.rt : NULL;
 	const struct rs_dev *dev = rs_live_dev(run, l);
 	uint8_t port = f->port ? f->port : dev && dev->port ? dev->port : 1;
 	char specs[1024] = "";

@@ -531,9 +531,10 @@ static void mr_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_str(v, "memory_file", path);
 }
 
-static struct rs_mr_rt *mr_as_mem(struct rs_live *l)
+static int mr_as_mem(struct rs_live *l, struct rdmascn_mem *ret)
 {
-	return l->rt;
+	ret->rt = l->rt;
+	return 0;
 }
 
 const struct rdmascn_ops rs_ops_mr = {

@@ -63,9 +63,10 @@ static void mw_describe(struct rs_run *run, struct rs_live *l,
 	rs_val_put_strf(v, "rkey", "0x%x", rt->rkey);
 }
 
-static struct rs_mw_rt *mw_as_mw(struct rs_live *l)
+static int mw_as_mw(struct rs_live *l, struct rdmascn_mw *ret)
 {
-	return l->rt;
+	ret->rt = l->rt;
+	return 0;
 }
 
 const struct rdmascn_ops rs_ops_mw = {

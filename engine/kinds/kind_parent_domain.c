@@ -203,9 +203,10 @@ static void parent_domain_describe(struct rs_run *run, struct rs_live *l,
 }
 
 /* It stands wherever a pd does. */
-static struct ibv_pd *parent_domain_as_pd(struct rs_live *l)
+static int parent_domain_as_pd(struct rs_live *l, struct rdmascn_pd *ret)
 {
-	return ((struct rs_parent_domain_rt *)l->rt)->pd;
+	ret->pd = ((struct rs_parent_domain_rt *)l->rt)->pd;
+	return 0;
 }
 
 const struct rdmascn_ops rs_ops_parent_domain = {

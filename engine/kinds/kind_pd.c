@@ -80,9 +80,10 @@ static void pd_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_str(v, "import", p->import);
 }
 
-static struct ibv_pd *pd_as_pd(struct rs_live *l)
+static int pd_as_pd(struct rs_live *l, struct rdmascn_pd *ret)
 {
-	return ((struct rs_pd_rt *)l->rt)->pd;
+	ret->pd = ((struct rs_pd_rt *)l->rt)->pd;
+	return 0;
 }
 
 const struct rdmascn_ops rs_ops_pd = {

@@ -298,8 +298,15 @@ static void modify_hint(struct rs_run *run, struct rs_live *l,
 int rs_qp_modify(struct rs_run *run, struct rs_live *l, struct rs_live *qp,
 		 struct rs_call *c, struct ibv_qp_attr *attr, int mask)
 {
-	struct rs_qp_rt *rt = qp->rt;
+	struct rdmascn_qp qf;
+	struct rs_qp_rt *rt;
 
+	/* Through the facet: @qp may be a plugin's QP, whose rt is its
+	 * own. */
+	if (rs_as_qp(run, qp, &qf) || !qf.rt)
+		return rs_live_error(run, l, ENODEV, "'%s' is not a QP made "
+				     "here", qp->obj->id);
+	rt = qf.rt;
 	if (rs_call_go(run, l, c)) {
 		RS_CALL_INT(c, ibv_modify_qp(rt->qp, attr, mask));
 		if (!c->ok)
@@ -545,26 +552,11 @@ static void qp_describe(struct rs_run *run, struct rs_live *l,
 		rs_val_put_strf(v, "qkey", "0x%x", rt->qkey);
 }
 
-/* The XRC SRQ of the domain @xrcd, for an xrc_recv QP's receives. */
-static struct rs_live *xrc_srq_of(struct rs_run *run, const char *xrcd,
-				  struct rdmascn_srq *ret)
-{
-	for (unsigned i = 0; xrcd && i < run->s->n_objects; i++) {
-		struct rs_live *l = &run->live[i];
-
-		if (!rs_as_srq(l, ret) && ret->xrcd && !strcmp(ret->xrcd, xrcd))
-			return l;
-	}
-	return NULL;
-}
-
-static int qp_as_qp(struct rs_run *run, struct rs_live *l,
-		    struct rdmascn_qp *ret)
+static int qp_as_qp(struct rs_live *l, struct rdmascn_qp *ret)
 {
 	const struct rs_qp *q = l->obj->data;
-	struct rdmascn_srq srq;
-	struct rs_live *xrc;
 
+	memset(ret, 0, sizeof(*ret));
 	ret->rt = l->rt;
 	ret->type = q->type;
 	ret->ex = q->ex;
@@ -575,15 +567,8 @@ static int qp_as_qp(struct rs_run *run, struct rs_live *l,
 	ret->recv_cq = q->recv_cq ? q->recv_cq : q->send_cq;
 	ret->srq = q->srq;
 	ret->srq_posts = q->srq != NULL;
-	/* Its receives come from its domain's XRC SRQ, and complete on
-	 * that SRQ's CQ. */
-	if (q->type == RS_QPT_XRC_RECV) {
-		xrc = xrc_srq_of(run, q->xrcd, &srq);
-		ret->srq = xrc ? xrc->obj->id : NULL;
-		ret->srq_posts = false;
-		if (xrc)
-			ret->recv_cq = srq.cq;
-	}
+	if (q->type == RS_QPT_XRC_RECV)
+		ret->recv_xrcd = q->xrcd;
 	return 0;
 }
 

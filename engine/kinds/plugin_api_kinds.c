@@ -6,6 +6,7 @@
  */
 #include "kinds.h"
 #include "live.h"
+#include "public_names.h"
 #include "rdmascn/plugin.h"
 
 #define API __attribute__((visibility("default")))

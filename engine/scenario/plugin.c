@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "caps.h"
 #include "model.h"
 #include "paths.h"
@@ -15,6 +16,7 @@
 #include "suggest.h"
 
 #define MAX_PLUGINS 16
+#define MAX_PROBLEMS 32
 
 struct loaded {
 	const struct rdmascn_plugin *p;
@@ -24,29 +26,48 @@ struct loaded {
 	unsigned n_features;
 };
 
+/* What went wrong, for the caller to say (rs_plugins_problem()). */
+struct problem {
+	char *text;
+	bool always;
+};
+
 static struct loaded plugins[MAX_PLUGINS];
 static unsigned n_plugins;
 static void *handles[MAX_PLUGINS];
 static unsigned n_handles;
+static struct problem problems[MAX_PROBLEMS];
+static unsigned n_problems;
 static bool loaded;
 
+__attribute__((format(printf, 2, 3)))
+static void problem(bool always, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 256];
+	va_list ap;
+	char *text;
+
+	if (n_problems == MAX_PROBLEMS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	text = rs_strdup(buf);
+	if (text)
+		problems[n_problems++] = (struct problem){ text, always };
+}
+
+/* The one registration function, its ABI in its name (rdmascn/plugin.h:
+ * rdmascn_register_plugin_vN); called from the plugin's constructor,
+ * during load_dir()'s dlopen(). */
 __attribute__((visibility("default")))
-void rdmascn_register_plugin_v6(const struct rdmascn_plugin *plugin)
+void rdmascn_register_plugin(const struct rdmascn_plugin *plugin)
 {
 	if (n_plugins == MAX_PLUGINS) {
-		fprintf(stderr, "rdmascn: too many plugins, ignoring '%s'\n",
-			plugin->name);
+		problem(true, "too many plugins, ignoring '%s'", plugin->name);
 		return;
 	}
 	plugins[n_plugins++] = (struct loaded){ .p = plugin };
-}
-
-__attribute__((visibility("default")))
-void rdmascn_register_wr_dest_v6(const struct rdmascn_wr_dest *d)
-{
-	if (rs_wr_dest_add(d))
-		fprintf(stderr, "rdmascn: ignoring a send destination rule "
-			"for kind '%s'\n", d && d->kind ? d->kind : "?");
 }
 
 /* A plugin's feature words become words of requires.features. */
@@ -58,18 +79,34 @@ static void add_features(struct loaded *l)
 		int bit;
 
 		if (l->n_features == RDMASCN_PLUGIN_FEATURES_MAX) {
-			fprintf(stderr, "rdmascn: plugin %s: more than %u "
-				"features, ignoring '%s' and after\n",
-				l->p->name, RDMASCN_PLUGIN_FEATURES_MAX,
-				f->name);
+			problem(true, "plugin %s: more than %u features, "
+				"ignoring '%s' and after", l->p->name,
+				RDMASCN_PLUGIN_FEATURES_MAX, f->name);
 			break;
 		}
 		bit = rs_feature_add(f->name, f->source);
 		if (bit < 0)
-			fprintf(stderr, "rdmascn: plugin %s: no room for "
-				"feature '%s'\n", l->p->name, f->name);
+			problem(true, "plugin %s: no room for feature '%s'",
+				l->p->name, f->name);
 		l->bit[l->n_features++] = (int8_t)(bit < 0 ? -1 : bit);
 	}
+}
+
+/* The core steps its kinds extend. */
+static void add_wr_rules(const struct loaded *l)
+{
+	for (const struct rdmascn_wr_dest *const *d = l->p->wr_dests;
+	     d && *d; d++)
+		if (rs_wr_dest_add(*d))
+			problem(true, "plugin %s: ignoring a send destination "
+				"rule for kind '%s'", l->p->name,
+				(*d)->kind ? (*d)->kind : "?");
+	for (const struct rdmascn_wr_reg *const *r = l->p->wr_regs;
+	     r && *r; r++)
+		if (rs_wr_reg_add(*r))
+			problem(true, "plugin %s: ignoring a registration WR "
+				"for kind '%s'", l->p->name,
+				(*r)->kind ? (*r)->kind : "?");
 }
 
 static int so_filter(const struct dirent *d)
@@ -79,7 +116,30 @@ static int so_filter(const struct dirent *d)
 	return len > 3 && !strcmp(d->d_name + len - 3, ".so");
 }
 
-static void load_dir(const char *dir, bool verbose)
+/* Whether the file at @path may be dlopen()ed: a regular file (dlopen()
+ * of a FIFO waits for a writer, forever, in every command; a device or
+ * a directory is no plugin either) that registers for this ABI, if it
+ * registers at all.  Its constructor never runs otherwise. */
+static bool loadable(const char *path)
+{
+	unsigned abi;
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		problem(false, "plugin %s: not a regular file, not loaded",
+			path);
+		return false;
+	}
+	if (rs_plugin_file_abi(path, &abi) == 0 && abi != RDMASCN_PLUGIN_ABI) {
+		problem(false, "plugin %s: built for plugin ABI %u, this "
+			"rdmascn loads ABI %u; not loaded", path, abi,
+			RDMASCN_PLUGIN_ABI);
+		return false;
+	}
+	return true;
+}
+
+static void load_dir(const char *dir)
 {
 	struct dirent **ents;
 	int n;
@@ -91,43 +151,33 @@ static void load_dir(const char *dir, bool verbose)
 	for (int i = 0; i < n; i++) {
 		unsigned before = n_plugins;
 		char path[PATH_MAX];
-		struct stat st;
 		void *h;
 
 		int len = snprintf(path, sizeof(path), "%s/%s", dir,
 				   ents[i]->d_name);
 
 		free(ents[i]);
-		if (len >= (int)sizeof(path) || n_handles == MAX_PLUGINS)
+		if (len >= (int)sizeof(path) || n_handles == MAX_PLUGINS ||
+		    !loadable(path))
 			continue;
-		/* dlopen() of a FIFO waits for a writer, forever, in every
-		 * command; a device or a directory is no plugin either. */
-		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
-			if (verbose)
-				fprintf(stderr, "rdmascn: plugin %s: not a "
-					"regular file, not loaded\n", path);
-			continue;
-		}
 		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 		if (!h) {
-			if (verbose)
-				fprintf(stderr, "rdmascn: plugin %s: %s\n",
-					path, dlerror());
+			problem(false, "plugin %s: %s", path, dlerror());
 			continue;
 		}
 		handles[n_handles++] = h;
-		if (verbose && n_plugins == before)
-			fprintf(stderr, "rdmascn: plugin %s: registered "
-				"nothing\n", path);
+		if (n_plugins == before)
+			problem(false, "plugin %s: registered nothing", path);
 		for (unsigned p = before; p < n_plugins; p++) {
 			plugins[p].path = strdup(path);
 			add_features(&plugins[p]);
+			add_wr_rules(&plugins[p]);
 		}
 	}
 	free(ents);
 }
 
-void rs_plugins_load(bool verbose)
+void rs_plugins_load(void)
 {
 	char dir[PATH_MAX];
 
@@ -135,9 +185,17 @@ void rs_plugins_load(bool verbose)
 		return;
 	loaded = true;
 	if (rs_path_plugindir(dir, sizeof(dir)) == 0)
-		load_dir(dir, verbose);
+		load_dir(dir);
 	if (rs_path_extra_plugindir(dir, sizeof(dir)) == 0)
-		load_dir(dir, verbose);
+		load_dir(dir);
+}
+
+const char *rs_plugins_problem(unsigned i, bool *ret_always)
+{
+	if (i >= n_problems)
+		return NULL;
+	*ret_always = problems[i].always;
+	return problems[i].text;
 }
 
 void rs_plugins_unload(void)
@@ -148,6 +206,8 @@ void rs_plugins_unload(void)
 		dlclose(handles[--n_handles]);
 	while (n_plugins)
 		free(plugins[--n_plugins].path);
+	while (n_problems)
+		rs_free(problems[--n_problems].text);
 	loaded = false;
 }
 
@@ -267,14 +327,6 @@ int rdmascn_obj_ref_uint(const struct rs_obj *obj, const char *id,
 		return -ENOENT;
 	*ret = (uint64_t)v;
 	return 0;
-}
-
-__attribute__((visibility("default")))
-void rdmascn_register_wr_reg_v6(const struct rdmascn_wr_reg *r)
-{
-	if (rs_wr_reg_add(r))
-		fprintf(stderr, "rdmascn: ignoring a registration WR for kind "
-			"'%s'\n", r && r->kind ? r->kind : "?");
 }
 
 __attribute__((visibility("default")))

@@ -2,6 +2,7 @@
 #ifndef RDMASCN_REGISTRY_H
 #define RDMASCN_REGISTRY_H
 
+#include "public_names.h"
 #include "rdmascn/kind.h"
 
 #define RS_MAX_KINDS 64

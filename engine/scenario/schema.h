@@ -8,6 +8,7 @@
 #include <cyaml/cyaml.h>
 #include <infiniband/verbs.h>
 
+#include "public_names.h"
 #include "rdmascn/kind.h"
 
 /*

@@ -2,6 +2,7 @@
 #ifndef RDMASCN_STEP_TYPES_H
 #define RDMASCN_STEP_TYPES_H
 
+#include "public_names.h"
 #include "rdmascn/kind.h"
 
 /*

@@ -23,7 +23,7 @@ const struct mlx5_res_kind mlx5_res_kinds[] = {
 const unsigned mlx5_n_res_kinds = sizeof(mlx5_res_kinds) /
 				  sizeof(mlx5_res_kinds[0]);
 
-int mlx5_need_devx(struct rs_obj *obj, struct rs_diag *d,
+int mlx5_need_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d,
 		   const char *field, const char *id, const char *what)
 {
 	const void *c = rdmascn_obj_ref_data(obj, id);
@@ -37,9 +37,9 @@ int mlx5_need_devx(struct rs_obj *obj, struct rs_diag *d,
 	return -EINVAL;
 }
 
-struct ibv_context *mlx5_ctx_of(struct rs_run *run, const char *id)
+struct ibv_context *mlx5_ctx_of(struct rdmascn_run *run, const char *id)
 {
-	struct rs_live *l = rdmascn_live_find(run, id);
+	struct rdmascn_live *l = rdmascn_live_find(run, id);
 	struct mlx5_context_rt *rt = l ? rdmascn_live_rt(l) : NULL;
 
 	return rt ? rt->ctx : NULL;
@@ -135,7 +135,7 @@ size_t mlx5_field_near(const struct prm_layout *l, const char *path,
 	return rdmascn_did_you_mean(path, level_name, &n, buf, len);
 }
 
-int mlx5_fields_check(struct rs_obj *obj, struct rs_diag *d,
+int mlx5_fields_check(struct rdmascn_obj *obj, struct rdmascn_diag *d,
 		      const char *key, const struct prm_layout *l,
 		      const struct mlx5_field *f, unsigned n, bool masks)
 {

@@ -26,24 +26,24 @@ struct devx_rt {
 /* The hex of a whole command input fits here. */
 #define HEX_MAX (DEVX_MAX_IN * 2 + 1)
 
-static struct devx_rt *rt_of(struct rs_run *run, const char *id)
+static struct devx_rt *rt_of(struct rdmascn_run *run, const char *id)
 {
-	struct rs_live *t = rdmascn_live_find(run, id);
+	struct rdmascn_live *t = rdmascn_live_find(run, id);
 
 	return t ? rdmascn_live_rt(t) : NULL;
 }
 
 /* A UAR's, VAR's, PP's or UMEM's value: their rt starts with it. */
-static struct mlx5_res_rt *rt_res(struct rs_run *run, const char *id)
+static struct mlx5_res_rt *rt_res(struct rdmascn_run *run, const char *id)
 {
-	struct rs_live *t = rdmascn_live_find(run, id);
+	struct rdmascn_live *t = rdmascn_live_find(run, id);
 
 	return t ? rdmascn_live_rt(t) : NULL;
 }
 
 /* The values of the set: items; a reference reads its object's output
  * (zero in a dry run, where nothing answered). */
-static int build_in(struct rs_run *run, const struct devx_obj *d,
+static int build_in(struct rdmascn_run *run, const struct devx_obj *d,
 		    const struct prm_cmd *cmd, struct devx_rt *rt,
 		    struct rdmascn_call *call)
 {
@@ -78,7 +78,8 @@ static int build_in(struct rs_run *run, const struct devx_obj *d,
 						 rk->out, res_id);
 			}
 		} else {
-			struct rs_live *tl = rdmascn_live_find(run, s->ref);
+			struct rdmascn_live *tl =
+				rdmascn_live_find(run, s->ref);
 			const struct devx_obj *t = rdmascn_live_data(tl);
 			const struct prm_cmd *tc = devx_cmd(t);
 			const char *out = devx_out_name(t, s->out);
@@ -142,11 +143,11 @@ static int send_cmd(enum devx_how how, struct ibv_context *ctx,
 	return r > 0 ? r : r < 0 ? (errno ? errno : -r) : 0;
 }
 
-static int devx_send(struct rs_run *run, struct rs_live *l);
+static int devx_send(struct rdmascn_run *run, struct rdmascn_live *l);
 
 /* What a failed create holds is released here: a dry run calls no
  * destroy after one. */
-static int devx_create(struct rs_run *run, struct rs_live *l)
+static int devx_create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct devx_rt *rt = rdmascn_live_rt(l);
 	int r = devx_send(run, l);
@@ -159,13 +160,13 @@ static int devx_create(struct rs_run *run, struct rs_live *l)
 	return r;
 }
 
-static int devx_send(struct rs_run *run, struct rs_live *l)
+static int devx_send(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct devx_obj *d = rdmascn_live_data(l);
 	const struct prm_cmd *cmd = devx_cmd(d);
 	enum devx_how how = devx_how(d, cmd);
 	struct devx_rt *rt = rdmascn_live_rt(l);
-	struct rs_live *cl = rdmascn_live_find(run, d->context);
+	struct rdmascn_live *cl = rdmascn_live_find(run, d->context);
 	struct mlx5_context_rt *ctx = rdmascn_live_rt(cl);
 	struct devx_rt *target = d->object ? rt_of(run, d->object) : NULL;
 	struct rdmascn_call *call;
@@ -238,7 +239,7 @@ static void derived_destroy(const struct devx_obj *d, struct devx_rt *rt,
 						   sizeof(hex)));
 }
 
-static void devx_destroy(struct rs_run *run, struct rs_live *l)
+static void devx_destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct devx_obj *d = rdmascn_live_data(l);
 	struct devx_rt *rt = rdmascn_live_rt(l);
@@ -263,8 +264,8 @@ static void devx_destroy(struct rs_run *run, struct rs_live *l)
 	rt->in = rt->out = NULL;
 }
 
-static void devx_describe(struct rs_run *run, struct rs_live *l,
-			  struct rs_val *v)
+static void devx_describe(struct rdmascn_run *run, struct rdmascn_live *l,
+			  struct rdmascn_val *v)
 {
 	const struct devx_obj *d = rdmascn_live_data(l);
 	const struct prm_cmd *cmd = devx_cmd(d);
@@ -274,14 +275,14 @@ static void devx_describe(struct rs_run *run, struct rs_live *l,
 	struct prm_loc loc;
 
 	(void)run;
-	rs_val_put_str(v, "command", cmd ? cmd->name : "raw");
+	rdmascn_val_put_str(v, "command", cmd ? cmd->name : "raw");
 	if (!rt->answered)
 		return;
 	if (id && cmd && !prm_find(cmd->out, id, &loc))
-		rs_val_put_u64(v, id, prm_get(rt->out, rt->outlen, loc.off,
-					      loc.width));
-	rs_val_put_str(v, "out", prm_hex(rt->out, rt->outlen, hex,
-					 sizeof(hex)));
+		rdmascn_val_put_u64(v, id, prm_get(rt->out, rt->outlen,
+						   loc.off, loc.width));
+	rdmascn_val_put_str(v, "out", prm_hex(rt->out, rt->outlen, hex,
+					      sizeof(hex)));
 }
 
 const struct rdmascn_ops mlx5_devx_ops = {

@@ -151,8 +151,9 @@ static const char *object_word(const char *name)
 	return u ? u + 1 : name;
 }
 
-static int check_value(struct rs_obj *obj, struct rs_diag *d, unsigned i,
-		       const struct devx_set *s, const struct prm_loc *loc)
+static int check_value(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		       unsigned i, const struct devx_set *s,
+		       const struct prm_loc *loc)
 {
 	char path[48];
 	uint8_t bytes[64];
@@ -188,8 +189,9 @@ static int check_value(struct rs_obj *obj, struct rs_diag *d, unsigned i,
 	return 0;
 }
 
-static int check_ref(struct rs_obj *obj, struct rs_diag *d, unsigned i,
-		     const struct devx_set *s, const struct prm_loc *loc)
+static int check_ref(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		     unsigned i, const struct devx_set *s,
+		     const struct prm_loc *loc)
 {
 	const struct devx_obj *t = rdmascn_obj_ref_data(obj, s->ref);
 	const struct prm_cmd *tc = t ? devx_cmd(t) : NULL;
@@ -226,7 +228,7 @@ static int check_ref(struct rs_obj *obj, struct rs_diag *d, unsigned i,
 	return 0;
 }
 
-static int check_set(struct rs_obj *obj, struct rs_diag *d,
+static int check_set(struct rdmascn_obj *obj, struct rdmascn_diag *d,
 		     const struct prm_cmd *cmd, unsigned i,
 		     const struct devx_set *s)
 {
@@ -291,7 +293,7 @@ static int check_set(struct rs_obj *obj, struct rs_diag *d,
 			  check_ref(obj, d, i, s, &loc);
 }
 
-static int check_raw(struct rs_obj *obj, struct rs_diag *d,
+static int check_raw(struct rdmascn_obj *obj, struct rdmascn_diag *d,
 		     const struct devx_obj *x)
 {
 	static uint8_t buf[DEVX_MAX_IN];
@@ -321,7 +323,7 @@ static int check_raw(struct rs_obj *obj, struct rs_diag *d,
 	return 0;
 }
 
-static int devx_check(struct rs_obj *obj, struct rs_diag *d)
+static int devx_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct devx_obj *x = rdmascn_obj_data(obj);
 	const struct prm_cmd *cmd;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "flow.h"
+#include "rdmascn/qp.h"
 #include "rdmascn/value.h"
 
 struct mlx5_flow_action {
@@ -91,7 +92,7 @@ static bool among_criteria(const struct mlx5_matcher *m, const char *field)
 	return false;
 }
 
-static int flow_check(struct rs_obj *obj, struct rs_diag *d)
+static int flow_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct mlx5_flow *f = rdmascn_obj_data(obj);
 	const struct mlx5_matcher *m = rdmascn_obj_ref_data(obj, f->matcher);
@@ -126,7 +127,7 @@ static int flow_check(struct rs_obj *obj, struct rs_diag *d)
 }
 
 /* What mlx5dv_create_flow() is given for @a; a dry run names it. */
-static void action_of(struct rs_run *run, const struct mlx5_flow_action *a,
+static void action_of(struct rdmascn_run *run, const struct mlx5_flow_action *a,
 		      struct mlx5dv_flow_action_attr *ret, char *text,
 		      size_t len)
 {
@@ -136,7 +137,7 @@ static void action_of(struct rs_run *run, const struct mlx5_flow_action *a,
 					      rdmascn_live_find(run, a->qp));
 		snprintf(text, len, "DEST_IBV_QP(%s)", a->qp);
 	} else if (a->devx) {
-		struct rs_live *t = rdmascn_live_find(run, a->devx);
+		struct rdmascn_live *t = rdmascn_live_find(run, a->devx);
 		/* A devx object's rt starts with its mlx5dv_devx_obj. */
 		struct mlx5dv_devx_obj **obj = t ? rdmascn_live_rt(t) : NULL;
 
@@ -158,11 +159,11 @@ static void action_of(struct rs_run *run, const struct mlx5_flow_action *a,
 
 #define MATCH_HEX (2 * MLX5_MATCH_BYTES + 1)
 
-static int flow_create(struct rs_run *run, struct rs_live *l)
+static int flow_create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_flow *f = rdmascn_live_data(l);
 	struct mlx5_flow_rt *rt = rdmascn_live_rt(l);
-	struct rs_live *ml = rdmascn_live_find(run, f->matcher);
+	struct rdmascn_live *ml = rdmascn_live_find(run, f->matcher);
 	struct mlx5_matcher_rt *mrt = ml ? rdmascn_live_rt(ml) : NULL;
 	struct rdmascn_call *call = rdmascn_call_new(RDMASCN_CALL_CREATE,
 						     "mlx5dv_create_flow");
@@ -210,7 +211,7 @@ out:
 	return rdmascn_call_done(run, l, call);
 }
 
-static void flow_destroy(struct rs_run *run, struct rs_live *l)
+static void flow_destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_flow_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *call;

@@ -68,7 +68,7 @@ int mlx5_match_build(const struct mlx5_field *f, unsigned n, bool masks,
 	return r;
 }
 
-static int matcher_check(struct rs_obj *obj, struct rs_diag *d)
+static int matcher_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct mlx5_matcher *m = rdmascn_obj_data(obj);
 
@@ -81,8 +81,8 @@ static int matcher_check(struct rs_obj *obj, struct rs_diag *d)
 				 m->criteria, m->criteria_count, true);
 }
 
-static int matcher_caps(struct rs_run *run, struct rs_live *l, char *why,
-			unsigned len)
+static int matcher_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+			char *why, unsigned len)
 {
 	if (!rdmascn_live_has_feature(run, l, "mlx5dv")) {
 		snprintf(why, len, "mlx5dv (mlx5dv_is_supported(): "
@@ -103,7 +103,7 @@ static const char *ft_type_name(int32_t t)
 /* The hex of MLX5_MATCH_BYTES fits. */
 #define MATCH_HEX (2 * MLX5_MATCH_BYTES + 1)
 
-static int matcher_create(struct rs_run *run, struct rs_live *l)
+static int matcher_create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_matcher *m = rdmascn_live_data(l);
 	struct mlx5_matcher_rt *rt = rdmascn_live_rt(l);
@@ -164,7 +164,7 @@ static int matcher_create(struct rs_run *run, struct rs_live *l)
 	return rdmascn_call_done(run, l, call);
 }
 
-static void matcher_destroy(struct rs_run *run, struct rs_live *l)
+static void matcher_destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_matcher_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *call;

@@ -24,11 +24,11 @@ struct mlx5_mkey_rt {
 	struct ibv_sge *sge;         /* the layout, as the device takes it */
 	struct mlx5dv_mr_interleaved *il;
 	struct ibv_mr keys;          /* lkey, rkey, pd: what WRs carry */
-	struct rs_mr_rt mem;         /* the facet */
+	struct rdmascn_mem_handle *mem; /* the facet's; NULL: not made */
 };
 
-static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
-		      unsigned len)
+static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+		      char *why, unsigned len)
 {
 	if (rdmascn_live_has_feature(run, l, "mlx5dv"))
 		return 0;
@@ -38,7 +38,7 @@ static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
 }
 
 /* Each entry's MR address and lkey, then the entries. */
-static int layout(struct rs_run *run, const struct mlx5_mkey *k,
+static int layout(struct rdmascn_run *run, const struct mlx5_mkey *k,
 		  struct mlx5_mkey_rt *rt)
 {
 	unsigned n = k->interleaved.entries_count ?
@@ -53,14 +53,15 @@ static int layout(struct rs_run *run, const struct mlx5_mkey *k,
 		const char *id = k->interleaved.entries_count ?
 				 k->interleaved.entries[i].mr :
 				 k->mr_list[i].mr;
-		struct rs_mr_rt *m = rdmascn_live_mem(run, id);
+		struct rdmascn_mem_handle *m = rdmascn_live_mem(run, id);
+		const struct ibv_mr *mr = rdmascn_mem_mr(m);
 
-		if (!m || !m->mr) {
+		if (!mr) {
 			r = -ENODEV;
 			goto out;
 		}
-		addr[i] = m->addr;
-		lkey[i] = m->mr->lkey;
+		addr[i] = rdmascn_mem_addr(m);
+		lkey[i] = mr->lkey;
 	}
 	if (k->interleaved.entries_count) {
 		rt->il = calloc(n, sizeof(*rt->il));
@@ -80,7 +81,7 @@ out:
 	return r;
 }
 
-static int mkey_create(struct rs_run *run, struct rs_live *l)
+static int mkey_create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_mkey *k = rdmascn_live_data(l);
 	struct mlx5_mkey_rt *rt = rdmascn_live_rt(l);
@@ -118,18 +119,20 @@ static int mkey_create(struct rs_run *run, struct rs_live *l)
 	rt->keys.lkey = rt->mkey->lkey;
 	rt->keys.rkey = rt->mkey->rkey;
 	rt->keys.length = mlx5_mkey_length(k);
-	rt->mem.mr = &rt->keys;
-	rt->mem.addr = 0;
-	rt->mem.length = mlx5_mkey_length(k);
+	rt->mem = rdmascn_mem_handle_new(&rt->keys, 0, mlx5_mkey_length(k),
+					 NULL);
+	if (!rt->mem)
+		return rdmascn_live_error(run, l, ENOMEM, "out of memory");
 	return 0;
 }
 
-static void mkey_destroy(struct rs_run *run, struct rs_live *l)
+static void mkey_destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_mkey_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *c;
 
-	rt->mem.mr = NULL;
+	rdmascn_mem_handle_free(rt->mem);
+	rt->mem = NULL;
 	if (rt->mkey || rdmascn_dry_run(run)) {
 		c = rdmascn_call_new(RDMASCN_CALL_DESTROY,
 				     "mlx5dv_destroy_mkey");
@@ -145,30 +148,33 @@ static void mkey_destroy(struct rs_run *run, struct rs_live *l)
 	rt->il = NULL;
 }
 
-static void mkey_describe(struct rs_run *run, struct rs_live *l,
-			  struct rs_val *v)
+static void mkey_describe(struct rdmascn_run *run, struct rdmascn_live *l,
+			  struct rdmascn_val *v)
 {
 	struct mlx5_mkey_rt *rt = rdmascn_live_rt(l);
 
 	(void)run;
 	if (!rt->mkey)
 		return;
-	rs_val_put_u64(v, "lkey", rt->mkey->lkey);
-	rs_val_put_u64(v, "rkey", rt->mkey->rkey);
-	rs_val_put_u64(v, "max_entries", rt->max_entries);
-	rs_val_put_u64(v, "length", rt->mem.length);
+	rdmascn_val_put_u64(v, "lkey", rt->mkey->lkey);
+	rdmascn_val_put_u64(v, "rkey", rt->mkey->rkey);
+	rdmascn_val_put_u64(v, "max_entries", rt->max_entries);
+	rdmascn_val_put_u64(v, "length", rt->keys.length);
 }
 
-static struct rs_mr_rt *mkey_as_mem(struct rs_live *l)
+static int mkey_as_mem(struct rdmascn_live *l, struct rdmascn_mem *ret)
 {
 	struct mlx5_mkey_rt *rt = rdmascn_live_rt(l);
 
-	return rt->mem.mr ? &rt->mem : NULL;
+	if (!rt->mem)
+		return -EOPNOTSUPP;
+	ret->rt = rt->mem;
+	return 0;
 }
 
 /* The UMR WR, between ibv_wr_start() and ibv_wr_complete() (the engine's
  * register_layout step). */
-int mlx5_mkey_build(struct mlx5dv_qp_ex *mqpx, struct rs_live *l)
+int mlx5_mkey_build(struct mlx5dv_qp_ex *mqpx, struct rdmascn_live *l)
 {
 	const struct mlx5_mkey *k = rdmascn_live_data(l);
 	struct mlx5_mkey_rt *rt = rdmascn_live_rt(l);

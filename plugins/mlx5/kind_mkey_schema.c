@@ -94,8 +94,8 @@ static const struct rdmascn_ref mkey_refs[] = {
 };
 
 /* @end bytes from the start of mr @mr: inside it? */
-static int inside(struct rs_obj *obj, struct rs_diag *d, const char *path,
-		  const char *mr, uint64_t end)
+static int inside(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		  const char *path, const char *mr, uint64_t end)
 {
 	uint64_t len;
 
@@ -109,9 +109,10 @@ static int inside(struct rs_obj *obj, struct rs_diag *d, const char *path,
 
 /* mlx5dv_create_mkey(): "the mkey is created on a DEVX context", which
  * the mkey's pd stands on. */
-static int pd_on_devx(struct rs_obj *obj, struct rs_diag *d, const char *pd)
+static int pd_on_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		      const char *pd)
 {
-	const struct rs_obj *c = rdmascn_obj_ref_ref(obj, pd, "context");
+	const struct rdmascn_obj *c = rdmascn_obj_ref_ref(obj, pd, "context");
 
 	if (c && rdmascn_obj_kind(c) == &mlx5_kind_context &&
 	    mlx5_context_devx(rdmascn_obj_data(c)))
@@ -122,7 +123,7 @@ static int pd_on_devx(struct rs_obj *obj, struct rs_diag *d, const char *pd)
 	return -EINVAL;
 }
 
-static int mkey_check(struct rs_obj *obj, struct rs_diag *d)
+static int mkey_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const K *k = rdmascn_obj_data(obj);
 	const struct mlx5_mkey_il *il = &k->interleaved;
@@ -176,7 +177,7 @@ static int mkey_check(struct rs_obj *obj, struct rs_diag *d)
 
 /* An RC mlx5_qp with the layout's mlx5 send op; its WQEs grown to hold
  * the layout's entries inline. */
-static int reg_check(struct rs_obj *step, struct rs_diag *d,
+static int reg_check(struct rdmascn_obj *step, struct rdmascn_diag *d,
 		     const char *qp_kind, void *qp, const void *obj)
 {
 	const K *k = obj;
@@ -209,7 +210,7 @@ static int reg_check(struct rs_obj *step, struct rs_diag *d,
 	return 0;
 }
 
-static int reg_build(struct rs_live *qp, struct rs_live *obj)
+static int reg_build(struct rdmascn_live *qp, struct rdmascn_live *obj)
 {
 	return mlx5_mkey_build(mlx5_qp_mqpx(qp), obj);
 }

@@ -47,8 +47,8 @@ bool mlx5_context_devx(const void *data)
 	return c && c->flags & MLX5DV_CONTEXT_FLAGS_DEVX;
 }
 
-static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
-		      unsigned len)
+static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+		      char *why, unsigned len)
 {
 	const struct mlx5_context *c = rdmascn_live_data(l);
 
@@ -65,7 +65,7 @@ static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
 	return 0;
 }
 
-static int create(struct rs_run *run, struct rs_live *l)
+static int create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_context *c = rdmascn_live_data(l);
 	struct mlx5_context_rt *rt = rdmascn_live_rt(l);
@@ -88,7 +88,7 @@ static int create(struct rs_run *run, struct rs_live *l)
 	return rdmascn_call_done(run, l, call);
 }
 
-static void destroy(struct rs_run *run, struct rs_live *l)
+static void destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_context_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *call;
@@ -103,23 +103,24 @@ static void destroy(struct rs_run *run, struct rs_live *l)
 	rdmascn_call_done(run, l, call);
 }
 
-static void describe(struct rs_run *run, struct rs_live *l,
-		     struct rs_val *v)
+static void describe(struct rdmascn_run *run, struct rdmascn_live *l,
+		     struct rdmascn_val *v)
 {
 	struct mlx5_context_rt *rt = rdmascn_live_rt(l);
 	struct mlx5dv_context attr = { .comp_mask = mlx5_query_mask };
 
 	(void)run;
-	rs_val_put_bool(v, "devx", rt->devx);
+	rdmascn_val_put_bool(v, "devx", rt->devx);
 	if (rt->ctx && !mlx5dv_query_device(rt->ctx, &attr))
-		mlx5_attr_describe(&attr, rs_val_put_obj(v, "mlx5"));
+		mlx5_attr_describe(&attr, rdmascn_val_put_obj(v, "mlx5"));
 }
 
 /* Core objects can stand on it (a pd with `context:` naming it), as
  * an mkey's pd must: mlx5dv_create_mkey() needs a DevX context. */
-static struct ibv_context *as_context(struct rs_live *l)
+static int as_context(struct rdmascn_live *l, struct rdmascn_context *ret)
 {
-	return ((struct mlx5_context_rt *)rdmascn_live_rt(l))->ctx;
+	ret->ctx = ((struct mlx5_context_rt *)rdmascn_live_rt(l))->ctx;
+	return 0;
 }
 
 static const struct rdmascn_ops mlx5_context_ops = {

@@ -13,6 +13,7 @@
 
 #include "mask_text.h"
 #include "mlx5.h"
+#include "rdmascn/qp.h"
 #include "rdmascn/value.h"
 
 struct mlx5_cq {
@@ -29,7 +30,7 @@ struct mlx5_cq {
 
 struct mlx5_cq_rt {
 	struct ibv_cq_ex *cq;
-	struct rs_cq_rt *cq_rt;  /* as the steps see a CQ */
+	struct rdmascn_cq_handle *cq_rt; /* as the steps see a CQ */
 };
 
 static const cyaml_strval_t res_format_names[] = {
@@ -66,7 +67,7 @@ static const struct rdmascn_ref mlx5_cq_refs[] = {
 	{ .field = NULL }
 };
 
-static int mlx5_cq_check(struct rs_obj *obj, struct rs_diag *d)
+static int mlx5_cq_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct mlx5_cq *q = rdmascn_obj_data(obj);
 
@@ -84,8 +85,8 @@ static int mlx5_cq_check(struct rs_obj *obj, struct rs_diag *d)
 	return 0;
 }
 
-static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
-		      unsigned len)
+static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+		      char *why, unsigned len)
 {
 	if (!rdmascn_live_has_feature(run, l, "mlx5dv")) {
 		snprintf(why, len, "mlx5dv (mlx5dv_is_supported(): "
@@ -107,7 +108,7 @@ static void res_format_text(uint32_t f, char *buf, size_t len)
 					      res_format_names[i].str);
 }
 
-static int create(struct rs_run *run, struct rs_live *l)
+static int create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_cq *q = rdmascn_live_data(l);
 	struct mlx5_cq_rt *rt = rdmascn_live_rt(l);
@@ -154,7 +155,7 @@ static int create(struct rs_run *run, struct rs_live *l)
 					  "this device compresses");
 	}
 	if (rt->cq || rdmascn_dry_run(run)) {
-		rt->cq_rt = rdmascn_cq_rt_new(rt->cq, NULL, 0);
+		rt->cq_rt = rdmascn_cq_handle_new(rt->cq, NULL, 0);
 		if (!rt->cq_rt) {
 			rdmascn_call_result(call, ENOMEM);
 			rdmascn_call_hint(call, "out of memory");
@@ -163,12 +164,12 @@ static int create(struct rs_run *run, struct rs_live *l)
 	return rdmascn_call_done(run, l, call);
 }
 
-static void destroy(struct rs_run *run, struct rs_live *l)
+static void destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_cq_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *call;
 
-	rdmascn_cq_rt_free(rt->cq_rt);
+	rdmascn_cq_handle_free(rt->cq_rt);
 	rt->cq_rt = NULL;
 	if (!rt->cq && !rdmascn_dry_run(run))
 		return;
@@ -181,8 +182,8 @@ static void destroy(struct rs_run *run, struct rs_live *l)
 	rdmascn_call_done(run, l, call);
 }
 
-static void describe(struct rs_run *run, struct rs_live *l,
-		     struct rs_val *v)
+static void describe(struct rdmascn_run *run, struct rdmascn_live *l,
+		     struct rdmascn_val *v)
 {
 	const struct mlx5_cq *q = rdmascn_live_data(l);
 	struct mlx5_cq_rt *rt = rdmascn_live_rt(l);
@@ -190,19 +191,21 @@ static void describe(struct rs_run *run, struct rs_live *l,
 
 	(void)run;
 	if (rt->cq)
-		rs_val_put_u64(v, "cqe", (uint64_t)rt->cq->cqe);
+		rdmascn_val_put_u64(v, "cqe", (uint64_t)rt->cq->cqe);
 	res_format_text(q->compressed_cqe, fmt, sizeof(fmt));
 	if (fmt[0])
-		rs_val_put_str(v, "compressed_cqe", fmt);
+		rdmascn_val_put_str(v, "compressed_cqe", fmt);
 	if (q->cqe_size)
-		rs_val_put_u64(v, "cqe_size", q->cqe_size);
+		rdmascn_val_put_u64(v, "cqe_size", q->cqe_size);
 }
 
 /* Polled: it has no channel. */
-static int as_cq(struct rs_live *l, struct rdmascn_cq *ret)
+static int as_cq(struct rdmascn_live *l, struct rdmascn_cq *ret)
 {
 	struct mlx5_cq_rt *rt = rdmascn_live_rt(l);
 
+	if (!rt->cq_rt)
+		return -EOPNOTSUPP;
 	ret->rt = rt->cq_rt;
 	ret->events = false;
 	return 0;

@@ -18,8 +18,10 @@
 #include "rdmascn/value.h"
 
 struct mlx5_qp_rt {
-	struct rs_qp_rt qp;      /* what the QP facet hands out */
+	struct ibv_qp *qp;
+	struct ibv_qp_cap cap;   /* what the device granted */
 	struct mlx5dv_qp_ex *mqpx;
+	struct rdmascn_qp_handle *h; /* what the QP facet hands out */
 };
 
 static const char *type_name(int type)
@@ -33,8 +35,8 @@ static const char *type_name(int type)
 	}
 }
 
-static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
-		      unsigned len)
+static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
+		      char *why, unsigned len)
 {
 	if (rdmascn_live_has_feature(run, l, "mlx5dv"))
 		return 0;
@@ -43,7 +45,7 @@ static int check_caps(struct rs_run *run, struct rs_live *l, char *why,
 	return -EOPNOTSUPP;
 }
 
-static int create_qp(struct rs_run *run, struct rs_live *l)
+static int create_qp(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_qp *q = rdmascn_live_data(l);
 	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
@@ -51,6 +53,7 @@ static int create_qp(struct rs_run *run, struct rs_live *l)
 	struct ibv_qp_init_attr_ex ax;
 	struct mlx5dv_qp_init_attr dv;
 	struct ibv_pd *pd = rdmascn_live_pd(run, q->pd);
+	struct ibv_qp_ex *qpx = NULL;
 	struct rdmascn_call *c;
 	char buf[256];
 
@@ -106,23 +109,24 @@ static int create_qp(struct rs_run *run, struct rs_live *l)
 	}
 	if (rdmascn_call_go(run, l, c)) {
 		errno = 0;
-		rt->qp.qp = pd ? mlx5dv_create_qp(pd->context, &ax, &dv) :
-			    NULL;
-		rdmascn_call_result(c, rt->qp.qp ? 0 : errno ? errno :
-				    EINVAL);
+		rt->qp = pd ? mlx5dv_create_qp(pd->context, &ax, &dv) : NULL;
+		rdmascn_call_result(c, rt->qp ? 0 : errno ? errno : EINVAL);
 	}
 	/* What the device granted (the create writes it back). */
-	rt->qp.cap = ax.cap;
-	rt->qp.qkey = q->qkey;
-	rt->qp.state = IBV_QPS_RESET;
-	if (rt->qp.qp && ax.comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
-		rt->qp.qpx = ibv_qp_to_qp_ex(rt->qp.qp);
-		rt->mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(rt->qp.qpx);
+	rt->cap = ax.cap;
+	if (rt->qp && ax.comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		qpx = ibv_qp_to_qp_ex(rt->qp);
+		rt->mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(qpx);
+	}
+	rt->h = rdmascn_qp_handle_new(rt->qp, qpx, &rt->cap, q->qkey);
+	if (!rt->h) {
+		rdmascn_call_result(c, ENOMEM);
+		rdmascn_call_hint(c, "out of memory");
 	}
 	return rdmascn_call_done(run, l, c);
 }
 
-static int modify(struct rs_run *run, struct rs_live *l,
+static int modify(struct rdmascn_run *run, struct rdmascn_live *l,
 		  struct mlx5_qp_step *s)
 {
 	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
@@ -133,15 +137,15 @@ static int modify(struct rs_run *run, struct rs_live *l,
 	rdmascn_call_arg(c, "qp", "%s", rdmascn_live_id(l));
 	rdmascn_qp_attr_args(c, &s->attr, s->mask);
 	if (rdmascn_call_go(run, l, c))
-		rdmascn_call_result(c, ibv_modify_qp(rt->qp.qp, &s->attr,
-						     s->mask));
+		rdmascn_call_result(c,
+				    ibv_modify_qp(rt->qp, &s->attr, s->mask));
 	r = rdmascn_call_done(run, l, c);
 	if (!r)
-		rt->qp.state = s->attr.qp_state;
+		rdmascn_qp_handle_set_state(rt->h, s->attr.qp_state);
 	return r;
 }
 
-static int create(struct rs_run *run, struct rs_live *l)
+static int create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_qp *q = rdmascn_live_data(l);
 	struct mlx5_qp_step steps[3];
@@ -158,25 +162,26 @@ static int create(struct rs_run *run, struct rs_live *l)
 	return r;
 }
 
-static void destroy(struct rs_run *run, struct rs_live *l)
+static void destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *c;
 
-	if (!rt->qp.qp && !rdmascn_dry_run(run))
+	rdmascn_qp_handle_free(rt->h);
+	rt->h = NULL;
+	if (!rt->qp && !rdmascn_dry_run(run))
 		return;
 	c = rdmascn_call_new(RDMASCN_CALL_DESTROY, "ibv_destroy_qp");
 	rdmascn_call_arg(c, "qp", "%s", rdmascn_live_id(l));
 	if (rdmascn_call_go(run, l, c))
-		rdmascn_call_result(c, ibv_destroy_qp(rt->qp.qp));
-	rt->qp.qp = NULL;
-	rt->qp.qpx = NULL;
+		rdmascn_call_result(c, ibv_destroy_qp(rt->qp));
+	rt->qp = NULL;
 	rt->mqpx = NULL;
 	rdmascn_call_done(run, l, c);
 }
 
-static void describe(struct rs_run *run, struct rs_live *l,
-		     struct rs_val *v)
+static void describe(struct rdmascn_run *run, struct rdmascn_live *l,
+		     struct rdmascn_val *v)
 {
 	const struct mlx5_qp *q = rdmascn_live_data(l);
 	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
@@ -184,37 +189,38 @@ static void describe(struct rs_run *run, struct rs_live *l,
 	struct ibv_qp_init_attr init;
 
 	(void)run;
-	if (!rt->qp.qp)
+	if (!rt->qp)
 		return;
-	rs_val_put_strf(v, "qpn", "0x%06x", rt->qp.qp->qp_num);
-	rs_val_put_str(v, "type", type_name(q->type));
+	rdmascn_val_put_strf(v, "qpn", "0x%06x", rt->qp->qp_num);
+	rdmascn_val_put_str(v, "type", type_name(q->type));
 	if (q->dc)
-		rs_val_put_str(v, "dc_type", mlx5_dc_type_name(q->dc->type));
-	rs_val_put_u64(v, "max_send_wr", rt->qp.cap.max_send_wr);
-	rs_val_put_u64(v, "max_recv_wr", rt->qp.cap.max_recv_wr);
-	rs_val_put_u64(v, "max_inline_data", rt->qp.cap.max_inline_data);
-	if (!ibv_query_qp(rt->qp.qp, &attr, IBV_QP_STATE, &init))
-		rs_val_put_str(v, "state",
-			       rdmascn_qp_state_name(attr.qp_state));
+		rdmascn_val_put_str(v, "dc_type",
+				    mlx5_dc_type_name(q->dc->type));
+	rdmascn_val_put_u64(v, "max_send_wr", rt->cap.max_send_wr);
+	rdmascn_val_put_u64(v, "max_recv_wr", rt->cap.max_recv_wr);
+	rdmascn_val_put_u64(v, "max_inline_data", rt->cap.max_inline_data);
+	if (!ibv_query_qp(rt->qp, &attr, IBV_QP_STATE, &init))
+		rdmascn_val_put_str(v, "state",
+				    rdmascn_qp_state_name(attr.qp_state));
 }
 
 /* A DCI's WR, just begun with ibv_wr_<op>(): to the DCT @dest (an
  * mlx5_qp the step's check found to be one) through @ah, with the DCT's
  * number and access key, as mlx5dv_wr_set_dc_addr(3)'s example. */
-void mlx5_qp_set_wr_dest(struct rs_live *l, struct rs_live *dest,
-			struct ibv_ah *ah)
+void mlx5_qp_set_wr_dest(struct rdmascn_live *l, struct rdmascn_live *dest,
+			 struct ibv_ah *ah)
 {
 	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
 	const struct mlx5_qp *d = rdmascn_live_data(dest);
 	struct mlx5_qp_rt *drt = rdmascn_live_rt(dest);
 
-	if (!rt->mqpx || !drt->qp.qp || !d->dc)
+	if (!rt->mqpx || !drt->qp || !d->dc)
 		return;
-	mlx5dv_wr_set_dc_addr(rt->mqpx, ah, drt->qp.qp->qp_num,
+	mlx5dv_wr_set_dc_addr(rt->mqpx, ah, drt->qp->qp_num,
 			      d->dc->access_key);
 }
 
-struct mlx5dv_qp_ex *mlx5_qp_mqpx(struct rs_live *l)
+struct mlx5dv_qp_ex *mlx5_qp_mqpx(struct rdmascn_live *l)
 {
 	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
 
@@ -223,15 +229,15 @@ struct mlx5dv_qp_ex *mlx5_qp_mqpx(struct rs_live *l)
 
 /* As any QP to the steps and connections: a DC QP is reliable, as an
  * RC QP is. */
-static int as_qp(struct rs_run *run, struct rs_live *l,
-		 struct rdmascn_qp *ret)
+static int as_qp(struct rdmascn_live *l, struct rdmascn_qp *ret)
 {
 	const struct mlx5_qp *q = rdmascn_live_data(l);
 	struct mlx5_qp_rt *rt = rdmascn_live_rt(l);
 
-	(void)run;
+	if (!rt->h)
+		return -EOPNOTSUPP;
 	memset(ret, 0, sizeof(*ret));
-	ret->rt = &rt->qp;
+	ret->rt = rt->h;
 	ret->type = q->type == MLX5_QPT_DRIVER ? RDMASCN_QPT_RC : q->type;
 	ret->ex = q->send_ops || q->mlx5_send_ops;
 	ret->send_ops = q->send_ops;

@@ -146,7 +146,7 @@ static const struct rdmascn_ref mlx5_qp_refs[] = {
 		  MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_UC |           \
 		  MLX5DV_QP_CREATE_TIR_ALLOW_SELF_LOOPBACK_MC)
 
-static int refuse(struct rs_obj *obj, struct rs_diag *d, bool given,
+static int refuse(struct rdmascn_obj *obj, struct rdmascn_diag *d, bool given,
 		  const char *path, const char *why)
 {
 	if (!given)
@@ -155,7 +155,7 @@ static int refuse(struct rs_obj *obj, struct rs_diag *d, bool given,
 	return -EINVAL;
 }
 
-static int check_dc(struct rs_obj *obj, struct rs_diag *d,
+static int check_dc(struct rdmascn_obj *obj, struct rdmascn_diag *d,
 		    const struct mlx5_qp *q)
 {
 	const struct mlx5_qp_dc *dc = q->dc;
@@ -194,7 +194,7 @@ static int check_dc(struct rs_obj *obj, struct rs_diag *d,
 	return r;
 }
 
-static int mlx5_qp_check(struct rs_obj *obj, struct rs_diag *d)
+static int mlx5_qp_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct mlx5_qp *q = rdmascn_obj_data(obj);
 	int r = 0;

@@ -50,7 +50,7 @@ static const struct rdmascn_ref pp_refs[] = {
 	{ .field = NULL }
 };
 
-static int pp_check(struct rs_obj *obj, struct rs_diag *d)
+static int pp_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct mlx5_pp *p = rdmascn_obj_data(obj);
 	int r = mlx5_need_devx(obj, d, "context", p->context,
@@ -65,7 +65,7 @@ static int pp_check(struct rs_obj *obj, struct rs_diag *d)
 /* The context's bytes: set_pp_rate_limit_context is 48. */
 #define PP_CTX_BYTES (0x180 / 8)
 
-static int pp_create(struct rs_run *run, struct rs_live *l)
+static int pp_create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_pp *p = rdmascn_live_data(l);
 	struct mlx5_pp_rt *rt = rdmascn_live_rt(l);
@@ -114,7 +114,7 @@ static int pp_create(struct rs_run *run, struct rs_live *l)
 	return rdmascn_call_done(run, l, call);
 }
 
-static void pp_destroy(struct rs_run *run, struct rs_live *l)
+static void pp_destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_pp_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *call;
@@ -132,14 +132,14 @@ static void pp_destroy(struct rs_run *run, struct rs_live *l)
 	rdmascn_call_done(run, l, call);
 }
 
-static void pp_describe(struct rs_run *run, struct rs_live *l,
-			struct rs_val *v)
+static void pp_describe(struct rdmascn_run *run, struct rdmascn_live *l,
+			struct rdmascn_val *v)
 {
 	struct mlx5_pp_rt *rt = rdmascn_live_rt(l);
 
 	(void)run;
 	if (rt->pp)
-		rs_val_put_u64(v, "index", rt->pp->index);
+		rdmascn_val_put_u64(v, "index", rt->pp->index);
 }
 
 static const struct rdmascn_ops pp_ops = {

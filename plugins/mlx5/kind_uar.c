@@ -46,14 +46,14 @@ static const struct rdmascn_ref uar_refs[] = {
 	{ .field = NULL }
 };
 
-static int uar_check(struct rs_obj *obj, struct rs_diag *d)
+static int uar_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct mlx5_uar *u = rdmascn_obj_data(obj);
 
 	return mlx5_need_devx(obj, d, "context", u->context, "a UAR");
 }
 
-static int uar_create(struct rs_run *run, struct rs_live *l)
+static int uar_create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_uar *u = rdmascn_live_data(l);
 	struct mlx5_uar_rt *rt = rdmascn_live_rt(l);
@@ -76,7 +76,7 @@ static int uar_create(struct rs_run *run, struct rs_live *l)
 	return rdmascn_call_done(run, l, call);
 }
 
-static void uar_destroy(struct rs_run *run, struct rs_live *l)
+static void uar_destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_uar_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *call;
@@ -94,16 +94,16 @@ static void uar_destroy(struct rs_run *run, struct rs_live *l)
 	rdmascn_call_done(run, l, call);
 }
 
-static void uar_describe(struct rs_run *run, struct rs_live *l,
-			 struct rs_val *v)
+static void uar_describe(struct rdmascn_run *run, struct rdmascn_live *l,
+			 struct rdmascn_val *v)
 {
 	struct mlx5_uar_rt *rt = rdmascn_live_rt(l);
 
 	(void)run;
 	if (!rt->uar)
 		return;
-	rs_val_put_u64(v, "page_id", rt->uar->page_id);
-	rs_val_put_u64(v, "mmap_off", (uint64_t)rt->uar->mmap_off);
+	rdmascn_val_put_u64(v, "page_id", rt->uar->page_id);
+	rdmascn_val_put_u64(v, "mmap_off", (uint64_t)rt->uar->mmap_off);
 }
 
 static const struct rdmascn_ops uar_ops = {

@@ -60,7 +60,7 @@ static const struct rdmascn_ref umem_refs[] = {
 	{ .field = NULL }
 };
 
-static int umem_check(struct rs_obj *obj, struct rs_diag *d)
+static int umem_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct mlx5_umem *u = rdmascn_obj_data(obj);
 
@@ -71,7 +71,7 @@ static int umem_check(struct rs_obj *obj, struct rs_diag *d)
 	return mlx5_need_devx(obj, d, "context", u->context, "a UMEM");
 }
 
-static int umem_create(struct rs_run *run, struct rs_live *l)
+static int umem_create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_umem *u = rdmascn_live_data(l);
 	struct mlx5_umem_rt *rt = rdmascn_live_rt(l);
@@ -119,7 +119,7 @@ static int umem_create(struct rs_run *run, struct rs_live *l)
 	return rdmascn_call_done(run, l, call);
 }
 
-static void umem_destroy(struct rs_run *run, struct rs_live *l)
+static void umem_destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_umem_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *call;
@@ -139,14 +139,14 @@ static void umem_destroy(struct rs_run *run, struct rs_live *l)
 	rt->buf = NULL;
 }
 
-static void umem_describe(struct rs_run *run, struct rs_live *l,
-			  struct rs_val *v)
+static void umem_describe(struct rdmascn_run *run, struct rdmascn_live *l,
+			  struct rdmascn_val *v)
 {
 	struct mlx5_umem_rt *rt = rdmascn_live_rt(l);
 
 	(void)run;
 	if (rt->umem)
-		rs_val_put_u64(v, "umem_id", rt->umem->umem_id);
+		rdmascn_val_put_u64(v, "umem_id", rt->umem->umem_id);
 }
 
 static const struct rdmascn_ops umem_ops = {

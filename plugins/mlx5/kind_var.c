@@ -44,14 +44,14 @@ static const struct rdmascn_ref var_refs[] = {
 	{ .field = NULL }
 };
 
-static int var_check(struct rs_obj *obj, struct rs_diag *d)
+static int var_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
 	const struct mlx5_var *v = rdmascn_obj_data(obj);
 
 	return mlx5_need_devx(obj, d, "context", v->context, "a VAR");
 }
 
-static int var_map(struct rs_run *run, struct rs_live *l,
+static int var_map(struct rdmascn_run *run, struct rdmascn_live *l,
 		   struct ibv_context *ctx)
 {
 	struct mlx5_var_rt *rt = rdmascn_live_rt(l);
@@ -82,7 +82,7 @@ static int var_map(struct rs_run *run, struct rs_live *l,
 	return rdmascn_call_done(run, l, call);
 }
 
-static int var_create(struct rs_run *run, struct rs_live *l)
+static int var_create(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	const struct mlx5_var *v = rdmascn_live_data(l);
 	struct mlx5_var_rt *rt = rdmascn_live_rt(l);
@@ -108,7 +108,7 @@ static int var_create(struct rs_run *run, struct rs_live *l)
 	return var_map(run, l, ctx);
 }
 
-static void var_destroy(struct rs_run *run, struct rs_live *l)
+static void var_destroy(struct rdmascn_run *run, struct rdmascn_live *l)
 {
 	struct mlx5_var_rt *rt = rdmascn_live_rt(l);
 	struct rdmascn_call *call;
@@ -143,18 +143,18 @@ static void var_destroy(struct rs_run *run, struct rs_live *l)
 	rdmascn_call_done(run, l, call);
 }
 
-static void var_describe(struct rs_run *run, struct rs_live *l,
-			 struct rs_val *v)
+static void var_describe(struct rdmascn_run *run, struct rdmascn_live *l,
+			 struct rdmascn_val *v)
 {
 	struct mlx5_var_rt *rt = rdmascn_live_rt(l);
 
 	(void)run;
 	if (!rt->var)
 		return;
-	rs_val_put_u64(v, "page_id", rt->var->page_id);
-	rs_val_put_u64(v, "length", rt->var->length);
-	rs_val_put_u64(v, "mmap_off", (uint64_t)rt->var->mmap_off);
-	rs_val_put_bool(v, "mapped", rt->addr != NULL);
+	rdmascn_val_put_u64(v, "page_id", rt->var->page_id);
+	rdmascn_val_put_u64(v, "length", rt->var->length);
+	rdmascn_val_put_u64(v, "mmap_off", (uint64_t)rt->var->mmap_off);
+	rdmascn_val_put_bool(v, "mapped", rt->addr != NULL);
 }
 
 static const struct rdmascn_ops var_ops = {

@@ -28,20 +28,20 @@ static bool devx_opens(struct ibv_device *device)
 	return true;
 }
 
-static void describe_device(struct ibv_context *ctx, struct rs_val *dev)
+static void describe_device(struct ibv_context *ctx, struct rdmascn_val *dev)
 {
 	struct mlx5dv_context attr = { .comp_mask = mlx5_query_mask };
-	struct rs_val *m;
+	struct rdmascn_val *m;
 
 	if (!mlx5dv_is_supported(ctx->device))
 		return;
-	m = rs_val_put_obj(dev, "mlx5");
+	m = rdmascn_val_put_obj(dev, "mlx5");
 	if (mlx5dv_query_device(ctx, &attr)) {
-		rs_val_put_str(m, "error", "mlx5dv_query_device failed");
+		rdmascn_val_put_str(m, "error", "mlx5dv_query_device failed");
 		return;
 	}
 	mlx5_attr_describe(&attr, m);
-	rs_val_put_bool(m, "devx", devx_opens(ctx->device));
+	rdmascn_val_put_bool(m, "devx", devx_opens(ctx->device));
 }
 
 /* The core knows these words already; the plugin is what can tell them. */
@@ -81,6 +81,16 @@ static const struct rdmascn_kind *const mlx5_kinds[] = {
 	NULL
 };
 
+static const struct rdmascn_wr_dest *const mlx5_wr_dests[] = {
+	&mlx5_qp_wr_dest,
+	NULL
+};
+
+static const struct rdmascn_wr_reg *const mlx5_wr_regs[] = {
+	&mlx5_mkey_wr_reg,
+	NULL
+};
+
 static const struct rdmascn_plugin mlx5_plugin = {
 	.name = "mlx5",
 	/* Built with the engine, from the same tree: its version. */
@@ -89,12 +99,8 @@ static const struct rdmascn_plugin mlx5_plugin = {
 	.kinds = mlx5_kinds,
 	.features = mlx5_features,
 	.device_features = device_features,
+	.wr_dests = mlx5_wr_dests,
+	.wr_regs = mlx5_wr_regs,
 };
 
-__attribute__((constructor))
-static void mlx5_plugin_init(void)
-{
-	rdmascn_register_plugin_v6(&mlx5_plugin);
-	rdmascn_register_wr_dest_v6(&mlx5_qp_wr_dest);
-	rdmascn_register_wr_reg_v6(&mlx5_mkey_wr_reg);
-}
+RDMASCN_PLUGIN(mlx5_plugin)

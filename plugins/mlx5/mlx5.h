@@ -10,11 +10,11 @@
 #include "rdmascn/kind.h"
 #include "rdmascn/plugin.h"
 
-struct rs_val;
+struct rdmascn_val;
 
 /* What mlx5dv_query_device() is asked for, and its answer as values. */
 extern const uint64_t mlx5_query_mask;
-void mlx5_attr_describe(const struct mlx5dv_context *a, struct rs_val *m);
+void mlx5_attr_describe(const struct mlx5dv_context *a, struct rdmascn_val *m);
 
 /* The plugin's kinds. */
 extern const struct rdmascn_kind mlx5_kind_context;
@@ -34,8 +34,8 @@ extern const struct rdmascn_wr_reg mlx5_mkey_wr_reg;
 /* An mkey's UMR WR on @mqpx (between ibv_wr_start() and
  * ibv_wr_complete()), and its arguments in a dry run. */
 struct mlx5_mkey;
-struct rs_live;
-int mlx5_mkey_build(struct mlx5dv_qp_ex *mqpx, struct rs_live *l);
+struct rdmascn_live;
+int mlx5_mkey_build(struct mlx5dv_qp_ex *mqpx, struct rdmascn_live *l);
 void mlx5_mkey_dry(const struct mlx5_mkey *k, struct rdmascn_call *c);
 
 /* An mlx5 context's runtime state: what devx objects are made on. */

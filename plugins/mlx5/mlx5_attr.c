@@ -79,14 +79,14 @@ static const struct bit_name odp_caps[] = {
 	{ IBV_ODP_SUPPORT_SRQ_RECV, "srq_recv" },
 };
 
-static void put_bits(struct rs_val *obj, const char *key, uint64_t bits,
+static void put_bits(struct rdmascn_val *obj, const char *key, uint64_t bits,
 		     const struct bit_name *names, size_t n)
 {
-	struct rs_val *arr = rs_val_put_arr(obj, key);
+	struct rdmascn_val *arr = rdmascn_val_put_arr(obj, key);
 
 	for (size_t i = 0; i < n; i++)
 		if (bits & names[i].bit)
-			rs_val_push_str(arr, names[i].name);
+			rdmascn_val_push_str(arr, names[i].name);
 }
 
 const uint64_t mlx5_query_mask =
@@ -96,21 +96,21 @@ const uint64_t mlx5_query_mask =
 	MLX5DV_CONTEXT_MASK_FLOW_ACTION_FLAGS |
 	MLX5DV_CONTEXT_MASK_DC_ODP_CAPS | MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS;
 
-void mlx5_attr_describe(const struct mlx5dv_context *a, struct rs_val *m)
+void mlx5_attr_describe(const struct mlx5dv_context *a, struct rdmascn_val *m)
 {
 	uint64_t has = a->comp_mask;
-	struct rs_val *g;
+	struct rdmascn_val *g;
 
-	rs_val_put_u64(m, "version", a->version);
+	rdmascn_val_put_u64(m, "version", a->version);
 	put_bits(m, "flags", a->flags, context_flags, N(context_flags));
 	if (has & MLX5DV_CONTEXT_MASK_CQE_COMPRESION) {
-		g = rs_val_put_obj(m, "cqe_compression");
-		rs_val_put_u64(g, "max_num", a->cqe_comp_caps.max_num);
+		g = rdmascn_val_put_obj(m, "cqe_compression");
+		rdmascn_val_put_u64(g, "max_num", a->cqe_comp_caps.max_num);
 		put_bits(g, "formats", a->cqe_comp_caps.supported_format,
 			 cqe_formats, N(cqe_formats));
 	}
 	if (has & MLX5DV_CONTEXT_MASK_SWP) {
-		g = rs_val_put_obj(m, "sw_parsing");
+		g = rdmascn_val_put_obj(m, "sw_parsing");
 		put_bits(g, "offloads", a->sw_parsing_caps.sw_parsing_offloads,
 			 swp_offloads, N(swp_offloads));
 		put_bits(g, "qp_types", a->sw_parsing_caps.supported_qpts,
@@ -119,15 +119,15 @@ void mlx5_attr_describe(const struct mlx5dv_context *a, struct rs_val *m)
 	if (has & MLX5DV_CONTEXT_MASK_STRIDING_RQ) {
 		const struct mlx5dv_striding_rq_caps *s = &a->striding_rq_caps;
 
-		g = rs_val_put_obj(m, "striding_rq");
-		rs_val_put_u64(g, "min_stride_bytes",
-			       1ull << s->min_single_stride_log_num_of_bytes);
-		rs_val_put_u64(g, "max_stride_bytes",
-			       1ull << s->max_single_stride_log_num_of_bytes);
-		rs_val_put_u64(g, "min_strides",
-			       1ull << s->min_single_wqe_log_num_of_strides);
-		rs_val_put_u64(g, "max_strides",
-			       1ull << s->max_single_wqe_log_num_of_strides);
+		g = rdmascn_val_put_obj(m, "striding_rq");
+		rdmascn_val_put_u64(g, "min_stride_bytes", 1ull <<
+				    s->min_single_stride_log_num_of_bytes);
+		rdmascn_val_put_u64(g, "max_stride_bytes", 1ull <<
+				    s->max_single_stride_log_num_of_bytes);
+		rdmascn_val_put_u64(g, "min_strides", 1ull <<
+				    s->min_single_wqe_log_num_of_strides);
+		rdmascn_val_put_u64(g, "max_strides", 1ull <<
+				    s->max_single_wqe_log_num_of_strides);
 		put_bits(g, "qp_types", s->supported_qpts, qp_types,
 			 N(qp_types));
 	}
@@ -135,15 +135,16 @@ void mlx5_attr_describe(const struct mlx5dv_context *a, struct rs_val *m)
 		put_bits(m, "tunnel_offloads", a->tunnel_offloads_caps,
 			 tunnel_offloads, N(tunnel_offloads));
 	if (has & MLX5DV_CONTEXT_MASK_DYN_BFREGS)
-		rs_val_put_u64(m, "max_dynamic_bfregs", a->max_dynamic_bfregs);
+		rdmascn_val_put_u64(m, "max_dynamic_bfregs",
+				    a->max_dynamic_bfregs);
 	if (has & MLX5DV_CONTEXT_MASK_CLOCK_INFO_UPDATE)
-		rs_val_put_u64(m, "max_clock_info_update_ns",
-			       a->max_clock_info_update_nsec);
+		rdmascn_val_put_u64(m, "max_clock_info_update_ns",
+				    a->max_clock_info_update_nsec);
 	if (has & MLX5DV_CONTEXT_MASK_FLOW_ACTION_FLAGS)
 		put_bits(m, "flow_actions", a->flow_action_flags, flow_actions,
 			 N(flow_actions));
 	if (has & MLX5DV_CONTEXT_MASK_DC_ODP_CAPS)
 		put_bits(m, "dc_odp", a->dc_odp_caps, odp_caps, N(odp_caps));
 	if (has & MLX5DV_CONTEXT_MASK_NUM_LAG_PORTS)
-		rs_val_put_u64(m, "num_lag_ports", a->num_lag_ports);
+		rdmascn_val_put_u64(m, "num_lag_ports", a->num_lag_ports);
 }

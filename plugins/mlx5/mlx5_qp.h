@@ -90,12 +90,12 @@ unsigned mlx5_qp_steps(const struct mlx5_qp *q,
 
 /* A DCI's WR to the DCT @dest through @ah (mlx5dv_wr_set_dc_addr()):
  * struct rdmascn_wr_dest's set_wr_dest. */
-struct rs_live;
-void mlx5_qp_set_wr_dest(struct rs_live *l, struct rs_live *dest,
+struct rdmascn_live;
+void mlx5_qp_set_wr_dest(struct rdmascn_live *l, struct rdmascn_live *dest,
 			 struct ibv_ah *ah);
 
 /* The mlx5dv_qp_ex of an mlx5_qp (NULL: not made, or no send ops). */
-struct mlx5dv_qp_ex *mlx5_qp_mqpx(struct rs_live *l);
+struct mlx5dv_qp_ex *mlx5_qp_mqpx(struct rdmascn_live *l);
 
 /* Names, for calls and the record: "DCI", "TUNNEL_OFFLOADS|...". */
 const char *mlx5_dc_type_name(int type);

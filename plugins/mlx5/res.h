@@ -33,10 +33,10 @@ extern const unsigned mlx5_n_res_kinds;
 
 /* The mlx5_context @id names, checked: it must be opened with devx to
  * make a @what (an error at @obj's @field otherwise). */
-int mlx5_need_devx(struct rs_obj *obj, struct rs_diag *d,
+int mlx5_need_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d,
 		   const char *field, const char *id, const char *what);
 /* The open mlx5 context behind @id (NULL in a dry run). */
-struct ibv_context *mlx5_ctx_of(struct rs_run *run, const char *id);
+struct ibv_context *mlx5_ctx_of(struct rdmascn_run *run, const char *id);
 
 /*
  * Named fields of a PRM structure (`{field: rate_limit, value: 5}`,
@@ -57,7 +57,7 @@ extern const cyaml_schema_value_t mlx5_field_schema;
 
 /* Each item's field is a leaf of @l and its value (or mask, @masks)
  * fits it; errors at "@key[i].field" / ".value": 0 or -EINVAL. */
-int mlx5_fields_check(struct rs_obj *obj, struct rs_diag *d,
+int mlx5_fields_check(struct rdmascn_obj *obj, struct rdmascn_diag *d,
 		      const char *key, const struct prm_layout *l,
 		      const struct mlx5_field *f, unsigned n, bool masks);
 /* ", did you mean 'cq_context.log_cq_size'?" for @path, which @l does

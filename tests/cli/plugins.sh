@@ -3,12 +3,13 @@
 # section names of its kinds and steps, the core steps its kinds extend
 # and its feature words (a line each, none when empty); -j the same as JSON; no plugin said so; a file that
 # does not load named on stderr, the rest still listed, exit 0; a plugin
-# built for ABI 1 does not load, for want of rdmascn_register_plugin_v1.
+# built for another ABI (1, 6, 8) is refused with both ABIs named, its
+# constructor never run.
 set -u
 rdmascn=$1
 plugdir=$2     # where the build puts the mlx5 plugin
 testdir=$3     # where the tests' plugin is
-abi1dir=$4     # where the tests' ABI 1 plugin is
+abi1dir=$4     # where the tests' ABI 1, 6 and 8 plugins are
 fails=0 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -90,10 +91,22 @@ printf 'scenario: s\ncontexts: [{id: ctx, device: any}]\n' >"$tmp/s.yaml"
 out=$(RDMASCN_EXTRA_PLUGIN_DIR=$tmp/odd timeout 20 "$rdmascn" validate "$tmp/s.yaml" 2>&1)
 same "fifo: validate" "$out rc=$?" "$tmp/s.yaml: valid (1 object, 0 steps) rc=0"
 
+abi=$(sed -n 's/^#define RDMASCN_PLUGIN_ABI \([0-9]*\)$/\1/p' \
+	"$(dirname "$0")/../../engine/include/rdmascn/plugin.h")
+[ "$abi" = 7 ] || fail "the header's ABI is '$abi', this test knows 7"
 out=$(RDMASCN_EXTRA_PLUGIN_DIR=$abi1dir "$rdmascn" plugins 2>"$tmp/err")
-same "ABI 1: stdout" "$out" "$mlx5"
-same "ABI 1: stderr" "$(cat "$tmp/err")" \
-	"rdmascn: plugin $abi1dir/abi1.so: $abi1dir/abi1.so: undefined symbol: rdmascn_register_plugin_v1"
+same "ABI 1, 6, 8: exit" "$?" 0
+same "ABI 1, 6, 8: stdout" "$out" "$mlx5"
+same "ABI 1, 6, 8: stderr" "$(cat "$tmp/err")" \
+	"rdmascn: plugin $abi1dir/abi1.so: built for plugin ABI 1, this rdmascn loads ABI 7; not loaded
+rdmascn: plugin $abi1dir/abi6.so: built for plugin ABI 6, this rdmascn loads ABI 7; not loaded
+rdmascn: plugin $abi1dir/abi8.so: built for plugin ABI 8, this rdmascn loads ABI 7; not loaded"
+# Said with -v only where the plugins are not what is asked about.
+same "ABI 6: validate" "$(RDMASCN_EXTRA_PLUGIN_DIR=$abi1dir \
+	"$rdmascn" validate "$tmp/s.yaml" 2>&1)" "$tmp/s.yaml: valid (1 object, 0 steps)"
+same "ABI 6: validate -v" "$(RDMASCN_EXTRA_PLUGIN_DIR=$abi1dir \
+	"$rdmascn" -v validate "$tmp/s.yaml" 2>&1 | grep abi6)" \
+	"rdmascn: plugin $abi1dir/abi6.so: built for plugin ABI 6, this rdmascn loads ABI 7; not loaded"
 
 n=$((n + 1))
 "$rdmascn" plugins --help | grep -qx 'Usage: rdmascn plugins \[-j\]' ||

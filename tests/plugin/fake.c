@@ -58,8 +58,4 @@ static const struct rdmascn_plugin fake_plugin = {
 	.device_features = device_features,
 };
 
-__attribute__((constructor))
-static void fake_plugin_init(void)
-{
-	rdmascn_register_plugin_v6(&fake_plugin);
-}
+RDMASCN_PLUGIN(fake_plugin)

@@ -3,7 +3,9 @@
 # that match a pattern of the export list (engine/rdmascn.dynlist), each
 # declared in a public header (engine/include/rdmascn/), every function
 # those headers declare among them, and nothing else of the engine
-# (rs_obj_*, rs_live_*, ...).
+# (rs_obj_*, rs_live_*, ...); the headers name no rs_* at all.  The
+# registration function is declared through a macro that pastes the ABI
+# into its name: rdmascn_register_plugin is rdmascn_register_plugin_vN.
 # exports.sh RDMASCN DYNLIST INCLUDEDIR
 set -u
 bin=$1
@@ -17,6 +19,10 @@ trap 'rm -rf "$tmp"' EXIT
 # The list's patterns: the words before ';' inside { }.
 mapfile -t pats < <(sed -n 's/^[[:space:]]*\([A-Za-z0-9_*]*\);.*/\1/p' "$dynlist")
 [ ${#pats[@]} -gt 0 ] || { echo "FAIL: no patterns in $dynlist"; exit 1; }
+abi=$(sed -n 's/^#define RDMASCN_PLUGIN_ABI \([0-9][0-9]*\)$/\1/p' \
+	"$incdir/rdmascn/plugin.h")
+[ -n "$abi" ] || { echo "FAIL: no RDMASCN_PLUGIN_ABI in plugin.h"; exit 1; }
+register=rdmascn_register_plugin_v$abi
 matches() {
 	local p
 	for p in "${pats[@]}"; do
@@ -40,6 +46,7 @@ while read -r s; do
 	n=$((n + 1))
 	matches "$s" || fail "exported but not in the list: $s"
 	n=$((n + 1))
+	[ "$s" = "$register" ] && s=rdmascn_register_plugin
 	grep -Eqw -- "$s" "$incdir"/rdmascn/*.h ||
 		fail "exported but in no public header: $s"
 done <"$tmp/exported"
@@ -51,8 +58,11 @@ while read -r s; do
 done <"$tmp/globals"
 
 # Every function a public header declares is there for a plugin to call.
-grep -Eoh '\b(rs_val|rdmascn)_[a-z0-9_]+\(' "$incdir"/rdmascn/*.h |
-	tr -d '(' | sort -u >"$tmp/declared"
+# (rdmascn_plugin_register_ is the constructor RDMASCN_PLUGIN() writes
+# into the plugin, static there.)
+grep -Eoh '\brdmascn_[a-z0-9_]+\(' "$incdir"/rdmascn/*.h | tr -d '(' |
+	sed "s/^rdmascn_register_plugin\$/$register/" |
+	grep -vx rdmascn_plugin_register_ | sort -u >"$tmp/declared"
 while read -r s; do
 	n=$((n + 1))
 	grep -qx -- "$s" "$tmp/exported" || fail "declared public, not exported: $s"
@@ -66,8 +76,12 @@ for s in rs_obj_loc rs_live_find rs_registry_add rs_plugins_load \
 	grep -qx -- "$s" "$tmp/exported" && fail "$s: exported"
 done
 n=$((n + 1))
-grep -Ev '^(rs_val_|rdmascn_)' "$tmp/exported" | grep -q '^rs_' &&
-	fail "engine symbols exported: $(grep -Ev '^(rs_val_|rdmascn_)' "$tmp/exported" | grep '^rs_' | paste -sd' ')"
+grep -v '^rdmascn_' "$tmp/exported" | grep -q '^rs_' &&
+	fail "engine symbols exported: $(grep '^rs_' "$tmp/exported" | paste -sd' ')"
+# The ABI names no engine name: only rdmascn_* (and RDMASCN_*).
+n=$((n + 1))
+grep -nw -E 'rs_[a-z0-9_]+' "$incdir"/rdmascn/*.h >"$tmp/rs" &&
+	fail "rs_* in a public header: $(cat "$tmp/rs")"
 
 echo "$(wc -l <"$tmp/exported") symbols exported; $((n - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

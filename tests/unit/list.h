@@ -62,6 +62,8 @@
 	X(peer, av)                                                       \
 	X(peer, describe)                                                 \
 	X(plugin, load_unload)                                            \
+	X(plugin, file_abi)                                               \
+	X(plugin, other_abi_refused)                                      \
 	X(alloc, env)                                                     \
 	X(alloc, fail_at)                                                 \
 	X(alloc, validate_each)                                           \

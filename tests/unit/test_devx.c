@@ -19,6 +19,9 @@
 
 #include "check.h"
 #include "list.h"
+/* The engine's names for the plugin ABI's handles, before the plugin's
+ * headers: this runner is both. */
+#include "public_names.h"
 #include "devices.h"
 #include "mlx5.h"
 #include "prm.h"

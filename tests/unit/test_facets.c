@@ -201,16 +201,18 @@ TEST(facets, qp_and_steps_tables)
 static struct rs_dev own_dev = { .name = "own0" };
 static struct ibv_pd own_pd;
 
-static struct rs_dev *own_as_dev(struct rs_live *l)
+static int own_as_dev(struct rs_live *l, struct rdmascn_device *ret)
 {
 	(void)l;
-	return &own_dev;
+	ret->dev = &own_dev;
+	return 0;
 }
 
-static struct ibv_pd *own_as_pd(struct rs_live *l)
+static int own_as_pd(struct rs_live *l, struct rdmascn_pd *ret)
 {
 	(void)l;
-	return &own_pd;
+	ret->pd = &own_pd;
+	return 0;
 }
 
 static const struct rdmascn_ops own_ops = {

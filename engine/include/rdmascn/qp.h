@@ -8,22 +8,15 @@
 #include <infiniband/verbs.h>
 
 /*
- * What a plugin needs to offer the QP facet (struct rdmascn_qp in
- * rdmascn/kind.h) for a QP it makes itself (mlx5dv_create_qp()), and to
- * make it on the objects the core made (ABI 5 additions: new functions
- * and a structure that was only named before; no layout changed).
+ * What a plugin needs to offer the QP and CQ facets (struct rdmascn_qp,
+ * struct rdmascn_cq in rdmascn/kind.h) for a QP or CQ it makes itself
+ * (mlx5dv_create_qp(), mlx5dv_create_cq()), and to make it on the
+ * objects the core made.
  */
-
-/* A QP's runtime state, as the steps and connections read and move it.
- * The kind keeps one in its rt and points the facet's rt at it. */
-struct rs_qp_rt {
-	struct ibv_qp *qp;
-	struct ibv_qp_ex *qpx;   /* ex QPs */
-	struct ibv_qp_cap cap;   /* what the device granted */
-	uint32_t qkey;           /* ud */
-	enum ibv_qp_state state; /* as last set by the engine */
-	bool posted;             /* a WR was posted on it: flush at teardown */
-};
+struct rdmascn_run;
+struct rdmascn_live;
+struct rdmascn_qp_handle;
+struct rdmascn_cq_handle;
 
 /* struct rdmascn_qp's type: how the steps treat its QP. */
 enum rdmascn_qp_type {
@@ -35,14 +28,42 @@ enum rdmascn_qp_type {
 	RDMASCN_QPT_RAW_PACKET,
 };
 
-struct rs_run;
-struct rs_live;
+/*
+ * A QP as the steps and connections post on it and move it: @qp (NULL
+ * in a dry run), @qpx for ibv_wr_*() (or NULL), the @cap the device
+ * granted, the @qkey of a UD QP; in RESET.  Made once the create call
+ * was made (or skipped, in a dry run), before the QP facet is asked;
+ * NULL when out of memory.  Tell it each state the plugin moves the QP
+ * to itself; free it after destroying the QP.
+ */
+struct rdmascn_qp_handle *rdmascn_qp_handle_new(struct ibv_qp *qp,
+						struct ibv_qp_ex *qpx,
+						const struct ibv_qp_cap *cap,
+						uint32_t qkey);
+void rdmascn_qp_handle_set_state(struct rdmascn_qp_handle *h,
+				 enum ibv_qp_state state);
+void rdmascn_qp_handle_free(struct rdmascn_qp_handle *h);
+
+/*
+ * A CQ as the steps poll it: @cq_ex (its ibv_cq through
+ * ibv_cq_ex_to_cq()), @channel (non-blocking, or NULL), the @wc_flags it
+ * was created with.  NULL when out of memory.  The free acks the events
+ * the steps took and did not ack: call it before destroying the CQ.
+ */
+struct rdmascn_cq_handle *
+rdmascn_cq_handle_new(struct ibv_cq_ex *cq_ex,
+		      struct ibv_comp_channel *channel, uint64_t wc_flags);
+void rdmascn_cq_handle_free(struct rdmascn_cq_handle *h);
 
 /* The verbs object behind the object named @id (a pd or parent domain,
  * a cq, an srq); NULL when there is none (yet, or in a dry run). */
-struct ibv_pd *rdmascn_live_pd(struct rs_run *run, const char *id);
-struct ibv_cq *rdmascn_live_cq(struct rs_run *run, const char *id);
-struct ibv_srq *rdmascn_live_srq(struct rs_run *run, const char *id);
+struct ibv_pd *rdmascn_live_pd(struct rdmascn_run *run, const char *id);
+struct ibv_cq *rdmascn_live_cq(struct rdmascn_run *run, const char *id);
+struct ibv_srq *rdmascn_live_srq(struct rdmascn_run *run, const char *id);
+/* The verbs QP of an object that is a QP (a core qp, a plugin's), a
+ * flow's destination: NULL when it is none or not made (a dry run). */
+struct ibv_qp *rdmascn_live_ibv_qp(struct rdmascn_run *run,
+				   struct rdmascn_live *l);
 
 /* The port the object's context uses and its GID (index -1: none), as
  * the probe chose them; in a dry run port 1, GID index 0, GID zero. */
@@ -51,7 +72,7 @@ struct rdmascn_port {
 	int gid_index;
 	union ibv_gid gid;
 };
-void rdmascn_live_port(struct rs_run *run, struct rs_live *l,
+void rdmascn_live_port(struct rdmascn_run *run, struct rdmascn_live *l,
 		       struct rdmascn_port *ret);
 
 #endif
