@@ -3,6 +3,7 @@
  * down, and say how it went. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,7 +24,7 @@
 #include "cmd_run.h"
 #include "run.h"
 #include "run_key.h"
-#include "run_nodes.h"
+#include "nodes.h"
 
 static const struct option run_long[] = {
 	{ "set", required_argument, NULL, 's' },
@@ -164,7 +165,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			o->key_file = optarg;
 			break;
 		case 'I':
-			o->insecure = true;
+			o->meet.insecure = true;
 			break;
 		case 'v':
 			rs_verbose = true;
@@ -266,7 +267,7 @@ static void record_nodes(struct rs_val *root, const struct rs_scenario *s,
 		rs_val_put_str(me, "from", o->role.from);
 		if (o->role.rank >= 0)
 			rs_val_put_i64(me, "rank", o->role.rank);
-		rs_val_put_str(me, "rendezvous", o->rdv_addr);
+		rs_val_put_str(me, "rendezvous", o->meet.leader_addr);
 	}
 }
 
@@ -549,7 +550,7 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 	rs_record_begin(run->rec);
 	/* One node of several: the others first, before anything. */
 	if (rs_nodes_count(run->s) && run->node != RS_NODE_ANY &&
-	    !run->dry_run && (r = rs_run_nodes_meet(run, o))) {
+	    !run->dry_run && (r = rs_nodes_meet(run, &o->meet))) {
 		/* The nodes disagree, or there is no key where one is due:
 		 * what was asked is wrong, not the machine. */
 		ret = r == -EINVAL || r == -EPERM ? RS_EXIT_INVALID :
@@ -583,7 +584,7 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 	 * last step's remote MR, its QP's peer); a failure there is the
 	 * verdict's to tell. */
 	if (!r && !rs_interrupted)
-		rs_run_nodes_done(run);
+		rs_nodes_done(run);
 	t.teardown = rs_now_ms();
 	rs_run_teardown(run);
 	if (dv && rs_deviation_for_step(dv, NULL) && !rs_interrupted &&
@@ -608,11 +609,11 @@ out:
 		 * the others hear it all the same. */
 		interrupted_abort(run);
 	}
-	ret = rs_run_nodes_verdict(run, ret);
+	ret = rs_nodes_verdict(run, ret);
 	if (record_verdict(run, ret, &t) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
-	rs_run_nodes_gather(run);
-	rs_run_nodes_close(run);
+	rs_nodes_gather(run);
+	rs_nodes_close(run);
 	if (rs_interrupted)
 		return rs_run_interrupted_exit(o->err);
 	return ret;
@@ -730,6 +731,9 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	struct rs_scenario *s = NULL;
 	struct rs_results *res = NULL;
 	struct rs_out samples = { 0 };
+	/* Most of what a --node says names the file: room for a path. */
+	char why[PATH_MAX + 1024];
+	uint8_t *key = NULL;
 	const char *file;
 	struct rs_diag d;
 	int ret;
@@ -759,25 +763,28 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	}
 	if (ret)
 		goto out;
-	ret = rs_role_pick(cmd, s, file, o.node, o.dry_run, &o.role);
-	if (ret >= 0)
+	if (rs_role_pick(s, file, o.node, o.dry_run, &o.role, why,
+			 sizeof(why))) {
+		ret = rs_cmd_refuse(cmd, "%s", why);
 		goto out;
-	ret = 0;
+	}
 	if (launched_output(&o, s)) {
 		ret = rs_cmd_no_memory(cmd);
 		goto out;
 	}
-	o.rdv_addr = rs_role_rendezvous(s, o.rendezvous);
+	o.meet.leader_addr = rs_role_rendezvous(s, o.rendezvous);
 	if (rs_nodes_count(s) > 1 && o.role.node != RS_NODE_ANY &&
 	    !o.dry_run) {
-		ret = rs_run_key_load(cmd, o.key_file, &o.key, &o.key_len);
+		ret = rs_run_key_load(cmd, o.key_file, &key, &o.meet.key_len);
 		if (ret)
 			goto out;
-		if (!o.key_len && o.insecure)
+		o.meet.key = key;
+		if (!o.meet.key_len && o.meet.insecure)
 			fprintf(stderr, "rdmascn run: warning: --insecure: the "
 				"nodes meet at %s without a key; anyone who "
 				"reaches it can join this run and see or "
-				"forge what the nodes exchange\n", o.rdv_addr);
+				"forge what the nodes exchange\n",
+				o.meet.leader_addr);
 	}
 	if ((o.json || o.junit) && !(res = rs_results_new(o.json, o.junit))) {
 		ret = rs_cmd_no_memory(cmd);
@@ -818,6 +825,6 @@ out:
 	rs_free(o.scn.sets);
 	rs_free(o.matrix);
 	rs_deviations_free(&o.deviations);
-	rs_run_key_free(o.key, o.key_len);
+	rs_run_key_free(key, o.meet.key_len);
 	return ret;
 }

@@ -7,8 +7,8 @@
 
 #include "cmd_scenario.h"
 #include "deviations.h"
+#include "nodes.h"
 #include "report.h"
-#include "roles.h"
 
 /* rdmascn run's options. */
 struct run_opts {
@@ -36,11 +36,9 @@ struct run_opts {
 	const char *node;        /* --node NAME */
 	const char *rendezvous;  /* --rendezvous HOST:PORT */
 	struct rs_role role;     /* the node this process plays */
-	const char *rdv_addr;    /* where the nodes meet: HOST[:PORT] */
 	const char *key_file;    /* --key-file FILE */
-	bool insecure;           /* --insecure: no key off loopback */
-	uint8_t *key;            /* the run's key (run_key.h), or NULL */
-	size_t key_len;
+	/* Where the nodes meet, with which key, --insecure. */
+	struct rs_nodes_conf meet;
 };
 
 /* The cell a run is, of a matrix: its name and its params' values. */
