@@ -47,7 +47,6 @@ static void record_warning(void *ctx, const struct rs_loc *loc,
 	rs_record_add(rec, RS_REC_WARNING, rec->warnings, e);
 }
 
-
 /* With `nodes:`, where an object is made or a step runs: "node", and
  * "peer_node" for what joins two. */
 static void put_node(struct rs_val *e, const struct rs_scenario *s,
