@@ -60,6 +60,10 @@
 	X(peer, mtu)                                                      \
 	X(peer, av)                                                       \
 	X(peer, describe)                                                 \
+	X(run, dry_run_reporters)                                         \
+	X(run, reporter_missing)                                          \
+	X(run, invalid_cell)                                              \
+	X(run, role_pick)                                                 \
 	X(plugin, load_unload)                                            \
 	X(alloc, env)                                                     \
 	X(alloc, fail_at)                                                 \
