@@ -200,7 +200,9 @@ static int record_init(struct rs_run *run, const char *file,
 static int take_deviations(struct rs_run *run, const struct rs_run_conf *o)
 {
 	const struct rs_deviations *mine = &run->s->deviations;
-	const struct rs_deviations *file = o->deviations;
+	static const struct rs_deviations none;
+	const struct rs_deviations *file = o->deviations ? o->deviations :
+					   &none;
 
 	run->deviations = rs_calloc(mine->n + file->n + 1,
 				    sizeof(*run->deviations));

@@ -28,7 +28,8 @@ struct rs_run_conf {
 	bool verbose;            /* -v: every call into the record */
 	bool check_leaks;        /* --check-leaks */
 	bool strict;             /* apply no deviation */
-	const struct rs_deviations *deviations; /* --deviations FILE's */
+	const struct rs_deviations *deviations; /* --deviations FILE's, or
+						 * NULL */
 	const char *device;      /* --device: every context opens this one */
 	FILE *samples;           /* --samples, open, its header written */
 	FILE *err;               /* advice beyond the record: stderr, or a

@@ -100,12 +100,11 @@ static struct rs_scenario *load(const char *name, const char *text)
 	return s;
 }
 
-static void conf_dry(struct rs_run_conf *c, const struct rs_deviations *dv)
+static void conf_dry(struct rs_run_conf *c)
 {
 	*c = (struct rs_run_conf){
 		.file = "run_unit.yaml",
 		.dry_run = true,
-		.deviations = dv,
 		.err = stderr,
 		.role = { .node = RS_NODE_ANY, .rank = -1 },
 	};
@@ -115,12 +114,11 @@ static void conf_dry(struct rs_run_conf *c, const struct rs_deviations *dv)
 TEST(run, dry_run_reporters)
 {
 	struct rs_scenario *s = load("dry", yaml);
-	struct rs_deviations dv = { 0 };
 	struct seen a = { .r.ops = &seen_ops };
 	struct rs_reporter *r[] = { &a.r };
 	struct rs_run_conf c;
 
-	conf_dry(&c, &dv);
+	conf_dry(&c);
 	CHECK_INT(rs_run_scenario(s, &c, r, 1), RS_EXIT_PASSED);
 	CHECK_UINT(a.begin, 1);
 	CHECK(a.entries > 0);
@@ -135,12 +133,11 @@ TEST(run, dry_run_reporters)
 TEST(run, reporter_missing)
 {
 	struct rs_scenario *s = load("oom", yaml);
-	struct rs_deviations dv = { 0 };
 	struct seen a = { .r.ops = &seen_ops }, b = { .r.ops = &seen_ops };
 	struct rs_reporter *r[] = { &a.r, NULL, &b.r };
 	struct rs_run_conf c;
 
-	conf_dry(&c, &dv);
+	conf_dry(&c);
 	CHECK_INT(rs_run_scenario(s, &c, r, 3), -ENOMEM);
 	CHECK_UINT(a.begin + b.begin, 0);
 	CHECK_UINT(a.freed, 1);
@@ -153,7 +150,6 @@ TEST(run, reporter_missing)
 TEST(run, invalid_cell)
 {
 	struct rs_scenario *s = load("cell", yaml);
-	struct rs_deviations dv = { 0 };
 	struct seen a = { .r.ops = &seen_ops };
 	struct rs_reporter *r[] = { &a.r };
 	struct rs_cell cell = { .name = "size=0" };
@@ -161,7 +157,7 @@ TEST(run, invalid_cell)
 	struct rs_run_conf c;
 
 	rs_val_put_str(e, "message", "size: 0 is below 1");
-	conf_dry(&c, &dv);
+	conf_dry(&c);
 	c.cell = &cell;
 	CHECK_INT(rs_run_invalid_cell(s, &c, errors, r, 1), RS_EXIT_INVALID);
 	CHECK_UINT(a.end, 1);
