@@ -7,8 +7,9 @@
 
 #include "cmd_scenario.h"
 #include "deviations.h"
+#include "nodes.h"
 #include "report.h"
-#include "roles.h"
+#include "run_scenario.h"
 
 /* rdmascn run's options. */
 struct run_opts {
@@ -36,38 +37,27 @@ struct run_opts {
 	const char *node;        /* --node NAME */
 	const char *rendezvous;  /* --rendezvous HOST:PORT */
 	struct rs_role role;     /* the node this process plays */
-	const char *rdv_addr;    /* where the nodes meet: HOST[:PORT] */
 	const char *key_file;    /* --key-file FILE */
-	bool insecure;           /* --insecure: no key off loopback */
-	uint8_t *key;            /* the run's key (run_key.h), or NULL */
-	size_t key_len;
-};
-
-/* The cell a run is, of a matrix: its name and its params' values. */
-struct cell {
-	char name[1024];
-	const struct rs_set *sets;
-	unsigned n_sets;
+	/* Where the nodes meet, with which key, --insecure. */
+	struct rs_nodes_conf meet;
 };
 
 /* Whether an output option names stdout ("-"). */
 bool rs_run_to_stdout(const char *path);
-/* One run of @s (one cell of a matrix, or none): build, steps, teardown,
- * its record to @res; the exit code. */
+/* One run of @s (one cell of a matrix, or none; run_one.c): build,
+ * steps, teardown, its record to the reporters @o chooses and @res; the
+ * exit code. */
 int rs_run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
 	       const char *file, const struct run_opts *o,
-	       const struct cell *cell, struct rs_results *res);
+	       const struct rs_cell *cell, struct rs_results *res);
 /* A cell of @s's matrix that did not load, in @res: a record of @s's
  * head with the cell's values, no objects or steps, @errors ({file,
  * line, col, message}, as rs_scn_load_cell() lists them), verdict
  * invalid; RS_EXIT_INVALID (3 when out of memory). */
 int rs_run_invalid(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		   const char *file, const struct run_opts *o,
-		   const struct cell *cell, const struct rs_val *errors,
+		   const struct rs_cell *cell, const struct rs_val *errors,
 		   struct rs_results *res);
-/* After SIGINT or SIGTERM: say so on @err ("interrupted by SIGINT; torn
- * down"); the exit code, 128+signal. */
-int rs_run_interrupted_exit(FILE *err);
 /* Every cell of @s's matrix, each a full build-up, steps and teardown,
  * --jobs of them at once; a table of the cells on @out at the end; the
  * worst exit code. */

@@ -54,18 +54,18 @@ struct mx {
 	unsigned n_sets;
 	unsigned long n, n_run, shown, k;
 	int *codes;                /* -1: not run (yet); -2: excluded */
-	char (*names)[sizeof(((struct cell *)0)->name)];
+	char (*names)[sizeof(((struct rs_cell *)0)->name)];
 	pid_t *pids;               /* --jobs: each cell's process */
 	char dir[64];              /* --jobs: the cells' files */
 };
 
 /* The sets of cell @i, and its name; false when it is excluded. */
-static bool cell_of(struct mx *x, unsigned long i, struct cell *cell)
+static bool cell_of(struct mx *x, unsigned long i, struct rs_cell *cell)
 {
 	const struct rs_matrix *m = &x->s->matrix;
 	size_t len = 0;
 
-	*cell = (struct cell){ .sets = x->sets + x->o->scn.n_sets,
+	*cell = (struct rs_cell){ .sets = x->sets + x->o->scn.n_sets,
 			       .n_sets = m->n_dims };
 	if (!rs_matrix_cell(m, i, x->sets + x->o->scn.n_sets))
 		return false;
@@ -92,7 +92,7 @@ static int run_cell(struct mx *x, unsigned long i, const struct run_opts *o,
 {
 	struct rs_val *errors = rs_val_arr();
 	struct rs_scenario *cs = NULL;
-	struct cell cell;
+	struct rs_cell cell;
 	int ret;
 
 	cell_of(x, i, &cell);
@@ -209,7 +209,7 @@ static void not_run(struct mx *x, unsigned long i)
 {
 	struct rs_val *rec, *scn, *c, *params;
 	char *human;
-	struct cell cell;
+	struct rs_cell cell;
 
 	if (!x->res)
 		return;
@@ -370,7 +370,7 @@ static void put_matrix(struct mx *x, struct rs_val *mx)
 	const struct rs_matrix *m = &x->s->matrix;
 	struct rs_val *params = rs_val_put_obj(mx, "params");
 	struct rs_val *excl = rs_val_put_arr(mx, "excluded");
-	struct cell cell;
+	struct rs_cell cell;
 
 	for (unsigned d = 0; d < m->n_dims; d++) {
 		struct rs_val *a = rs_val_put_arr(params, m->dims[d].name);
@@ -460,7 +460,7 @@ int rs_run_matrix(const struct rs_cmd *cmd, struct rs_scenario *s,
 	}
 	memcpy(x.sets, o->scn.sets, o->scn.n_sets * sizeof(*x.sets));
 	for (unsigned long i = 0; i < x.n; i++) {
-		struct cell cell;
+		struct rs_cell cell;
 
 		x.codes[i] = cell_of(&x, i, &cell) ? -1 : -2;
 		x.n_run += x.codes[i] == -1;

@@ -413,7 +413,7 @@ int rs_run_create(struct rs_run *run)
 		 * meets on. */
 		if (!rs_run_here(run, o)) {
 			if (o->on_peer != RS_NODE_ANY && run->rdv &&
-			    (ret = rs_nodes_swap(run, l, NULL, 0, NULL, 0)))
+			    (ret = run->nodes->swap(run, l, NULL, 0, NULL, 0)))
 				break;
 			continue;
 		}

@@ -45,7 +45,7 @@ struct rs_live {
 	 * creates it from (an ah `from_wc`), for the create only. */
 	const struct ibv_wc *from_wc;
 	const void *from_grh;
-	/* An mr or a qp another node made (rs_nodes_publish()): what a
+	/* An mr or a qp another node made (nodes/, rs_nodes_publish()): what a
 	 * step here posts to it with (a ud_send `to:` it: its QPN and
 	 * Q_Key; its port's GID, for the record). */
 	struct {
@@ -107,6 +107,7 @@ struct rs_run {
 	 * objects on it (rs_obj_on()); RS_NODE_ANY: all of them. */
 	int node;
 	struct rs_rdv *rdv;      /* the other nodes; NULL: none, dry run */
+	const struct rs_run_nodes *nodes; /* set with rdv */
 	struct ibv_device **devices; /* ibv_get_device_list() */
 	int n_devices;
 	unsigned calls;          /* create and modify calls made so far */
@@ -139,22 +140,20 @@ static inline bool rs_run_here(const struct rs_run *run, const struct rs_obj *o)
 }
 
 /*
- * Across nodes (nodes_run.c), through run->rdv; each 0, or -errno with
- * the reason in run->diag.  Every node reaches each call in the same
- * order.  swap: object @l crosses to another node: give @mine, get
- * what that node gave (@their_len bytes; @theirs NULL: a node not in
- * it).  publish: the MRs made here, to the others (rs_live.far).
- * barrier: all at @what.  agree: the worst of every node's @mine.
- * fail: tell the others this node failed with exit code @code (the
- * first error, if no @why), which becomes their verdict too.
+ * What exec's phases say to the other nodes: create, of an object another
+ * node makes that crosses nodes (a swap with nothing to give); the step
+ * loop, a barrier before each step and an abort when one fails.  The
+ * node's part of a run (nodes/nodes.h, a layer above) answers, each as
+ * its rs_nodes_*() of the same name; its meeting sets run->nodes along
+ * with run->rdv.
  */
-int rs_nodes_swap(struct rs_run *run, struct rs_live *l, const void *mine,
-		  size_t len, void *theirs, size_t their_len);
-int rs_nodes_publish(struct rs_run *run);
-int rs_nodes_barrier(struct rs_run *run, const char *what);
-int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
-		   int *ret_all);
-void rs_nodes_fail(struct rs_run *run, int code, const char *why);
+struct rs_run_nodes {
+	int (*swap)(struct rs_run *run, struct rs_live *l, const void *mine,
+		    size_t len, void *theirs, size_t their_len);
+	int (*barrier)(struct rs_run *run, const char *what);
+	void (*fail)(struct rs_run *run, int code, const char *why);
+};
+
 
 /* Keep the deviations that name a device of the run's contexts (after
  * rs_run_probe()); record them.  The first kept one for step @id, or for

@@ -548,7 +548,7 @@ static void fail_nodes(struct rs_run *run, struct rs_steps *st,
 		return;
 	snprintf(msg, sizeof(msg), "%s: %.300s", st->labels[o->index],
 		 sr->why);
-	rs_nodes_fail(run, sr->result == RS_STEP_FAILED ? RS_EXIT_FAILED :
+	run->nodes->fail(run, sr->result == RS_STEP_FAILED ? RS_EXIT_FAILED :
 		      RS_EXIT_CANTRUN, msg);
 }
 
@@ -586,7 +586,7 @@ int rs_steps_run(struct rs_run *run)
 			char tag[RS_STEP_NO_MAX + 8];
 
 			snprintf(tag, sizeof(tag), "step %s", o->no);
-			r = rs_nodes_barrier(run, tag);
+			r = run->nodes->barrier(run, tag);
 			if (r) {
 				/* Another node's failed step: its verdict,
 				 * which the nodes agree on at the end, not

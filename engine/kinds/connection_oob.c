@@ -11,6 +11,7 @@
 #include "connection.h"
 #include "peer.h"
 #include "macros.h"
+#include "nodes.h"
 
 static int oob_access(struct rs_run *run, const struct rs_conn_side *s)
 {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Every #include "..." in engine/LAYER/ names a header of that layer or of
-# one below it: cli > report > kinds, steps > exec > scenario > base.
-# kinds and steps are side by side and do not include each other.  The
+# one below it (layers.txt has the order); two layers of one rank, such
+# as kinds and steps, do not include each other.  The
 # build refuses most of these already (each layer is a library that sees
 # only the folders below it); this names the file and line that does it.
 set -u
@@ -13,7 +13,7 @@ fail=0 n=0
 # Edges allowed for now, each "from>to"; none are left.
 todo=""
 
-layers="base scenario exec kinds steps report cli"
+layers="${layer_names[*]}"
 for layer in $layers; do
 	[ -d "$engine/$layer" ] || { echo "FAIL: no folder engine/$layer"; exit 1; }
 done

@@ -1,10 +1,14 @@
 # shellcheck shell=bash
-# The layers' order, for includes.sh and symbols.sh: a layer may use the
-# ones of a lower rank; kinds and steps share a rank and use neither.
+# The layers' order, for includes.sh and symbols.sh, from layers.txt: a
+# layer may use the ones of a lower rank; two of one rank use neither.
+declare -A layer_rank
+layer_names=()
+while read -r name r _; do
+	case $name in '#'* | '') continue ;; esac
+	layer_rank[$name]=$r
+	layer_names+=("$name")
+done <"$(dirname "${BASH_SOURCE[0]}")/layers.txt"
+
 rank() {
-	case $1 in
-	base) echo 0 ;; scenario) echo 1 ;; exec) echo 2 ;;
-	kinds | steps) echo 3 ;; report) echo 4 ;; cli) echo 5 ;;
-	*) echo "?" ;;
-	esac
+	echo "${layer_rank[$1]:-?}"
 }

@@ -61,6 +61,10 @@
 	X(peer, mtu)                                                      \
 	X(peer, av)                                                       \
 	X(peer, describe)                                                 \
+	X(run, dry_run_reporters)                                         \
+	X(run, reporter_missing)                                          \
+	X(run, invalid_cell)                                              \
+	X(run, role_pick)                                                 \
 	X(plugin, load_unload)                                            \
 	X(plugin, file_abi)                                               \
 	X(plugin, other_abi_refused)                                      \

@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "model.h"
-#include "roles.h"
+#include "nodes.h"
 
 static const struct launcher {
 	const char *rank, *size, *name;
@@ -25,6 +27,20 @@ static const struct launcher {
 	{ "PMI_RANK", "PMI_SIZE", "PMI" },
 	{ "PMIX_RANK", NULL, "PMIx" },
 };
+
+/* Why this process plays no node, into @why (its caller says it, as a
+ * refusal of what was asked): -EINVAL. */
+static int refuse(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
 
 /* A rank or size: a whole number below 2^31; -1 when it is not one. */
 static long whole(const char *v)
@@ -39,8 +55,8 @@ static long whole(const char *v)
 	return errno || *end || n > 0x7fffffff ? -1 : n;
 }
 
-static int from_env(const struct rs_cmd *cmd, const struct rs_scenario *s,
-		    const char *file, struct rs_role *ret)
+static int from_env(const struct rs_scenario *s, const char *file,
+		    struct rs_role *ret, char *why, size_t len)
 {
 	unsigned n = rs_nodes_count(s);
 	char names[512];
@@ -54,29 +70,28 @@ static int from_env(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		if (!rv)
 			continue;
 		if (rank < 0)
-			return rs_cmd_refuse(cmd, "%s is '%s', not a rank.",
-						  l->rank, rv);
+			return refuse(why, len, "%s is '%s', not a rank.",
+				      l->rank, rv);
 		sv = l->size ? getenv(l->size) : NULL;
 		size = whole(sv);
 		if (l->size && sv && size < 0)
-			return rs_cmd_refuse(cmd, "%s is '%s', not a "
-						  "number of processes.",
-						  l->size, sv);
+			return refuse(why, len, "%s is '%s', not a "
+				      "number of processes.", l->size, sv);
 		if (sv && size != (long)n)
-			return rs_cmd_refuse(cmd, "%s started %ld "
+			return refuse(why, len, "%s started %ld "
 				"processes (%s=%ld), but %s has %u nodes "
 				"(%s): start one per node.", l->name, size,
 				l->size, size, file, n, names);
 		if (rank >= (long)n)
-			return rs_cmd_refuse(cmd, "%s=%ld, but %s has %u "
+			return refuse(why, len, "%s=%ld, but %s has %u "
 				"nodes (%s): ranks 0 to %u play them.",
 				l->rank, rank, file, n, names, n - 1);
 		ret->node = (int)rank;
 		ret->from = l->rank;
 		ret->rank = (int)rank;
-		return -1;
+		return 0;
 	}
-	return rs_cmd_refuse(cmd, "%s has %u nodes (%s): say which this "
+	return refuse(why, len, "%s has %u nodes (%s): say which this "
 		"process plays, with --node NAME, or start one process per "
 		"node with mpirun, srun or another PMI launcher "
 		"(OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK or PMIX_RANK "
@@ -91,9 +106,9 @@ const char *rs_role_launcher(void)
 	return NULL;
 }
 
-int rs_role_pick(const struct rs_cmd *cmd, const struct rs_scenario *s,
-		 const char *file, const char *node, bool dry_run,
-		 struct rs_role *ret)
+int rs_role_pick(const struct rs_scenario *s, const char *file,
+		 const char *node, bool dry_run, struct rs_role *ret,
+		 char *why, size_t len)
 {
 	char names[512];
 
@@ -101,31 +116,30 @@ int rs_role_pick(const struct rs_cmd *cmd, const struct rs_scenario *s,
 	ret->from = NULL;
 	ret->rank = -1;
 	if (node && !rs_nodes_count(s))
-		return rs_cmd_refuse(cmd, "--node %s: %s declares no "
-					  "nodes (it runs in one process).",
-					  node, file);
+		return refuse(why, len, "--node %s: %s declares no nodes "
+			      "(it runs in one process).", node, file);
 	if (node) {
 		ret->node = rs_node_find(s, node);
 		if (ret->node != RS_NODE_ANY) {
 			ret->from = "--node";
-			return -1;
+			return 0;
 		}
 		rs_nodes_list(s, names, sizeof(names));
-		return rs_cmd_refuse(cmd, "--node %s: %s has no such node "
-					  "(nodes: %s).", node, file, names);
+		return refuse(why, len, "--node %s: %s has no such node "
+			      "(nodes: %s).", node, file, names);
 	}
 	/* Without nodes, a launcher's processes each run it all. */
 	if (!rs_nodes_count(s))
-		return -1;
+		return 0;
 	if (rs_nodes_count(s) == 1) {
 		ret->node = 0;
 		ret->from = "the only node";
-		return -1;
+		return 0;
 	}
 	/* A dry run without a role shows every node's calls. */
 	if (dry_run && !rs_role_launcher())
-		return -1;
-	return from_env(cmd, s, file, ret);
+		return 0;
+	return from_env(s, file, ret, why, len);
 }
 
 const char *rs_role_rendezvous(const struct rs_scenario *s, const char *opt)
