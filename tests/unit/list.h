@@ -98,6 +98,7 @@
 	X(facts, expr_range)                                              \
 	X(facts, expr_errors)                                             \
 	X(facts, table)                                                   \
+	X(facts, ids_and_flags)                                           \
 	X(facts, requires_bounds)                                         \
 	X(facts, reload)                                                  \
 	X(facets, device_and_pd)                                          \
