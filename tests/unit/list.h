@@ -132,6 +132,7 @@
 	X(mlx5_enc, create_cq_umem)                                       \
 	X(mlx5qp, dci_attr)                                               \
 	X(mlx5qp, dct_attr_and_states)                                    \
+	X(mlx5qp, cap_defaults_like_qps)                                  \
 	X(mlx5qp, raw_packet_flags)                                       \
 	X(mlx5qp, rc_waits_for_a_connection)                              \
 	X(mlx5mkey, entries_and_max_entries)                              \
