@@ -576,7 +576,7 @@ static int run_scenario(struct rs_run *run, const struct run_opts *o)
 	else if (!r && !rs_interrupted)
 		rs_steps_dry_run(run);
 	else if (r)
-		ret = RS_EXIT_CANTRUN;
+		ret = run->expect_unmet ? RS_EXIT_FAILED : RS_EXIT_CANTRUN;
 	if (rs_interrupted)
 		interrupted_abort(run);
 	/* No node tears down while another still uses its objects (the

@@ -26,6 +26,7 @@ enum rs_live_state {
 	RS_LIVE_FAILED,      /* its create failed */
 	RS_LIVE_DEPENDENT,   /* not created: something it needs failed */
 	RS_LIVE_DESTROYED,
+	RS_LIVE_EXPECTED,    /* its create failed, as expect: said */
 };
 
 struct rs_live {
@@ -35,6 +36,9 @@ struct rs_live {
 				  * bytes, zeroed before create */
 	struct rs_live *cause;   /* RS_LIVE_DEPENDENT: the failed object */
 	double create_ms;
+	/* expect: create: fail: the errno its create call failed with,
+	 * which rs_call_done() left for the create path to judge. */
+	int create_errno;
 	struct rs_val *entry;    /* its entry in the run record */
 	struct rs_val *down;     /* while destroy runs (not in a dry run):
 				  * its teardown entry, where a kind puts
@@ -113,6 +117,8 @@ struct rs_run {
 	struct rs_fault *faults; /* RDMASCN_FAULT */
 	unsigned n_faults;
 	bool teardown_failed;
+	/* An object's expect: create: fail did not hold (exit 1, not 3). */
+	bool expect_unmet;
 	uint64_t default_deadline_ms;
 	/* > 0: every this many ms a running step says where it is
 	 * (RS_REC_PROGRESS), for a terminal's progress line. */
