@@ -223,7 +223,7 @@ static void print_object(struct text *t, const struct rs_val *e)
 	if (t->dry_run && rs_val_get(e, "expect")) {
 		const struct rs_val *x = rs_val_get(e, "expect");
 
-		fprintf(out(t), "  expect: %s: its create fails with %s\n",
+		fprintf(out(t), "       expect: %s: its create fails with %s\n",
 			vtext(e, "name"), rs_val_get(x, "error") ?
 			vtext(x, "error") : "an error");
 		return;
