@@ -239,12 +239,10 @@ static bool requires_met(struct rs_run *run, struct rs_live *ctx,
 	}
 	for (unsigned i = 0; i < req->facts_count; i++) {
 		const struct rs_fact_bound *b = &req->facts[i];
-		struct rs_fact_src src;
 		struct rs_fact_val v;
 		char why[192];
 
-		rs_dev_fact_src(dev, &src);
-		rs_fact_get(b->f, &src, &v);
+		rs_dev_fact_get(dev, b->f, &v);
 		if (rs_requires_fact_met(b, &v, why, sizeof(why)))
 			continue;
 		rs_diag_error(&run->diag, rs_obj_loc(o, NULL),

@@ -88,6 +88,9 @@ struct rs_dev {
 
 /* Where @dev's facts (scenario/facts.h) are read from. */
 void rs_dev_fact_src(const struct rs_dev *dev, struct rs_fact_src *ret);
+/* @f of @dev: an mlx5.* fact asks the plugins of the device. */
+void rs_dev_fact_get(const struct rs_dev *dev, const struct rs_fact *f,
+		     struct rs_fact_val *ret);
 
 struct rs_fault;
 struct rs_rdv;

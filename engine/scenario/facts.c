@@ -6,13 +6,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "facts.h"
 #include "macros.h"
+#include "value.h"
 #include "suggest.h"
 
 static const char *const group_names[RS_FACT_GROUPS] = {
 	[RS_FACT_DEVICE] = "device", [RS_FACT_PORT] = "port",
-	[RS_FACT_GID] = "gid",
+	[RS_FACT_GID] = "gid", [RS_FACT_MLX5] = "mlx5",
 };
 
 const char *rs_fact_group_name(enum rs_fact_group g)
@@ -184,6 +187,55 @@ static void get_port_cap(const struct rs_fact *f,
 	ret->num = !!(s->port->port_cap_flags & f->bit);
 }
 
+/*
+ * An mlx5.* fact: the member of the "mlx5" object the mlx5 plugin
+ * describes the device with, by its path ("striding_rq.max_strides"); a
+ * name in a list of names ("flags.cqe_v1") is 1, else 0.  A device the
+ * plugin does not describe (no mlx5dv, or no plugin) has 0 for each.
+ */
+static void get_mlx5(const struct rs_fact *f, const struct rs_fact_src *s,
+		     struct rs_fact_val *ret)
+{
+	const struct rs_val *v = s->plugins ? rs_val_get(s->plugins, "mlx5") :
+				 NULL;
+	char key[64];
+	const char *p = f->name;
+
+	while (v && rs_val_type_of(v) == RS_VAL_OBJ) {
+		size_t n = strcspn(p, ".");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, p);
+		v = rs_val_get(v, key);
+		p += n + !!p[n];
+		if (!*p)
+			break;
+	}
+	if (!v)
+		return;
+	switch (rs_val_type_of(v)) {
+	case RS_VAL_ARR:
+		for (size_t i = 0; *p && i < rs_val_len(v); i++) {
+			const char *e = json_object_get_string(
+				rs_val_json(rs_val_at(v, i)));
+
+			if (e && !strcmp(e, p))
+				ret->num = 1;
+		}
+		break;
+	case RS_VAL_BOOL:
+		ret->num = json_object_get_boolean(rs_val_json(v));
+		break;
+	case RS_VAL_INT:
+		ret->num = (uint64_t)json_object_get_int64(rs_val_json(v));
+		break;
+	case RS_VAL_UINT:
+		ret->num = json_object_get_uint64(rs_val_json(v));
+		break;
+	default:
+		break;
+	}
+}
+
 #define DEV(f, a) { #f, RS_FACT_DEVICE, false, true,                     \
 	offsetof(struct ibv_device_attr_ex, orig_attr.f),                 \
 	sizeof(((struct ibv_device_attr *)0)->f), NULL, a, NULL, 0 }
@@ -209,6 +261,8 @@ static void get_port_cap(const struct rs_fact *f,
 #define PORT_CAP(b, n, a) { "cap_flags." #n, RS_FACT_PORT, false, false,   \
 	0, 0, get_port_cap, a, NULL, b },
 #define ASSUMED_BIT(b, n, a) | ((a) ? (uint64_t)(b) : 0)
+#define MLX5(path) { #path, RS_FACT_MLX5, false, false, 0, 0, get_mlx5, 0,  \
+	NULL, 0 }
 
 /*
  * The order is `devices -j`'s: ibv_device_attr's limits in the header's
@@ -304,6 +358,26 @@ static const struct rs_fact facts[] = {
 	GET(RS_FACT_GID, index, false, false, get_gid_index, 1, NULL),
 	GET(RS_FACT_GID, type, true, false, get_gid_type, 0, "RoCE v2"),
 	GET(RS_FACT_GID, gid, true, false, get_gid, 0, "::ffff:192.0.2.1"),
+
+	/* mlx5dv_query_device()'s, as `devices -j` prints them under
+	 * "mlx5"; assumed 0, a device without mlx5dv. */
+	MLX5(version), MLX5(devx),
+	MLX5(flags.cqe_v1), MLX5(flags.mpw_allowed), MLX5(flags.enhanced_mpw),
+	MLX5(flags.cqe_128b_comp), MLX5(flags.cqe_128b_pad),
+	MLX5(flags.packet_based_credit_mode), MLX5(flags.real_time_ts),
+	MLX5(cqe_compression.max_num), MLX5(cqe_compression.formats.hash),
+	MLX5(cqe_compression.formats.csum),
+	MLX5(cqe_compression.formats.csum_stridx),
+	MLX5(sw_parsing.offloads.sw_parsing), MLX5(sw_parsing.offloads.csum),
+	MLX5(sw_parsing.offloads.lso),
+	MLX5(striding_rq.min_stride_bytes), MLX5(striding_rq.max_stride_bytes),
+	MLX5(striding_rq.min_strides), MLX5(striding_rq.max_strides),
+	MLX5(tunnel_offloads.vxlan), MLX5(tunnel_offloads.gre),
+	MLX5(tunnel_offloads.geneve),
+	MLX5(max_dynamic_bfregs), MLX5(max_clock_info_update_ns),
+	MLX5(dc_odp.send), MLX5(dc_odp.recv), MLX5(dc_odp.write),
+	MLX5(dc_odp.read), MLX5(dc_odp.atomic), MLX5(dc_odp.srq_recv),
+	MLX5(num_lag_ports),
 };
 
 const struct rs_fact *rs_fact_at(unsigned i)

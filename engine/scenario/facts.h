@@ -15,7 +15,7 @@
  * the value a run without a device assumes (validate, plan, run -n).
  */
 enum rs_fact_group { RS_FACT_DEVICE, RS_FACT_PORT, RS_FACT_GID,
-		     RS_FACT_GROUPS };
+		     RS_FACT_MLX5, RS_FACT_GROUPS };
 
 /* Where the facts are read from: what a context's probe found. */
 struct rs_fact_src {
@@ -26,7 +26,13 @@ struct rs_fact_src {
 	int gid_index;                       /* -1: none */
 	enum ibv_gid_type gid_type;
 	const union ibv_gid *gid;
+	/* What the plugins say of the device (`devices -j`'s members from
+	 * describe_device: "mlx5", what mlx5dv_query_device() says): the
+	 * mlx5.* facts.  NULL: nothing. */
+	const struct rs_val *plugins;
 };
+
+struct rs_val;
 
 struct rs_fact_val {
 	bool text;

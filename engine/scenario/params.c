@@ -691,7 +691,10 @@ static int context_ids(struct subst *st)
 			const struct rdmascn_kind *kd = rs_registry_at(false, k);
 			struct rs_node *seq = rs_node_get(root, kd->section);
 
-			if (!kd->ops || !kd->ops->probe || !seq ||
+			/* An object standing for a context (an mlx5
+			 * context) reads its device's facts too. */
+			if (!kd->ops || (!kd->ops->probe &&
+					 !kd->ops->as_context) || !seq ||
 			    seq->type != RS_NODE_SEQ)
 				continue;
 			for (size_t i = 0; i < seq->n; i++) {

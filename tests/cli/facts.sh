@@ -95,6 +95,33 @@ sed 's/{fact: device.phys_port_cnt, min: 1}/{fact: device.fw_ver, min: 1}/' \
 grep -q 'device.fw_ver is text: bound it with equals, not min' "$tmp/out" ||
 	bad "fw_ver bounded with min: $(cat "$tmp/out")"
 
+# mlx5.*: what mlx5dv_query_device() says, read through a context or an
+# mlx5 context on it; assumed 0 without a device.
+cat >"$tmp/mlx5.yaml" <<'EOF'
+scenario: mlx5_facts
+params:
+  strides: "${m.mlx5.striding_rq.max_strides}"
+  v1: "${ctx.mlx5.flags.cqe_v1}"
+requires:
+  facts:
+    - {fact: mlx5.version, min: 1}
+contexts: [{id: ctx, device: any}]
+mlx5_contexts: [{id: m, context: ctx}]
+EOF
+"$rdmascn" run -n --json "$tmp/mlx5.json" "$tmp/mlx5.yaml" >"$tmp/out" 2>&1 ||
+	bad "run -n mlx5 facts: $(cat "$tmp/out")"
+/usr/bin/python3 "$check" "$schema" "$tmp/mlx5.json" 0 || bad "mlx5 facts: record"
+grep -qx 'assumed   m.mlx5.striding_rq.max_strides = 0' "$tmp/out" &&
+grep -qx 'assumed   ctx.mlx5.flags.cqe_v1 = 0' "$tmp/out" ||
+	bad "mlx5 facts: not assumed 0: $(cat "$tmp/out")"
+[ "$(jq -c '[.device_facts[] | [.context, .fact]]' "$tmp/mlx5.json")" = \
+  '[["m","mlx5.striding_rq.max_strides"],["ctx","mlx5.flags.cqe_v1"]]' ] ||
+	bad "mlx5 facts: record: $(jq -c .device_facts "$tmp/mlx5.json")"
+sed 's/max_strides/max_stride/' "$tmp/mlx5.yaml" >"$tmp/mlx5typo.yaml"
+"$rdmascn" validate "$tmp/mlx5typo.yaml" >"$tmp/out" 2>&1
+grep -q "unknown fact 'mlx5.striding_rq.max_stride', did you mean 'mlx5.striding_rq.max_strides'" "$tmp/out" ||
+	bad "mlx5 fact typo: $(cat "$tmp/out")"
+
 # A file without facts says nothing of them.
 "$rdmascn" run -n --json "$tmp/n.json" "$dir/../rc_write.yaml" >"$tmp/out" 2>&1
 grep -q '^assumed' "$tmp/out" && bad "rc_write states assumptions"

@@ -177,6 +177,7 @@ params:
   xrc: "${ctx.device.cap_flags.xrc}"
   cm: "${ctx.port.cap_flags.cm_sup}"
   rwq: "${ctx.device.rss_caps.max_rwq_indirection_table_size}"
+  mlx5: "${ctx.mlx5.version}"
 requires:
   facts:
     - {fact: device.phys_port_cnt, equals: 1}
@@ -209,6 +210,8 @@ grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' <<<"$(fv device.fw_ver)" ||
 [ "$(fv device.rss_caps.max_rwq_indirection_table_size)" = \
   "$(q "$dev | .caps.rss_caps.max_rwq_indirection_table_size")" ] ||
 	fail "rss_caps.max_rwq_indirection_table_size differs from devices -j"
+# rxe is no mlx5 device: the mlx5 plugin says nothing of it, so 0.
+[ "$(fv mlx5.version)" = 0 ] || fail "rxe0 has mlx5.version $(fv mlx5.version)"
 /usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/ids.json" 0 ||
 	fail "ids: record (see above)"
 echo "facts: rxe0 fw_ver=$(fv device.fw_ver) node_guid=$(fv device.node_guid) vendor_id=$(fv device.vendor_id) phys_port_cnt=$(fv device.phys_port_cnt), passed"

@@ -99,6 +99,7 @@
 	X(facts, expr_errors)                                             \
 	X(facts, table)                                                   \
 	X(facts, ids_and_flags)                                           \
+	X(facts, mlx5_described)                                          \
 	X(facts, requires_bounds)                                         \
 	X(facts, reload)                                                  \
 	X(facets, device_and_pd)                                          \

@@ -260,6 +260,56 @@ TEST(facts, ids_and_flags)
 	CHECK_STR(v.str, "0.0.0");
 }
 
+/* mlx5.*: what the mlx5 plugin says of the device under "mlx5", by path;
+ * a name in a list is 1; a device it does not describe has 0. */
+TEST(facts, mlx5_described)
+{
+	struct rs_val *plugins = rs_val_obj(), *m, *g, *flags;
+	struct rs_fact_src src = { .plugins = plugins };
+	struct rs_fact_val v;
+
+	CHECK(plugins);
+	m = rs_val_put_obj(plugins, "mlx5");
+	rs_val_put_u64(m, "version", 1);
+	rs_val_put_bool(m, "devx", true);
+	flags = rs_val_put_arr(m, "flags");
+	rs_val_push_str(flags, "cqe_v1");
+	rs_val_push_str(flags, "enhanced_mpw");
+	g = rs_val_put_obj(m, "striding_rq");
+	rs_val_put_u64(g, "max_strides", 65536);
+	g = rs_val_put_obj(m, "cqe_compression");
+	rs_val_put_u64(g, "max_num", 64);
+	rs_val_push_str(rs_val_put_arr(g, "formats"), "csum");
+
+	rs_fact_get(FACT("mlx5.version"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("mlx5.devx"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("mlx5.flags.cqe_v1"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("mlx5.flags.mpw_allowed"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	rs_fact_get(FACT("mlx5.striding_rq.max_strides"), &src, &v);
+	CHECK_UINT(v.num, 65536);
+	rs_fact_get(FACT("mlx5.cqe_compression.max_num"), &src, &v);
+	CHECK_UINT(v.num, 64);
+	rs_fact_get(FACT("mlx5.cqe_compression.formats.csum"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("mlx5.cqe_compression.formats.hash"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	/* Not reported (no DYN_BFREGS in its comp_mask): 0. */
+	rs_fact_get(FACT("mlx5.max_dynamic_bfregs"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	CHECK(!FACT("mlx5.nosuch"));
+	/* rxe: the plugin says nothing of it. */
+	src.plugins = NULL;
+	rs_fact_get(FACT("mlx5.version"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	rs_fact_assumed(FACT("mlx5.striding_rq.max_strides"), &v);
+	CHECK_UINT(v.num, 0);
+	rs_val_free(plugins);
+}
+
 TEST(facts, requires_bounds)
 {
 	uint64_t k4 = 4096, k1 = 1024;
