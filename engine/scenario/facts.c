@@ -255,7 +255,8 @@ static void get_mlx5(const struct rs_fact *f, const struct rs_fact_src *s,
 #define PORT_NC(f, a) { #f, RS_FACT_PORT, false, false,                  \
 	offsetof(struct ibv_port_attr, f),                                \
 	sizeof(((struct ibv_port_attr *)0)->f), NULL, a, NULL, 0 }
-#define GET(g, f, text, caps, fn, a, at) { #f, g, text, caps, 0, 0, fn, a, at, 0 }
+#define GET(g, f, text, caps, fn, a, at)                                 \
+	{ #f, g, text, caps, 0, 0, fn, a, at, 0 }
 #define DEV_CAP(b, n, a) { "cap_flags." #n, RS_FACT_DEVICE, false, false,  \
 	0, 0, get_dev_cap, a, NULL, b },
 #define PORT_CAP(b, n, a) { "cap_flags." #n, RS_FACT_PORT, false, false,   \
