@@ -323,8 +323,9 @@ static int fact_value(struct subst *st, const char *name, size_t len,
 
 		rs_fact_near(dot + 1, len - cl - 1, near, sizeof(near));
 		snprintf(why, why_len, "unknown fact '%.*s'%s (device.FIELD, "
-			 "port.FIELD as `rdmascn devices -j` names them, or "
-			 "gid.index, gid.type, gid.gid)",
+			 "port.FIELD as `rdmascn devices -j` names them, "
+			 "gid.index, gid.type, gid.gid, or mlx5.FIELD as "
+			 "mlx5dv_query_device() says)",
 			 (int)(len - cl - 1), dot + 1, near);
 		return -EINVAL;
 	}
