@@ -94,6 +94,7 @@
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \
 	X(gates, shown)                                                   \
+	X(expect, read_and_handed_over)                                   \
 	X(facts, expr_precedence)                                         \
 	X(facts, expr_range)                                              \
 	X(facts, expr_errors)                                             \
