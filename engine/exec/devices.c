@@ -25,34 +25,9 @@
  * ibv_query_port(): the header's enum names, prefix dropped, in lower case.
  * A bit the header does not name is shown in hex (put_flags()).
  */
+#define BIT_NAME(b, n, a) { b, #n },
 static const struct rs_bit_name dev_cap_flags[] = {
-	{ IBV_DEVICE_RESIZE_MAX_WR, "resize_max_wr" },
-	{ IBV_DEVICE_BAD_PKEY_CNTR, "bad_pkey_cntr" },
-	{ IBV_DEVICE_BAD_QKEY_CNTR, "bad_qkey_cntr" },
-	{ IBV_DEVICE_RAW_MULTI, "raw_multi" },
-	{ IBV_DEVICE_AUTO_PATH_MIG, "auto_path_mig" },
-	{ IBV_DEVICE_CHANGE_PHY_PORT, "change_phy_port" },
-	{ IBV_DEVICE_UD_AV_PORT_ENFORCE, "ud_av_port_enforce" },
-	{ IBV_DEVICE_CURR_QP_STATE_MOD, "curr_qp_state_mod" },
-	{ IBV_DEVICE_SHUTDOWN_PORT, "shutdown_port" },
-	{ IBV_DEVICE_INIT_TYPE, "init_type" },
-	{ IBV_DEVICE_PORT_ACTIVE_EVENT, "port_active_event" },
-	{ IBV_DEVICE_SYS_IMAGE_GUID, "sys_image_guid" },
-	{ IBV_DEVICE_RC_RNR_NAK_GEN, "rc_rnr_nak_gen" },
-	{ IBV_DEVICE_SRQ_RESIZE, "srq_resize" },
-	{ IBV_DEVICE_N_NOTIFY_CQ, "n_notify_cq" },
-	{ IBV_DEVICE_MEM_WINDOW, "mem_window" },
-	{ IBV_DEVICE_UD_IP_CSUM, "ud_ip_csum" },
-	{ IBV_DEVICE_XRC, "xrc" },
-	{ IBV_DEVICE_MEM_MGT_EXTENSIONS, "mem_mgt_extensions" },
-	{ IBV_DEVICE_MEM_WINDOW_TYPE_2A, "mem_window_type_2a" },
-	{ IBV_DEVICE_MEM_WINDOW_TYPE_2B, "mem_window_type_2b" },
-	{ IBV_DEVICE_RC_IP_CSUM, "rc_ip_csum" },
-	{ IBV_DEVICE_RAW_IP_CSUM, "raw_ip_csum" },
-	{ IBV_DEVICE_MANAGED_FLOW_STEERING, "managed_flow_steering" },
-	/* Only in device_cap_flags_ex, which holds the bits above too. */
-	{ IBV_DEVICE_RAW_SCATTER_FCS, "raw_scatter_fcs" },
-	{ IBV_DEVICE_PCI_WRITE_END_PADDING, "pci_write_end_padding" },
+	RS_DEV_CAP_FLAGS(BIT_NAME)
 };
 
 static const struct rs_bit_name odp_general_caps[] = {
@@ -114,30 +89,7 @@ static const struct rs_bit_name pci_atomic_sizes[] = {
 };
 
 static const struct rs_bit_name port_cap_flags[] = {
-	{ IBV_PORT_SM, "sm" },
-	{ IBV_PORT_NOTICE_SUP, "notice_sup" },
-	{ IBV_PORT_TRAP_SUP, "trap_sup" },
-	{ IBV_PORT_OPT_IPD_SUP, "opt_ipd_sup" },
-	{ IBV_PORT_AUTO_MIGR_SUP, "auto_migr_sup" },
-	{ IBV_PORT_SL_MAP_SUP, "sl_map_sup" },
-	{ IBV_PORT_MKEY_NVRAM, "mkey_nvram" },
-	{ IBV_PORT_PKEY_NVRAM, "pkey_nvram" },
-	{ IBV_PORT_LED_INFO_SUP, "led_info_sup" },
-	{ IBV_PORT_SYS_IMAGE_GUID_SUP, "sys_image_guid_sup" },
-	{ IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP, "pkey_sw_ext_port_trap_sup" },
-	{ IBV_PORT_EXTENDED_SPEEDS_SUP, "extended_speeds_sup" },
-	{ IBV_PORT_CAP_MASK2_SUP, "cap_mask2_sup" },
-	{ IBV_PORT_CM_SUP, "cm_sup" },
-	{ IBV_PORT_SNMP_TUNNEL_SUP, "snmp_tunnel_sup" },
-	{ IBV_PORT_REINIT_SUP, "reinit_sup" },
-	{ IBV_PORT_DEVICE_MGMT_SUP, "device_mgmt_sup" },
-	{ IBV_PORT_VENDOR_CLASS_SUP, "vendor_class_sup" },
-	{ IBV_PORT_DR_NOTICE_SUP, "dr_notice_sup" },
-	{ IBV_PORT_CAP_MASK_NOTICE_SUP, "cap_mask_notice_sup" },
-	{ IBV_PORT_BOOT_MGMT_SUP, "boot_mgmt_sup" },
-	{ IBV_PORT_LINK_LATENCY_SUP, "link_latency_sup" },
-	{ IBV_PORT_CLIENT_REG_SUP, "client_reg_sup" },
-	{ IBV_PORT_IP_BASED_GIDS, "ip_based_gids" },
+	RS_PORT_CAP_FLAGS(BIT_NAME)
 };
 
 static const struct rs_bit_name port_cap_flags2[] = {
@@ -291,7 +243,7 @@ static void describe_port(struct ibv_context *ctx, uint8_t port,
 		return;
 	}
 	for (unsigned i = 0; (f = rs_fact_at(i)); i++)
-		if (f->group == RS_FACT_PORT)
+		if (f->group == RS_FACT_PORT && f->in_caps)
 			put_fact(p, f, &src);
 	PUT_FLAGS(p, "port_cap_flags", pa.port_cap_flags, port_cap_flags);
 	PUT_FLAGS(p, "port_cap_flags2", pa.port_cap_flags2, port_cap_flags2);

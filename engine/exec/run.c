@@ -239,12 +239,10 @@ static bool requires_met(struct rs_run *run, struct rs_live *ctx,
 	}
 	for (unsigned i = 0; i < req->facts_count; i++) {
 		const struct rs_fact_bound *b = &req->facts[i];
-		struct rs_fact_src src;
 		struct rs_fact_val v;
 		char why[192];
 
-		rs_dev_fact_src(dev, &src);
-		rs_fact_get(b->f, &src, &v);
+		rs_dev_fact_get(dev, b->f, &v);
 		if (rs_requires_fact_met(b, &v, why, sizeof(why)))
 			continue;
 		rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
@@ -306,6 +304,10 @@ int rs_run_check_caps(struct rs_run *run)
 
 		if (!rs_run_here(run, l->obj))
 			continue;
+		/* Its create is to fail: the device is asked, not the
+		 * limits and capabilities foretold. */
+		if (l->obj->expect_fail)
+			continue;
 		if (own && run->s->top->requires && !dev_seen(run, i, own) &&
 		    !requires_met(run, l, own))
 			missing++;
@@ -352,6 +354,69 @@ static void record_created(struct rs_run *run, struct rs_live *l)
 							     "facts"));
 	}
 	record_object(run, l, "created");
+}
+
+/* expect: {create: fail, errno: E} on its entry, in the record. */
+static void record_expect(struct rs_live *l)
+{
+	struct rs_val *x = rs_val_put_obj(l->entry, "expect");
+	const char *name;
+
+	rs_val_put_str(x, "create", "fail");
+	if (!l->obj->expect_errno)
+		return;
+	rs_val_put_i64(x, "errno", l->obj->expect_errno);
+	name = strerrorname_np(l->obj->expect_errno);
+	if (name)
+		rs_val_put_str(x, "error", name);
+}
+
+/*
+ * An object whose create is to fail, after its create (not in a dry
+ * run, where no call fails: there it is made and shown with its
+ * expect): failing with the errno expected (or any, none given) is its
+ * pass; it exists no more than any failed object does, so it is not
+ * torn down.  0: go on.
+ */
+static int judge_expected(struct rs_run *run, struct rs_live *l, int ret)
+{
+	const struct rs_obj *o = l->obj;
+	char got[64] = "", want[64];
+
+	if (ret && l->create_errno &&
+	    (!o->expect_errno || l->create_errno == o->expect_errno)) {
+		const char *name = strerrorname_np(l->create_errno);
+
+		rs_val_put_i64(l->entry, "errno", l->create_errno);
+		if (name)
+			rs_val_put_str(l->entry, "error", name);
+		/* Release what it got before failing. */
+		if (l->obj->kind->ops->destroy)
+			l->obj->kind->ops->destroy(run, l);
+		l->state = RS_LIVE_EXPECTED;
+		record_object(run, l, "failed as expected");
+		return 0;
+	}
+	/* What the file asserted did not hold: failed, not "could not
+	 * run". */
+	run->expect_unmet = true;
+	snprintf(want, sizeof(want), "%s", !o->expect_errno ? "an error" :
+		 strerrorname_np(o->expect_errno) ?
+		 strerrorname_np(o->expect_errno) : "?");
+	if (!ret)
+		return rs_live_error(run, l, EEXIST, "its create was to fail "
+				     "with %s (expect:), and it succeeded",
+				     want);
+	if (l->create_errno)
+		snprintf(got, sizeof(got), "%s",
+			 strerrorname_np(l->create_errno) ?
+			 strerrorname_np(l->create_errno) : "?");
+	rs_live_error(run, l, l->create_errno ? l->create_errno : -ret,
+		      "its create was to fail with %s (expect:), and it "
+		      "failed with %s (%s)", want, got[0] ? got : "an error "
+		      "before the call", strerror(l->create_errno ?
+						 l->create_errno : -ret));
+	return ret;
 }
 
 /* The object @l needs that did not get created, if any. */
@@ -432,6 +497,23 @@ int rs_run_create(struct rs_run *run)
 			/* Pending until a step creates it. */
 			ret = 0;
 			continue;
+		}
+		if (o->expect_fail)
+			record_expect(l);
+		if (o->expect_fail && !run->dry_run) {
+			int r = judge_expected(run, l, ret);
+
+			if (l->state == RS_LIVE_EXPECTED)
+				continue;
+			if (!ret) {
+				/* Made after all: it is torn down. */
+				l->state = RS_LIVE_CREATED;
+				run->created[run->n_created++] = l;
+				record_created(run, l);
+				ret = r;
+				i++;
+				break;
+			}
 		}
 		if (ret) {
 			l->state = RS_LIVE_FAILED;

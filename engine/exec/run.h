@@ -26,6 +26,7 @@ enum rs_live_state {
 	RS_LIVE_FAILED,      /* its create failed */
 	RS_LIVE_DEPENDENT,   /* not created: something it needs failed */
 	RS_LIVE_DESTROYED,
+	RS_LIVE_EXPECTED,    /* its create failed, as expect: said */
 };
 
 struct rs_live {
@@ -35,6 +36,9 @@ struct rs_live {
 				  * bytes, zeroed before create */
 	struct rs_live *cause;   /* RS_LIVE_DEPENDENT: the failed object */
 	double create_ms;
+	/* expect: create: fail: the errno its create call failed with,
+	 * which rs_call_done() left for the create path to judge. */
+	int create_errno;
 	struct rs_val *entry;    /* its entry in the run record */
 	struct rs_val *down;     /* while destroy runs (not in a dry run):
 				  * its teardown entry, where a kind puts
@@ -84,6 +88,9 @@ struct rs_dev {
 
 /* Where @dev's facts (scenario/facts.h) are read from. */
 void rs_dev_fact_src(const struct rs_dev *dev, struct rs_fact_src *ret);
+/* @f of @dev: an mlx5.* fact asks the plugins of the device. */
+void rs_dev_fact_get(const struct rs_dev *dev, const struct rs_fact *f,
+		     struct rs_fact_val *ret);
 
 struct rs_fault;
 struct rs_rdv;
@@ -114,6 +121,8 @@ struct rs_run {
 	struct rs_fault *faults; /* RDMASCN_FAULT */
 	unsigned n_faults;
 	bool teardown_failed;
+	/* An object's expect: create: fail did not hold (exit 1, not 3). */
+	bool expect_unmet;
 	uint64_t default_deadline_ms;
 	/* > 0: every this many ms a running step says where it is
 	 * (RS_REC_PROGRESS), for a terminal's progress line. */

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "live.h"
+#include "plugin.h"
 #include "run.h"
 #include "value.h"
 
@@ -24,17 +25,48 @@ void rs_dev_fact_src(const struct rs_dev *dev, struct rs_fact_src *ret)
 	};
 }
 
+void rs_dev_fact_get(const struct rs_dev *dev, const struct rs_fact *f,
+		     struct rs_fact_val *ret)
+{
+	struct rs_val *plugins = NULL;
+	struct rs_fact_src src;
+
+	rs_dev_fact_src(dev, &src);
+	/* What the plugins say of it: asked of the device opened again,
+	 * as `devices` asks (the probe closed it; few files ask). */
+	if (f->group == RS_FACT_MLX5 && dev->device) {
+		struct ibv_context *ctx = ibv_open_device(dev->device);
+
+		if (ctx) {
+			plugins = rs_val_obj();
+			if (plugins)
+				rs_plugins_describe_device(ctx, plugins);
+			ibv_close_device(ctx);
+		}
+		src.plugins = plugins;
+	}
+	rs_fact_get(f, &src, ret);
+	rs_val_free(plugins);
+}
+
+/* A context's device, or that of the context an mlx5 context opens. */
+static struct rs_dev *fact_dev(struct rs_run *run, const char *ctx)
+{
+	struct rs_live *l = rs_live_find(run, ctx);
+	struct rs_dev *dev = rs_as_dev(l);
+
+	return dev ? dev : rs_live_dev(run, l);
+}
+
 static int get_fact(void *arg, const char *ctx, const struct rs_fact *f,
 		    struct rs_fact_val *ret)
 {
 	struct rs_run *run = arg;
-	struct rs_dev *dev = rs_as_dev(rs_live_find(run, ctx));
-	struct rs_fact_src src;
+	struct rs_dev *dev = fact_dev(run, ctx);
 
 	if (!dev)
 		return -ENODEV;
-	rs_dev_fact_src(dev, &src);
-	rs_fact_get(f, &src, ret);
+	rs_dev_fact_get(dev, f, ret);
 	return 0;
 }
 
@@ -47,7 +79,7 @@ static void record_facts(struct rs_run *run)
 		const struct rs_fact_use *u = &s->fact_uses[i];
 		struct rs_val *e = rs_val_push_obj(list);
 		struct rs_dev *dev = u->assumed ? NULL :
-				     rs_as_dev(rs_live_find(run, u->ctx));
+				     fact_dev(run, u->ctx);
 		char path[64];
 
 		rs_val_put_str(e, "context", u->ctx);

@@ -14,10 +14,6 @@
 #include "live.h"
 #include "value.h"
 
-/* Queue sizes of a cap field not given (docs/scenario.md, qps). */
-#define QP_DEFAULT_WR 16
-#define QP_DEFAULT_SGE 1
-
 static const struct rs_bit_name send_op_names[] = {
 	RS_SEND_OP_MAP(RS_SEND_OP_BIT_NAME)
 };
@@ -49,19 +45,12 @@ static enum ibv_qp_type verbs_type(int type)
 static void qp_caps(const struct rs_obj *o, const struct rs_qp *q,
 		    struct ibv_qp_cap *cap)
 {
-	const struct rs_qp_cap *g = q->cap;
 	bool has_sq = q->type != RS_QPT_XRC_RECV;
 	bool has_rq = q->type != RS_QPT_XRC_RECV &&
 		      q->type != RS_QPT_XRC_SEND && !q->srq;
 
-#define QP_CAP(field, dflt)                                               \
-	cap->field = rs_obj_has(o, "cap." #field) ? g->field : (dflt)
-	QP_CAP(max_send_wr, has_sq ? QP_DEFAULT_WR : 0);
-	QP_CAP(max_recv_wr, has_rq ? QP_DEFAULT_WR : 0);
-	QP_CAP(max_send_sge, has_sq ? QP_DEFAULT_SGE : 0);
-	QP_CAP(max_recv_sge, has_rq ? QP_DEFAULT_SGE : 0);
-	QP_CAP(max_inline_data, 0);
-#undef QP_CAP
+	rdmascn_qp_caps(q->cap, rdmascn_qp_cap_given(o), has_sq, has_rq,
+			cap);
 }
 
 /* --- failure hints -------------------------------------------------------- */

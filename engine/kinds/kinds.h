@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "public_names.h"
+#include "rdmascn/qp.h"
 #include "schema.h"
 
 /*
@@ -156,13 +158,8 @@ struct rs_parent_domain {
  * allocate it themselves. */
 enum rs_pd_alloc { RS_PD_ALLOC_NONE, RS_PD_ALLOC_COUNTED, RS_PD_ALLOC_ENGINE };
 
-struct rs_qp_cap {
-	uint32_t max_send_wr;
-	uint32_t max_recv_wr;
-	uint32_t max_send_sge;
-	uint32_t max_recv_sge;
-	uint32_t max_inline_data;
-};
+/* cap: (rdmascn/qp.h: one defaulting for qps and plugins' QPs) */
+#define rs_qp_cap rdmascn_qp_cap
 
 struct rs_qp {
 	char *id;

@@ -212,6 +212,23 @@ static void print_object(struct text *t, const struct rs_val *e)
 		fprintf(out(t), "       %s\n", vtext(e, "name"));
 		return;
 	}
+	/* expect: {create: fail}: what came, and what was expected. */
+	if (!strcmp(outcome, "failed as expected")) {
+		rs_text_outcome(out(t), &t->o, "passed");
+		fprintf(out(t), "  %s: its create failed with %s, as "
+			"expected\n", vtext(e, "name"),
+			rs_val_get(e, "error") ? vtext(e, "error") :
+			"an error");
+		return;
+	}
+	if (t->dry_run && rs_val_get(e, "expect")) {
+		const struct rs_val *x = rs_val_get(e, "expect");
+
+		fprintf(out(t), "       expect: %s: its create fails with %s\n",
+			vtext(e, "name"), rs_val_get(x, "error") ?
+			vtext(x, "error") : "an error");
+		return;
+	}
 	if (!strcmp(outcome, "not created")) {
 		rs_text_outcome(out(t), &t->o, outcome);
 		if (needs)

@@ -411,15 +411,18 @@ static int run_phases(struct rs_run *run, const struct rs_run_conf *o)
 	r = rs_run_create(run);
 	if (!r && run->rdv)
 		r = rs_nodes_publish(run);
+	/* A create the file said would fail and did not (or failed
+	 * otherwise) is the run's failure, not the machine's. */
 	if (r)
-		rs_nodes_fail(run, RS_EXIT_CANTRUN, NULL);
+		rs_nodes_fail(run, run->expect_unmet ? RS_EXIT_FAILED :
+			      RS_EXIT_CANTRUN, NULL);
 	t.steps = rs_now_ms();
 	if (!r && !rs_interrupted && !run->dry_run)
 		ret = rs_steps_run(run);
 	else if (!r && !rs_interrupted)
 		rs_steps_dry_run(run);
 	else if (r)
-		ret = RS_EXIT_CANTRUN;
+		ret = run->expect_unmet ? RS_EXIT_FAILED : RS_EXIT_CANTRUN;
 	if (rs_interrupted)
 		interrupted_abort(run);
 	/* No node tears down while another still uses its objects (the

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <endian.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "facts.h"
 #include "macros.h"
+#include "value.h"
 #include "suggest.h"
 
 static const char *const group_names[RS_FACT_GROUPS] = {
 	[RS_FACT_DEVICE] = "device", [RS_FACT_PORT] = "port",
-	[RS_FACT_GID] = "gid",
+	[RS_FACT_GID] = "gid", [RS_FACT_MLX5] = "mlx5",
 };
 
 const char *rs_fact_group_name(enum rs_fact_group g)
@@ -25,12 +29,14 @@ static void put_text(struct rs_fact_val *ret, const char *s)
 	snprintf(ret->str, sizeof(ret->str), "%s", s);
 }
 
-static void get_name(const struct rs_fact_src *s, struct rs_fact_val *ret)
+static void get_name(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	put_text(ret, s->name ? s->name : "");
 }
 
-static void get_atomic(const struct rs_fact_src *s, struct rs_fact_val *ret)
+static void get_atomic(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	switch (s->attr->orig_attr.atomic_cap) {
 	case IBV_ATOMIC_HCA: put_text(ret, "hca"); break;
@@ -39,15 +45,16 @@ static void get_atomic(const struct rs_fact_src *s, struct rs_fact_val *ret)
 	}
 }
 
-static void get_comp_vectors(const struct rs_fact_src *s,
-			     struct rs_fact_val *ret)
+static void get_comp_vectors(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	ret->num = s->num_comp_vectors;
 }
 
 /* ibv_port_state_str()'s spelling changed across rdma-core releases;
  * the names of the IB spec, as ibstat prints them. */
-static void get_state(const struct rs_fact_src *s, struct rs_fact_val *ret)
+static void get_state(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	static const char *const names[] = {
 		[IBV_PORT_NOP] = "NOP",
@@ -62,8 +69,8 @@ static void get_state(const struct rs_fact_src *s, struct rs_fact_val *ret)
 	put_text(ret, st < RS_N(names) ? names[st] : "UNKNOWN");
 }
 
-static void get_phys_state(const struct rs_fact_src *s,
-			   struct rs_fact_val *ret)
+static void get_phys_state(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	static const char *const names[] = {
 		"NOP", "SLEEP", "POLLING", "DISABLED",
@@ -75,8 +82,8 @@ static void get_phys_state(const struct rs_fact_src *s,
 	put_text(ret, st < RS_N(names) ? names[st] : "UNKNOWN");
 }
 
-static void get_link_layer(const struct rs_fact_src *s,
-			   struct rs_fact_val *ret)
+static void get_link_layer(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	put_text(ret, s->port->link_layer == IBV_LINK_LAYER_ETHERNET ?
 		 "Ethernet" : s->port->link_layer == IBV_LINK_LAYER_INFINIBAND ?
@@ -84,25 +91,27 @@ static void get_link_layer(const struct rs_fact_src *s,
 }
 
 /* MTUs in bytes, not the enum's 1..5. */
-static void get_active_mtu(const struct rs_fact_src *s,
-			   struct rs_fact_val *ret)
+static void get_active_mtu(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	ret->num = 128u << s->port->active_mtu;
 }
 
-static void get_max_mtu(const struct rs_fact_src *s, struct rs_fact_val *ret)
+static void get_max_mtu(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	ret->num = 128u << s->port->max_mtu;
 }
 
-static void get_gid_index(const struct rs_fact_src *s,
-			  struct rs_fact_val *ret)
+static void get_gid_index(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	/* None (InfiniBand without a GRH): past any table. */
 	ret->num = s->gid_index < 0 ? UINT64_MAX : (uint64_t)s->gid_index;
 }
 
-static void get_gid_type(const struct rs_fact_src *s, struct rs_fact_val *ret)
+static void get_gid_type(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	if (s->gid_index < 0)
 		put_text(ret, "none");
@@ -112,7 +121,8 @@ static void get_gid_type(const struct rs_fact_src *s, struct rs_fact_val *ret)
 			 "IB");
 }
 
-static void get_gid(const struct rs_fact_src *s, struct rs_fact_val *ret)
+static void get_gid(const struct rs_fact *f,
+			const struct rs_fact_src *s, struct rs_fact_val *ret)
 {
 	char addr[INET6_ADDRSTRLEN] = "none";
 
@@ -121,16 +131,139 @@ static void get_gid(const struct rs_fact_src *s, struct rs_fact_val *ret)
 	put_text(ret, addr);
 }
 
+/* As `devices -j` prints a GUID (and ibstat). */
+static void put_guid(struct rs_fact_val *ret, __be64 be)
+{
+	uint64_t g = be64toh(be);
+
+	ret->text = true;
+	snprintf(ret->str, sizeof(ret->str), "%04x:%04x:%04x:%04x",
+		 (unsigned)(g >> 48) & 0xffff, (unsigned)(g >> 32) & 0xffff,
+		 (unsigned)(g >> 16) & 0xffff, (unsigned)g & 0xffff);
+}
+
+static void get_node_guid(const struct rs_fact *f,
+			  const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	put_guid(ret, s->attr->orig_attr.node_guid);
+}
+
+static void get_sys_image_guid(const struct rs_fact *f,
+			       const struct rs_fact_src *s,
+			       struct rs_fact_val *ret)
+{
+	put_guid(ret, s->attr->orig_attr.sys_image_guid);
+}
+
+static void get_fw_ver(const struct rs_fact *f, const struct rs_fact_src *s,
+		       struct rs_fact_val *ret)
+{
+	put_text(ret, s->attr->orig_attr.fw_ver);
+}
+
+/* device_cap_flags_ex holds device_cap_flags' bits too, when the kernel
+ * answers the extended query; either word is enough for a bit. */
+static uint64_t dev_cap_word(const struct rs_fact_src *s)
+{
+	return s->attr->device_cap_flags_ex |
+	       s->attr->orig_attr.device_cap_flags;
+}
+
+static void get_dev_caps(const struct rs_fact *f,
+			 const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	ret->num = dev_cap_word(s);
+}
+
+static void get_dev_cap(const struct rs_fact *f, const struct rs_fact_src *s,
+			struct rs_fact_val *ret)
+{
+	ret->num = !!(dev_cap_word(s) & f->bit);
+}
+
+static void get_port_cap(const struct rs_fact *f,
+			 const struct rs_fact_src *s, struct rs_fact_val *ret)
+{
+	ret->num = !!(s->port->port_cap_flags & f->bit);
+}
+
+/*
+ * An mlx5.* fact: the member of the "mlx5" object the mlx5 plugin
+ * describes the device with, by its path ("striding_rq.max_strides"); a
+ * name in a list of names ("flags.cqe_v1") is 1, else 0.  A device the
+ * plugin does not describe (no mlx5dv, or no plugin) has 0 for each.
+ */
+static void get_mlx5(const struct rs_fact *f, const struct rs_fact_src *s,
+		     struct rs_fact_val *ret)
+{
+	const struct rs_val *v = s->plugins ? rs_val_get(s->plugins, "mlx5") :
+				 NULL;
+	char key[64];
+	const char *p = f->name;
+
+	while (v && rs_val_type_of(v) == RS_VAL_OBJ) {
+		size_t n = strcspn(p, ".");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, p);
+		v = rs_val_get(v, key);
+		p += n + !!p[n];
+		if (!*p)
+			break;
+	}
+	if (!v)
+		return;
+	switch (rs_val_type_of(v)) {
+	case RS_VAL_ARR:
+		for (size_t i = 0; *p && i < rs_val_len(v); i++) {
+			const char *e = json_object_get_string(
+				rs_val_json(rs_val_at(v, i)));
+
+			if (e && !strcmp(e, p))
+				ret->num = 1;
+		}
+		break;
+	case RS_VAL_BOOL:
+		ret->num = json_object_get_boolean(rs_val_json(v));
+		break;
+	case RS_VAL_INT:
+		ret->num = (uint64_t)json_object_get_int64(rs_val_json(v));
+		break;
+	case RS_VAL_UINT:
+		ret->num = json_object_get_uint64(rs_val_json(v));
+		break;
+	default:
+		break;
+	}
+}
+
 #define DEV(f, a) { #f, RS_FACT_DEVICE, false, true,                     \
 	offsetof(struct ibv_device_attr_ex, orig_attr.f),                 \
-	sizeof(((struct ibv_device_attr *)0)->f), NULL, a, NULL }
+	sizeof(((struct ibv_device_attr *)0)->f), NULL, a, NULL, 0 }
 #define DEV_EX(f, a) { #f, RS_FACT_DEVICE, false, true,                  \
 	offsetof(struct ibv_device_attr_ex, f),                           \
-	sizeof(((struct ibv_device_attr_ex *)0)->f), NULL, a, NULL }
-#define PORT(f, a) { #f, RS_FACT_PORT, false, false,                     \
+	sizeof(((struct ibv_device_attr_ex *)0)->f), NULL, a, NULL, 0 }
+/* Beside the caps: `devices -j` prints them elsewhere, or the word. */
+#define DEV_NC(f, a) { #f, RS_FACT_DEVICE, false, false,                 \
+	offsetof(struct ibv_device_attr_ex, orig_attr.f),                 \
+	sizeof(((struct ibv_device_attr *)0)->f), NULL, a, NULL, 0 }
+#define DEV_EX_NC(f, a) { #f, RS_FACT_DEVICE, false, false,              \
+	offsetof(struct ibv_device_attr_ex, f),                           \
+	sizeof(((struct ibv_device_attr_ex *)0)->f), NULL, a, NULL, 0 }
+#define PORT(f, a) { #f, RS_FACT_PORT, false, true,                      \
 	offsetof(struct ibv_port_attr, f),                                \
-	sizeof(((struct ibv_port_attr *)0)->f), NULL, a, NULL }
-#define GET(g, f, text, caps, fn, a, at) { #f, g, text, caps, 0, 0, fn, a, at }
+	sizeof(((struct ibv_port_attr *)0)->f), NULL, a, NULL, 0 }
+#define PORT_NC(f, a) { #f, RS_FACT_PORT, false, false,                  \
+	offsetof(struct ibv_port_attr, f),                                \
+	sizeof(((struct ibv_port_attr *)0)->f), NULL, a, NULL, 0 }
+#define GET(g, f, text, caps, fn, a, at)                                 \
+	{ #f, g, text, caps, 0, 0, fn, a, at, 0 }
+#define DEV_CAP(b, n, a) { "cap_flags." #n, RS_FACT_DEVICE, false, false,  \
+	0, 0, get_dev_cap, a, NULL, b },
+#define PORT_CAP(b, n, a) { "cap_flags." #n, RS_FACT_PORT, false, false,   \
+	0, 0, get_port_cap, a, NULL, b },
+#define ASSUMED_BIT(b, n, a) | ((a) ? (uint64_t)(b) : 0)
+#define MLX5(path) { #path, RS_FACT_MLX5, false, false, 0, 0, get_mlx5, 0,  \
+	NULL, 0 }
 
 /*
  * The order is `devices -j`'s: ibv_device_attr's limits in the header's
@@ -179,15 +312,33 @@ static const struct rs_fact facts[] = {
 	DEV_EX(max_dm_size, 131072),
 	DEV_EX(completion_timestamp_mask, 0x7fffffffffffffff),
 	DEV_EX(hca_core_clock, 156250),
+	/* What identifies the device, as `devices -j` prints it. */
+	GET(RS_FACT_DEVICE, fw_ver, true, false, get_fw_ver, 0, "0.0.0"),
+	GET(RS_FACT_DEVICE, node_guid, true, false, get_node_guid, 0,
+	    "0000:0000:0000:0000"),
+	GET(RS_FACT_DEVICE, sys_image_guid, true, false, get_sys_image_guid,
+	    0, "0000:0000:0000:0000"),
+	DEV_NC(vendor_id, 0x02c9),
+	DEV_NC(vendor_part_id, 4125),
+	DEV_NC(hw_ver, 0),
+	DEV_NC(phys_port_cnt, 1),
+	DEV_EX_NC(rss_caps.supported_qpts, 1u << IBV_QPT_RAW_PACKET),
+	DEV_EX_NC(rss_caps.max_rwq_indirection_tables, 65536),
+	DEV_EX_NC(rss_caps.max_rwq_indirection_table_size, 2048),
+	DEV_EX_NC(rss_caps.rx_hash_fields_mask, 0xff),
+	DEV_EX_NC(rss_caps.rx_hash_function, IBV_RX_HASH_FUNC_TOEPLITZ),
+	GET(RS_FACT_DEVICE, device_cap_flags, false, false, get_dev_caps,
+	    0 RS_DEV_CAP_FLAGS(ASSUMED_BIT), NULL),
+	RS_DEV_CAP_FLAGS(DEV_CAP)
 
-	GET(RS_FACT_PORT, state, true, false, get_state, 0, "ACTIVE"),
-	GET(RS_FACT_PORT, phys_state, true, false, get_phys_state, 0,
+	GET(RS_FACT_PORT, state, true, true, get_state, 0, "ACTIVE"),
+	GET(RS_FACT_PORT, phys_state, true, true, get_phys_state, 0,
 	    "LINK_UP"),
-	GET(RS_FACT_PORT, link_layer, true, false, get_link_layer, 0,
+	GET(RS_FACT_PORT, link_layer, true, true, get_link_layer, 0,
 	    "Ethernet"),
-	GET(RS_FACT_PORT, active_mtu, false, false, get_active_mtu, 1024,
+	GET(RS_FACT_PORT, active_mtu, false, true, get_active_mtu, 1024,
 	    NULL),
-	GET(RS_FACT_PORT, max_mtu, false, false, get_max_mtu, 4096, NULL),
+	GET(RS_FACT_PORT, max_mtu, false, true, get_max_mtu, 4096, NULL),
 	PORT(lid, 0),
 	PORT(sm_lid, 0),
 	PORT(lmc, 0),
@@ -202,10 +353,32 @@ static const struct rs_fact facts[] = {
 	PORT(init_type_reply, 0),
 	PORT(bad_pkey_cntr, 0),
 	PORT(qkey_viol_cntr, 0),
+	PORT_NC(port_cap_flags, 0 RS_PORT_CAP_FLAGS(ASSUMED_BIT)),
+	RS_PORT_CAP_FLAGS(PORT_CAP)
 
 	GET(RS_FACT_GID, index, false, false, get_gid_index, 1, NULL),
 	GET(RS_FACT_GID, type, true, false, get_gid_type, 0, "RoCE v2"),
 	GET(RS_FACT_GID, gid, true, false, get_gid, 0, "::ffff:192.0.2.1"),
+
+	/* mlx5dv_query_device()'s, as `devices -j` prints them under
+	 * "mlx5"; assumed 0, a device without mlx5dv. */
+	MLX5(version), MLX5(devx),
+	MLX5(flags.cqe_v1), MLX5(flags.mpw_allowed), MLX5(flags.enhanced_mpw),
+	MLX5(flags.cqe_128b_comp), MLX5(flags.cqe_128b_pad),
+	MLX5(flags.packet_based_credit_mode), MLX5(flags.real_time_ts),
+	MLX5(cqe_compression.max_num), MLX5(cqe_compression.formats.hash),
+	MLX5(cqe_compression.formats.csum),
+	MLX5(cqe_compression.formats.csum_stridx),
+	MLX5(sw_parsing.offloads.sw_parsing), MLX5(sw_parsing.offloads.csum),
+	MLX5(sw_parsing.offloads.lso),
+	MLX5(striding_rq.min_stride_bytes), MLX5(striding_rq.max_stride_bytes),
+	MLX5(striding_rq.min_strides), MLX5(striding_rq.max_strides),
+	MLX5(tunnel_offloads.vxlan), MLX5(tunnel_offloads.gre),
+	MLX5(tunnel_offloads.geneve),
+	MLX5(max_dynamic_bfregs), MLX5(max_clock_info_update_ns),
+	MLX5(dc_odp.send), MLX5(dc_odp.recv), MLX5(dc_odp.write),
+	MLX5(dc_odp.read), MLX5(dc_odp.atomic), MLX5(dc_odp.srq_recv),
+	MLX5(num_lag_ports),
 };
 
 const struct rs_fact *rs_fact_at(unsigned i)
@@ -268,7 +441,7 @@ void rs_fact_get(const struct rs_fact *f, const struct rs_fact_src *src,
 
 	memset(ret, 0, sizeof(*ret));
 	if (f->get) {
-		f->get(src, ret);
+		f->get(f, src, ret);
 		return;
 	}
 	switch (f->size) {

@@ -136,6 +136,7 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 {
 	struct rs_top *top = s->top;
 	unsigned n = 0;
+	int bad = 0;
 
 	for (unsigned k = 0; k < rs_registry_count(false); k++)
 		n += top->sections[k].count;
@@ -162,8 +163,12 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 						RS_NODE_AT(kd));
 			snprintf(o->name, sizeof(o->name), "%s '%s'", kd->name,
 				 o->id);
+			if (rs_expect_read(o, d) < 0)
+				bad = -EINVAL;
 		}
 	}
+	if (bad)
+		return bad;
 	return add_steps(s, d, top->steps, top->steps_count,
 			 rs_node_get(s->doc.root, "steps"), NULL, "");
 }
@@ -694,6 +699,8 @@ static int check_objects(struct rs_scenario *s, struct idmap *ids,
 		return r;
 	if (r < 0)
 		ret = r;
+	if (rs_expect_check_refs(s, d) < 0)
+		ret = -EINVAL;
 	for (unsigned i = 0; i < s->n_objs && d->errors < RS_MAX_ERRORS; i++) {
 		struct rs_obj *o = &s->objs[i];
 

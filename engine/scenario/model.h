@@ -41,6 +41,10 @@ struct rs_obj {
 	 * its entry gives, NULL when none. */
 	int on, on_peer;
 	const char *node_id;
+	/* expect: {create: fail}: its create is to fail, with this errno
+	 * (0: any); expect.c read it. */
+	bool expect_fail;
+	int expect_errno;
 };
 
 #define RS_NODE_ANY (-1)

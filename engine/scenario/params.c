@@ -323,8 +323,9 @@ static int fact_value(struct subst *st, const char *name, size_t len,
 
 		rs_fact_near(dot + 1, len - cl - 1, near, sizeof(near));
 		snprintf(why, why_len, "unknown fact '%.*s'%s (device.FIELD, "
-			 "port.FIELD as `rdmascn devices -j` names them, or "
-			 "gid.index, gid.type, gid.gid)",
+			 "port.FIELD as `rdmascn devices -j` names them, "
+			 "gid.index, gid.type, gid.gid, or mlx5.FIELD as "
+			 "mlx5dv_query_device() says)",
 			 (int)(len - cl - 1), dot + 1, near);
 		return -EINVAL;
 	}
@@ -691,7 +692,10 @@ static int context_ids(struct subst *st)
 			const struct rdmascn_kind *kd = rs_registry_at(false, k);
 			struct rs_node *seq = rs_node_get(root, kd->section);
 
-			if (!kd->ops || !kd->ops->probe || !seq ||
+			/* An object standing for a context (an mlx5
+			 * context) reads its device's facts too. */
+			if (!kd->ops || (!kd->ops->probe &&
+					 !kd->ops->as_context) || !seq ||
 			    seq->type != RS_NODE_SEQ)
 				continue;
 			for (size_t i = 0; i < seq->n; i++) {

@@ -25,6 +25,18 @@ const cyaml_schema_value_t rs_step_entry_schema = {
 };
 
 static cyaml_schema_value_t kind_values[RS_MAX_KINDS];
+
+static const cyaml_strval_t expect_create_names[] = {
+	{ "fail", RS_EXPECT_FAIL },
+};
+static const cyaml_schema_field_t expect_fields[] = {
+	CYAML_FIELD_ENUM("create", CYAML_FLAG_DEFAULT | CYAML_FLAG_STRICT,
+			 struct rs_expect, create, expect_create_names, 1),
+	CYAML_FIELD_STRING_PTR("errno", CYAML_FLAG_POINTER |
+			       CYAML_FLAG_OPTIONAL, struct rs_expect, err, 1,
+			       32),
+	CYAML_FIELD_END
+};
 /* Each object kind's fields and `count:` after them: every entry may be
  * counted, whatever its kind (a plugin's too); the count is stored past
  * the kind's struct (RS_COUNT_AT), so no kind declares it. */
@@ -135,7 +147,7 @@ static const cyaml_schema_field_t *with_count(unsigned k,
 
 	while (kd->fields && kd->fields[n].key)
 		n++;
-	kind_fields[k] = rs_calloc(n + 3, sizeof(*kind_fields[k]));
+	kind_fields[k] = rs_calloc(n + 4, sizeof(*kind_fields[k]));
 	if (!kind_fields[k])
 		return kd->fields;
 	if (n)
@@ -157,6 +169,15 @@ static const cyaml_schema_field_t *with_count(unsigned k,
 			.flags = CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			.data_size = sizeof(char),
 			.string = { .min = 1, .max = RDMASCN_ID_MAX },
+		},
+	};
+	kind_fields[k][n + 2] = (cyaml_schema_field_t){
+		.key = "expect",
+		.data_offset = RS_EXPECT_AT(kd),
+		.value = {
+			CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER |
+					    CYAML_FLAG_OPTIONAL,
+					    struct rs_expect, expect_fields),
 		},
 	};
 	return kind_fields[k];

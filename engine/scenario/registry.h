@@ -96,7 +96,27 @@ struct rs_step_common {
  */
 #define RS_COUNT_AT(kd) ((((kd)->size) + 7u) & ~7u)
 #define RS_NODE_AT(kd) (RS_COUNT_AT(kd) + 8u)
-#define RS_ITEM_SIZE(kd) (RS_COUNT_AT(kd) + 16u)
+/* `expect:` likewise: a struct rs_expect * (NULL: not given). */
+#define RS_EXPECT_AT(kd) (RS_COUNT_AT(kd) + 16u)
+#define RS_ITEM_SIZE(kd) (RS_COUNT_AT(kd) + 24u)
+
+/* expect: {create: fail, errno: EINVAL} on an object entry: its create
+ * is to fail (with that errno: a name or a number; none: any). */
+enum rs_expect_create { RS_EXPECT_FAIL = 1 };
+struct rs_expect {
+	int create;              /* enum rs_expect_create */
+	char *err;               /* errno as written; NULL: any */
+};
+
+struct rs_obj;
+struct rs_scenario;
+struct rs_diag;
+/* @o's expect: into o->expect_fail and o->expect_errno, or an error at
+ * expect.errno naming what an errno may be. */
+int rs_expect_read(struct rs_obj *o, struct rs_diag *d);
+/* A reference to (or `after:`) an object whose create is to fail is an
+ * error at the reference, naming that object. */
+int rs_expect_check_refs(struct rs_scenario *s, struct rs_diag *d);
 /* The most elements one entry may make. */
 #define RS_COUNT_MAX 100000u
 /* The most objects and steps a scenario may hold, counts expanded: a

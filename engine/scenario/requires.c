@@ -57,8 +57,9 @@ int rs_requires_check(struct rs_scenario *s, struct rs_diag *d)
 				     sizeof(near));
 			r = bad(d, s, i, "fact", "unknown fact '%s'%s "
 				"(device.FIELD, port.FIELD as `rdmascn devices "
-				"-j` names them, or gid.index, gid.type, "
-				"gid.gid)", b->fact, near);
+				"-j` names them, gid.index, gid.type, gid.gid, "
+				"or mlx5.FIELD as mlx5dv_query_device() says)",
+				b->fact, near);
 			continue;
 		}
 		if (!b->min && !b->max && !b->equals)

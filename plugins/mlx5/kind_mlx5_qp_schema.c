@@ -74,11 +74,11 @@ static const cyaml_strval_t access_names[] = {
 #define UINT(key, s, m) CYAML_FIELD_UINT(key, CYAML_FLAG_OPTIONAL, s, m)
 
 static const cyaml_schema_field_t cap_fields[] = {
-	UINT("max_send_wr", struct mlx5_qp_cap, max_send_wr),
-	UINT("max_recv_wr", struct mlx5_qp_cap, max_recv_wr),
-	UINT("max_send_sge", struct mlx5_qp_cap, max_send_sge),
-	UINT("max_recv_sge", struct mlx5_qp_cap, max_recv_sge),
-	UINT("max_inline_data", struct mlx5_qp_cap, max_inline_data),
+	UINT("max_send_wr", struct rdmascn_qp_cap, max_send_wr),
+	UINT("max_recv_wr", struct rdmascn_qp_cap, max_recv_wr),
+	UINT("max_send_sge", struct rdmascn_qp_cap, max_send_sge),
+	UINT("max_recv_sge", struct rdmascn_qp_cap, max_recv_sge),
+	UINT("max_inline_data", struct rdmascn_qp_cap, max_inline_data),
 	CYAML_FIELD_END
 };
 
@@ -196,9 +196,10 @@ static int check_dc(struct rdmascn_obj *obj, struct rdmascn_diag *d,
 
 static int mlx5_qp_check(struct rdmascn_obj *obj, struct rdmascn_diag *d)
 {
-	const struct mlx5_qp *q = rdmascn_obj_data(obj);
+	struct mlx5_qp *q = rdmascn_obj_data(obj);
 	int r = 0;
 
+	q->cap_given = rdmascn_qp_cap_given(obj);
 	if (q->path_mtu && q->path_mtu != 256 && q->path_mtu != 512 &&
 	    q->path_mtu != 1024 && q->path_mtu != 2048 &&
 	    q->path_mtu != 4096) {

@@ -25,13 +25,6 @@ enum mlx5_qp_type {
 	MLX5_QPT_DRIVER = 100,
 };
 
-struct mlx5_qp_cap {
-	uint32_t max_send_wr;
-	uint32_t max_recv_wr;
-	uint32_t max_send_sge;
-	uint32_t max_recv_sge;
-	uint32_t max_inline_data;
-};
 
 struct mlx5_qp_streams {
 	uint8_t log_num_concurent;
@@ -53,7 +46,7 @@ struct mlx5_qp {
 	char *recv_cq;
 	char *srq;
 	int type;                   /* enum mlx5_qp_type */
-	struct mlx5_qp_cap *cap;    /* NULL: the type's defaults */
+	struct rdmascn_qp_cap *cap; /* NULL: the type's defaults */
 	int sq_sig_all;
 	uint64_t send_ops;          /* IBV_QP_EX_WITH_* */
 	uint64_t mlx5_send_ops;     /* MLX5DV_QP_EX_WITH_* */
@@ -69,6 +62,9 @@ struct mlx5_qp {
 	 * (register_layout's check raises it); the create asks for at
 	 * least this much. */
 	uint32_t umr_inline;
+	/* Not a field: which of cap: are given (RDMASCN_QP_CAP_*), as
+	 * the check read them; the others are qps' defaults. */
+	unsigned cap_given;
 };
 
 /* What a declaration asks mlx5dv_create_qp() for: both attribute

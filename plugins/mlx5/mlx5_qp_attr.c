@@ -15,11 +15,6 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Defaults when cap: is not given: a DCT receives through its SRQ and
- * sends nothing; a DCI only sends. */
-#define QP_DEFAULT_WR 64
-#define QP_DEFAULT_SGE 1
-
 static enum ibv_qp_type verbs_type(int type)
 {
 	switch (type) {
@@ -43,18 +38,9 @@ void mlx5_qp_init_attr(const struct mlx5_qp *q,
 	ax->qp_type = verbs_type(q->type);
 	ax->sq_sig_all = q->sq_sig_all;
 	ax->comp_mask = IBV_QP_INIT_ATTR_PD;
-	if (q->cap) {
-		ax->cap.max_send_wr = q->cap->max_send_wr;
-		ax->cap.max_recv_wr = q->cap->max_recv_wr;
-		ax->cap.max_send_sge = q->cap->max_send_sge;
-		ax->cap.max_recv_sge = q->cap->max_recv_sge;
-		ax->cap.max_inline_data = q->cap->max_inline_data;
-	} else {
-		ax->cap.max_send_wr = sq ? QP_DEFAULT_WR : 0;
-		ax->cap.max_send_sge = sq ? QP_DEFAULT_SGE : 0;
-		ax->cap.max_recv_wr = rq && !q->dc ? QP_DEFAULT_WR : 0;
-		ax->cap.max_recv_sge = rq && !q->dc ? QP_DEFAULT_SGE : 0;
-	}
+	/* The fields not given as qps default them: a DCT receives
+	 * through its SRQ and sends nothing; a DCI only sends. */
+	rdmascn_qp_caps(q->cap, q->cap_given, sq, rq && !q->dc, &ax->cap);
 	/* Room for the largest UMR WR a register_layout step posts. */
 	if (ax->cap.max_inline_data < q->umr_inline)
 		ax->cap.max_inline_data = q->umr_inline;

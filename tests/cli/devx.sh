@@ -41,6 +41,29 @@ got=$(jq -c '.calls[] | select(.object == "devx_obj '"'tis'"'" and .name == "mlx
 want='{"context":"m","command":"CREATE_TIS","ctx.prio":3,"ctx.transport_domain":"transport_domain(td)","in":"0912<31*00>03<158*00>","inlen":192,"outlen":16}'
 [ "$got" = "$want" ] || bad "tis fields: got $got, want $want"
 
+# mlx5_qps cap: as qps cap: a field not given keeps its default (16 WRs,
+# 1 SGE), one given as 0 is 0; the same numbers an rc qps entry asks for.
+n=$((n + 1))
+cat >"$tmp/cap.yaml" <<'EOF'
+scenario: mlx5_qp_cap_defaults
+contexts: [{id: ctx, device: any}]
+pds: [{id: pd, context: ctx}]
+cqs: [{id: cq, context: ctx, cqe: 16}]
+qps:
+  - {id: core, pd: pd, type: rc, send_cq: cq, cap: {max_inline_data: 128}}
+mlx5_qps:
+  - {id: inl, pd: pd, type: rc, send_cq: cq, cap: {max_inline_data: 128}}
+  - {id: norecv, pd: pd, type: rc, send_cq: cq, cap: {max_recv_wr: 0}}
+  - {id: none, pd: pd, type: rc, send_cq: cq}
+EOF
+"$rdmascn" run -n "$tmp/cap.yaml" >"$tmp/dry" 2>&1 || bad "cap: $(cat "$tmp/dry")"
+caps='max_send_wr=16 max_recv_wr=16 max_send_sge=1 max_recv_sge=1'
+grep -q "ibv_create_qp(.* $caps max_inline_data=128)  # qp 'core'" "$tmp/dry" &&
+grep -q "mlx5dv_create_qp(.* $caps max_inline_data=128 .*# mlx5_qp 'inl'" "$tmp/dry" &&
+grep -q "mlx5dv_create_qp(.* max_send_wr=16 max_recv_wr=0 max_send_sge=1 max_recv_sge=1 max_inline_data=0 .*# mlx5_qp 'norecv'" "$tmp/dry" &&
+grep -q "mlx5dv_create_qp(.* $caps max_inline_data=0 .*# mlx5_qp 'none'" "$tmp/dry" ||
+	bad "mlx5_qps cap defaults: $(grep create_qp "$tmp/dry")"
+
 # Each allocation of a dry run failing in turn, until one N is past them
 # all: an error that says "out of memory" (exit 3), never a crash.
 n=$((n + 1))

@@ -29,7 +29,8 @@ for f in "$scndir"/*.yaml "$scndir"/nodes/*.yaml; do
 		sed -n "s/^       .*  # \(.*\)$/\1/p" | uniq >"$tmp/torn"
 	tac "$tmp/plan" | diff -u - "$tmp/torn" >"$tmp/diff" ||
 		{ cat "$tmp/diff"; fail "$name: teardown calls not the reverse"; }
-	grep -v '^  \[\|^       \|^create:\|^steps:\|^teardown:\|^dry run' "$tmp/dry" &&
+	# (and what a fact was assumed to be)
+	grep -v '^  \[\|^       \|^create:\|^steps:\|^teardown:\|^dry run\|^assumed   ' "$tmp/dry" &&
 		fail "$name: unexpected lines in the dry run"
 	echo "ok $name: $(grep -c '^  \[' "$tmp/dry") calls, $(wc -l <"$tmp/plan") objects, teardown reversed"
 done
@@ -204,3 +205,31 @@ echo "ok post: write chain of 3 (signal every 2nd, inline), cmp_swap, send with 
 "$rdmascn" run --dry-run "$scndir/flow_steering.yaml" >"$tmp/dry"
 knob "ibv_create_flow(qp=rx port=1 priority=0 flags=0x0 specs=eth{dst_mac=02:00:0a:63:00:01/ff:ff:ff:ff:ff:ff,ether_type=2048/0xffff},ipv4{dst_ip=10.99.0.0/255.255.255.0,proto=17/0xff},udp{dst_port=4791/0xffff} size=108)"
 echo "ok flow: each spec's values and masks (all ones unless a mask is given)"
+
+# expect: {create: fail, errno: ...}: a dry run makes the call it would
+# (none fails without a device), says what the run will expect, and the
+# record carries the expectation, errno by name or number alike.
+cat >"$tmp/expect.yaml" <<'EOF'
+scenario: expect_fail
+contexts: [{id: ctx, device: any}]
+pds: [{id: pd, context: ctx}]
+cqs:
+  - {id: cq, context: ctx, cqe: 16}
+  - {id: big, context: ctx, cqe: "${ctx.device.max_cqe + 1}", expect: {create: fail, errno: EINVAL}}
+qps:
+  - {id: q, pd: pd, type: rc, send_cq: cq, cap: {max_inline_data: 1048576}, expect: {create: fail, errno: 22}}
+mrs:
+  - {id: m, pd: pd, length: 64, access: [local_write], expect: {create: fail}}
+EOF
+"$rdmascn" run --dry-run --json "$tmp/expect.json" "$tmp/expect.yaml" >"$tmp/dry" 2>&1 ||
+	fail "expect: dry run exit $?: $(cat "$tmp/dry")"
+grep -q "ibv_create_cq(context=ctx cqe=4194304 .*# cq 'big'" "$tmp/dry" ||
+	fail "expect: no create_cq for big: $(cat "$tmp/dry")"
+grep -qx "       expect: cq 'big': its create fails with EINVAL" "$tmp/dry" &&
+grep -qx "       expect: qp 'q': its create fails with EINVAL" "$tmp/dry" &&
+grep -qx "       expect: mr 'm': its create fails with an error" "$tmp/dry" ||
+	fail "expect: the dry run does not say what is expected: $(cat "$tmp/dry")"
+got=$(jq -c '[.objects[] | select(.expect) | [.id, .expect.create, .expect.error // "any"]]' "$tmp/expect.json")
+[ "$got" = '[["m","fail","any"],["big","fail","EINVAL"],["q","fail","EINVAL"]]' ] ||
+	fail "expect: record: $got"
+echo "ok expect: create: fail shown by the dry run and in the record"

@@ -180,6 +180,62 @@ echo "facts: $(grep -m1 max_dm_size "$tmp/err")"
 /usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/pf.json" 0 ||
 	fail "records (see above)"
 
+# What identifies rxe0 (fw_ver, GUIDs, vendor, part, hw_ver, port count),
+# a cap flag bit by bit and rss_caps, read as facts by a run: the values
+# `devices -j` prints, rxe's vendor id 0xffffff, one port.
+cat >"$tmp/ids.yaml" <<'EOF'
+scenario: rxe_ids
+params:
+  fw: "${ctx.device.fw_ver}"
+  guid: "${ctx.device.node_guid}"
+  sysguid: "${ctx.device.sys_image_guid}"
+  vendor: "${ctx.device.vendor_id}"
+  part: "${ctx.device.vendor_part_id}"
+  hw: "${ctx.device.hw_ver}"
+  ports: "${ctx.device.phys_port_cnt}"
+  mmx: "${ctx.device.cap_flags.mem_mgt_extensions}"
+  xrc: "${ctx.device.cap_flags.xrc}"
+  cm: "${ctx.port.cap_flags.cm_sup}"
+  rwq: "${ctx.device.rss_caps.max_rwq_indirection_table_size}"
+  mlx5: "${ctx.mlx5.version}"
+requires:
+  facts:
+    - {fact: device.phys_port_cnt, equals: 1}
+    - {fact: port.cap_flags.cm_sup, equals: 1}
+contexts:
+  - {id: ctx, device: rxe0}
+EOF
+"$rdmascn" run --json "$tmp/ids.json" "$tmp/ids.yaml" >"$tmp/out" 2>"$tmp/err" ||
+	fail "ids: exit $?: $(cat "$tmp/out" "$tmp/err")"
+fv() { jq -r --arg f "$1" '.device_facts[] | select(.fact == $f) |
+	(.value | tostring) + (if .assumed then " assumed" else "" end)' \
+	"$tmp/ids.json"; }
+for k in fw_ver node_guid sys_image_guid vendor_part_id hw_ver \
+	phys_port_cnt; do
+	[ "$(fv "device.$k")" = "$(q "$dev | .$k")" ] ||
+		fail "device.$k is '$(fv "device.$k")', devices -j says '$(q "$dev | .$k")'"
+done
+[ "$(fv device.vendor_id)" = $((0xffffff)) ] ||
+	fail "device.vendor_id is $(fv device.vendor_id), rxe's is 0xffffff"
+[ "$(printf '0x%04x' "$(fv device.vendor_id)")" = "$(q "$dev | .vendor_id")" ] ||
+	fail "device.vendor_id is not devices -j's $(q "$dev | .vendor_id")"
+[ "$(fv device.phys_port_cnt)" = 1 ] || fail "phys_port_cnt $(fv device.phys_port_cnt)"
+grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' <<<"$(fv device.fw_ver)" ||
+	fail "fw_ver '$(fv device.fw_ver)' is not rxe's MAJOR.MINOR.SUB"
+[ "$(fv device.node_guid)" != 0000:0000:0000:0000 ] || fail "node_guid is zero"
+[ "$(fv device.cap_flags.mem_mgt_extensions)" = 1 ] ||
+	fail "cap_flags.mem_mgt_extensions is $(fv device.cap_flags.mem_mgt_extensions)"
+[ "$(fv device.cap_flags.xrc)" = 0 ] || fail "rxe has cap_flags.xrc"
+[ "$(fv port.cap_flags.cm_sup)" = 1 ] || fail "port.cap_flags.cm_sup not 1"
+[ "$(fv device.rss_caps.max_rwq_indirection_table_size)" = \
+  "$(q "$dev | .caps.rss_caps.max_rwq_indirection_table_size")" ] ||
+	fail "rss_caps.max_rwq_indirection_table_size differs from devices -j"
+# rxe is no mlx5 device: the mlx5 plugin says nothing of it, so 0.
+[ "$(fv mlx5.version)" = 0 ] || fail "rxe0 has mlx5.version $(fv mlx5.version)"
+/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/ids.json" 0 ||
+	fail "ids: record (see above)"
+echo "facts: rxe0 fw_ver=$(fv device.fw_ver) node_guid=$(fv device.node_guid) vendor_id=$(fv device.vendor_id) phys_port_cnt=$(fv device.phys_port_cnt), passed"
+
 # Limits, before anything is created: more objects than one of rxe0's
 # maxima (the smallest among PDs, CQs, QPs, SRQs, MWs: counted entries of
 # at most 100,000, to the maximum + 1), a CQ deeper than its max_cqe, a

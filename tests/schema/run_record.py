@@ -9,7 +9,8 @@ schemas/rdmascn-run.schema.json and against what a record promises:
 - its exit code is the one given (the process's own);
 - its verdict is the one the exit code means;
 - teardown took down exactly what was created, in exact reverse;
-- a passed run created every object and passed every planned step;
+- a passed run created every object (or saw its create fail as its
+  expect: said) and passed every planned step;
 - a matrix document: each cell's record keeps the promises above, each
   cell is named for its params, and the document's exit code is the
   worst of its cells' (invalid > could not run > failed > skipped >
@@ -96,7 +97,10 @@ def check_run(rec, rc, verdict_only=False):
         if c.get("ok") is False and "errno" not in c:
             errs.append("call %s failed without an errno" % c.get("name"))
     if rec.get("verdict") == "passed":
-        bad = [o["id"] for o in rec["objects"] if o["outcome"] != "created"]
+        # expect: {create: fail}: a create that failed as it said is
+        # its object's pass.
+        bad = [o["id"] for o in rec["objects"]
+               if o["outcome"] not in ("created", "failed as expected")]
         if bad:
             errs.append("passed, but not created: %s" % bad)
         got = len(rec["steps"])

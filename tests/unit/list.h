@@ -101,10 +101,13 @@
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \
 	X(gates, shown)                                                   \
+	X(expect, read_and_handed_over)                                   \
 	X(facts, expr_precedence)                                         \
 	X(facts, expr_range)                                              \
 	X(facts, expr_errors)                                             \
 	X(facts, table)                                                   \
+	X(facts, ids_and_flags)                                           \
+	X(facts, mlx5_described)                                          \
 	X(facts, requires_bounds)                                         \
 	X(facts, reload)                                                  \
 	X(facets, device_and_pd)                                          \
@@ -138,6 +141,7 @@
 	X(mlx5_enc, create_cq_umem)                                       \
 	X(mlx5qp, dci_attr)                                               \
 	X(mlx5qp, dct_attr_and_states)                                    \
+	X(mlx5qp, cap_defaults_like_qps)                                  \
 	X(mlx5qp, raw_packet_flags)                                       \
 	X(mlx5qp, rc_waits_for_a_connection)                              \
 	X(mlx5qp, comp_mask_names)                                        \

@@ -6,6 +6,7 @@
  * reload of the file with its device's facts (the device faked by
  * filling the context's probe result).
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +187,127 @@ TEST(facts, table)
 		rs_fact_assumed(f, &v);
 		CHECK(v.text == f->text);
 	}
+}
+
+/* What identifies the device and its flag words, as rxe reports them:
+ * GUIDs as ibstat prints them, each named cap bit a 0/1 fact. */
+#define FACT(name) rs_fact_find(name, strlen(name))
+TEST(facts, ids_and_flags)
+{
+	struct ibv_device_attr_ex ax = { 0 };
+	struct ibv_port_attr pa = { 0 };
+	struct rs_fact_src src = { .name = "rxe0", .attr = &ax, .port = &pa };
+	struct rs_fact_val v;
+
+	snprintf(ax.orig_attr.fw_ver, sizeof(ax.orig_attr.fw_ver), "0.0.0");
+	ax.orig_attr.node_guid = htobe64(0x505400fffe123456ull);
+	ax.orig_attr.sys_image_guid = htobe64(0x0002c90300a1b2c3ull);
+	ax.orig_attr.vendor_id = 0xffffff;
+	ax.orig_attr.vendor_part_id = 0;
+	ax.orig_attr.hw_ver = 7;
+	ax.orig_attr.phys_port_cnt = 1;
+	ax.orig_attr.device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN;
+	ax.device_cap_flags_ex = IBV_DEVICE_RAW_SCATTER_FCS;
+	ax.rss_caps.max_rwq_indirection_table_size = 512;
+	ax.rss_caps.rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ;
+	pa.port_cap_flags = IBV_PORT_CM_SUP | IBV_PORT_IP_BASED_GIDS;
+
+	rs_fact_get(FACT("device.fw_ver"), &src, &v);
+	CHECK(v.text);
+	CHECK_STR(v.str, "0.0.0");
+	rs_fact_get(FACT("device.node_guid"), &src, &v);
+	CHECK_STR(v.str, "5054:00ff:fe12:3456");
+	rs_fact_get(FACT("device.sys_image_guid"), &src, &v);
+	CHECK_STR(v.str, "0002:c903:00a1:b2c3");
+	rs_fact_get(FACT("device.vendor_id"), &src, &v);
+	CHECK_UINT(v.num, 0xffffff);
+	rs_fact_get(FACT("device.hw_ver"), &src, &v);
+	CHECK_UINT(v.num, 7);
+	rs_fact_get(FACT("device.phys_port_cnt"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("device.rss_caps.max_rwq_indirection_table_size"),
+		    &src, &v);
+	CHECK_UINT(v.num, 512);
+	rs_fact_get(FACT("device.rss_caps.rx_hash_function"), &src, &v);
+	CHECK_UINT(v.num, IBV_RX_HASH_FUNC_TOEPLITZ);
+	/* A bit of either word counts: _ex holds the extended ones. */
+	rs_fact_get(FACT("device.cap_flags.rc_rnr_nak_gen"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("device.cap_flags.raw_scatter_fcs"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("device.cap_flags.xrc"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	rs_fact_get(FACT("device.device_cap_flags"), &src, &v);
+	CHECK_UINT(v.num, IBV_DEVICE_RC_RNR_NAK_GEN |
+		   IBV_DEVICE_RAW_SCATTER_FCS);
+	rs_fact_get(FACT("port.cap_flags.cm_sup"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("port.cap_flags.sm"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	rs_fact_get(FACT("port.port_cap_flags"), &src, &v);
+	CHECK_UINT(v.num, IBV_PORT_CM_SUP | IBV_PORT_IP_BASED_GIDS);
+	CHECK(!FACT("device.cap_flags.nosuch"));
+	CHECK(!FACT("port.cap_flags.rc_rnr_nak_gen"));
+
+	/* Assumed: a capable RoCE NIC's. */
+	rs_fact_assumed(FACT("device.cap_flags.rc_rnr_nak_gen"), &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_assumed(FACT("port.cap_flags.ip_based_gids"), &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_assumed(FACT("device.vendor_id"), &v);
+	CHECK_UINT(v.num, 0x02c9);
+	rs_fact_assumed(FACT("device.fw_ver"), &v);
+	CHECK_STR(v.str, "0.0.0");
+}
+
+/* mlx5.*: what the mlx5 plugin says of the device under "mlx5", by path;
+ * a name in a list is 1; a device it does not describe has 0. */
+TEST(facts, mlx5_described)
+{
+	struct rs_val *plugins = rs_val_obj(), *m, *g, *flags;
+	struct rs_fact_src src = { .plugins = plugins };
+	struct rs_fact_val v;
+
+	CHECK(plugins);
+	m = rs_val_put_obj(plugins, "mlx5");
+	rs_val_put_u64(m, "version", 1);
+	rs_val_put_bool(m, "devx", true);
+	flags = rs_val_put_arr(m, "flags");
+	rs_val_push_str(flags, "cqe_v1");
+	rs_val_push_str(flags, "enhanced_mpw");
+	g = rs_val_put_obj(m, "striding_rq");
+	rs_val_put_u64(g, "max_strides", 65536);
+	g = rs_val_put_obj(m, "cqe_compression");
+	rs_val_put_u64(g, "max_num", 64);
+	rs_val_push_str(rs_val_put_arr(g, "formats"), "csum");
+
+	rs_fact_get(FACT("mlx5.version"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("mlx5.devx"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("mlx5.flags.cqe_v1"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("mlx5.flags.mpw_allowed"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	rs_fact_get(FACT("mlx5.striding_rq.max_strides"), &src, &v);
+	CHECK_UINT(v.num, 65536);
+	rs_fact_get(FACT("mlx5.cqe_compression.max_num"), &src, &v);
+	CHECK_UINT(v.num, 64);
+	rs_fact_get(FACT("mlx5.cqe_compression.formats.csum"), &src, &v);
+	CHECK_UINT(v.num, 1);
+	rs_fact_get(FACT("mlx5.cqe_compression.formats.hash"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	/* Not reported (no DYN_BFREGS in its comp_mask): 0. */
+	rs_fact_get(FACT("mlx5.max_dynamic_bfregs"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	CHECK(!FACT("mlx5.nosuch"));
+	/* rxe: the plugin says nothing of it. */
+	src.plugins = NULL;
+	rs_fact_get(FACT("mlx5.version"), &src, &v);
+	CHECK_UINT(v.num, 0);
+	rs_fact_assumed(FACT("mlx5.striding_rq.max_strides"), &v);
+	CHECK_UINT(v.num, 0);
+	rs_val_free(plugins);
 }
 
 TEST(facts, requires_bounds)

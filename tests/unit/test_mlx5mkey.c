@@ -128,7 +128,7 @@ TEST(mlx5mkey, entries_as_the_device_takes_them)
 /* register_layout's check raises umr_inline; the create asks for it. */
 TEST(mlx5mkey, qp_asks_for_the_umr_room)
 {
-	struct mlx5_qp_cap cap = { 16, 16, 1, 1, 100 };
+	struct rdmascn_qp_cap cap = { 16, 16, 1, 1, 100 };
 	struct mlx5_qp q = {
 		.type = MLX5_QPT_RC, .send_cq = "cq",
 		.mlx5_send_ops = MLX5DV_QP_EX_WITH_MR_LIST, .umr_inline = 44,
@@ -140,6 +140,7 @@ TEST(mlx5mkey, qp_asks_for_the_umr_room)
 	CHECK_UINT(ax.cap.max_inline_data, 44);
 	CHECK_UINT(dv.send_ops_flags, MLX5DV_QP_EX_WITH_MR_LIST);
 	q.cap = &cap;
+	q.cap_given = RDMASCN_QP_CAP_MAX_INLINE_DATA;
 	mlx5_qp_init_attr(&q, &ax, &dv);
 	CHECK_UINT(ax.cap.max_inline_data, 100);
 	cap.max_inline_data = 12;

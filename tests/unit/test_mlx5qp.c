@@ -18,11 +18,13 @@ static const struct rdmascn_port port2 = { .port = 2, .gid_index = 3 };
 
 TEST(mlx5qp, dci_attr)
 {
-	struct mlx5_qp_cap cap = { 100, 0, 1, 0, 0 };
+	struct rdmascn_qp_cap cap = { 100, 0, 1, 0, 0 };
 	struct mlx5_qp_streams st = { 3, 2 };
 	struct mlx5_qp_dc dc = { .type = MLX5DV_DCTYPE_DCI, .streams = &st };
 	struct mlx5_qp q = {
 		.type = MLX5_QPT_DRIVER, .send_cq = "cq", .cap = &cap,
+		.cap_given = RDMASCN_QP_CAP_MAX_SEND_WR |
+			     RDMASCN_QP_CAP_MAX_SEND_SGE,
 		.dc = &dc, .send_ops = IBV_QP_EX_WITH_RDMA_WRITE,
 		.mlx5_send_ops = MLX5DV_QP_EX_WITH_MR_LIST,
 	};
@@ -123,6 +125,35 @@ TEST(mlx5qp, dct_attr_and_states)
 	CHECK_STR(mlx5_dc_type_name(MLX5DV_DCTYPE_DCT), "DCT");
 }
 
+/* cap: {max_inline_data: 128} keeps the other fields' defaults, as a
+ * qps entry does (they were 0/0/0/0 once, and 64 WRs where qps has 16). */
+TEST(mlx5qp, cap_defaults_like_qps)
+{
+	struct rdmascn_qp_cap cap = { .max_inline_data = 128 };
+	struct mlx5_qp q = {
+		.type = MLX5_QPT_RC, .send_cq = "cq", .cap = &cap,
+		.cap_given = RDMASCN_QP_CAP_MAX_INLINE_DATA,
+	};
+	struct ibv_qp_init_attr_ex ax;
+	struct mlx5dv_qp_init_attr dv;
+	struct ibv_qp_cap core;
+
+	mlx5_qp_init_attr(&q, &ax, &dv);
+	CHECK_UINT(ax.cap.max_send_wr, 16);
+	CHECK_UINT(ax.cap.max_recv_wr, 16);
+	CHECK_UINT(ax.cap.max_send_sge, 1);
+	CHECK_UINT(ax.cap.max_recv_sge, 1);
+	CHECK_UINT(ax.cap.max_inline_data, 128);
+	/* The same as the core's rule gives for an rc qp. */
+	rdmascn_qp_caps(&cap, q.cap_given, true, true, &core);
+	CHECK_MEM(&core, &ax.cap, sizeof(core));
+	/* A field given as 0 is 0, not the default. */
+	q.cap_given |= RDMASCN_QP_CAP_MAX_RECV_WR;
+	mlx5_qp_init_attr(&q, &ax, &dv);
+	CHECK_UINT(ax.cap.max_recv_wr, 0);
+	CHECK_UINT(ax.cap.max_send_wr, 16);
+}
+
 TEST(mlx5qp, raw_packet_flags)
 {
 	struct mlx5_qp q = {
@@ -137,9 +168,9 @@ TEST(mlx5qp, raw_packet_flags)
 
 	mlx5_qp_init_attr(&q, &ax, &dv);
 	CHECK_INT(ax.qp_type, IBV_QPT_RAW_PACKET);
-	/* No cap: the defaults, both queues. */
-	CHECK_UINT(ax.cap.max_send_wr, 64);
-	CHECK_UINT(ax.cap.max_recv_wr, 64);
+	/* No cap: the defaults, both queues, as qps has them. */
+	CHECK_UINT(ax.cap.max_send_wr, 16);
+	CHECK_UINT(ax.cap.max_recv_wr, 16);
 	CHECK_UINT(ax.cap.max_recv_sge, 1);
 	CHECK_UINT(dv.comp_mask, MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS);
 	CHECK_UINT(dv.create_flags, (1u << 0) | (1u << 1));

@@ -55,6 +55,35 @@ rdmascn_cq_handle_new(struct ibv_cq_ex *cq_ex,
 		      struct ibv_comp_channel *channel, uint64_t wc_flags);
 void rdmascn_cq_handle_free(struct rdmascn_cq_handle *h);
 
+/* A QP's cap: as declared (the fields ibv_qp_cap has). */
+struct rdmascn_qp_cap {
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_inline_data;
+};
+
+struct rdmascn_obj;
+
+/*
+ * The caps a QP asks the device for, one rule for qps and a plugin's
+ * QPs: each field cap: gives (bit RDMASCN_QP_CAP_* of @given), else
+ * 16 WRs and 1 SGE on a queue the QP has (@sq, @rq), 0 on one it lacks,
+ * no inline data.  rdmascn_qp_cap_given() reads which fields @obj's
+ * cap: gives.
+ */
+enum {
+	RDMASCN_QP_CAP_MAX_SEND_WR = 1u << 0,
+	RDMASCN_QP_CAP_MAX_RECV_WR = 1u << 1,
+	RDMASCN_QP_CAP_MAX_SEND_SGE = 1u << 2,
+	RDMASCN_QP_CAP_MAX_RECV_SGE = 1u << 3,
+	RDMASCN_QP_CAP_MAX_INLINE_DATA = 1u << 4,
+};
+unsigned rdmascn_qp_cap_given(const struct rdmascn_obj *obj);
+void rdmascn_qp_caps(const struct rdmascn_qp_cap *cap, unsigned given,
+		     bool sq, bool rq, struct ibv_qp_cap *ret);
+
 /* The verbs object behind the object named @id (a pd or parent domain,
  * a cq, an srq); NULL when there is none (yet, or in a dry run). */
 struct ibv_pd *rdmascn_live_pd(struct rdmascn_run *run, const char *id);
