@@ -23,13 +23,13 @@ mkdir -p "$vm/vm0/ctl/jobs"
 : >"$vm/.rdmascn-softroce"
 printf 'rdmascn_rw0 %s\n' "$tmp" >"$vm/vm0/ctl/shares"
 cp /bin/sleep "$tmp/qemu-fake"
-"$tmp/qemu-fake" 600 &
+"$tmp/qemu-fake" 120 &
 fake=$!
 echo $fake >"$vm/vm0/qemu.pid"
 # The guest's loop (rdmascn-softroce --start), on this host.
 guest() {
 	local j
-	while [ -d "$vm/vm0/ctl/jobs" ]; do
+	while [ -d "$vm/vm0/ctl/jobs" ] && kill -0 $fake 2>/dev/null; do
 		for j in "$vm"/vm0/ctl/jobs/*; do
 			[ -e "$j/job.sh" ] && [ ! -e "$j/taken" ] || continue
 			: >"$j/taken"

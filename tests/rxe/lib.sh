@@ -69,8 +69,10 @@ assert_clean() {
 		fail "$what: teardown is not the reverse of creation"
 	fi
 	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
-	[ "$(rec '.leaks.checked and .leaks.count == 0')" = true ] ||
-		fail "$what: the record's leaks: $(rec -c .leaks)"
+	# A matrix's record has a record per cell (scenarios/rc_sweep.yaml).
+	[ "$(rec '[if .cells then .cells[] else . end |
+		  .leaks.checked and .leaks.count == 0] | all')" = true ] ||
+		fail "$what: the record's leaks: $(rec -c '[if .cells then .cells[] else . end | .leaks]')"
 }
 
 # expect NAME WANT_RC FILE [ARGS]: run it with --check-leaks into
