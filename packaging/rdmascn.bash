@@ -90,7 +90,7 @@ _rdmascn_params() # FILE
 _rdmascn()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-	local verbs='run validate plan graph schema devices plugins compare softroce'
+	local verbs='run validate plan graph schema devices plugins compare report softroce'
 	local verb='' i opts
 
 	COMPREPLY=()
@@ -172,10 +172,15 @@ _rdmascn()
 		_rdmascn_files
 		return 0 ;;
 	-o|--output)
-		[[ $verb == graph ]] && { _rdmascn_files; return 0; } ;;
+		[[ $verb == graph || $verb == report ]] &&
+			{ _rdmascn_files; return 0; } ;;
 	-f|--format)
 		if [[ $verb == graph ]]; then
 			COMPREPLY=($(compgen -W 'dot svg png' -- "$cur"))
+			return 0
+		fi
+		if [[ $verb == report ]]; then
+			COMPREPLY=($(compgen -W 'text junit' -- "$cur"))
 			return 0
 		fi
 		[[ $verb == compare ]] && { _rdmascn_figures; return 0; } ;;
@@ -205,13 +210,15 @@ _rdmascn()
 	graph)
 		opts='-s --set -f --format -o --output -h --help' ;;
 	schema)
-		opts='-h --help' ;;
+		opts='--figures -h --help' ;;
 	devices)
 		opts='-j --json -d --device -v --verbose --softroce -h --help' ;;
 	plugins)
 		opts='-j --json -h --help' ;;
 	compare)
 		opts='-t --tolerance -f --figure -j --json -h --help' ;;
+	report)
+		opts='-f --format -o --output -h --help' ;;
 	*)
 		return 0 ;;
 	esac
@@ -222,7 +229,7 @@ _rdmascn()
 	case $verb in
 	run|validate|plan|graph)
 		_rdmascn_files '*.yaml' '*.yml' ;;
-	compare)
+	compare|report)
 		_rdmascn_files '*.json' ;;
 	esac
 	return 0

@@ -2,6 +2,7 @@
 /* The run record and the reporters that render it (record.h). */
 #include <errno.h>
 
+#include "alloc.h"
 #include "record.h"
 
 int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
@@ -24,12 +25,17 @@ int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 
 int rs_record_add_reporter(struct rs_record *rec, struct rs_reporter *r)
 {
+	struct rs_reporter **p;
+
 	if (!r)
 		return -ENOMEM;
-	if (rec->n_reporters == RS_REC_MAX_REPORTERS) {
+	p = rs_reallocarray(rec->reporters, rec->n_reporters + 1,
+			    sizeof(*p));
+	if (!p) {
 		r->ops->free(r);
-		return -ENOSPC;
+		return -ENOMEM;
 	}
+	rec->reporters = p;
 	rec->reporters[rec->n_reporters++] = r;
 	return 0;
 }
@@ -39,6 +45,8 @@ void rs_record_free(struct rs_record *rec)
 	for (unsigned i = 0; i < rec->n_reporters; i++)
 		rec->reporters[i]->ops->free(rec->reporters[i]);
 	rec->n_reporters = 0;
+	rs_free(rec->reporters);
+	rec->reporters = NULL;
 	rs_val_free(rec->root);
 	rec->root = NULL;
 	pthread_mutex_destroy(&rec->lock);

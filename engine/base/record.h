@@ -55,7 +55,6 @@ struct rs_reporter {
 	const struct rs_reporter_ops *ops;
 };
 
-#define RS_REC_MAX_REPORTERS 4
 /* The longest id an entry names (RDMASCN_ID_MAX). */
 #define RS_REC_ID_MAX 64
 
@@ -70,13 +69,14 @@ struct rs_record {
 	struct rs_val *warnings;
 	bool dry_run;
 	bool calls_wanted;       /* dry run or -v */
-	struct rs_reporter *reporters[RS_REC_MAX_REPORTERS];
+	struct rs_reporter **reporters; /* as many as were added */
 	unsigned n_reporters;
 	pthread_mutex_t lock;
 };
 
 int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose);
-/* Reporters are freed with the record. */
+/* Reporters (any number) are freed with the record; -ENOMEM (@r
+ * freed) when it cannot take one more. */
 int rs_record_add_reporter(struct rs_record *rec, struct rs_reporter *r);
 void rs_record_free(struct rs_record *rec);
 

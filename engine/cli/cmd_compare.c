@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "gate.h"
+#include "record_file.h"
 #include "value.h"
 
 #define DEFAULT_TOLERANCE 5.0
@@ -66,71 +67,10 @@ static double tolerance(const struct focus *fo, const struct rs_figure_def *f)
 	return fo->tol;
 }
 
-/* The JSON in @path, or NULL with the reason said on stderr. */
-static struct json_object *read_json(const char *path)
-{
-	struct json_tokener *tok = NULL;
-	struct json_object *v = NULL;
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	int err;
-
-	if (!f) {
-		fprintf(stderr, "rdmascn: compare: %s: %s\n", path,
-			strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) == 0 && ftell(f) >= 0) {
-		len = ftell(f);
-		rewind(f);
-		text = rs_calloc(1, len + 1);
-	}
-	if (!text || fread(text, 1, len, f) != len) {
-		fprintf(stderr, "rdmascn: compare: %s: cannot read it\n", path);
-		goto out;
-	}
-	tok = json_tokener_new();
-	if (!tok) {
-		fprintf(stderr, "rdmascn: compare: out of memory\n");
-		goto out;
-	}
-	v = json_tokener_parse_ex(tok, text, len);
-	err = json_tokener_get_error(tok);
-	if (v && err == json_tokener_success) {
-		size_t end = json_tokener_get_parse_end(tok);
-
-		end += strspn(text + end, " \t\r\n");
-		if (end == len)
-			goto out;
-		fprintf(stderr, "rdmascn: compare: %s: not a run record: "
-			"more after the JSON, at byte %zu\n", path, end);
-		json_object_put(v);
-		v = NULL;
-		goto out;
-	}
-	json_object_put(v);
-	v = NULL;
-	if (err == json_tokener_continue || err == json_tokener_success)
-		fprintf(stderr, "rdmascn: compare: %s: not a run record: the "
-			"JSON ends early\n", path);
-	else
-		fprintf(stderr, "rdmascn: compare: %s: not a run record: "
-			"invalid JSON at byte %zu: %s\n", path,
-			json_tokener_get_parse_end(tok),
-			json_tokener_error_desc(err));
-out:
-	if (tok)
-		json_tokener_free(tok);
-	rs_free(text);
-	fclose(f);
-	return v;
-}
-
 /* A run record, or NULL with the reason said on stderr. */
 static struct json_object *load_record(const char *path)
 {
-	struct json_object *rec = read_json(path), *steps;
+	struct json_object *rec = rs_cli_read_json("compare", path), *steps;
 
 	if (!rec)
 		return NULL;

@@ -2,6 +2,7 @@
 /* The commands that describe the language or a scenario: schema, graph. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "alloc.h"
@@ -16,14 +17,19 @@
 int rs_cmd_schema(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "figures", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
+	bool figures = false;
 	struct rs_val *v;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'f':
+			figures = true;
+			break;
 		case 'h':
 			rs_cmd_usage(cmd, stdout);
 			return RS_EXIT_PASSED;
@@ -35,7 +41,7 @@ int rs_cmd_schema(const struct rs_cmd *cmd, int argc, char **argv)
 		return rs_cmd_usage_error(cmd, "Unexpected argument '%s'.",
 					  argv[optind]);
 	rs_cli_registry_init();
-	v = rs_jsonschema();
+	v = figures ? rs_figures_jsonschema() : rs_jsonschema();
 	if (!v) {
 		fputs("rdmascn: out of memory\n", stderr);
 		return RS_EXIT_CANTRUN;

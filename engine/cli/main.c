@@ -69,9 +69,9 @@ static const struct rs_cmd commands[] = {
 	  "                       are drawn by Graphviz's dot\n"
 	  "  -o, --output FILE    write FILE instead of stdout; without\n"
 	  "                       --format, a .svg or .png FILE says which\n" },
-	{ "schema", rs_cmd_schema, "[--help]",
+	{ "schema", rs_cmd_schema, "[--figures] [--help]",
 	  "print the scenario language as a JSON Schema",
-	  "" },
+	  "      --figures       the run record's step figures instead\n" },
 	{ "devices", rs_cmd_devices, "[OPTIONS]",
 	  "list RDMA devices, ports, GIDs and capabilities",
 	  "  -j, --json          print JSON: every attribute, always\n"
@@ -94,6 +94,11 @@ static const struct rs_cmd commands[] = {
 	  "                      is shown, each step's headline judged\n"
 	  "                      (latency.typical, throughput.MB/s)\n"
 	  "  -j, --json          print JSON\n" },
+	{ "report", rs_cmd_report, "[-f FORMAT] [-o FILE] RECORD.json",
+	  "print a run record again, as text or JUnit",
+	  "  -f, --format FORMAT  text (the default: the run's report) or\n"
+	  "                       junit (as run --junit writes it)\n"
+	  "  -o, --output FILE    write FILE instead of stdout\n" },
 	{ "softroce", rs_cmd_softroce, "[VM-OPTIONS] -- COMMAND [ARG...]",
 	  "run COMMAND on a real Soft-RoCE device (rxe0) in a throwaway VM",
 	  "  see `rdmascn softroce --help` for the VM options\n" },

@@ -64,6 +64,22 @@ static void record_facts(struct rs_run *run)
 	}
 }
 
+/*
+ * The record's head named the params as the loader made them, from the
+ * assumed facts (${min(100000, ctx.device.max_cqe)} is 100000); the run
+ * goes on with the device's, so the record says those (32767 on rxe).
+ */
+static void record_params(struct rs_run *run)
+{
+	struct rs_val *scn = rs_val_of(rs_val_json(rs_val_get(run->rec->root,
+							      "scenario")));
+	struct rs_val *params = rs_val_put_obj(scn, "params");
+
+	for (unsigned i = 0; i < run->s->n_params; i++)
+		rs_val_put_str(params, run->s->params[i].name,
+			       run->s->params[i].value);
+}
+
 /* The reloaded scenario has the objects the run was built for. */
 static bool same_objects(const struct rs_scenario *a,
 			 const struct rs_scenario *b)
@@ -113,6 +129,7 @@ int rs_run_facts(struct rs_run *run)
 	}
 	run->s = s;
 	run->s_facts = s;
+	record_params(run);
 	record_facts(run);
 	return 0;
 }

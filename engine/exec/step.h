@@ -10,7 +10,6 @@
 #include <uv.h>
 
 #include "live.h"
-#include "step_ops.h"
 #include "step_fields.h"
 
 /*

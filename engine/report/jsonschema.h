@@ -15,4 +15,9 @@
  */
 struct rs_val *rs_jsonschema(void);
 
+/* The JSON Schema (draft-07, as schemas/rdmascn-run.schema.json) of a
+ * step's `figures` in the run record, from the figure table (figures.h).
+ * NULL on allocation failure. */
+struct rs_val *rs_figures_jsonschema(void);
+
 #endif

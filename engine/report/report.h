@@ -37,6 +37,16 @@ struct rs_reporter *rs_report_text(FILE *out, FILE *err,
 void rs_text_outcome(FILE *f, const struct rs_text_opts *o,
 		     const char *outcome);
 
+/*
+ * Feed the run record @rec (as --json wrote it) to @r as the run fed it:
+ * its head, then its entries list by list in the order of the phases
+ * (objects; events, steps; teardown; leaks, warnings, errors), then its
+ * end, whose result it returns.  The verbs calls are not told again: the
+ * record keeps them in one list, apart from the phase each was made in.
+ * @r stays the caller's.
+ */
+int rs_record_replay(const struct rs_val *rec, struct rs_reporter *r);
+
 struct rs_scenario;
 
 /* --graph-out @path: when the record ends, @s's graph with each object

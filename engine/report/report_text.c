@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "escape.h"
+#include "figures.h"
 #include "gate.h"
 #include "report.h"
 #include "term.h"
@@ -287,38 +288,54 @@ static double num(const struct rs_val *v, const char *key)
 	return rs_val_get_double(v, key);
 }
 
-/* The figures a step type reports, as perftest prints them. */
+/* One row's value of figure group @v (the group itself when the row has
+ * no key), as the table says to show it. */
+static void print_figure_value(FILE *f, const struct rs_figure_row *row,
+			       const struct rs_val *v)
+{
+	const struct rs_val *x = row->key ? rs_val_get(v, row->key) : v;
+	json_object *j = rs_val_json(x);
+
+	fputs(row->before ? row->before : "", f);
+	switch (row->type) {
+	case RS_FIGT_NUMBER:
+		fprintf(f, "%.*f", row->digits, json_object_get_double(j));
+		break;
+	case RS_FIGT_COUNT:
+		fprintf(f, "%llu",
+			(unsigned long long)json_object_get_uint64(j));
+		break;
+	case RS_FIGT_HEX:
+		fprintf(f, "%llx",
+			(unsigned long long)json_object_get_uint64(j));
+		break;
+	case RS_FIGT_UNIT:
+	case RS_FIGT_ID:
+	case RS_FIGT_TEXT:
+		fputs(row->key ? vtext(v, row->key) : "", f);
+		break;
+	case RS_FIGT_HISTOGRAM:
+		break;
+	}
+	fputs(row->after ? row->after : "", f);
+}
+
+/* The figures a step type reports, as perftest prints them: the rows of
+ * the figure table for group @name; one it has none of (a plugin's) as
+ * its JSON. */
 static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 {
-	if (!strcmp(name, "latency"))
-		fprintf(f, "latency %s: min %.2f typ %.2f avg %.2f stdev %.2f "
-			"p99 %.2f p99.9 %.2f max %.2f (%llu samples)",
-			vtext(v, "unit"), num(v, "min"), num(v, "typical"),
-			num(v, "avg"), num(v, "stdev"), num(v, "p99"),
-			num(v, "p99.9"), num(v, "max"),
-			(unsigned long long)rs_val_get_u64(v, "samples"));
-	else if (!strcmp(name, "throughput"))
-		fprintf(f, "%llu x %llu B in %.3f ms: %.2f MB/s %.3f Gb/s "
-			"%.4f Mpps",
-			(unsigned long long)rs_val_get_u64(v, "messages"),
-			(unsigned long long)rs_val_get_u64(v, "size_bytes"),
-			num(v, "elapsed_ms"), num(v, "MB/s"), num(v, "Gb/s"),
-			num(v, "Mpps"));
-	else if (!strcmp(name, "bytes_equal"))
-		fprintf(f, "%llu bytes equal", (unsigned long long)
-			json_object_get_uint64(rs_val_json(v)));
-	else if (!strcmp(name, "rkey"))
-		fprintf(f, "rkey 0x%llx", (unsigned long long)
-			json_object_get_uint64(rs_val_json(v)));
-	else if (!strcmp(name, "split"))
-		fprintf(f, "split: %llu WRs a message, of %llu B (max_msg_sz "
-			"%llu)", (unsigned long long)rs_val_get_u64(v,
-			"wrs_per_message"),
-			(unsigned long long)rs_val_get_u64(v, "piece_bytes"),
-			(unsigned long long)rs_val_get_u64(v, "max_msg_sz"));
-	else if (!strcmp(name, "qp_state"))
-		fprintf(f, "qp '%s' now %s", vtext(v, "qp"), vtext(v, "state"));
-	else
+	bool known = false;
+
+	for (unsigned i = 0; i < RS_FIGROW_COUNT; i++) {
+		const struct rs_figure_row *row = &rs_figure_rows[i];
+
+		if (strcmp(row->group, name) || !row->before)
+			continue;
+		print_figure_value(f, row, v);
+		known = true;
+	}
+	if (!known)
 		fprintf(f, "%s %s", name,
 			json_object_to_json_string_ext(rs_val_json(v),
 						       JSON_C_TO_STRING_PLAIN));

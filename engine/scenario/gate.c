@@ -11,37 +11,26 @@
 #include "model.h"
 #include "value.h"
 
-#define RS_GATE_DEF(id, g, n, u, l, h)                                    \
-	[RS_FIG_##id] = { g "." n, g, n, u, l, h },
-const struct rs_figure_def rs_figures[RS_FIG_COUNT] = {
-	RS_GATE_FIGURES(RS_GATE_DEF)
-};
-#undef RS_GATE_DEF
-
 static const cyaml_schema_field_t bound_fields[] = {
 	CYAML_FIELD_FLOAT_PTR("min", CYAML_FLAG_OPTIONAL, struct rs_bound, min),
 	CYAML_FIELD_FLOAT_PTR("max", CYAML_FLAG_OPTIONAL, struct rs_bound, max),
 	CYAML_FIELD_END
 };
 
-#define RS_GATE_FIELD(id, g, n, u, l, h)                                  \
-	CYAML_FIELD_MAPPING_PTR(g "." n, CYAML_FLAG_POINTER |             \
+#define RS_GATE_FIELD_NO(id, g, k)
+#define RS_GATE_FIELD_YES(id, g, k)                                       \
+	CYAML_FIELD_MAPPING_PTR(g "." k, CYAML_FLAG_POINTER |             \
 				CYAML_FLAG_OPTIONAL, struct rs_gate,      \
 				f[RS_FIG_##id], bound_fields),
+#define RS_GATE_FIELD_LOW RS_GATE_FIELD_YES
+#define RS_GATE_FIELD_HIGH RS_GATE_FIELD_YES
+#define RS_GATE_FIELD(id, g, k, t, u, d, b, a, gate, h, desc)             \
+	RS_GATE_FIELD_##gate(id, g, k)
 const cyaml_schema_field_t rs_gate_fields[] = {
-	RS_GATE_FIGURES(RS_GATE_FIELD)
+	RS_FIGURE_MAP(RS_GATE_FIELD)
 	CYAML_FIELD_END
 };
 #undef RS_GATE_FIELD
-
-const struct rs_figure_def *rs_figure_find(const char *group, const char *key)
-{
-	for (unsigned i = 0; i < RS_FIG_COUNT; i++)
-		if (!strcmp(rs_figures[i].group, group) &&
-		    !strcmp(rs_figures[i].key, key))
-			return &rs_figures[i];
-	return NULL;
-}
 
 void rs_figure_names(char *buf, size_t len)
 {

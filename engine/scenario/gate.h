@@ -7,6 +7,8 @@
 
 #include <cyaml/cyaml.h>
 
+#include "figures.h"
+
 struct rs_obj;
 struct rs_diag;
 struct rs_loc;
@@ -17,40 +19,10 @@ struct rs_loc;
  *   gate: {latency.typical: {max: 5}, throughput.MB/s: {min: 100}}
  *
  * and a figure out of its bounds fails the step.  The names are the
- * run record's (figures.GROUP.NAME), the units the record's too.  The
- * table also says, for `rdmascn compare`, which way is better and which
- * figures are a step's headline (judged by default: the typical latency
- * and MB/s; the tails and the other rates move with noise or with them).
- *
- * X(enum suffix, group, name, unit, lower is better, headline)
+ * run record's (figures.GROUP.NAME), the units the record's too; which
+ * figures take a gate, which way is better and which are a step's
+ * headline (for compare) is the figure table's to say (figures.h).
  */
-#define RS_GATE_FIGURES(X)                                                 \
-	X(LAT_MIN, "latency", "min", "usec", true, false)                  \
-	X(LAT_TYPICAL, "latency", "typical", "usec", true, true)           \
-	X(LAT_AVG, "latency", "avg", "usec", true, false)                  \
-	X(LAT_STDEV, "latency", "stdev", "usec", true, false)              \
-	X(LAT_P99, "latency", "p99", "usec", true, false)                  \
-	X(LAT_P999, "latency", "p99.9", "usec", true, false)               \
-	X(LAT_MAX, "latency", "max", "usec", true, false)                  \
-	X(TP_MESSAGES, "throughput", "messages", "messages", false, false) \
-	X(TP_ELAPSED, "throughput", "elapsed_ms", "ms", true, false)       \
-	X(TP_MBS, "throughput", "MB/s", "MB/s", false, true)               \
-	X(TP_GBS, "throughput", "Gb/s", "Gb/s", false, false)              \
-	X(TP_MPPS, "throughput", "Mpps", "Mpps", false, false)
-
-#define RS_GATE_ENUM(id, g, n, u, l, h) RS_FIG_##id,
-enum rs_figure { RS_GATE_FIGURES(RS_GATE_ENUM) RS_FIG_COUNT };
-#undef RS_GATE_ENUM
-
-struct rs_figure_def {
-	const char *name;        /* "latency.typical": a key of gate: */
-	const char *group;       /* "latency" */
-	const char *key;         /* "typical" */
-	const char *unit;
-	bool lower_better;
-	bool headline;           /* compare judges it by default */
-};
-extern const struct rs_figure_def rs_figures[RS_FIG_COUNT];
 
 /* One figure's bounds; NULL: not bounded that way. */
 struct rs_bound {
@@ -65,9 +37,6 @@ struct rs_gate {
 
 extern const cyaml_schema_field_t rs_gate_fields[];
 
-/* The figure @group.@key, or NULL: the table's entry for that figure. */
-const struct rs_figure_def *rs_figure_find(const char *group,
-					   const char *key);
 /* "latency.min, latency.typical, ...": for messages. */
 void rs_figure_names(char *buf, size_t len);
 

@@ -9,7 +9,6 @@
 #include "steps.h"
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
-#include "step_ops.h"
 
 /* verify */
 #define S struct rs_step_verify
@@ -158,7 +157,7 @@ static int verify_check(struct rs_obj *obj, struct rs_diag *d)
 	return 0;
 }
 
-const struct rdmascn_kind rs_step_verify = {
+const struct rdmascn_kind rs_step_kind_verify = {
 	.name = "verify",
 	.section = "verify",
 	.summary = "check an MR against another MR, literal bytes, a pattern or a u64",
@@ -187,7 +186,7 @@ static const struct rdmascn_ref parallel_refs[] = {
 	RS_REF_END
 };
 
-const struct rdmascn_kind rs_step_parallel = {
+const struct rdmascn_kind rs_step_kind_parallel = {
 	.name = "parallel",
 	.section = "parallel",
 	.summary = "run nested steps at the same time",
@@ -216,7 +215,7 @@ static const struct rdmascn_ref sleep_refs[] = {
 	RS_REF_END
 };
 
-const struct rdmascn_kind rs_step_sleep = {
+const struct rdmascn_kind rs_step_kind_sleep = {
 	.name = "sleep",
 	.section = "sleep",
 	.summary = "wait a number of milliseconds",
@@ -245,7 +244,7 @@ static const struct rdmascn_ref modify_qp_refs[] = {
 	RS_REF_END
 };
 
-const struct rdmascn_kind rs_step_modify_qp = {
+const struct rdmascn_kind rs_step_kind_modify_qp = {
 	.name = "modify_qp",
 	.section = "modify_qp",
 	.summary = "move a QP to a state, e.g. err for negative tests",

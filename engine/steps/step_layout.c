@@ -54,7 +54,7 @@ static bool drops_layout(const struct rs_obj *p, const struct rs_obj *k)
 {
 	for (unsigned i = 0; i < p->n_edges; i++)
 		if (p->edges[i].to == k &&
-		    ((p->kind == &rs_step_invalidate &&
+		    ((p->kind == &rs_step_kind_invalidate &&
 		      !strcmp(p->edges[i].field, "mr")) ||
 		     !strcmp(p->edges[i].field, "invalidate_rkey_of")))
 			return true;
@@ -81,7 +81,7 @@ static int register_again(struct rs_obj *obj, const struct rs_obj *k,
 			return 0;
 		if (p->kind->step_ops && p->kind->step_ops->children)
 			return 0;
-		if (p->kind != &rs_step_register_layout ||
+		if (p->kind != &rs_step_kind_register_layout ||
 		    rs_obj_ref(p, "mkey") != k)
 			continue;
 		at = rs_obj_loc(p, NULL);
@@ -115,7 +115,7 @@ static int register_layout_check(struct rs_obj *obj, struct rs_diag *d)
 	return g->check(obj, d, q->kind->name, q->data, k->data);
 }
 
-const struct rdmascn_kind rs_step_register_layout = {
+const struct rdmascn_kind rs_step_kind_register_layout = {
 	.name = "register_layout",
 	.section = "register_layout",
 	.summary = "post the WR that registers an mkey's layout (a UMR)",

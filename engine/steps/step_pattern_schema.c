@@ -5,7 +5,6 @@
 #include "steps.h"
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
-#include "step_ops.h"
 
 /* pingpong: results are latency columns, nothing to configure. */
 #define S struct rs_step_pingpong
@@ -33,7 +32,7 @@ static const struct rdmascn_ref pingpong_refs[] = {
 	RS_REF_END
 };
 
-const struct rdmascn_kind rs_step_pingpong = {
+const struct rdmascn_kind rs_step_kind_pingpong = {
 	.name = "pingpong",
 	.section = "pingpong",
 	.summary = "bounce a message between two QPs and measure latency",
@@ -117,7 +116,7 @@ static int stream_check(struct rs_obj *obj, struct rs_diag *d)
 	return rs_step_check_traffic(obj, d, &t);
 }
 
-const struct rdmascn_kind rs_step_stream = {
+const struct rdmascn_kind rs_step_kind_stream = {
 	.name = "stream",
 	.section = "stream",
 	.summary = "stream sends, writes or reads and measure bandwidth",

@@ -265,6 +265,7 @@ int rs_post_dest(struct rs_step_run *sr, const char *dct, const char *ah,
 	p->w.dest_ops = d;
 	p->w.dest = rs_live_find(sr->run, dct);
 	p->w.dest_ah = rs_as_ah(rs_live_find(sr->run, ah));
+	p->w.ah_id = ah;
 	if (!p->w.dest || !p->w.dest_ah)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah", "no address "
 				    "handle '%s' to address '%s' by", ah, dct);

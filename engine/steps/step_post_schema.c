@@ -8,7 +8,6 @@
 /* after steps.h: model.h needs RS_ID_MAX from schema.h */
 #include "model.h"
 #include "registry.h"
-#include "step_ops.h"
 #include "vary.h"
 
 /* `dct:` and `ah:` of a send, write or read: required on a QP whose sends name
@@ -129,7 +128,7 @@ static int send_check(struct rs_obj *obj, struct rs_diag *d)
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
-const struct rdmascn_kind rs_step_send = {
+const struct rdmascn_kind rs_step_kind_send = {
 	.name = "send",
 	.section = "send",
 	.summary = "post sends (with imm or invalidate; UD or DC with ah)",
@@ -231,7 +230,7 @@ static int recv_check(struct rs_obj *obj, struct rs_diag *d)
 	return r;
 }
 
-const struct rdmascn_kind rs_step_recv = {
+const struct rdmascn_kind rs_step_kind_recv = {
 	.name = "recv",
 	.section = "recv",
 	.summary = "post receives to a QP or an SRQ",
@@ -295,7 +294,7 @@ static int write_check(struct rs_obj *obj, struct rs_diag *d)
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
-const struct rdmascn_kind rs_step_write = {
+const struct rdmascn_kind rs_step_kind_write = {
 	.name = "write",
 	.section = "write",
 	.summary = "post RDMA writes (with imm when imm is given)",
@@ -363,7 +362,7 @@ static int read_check(struct rs_obj *obj, struct rs_diag *d)
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
-const struct rdmascn_kind rs_step_read = {
+const struct rdmascn_kind rs_step_kind_read = {
 	.name = "read",
 	.section = "read",
 	.summary = "post RDMA reads",
@@ -447,7 +446,7 @@ static int atomic_check(struct rs_obj *obj, struct rs_diag *d)
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
-const struct rdmascn_kind rs_step_atomic = {
+const struct rdmascn_kind rs_step_kind_atomic = {
 	.name = "atomic",
 	.section = "atomic",
 	.summary = "post 8-byte atomics: fetch_add or cmp_swap",
@@ -534,7 +533,7 @@ static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
 	return rs_step_check_traffic(obj, d, &s->traffic);
 }
 
-const struct rdmascn_kind rs_step_ud_send = {
+const struct rdmascn_kind rs_step_kind_ud_send = {
 	.name = "ud_send",
 	.section = "ud_send",
 	.summary = "post UD sends to a QP through an address handle",
@@ -572,7 +571,7 @@ static const struct rdmascn_ref bind_mw_refs[] = {
 	RS_REF_END
 };
 
-const struct rdmascn_kind rs_step_bind_mw = {
+const struct rdmascn_kind rs_step_kind_bind_mw = {
 	.name = "bind_mw",
 	.section = "bind_mw",
 	.summary = "bind a memory window to a range of an MR",
@@ -616,7 +615,7 @@ static int invalidate_check(struct rs_obj *obj, struct rs_diag *d)
 					   "mw" : "mr");
 }
 
-const struct rdmascn_kind rs_step_invalidate = {
+const struct rdmascn_kind rs_step_kind_invalidate = {
 	.name = "invalidate",
 	.section = "invalidate",
 	.summary = "post a local invalidate of an MW's or MR's rkey",

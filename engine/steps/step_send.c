@@ -93,6 +93,7 @@ static int send_start(struct rs_step_run *sr)
 			return -EIO;
 	} else if (s->ah) {
 		p->peer = rs_qp_by_num(sr->st, s->remote_qpn);
+		p->w.ah_id = s->ah;
 		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
 		w->wr.ud.remote_qpn = s->remote_qpn;
 		w->wr.ud.remote_qkey = rs_obj_has(sr->obj, "remote_qkey") ||
@@ -206,6 +207,7 @@ static int ud_send_start(struct rs_step_run *sr)
 	p->w.qp = rs_wr_qp(sr, s->qp, "qp", false);
 	if (!p->w.qp)
 		return -EIO;
+	p->w.ah_id = s->ah;
 	if (s->reply_to) {
 		if (reply_start(sr, w))
 			return -EIO;
@@ -283,7 +285,7 @@ static void ud_send_dry(struct rs_run *run, struct rs_obj *obj)
 {
 	const struct rs_step_ud_send *s = obj->data;
 	struct ibv_sge sge = { .addr = s->offset, .length = s->length };
-	char qpn[RDMASCN_ID_MAX + 16];
+	char qpn[RDMASCN_ID_MAX + 16], qkey[RDMASCN_ID_MAX + 24];
 	struct rs_wr_sym sym = { .local = s->local, .ah = s->ah,
 				 .remote_qpn = qpn,
 				 .whole = !rs_obj_has(obj, "length") &&
@@ -291,12 +293,30 @@ static void ud_send_dry(struct rs_run *run, struct rs_obj *obj)
 				 .vary = &s->vary,
 				 .user_wr_id = rs_obj_has(obj, "wr_id") };
 	struct ibv_send_wr w = { .opcode = IBV_WR_SEND };
+	struct rdmascn_qp to;
+	struct rs_live *l;
 
-	/* A reply goes to whoever sent that receive. */
+	/* A reply goes to whoever sent that receive, with its Q_Key when
+	 * it is a QP of this scenario (ud_send_start()): known once it
+	 * sent. */
 	if (s->reply_to)
 		snprintf(qpn, sizeof(qpn), "src_qp(%s)", s->reply_to);
 	else
 		snprintf(qpn, sizeof(qpn), "qpn(%s)", s->to);
+	if (s->reply_to && !rs_obj_has(obj, "remote_qkey")) {
+		snprintf(qkey, sizeof(qkey), "qkey(src_qp(%s))", s->reply_to);
+		sym.remote_qkey = qkey;
+	} else if (s->reply_to) {
+		w.wr.ud.remote_qkey = s->remote_qkey;
+	} else if ((l = rs_live_find(run, s->to)) && rs_run_here(run, l->obj) &&
+		   !rs_as_qp(run, l, &to) && to.rt) {
+		/* The QP's own, as its create set it; another node's comes
+		 * from there. */
+		w.wr.ud.remote_qkey = to.rt->qkey;
+	} else {
+		snprintf(qkey, sizeof(qkey), "qkey(%s)", s->to);
+		sym.remote_qkey = qkey;
+	}
 	w.num_sge = !rs_obj_has(obj, "length") || s->length;
 	rs_wr_dry_post(run, obj, s->qp, &s->traffic, &w, &sge, &sym);
 }

@@ -7,24 +7,12 @@
 #include "registry.h"
 #include "steps.h"
 
-const struct rdmascn_kind *const rs_core_steps[] = {
-	&rs_step_send,
-	&rs_step_recv,
-	&rs_step_write,
-	&rs_step_read,
-	&rs_step_atomic,
-	&rs_step_ud_send,
-	&rs_step_bind_mw,
-	&rs_step_invalidate,
-	&rs_step_register_layout,
-	&rs_step_pingpong,
-	&rs_step_stream,
-	&rs_step_verify,
-	&rs_step_parallel,
-	&rs_step_sleep,
-	&rs_step_modify_qp,
+#define RS_STEP_TYPE_KIND(name) &rs_step_kind_##name,
+const struct rdmascn_kind *const rs_core_steps[RS_STEP_TYPE_COUNT + 1] = {
+	RS_STEP_TYPE_MAP(RS_STEP_TYPE_KIND)
 	NULL,
 };
+#undef RS_STEP_TYPE_KIND
 
 /* Exactly one of the fields @a and @b is given. */
 int rs_step_one_of(struct rs_obj *obj, struct rs_diag *d, const char *a,

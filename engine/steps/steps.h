@@ -11,6 +11,7 @@
 #include "registry.h"
 #include "schema.h"
 #include "step_fields.h"
+#include "step_types.h"
 
 struct rs_obj;
 struct rs_diag;
@@ -292,22 +293,6 @@ struct rs_step_modify_qp {
 	int state;               /* enum ibv_qp_state, required */
 };
 
-extern const struct rdmascn_kind rs_step_send;
-extern const struct rdmascn_kind rs_step_recv;
-extern const struct rdmascn_kind rs_step_write;
-extern const struct rdmascn_kind rs_step_read;
-extern const struct rdmascn_kind rs_step_atomic;
-extern const struct rdmascn_kind rs_step_ud_send;
-extern const struct rdmascn_kind rs_step_bind_mw;
-extern const struct rdmascn_kind rs_step_invalidate;
-extern const struct rdmascn_kind rs_step_register_layout;
-extern const struct rdmascn_kind rs_step_pingpong;
-extern const struct rdmascn_kind rs_step_stream;
-extern const struct rdmascn_kind rs_step_verify;
-extern const struct rdmascn_kind rs_step_parallel;
-extern const struct rdmascn_kind rs_step_sleep;
-extern const struct rdmascn_kind rs_step_modify_qp;
-
 /* `sge:`, `stride:` and `wr_id:` (every posting step), `remote_stride:`
  * (write, read), `max_msg_sz:` (send, write, read). */
 extern const cyaml_schema_value_t rs_sge_schema;
@@ -321,8 +306,6 @@ extern const cyaml_schema_value_t rs_sge_schema;
 #define RS_STEP_REF_SGE(s)                                                \
 	RS_REF_ITEMS("sge", s, vary.sge, struct rs_sge_spec, mr, "mr")
 
-/* The core step types, NULL-terminated. */
-extern const struct rdmascn_kind *const rs_core_steps[];
 
 /* Shared checks (steps.c).  Each returns 0 or -EINVAL after an error. */
 int rs_step_one_of(struct rs_obj *obj, struct rs_diag *d, const char *a,

@@ -359,12 +359,17 @@ const char *rs_wr_send_op_word(enum ibv_wr_opcode opcode)
 	return o ? o->word : "?";
 }
 
-bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)
+bool rs_wr_send_ops_has(uint64_t ops, enum ibv_wr_opcode opcode)
 {
 	const struct send_op *o = send_op(opcode);
 
-	return qp->rt->qpx && qp->info.ex && o &&
-	       (qp->info.send_ops & o->bit);
+	return o && (ops & o->bit);
+}
+
+bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode)
+{
+	return qp->rt->qpx && qp->info.ex &&
+	       rs_wr_send_ops_has(qp->info.send_ops, opcode);
 }
 
 /* The ibv_wr_* form of a chain of ibv_send_wr: one start, one complete. */

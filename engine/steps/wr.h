@@ -86,6 +86,8 @@ struct rs_wr_window {
 	const struct rdmascn_wr_dest *dest_ops;
 	struct rs_live *dest;
 	struct ibv_ah *dest_ah;
+	/* The step's `ah:` (UD, or a DCI's path), which -v names. */
+	const char *ah_id;
 };
 
 /* Posts a chain another way than ibv_post_send() (a type 1 window's
@@ -165,6 +167,8 @@ int rs_post_recv_list(struct ibv_srq *srq, struct rs_qpi *q,
 const char *rs_wr_op_name(enum ibv_wr_opcode opcode);
 /* Its word in a QP's `send_ops:` ("send_with_imm"). */
 const char *rs_wr_send_op_word(enum ibv_wr_opcode opcode);
+/* Has a QP's send_ops (IBV_QP_EX_WITH_*) @opcode's bit? */
+bool rs_wr_send_ops_has(uint64_t send_ops, enum ibv_wr_opcode opcode);
 /* Does a WR of @opcode on @qp go through ibv_wr_* (an ex QP created
  * with that op in send_ops)? */
 bool rs_qp_use_ex(const struct rs_qpi *qp, enum ibv_wr_opcode opcode);
@@ -188,11 +192,15 @@ int rs_step_check_rd_atomic(struct rs_step_run *sr, struct rs_qpi *q,
 void rs_wr_check_msg_sz(struct rs_step_run *sr, struct rs_qpi *qp,
 			uint64_t len, const char *field);
 /*
- * The post calls, shown (-v, --dry-run): each WR's wr_id, opcode,
- * send_flags, SGEs, remote address and key, and chaining.  In a dry run
- * what a device gives is named after the object it comes from:
- * addresses are offsets into @local/@remote ("addr(src)+0"), keys are
- * "lkey(src)", "rkey(dst)".
+ * The post calls, shown (-v, --dry-run), one code for both: each WR's
+ * wr_id, opcode, send_flags, SGEs, remote address and key, UD address
+ * and chaining as ibv_post_send() takes them; on a QP that posts through
+ * ibv_wr_* the calls as wr.c makes them (ibv_wr_start(), per WR its
+ * ibv_wr_<op>(), its destination: ibv_wr_set_ud_addr() or
+ * mlx5dv_wr_set_dc_addr(), its data: ibv_wr_set_sge(), then
+ * ibv_wr_complete()).  In a dry run what a device gives is named after
+ * the object it comes from: addresses are offsets into @local/@remote
+ * ("addr(src)+0"), keys are "lkey(src)", "rkey(dst)".
  */
 struct rs_step_vary;
 
@@ -203,6 +211,7 @@ struct rs_wr_sym {
 	const char *mw, *bind_mr;/* bind_mw */
 	const char *ah;          /* ud: the ah, and the QPN's owner */
 	const char *remote_qpn;
+	const char *remote_qkey; /* NULL: the WR's number */
 	const char *dct, *dc_ah;  /* a DCI's: its WRs' destination */
 	bool whole;              /* the length is the rest of local's */
 	/* What varies from WR to WR (NULL: nothing): an `sge:` list, each

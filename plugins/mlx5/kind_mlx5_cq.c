@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mask_text.h"
 #include "mlx5.h"
 #include "rdmascn/value.h"
 
@@ -118,7 +119,7 @@ static int create(struct rs_run *run, struct rs_live *l)
 	struct mlx5dv_cq_init_attr dv = { 0 };
 	struct rdmascn_call *call = rdmascn_call_new(RDMASCN_CALL_CREATE,
 						     "mlx5dv_create_cq");
-	char fmt[64];
+	char fmt[64], mask[64];
 
 	if (q->compressed_cqe) {
 		dv.comp_mask |= MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE;
@@ -136,8 +137,9 @@ static int create(struct rs_run *run, struct rs_live *l)
 	rdmascn_call_arg(call, "context", "%s", q->context);
 	rdmascn_call_arg(call, "cqe", "%u", ia.cqe);
 	rdmascn_call_arg(call, "comp_vector", "%u", ia.comp_vector);
-	rdmascn_call_arg(call, "comp_mask", "0x%llx",
-			 (unsigned long long)dv.comp_mask);
+	rdmascn_call_arg(call, "comp_mask", "%s",
+			 mlx5_mask_text(MLX5_MASK_DV_CQ_INIT, dv.comp_mask,
+					mask, sizeof(mask)));
 	rdmascn_call_arg(call, "cqe_comp_res_format", "%s",
 			 fmt[0] ? fmt : "0");
 	rdmascn_call_arg(call, "flags", "%s", q->flags ? "CQE_PAD" : "0");

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mask_text.h"
 #include "mlx5.h"
 #include "mlx5_qp.h"
 #include "rdmascn/value.h"
@@ -74,22 +75,15 @@ static int create_qp(struct rs_run *run, struct rs_live *l)
 	rdmascn_call_arg(c, "max_inline_data", "%u", ax.cap.max_inline_data);
 	if (ax.sq_sig_all)
 		rdmascn_call_arg(c, "sq_sig_all", "1");
-	rdmascn_call_arg(c, "comp_mask", "PD%s", ax.comp_mask &
-			 IBV_QP_INIT_ATTR_SEND_OPS_FLAGS ?
-			 "|SEND_OPS_FLAGS" : "");
+	rdmascn_call_arg(c, "comp_mask", "%s",
+			 mlx5_mask_text(MLX5_MASK_QP_INIT, ax.comp_mask, buf,
+					sizeof(buf)));
 	if (ax.comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		mlx5_qp_send_ops_text(ax.send_ops_flags, 0, buf, sizeof(buf));
 		rdmascn_call_arg(c, "send_ops_flags", "%s", buf);
 	}
-	snprintf(buf, sizeof(buf), "%s%s%s%s",
-		 dv.comp_mask & MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS ?
-		 "|QP_CREATE_FLAGS" : "",
-		 dv.comp_mask & MLX5DV_QP_INIT_ATTR_MASK_DC ? "|DC" : "",
-		 dv.comp_mask & MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS ?
-		 "|SEND_OPS_FLAGS" : "",
-		 dv.comp_mask & MLX5DV_QP_INIT_ATTR_MASK_DCI_STREAMS ?
-		 "|DCI_STREAMS" : "");
-	rdmascn_call_arg(c, "mlx5.comp_mask", "%s", buf[0] ? buf + 1 : "0");
+	mlx5_mask_text(MLX5_MASK_DV_QP_INIT, dv.comp_mask, buf, sizeof(buf));
+	rdmascn_call_arg(c, "mlx5.comp_mask", "%s", buf);
 	if (dv.create_flags) {
 		mlx5_qp_flags_text(dv.create_flags, buf, sizeof(buf));
 		rdmascn_call_arg(c, "mlx5.create_flags", "%s", buf);

@@ -5,6 +5,7 @@
 set -u
 rdmascn=$1
 scndir=$2
+golden=$3
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -160,7 +161,24 @@ knob "ibv_post_recv(qp=b wrs=50 chain=50 wr\[0\].wr_id=0x0 wr\[0\].sg_list\[0\].
 "$rdmascn" run --dry-run "$scndir/seeds/pyrdma_ud_reply.yaml" >"$tmp/dry"
 knob "wr\[0\].wr.ud.remote_qpn=src_qp(srv_rx1) "
 grep -q "(null)" "$tmp/dry" && { cat "$tmp/dry"; fail "a dry run printed (null)"; }
-echo "ok wr lists: sge entries with their mrs, a recv chain's stride and wr_ids, a reply's src_qp"
+knob "wr\[0\].wr.ud.remote_qkey=qkey(src_qp(srv_rx1)) "
+echo "ok wr lists: sge entries with their mrs, a recv chain's stride and wr_ids, a reply's src_qp and its qkey"
+# Golden dry runs (tests/cli/golden/NAME.dry, paths relative to
+# scenarios/ as there): ud_send's WR carries the receiving QP's Q_Key
+# (0x11111111), as the run posts it, not 0.
+for name in ud_send; do
+	(cd "$scndir" && "$rdmascn" run --dry-run "$name.yaml") >"$tmp/dry" 2>&1 ||
+		{ cat "$tmp/dry"; fail "$name: dry run exit $?"; }
+	diff -u "$golden/$name.dry" "$tmp/dry" ||
+		fail "$name: the dry run differs from $golden/$name.dry"
+done
+grep -q "wr\[0\].wr.ud.remote_qkey=0x11111111 " "$golden/ud_send.dry" ||
+	fail "ud_send.dry: the qkey is not the QPs' 0x11111111"
+# On one node of several, the receiving QP's Q_Key comes from its node:
+# named, not a 0 the run would not send.
+"$rdmascn" run --dry-run --node tx "$scndir/nodes/ud_fanout.yaml" >"$tmp/dry"
+knob "wr\[0\].wr.ud.remote_qpn=qpn(rx1) wr\[0\].wr.ud.remote_qkey=qkey(rx1) "
+echo "ok golden: ud_send's dry run, its WR with the QPs' Q_Key; another node's QP's named"
 # The steps' calls: each posting step's WR list as the first
 # ibv_post_send() would pass it (wr_ids, opcodes, flags, SGEs, remote
 # address and key, chaining), what only a device knows named after its

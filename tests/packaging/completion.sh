@@ -48,7 +48,8 @@ touch "$tmp/d/scn.yaml" "$tmp/d/scn2.yml" "$tmp/d/scratch.txt"
 cd "$tmp/d" || exit 1
 PATH=$(dirname "$rdmascn"):$PATH
 
-expect "run" rdmascn r
+expect "report run" rdmascn r
+expect "run" rdmascn ru
 expect "plan plugins" rdmascn -v pl
 expect "--verbose --version" rdmascn --ver
 expect "--json" rdmascn run --js

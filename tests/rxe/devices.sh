@@ -143,6 +143,25 @@ grep -qx "fact      ctx.port.max_msg_sz = $msg (rxe0)" "$tmp/out" ||
 grep -q "ibv_modify_qp(.*path_mtu=$mtu" "$tmp/out" "$tmp/err" ||
 	fail "the path MTU is not the port's $mtu: $(grep -h -m2 modify_qp "$tmp/out" "$tmp/err")"
 ok "facts: split write on rxe0: max_msg_sz=$msg active_mtu=$mtu piece=$piece, passed"
+# A param computed from a fact is recorded as the run used it: rxe0's
+# max_cqe (32767) sizes the CQ, and the record's scenario.params says
+# so, not the 100000 of the assumed 4194303.
+max_cqe=$(q "$dev | .caps.max_cqe")
+cat >"$tmp/pf.yaml" <<'YAML'
+scenario: params_from_facts
+params:
+  cqe: "${min(100000, ctx.device.max_cqe)}"
+contexts: [{id: ctx, device: rxe0, port: 1}]
+cqs: [{id: cq, context: ctx, cqe: "${cqe}"}]
+YAML
+"$rdmascn" run -v --json "$tmp/pf.json" "$tmp/pf.yaml" >"$tmp/out" 2>"$tmp/err" ||
+	fail "params from facts: exit $?: $(cat "$tmp/out" "$tmp/err")"
+want=$(( max_cqe < 100000 ? max_cqe : 100000 ))
+[ "$(jq -r .scenario.params.cqe "$tmp/pf.json")" = "$want" ] ||
+	fail "params from facts: scenario.params.cqe is $(jq -r .scenario.params.cqe "$tmp/pf.json"), want min(100000, $max_cqe) = $want"
+grep -q "ibv_create_cq(context=ctx cqe=$want " "$tmp/out" "$tmp/err" ||
+	fail "params from facts: the CQ was not asked for $want: $(grep -h create_cq "$tmp/out" "$tmp/err")"
+ok "facts: params.cqe recorded as $want, the CQ's (min(100000, max_cqe $max_cqe)), passed"
 "$rdmascn" run -v --json "$tmp/cq.json" "$seeds/pyverbs_cq_device_bounds.yaml" \
 	>"$tmp/out" 2>"$tmp/err" || fail "cq seed: $(cat "$tmp/out" "$tmp/err")"
 grep -q "ibv_create_cq(context=ctx cqe=200 channel=.* comp_vector=$((ncv - 1)))" \
@@ -157,7 +176,8 @@ grep -q "rxe0 has no device.max_dm_size of at least 4096 (it has 0; requires.fac
 	"$tmp/err" || fail "the skip does not name fact, bound and value: $(cat "$tmp/err")"
 ok "facts: $(grep -m1 max_dm_size "$tmp/err")"
 /usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/split.json" 0 &&
-/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/dm.json" 77 ||
+/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/dm.json" 77 &&
+/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/pf.json" 0 ||
 	fail "records (see above)"
 
 # Limits, before anything is created: more objects than one of rxe0's

@@ -433,6 +433,27 @@ done
 [ "$(destroyed "$tmp/out" | head -n 2 | tr '\n' ' ')" = "ah 'back2' ah 'back1' " ] ||
 	fail "ud_reply: the reply AHs were not destroyed first"
 ok "ud reply: $(grep -o "ibv_create_ah_from_wc([^)]*)" "$tmp/err" | head -n 1)"
+# -v shows a UD WR's address as the dry run does (one code prints both):
+# the ah by its id, then the QPN and Q_Key it goes to, for a send to a
+# QP and for a reply; and the same fields, in the same order, as the dry
+# run's first post of each of those steps.
+has ud_reply "$tmp/err" "^       ibv_post_send\\(qp=client1 wr\\[0\\]\\.wr_id=.* wr\\[0\\]\\.wr\\.ud\\.ah=to_server wr\\[0\\]\\.wr\\.ud\\.remote_qpn=$(qpx server) wr\\[0\\]\\.wr\\.ud\\.remote_qkey=0x11111111 wr\\[0\\]\\.next=NULL\\)  # step 'ask1'\$"
+has ud_reply "$tmp/err" "^       ibv_post_send\\(qp=server .* wr\\[0\\]\\.wr\\.ud\\.ah=back1 wr\\[0\\]\\.wr\\.ud\\.remote_qpn=$(qpx client1) wr\\[0\\]\\.wr\\.ud\\.remote_qkey=0x11111111 .*# step 'reply1'\$"
+cp "$tmp/err" "$tmp/ud_v"
+"$rdmascn" run -n "$ud" >"$tmp/ud_dry" 2>&1 || fail "ud_reply -n: exit $?"
+# post_keys FILE STEP: the wr[0] fields of STEP's first post, in order.
+post_keys() {
+	grep -m1 "^       ibv_post_send(.*  # step '$2'\$" "$1" |
+		grep -o ' wr\[0\]\.[a-z_.]*\(\[[0-9]*\]\.[a-z_]*\)\?=' | tr -d ' ='
+}
+for s in ask1 reply1; do
+	dry=$(post_keys "$tmp/ud_dry" $s | tr '\n' ' ')
+	real=$(post_keys "$tmp/ud_v" $s | tr '\n' ' ')
+	case $dry in *wr.ud.remote_qkey*) ;; *) fail "ud_reply -n, $s: no remote_qkey: $dry";; esac
+	[ "$dry" = "$real" ] ||
+		fail "ud_reply, $s: -v shows $real; the dry run $dry"
+done
+ok "ud -v: the dry run's fields: $(post_keys "$tmp/ud_v" ask1 | tr '\n' ' ')"
 sed 's/wc: {src_qp: client2}/wc: {src_qp: client1}/' "$ud" >"$tmp/ud_wrong_qp.yaml"
 expect ud_wrong_qp 1 "$tmp/ud_wrong_qp.yaml"
 has ud_wrong_qp "$tmp/err" ":[0-9]+:5: step 5 \\(recv\\) 'srv_rx2': recv wr 0x[0-9a-f]+ completed with success, qp_num $(qpx server), but src_qp $(qpx client2), expected $(qpx client1) \\(reaped by step 7 \\(ud_send\\) 'ask2'\\)"
@@ -532,6 +553,25 @@ run_scn "$tmp/out" "$tmp/err" -v --set iters=4 --set depth=4 --set signal_every=
 [ "$(grep -c '^       ibv_post_send(qp=a wr\[0\].wr_id=0x[0-9a-f]* wr\[0\].opcode=IBV_WR_RDMA_WRITE wr\[0\].send_flags=\(0\|signaled\) wr\[0\].sg_list\[0\].addr=0x[0-9a-f]* wr\[0\].sg_list\[0\].length=65536 wr\[0\].sg_list\[0\].lkey=0x[0-9a-f]* wr\[0\].wr.rdma.remote_addr=0x[0-9a-f]* wr\[0\].wr.rdma.rkey=0x[0-9a-f]* wr\[0\].next=NULL)  # step .write.$' "$tmp/err")" = 4 ] ||
 	{ grep post_send "$tmp/err"; fail "rc_write -v: not 4 posts shown"; }
 ok "-v: $(grep -m1 post_send "$tmp/err")"
+# On an ex QP -v shows the ibv_wr_* calls the run makes, in their order,
+# as the dry run does: a start, the op with its rkey and address, the
+# SGE, the complete; 100 writes in chains of one, 10 sends with imm.
+run_scn "$tmp/out" "$tmp/err" -v "$scndir/ex_qp.yaml"
+[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "ex_qp -v: exit $rc"; }
+grep -A3 -m1 '^       ibv_wr_start(qp=a)  # step 1 (write)$' "$tmp/err" >"$tmp/ex_seq"
+sed 's/0x[0-9a-f]*/N/g' "$tmp/ex_seq" >"$tmp/ex_got"
+cat >"$tmp/ex_want" <<'TXT'
+       ibv_wr_start(qp=a)  # step 1 (write)
+       ibv_wr_rdma_write(qp=a wr_id=N wr_flags=signaled rkey=N remote_addr=N)  # step 1 (write)
+       ibv_wr_set_sge(qp=a lkey=N addr=N length=4096)  # step 1 (write)
+       ibv_wr_complete(qp=a)  # step 1 (write)
+TXT
+diff -u "$tmp/ex_want" "$tmp/ex_got" || fail "ex_qp -v: not the ibv_wr_* sequence"
+[ "$(grep -c '^       ibv_wr_rdma_write(qp=a ' "$tmp/err")" = 100 ] &&
+	[ "$(grep -c '^       ibv_wr_send_imm(qp=a .* imm_data=7)  # step 4 (send)$' "$tmp/err")" = 10 ] ||
+	fail "ex_qp -v: not 100 writes and 10 sends with imm: $(grep -c ibv_wr_ "$tmp/err") ibv_wr_ calls"
+grep -q 'ibv_post_send(qp=a' "$tmp/err" && fail "ex_qp -v: an ibv_post_send the run did not make"
+ok "-v on an ex QP: $(tr -s ' ' <"$tmp/ex_seq" | cut -d'#' -f1 | tr '\n' ';')"
 
 # bench/long_qps.yaml, the 2000-QP soak, small: 40 QPs in 10 groups,
 # 1.5 s.  One parallel step of 10 streams, each over its group's QPs,

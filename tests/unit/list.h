@@ -13,6 +13,7 @@
 	X(value, shapes)                                                  \
 	X(value, oom_is_sticky)                                           \
 	X(value, escape)                                                  \
+	X(value, many_reporters)                                          \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
 	X(literal, path_and_load)                                         \
@@ -133,6 +134,7 @@
 	X(mlx5qp, dct_attr_and_states)                                    \
 	X(mlx5qp, raw_packet_flags)                                       \
 	X(mlx5qp, rc_waits_for_a_connection)                              \
+	X(mlx5qp, comp_mask_names)                                        \
 	X(mlx5mkey, entries_and_max_entries)                              \
 	X(mlx5mkey, inline_need_is_rdma_cores_bound)                      \
 	X(mlx5mkey, length_and_span)                                      \

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "list.h"
+#include "mask_text.h"
 #include "mlx5_qp.h"
 
 static const struct rdmascn_port port2 = { .port = 2, .gid_index = 3 };
@@ -170,4 +171,28 @@ TEST(mlx5qp, rc_waits_for_a_connection)
 		  IBV_QP_QKEY);
 	CHECK_UINT(s[0].attr.qkey, 0x11111111);
 	CHECK_INT(s[2].mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
+}
+
+/* Every comp_mask the plugin's creates pass, by name through one helper
+ * (mlx5dv_create_cq's was hex where mlx5dv_create_qp's was named). */
+TEST(mlx5qp, comp_mask_names)
+{
+	char buf[96];
+
+	CHECK_STR(mlx5_mask_text(MLX5_MASK_QP_INIT, IBV_QP_INIT_ATTR_PD |
+				 IBV_QP_INIT_ATTR_SEND_OPS_FLAGS, buf,
+				 sizeof(buf)), "PD|SEND_OPS_FLAGS");
+	CHECK_STR(mlx5_mask_text(MLX5_MASK_DV_QP_INIT,
+				 MLX5DV_QP_INIT_ATTR_MASK_DC, buf,
+				 sizeof(buf)), "DC");
+	CHECK_STR(mlx5_mask_text(MLX5_MASK_DV_CQ_INIT,
+				 MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE |
+				 MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE, buf,
+				 sizeof(buf)), "COMPRESSED_CQE|CQE_SIZE");
+	CHECK_STR(mlx5_mask_text(MLX5_MASK_DV_CQ_INIT, 0, buf, sizeof(buf)),
+		  "0");
+	/* A bit without a name: still there, as a number. */
+	CHECK_STR(mlx5_mask_text(MLX5_MASK_DV_CQ_INIT,
+				 MLX5DV_CQ_INIT_ATTR_MASK_FLAGS | 1u << 20, buf,
+				 sizeof(buf)), "FLAGS|0x100000");
 }

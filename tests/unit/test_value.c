@@ -6,6 +6,7 @@
 #include "check.h"
 #include "escape.h"
 #include "list.h"
+#include "record.h"
 #include "value.h"
 
 static char *to_json(const struct rs_val *v, bool pretty, int *ret)
@@ -94,4 +95,66 @@ TEST(value, escape)
 		  "ab\\e\\e");
 	CHECK_INT(rs_escape_needed("plain"), 0);
 	CHECK_INT(rs_escape_needed("a\nb"), 1);
+}
+
+/* A reporter that counts what it is told. */
+struct counting {
+	struct rs_reporter r;
+	unsigned begun, entries, ended, *freed;
+};
+
+static void count_begin(struct rs_reporter *r, const struct rs_val *rec)
+{
+	(void)rec;
+	((struct counting *)r)->begun++;
+}
+
+static void count_entry(struct rs_reporter *r, enum rs_rec_entry type,
+			const struct rs_val *e)
+{
+	(void)type;
+	(void)e;
+	((struct counting *)r)->entries++;
+}
+
+static int count_end(struct rs_reporter *r, const struct rs_val *rec)
+{
+	(void)rec;
+	((struct counting *)r)->ended++;
+	return 0;
+}
+
+static void count_free(struct rs_reporter *r)
+{
+	(*((struct counting *)r)->freed)++;
+}
+
+static const struct rs_reporter_ops count_ops = {
+	.begin = count_begin, .entry = count_entry, .end = count_end,
+	.free = count_free,
+};
+
+/* A record takes any number of reporters (a fifth was "out of memory"
+ * once), tells each, and frees each. */
+TEST(value, many_reporters)
+{
+	struct counting c[9];
+	struct rs_record rec;
+	unsigned freed = 0;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	for (unsigned i = 0; i < 9; i++) {
+		c[i] = (struct counting){ .r.ops = &count_ops, .freed = &freed };
+		CHECK_INT(rs_record_add_reporter(&rec, &c[i].r), 0);
+	}
+	rs_record_begin(&rec);
+	rs_record_add(&rec, RS_REC_OBJECT, rec.objects, rs_val_obj());
+	CHECK_INT(rs_record_end(&rec), 0);
+	for (unsigned i = 0; i < 9; i++) {
+		CHECK_INT(c[i].begun, 1);
+		CHECK_INT(c[i].entries, 1);
+		CHECK_INT(c[i].ended, 1);
+	}
+	rs_record_free(&rec);
+	CHECK_INT(freed, 9);
 }

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdmascn report: a run record (or a matrix document) told again by a
+ * reporter, as the run would have printed it: the text report or JUnit
+ * from a record kept by CI or recorded on a device elsewhere.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "outfile.h"
+#include "record_file.h"
+#include "report.h"
+#include "value.h"
+
+enum report_format { REPORT_TEXT, REPORT_JUNIT };
+
+/* The records in @doc: a matrix document's cells, or @doc itself.  NULL
+ * with the reason said when it is neither. */
+static const struct rs_val *records_of(const char *path,
+				       const struct rs_val *doc, size_t *ret_n)
+{
+	const struct rs_val *cells = rs_val_get(doc, "cells");
+
+	if (rs_val_type_of(doc) == RS_VAL_OBJ && rs_val_get(doc, "matrix") &&
+	    rs_val_type_of(cells) == RS_VAL_ARR) {
+		*ret_n = rs_val_len(cells);
+		return cells;
+	}
+	if (rs_val_type_of(doc) == RS_VAL_OBJ &&
+	    rs_val_type_of(rs_val_get(doc, "steps")) == RS_VAL_ARR &&
+	    rs_val_type_of(rs_val_get(doc, "objects")) == RS_VAL_ARR) {
+		*ret_n = 1;
+		return NULL;
+	}
+	fprintf(stderr, "rdmascn: report: %s: not a run record (no \"steps\" "
+		"and \"objects\" lists, nor a matrix's \"cells\"; see rdmascn "
+		"run --json)\n", path);
+	*ret_n = 0;
+	return NULL;
+}
+
+static const struct rs_val *record_at(const struct rs_val *doc,
+				      const struct rs_val *cells, size_t i)
+{
+	return cells ? rs_val_at(cells, i) : doc;
+}
+
+/* Each record's text report on @f, its errors on stderr. */
+static int report_text(FILE *f, const struct rs_val *doc,
+		       const struct rs_val *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rs_reporter *r = rs_report_text(f, stderr, NULL);
+		int ret;
+
+		if (!r)
+			return -ENOMEM;
+		ret = rs_record_replay(record_at(doc, cells, i), r);
+		r->ops->free(r);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* JUnit of every record, as run --junit writes it. */
+static int report_junit(const char *out, const struct rs_val *doc,
+			const struct rs_val *cells, size_t n)
+{
+	struct rs_results *res = rs_results_new(NULL, out);
+	int ret = res ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		struct rs_reporter *r = rs_results_cell(res);
+
+		if (!r) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = rs_record_replay(record_at(doc, cells, i), r);
+		r->ops->free(r);
+	}
+	if (!ret)
+		ret = rs_results_write(res, (int)rs_val_get_u64(doc,
+								 "exit_code"));
+	rs_results_free(res);
+	return ret;
+}
+
+int rs_cmd_report(const struct rs_cmd *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	enum report_format fmt = REPORT_TEXT;
+	const char *out = "-";
+	const struct rs_val *cells;
+	struct json_object *doc;
+	struct rs_out o;
+	size_t n;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fmt = REPORT_TEXT;
+			else if (!strcmp(optarg, "junit"))
+				fmt = REPORT_JUNIT;
+			else
+				return rs_cmd_usage_error(cmd, "Unknown format "
+							  "'%s' (text or "
+							  "junit).", optarg);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			rs_cmd_usage(cmd, stdout);
+			return RS_EXIT_PASSED;
+		default:
+			return rs_cmd_bad_option(cmd, argv, c);
+		}
+	}
+	if (optind + 1 != argc)
+		return rs_cmd_usage_error(cmd, optind < argc ?
+					  "Give one RECORD.json." :
+					  "No RECORD.json given.");
+	doc = rs_cli_read_json("report", argv[optind]);
+	if (!doc)
+		return RS_EXIT_INVALID;
+	cells = records_of(argv[optind], rs_val_of(doc), &n);
+	if (!n) {
+		json_object_put(doc);
+		return RS_EXIT_INVALID;
+	}
+	if (fmt == REPORT_JUNIT) {
+		ret = report_junit(out, rs_val_of(doc), cells, n);
+	} else {
+		ret = rs_out_open(&o, "--output", out);
+		if (!ret) {
+			ret = report_text(o.f, rs_val_of(doc), cells, n);
+			if (ret)
+				rs_out_abort(&o);
+			else
+				ret = rs_out_commit(&o);
+		}
+	}
+	json_object_put(doc);
+	if (ret == -ENOMEM)
+		return rs_cmd_no_memory(cmd);
+	return ret ? RS_EXIT_CANTRUN : RS_EXIT_PASSED;
+}

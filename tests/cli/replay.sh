@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# rdmascn report: the run records in tests/cli/replay/ were recorded on
+# rxe0 (replay.yaml: every figure a core step records and passing gates;
+# negative_rnr.yaml; replay.yaml with a gate that misses), beside the
+# text report and JUnit the run itself printed.  Told again, each record
+# gives the same text report byte for byte, the same errors on stderr,
+# and the same JUnit (the failed run's with its error line placed at the
+# end of system-out: the record keeps no position for it).  A matrix
+# document is told cell by cell; what is not a record is refused (2).
+set -u
+rdmascn=$1 schema=$2 checker=$3
+dir=$(dirname "$0")/replay
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+for r in replay:0 rnr:0 fail:1; do
+	name=${r%:*} code=${r#*:}
+	python3 "$checker" "$schema" "$dir/$name.json" "$code" ||
+		fail "$name.json is not a valid run record"
+	"$rdmascn" report "$dir/$name.json" >"$tmp/$name.txt" \
+		2>"$tmp/$name.err" || fail "report $name.json: exit $?"
+	if cmp -s "$dir/$name.txt" "$tmp/$name.txt"; then
+		echo "ok $name: the text report is the run's, byte for byte"
+	else
+		fail "report $name.json: text differs:"
+		diff "$dir/$name.txt" "$tmp/$name.txt" | head -n 20
+	fi
+	if [ -f "$dir/$name.err" ]; then
+		cmp -s "$dir/$name.err" "$tmp/$name.err" ||
+			fail "report $name.json: stderr differs: $(cat "$tmp/$name.err")"
+	elif [ -s "$tmp/$name.err" ]; then
+		fail "report $name.json: stderr: $(cat "$tmp/$name.err")"
+	fi
+	"$rdmascn" report -f junit -o "$tmp/$name.xml" "$dir/$name.json" ||
+		fail "report -f junit $name.json: exit $?"
+	if [ "$name" = fail ]; then
+		# The same lines; the error's moved to the end of system-out.
+		cmp -s <(sort "$dir/$name.junit.xml") <(sort "$tmp/$name.xml") ||
+			fail "report -f junit $name.json: lines differ"
+	elif ! cmp -s "$dir/$name.junit.xml" "$tmp/$name.xml"; then
+		fail "report -f junit $name.json: JUnit differs:"
+		diff "$dir/$name.junit.xml" "$tmp/$name.xml" | head -n 20
+	fi
+done
+echo "ok JUnit told again as the run wrote it"
+
+# Every figure group of the table is in the recorded text.
+for want in 'rkey 0x' 'bytes equal' 'split: 4 WRs a message, of 4096 B' \
+	'latency usec: min' 'MB/s .* Gb/s .* Mpps' "qp 'a' now ERR" \
+	'gate latency.typical <= 1e+06 usec: .* held'; do
+	grep -q -- "$want" "$tmp/replay.txt" || fail "replay: no '$want'"
+done
+
+# A matrix document: each cell told again, in order.
+sed 's/^requires:/params: {size: {default: 64}}\nrequires:/; s/size: 64,/size: "${size}",/' \
+	"$dir/replay.yaml" >"$tmp/m.yaml"
+"$rdmascn" run --dry-run -q --matrix size=64,128 "$tmp/m.yaml" \
+	--json "$tmp/m.json" >/dev/null 2>"$tmp/err" ||
+	fail "dry-run matrix: exit $?: $(cat "$tmp/err")"
+"$rdmascn" report "$tmp/m.json" >"$tmp/m.txt" 2>&1 ||
+	fail "report matrix: exit $?"
+[ "$(grep -c '^dry run replay' "$tmp/m.txt")" = 2 ] ||
+	fail "report matrix: want two cells: $(cat "$tmp/m.txt")"
+
+# Not a record, no file, a wrong format: invalid, one clear line.
+echo '{"steps": 1}' >"$tmp/bad.json"
+"$rdmascn" report "$tmp/bad.json" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'bad.json: not a run record' "$tmp/err" ||
+	fail "not a record: $(cat "$tmp/err")"
+"$rdmascn" report "$tmp/none.json" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'none.json: No such file' "$tmp/err" ||
+	fail "no file: $(cat "$tmp/err")"
+"$rdmascn" report -f pdf "$dir/rnr.json" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "Unknown format 'pdf'" "$tmp/err" ||
+	fail "unknown format: $(cat "$tmp/err")"
+"$rdmascn" report -o "$tmp/nodir/x.txt" "$dir/rnr.json" 2>"$tmp/err"
+[ $? = 3 ] || fail "unwritable output: exit $?: $(cat "$tmp/err")"
+
+[ "$fails" = 0 ] || exit 1
+echo "ok: report tells recorded runs again"
