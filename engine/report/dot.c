@@ -195,20 +195,32 @@ static bool same_text(const char *a, const char *b)
 
 /* A counted entry is one node, labelled "a ×N": its colour is its first
  * element's outcome, or that of the first element whose outcome differs
- * (which the tooltip names, with how many shared the first's). */
+ * (which the tooltip names, with how many shared the first's).  A
+ * counted step's label numbers it as plan, the run and its record do:
+ * "step 2[0]..2[199] (verify) ×200", "w[0]..w[199] ×200". */
 static void put_node(FILE *f, const struct rs_obj *o, const char *name,
 		     const char *indent, const struct rs_dot_run *run)
 {
 	unsigned n = o->count ? o->count : 1, same = 1, odd = o->index;
-	char text[64];
+	char text[2 * RDMASCN_ID_MAX + 2 * RS_STEP_NO_MAX + 64];
 
 	fputs(indent, f);
 	put_str(f, name);
 	fputs(" [label=\"", f);
 	put_esc(f, o->kind->step ? o->kind->section : o->kind->name);
 	fputs("\\n", f);
-	if (o->count && (o->group || o->kind->step)) {
-		put_esc(f, o->group ? o->group : name);
+	if (o->count && o->kind->step) {
+		const struct rs_obj *last = o + o->count - 1;
+
+		if (o->id && last->id)
+			snprintf(text, sizeof(text), "%s..%s \u00d7%u", o->id,
+				 last->id, o->count);
+		else
+			snprintf(text, sizeof(text), "step %s..%s (%s) \u00d7%u",
+				 o->no, last->no, o->kind->section, o->count);
+		put_esc(f, text);
+	} else if (o->count && o->group) {
+		put_esc(f, o->group);
 		snprintf(text, sizeof(text), " \u00d7%u", o->count);
 		put_esc(f, text);
 	} else {

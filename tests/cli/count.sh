@@ -40,11 +40,14 @@ echo "ok plan -v: every element, teardown from ab[999]"
 
 "$rdmascn" graph --set n=1000 "$f" >"$tmp/dot" || fail "graph exit $?"
 has "$tmp/dot" '^		"a" \[label="qp\\na ×1000"\];$'
-has "$tmp/dot" '^		"step 1 (write)" \[label="write\\nstep 1 (write) ×1000"\];$'
+# A counted step's node is numbered as plan numbers it, with its count.
+has "$tmp/dot" '^		"step 1 (write)" \[label="write\\nstep 1\[0\]\.\.1\[999\] (write) ×1000"\];$'
+has "$tmp/dot" '^		"step 2 (verify)" \[label="verify\\nstep 2\[0\]\.\.2\[999\] (verify) ×1000"\];$'
 [ "$(grep -c ' \[label=' "$tmp/dot")" -lt 30 ] || fail "graph: more than one node per entry"
 [ "$(grep -c '^	"ab" -> "a" \[label="a"\];$' "$tmp/dot")" = 1 ] ||
 	fail "graph: the edge ab -> a is not there once"
-grep -q '\[[0-9]' "$tmp/dot" && fail "graph: an element is drawn"
+# No node or edge names an element ("a[1]"); labels number steps.
+grep -Eq '"[^" ]+\[[0-9]+\]"' "$tmp/dot" && fail "graph: an element is drawn"
 echo "ok graph folded: $(grep -c ' \[label=' "$tmp/dot") nodes and edges"
 
 start=$(date +%s%N)
@@ -73,6 +76,8 @@ done
 sed 's/  - write: {qp: a,/  - write: {id: w, qp: a,/' "$f" >"$tmp/w.yaml"
 "$rdmascn" plan --set n=1000 "$tmp/w.yaml" >"$tmp/planw" || fail "plan w exit $?"
 has "$tmp/planw" "^ *1  step 'w\[0\]'\.\.'w\[999\]'  *line 29  <- qp=a\[i\]"
+"$rdmascn" graph --set n=1000 "$tmp/w.yaml" >"$tmp/dotw" || fail "graph w exit $?"
+has "$tmp/dotw" '^		"w" \[label="write\\nw\[0\]\.\.w\[999\] ×1000"\];$'
 echo "ok dry run of 2000 QPs in ${ms} ms: ab[i] joins a[i] and b[i], teardown reversed, record per element"
 
 # A list names every element; after: a counted entry, all of them.

@@ -10,15 +10,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# A `nodes:` file without a role plays every node: the same objects as
-# plan, the connection between the nodes among them.
-for f in "$scndir"/*.yaml "$scndir"/nodes/*.yaml; do
-	name=${f#"$scndir"/}
-	name=${name%.yaml}
-	"$rdmascn" run --dry-run "$f" >"$tmp/dry" 2>"$tmp/err" ||
-		{ cat "$tmp/dry" "$tmp/err"; fail "$name: dry run exit $?"; }
-	[ -s "$tmp/err" ] && { cat "$tmp/err"; fail "$name: dry run wrote to stderr"; }
-	"$rdmascn" plan -v "$f" | sed -n '/^create:/,/^steps:/p' |
+# check_dry NAME FILE [--set K=V...]: $tmp/dry is FILE's dry run (one
+# cell's, with the cell's params): its calls against plan's objects.
+check_dry() {
+	local name=$1 f=$2
+	shift 2
+	"$rdmascn" plan -v "$@" "$f" | sed -n '/^create:/,/^steps:/p' |
 		sed -n "s/^ *[0-9]*  \([a-z_0-9]* '[^']*'\) .*/\1/p" >"$tmp/plan"
 	# The objects the create calls are for, each once, in order.
 	sed -n '/^create:/,/^teardown:/p' "$tmp/dry" |
@@ -33,6 +30,33 @@ for f in "$scndir"/*.yaml "$scndir"/nodes/*.yaml; do
 	grep -v '^  \[\|^       \|^create:\|^steps:\|^teardown:\|^dry run\|^assumed   ' "$tmp/dry" &&
 		fail "$name: unexpected lines in the dry run"
 	echo "ok $name: $(grep -c '^  \[' "$tmp/dry") calls, $(wc -l <"$tmp/plan") objects, teardown reversed"
+}
+
+# A `nodes:` file without a role plays every node: the same objects as
+# plan, the connection between the nodes among them.  A matrix: each
+# cell as the file with its params set (scenarios/rc_sweep.yaml).
+for f in "$scndir"/*.yaml "$scndir"/nodes/*.yaml; do
+	name=${f#"$scndir"/}
+	name=${name%.yaml}
+	"$rdmascn" run --dry-run "$f" >"$tmp/all" 2>"$tmp/err" ||
+		{ cat "$tmp/all" "$tmp/err"; fail "$name: dry run exit $?"; }
+	[ -s "$tmp/err" ] && { cat "$tmp/err"; fail "$name: dry run wrote to stderr"; }
+	if ! grep -q '^cell 1 of ' "$tmp/all"; then
+		cp "$tmp/all" "$tmp/dry"
+		check_dry "$name" "$f"
+		continue
+	fi
+	cells=$(grep -c '^cell [0-9]* of ' "$tmp/all")
+	[ "$(grep -c '^  [^ ].* dry run done$' "$tmp/all")" = "$cells" ] ||
+		{ cat "$tmp/all"; fail "$name: not $cells cells in the matrix table"; }
+	for ((k = 1; k <= cells; k++)); do
+		cell=$(sed -n "s/^cell $k of [0-9]*: //p" "$tmp/all")
+		sed -n "/^cell $k of /,/^dry run done/p" "$tmp/all" | sed 1d >"$tmp/dry"
+		sets=()
+		IFS=, read -ra kv <<<"$cell"
+		for p in "${kv[@]}"; do sets+=(--set "$p"); done
+		check_dry "$name [$cell]" "$f" "${sets[@]}"
+	done
 done
 # The attributes are there: a QP's capabilities, a connection's RTR.
 "$rdmascn" run --dry-run "$scndir/rc_pingpong.yaml" >"$tmp/dry"

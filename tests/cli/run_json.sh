@@ -21,9 +21,13 @@ for f in "$dir"/*.yaml; do
 		bad "$f: the text differs with --json"
 	/usr/bin/python3 "$check" "$schema" "$tmp/r.json" $rc ||
 		bad "$f: record"
-	[ "$(jq -r .dry_run "$tmp/r.json")" = true ] &&
-	[ "$(jq '.calls | length' "$tmp/r.json")" -gt 0 ] ||
-		bad "$f: a dry run's record has no calls"
+	# A matrix (scenarios/rc_sweep.yaml): a record per cell, each a dry
+	# run with calls and the cell's params.
+	[ "$(jq '[if .cells then .cells[] else . end |
+		  .dry_run == true and (.calls | length) > 0 and
+		  ((.cell.params // {}) as $c | .scenario.params |
+		   contains($c))] | all' "$tmp/r.json")" = true ] ||
+		bad "$f: a dry run's record has no calls, or not its cell's params"
 done
 
 # A record with params as resolved, on stdout; the text on stderr.

@@ -63,4 +63,4 @@ done
 after=$(rdma res show)
 [ "$after" = "$before" ] || fail "rdma res show: '$before' before, '$after' after"
 echo "rdma res show, before and after: $after"
-echo "ok $(basename "$scn"): allocations 1..$((i - stride)) (every $stride) failed in turn: $failed runs failed cleanly (exit 2/3, $oom saying out of memory), the last $want passed; teardown the reverse of creation in all $tried, leaks checked none in $leaks (the check itself out of memory in $unasked); $((SECONDS - start)) s"
+ok "$(basename "$scn"): allocations 1..$((i - stride)) (every $stride) failed in turn: $failed runs failed cleanly (exit 2/3, $oom saying out of memory), the last $want passed; teardown the reverse of creation in all $tried, leaks checked none in $leaks (the check itself out of memory in $unasked); $((SECONDS - start)) s"

@@ -43,7 +43,7 @@ wait_rxe0() {
 expect "rdma_cm connection" 0 --set hold_ms=300 "$scn"
 has "rdma_cm connection" "$tmp/out" "^created +7 connection 'link' +via rdma_cm .* RTS .* RTS"
 has "rdma_cm connection" "$tmp/out" "^step 1 +sleep +'hold' +passed"
-echo "ok rdma_cm connection: up, a quiet step, torn down, no leaks"
+ok "rdma_cm connection: up, a quiet step, torn down, no leaks"
 
 # 2. The device goes during the step.
 run_bg link -v --check-leaks --set hold_ms=30000 --set async=on "$scn"
@@ -88,8 +88,8 @@ grep -q 'rdma_destroy_id(id=a_id)' "$tmp/err" || { cat "$tmp/err"; fail "$what: 
 # more and the new rxe0 cannot exist before this process ended.
 has "$what" "$tmp/err" "^rdmascn: --check-leaks: 0 device\(s\) asked"
 has "$what" "$tmp/out" "^leaks: not checked \(no RDMA device left to ask\)$"
-echo "ok rdma link delete rxe0 during the step: $(grep -c '^event *RDMA_CM_EVENT_DEVICE_REMOVAL' "$tmp/out") DEVICE_REMOVAL event(s), step failed at $loc, exit 1 after $ms ms, torn down in reverse, no rdma_disconnect, leak check had no device to ask"
+ok "rdma link delete rxe0 during the step: $(grep -c '^event *RDMA_CM_EVENT_DEVICE_REMOVAL' "$tmp/out") DEVICE_REMOVAL event(s), step failed at $loc, exit 1 after $ms ms, torn down in reverse, no rdma_disconnect, leak check had no device to ask"
 
 # 3. rxe0 is back: a connection via rdma_cm works on it, nothing leaked.
 expect "rdma_cm after re-adding rxe0" 0 --set hold_ms=300 "$scn"
-echo "ok rxe0 added back: an rdma_cm connection comes up and goes down cleanly"
+ok "rxe0 added back: an rdma_cm connection comes up and goes down cleanly"

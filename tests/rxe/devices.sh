@@ -3,7 +3,7 @@
 # set it up.  No device is a failure here, not a skip.
 set -u
 rdmascn=$1
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/tap.sh"
 
 json=$("$rdmascn" devices -j) || fail "rdmascn devices -j exited $?"
 q() { jq -r "$1" <<<"$json"; }
@@ -113,7 +113,7 @@ grep -Eq '^      rc_odp_caps +0x0$' <<<"$all" || fail "-v: rc_odp_caps: $all"
 "$rdmascn" devices -d rxe0 >/dev/null || fail "-d rxe0 exited $?"
 "$rdmascn" devices -d nosuch 2>/dev/null; rc=$?
 [ $rc = 3 ] || fail "-d nosuch exited $rc, want 3"
-echo "rxe0 as expected"
+ok "rxe0 as expected"
 
 # The same facts in a scenario (${ctx.port.FIELD}): a run substitutes
 # rxe0's values, not the assumed ones, and says which in its record; a
@@ -142,7 +142,7 @@ grep -qx "fact      ctx.port.max_msg_sz = $msg (rxe0)" "$tmp/out" ||
 	fail "no fact line: $(cat "$tmp/out")"
 grep -q "ibv_modify_qp(.*path_mtu=$mtu" "$tmp/out" "$tmp/err" ||
 	fail "the path MTU is not the port's $mtu: $(grep -h -m2 modify_qp "$tmp/out" "$tmp/err")"
-echo "facts: split write on rxe0: max_msg_sz=$msg active_mtu=$mtu piece=$piece, passed"
+ok "facts: split write on rxe0: max_msg_sz=$msg active_mtu=$mtu piece=$piece, passed"
 # A param computed from a fact is recorded as the run used it: rxe0's
 # max_cqe (32767) sizes the CQ, and the record's scenario.params says
 # so, not the 100000 of the assumed 4194303.
@@ -161,20 +161,20 @@ want=$(( max_cqe < 100000 ? max_cqe : 100000 ))
 	fail "params from facts: scenario.params.cqe is $(jq -r .scenario.params.cqe "$tmp/pf.json"), want min(100000, $max_cqe) = $want"
 grep -q "ibv_create_cq(context=ctx cqe=$want " "$tmp/out" "$tmp/err" ||
 	fail "params from facts: the CQ was not asked for $want: $(grep -h create_cq "$tmp/out" "$tmp/err")"
-echo "facts: params.cqe recorded as $want, the CQ's (min(100000, max_cqe $max_cqe)), passed"
+ok "facts: params.cqe recorded as $want, the CQ's (min(100000, max_cqe $max_cqe)), passed"
 "$rdmascn" run -v --json "$tmp/cq.json" "$seeds/pyverbs_cq_device_bounds.yaml" \
 	>"$tmp/out" 2>"$tmp/err" || fail "cq seed: $(cat "$tmp/out" "$tmp/err")"
 grep -q "ibv_create_cq(context=ctx cqe=200 channel=.* comp_vector=$((ncv - 1)))" \
 	"$tmp/out" "$tmp/err" ||
 	fail "the CQ is not on the last of $ncv vectors: $(grep -h create_cq "$tmp/out" "$tmp/err")"
-echo "facts: cq on vector $((ncv - 1)) of $ncv (assumed 8 would be 7), passed"
+ok "facts: cq on vector $((ncv - 1)) of $ncv (assumed 8 would be 7), passed"
 "$rdmascn" run --json "$tmp/dm.json" "$seeds/pyverbs_dm_device_sized.yaml" \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc = 77 ] || fail "dm seed: exit $rc, want 77: $(cat "$tmp/out" "$tmp/err")"
 grep -q "rxe0 has no device.max_dm_size of at least 4096 (it has 0; requires.facts\[0\])" \
 	"$tmp/err" || fail "the skip does not name fact, bound and value: $(cat "$tmp/err")"
-echo "facts: $(grep -m1 max_dm_size "$tmp/err")"
+ok "facts: $(grep -m1 max_dm_size "$tmp/err")"
 /usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/split.json" 0 &&
 /usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/dm.json" 77 &&
 /usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/pf.json" 0 ||
@@ -256,7 +256,7 @@ for k in pd:max_pd cq:max_cq qp:max_qp srq:max_srq mw:max_mw; do
 	if [ -z "$best" ] || [ "$m" -lt "$best_max" ]; then best=$k best_max=$m; fi
 done
 kind=${best%%:*} fact=${best#*:}
-echo "limits: smallest count maximum on rxe0: $fact $best_max"
+ok "limits: smallest count maximum on rxe0: $fact $best_max"
 if [ "$best_max" -lt 300000 ]; then
 	need=$((best_max + 1)) entries= i=0
 	while [ $need -gt 0 ]; do
@@ -295,7 +295,7 @@ for c in $checks cqe:max_cqe qp_wr:max_qp_wr; do
 		fail "limit $n: $fact not named: $(head -c 2000 "$tmp/err")"
 	grep -Eq 'ibv_(alloc_pd|create_cq|create_qp|create_srq|alloc_mw)' "$tmp/out" "$tmp/err" &&
 		fail "limit $n: created something first: $(grep -Eh -m3 'ibv_(alloc_pd|create_cq|create_qp)' "$tmp/out" "$tmp/err")"
-	echo "limits: $(grep -m1 "$fact" "$tmp/err" | sed "s|^$tmp/||" | cut -c1-300) ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)"
+	ok "limits: $(grep -m1 "$fact" "$tmp/err" | sed "s|^$tmp/||" | cut -c1-300) ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)"
 done
 lim memlock "mrs: [{id: m, pd: pd, length: 1048576, access: [local_write]}]"
 for verb in validate run; do
@@ -307,7 +307,7 @@ for verb in validate run; do
 	grep -q "RLIMIT_MEMLOCK, 65536 bytes, and without CAP_IPC_LOCK" "$tmp/err" ||
 		fail "memlock $verb: $(cat "$tmp/err")"
 done
-echo "limits: $(sed "s|^$tmp/||" "$tmp/err" | cut -c1-200)"
+ok "limits: $(sed "s|^$tmp/||" "$tmp/err" | cut -c1-200)"
 "$rdmascn" run "$tmp/lim-memlock.yaml" >"$tmp/out" 2>"$tmp/err" ||
 	fail "memlock as root: $(cat "$tmp/err")"
-echo "limits: the same mr as root (CAP_IPC_LOCK): passed"
+ok "limits: the same mr as root (CAP_IPC_LOCK): passed"

@@ -61,7 +61,7 @@ for name in "${negatives[@]}"; do
 	[ -f "$f" ] || fail "$name: no $f"
 	# As written: passes because its errors happened.
 	expect "$name" 0 "$f"
-	echo "ok $name as written: $(grep -c '^step .* passed' "$tmp/out") steps passed"
+	ok "$name as written: $(grep -c '^step .* passed' "$tmp/out") steps passed"
 	# (Files, not <(...): the VM has no /dev/fd.)
 	steps "$f" >"$tmp/steps"
 	nsteps=$(wc -l <"$tmp/steps")
@@ -80,7 +80,7 @@ for name in "${negatives[@]}"; do
 			for ((k = no + 1; k <= nsteps; k++)); do
 				has "$name $id" "$tmp/out" "^step $k +[a-z_]+ +'[a-z_0-9]+' +not run$"
 			done
-			echo "ok $name: $id expecting success fails: $(grep -m1 "completed with" "$tmp/err" | sed 's/^[^ ]*: step/step/; s/ vendor_err.*//')"
+			ok "$name: $id expecting success fails: $(grep -m1 "completed with" "$tmp/err" | sed 's/^[^ ]*: step/step/; s/ vendor_err.*//')"
 			had_error=1 flips=$((flips + 1))
 		elif [ "$eline" = 0 ] && [[ $type =~ ^(write|send|read|atomic|ud_send)$ ]] &&
 			[ $added = 0 ]; then
@@ -100,7 +100,7 @@ for name in "${negatives[@]}"; do
 			# the step fails at its end, at its `expect:`.
 			has "$name $id" "$tmp/err" "^([^:]*/)?$name\\.yaml:$line:[0-9]+: $label: expect: expected $want, but all [0-9]+ WRs completed with success$"
 			has "$name $id" "$tmp/out" "^step $no +$type +'$id' +failed "
-			echo "ok $name: $id expecting $want fails: $(grep -m1 "expected $want" "$tmp/err" | sed 's/^[^ ]*: step/step/; s/ vendor_err.*//')"
+			ok "$name: $id expecting $want fails: $(grep -m1 "expected $want" "$tmp/err" | sed 's/^[^ ]*: step/step/; s/ vendor_err.*//')"
 			added=1 flips=$((flips + 1))
 		fi
 	done 3<"$tmp/steps"
@@ -128,7 +128,7 @@ grep -q 'still open' "$tmp/err" && fail "deadline: a loop handle stayed open"
 # A guard against a hang (rnr_retry 7 retries for ever), not a timing:
 # under TCG on a loaded machine the run has taken 26 s.
 [ $ms -lt 120000 ] || fail "deadline: the run took $ms ms"
-echo "ok a send nobody receives (rnr_retry 7) ends at its 1000 ms deadline ($ms ms in all), torn down, no leaks"
+ok "a send nobody receives (rnr_retry 7) ends at its 1000 ms deadline ($ms ms in all), torn down, no leaks"
 
 # 4. Successes before the expected error are fine: one receive posted,
 # two sends expecting rnr_retry_exc_err (the first is received, the
@@ -139,7 +139,7 @@ awk '/id: received,/ { next }
 grep -q "iterations: 2" "$tmp/first_ok.yaml" || fail "first_ok: iterations not set"
 expect "success then the expected error" 0 "$tmp/first_ok.yaml"
 has first_ok "$tmp/out" "^step 2 +send +'no_recv' +passed .* 2 wr"
-echo "ok a send step whose first WR succeeds and second meets its expected error passes"
+ok "a send step whose first WR succeeds and second meets its expected error passes"
 echo "all $flips flipped expectations fail as they should"
 
 # 5. A matrix (tests/rxe/matrix.yaml): 3 sizes x RC/UC, 64 KiB on UC left
@@ -160,16 +160,16 @@ has matrix "$tmp/out" '^verdict: failed \(exit 1\)$'
 [ "$(xmllint --xpath 'count(//testsuite)' "$tmp/rec.xml")" = 5 ] &&
 [ "$(xmllint --xpath 'count(//testcase/failure)' "$tmp/rec.xml")" = 1 ] ||
 	fail "matrix: JUnit $(grep -c '<testsuite ' "$tmp/rec.xml") suites"
-echo "ok a 3x2 matrix less one: four cells pass, the one that does not fit fails, exit 1"
+ok "a 3x2 matrix less one: four cells pass, the one that does not fit fails, exit 1"
 run_scn "$tmp/out" "$tmp/err" --jobs 2 "$mx"
 [ $rc = 1 ] && [ "$(rec '[.cells[].verdict] | join(",")')" = \
   "passed,passed,passed,passed,failed" ] ||
 	fail "matrix --jobs 2: exit $rc, $(rec -c '[.cells[] | [.cell.name, .verdict]]')"
-echo "ok the same matrix two cells at a time: the same verdicts"
+ok "the same matrix two cells at a time: the same verdicts"
 run_scn "$tmp/out" "$tmp/err" --matrix size=64,4096 "$mx"
 [ $rc = 0 ] && [ "$(rec '.cells | length')" = 4 ] ||
 	fail "matrix of 64 and 4096: exit $rc, $(tail -8 "$tmp/out")"
-echo "ok --matrix size=64,4096: four cells, all pass"
+ok "--matrix size=64,4096: four cells, all pass"
 
 # 6. Known deviations (--deviations FILE): the send that does not fit is
 # known to fail on rxe, so its cell is skipped with the reason and the matrix
@@ -193,11 +193,11 @@ run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/deviations.yaml" "$mx"
 has deviation "$tmp/out" "^step 2 +send +'send' +skipped .*known deviation: a 64 KiB send"
 [ "$(xmllint --xpath 'count(//testcase/skipped[contains(@message, "known deviation")])' "$tmp/rec.xml")" = 1 ] ||
 	fail "deviation: the JUnit testcase is not skipped with the reason"
-echo "ok a known deviation turns the failing cell's write into a skip with its reason"
+ok "a known deviation turns the failing cell's write into a skip with its reason"
 run_scn "$tmp/out" "$tmp/err" --strict --deviations "$tmp/deviations.yaml" "$mx"
 [ $rc = 1 ] && [ "$(rec '.cells[4].steps[1].outcome')" = failed ] ||
 	fail "--strict: exit $rc, $(rec -c '[.cells[] | .verdict]')"
-echo "ok --strict: the deviation is not applied, the cell fails again"
+ok "--strict: the deviation is not applied, the cell fails again"
 sed 's/    reason:/    known: skip\n    reason:/' "$tmp/deviations.yaml" \
 	>"$tmp/skip.yaml"
 run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/skip.yaml" \
@@ -205,7 +205,7 @@ run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/skip.yaml" \
 [ $rc = 0 ] && [ "$(rec '.cells[0].steps[1].outcome')" = skipped ] &&
 [ "$(rec '.cells[0].steps[1] | has("duration_ms") and .duration_ms == 0')" = true ] ||
 	fail "known: skip: exit $rc, $(rec -c '.cells[0].steps')"
-echo "ok known: skip does not run the step"
+ok "known: skip does not run the step"
 
 # 4. A connection's knobs on the device (scenarios/conn_knobs.yaml): b's
 # QP allows remote writes only, so a write into it passes and a read from
@@ -224,7 +224,7 @@ rem_access_err | rem_inv_req_err) ;;
 *) cat "$tmp/err"; fail "conn_knobs: the read's status is '$refused'" ;;
 esac
 assert_clean "$tmp/out" "$tmp/err" "conn_knobs expecting success"
-echo "ok conn_knobs: rxe refuses a read from a remote_write-only qp with $refused"
+ok "conn_knobs: rxe refuses a read from a remote_write-only qp with $refused"
 # knobs WHAT: the record's settings of connection 'ab' are the file's,
 # but for the hop limit: every rxe GID is RoCE v2, and for RoCE v2 the
 # kernel (ib_resolve_eth_dmac()) puts the IP route's hop limit, 64 here,
@@ -241,7 +241,7 @@ knobs() {
 	[ "$(rec "$s | .b.access")" = remote_write ] &&
 	[ "$(rec "$s | .a.access | test(\"remote_read\")")" = true ] ||
 		fail "$1: access $(rec -c "$s | [.a.access, .b.access]")"
-	echo "ok $1: gid $gid: the device holds psns 291/11259375, hop_limit $hop (asked 1: RoCE v2 takes the route's), traffic_class 32, flow_label 74565, access a $(rec "$s | .a.access") b $(rec "$s | .b.access"), static_rate $(rec "$s | .a.static_rate")"
+	ok "$1: gid $gid: the device holds psns 291/11259375, hop_limit $hop (asked 1: RoCE v2 takes the route's), traffic_class 32, flow_label 74565, access a $(rec "$s | .a.access") b $(rec "$s | .b.access"), static_rate $(rec "$s | .a.static_rate")"
 }
 expect conn_knobs 0 "$f"
 [ "$(grep -c "^step .* passed" "$tmp/out")" = 4 ] || { cat "$tmp/out"; fail "conn_knobs: not 4 steps passed"; }

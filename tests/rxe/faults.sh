@@ -48,9 +48,9 @@ for f in "$@"; do
 		drawn="$(nodes created)/$(nodes failed)/$(nodes 'not created')"
 		[ "$drawn" = "$made/$failed/$missing" ] ||
 			{ cat "$tmp/g.dot"; fail "$name: call $n: the graph has created/failed/not created $drawn, the report $made/$failed/$missing"; }
-		echo "ok $name: call $n ($call) failed with $e: $made created, rolled back, $missing not created, no leaks"
+		ok "$name: call $n ($call) failed with $e: $made created, rolled back, $missing not created, no leaks"
 	done
 	RDMASCN_FAULT=$((calls + 1)):EINVAL run_scn "$tmp/out" "$tmp/err" --check-leaks "$f"
 	[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: with no call failed: exit $rc; the dry run counted $calls calls"; }
-	echo "ok $name: $calls calls, each failed in turn"
+	ok "$name: $calls calls, each failed in turn"
 done

@@ -6,12 +6,13 @@
 # appended file keeps what it had, and a TERM stops the helper and its VM
 # at once.  The fixture's VM (`--in DIR`, started
 # by rxe.vm_start): the same, plus the environment, the refusal of a
-# directory the VM does not share, and a command past its --timeout killed.
+# directory the VM does not share, a command past its --timeout killed,
+# its lines back as it writes them, and a pty for it when ours is one.
 #
 #   harness.sh RDMASCN VMDIR
 set -u
 rdmascn=$1 vm=$2
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/tap.sh"
 work=$(mktemp -d "$PWD/harness.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -56,7 +57,7 @@ rc=$?
 grep -v '^qemu-system-[^:]*: terminating on signal' e &&
 	fail "TERM to the helper: stderr: $(cat e)"
 [ "$(cat log)" = "$(printf 'before\nafter')" ] || fail "log: $(cat log)"
-echo "ok one-shot VMs"
+ok "one-shot VMs"
 
 RDMASCN_HARNESS=42 "$rdmascn" softroce --in "$vm" -- sh -c "$probe" >o 2>e
 rc=$?; check "--in"
@@ -74,5 +75,26 @@ grep -q "did not finish within its time: killed in the VM" e ||
 [ $((SECONDS - start)) -lt 40 ] || fail "--in past --timeout took $((SECONDS - start)) s"
 # The VM serves on after a killed command.
 "$rdmascn" softroce --in "$vm" -- true || fail "--in after a kill: exit $?"
-echo "ok the fixture's VM (--in)"
+ok "the fixture's VM (--in)"
+# The command's lines come back as it writes them, not at its end.
+"$rdmascn" softroce --in "$vm" -- sh -c 'echo first; sleep 8; echo second' \
+	>o 2>e &
+helper=$!
+for _ in $(seq 50); do grep -qx first o && break; sleep 0.1; done
+grep -qx first o && ! grep -q second o ||
+	{ kill $helper; fail "--in: the first line was not back within 5 s: '$(cat o)'"; }
+wait $helper || fail "--in, lines as they come: exit $?; $(cat e)"
+[ "$(cat o)" = "$(printf 'first\nsecond')" ] || fail "--in: stdout '$(cat o)'"
+ok "--in: the command's lines back as it writes them"
+# On a terminal (script(1) gives us one) the command has one, of its
+# size; to a file it has none (the probe above).
+tty_probe='test -t 1 && echo "tty $(stty size)"; test -t 1 || echo no tty'
+script -qec "stty rows 33 cols 101; $(printf '%q ' "$rdmascn" softroce \
+	--in "$vm" -- sh -c "$tty_probe")" /dev/null </dev/null >o 2>e
+rc=$?
+[ $rc = 0 ] && [ "$(tr -d '\r' <o)" = "tty 33 101" ] ||
+	fail "--in on a terminal: exit $rc, '$(cat o)', stderr '$(cat e)'"
+"$rdmascn" softroce --in "$vm" -- sh -c "$tty_probe" >o 2>e
+[ "$(cat o)" = "no tty" ] || fail "--in to a file: '$(cat o)'"
+ok "--in on a terminal: the command has a pty of its size; to a file none"
 echo "harness ok"

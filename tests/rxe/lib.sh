@@ -1,6 +1,6 @@
 # Shared by the device tests: run a scenario and read its report.
 # shellcheck shell=bash
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 # Scratch space for the reports, gone when the test ends.
 tmp=$(mktemp -d)
@@ -45,10 +45,12 @@ records_ok() {
 	local st=$?
 	[ $st = 0 ] && [ -s "$tmp/recs/list" ] || return $st
 	/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/recs/list" ||
-		{ echo "FAIL: run records (see above)"; return 1; }
+		{ echo "not ok $((nok + 1)) - run records (see above)"; return 1; }
+	ok "$(wc -l <"$tmp/recs/list") run records: schema, exit code, verdict, teardown"
 	[ -s "$tmp/recs/junit" ] || return 0
 	/usr/bin/python3 "$junit_check" "$junit_xsd" "$tmp/recs/junit" ||
-		{ echo "FAIL: JUnit files (see above)"; return 1; }
+		{ echo "not ok $((nok + 1)) - JUnit files (see above)"; return 1; }
+	ok "$(wc -l <"$tmp/recs/junit") JUnit files: the XSD, a testcase per step"
 }
 # rec JQ: a value of the last run's record.
 rec() { jq -r "$@" "$tmp/rec.json"; }
@@ -67,8 +69,10 @@ assert_clean() {
 		fail "$what: teardown is not the reverse of creation"
 	fi
 	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
-	[ "$(rec '.leaks.checked and .leaks.count == 0')" = true ] ||
-		fail "$what: the record's leaks: $(rec -c .leaks)"
+	# A matrix's record has a record per cell (scenarios/rc_sweep.yaml).
+	[ "$(rec '[if .cells then .cells[] else . end |
+		  .leaks.checked and .leaks.count == 0] | all')" = true ] ||
+		fail "$what: the record's leaks: $(rec -c '[if .cells then .cells[] else . end | .leaks]')"
 }
 
 # expect NAME WANT_RC FILE [ARGS]: run it with --check-leaks into
@@ -79,6 +83,7 @@ expect() {
 	run_scn "$tmp/out" "$tmp/err" --check-leaks "$@"
 	[ $rc = "$want" ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want $want"; }
 	assert_clean "$tmp/out" "$tmp/err" "$name"
+	ok "$name: exit $rc, teardown the reverse of creation, no leaks"
 }
 # pass_or_skip NAME CAP FILE: run FILE with --check-leaks.  With CAP (what
 # rxe lacks) it must be skipped (77) naming it, with nothing created;
@@ -91,11 +96,11 @@ pass_or_skip() {
 		grep -q "has no $cap" "$tmp/err" ||
 			{ cat "$tmp/err"; fail "$name: the skip does not name $cap"; }
 		grep -q '^created' "$tmp/out" && fail "$name: skipped after creating objects"
-		echo "ok $name: skipped: $(grep -m1 "has no" "$tmp/err")"
+		ok "$name: skipped: $(grep -m1 "has no" "$tmp/err")"
 	else
 		[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want 0"; }
 		assert_clean "$tmp/out" "$tmp/err" "$name"
-		echo "ok $name: $(tail -n1 "$tmp/out")"
+		ok "$name: $(tail -n1 "$tmp/out")"
 	fi
 }
 # has NAME FILE REGEX: the output says it.

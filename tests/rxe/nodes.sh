@@ -45,7 +45,7 @@ both --check-leaks --set iters=200 "$pp" -- --check-leaks --set iters=200 "$pp"
 [ "$(rec '[.node_runs[0].objects[].id] | join(" ")')" = "ctx_b pd_b buf_b cq_b b ab" ] || fail "b made: $(rec '[.node_runs[0].objects[].id] | join(" ")')"
 [ "$(rec '.steps[0].outcome') $(rec '.node_runs[0].steps[0].outcome')" = "passed passed" ] || fail "pingpong: a $(rec '.steps[0].outcome'), b $(rec '.node_runs[0].steps[0].outcome')"
 [ "$(rec '.leaks.count') $(rec '.node_runs[0].leaks.count')" = "0 0" ] || fail "leaks: a $(rec '.leaks.count'), b $(rec '.node_runs[0].leaks.count')"
-echo "ok rc_pingpong across nodes a and b: both exit 0, no leaks; a's latency avg $(rec '.steps[0].figures.latency.avg') usec; b's record in a's"
+ok "rc_pingpong across nodes a and b: both exit 0, no leaks; a's latency avg $(rec '.steps[0].figures.latency.avg') usec; b's record in a's"
 grep . "$tmp/a.out" | tail -3
 
 # 2. Different params: refused at the meeting, nothing created.
@@ -53,7 +53,7 @@ both --set size=64 "$pp" -- --set size=128 "$pp"
 [ $rc = 2 ] && [ $rc_b = 2 ] || { cat "$tmp"/a.* "$tmp"/b.*; fail "params mismatch: exit a $rc, b $rc_b"; }
 grep -q "size" "$tmp/a.err" "$tmp/a.out" || { cat "$tmp"/a.*; fail "params mismatch: the param is not named"; }
 [ "$(rec '[.objects[] | select(.outcome != "pending")] | length')" = 0 ] || fail "params mismatch: something was created"
-echo "ok params mismatch refused before anything was created: $(grep -h 'size' "$tmp/a.err" "$tmp/a.out" | head -1)"
+ok "params mismatch refused before anything was created: $(grep -h 'size' "$tmp/a.err" "$tmp/a.out" | head -1)"
 
 # 3. Node b never comes: a ends at its deadline, naming b.
 t0=$(date +%s)
@@ -62,7 +62,7 @@ t=$(($(date +%s) - t0))
 [ $rc = 3 ] || { cat "$tmp"/a.*; fail "lonely a: exit $rc, want 3"; }
 grep -q "'b'" "$tmp/a.err" "$tmp/a.out" || { cat "$tmp"/a.*; fail "lonely a: b is not named"; }
 [ $t -lt 15 ] || fail "lonely a: took $t s"
-echo "ok node b never came: a exit 3 after $t s: $(grep -h "'b'" "$tmp/a.err" "$tmp/a.out" | head -1)"
+ok "node b never came: a exit 3 after $t s: $(grep -h "'b'" "$tmp/a.err" "$tmp/a.out" | head -1)"
 
 # 4. A step fails on a (a remote access error): b, which has no half in
 # it, hears of it; both exit 1, each torn down, b naming a's failure.
@@ -71,7 +71,7 @@ both --check-leaks "$fl" -- --check-leaks "$fl"
 [ $rc = 1 ] && [ $rc_b = 1 ] || { cat "$tmp"/a.* "$tmp"/b.*; fail "failing step: exit a $rc, b $rc_b, want 1 and 1"; }
 grep -q "node 'a' failed: step 2 (write) 'w'" "$tmp/b.err" "$tmp/b.out" || { cat "$tmp"/b.*; fail "failing step: b does not name a's failure"; }
 [ "$(destroyed "$tmp/b.out" | wc -l)" = 6 ] || { cat "$tmp/b.out"; fail "failing step: b did not tear down its 6 objects"; }
-echo "ok a failing step on a ends both with exit 1: b says $(grep -h "node 'a' failed" "$tmp/b.err" "$tmp/b.out" | head -1)"
+ok "a failing step on a ends both with exit 1: b says $(grep -h "node 'a' failed" "$tmp/b.err" "$tmp/b.out" | head -1)"
 
 # 5. Node b killed in the middle of a step: a ends at once, naming b,
 # torn down, nothing left.
@@ -108,7 +108,7 @@ grep -q "node 'b'" "$tmp/err" "$tmp/out" 2>/dev/null || { cat "$tmp"/out "$tmp"/
 # the step's deadline (120 s).
 [ $t -lt 20 ] || fail "b killed: a took $t s to end"
 [ "$(destroyed "$tmp/out" | wc -l)" = 6 ] || { cat "$tmp/out"; fail "b killed: a did not tear down its 6 objects"; }
-echo "ok node b killed in the pingpong: a exit $rc after $t s, torn down: $(grep -h "node 'b'" "$tmp/err" "$tmp/out" | head -1)"
+ok "node b killed in the pingpong: a exit $rc after $t s, torn down: $(grep -h "node 'b'" "$tmp/err" "$tmp/out" | head -1)"
 grep -h "^step\|failed" "$tmp/out" | head -3
 
 # 5b. A node's device: (its contexts say any): b's is one that does not
@@ -122,7 +122,7 @@ rc_b=$?
 [ $rc = 3 ] && [ $rc_b = 3 ] || { cat "$tmp"/a.* "$tmp"/b.*; fail "node device: exit a $rc, b $rc_b, want 3 and 3"; }
 grep -q nosuch0 "$tmp/b.out" "$tmp/b.err" || { cat "$tmp"/b.*; fail "node device: b does not name nosuch0"; }
 [ "$(rec '[.objects[] | select(.outcome != "pending")] | length')" = 0 ] || fail "node device: a created something"
-echo "ok a node's device: b opened its node's nosuch0, not any: both exit 3: $(grep -h nosuch0 "$tmp/b.err" "$tmp/b.out" | head -1)"
+ok "a node's device: b opened its node's nosuch0, not any: both exit 3: $(grep -h nosuch0 "$tmp/b.err" "$tmp/b.out" | head -1)"
 
 # --- the rest of scenarios/nodes/, and the launchers ---------------------
 # (tests/rxe/pair.sh runs rc_pingpong and write_bw across two VMs.)
@@ -197,7 +197,7 @@ if grep -q $'\033' "$tmp/merged.out" || grep -qv '^\[[ab]\] ' "$tmp/merged.out" 
 	cat -A "$tmp/merged.out" | head -40
 	fail "mpirun > file: an escape byte, a line without [a] or [b], or not two verdicts"
 fi
-echo "ok mpirun -np 2 > file: no escape byte, every line [a] or [b] ($(wc -l <"$tmp/merged.out") lines)"
+ok "mpirun -np 2 > file: no escape byte, every line [a] or [b] ($(wc -l <"$tmp/merged.out") lines)"
 for f in rc_pingpong write_bw; do
 	roles=(a b)
 	[ $f = write_bw ] && roles=(c s)
@@ -218,7 +218,7 @@ for f in rc_pingpong write_bw; do
 		esac
 	done
 	keep_rec "$tmp/mpi.0.json" 0 "mpirun $f rank 0"
-	echo "ok mpirun -np 2 $f: both ranks passed, torn down, no leaks"
+	ok "mpirun -np 2 $f: both ranks passed, torn down, no leaks"
 done
 
 # 8. Slurm's variables, set by hand as srun would.
@@ -230,7 +230,7 @@ rc=$?
 wait $p1
 node_ok "SLURM_PROCID=1" "$tmp/s1.out" "$tmp/s1.err" $? 0
 node_ok "SLURM_PROCID=0" "$tmp/s0.out" "$tmp/s0.err" $rc 0
-echo "ok SLURM_PROCID/SLURM_NTASKS: both nodes passed"
+ok "SLURM_PROCID/SLURM_NTASKS: both nodes passed"
 
 # 9. --node by hand: the rdma_cm connection, and the failing scenario
 # (both nodes end with its verdict, 1, and tear down).
@@ -238,7 +238,7 @@ by_hand "$scn/fail_bad_rkey.yaml" 1 b a --
 grep -q "bad_write.*rem_access_err" "$tmp/a.out" "$tmp/a.err" ||
 	{ cat "$tmp/a.out" "$tmp/a.err"; fail "fail_bad_rkey: bad_write did not fail with rem_access_err"; }
 keep_rec "$tmp/a.json" 1 "fail_bad_rkey node a"
-echo "ok --node: fail_bad_rkey ended 1 on both nodes, torn down, no leaks"
+ok "--node: fail_bad_rkey ended 1 on both nodes, torn down, no leaks"
 
 # 10. rdma_cm between nodes: b listens at its GID's IPv4 address (rxe0's,
 # 10.99.0.1 here) on a port the rendezvous carries to a, a connects.
@@ -249,7 +249,7 @@ grep -q "rdma_accept" "$tmp/b.out" "$tmp/b.err" 2>/dev/null ||
 [ "$(jq -r '.steps[0].outcome' "$tmp/a.json")" = passed ] ||
 	fail "rdma_cm: a's pingpong $(jq -r '.steps[0].outcome' "$tmp/a.json")"
 keep_rec "$tmp/a.json" 0 "rdma_cm node a"
-echo "ok --node: rdma_cm across two processes passed on both: a's latency avg $(jq -r '.steps[0].figures.latency.avg' "$tmp/a.json") usec"
+ok "--node: rdma_cm across two processes passed on both: a's latency avg $(jq -r '.steps[0].figures.latency.avg' "$tmp/a.json") usec"
 
 # 11. The UD fan-out: four nodes, four ranks; tx sends to QPs on r1..r3
 # with the QPNs and Q_Keys they published, each receiver counts its
@@ -271,7 +271,7 @@ done
 [ "$got" = " to1@r1=passed to2@r2=passed to3@r3=passed" ] ||
 	{ cat "$tmp"/mpi.[123].out; fail "ud_fanout: the receivers' halves:$got"; }
 keep_rec "$tmp/mpi.0.json" 0 "mpirun ud_fanout rank 0"
-echo "ok mpirun -np 4 ud_fanout: one sender, three receivers, each counted its datagrams and its byte: $got"
+ok "mpirun -np 4 ud_fanout: one sender, three receivers, each counted its datagrams and its byte: $got"
 
 # 12. SIGINT on node b in the middle of a long pingpong: b aborts with
 # 130 and a hears it at once (not at its step's deadline): both end
@@ -296,4 +296,4 @@ grep -q "node 'b' failed: interrupted by SIGINT" "$tmp/a.out" "$tmp/a.err" ||
 	{ cat "$tmp"/a.*; fail "SIGINT on b: a does not say why"; }
 grep -q "leaks: none" "$tmp/a.out" && grep -q "leaks: none" "$tmp/b.out" ||
 	{ cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: a leak check did not say none"; }
-echo "ok SIGINT on node b mid-step: both exit 130 within $t s, a names b's interruption, no leaks"
+ok "SIGINT on node b mid-step: both exit 130 within $t s, a names b's interruption, no leaks"

@@ -34,7 +34,7 @@ else
 	done
 fi
 [ $rc = 0 ] || { cat "$tmp/pp"; fail "ibv_rc_pingpong to the other VM: exit $rc"; }
-echo "ok bed: $(hostname), rxe0 ACTIVE, ping and ibv_rc_pingpong to $peer ($(grep -o '[0-9.]* usec/iter' "$tmp/pp"))"
+ok "bed: $(hostname), rxe0 ACTIVE, ping and ibv_rc_pingpong to $peer ($(grep -o '[0-9.]* usec/iter' "$tmp/pp"))"
 
 # 2. The scenarios across the VMs: host 0 is the first node, where the
 # nodes meet, at 10.99.1.1: not loopback, so the run needs a key, the
@@ -46,7 +46,7 @@ if [ "$h" = 0 ]; then
 	rc=$?
 	[ $rc = 2 ] && grep -q "not a loopback address, and the run has no key" "$tmp/err" ||
 		{ cat "$tmp/out" "$tmp/err"; fail "no key at 10.99.1.1: exit $rc, want 2 naming the key"; }
-	echo "ok no key at 10.99.1.1: refused with exit 2 before listening"
+	ok "no key at 10.99.1.1: refused with exit 2 before listening"
 fi
 export RDMASCN_KEY=rdmascn-pair-test-key-0123456789abcdef
 run_node() {
@@ -60,7 +60,7 @@ nodes=(a b)
 # Its addresses are 127.0.0.1 (the nodes branch's file, for one host):
 # the nodes meet at host 0 all the same.
 run_node "$scn/rc_pingpong.yaml" "${nodes[$h]}" --rendezvous 10.99.1.1 --set iters=20
-echo "ok rc_pingpong across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
+ok "rc_pingpong across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
 merged_ok() {
 	[ "$h" = 0 ] || return 0
 	# The leader's record holds every other node's (node_runs).
@@ -74,14 +74,14 @@ nodes=(c s)
 run_node "$scn/write_bw.yaml" "${nodes[$h]}" --set addr_c=10.99.1.1 \
 	--set addr_s=10.99.1.2 --set size=4096 --set iters=200 --set depth=16 \
 	--set cq_mod=8
-echo "ok write_bw across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
+ok "write_bw across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
 merged_ok c,s write_bw
 # rdma_cm across the VMs: b (host 1) listens at its GID's IPv4 address,
 # 10.99.1.2, on the port it tells a through the rendezvous.
 nodes=(a b)
 run_node "$scn/rdma_cm.yaml" "${nodes[$h]}" --set addr_a=10.99.1.1 \
 	--set addr_b=10.99.1.2 --set iters=20
-echo "ok rdma_cm across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
+ok "rdma_cm across the VMs: node ${nodes[$h]} passed, torn down, no leaks"
 merged_ok a,b rdma_cm
 # Without a key, --insecure: the run works all the same, and says once
 # that anyone could have joined.
@@ -89,4 +89,4 @@ RDMASCN_KEY= run_node "$scn/rc_pingpong.yaml" "${nodes[$h]}" --insecure \
 	--rendezvous 10.99.1.1 --set iters=20
 [ "$(grep -c 'warning: --insecure: the nodes meet at 10.99.1.1 without a key' "$tmp/err")" = 1 ] ||
 	{ cat "$tmp/err"; fail "--insecure: not one warning"; }
-echo "ok --insecure without a key: node ${nodes[$h]} passed, warned once"
+ok "--insecure without a key: node ${nodes[$h]} passed, warned once"

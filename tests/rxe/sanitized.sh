@@ -20,14 +20,15 @@ export ASAN_OPTIONS="detect_leaks=1:log_path=$logs/asan:abort_on_error=0:${ASAN_
 export LSAN_OPTIONS="suppressions=$supp:print_suppressions=0:${LSAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan:${UBSAN_OPTIONS:-}"
 
+. "$here/tap.sh"
 fails=0
 part() {
 	local name=$1 start=$SECONDS
 	shift
 	if "$@"; then
-		echo "ok sanitized $name ($((SECONDS - start)) s)"
+		ok "sanitized $name ($((SECONDS - start)) s)"
 	else
-		echo "FAIL: sanitized $name"
+		echo "not ok $((nok + 1)) - sanitized $name"
 		fails=$((fails + 1))
 	fi
 }

@@ -69,22 +69,22 @@ f=$(dirname "$0")/scn/requires_fake.yaml
 export RDMASCN_EXTRA_PLUGIN_DIR=$plugdir
 expect requires_fake 0 "$f"
 has requires_fake "$tmp/out" "^step 2 +verify +'check' +passed"
-echo "ok requires test_fake, met by the tests' plugin: $(tail -n1 "$tmp/out")"
+ok "requires test_fake, met by the tests' plugin: $(tail -n1 "$tmp/out")"
 run_scn "$tmp/out" "$tmp/err" --check-leaks --set feature=mlx5dv "$f"
 [ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "requires mlx5dv: exit $rc, want 77"; }
 has "requires mlx5dv" "$tmp/err" "rxe0 has no mlx5dv \\(requires.features; "
 grep -q '^created' "$tmp/out" && fail "requires mlx5dv: skipped after creating objects"
-echo "ok requires mlx5dv: skipped: $(grep -m1 "has no" "$tmp/err")"
+ok "requires mlx5dv: skipped: $(grep -m1 "has no" "$tmp/err")"
 # The mlx5 kinds check their own capability: without requires:, an mlx5
 # CQ that a core QP uses is still skipped naming mlx5dv, nothing created.
 run_scn "$tmp/out" "$tmp/err" --check-leaks "$(dirname "$0")/scn/mlx5_no_requires.yaml"
 [ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "mlx5_no_requires: exit $rc, want 77"; }
 has mlx5_no_requires "$tmp/err" "has no mlx5dv \\(mlx5dv_is_supported\\(\\)(: mlx5dv_create_(cq|flow_matcher|mkey))?\\)"
 grep -q '^created' "$tmp/out" && fail "mlx5_no_requires: skipped after creating objects"
-echo "ok mlx5 kinds without requires: skipped: $(grep -m1 "has no" "$tmp/err")"
+ok "mlx5 kinds without requires: skipped: $(grep -m1 "has no" "$tmp/err")"
 "$rdmascn" devices -j | jq -r '.[] | select(.name == "rxe0") | .features[]' |
 	grep -qx test_fake || fail "devices: rxe0 does not list test_fake"
 unset RDMASCN_EXTRA_PLUGIN_DIR
 "$rdmascn" devices -j | jq -r '.[] | select(.name == "rxe0") | .features[]' |
 	grep -qx test_fake && fail "devices: test_fake listed without the plugin"
-echo "ok devices lists test_fake on rxe0 with the plugin only"
+ok "devices lists test_fake on rxe0 with the plugin only"

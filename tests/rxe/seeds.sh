@@ -29,23 +29,23 @@ seed_says() {
 		# The PSNs each side was handed out of band are the device's.
 		[ "$(rec "$s | \"\(.a.sq_psn) \(.a.rq_psn) \(.b.sq_psn) \(.b.rq_psn)\"")" = "4096 8192 8192 4096" ] ||
 			fail "$1: psns $(rec -c "$s")"
-		echo "ok $1: psns a 4096/8192 b 8192/4096 as exchanged" ;;
+		ok "$1: psns a 4096/8192 b 8192/4096 as exchanged" ;;
 	pyrdma_ud_multi_dest)
 		# Three AHs, one per destination, not one shared.
 		[ "$(created "$tmp/out" | grep -c "^ah 'to\[[0-2]\]'")" = 3 ] ||
 			{ cat "$tmp/out"; fail "$1: not 3 AHs created"; }
-		echo "ok $1: 3 AHs created, one per destination" ;;
+		ok "$1: 3 AHs created, one per destination" ;;
 	pyrdma_wc_error)
 		# It passed by the refused write's expected status, and the
 		# flush after it.
 		grep -q "^step .*'refused' .*passed" "$tmp/out" &&
 		grep -q "^step .*'flushed' .*passed" "$tmp/out" ||
 			{ cat "$tmp/out"; fail "$1: the refused write or the flush did not pass"; }
-		echo "ok $1: $(grep "^step .*'refused'" "$tmp/out" | tr -s ' ')" ;;
+		ok "$1: $(grep "^step .*'refused'" "$tmp/out" | tr -s ' ')" ;;
 	pyverbs_cmid)
 		grep -q "connection 'ab' .*via rdma_cm" "$tmp/out" ||
 			{ cat "$tmp/out"; fail "$1: the connection was not made by rdma_cm"; }
-		echo "ok $1: $(grep "connection 'ab' .*via rdma_cm" "$tmp/out" | tr -s ' ')" ;;
+		ok "$1: $(grep "connection 'ab' .*via rdma_cm" "$tmp/out" | tr -s ' ')" ;;
 	esac
 }
 
@@ -74,7 +74,7 @@ run_scn "$tmp/out" "$tmp/err" --set index="$ndev" "$f"
 grep -q "context 'ctx': index: $ndev is out of range: $ndev device.* here (rxe0" "$tmp/err" ||
 	{ cat "$tmp/err"; fail "index $ndev: the error does not name the devices"; }
 grep -q '^created' "$tmp/out" && fail "index $ndev: created objects"
-echo "ok index 0 opens rxe0 (facts device, index); index $ndev: $(head -n1 "$tmp/err")"
+ok "index 0 opens rxe0 (facts device, index); index $ndev: $(head -n1 "$tmp/err")"
 
 # Imports: every importing object is named by the trial's verdict, and
 # the verdict comes from libibverbs (EOPNOTSUPP: rxe has no
@@ -94,11 +94,11 @@ run_scn "$tmp/out" "$tmp/err" "$tmp/req.yaml"
 [ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "import + requires: exit $rc, want 77"; }
 [ "$(grep -c 'requires.qp_types' "$tmp/err")" = 1 ] ||
 	{ cat "$tmp/err"; fail "import + requires: not said once"; }
-echo "ok imports: the trial names the 3 importing objects, nothing created; requires: said once for ctx and its import"
+ok "imports: the trial names the 3 importing objects, nothing created; requires: said once for ctx and its import"
 
 # dma-buf: the device's trial speaks first; /dev/udmabuf is reported as
 # it is here.
 run_scn "$tmp/out" "$tmp/err" "$seeddir/pyverbs_dmabuf_mr.yaml"
 grep -q "mr 'dst': rxe0 has no dmabuf" "$tmp/err" ||
 	{ cat "$tmp/err"; fail "dmabuf: the skip does not name mr 'dst'"; }
-echo "ok dmabuf: $(grep -m1 'has no' "$tmp/err"); /dev/udmabuf: $([ -e /dev/udmabuf ] && echo present || echo absent)"
+ok "dmabuf: $(grep -m1 'has no' "$tmp/err"); /dev/udmabuf: $([ -e /dev/udmabuf ] && echo present || echo absent)"

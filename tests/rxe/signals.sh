@@ -21,11 +21,11 @@ calls=$(grep -c '^  \[[0-9]*\] ' "$tmp/dry")
 for n in 1 2 $((calls / 2)) "$calls"; do
 	RDMASCN_FAULT=$n:SIGINT run_scn "$tmp/out" "$tmp/err" --check-leaks "$scn"
 	check_interrupted "SIGINT before call $n" 130 SIGINT
-	echo "ok SIGINT before call $n of $calls: $(created "$tmp/out" | wc -l) created, all destroyed, exit 130"
+	ok "SIGINT before call $n of $calls: $(created "$tmp/out" | wc -l) created, all destroyed, exit 130"
 done
 RDMASCN_FAULT=3:SIGTERM run_scn "$tmp/out" "$tmp/err" --check-leaks "$scn"
 check_interrupted "SIGTERM before call 3" 143 SIGTERM
-echo "ok SIGTERM before call 3: exit 143"
+ok "SIGTERM before call 3: exit 143"
 
 # 2. From outside, during a step: kill once everything exists.
 for sig in INT TERM; do
@@ -38,7 +38,7 @@ for sig in INT TERM; do
 	want=$([ $sig = INT ] && echo 130 || echo 143)
 	check_interrupted "SIG$sig during the sleep step" "$want" "SIG$sig"
 	[ $ms -lt 10000 ] || fail "SIG$sig: took $ms ms to end"
-	echo "ok SIG$sig during the step: exit $want after $ms ms, torn down, no leaks"
+	ok "SIG$sig during the step: exit $want after $ms ms, torn down, no leaks"
 done
 
 # 3. A second SIGINT during teardown is noted, not obeyed.
@@ -46,7 +46,7 @@ RDMASCN_FAULT=$calls:SIGINT,ibv_destroy_qp:SIGINT run_scn "$tmp/out" "$tmp/err" 
 check_interrupted "SIGINT, then SIGINT during teardown" 130 SIGINT
 grep -q 'tearing down; this signal does not stop that' "$tmp/err" ||
 	{ cat "$tmp/err"; fail "the second SIGINT was not noted"; }
-echo "ok second SIGINT during teardown: noted, teardown finished, exit 130"
+ok "second SIGINT during teardown: noted, teardown finished, exit 130"
 
 # 4. Not a signal but the same path: the device's asynchronous events
 # come through the step's loop, and a port going down fails the step,
@@ -60,4 +60,4 @@ ip link set veth0 up
 grep -q "hold.yaml:[0-9]*:[0-9]*: step 1 (sleep) 'hold': asynchronous event port error on port 1 of context 'ctx'" "$tmp/err" ||
 	{ cat "$tmp/err"; fail "port down: the event is not named"; }
 assert_clean "$tmp/out" "$tmp/err" "port down"
-echo "ok port down during a step: IBV_EVENT_PORT_ERR failed it, torn down, no leaks"
+ok "port down during a step: IBV_EVENT_PORT_ERR failed it, torn down, no leaks"

@@ -19,7 +19,7 @@ for name in rc_write rc_read atomics ud_send srq mw_bind rc_pingpong; do
 		"$scndir/$name.yaml" >"$tmp/ev_$name.yaml"
 	grep -q 'channel: true' "$tmp/ev_$name.yaml" || fail "ev_$name: no CQ changed"
 	expect "events $name" 0 "$tmp/ev_$name.yaml"
-	echo "ok $name with completion channels: $(tail -n1 "$tmp/out")"
+	ok "$name with completion channels: $(tail -n1 "$tmp/out")"
 done
 
 # Objects for the rest: a, b on a busy CQ (channel, mode busy); c, d on an
@@ -56,20 +56,20 @@ scn() { base "$1" "${3:-}" >"$tmp/$1.yaml"; printf '%s\n' "$2" >>"$tmp/$1.yaml";
 # 2. Completion errors, expected or not.
 scn rkey_expected "  - write: {id: w, qp: a, local: src, remote: dst, rkey: 0x1234, iterations: 10, depth: 4, signal_every: 2, expect: rem_access_err}"
 expect rkey_expected 0 "$tmp/rkey_expected.yaml"
-echo "ok a write with a wrong rkey expecting rem_access_err passes"
+ok "a write with a wrong rkey expecting rem_access_err passes"
 scn rkey "  - write: {id: w, qp: a, local: src, remote: dst, rkey: 0x1234}
   - verify: {id: v, mr: dst, pattern: zero}"
 expect rkey 1 "$tmp/rkey.yaml"
 has rkey "$tmp/err" "rkey.yaml:[0-9]+:[0-9]+: step 1 \(write\) 'w': rdma_write wr 0x[0-9a-f]+ \(#0\) completed with rem_access_err \(remote access error\), vendor_err 0x[0-9a-f]+, qp_num 0x[0-9a-f]+; expected success"
 has rkey "$tmp/out" "^step 2 +verify +'v' +not run$"
-echo "ok the same write without expect fails naming the status; the rest is not run"
+ok "the same write without expect fails naming the status; the rest is not run"
 scn rnr "  - send: {id: s, qp: a, local: src, length: 64, expect: rnr_retry_exc_err}" 0
 expect rnr 0 "$tmp/rnr.yaml"
-echo "ok a send without a receive, rnr_retry 0, expecting rnr_retry_exc_err passes"
+ok "a send without a receive, rnr_retry 0, expecting rnr_retry_exc_err passes"
 scn success "  - write: {id: w, qp: a, local: src, remote: dst, expect: rem_access_err}"
 expect success 1 "$tmp/success.yaml"
 has success "$tmp/err" "step 1 \\(write\\) 'w': expect: expected rem_access_err, but all 1 WRs completed with success$"
-echo "ok a write expecting an error that succeeds fails"
+ok "a write expecting an error that succeeds fails"
 
 # 3. A deadline: rnr_retry 7 retries for ever, the step stops at 1 s.
 scn deadline "  - send: {id: s, qp: a, local: src, length: 64, deadline_ms: 1000}"
@@ -78,7 +78,7 @@ expect deadline 1 "$tmp/deadline.yaml"
 ms=$((($(date +%s%N) - t0) / 1000000))
 has deadline "$tmp/err" "deadline.yaml:[0-9]+:[0-9]+: step 1 \(send\) 's': deadline 1000 ms passed with 0 of 1 completions, 0 of 1 receives at qp 'b'"
 grep -q 'still open' "$tmp/err" && fail "deadline: a loop handle stayed open"
-echo "ok a send nobody receives ends at its 1000 ms deadline ($ms ms in all), torn down"
+ok "a send nobody receives ends at its 1000 ms deadline ($ms ms in all), torn down"
 
 # 4. Set-up problems: exit 3 with the reason.
 scn nochan "  - write: {id: w, qp: e, local: src, remote: dst, completion: events}"
@@ -90,7 +90,7 @@ has rd "$tmp/err" "need max_rd_atomic and max_dest_rd_atomic >= 1"
 scn depth "  - write: {id: w, qp: a, local: src, remote: dst, depth: 17}"
 expect depth 3 "$tmp/depth.yaml"
 has depth "$tmp/err" "depth: 17 exceeds qp 'a' max_send_wr"
-echo "ok events without a channel, reads without rd_atomic, depth above max_send_wr: exit 3"
+ok "events without a channel, reads without rd_atomic, depth above max_send_wr: exit 3"
 
 # 5. The other step types, both completion modes.
 scn misc "  - sleep: {id: nap, ms: 200}
@@ -111,7 +111,7 @@ scn misc "  - sleep: {id: nap, ms: 200}
 expect misc 0 "$tmp/misc.yaml"
 has misc "$tmp/out" "^step 1 +sleep +'nap' +passed +2[0-9][0-9]\.[0-9] ms$"
 has misc "$tmp/out" "^step 14 +modify_qp +'err' +passed .* qp 'a' now ERR"
-echo "ok sleep, verify, send/recv with verify, imm, reads, atomics, modify_qp: $(grep -c '^step .* passed' "$tmp/out") steps passed"
+ok "sleep, verify, send/recv with verify, imm, reads, atomics, modify_qp: $(grep -c '^step .* passed' "$tmp/out") steps passed"
 
 # Buffers: literal contents (text, hex, a file) and MRs over mmap()ed
 # memory (anonymous, hugetlb, a file on tmpfs), written by RDMA and
@@ -158,14 +158,14 @@ has buffers "$tmp/out" "^step 8 +verify +'ho' +passed .* 3 bytes equal"
 [ "$(stat -c %s /dev/shm/rdmascn-steps-buf.bin)" = 8192 ] || fail "buffers: the backing file is not 8192 bytes"
 [ "$(dd if=/dev/shm/rdmascn-steps-buf.bin bs=1 skip=100 count=5 2>/dev/null)" = hello ] ||
 	fail "buffers: the backing file does not hold the write: $(od -c -j 96 -N 16 /dev/shm/rdmascn-steps-buf.bin)"
-echo "ok buffers: text, hex, file contents; anonymous, hugetlb and file mrs written and verified with offsets on both sides"
+ok "buffers: text, hex, file contents; anonymous, hugetlb and file mrs written and verified with offsets on both sides"
 # The same with a wrong text: the first differing offset in the mr.
 sed 's/equals_text: "hello", equals_offset: 2/equals_text: "hellO", equals_offset: 2/' \
 	"$tmp/buffers.yaml" >"$tmp/buffers_wrong.yaml"
 expect buffers_wrong 1 "$tmp/buffers_wrong.yaml"
 has buffers_wrong "$tmp/err" "buffers_wrong.yaml:[0-9]+:[0-9]+: step 7 \(verify\) 'fo': equals_text: mr 'fdst' differs from text \"hellO\" at offset 104: 0x6f, expected 0x4f \(1 of 3 bytes differ\)"
 has buffers_wrong "$tmp/out" "^step 7 +verify +'fo' +failed"
-echo "ok a wrong text fails: $(grep -o "mr 'fdst' differs.*" "$tmp/err" | head -n1)"
+ok "a wrong text fails: $(grep -o "mr 'fdst' differs.*" "$tmp/err" | head -n1)"
 rm -f /dev/shm/rdmascn-steps-buf.bin
 # More huge pages than the VM reserves (8): skipped before anything is
 # created, naming hugetlb.
@@ -175,7 +175,7 @@ run_scn "$tmp/out" "$tmp/err" --check-leaks "$tmp/buffers_nohuge.yaml"
 [ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "buffers_nohuge: exit $rc, want 77"; }
 has buffers_nohuge "$tmp/err" "buffers_nohuge.yaml:[0-9]+:[0-9]+: mr 'hdst': rxe0 has no hugetlb: 67108864 bytes of 2 MiB huge pages"
 grep -q '^created' "$tmp/out" && fail "buffers_nohuge: skipped after creating objects"
-echo "ok 32 huge pages where 8 are reserved: skipped, $(grep -o "has no hugetlb.*" "$tmp/err" | head -n1)"
+ok "32 huge pages where 8 are reserved: skipped, $(grep -o "has no hugetlb.*" "$tmp/err" | head -n1)"
 
 scn par "  - recv: {id: r, qp: b, local: dst, count: 16}
   - parallel:
@@ -200,7 +200,7 @@ has par "$tmp/out" "^step 3\.2 +write +'pw3' +passed"
 has par "$tmp/out" "^step 4 +parallel +'one_fails' +failed .*step 4\.1 \(write\) 'bad' did not pass"
 has par "$tmp/out" "^step 4\.2 +sleep +'long' +failed .*stopped: step 4\.1 \(write\) 'bad' did not pass"
 has par "$tmp/out" "^step 5 +sleep +'never' +not run$"
-echo "ok parallel steps on shared CQs (busy and events) pass; a failing one stops its siblings"
+ok "parallel steps on shared CQs (busy and events) pass; a failing one stops its siblings"
 
 scn pattern "  - stream: {id: sw, qp: c, completion: busy, local: src, remote: dst, size: 4096, iterations: 2000, depth: 64, signal_every: 16, post_list: 4}
   - stream: {id: sr, qp: c, op: read, local: src, remote: dst, size: 4096, iterations: 500, depth: 16}
@@ -232,7 +232,7 @@ for s in pw ps; do
 		.typical <= .p99 and .p99 <= .max")" = true ] ||
 		fail "pingpong $s: record $(rec -c ".steps[] | select(.id == \"$s\")")"
 done
-echo "ok stream (write, read, send, two QPs, duration) and pingpong (write, send, events)"
+ok "stream (write, read, send, two QPs, duration) and pingpong (write, send, events)"
 grep -E "^step [0-9]+ +(stream|pingpong)" "$tmp/out" | sed 's/^/  /'
 # Gates: bounds that hold pass, with every gate in the record; an
 # impossible one fails the step (exit 1) naming the figure, the bound,
@@ -258,7 +258,7 @@ n_s=$(rec '.steps[] | select(.id == "pg") | .figures.latency.samples')
 [ "$(wc -l <"$tmp/gates.csv")" = $((n_s + 1)) ] &&
 [ "$(rec '.steps[] | select(.id == "pg") | .figures.latency.histogram.counts | add')" = "$n_s" ] ||
 	fail "samples: $n_s samples, $(wc -l <"$tmp/gates.csv") lines: $(head -3 "$tmp/gates.csv")"
-echo "ok --samples: $n_s rows, and the histogram counts $n_s"
+ok "--samples: $n_s rows, and the histogram counts $n_s"
 cp "$tmp/rec.json" "$tmp/gates_rec.json"
 "$rdmascn" compare --tolerance 1000000 "$tmp/gates_rec.json" "$tmp/gates_rec.json" \
 	>"$tmp/cmp" 2>&1 || { cat "$tmp/cmp"; fail "compare of a record with itself"; }
@@ -274,7 +274,7 @@ has gates_miss "$tmp/out" "^step [0-9]+ +stream +'sg' +not run"
 [ "$(rec '.steps[] | select(.id == "pg") | .gates[] |
 	select(.figure == "latency.typical") | .passed == false and .max == 0.001
 	and .value > 0.001')" = true ] || fail "gates_miss: record $(rec -c '.steps[0]')"
-echo "ok gates: bounds that hold pass; latency.typical max 0.001 fails at its line"
+ok "gates: bounds that hold pass; latency.typical max 0.001 fails at its line"
 
 # Work requests that vary: data lands where strides, offsets and SGE
 # lists say, split messages arrive whole, chosen wr_ids come back in
@@ -326,13 +326,13 @@ expect wr_strides 0 "$tmp/wr_strides.yaml"
 has wr_strides "$tmp/out" "^step 1 +write +'w' +passed .* 4 wr"
 [ "$(grep -c "^step .* verify .* passed" "$tmp/out")" = 9 ] ||
 	{ cat "$tmp/out"; fail "wr_strides: not 9 verifies passed"; }
-echo "ok a write with offset/stride 100/1000 to remote 356/1256 landed there, gaps zero"
+ok "a write with offset/stride 100/1000 to remote 356/1256 landed there, gaps zero"
 # Receives into dst 1256 apart from 356; sends from src 1000 apart from 100.
 wscn wr_recv_strides "  - recv: {id: r, qp: b, local: dst, offset: 356, stride: 1256, length: 50, count: 4, wr_id: 0}
   - send: {id: s, qp: a, local: src, offset: 100, stride: 1000, length: 50, iterations: 4, verify: true, wr_id: 0}
 $(placed dst 356 50 1256 4)"
 expect wr_recv_strides 0 "$tmp/wr_recv_strides.yaml"
-echo "ok 4 strided receives from offset 356 took 4 strided sends from offset 100, gaps zero"
+ok "4 strided receives from offset 356 took 4 strided sends from offset 100, gaps zero"
 # A read split at 3000 bytes (7 WRs: 6 of 3000, then 2000) on a send
 # queue of 8: chained, the last signalled.
 wscn wr_split_read "  - read: {id: rd, qp: a, local: back, remote: big, length: 20000, max_msg_sz: 3000, verify: true}
@@ -341,7 +341,7 @@ expect wr_split_read 0 "$tmp/wr_split_read.yaml"
 has wr_split_read "$tmp/out" "^step 1 +read +'rd' +passed .* 7 wr +split: 7 WRs a message, of 3000 B \(max_msg_sz 3000\)"
 [ "$(rec '.steps[0].figures.split.wrs_per_message')" = 7 ] ||
 	fail "wr_split_read: record $(rec -c '.steps[0].figures')"
-echo "ok a 20000-byte read split at 3000 into 7 WRs arrived whole"
+ok "a 20000-byte read split at 3000 into 7 WRs arrived whole"
 # A write gathered from hdr (0xab) and src at 1000 (bytes 0xe8, 0xe9,
 # ...), to dst at 4096.
 wscn wr_sge "  - write: {id: g, qp: a, remote: dst, remote_offset: 4096, verify: true, sge: [{mr: hdr}, {mr: src, offset: 1000, length: 100}]}
@@ -349,7 +349,7 @@ wscn wr_sge "  - write: {id: g, qp: a, remote: dst, remote_offset: 4096, verify:
   - verify: {mr: dst, offset: 4160, length: 8, equals_u64: 0xefeeedecebeae9e8}
   - verify: {mr: dst, offset: 4260, pattern: zero}"
 expect wr_sge 0 "$tmp/wr_sge.yaml"
-echo "ok a write gathered from two MRs landed as header then payload"
+ok "a write gathered from two MRs landed as header then payload"
 # The same through ibv_wr_* (an ex QP): the whole SGE list is set
 # (ibv_wr_set_sge_list), not its first entry alone.
 sed 's/{id: a, pd: pd, type: rc, send_cq: cq, cap:/{id: a, pd: pd, type: rc, send_cq: cq, ex: true, send_ops: [write], cap:/' \
@@ -366,32 +366,32 @@ else
 	expect wr_sge_ex 0 -v "$tmp/wr_sge_ex.yaml"
 fi
 has wr_sge_ex "$tmp/err" "ibv_wr_set_sge_list\(qp=a num=2 sg_list\[0\]\.lkey=.* sg_list\[1\]\.length=100\)"
-echo "ok an ex QP's write gathered from two MRs is one ibv_wr_set_sge_list of both (libibverbs $ibverbs: $(grep -c 'differ at byte 128' "$tmp/err") short by rxe's own sum)"
+ok "an ex QP's write gathered from two MRs is one ibv_wr_set_sge_list of both (libibverbs $ibverbs: $(grep -c 'differ at byte 128' "$tmp/err") short by rxe's own sum)"
 # ud_send from offset 300 of src (bytes 0x2c, 0x2d, ...) to v, after
 # the 40-byte GRH.
 wscn wr_ud_offset "  - recv: {id: r, qp: v, local: ud_rx, length: 104}
   - ud_send: {id: s, qp: u, ah: to_v, to: v, local: src, offset: 300, length: 64, verify: true}
   - verify: {mr: ud_rx, offset: 40, length: 8, equals_u64: 0x333231302f2e2d2c}"
 expect wr_ud_offset 0 "$tmp/wr_ud_offset.yaml"
-echo "ok a ud_send from offset 300 delivered those bytes"
+ok "a ud_send from offset 300 delivered those bytes"
 # A chosen wr_id comes back in the completion the device returns.
 wscn wr_id_back "  - write: {id: w, qp: a, local: src, remote: dst, length: 64, rkey: 0x1234, wr_id: 0x77}"
 expect wr_id_back 1 "$tmp/wr_id_back.yaml"
 has wr_id_back "$tmp/err" "step 1 \(write\) 'w': rdma_write wr 0x77 \(#0\) completed with rem_access_err"
-echo "ok wr_id 0x77 came back in the failed completion"
+ok "wr_id 0x77 came back in the failed completion"
 # Overlapping chosen ids on one receive queue, while the first step's
 # receives are outstanding: the second cannot run.
 wscn wr_id_clash "  - recv: {id: r1, qp: b, local: dst, length: 64, count: 4, wr_id: 10}
   - recv: {id: r2, qp: b, local: dst, length: 64, count: 2, wr_id: 12}"
 expect wr_id_clash 3 "$tmp/wr_id_clash.yaml"
 has wr_id_clash "$tmp/err" "step 2 \(recv\) 'r2': wr_id: 12 \.\. 13 on qp 'b' overlap the wr_ids of step 1 \(recv\) 'r1'"
-echo "ok overlapping wr_ids on one receive queue are refused"
+ok "overlapping wr_ids on one receive queue are refused"
 # A max_msg_sz above the port's cannot run; the message says the port's.
 wscn wr_over_port "  - write: {id: w, qp: a, local: src, remote: dst, length: 64, max_msg_sz: 4294967295}"
 expect wr_over_port 3 "$tmp/wr_over_port.yaml"
 has wr_over_port "$tmp/err" "max_msg_sz: 4294967295 exceeds the port's max_msg_sz \([0-9]+\)"
 port_max=$(sed -n "s/.*exceeds the port's max_msg_sz (\([0-9]*\)).*/\1/p" "$tmp/err" | head -n1)
-echo "ok max_msg_sz above the port's: the port's is $port_max"
+ok "max_msg_sz above the port's: the port's is $port_max"
 # Without max_msg_sz the port's splits: one byte more than it is two
 # WRs (rxe's port allows 8 MiB on the kernels this runs on), the random
 # bytes verified whole.
@@ -415,7 +415,7 @@ steps:
 EOF
 expect wr_port_split 0 "$tmp/wr_port_split.yaml"
 has wr_port_split "$tmp/out" "^step 1 +write +'w' +passed .* 2 wr +split: 2 WRs a message, of $port_max B \(max_msg_sz $port_max\)"
-echo "ok $((port_max + 1)) bytes split at the port's max_msg_sz: $(grep -o 'split: .*' "$tmp/out")"
+ok "$((port_max + 1)) bytes split at the port's max_msg_sz: $(grep -o 'split: .*' "$tmp/out")"
 
 # On a terminal (script(1)), a step that runs long says where it is on
 # a line redrawn in place: a stream's completions, rate and deadline, a
@@ -429,7 +429,7 @@ has progress "$tmp/tty" $'\rstep 2 sleep \'zz\': 0\\.[0-9] s, deadline in [0-9.]
 has progress "$tmp/tty" $'\r\033\\[Kstep 1 +stream +\'sp\' +\033\\[32mpassed\033\\[0m'
 "$rdmascn" run "$tmp/progress.yaml" >"$tmp/out" 2>&1
 grep -q $'\r' "$tmp/out" && fail "progress: a \\r without a terminal"
-echo "ok progress on a terminal: $(grep -o $'step 1 stream [^\r]*completions[^\033]*' "$tmp/tty" | tail -n 1)"
+ok "progress on a terminal: $(grep -o $'step 1 stream [^\r]*completions[^\033]*' "$tmp/tty" | tail -n 1)"
 
 # UD replies and what completions say.  The reply seed: each reply's AH
 # is made from the request's completion (src_qp the client's QPN) during
@@ -449,7 +449,7 @@ done
 	fail "ud_reply: the reply AHs were not created last: $(created "$tmp/out" | tr '\n' ' ')"
 [ "$(destroyed "$tmp/out" | head -n 2 | tr '\n' ' ')" = "ah 'back2' ah 'back1' " ] ||
 	fail "ud_reply: the reply AHs were not destroyed first"
-echo "ok ud reply: $(grep -o "ibv_create_ah_from_wc([^)]*)" "$tmp/err" | head -n 1)"
+ok "ud reply: $(grep -o "ibv_create_ah_from_wc([^)]*)" "$tmp/err" | head -n 1)"
 # -v shows a UD WR's address as the dry run does (one code prints both):
 # the ah by its id, then the QPN and Q_Key it goes to, for a send to a
 # QP and for a reply; and the same fields, in the same order, as the dry
@@ -470,20 +470,20 @@ for s in ask1 reply1; do
 	[ "$dry" = "$real" ] ||
 		fail "ud_reply, $s: -v shows $real; the dry run $dry"
 done
-echo "ok ud -v: the dry run's fields: $(post_keys "$tmp/ud_v" ask1 | tr '\n' ' ')"
+ok "ud -v: the dry run's fields: $(post_keys "$tmp/ud_v" ask1 | tr '\n' ' ')"
 sed 's/wc: {src_qp: client2}/wc: {src_qp: client1}/' "$ud" >"$tmp/ud_wrong_qp.yaml"
 expect ud_wrong_qp 1 "$tmp/ud_wrong_qp.yaml"
 has ud_wrong_qp "$tmp/err" ":[0-9]+:5: step 5 \\(recv\\) 'srv_rx2': recv wr 0x[0-9a-f]+ completed with success, qp_num $(qpx server), but src_qp $(qpx client2), expected $(qpx client1) \\(reaped by step 7 \\(ud_send\\) 'ask2'\\)"
 sed 's/grh: {sgid_of: ctx, dgid_of: ctx}, wc: {src_qp: client1/grh: {sgid: "::ffff:10.99.0.7", dgid_of: ctx}, wc: {src_qp: client1/' "$ud" >"$tmp/ud_wrong_gid.yaml"
 expect ud_wrong_gid 1 "$tmp/ud_wrong_gid.yaml"
 has ud_wrong_gid "$tmp/err" "'srv_rx1': recv wr .* but grh sgid ::ffff:10\\.99\\.0\\.1, expected ::ffff:10\\.99\\.0\\.7"
-echo "ok ud checks: $(grep -o "but grh sgid.*expected [^ ]*" "$tmp/err")"
+ok "ud checks: $(grep -o "but grh sgid.*expected [^ ]*" "$tmp/err")"
 expect cq_ex 0 "$scndir/seeds/pyverbs_cq_ex.yaml"
 [ "$(rec ".steps[] | select(.id == \"send\") | .recv_wc | .completions == 16 and .byte_len == 552 and .src_qp == $(qpn a) and .qp_num == $(qpn b) and .sl == 0")" = true ] ||
 	fail "cq_ex: recv_wc $(rec -c '.steps[] | select(.id == "send") | .recv_wc')"
 [ "$(rec ".steps[] | select(.id == \"send\") | .wc | .completions == 16 and .qp_num == $(qpn a)")" = true ] ||
 	fail "cq_ex: wc $(rec -c '.steps[] | select(.id == "send") | .wc')"
-echo "ok cq_ex read: $(rec -c '.steps[] | select(.id == "send") | .recv_wc')"
+ok "cq_ex read: $(rec -c '.steps[] | select(.id == "send") | .recv_wc')"
 sed 's/wc: {qp_num: b, src_qp: a, sl: 0,/wc: {qp_num: b, src_qp: a, sl: 3,/' "$scndir/seeds/pyverbs_cq_ex.yaml" >"$tmp/cq_ex_sl.yaml"
 expect cq_ex_sl 1 "$tmp/cq_ex_sl.yaml"
 has cq_ex_sl "$tmp/err" "'post': recv wr .* but sl 0, expected 3"
@@ -492,7 +492,7 @@ run_scn "$tmp/out" "$tmp/err" --check-leaks "$tmp/cq_ex_cvlan.yaml"
 [ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "cq_ex_cvlan: exit $rc, want 77"; }
 has cq_ex_cvlan "$tmp/err" "cq 'send_cq': rxe0 has no wc_flags cvlan"
 grep -q '^created' "$tmp/out" && fail "cq_ex_cvlan: created objects before the skip"
-echo "ok cq_ex skip: $(grep -o "rxe0 has no wc_flags.*" "$tmp/err")"
+ok "cq_ex skip: $(grep -o "rxe0 has no wc_flags.*" "$tmp/err")"
 
 # Errors met along the way (issue 18 item 9), each with its exact text
 # and place.  A GID index rxe0 port 1 lacks (it has 0 and 1: the link
@@ -509,7 +509,7 @@ for dev in any rxe0; do
 		{ cat "$tmp/err"; fail "gid $dev: not the message"; }
 	[ "$(rec -c '.errors[0] | [.line, .col]')" = "[$line,$col]" ] || fail "gid $dev: record $(rec -c .errors)"
 done
-echo "ok gid_index 3: $(cat "$tmp/err")"
+ok "gid_index 3: $(cat "$tmp/err")"
 
 # A ping-pong message above max_msg_sz (8 MiB on rxe; a write or send
 # step would split it) passes with one warning at `size:`; a path MTU
@@ -522,7 +522,7 @@ want="$f:$line:$col: warning: step 1 (pingpong) 'big': size: 16777216 bytes exce
 [ "$(cat "$tmp/err")" = "$want" ] || { cat "$tmp/err"; echo "want: $want"; fail "msg_too_big: not the warning"; }
 [ "$(rec -c '.warnings | map([.line, .col, .message])')" = "[[$line,$col,\"step 1 (pingpong) 'big': size: 16777216 bytes exceed rxe0 port 1 max_msg_sz (8388608)\"]]" ] ||
 	fail "msg_too_big: record $(rec -c .warnings)"
-echo "ok $(cat "$tmp/err")"
+ok "$(cat "$tmp/err")"
 f=$own/mtu_too_big.yaml
 expect mtu_too_big 0 "$f"
 line=$(grep -n 'mtu: 4096' "$f" | cut -d: -f1)
@@ -531,7 +531,7 @@ want="$f:$line:$col: warning: connection 'ab': mtu: 4096 exceeds rxe0 port 1 act
 [ "$(cat "$tmp/err")" = "$want" ] || { cat "$tmp/err"; echo "want: $want"; fail "mtu_too_big: not the warning"; }
 [ "$(rec -r '.warnings[0].message')" = "connection 'ab': mtu: 4096 exceeds rxe0 port 1 active_mtu (1024)" ] ||
 	fail "mtu_too_big: record $(rec -c .warnings)"
-echo "ok $(cat "$tmp/err")"
+ok "$(cat "$tmp/err")"
 
 # Descriptors: eight contexts with a channel CQ each need about 52; with
 # a soft RLIMIT_NOFILE of 40 the engine raises it to the hard one and
@@ -545,7 +545,7 @@ nrec=$((nrec + 1))
 [ "$(cat "$tmp/rc")" = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "many_fds: exit $(cat "$tmp/rc")"; }
 [ "$(rec -c .rlimit_nofile)" = "{\"soft\":40,\"hard\":$hard,\"needed\":52,\"raised_to\":$hard}" ] ||
 	fail "many_fds: record $(rec -c .rlimit_nofile)"
-echo "ok many_fds, soft limit 40: $(rec -c .rlimit_nofile)"
+ok "many_fds, soft limit 40: $(rec -c .rlimit_nofile)"
 (ulimit -n 16; run_scn "$tmp/out" "$tmp/err" "$f"; echo $rc >"$tmp/rc")
 nrec=$((nrec + 1))
 [ "$(cat "$tmp/rc")" = 3 ] || { cat "$tmp/out" "$tmp/err"; fail "many_fds, 16: exit $(cat "$tmp/rc"), want 3"; }
@@ -553,7 +553,7 @@ head -n1 "$tmp/err" | grep -qx "warning: the scenario needs about 52 file descri
 	{ cat "$tmp/err"; fail "many_fds, 16: no warning first"; }
 grep -Eq "^$f:[0-9]+:[0-9]+: (context 'c[0-9]': (ibv_open_device|rxe0)|cq 'q[0-9]': ibv_create_comp_channel): too many open files \(RLIMIT_NOFILE soft 16, hard 16\)$" "$tmp/err" ||
 	{ cat "$tmp/err"; fail "many_fds, 16: no located EMFILE message"; }
-echo "ok many_fds, limit 16: $(grep 'too many' "$tmp/err")"
+ok "many_fds, limit 16: $(grep 'too many' "$tmp/err")"
 # With 30 the last object or the step's loop runs out: a located error,
 # exit 3, not libuv's abort() (its process-wide set-up is done before
 # the objects take the descriptors).
@@ -562,14 +562,14 @@ nrec=$((nrec + 1))
 [ "$(cat "$tmp/rc")" = 3 ] || { cat "$tmp/out" "$tmp/err"; fail "many_fds, 30: exit $(cat "$tmp/rc"), want 3"; }
 grep -Eq "^$f:[0-9]+:[0-9]+: (cq 'q[0-9]': ibv_create_comp_channel|step 1 \(sleep\) 'nap': [a-z_ ]+): too many open files \(RLIMIT_NOFILE soft 30, hard 30\)$" "$tmp/err" ||
 	{ cat "$tmp/err"; fail "many_fds, 30: no located EMFILE message"; }
-echo "ok many_fds, limit 30: $(grep 'too many' "$tmp/err")"
+ok "many_fds, limit 30: $(grep 'too many' "$tmp/err")"
 
 # -v shows the posts a step makes: its WRs with wr_ids, flags, SGEs.
 run_scn "$tmp/out" "$tmp/err" -v --set iters=4 --set depth=4 --set signal_every=2 "$scndir/rc_write.yaml"
 [ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "rc_write -v: exit $rc"; }
 [ "$(grep -c '^       ibv_post_send(qp=a wr\[0\].wr_id=0x[0-9a-f]* wr\[0\].opcode=IBV_WR_RDMA_WRITE wr\[0\].send_flags=\(0\|signaled\) wr\[0\].sg_list\[0\].addr=0x[0-9a-f]* wr\[0\].sg_list\[0\].length=65536 wr\[0\].sg_list\[0\].lkey=0x[0-9a-f]* wr\[0\].wr.rdma.remote_addr=0x[0-9a-f]* wr\[0\].wr.rdma.rkey=0x[0-9a-f]* wr\[0\].next=NULL)  # step .write.$' "$tmp/err")" = 4 ] ||
 	{ grep post_send "$tmp/err"; fail "rc_write -v: not 4 posts shown"; }
-echo "ok -v: $(grep -m1 post_send "$tmp/err")"
+ok "-v: $(grep -m1 post_send "$tmp/err")"
 # On an ex QP -v shows the ibv_wr_* calls the run makes, in their order,
 # as the dry run does: a start, the op with its rkey and address, the
 # SGE, the complete; 100 writes in chains of one, 10 sends with imm.
@@ -588,7 +588,7 @@ diff -u "$tmp/ex_want" "$tmp/ex_got" || fail "ex_qp -v: not the ibv_wr_* sequenc
 	[ "$(grep -c '^       ibv_wr_send_imm(qp=a .* imm_data=7)  # step 4 (send)$' "$tmp/err")" = 10 ] ||
 	fail "ex_qp -v: not 100 writes and 10 sends with imm: $(grep -c ibv_wr_ "$tmp/err") ibv_wr_ calls"
 grep -q 'ibv_post_send(qp=a' "$tmp/err" && fail "ex_qp -v: an ibv_post_send the run did not make"
-echo "ok -v on an ex QP: $(tr -s ' ' <"$tmp/ex_seq" | cut -d'#' -f1 | tr '\n' ';')"
+ok "-v on an ex QP: $(tr -s ' ' <"$tmp/ex_seq" | cut -d'#' -f1 | tr '\n' ';')"
 
 # bench/long_qps.yaml, the 2000-QP soak, small: 40 QPs in 10 groups,
 # 1.5 s.  One parallel step of 10 streams, each over its group's QPs,
@@ -602,6 +602,6 @@ expect long_qps 0 "$scndir/../bench/long_qps.yaml" --set n=20 --set ms=1500
 	fail "long_qps: steps $(rec -c '[.steps[] | {no, type, outcome}]')"
 [ "$(rec '[.steps[] | select(.type == "stream") | .figures.throughput.messages > 0] | all')" = true ] ||
 	fail "long_qps: a stream moved nothing: $(rec -c '[.steps[] | .figures]')"
-echo "ok long_qps, 40 QPs: $(grep -E '^step 1 ' "$tmp/out")"
+ok "long_qps, 40 QPs: $(grep -E '^step 1 ' "$tmp/out")"
 
 echo "steps as expected"
