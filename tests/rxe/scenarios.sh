@@ -52,18 +52,18 @@ run_scn "$tmp/out" "$tmp/err" --check-leaks "$nc"
 [ "$(rec -c '[.teardown[].id]')" = '["cq","pd","ctx"]' ] ||
 	fail "negative_create: teardown: $(rec -c '[.teardown[].id]')"
 has negative_create "$tmp/out" "cq 'too_deep': its create failed with EINVAL, as expected"
-echo "ok negative_create: $(grep -c 'as expected' "$tmp/out") creates failed with EINVAL, as expected"
+ok "negative_create: $(grep -c 'as expected' "$tmp/out") creates failed with EINVAL, as expected"
 run_scn "$tmp/out" "$tmp/err" --check-leaks --set err=ENOMEM "$nc"
 [ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "negative_create err=ENOMEM: exit $rc, want 1"; }
 has "negative_create err=ENOMEM" "$tmp/err" "cq 'too_deep': its create was to fail with ENOMEM \\(expect:\\), and it failed with EINVAL"
-echo "ok negative_create err=ENOMEM: $(grep -m1 'was to fail' "$tmp/err")"
+ok "negative_create err=ENOMEM: $(grep -m1 'was to fail' "$tmp/err")"
 sed 's/cqe: "${ctx.device.max_cqe + 1}"/cqe: 16/' "$nc" >"$tmp/succeeds.yaml"
 run_scn "$tmp/out" "$tmp/err" --check-leaks "$tmp/succeeds.yaml"
 [ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "a create expected to fail succeeded: exit $rc, want 1"; }
 has "expected to fail, succeeded" "$tmp/err" "cq 'too_deep': its create was to fail with EINVAL \\(expect:\\), and it succeeded"
 [ "$(rec -c '[.teardown[].id]')" = '["too_deep","cq","pd","ctx"]' ] ||
 	fail "the CQ that was made is not torn down: $(rec -c '[.teardown[].id]')"
-echo "ok a create expected to fail that succeeds: exit 1, torn down"
+ok "a create expected to fail that succeeds: exit 1, torn down"
 
 f=$(dirname "$0")/scn/requires_fake.yaml
 export RDMASCN_EXTRA_PLUGIN_DIR=$plugdir
