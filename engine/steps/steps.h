@@ -197,6 +197,13 @@ struct rs_step_invalidate {
 	struct rs_step_traffic traffic; /* expect, completion only */
 };
 
+struct rs_step_register_layout {
+	struct rs_step_common common;
+	char *qp;
+	char *mkey;
+	struct rs_step_traffic traffic; /* expect, completion, wc */
+};
+
 /* step_pattern.c */
 enum rs_pingpong_op { RS_PINGPONG_SEND, RS_PINGPONG_WRITE };
 static const cyaml_strval_t rs_pingpong_op_names[] = {
@@ -316,5 +323,10 @@ int rs_step_check_invalidatable(struct rs_obj *obj, struct rs_diag *d,
 				const char *field);
 int rs_step_check_traffic(struct rs_obj *obj, struct rs_diag *d,
 			  const struct rs_step_traffic *t);
+/* `dct:` and `ah:` of a send, write or read (@dct, @ah: NULL when
+ * absent), against what the QP's kind registered of its WRs'
+ * destinations. */
+int rs_step_check_dest(struct rs_obj *obj, struct rs_diag *d,
+		       const char *dct, const char *ah);
 
 #endif
