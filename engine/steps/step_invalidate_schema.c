@@ -21,7 +21,7 @@ static const struct rdmascn_ref invalidate_refs[] = {
 	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
 	RS_REF("mw", S, mw, "mw"),
-	RS_REF("mr", S, mr, "mr"),
+	RS_REF_LAYOUT("mr", S, mr, RDMASCN_LAYOUT_DROPS, "mr"),
 	RS_REF_END
 };
 

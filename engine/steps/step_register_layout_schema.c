@@ -29,7 +29,8 @@ static const struct rdmascn_ref register_layout_refs[] = {
 	RS_STEP_REF_AFTER(S),
 	RS_STEP_WC_REFS(S),
 	RS_REF("qp", S, qp, RS_QP_KINDS),
-	{ .field = "mkey", .offset = offsetof(S, mkey), .count_offset = -1 },
+	{ .field = "mkey", .offset = offsetof(S, mkey), .count_offset = -1,
+	  .layout = RDMASCN_LAYOUT_SETS },
 	RS_REF_END
 };
 
@@ -42,17 +43,17 @@ static const struct rs_obj *step_before(const struct rs_obj *o)
 	return NULL;
 }
 
-/* Step @p takes @k's layout away: a local invalidate of it, or a send
- * with invalidate of its rkey. */
-static bool drops_layout(const struct rs_obj *p, const struct rs_obj *k)
+/* What step @p does to @k's layout, as the references its type
+ * declares say (rdmascn_ref.layout): sets it (a register_layout),
+ * takes it away (a local invalidate of it, a send with invalidate of
+ * its rkey), or nothing. */
+static enum rdmascn_layout layout_use(const struct rs_obj *p,
+				      const struct rs_obj *k)
 {
 	for (unsigned i = 0; i < p->n_edges; i++)
-		if (p->edges[i].to == k &&
-		    ((p->kind == &rs_step_kind_invalidate &&
-		      !strcmp(p->edges[i].field, "mr")) ||
-		     !strcmp(p->edges[i].field, "invalidate_rkey_of")))
-			return true;
-	return false;
+		if (p->edges[i].to == k && p->edges[i].layout)
+			return p->edges[i].layout;
+	return RDMASCN_LAYOUT_KEEPS;
 }
 
 /*
@@ -71,12 +72,13 @@ static int register_again(struct rs_obj *obj, const struct rs_obj *k,
 	if (obj->parent)
 		return 0;
 	while ((p = step_before(p))) {
-		if (drops_layout(p, k))
+		enum rdmascn_layout use = layout_use(p, k);
+
+		if (use == RDMASCN_LAYOUT_DROPS)
 			return 0;
 		if (p->kind->step_ops && p->kind->step_ops->children)
 			return 0;
-		if (p->kind != &rs_step_kind_register_layout ||
-		    rs_obj_ref(p, "mkey") != k)
+		if (use != RDMASCN_LAYOUT_SETS)
 			continue;
 		at = rs_obj_loc(p, NULL);
 		rs_obj_error(d, obj, "mkey", "'%s' has a layout already "

@@ -34,7 +34,8 @@ static const struct rdmascn_ref send_refs[] = {
 	RS_STEP_REF_SGE(S),
 	RS_REF("ah", S, ah, "ah"),
 	RS_REF("dct", S, dct, RS_QP_KINDS),
-	RS_REF("invalidate_rkey_of", S, invalidate_rkey_of, "mr", "mw"),
+	RS_REF_LAYOUT("invalidate_rkey_of", S, invalidate_rkey_of,
+		      RDMASCN_LAYOUT_DROPS, "mr", "mw"),
 	RS_REF_END
 };
 
