@@ -57,7 +57,8 @@ struct rs_step_vary {
 	uint32_t max_msg_sz;     /* when given: at most this per WR */
 };
 
-/* step_post.c */
+/* The steps that post WRs: send, recv, write, read, atomic, ud_send, bind_mw,
+ * invalidate, register_layout. */
 struct rs_step_send {
 	struct rs_step_common common;
 	char *qp;
@@ -204,7 +205,7 @@ struct rs_step_register_layout {
 	struct rs_step_traffic traffic; /* expect, completion, wc */
 };
 
-/* step_pattern.c */
+/* Measured traffic: pingpong, stream. */
 enum rs_pingpong_op { RS_PINGPONG_SEND, RS_PINGPONG_WRITE };
 static const cyaml_strval_t rs_pingpong_op_names[] = {
 	{ "send", RS_PINGPONG_SEND }, { "write", RS_PINGPONG_WRITE },
@@ -250,7 +251,8 @@ struct rs_step_stream {
 	uint64_t duration_ms;
 };
 
-/* step_flow.c */
+/* Steps that check, nest, wait or change state: verify, parallel,
+ * sleep, modify_qp. */
 enum rs_verify_pattern { RS_VERIFY_ZERO, RS_VERIFY_PATTERN, RS_VERIFY_BYTE };
 static const cyaml_strval_t rs_verify_pattern_names[] = {
 	{ "zero", RS_VERIFY_ZERO }, { "pattern", RS_VERIFY_PATTERN },
