@@ -5,7 +5,6 @@
 
 #include "buf.h"
 #include "post.h"
-#include "registry.h"
 #include "steps.h"
 #include "vary.h"
 

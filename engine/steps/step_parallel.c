@@ -7,7 +7,6 @@
 #include "alloc.h"
 #include "step.h"
 #include "steps.h"
-#include "value.h"
 
 struct parallel_rt {
 	struct rs_step_run **kids;

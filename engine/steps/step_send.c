@@ -3,7 +3,6 @@
  * message that consumes a receive at the peer. */
 #include <endian.h>
 #include <errno.h>
-#include <string.h>
 
 #include "buf.h"
 #include "post.h"
