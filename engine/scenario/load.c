@@ -360,6 +360,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	e->order_only = ref->after;
 	e->spans = ref->spans;
 	e->one_context = ref->one_context;
+	e->layout = ref->layout;
 	return 0;
 }
 

@@ -55,6 +55,7 @@ struct rs_edge {
 	bool order_only;
 	bool spans;              /* may reach another node (rdmascn_ref) */
 	bool one_context;        /* on the object's verbs context (same) */
+	uint8_t layout;          /* enum rdmascn_layout (same) */
 };
 
 struct rs_param {

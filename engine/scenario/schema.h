@@ -71,6 +71,11 @@
 #define RS_REF_ONE(key, s, m, ...)                                       \
 	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,    \
 	  .kinds = RDMASCN_KINDS(__VA_ARGS__), .one_context = true }
+/* A step's reference whose target's layout the step sets or drops
+ * (rdmascn_ref.layout). */
+#define RS_REF_LAYOUT(key, s, m, use, ...)                               \
+	{ .field = key, .offset = offsetof(s, m), .count_offset = -1,    \
+	  .kinds = RDMASCN_KINDS(__VA_ARGS__), .layout = use }
 #define RS_REF_LIST(key, s, m, ...)                                      \
 	{ .field = key, .offset = offsetof(s, m),                        \
 	  .count_offset = offsetof(s, m##_count),                        \

@@ -83,6 +83,25 @@ bool rs_post_has_data(struct rs_step_run *sr, uint32_t length);
  * (@what "differ at byte ..."). */
 int rs_post_compare(struct rs_step_run *sr, const uint8_t *got,
 		    const uint8_t *want, uint64_t len, const char *what);
+/* A p->check for traffic that consumes a receive (send, ud_send): the
+ * peer's last receive holds the bytes of the last WR. */
+int rs_post_check_received(struct rs_step_run *sr);
+
+/* One-sided (rdma.c), what write and read share: p->tmpl, p->w and the
+ * verify: check set from the step's fields; 0, or -errno once the step
+ * failed. */
+int rs_rdma_start(struct rs_step_run *sr, const char *qp,
+		  const struct rs_step_vary *vary, const char *local,
+		  uint64_t offset, uint32_t length, const char *remote,
+		  uint64_t remote_offset, uint32_t rkey_field,
+		  const struct rs_step_traffic *t, bool read);
+/* Its dry run: the WR @w (opcode set) as rs_rdma_start() would post it. */
+void rs_rdma_dry(struct rs_run *run, struct rs_obj *obj, const char *qp,
+		 const char *local, uint64_t offset, uint32_t length,
+		 const char *remote, uint64_t remote_offset,
+		 const struct rs_step_traffic *t,
+		 const struct rs_step_vary *v, struct ibv_send_wr *w,
+		 const char *dct, const char *ah);
 
 #define RS_POST_OPS(name)                                                 \
 	const struct rdmascn_step_ops rs_step_ops_##name = {              \

@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "alloc.h"
+
 #include "buf.h"
 #include "post.h"
 #include "registry.h"
@@ -241,6 +243,70 @@ int rs_post_compare(struct rs_step_run *sr, const uint8_t *got,
 			    "%s differ at byte %zu of %llu: 0x%02x, expected "
 			    "0x%02x", what, d, (unsigned long long)len, got[d],
 			    want[d]);
+}
+
+/* The peer's last receive, where the step that posted it put it, holds
+ * the bytes of our last WR. */
+int rs_post_check_received(struct rs_step_run *sr)
+{
+	struct post_rt *p = sr->rt;
+	const struct rs_wr_vary *v = &p->w.v;
+	struct rs_qpi *q = p->peer;
+	uint32_t slot = atomic_load(&q->last_recv_slot);
+	uint32_t got = atomic_load(&q->last_recv_len);
+	uint32_t grh = q->info.type == RS_QPT_UD ? 40 : 0;
+	struct rs_owner *o = slot < sr->st->n_objs ? sr->st->owners[slot] :
+			     NULL;
+	/* In: which of that step's receives; out: where it is. */
+	uint64_t offset = atomic_load(&q->last_recv_seq), len = 0, at;
+	const char *local = o ? rs_step_receives_into(o->obj, &offset) : NULL;
+	struct ibv_sge *sg = rs_calloc(v->nsge, sizeof(*sg));
+	struct rs_mr_rt *mr;
+	uint64_t remote;
+	int r = 0;
+
+	if (!sg)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL, "out of memory");
+	rs_wr_vary_at(v, p->w.n - 1, sg, &remote);
+	for (unsigned j = 0; p->tmpl.num_sge && j < v->nsge; j++)
+		len += sg[j].length;
+	if (!local) {
+		r = rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+				 "qp '%s''s receives were not posted by a recv "
+				 "step into one buffer", q->l->obj->id);
+		goto out;
+	}
+	mr = rs_step_mr(sr, local);
+	if (got != grh + len) {
+		r = rs_step_fail(sr, RS_STEP_FAILED, "verify",
+				 "qp '%s''s last receive got %u bytes, %llu "
+				 "were sent", q->l->obj->id, got - grh,
+				 (unsigned long long)len);
+		goto out;
+	}
+	if (!mr->buf || offset + got > mr->length) {
+		r = rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+				 "the received bytes are not in mr '%s'",
+				 local);
+		goto out;
+	}
+	at = offset + grh;
+	for (unsigned j = 0; !r && len && j < v->nsge; j++) {
+		const uint8_t *want = rs_wr_vary_host(v, j, &sg[j]);
+
+		if (!want) {
+			r = rs_step_fail(sr, RS_STEP_CANTRUN, "verify",
+					 "the bytes sent are not in this "
+					 "process's memory");
+			break;
+		}
+		r = rs_post_compare(sr, (uint8_t *)mr->buf + at, want,
+				    sg[j].length, "the bytes received");
+		at += sg[j].length;
+	}
+out:
+	rs_free(sg);
+	return r;
 }
 
 int rs_post_dest(struct rs_step_run *sr, const char *dct, const char *ah,

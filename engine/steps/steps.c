@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <string.h>
 
 #include <infiniband/verbs.h>
 
@@ -82,4 +83,45 @@ int rs_step_check_invalidatable(struct rs_obj *obj, struct rs_diag *d,
 		     "memory has no invalidatable rkey (invalidate a type 2 "
 		     "mw bound to it)", t->name);
 	return -EINVAL;
+}
+
+/* `dct:` and `ah:` of a send, write or read: required on a QP whose sends name
+ * their destination (a DCI, as its kind registered it), refused on
+ * others; `dct:` names a destination of that kind (a DCT). */
+int rs_step_check_dest(struct rs_obj *obj, struct rs_diag *d,
+		       const char *dct, const char *ah)
+{
+	const struct rs_obj *q = rs_obj_ref(obj, "qp");
+	const struct rdmascn_wr_dest *wd = q ? rs_wr_dest_find(q->kind->name) :
+				       NULL;
+	const struct rs_obj *t;
+
+	if (wd && wd->needs_dest(q->data) && !dct) {
+		rs_obj_error(d, obj, "qp", "qp '%s' is %s: each WR names "
+			     "its destination: give dct: and ah:", q->id,
+			     wd->sender);
+		return -EINVAL;
+	}
+	if (!dct) {
+		if (!ah)
+			return 0;
+		rs_obj_error(d, obj, "ah", "needs 'dct'");
+		return -EINVAL;
+	}
+	if (!wd || !wd->needs_dest(q->data)) {
+		rs_obj_error(d, obj, "dct", "qp '%s' does not name a "
+			     "destination in each WR", q ? q->id : "?");
+		return -EINVAL;
+	}
+	t = rs_obj_ref(obj, "dct");
+	if (!t || strcmp(t->kind->name, wd->kind) || !wd->is_dest(t->data)) {
+		rs_obj_error(d, obj, "dct", "'%s' is not %s", dct, wd->dest);
+		return -EINVAL;
+	}
+	if (!ah) {
+		rs_obj_error(d, obj, "dct", "needs 'ah' (the address handle "
+			     "of the path to %s)", wd->dest);
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -57,7 +57,8 @@ struct rs_step_vary {
 	uint32_t max_msg_sz;     /* when given: at most this per WR */
 };
 
-/* step_post.c */
+/* The steps that post WRs: send, recv, write, read, atomic, ud_send, bind_mw,
+ * invalidate, register_layout. */
 struct rs_step_send {
 	struct rs_step_common common;
 	char *qp;
@@ -197,7 +198,14 @@ struct rs_step_invalidate {
 	struct rs_step_traffic traffic; /* expect, completion only */
 };
 
-/* step_pattern.c */
+struct rs_step_register_layout {
+	struct rs_step_common common;
+	char *qp;
+	char *mkey;
+	struct rs_step_traffic traffic; /* expect, completion, wc */
+};
+
+/* Measured traffic: pingpong, stream. */
 enum rs_pingpong_op { RS_PINGPONG_SEND, RS_PINGPONG_WRITE };
 static const cyaml_strval_t rs_pingpong_op_names[] = {
 	{ "send", RS_PINGPONG_SEND }, { "write", RS_PINGPONG_WRITE },
@@ -243,7 +251,8 @@ struct rs_step_stream {
 	uint64_t duration_ms;
 };
 
-/* step_flow.c */
+/* Steps that check, nest, wait or change state: verify, parallel,
+ * sleep, modify_qp. */
 enum rs_verify_pattern { RS_VERIFY_ZERO, RS_VERIFY_PATTERN, RS_VERIFY_BYTE };
 static const cyaml_strval_t rs_verify_pattern_names[] = {
 	{ "zero", RS_VERIFY_ZERO }, { "pattern", RS_VERIFY_PATTERN },
@@ -316,5 +325,10 @@ int rs_step_check_invalidatable(struct rs_obj *obj, struct rs_diag *d,
 				const char *field);
 int rs_step_check_traffic(struct rs_obj *obj, struct rs_diag *d,
 			  const struct rs_step_traffic *t);
+/* `dct:` and `ah:` of a send, write or read (@dct, @ah: NULL when
+ * absent), against what the QP's kind registered of its WRs'
+ * destinations. */
+int rs_step_check_dest(struct rs_obj *obj, struct rs_diag *d,
+		       const char *dct, const char *ah);
 
 #endif

@@ -264,6 +264,14 @@ struct rdmascn_step_ops {
 	void (*dry_run)(struct rdmascn_run *run, struct rdmascn_obj *obj);
 };
 
+/* What a step does to the layout of what its reference names. */
+enum rdmascn_layout {
+	RDMASCN_LAYOUT_KEEPS = 0,    /* nothing */
+	RDMASCN_LAYOUT_SETS,         /* registers it (register_layout's mkey) */
+	RDMASCN_LAYOUT_DROPS,        /* takes it away (a local invalidate, a
+				      * send with invalidate) */
+};
+
 /* A field of the object that names other objects by id. */
 struct rdmascn_ref {
 	const char *field;           /* dotted path, for messages and graph labels */
@@ -279,6 +287,11 @@ struct rdmascn_ref {
 	 * of one uverbs file means nothing, or something else, in
 	 * another's).  validate refuses two. */
 	bool one_context;
+	/* Steps: what the step does to the memory layout of the object
+	 * this reference names (an mkey a WR registers), an enum
+	 * rdmascn_layout: a step that sets a layout still in place, with
+	 * no step that drops it in between, is refused. */
+	uint8_t layout;
 	/* Listed structures: @offset is that of a pointer to an
 	 * array of items @stride bytes each, with the char * id at
 	 * @item_offset in each (NULL: that item names nothing), written as

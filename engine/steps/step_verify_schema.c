@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Steps that check, wait, nest or change state rather than move data. */
+/* verify: its fields, references and what validate checks. */
 #include <errno.h>
 
 #include <inttypes.h>
@@ -169,91 +169,5 @@ const struct rdmascn_kind rs_step_kind_verify = {
 	.check = verify_check,
 	.step_ops = &rs_step_ops_verify,
 	.figures = RDMASCN_FIGURES("bytes_equal"),
-};
-#undef S
-
-/* parallel: the loader recurses into steps. */
-#define S struct rs_step_parallel
-static const cyaml_schema_field_t parallel_fields[] = {
-	RS_STEP_COMMON_FIELDS(S),
-	CYAML_FIELD_SEQUENCE("steps", CYAML_FLAG_POINTER, S, steps,
-			     &rs_step_entry_schema, 1, CYAML_UNLIMITED),
-	CYAML_FIELD_END
-};
-
-static const struct rdmascn_ref parallel_refs[] = {
-	RS_STEP_REF_AFTER(S),
-	RS_REF_END
-};
-
-const struct rdmascn_kind rs_step_kind_parallel = {
-	.name = "parallel",
-	.section = "parallel",
-	.summary = "run nested steps at the same time",
-	.fields = parallel_fields,
-	.size = sizeof(S),
-	.id_offset = offsetof(S, common.id),
-	.refs = parallel_refs,
-	.step = true,
-	.children_offset = offsetof(S, steps),
-	.children_count_offset = offsetof(S, steps_count),
-	.step_ops = &rs_step_ops_parallel,
-	.figures = RDMASCN_NO_FIGURES,
-};
-#undef S
-
-/* sleep */
-#define S struct rs_step_sleep
-static const cyaml_schema_field_t sleep_fields[] = {
-	RS_STEP_COMMON_FIELDS(S),
-	RS_FIELD_REQ_UINT("ms", S, ms),
-	CYAML_FIELD_END
-};
-
-static const struct rdmascn_ref sleep_refs[] = {
-	RS_STEP_REF_AFTER(S),
-	RS_REF_END
-};
-
-const struct rdmascn_kind rs_step_kind_sleep = {
-	.name = "sleep",
-	.section = "sleep",
-	.summary = "wait a number of milliseconds",
-	.fields = sleep_fields,
-	.size = sizeof(S),
-	.id_offset = offsetof(S, common.id),
-	.refs = sleep_refs,
-	.step = true,
-	.step_ops = &rs_step_ops_sleep,
-	.figures = RDMASCN_NO_FIGURES,
-};
-#undef S
-
-/* modify_qp: for negative tests, e.g. posting to a QP in err. */
-#define S struct rs_step_modify_qp
-static const cyaml_schema_field_t modify_qp_fields[] = {
-	RS_STEP_COMMON_FIELDS(S),
-	RS_FIELD_REF("qp", S, qp),
-	RS_FIELD_REQ_ENUM("state", S, state, rs_qp_state_names),
-	CYAML_FIELD_END
-};
-
-static const struct rdmascn_ref modify_qp_refs[] = {
-	RS_STEP_REF_AFTER(S),
-	RS_REF("qp", S, qp, RS_QP_KINDS),
-	RS_REF_END
-};
-
-const struct rdmascn_kind rs_step_kind_modify_qp = {
-	.name = "modify_qp",
-	.section = "modify_qp",
-	.summary = "move a QP to a state, e.g. err for negative tests",
-	.fields = modify_qp_fields,
-	.size = sizeof(S),
-	.id_offset = offsetof(S, common.id),
-	.refs = modify_qp_refs,
-	.step = true,
-	.step_ops = &rs_step_ops_modify_qp,
-	.figures = RDMASCN_FIGURES("qp_state"),
 };
 #undef S
