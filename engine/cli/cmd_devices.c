@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "devices.h"
 #include "plugin.h"
+#include "report.h"
 
 int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 {
@@ -67,7 +68,7 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 	if (json)
 		r = rs_val_write_json(stdout, devs, true);
 	else
-		rs_devices_print(stdout, devs, all);
+		rs_devices_text(stdout, devs, all);
 	rs_val_free(devs);
 	rs_plugins_unload();
 	if (r < 0) {

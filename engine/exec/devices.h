@@ -11,10 +11,6 @@
  */
 int rs_devices_describe(const char *name, struct rs_val **ret_devices);
 
-/* The human table of what rs_devices_describe() returned: a summary of
- * each device, and with @all every attribute below it, grouped. */
-void rs_devices_print(FILE *f, const struct rs_val *devices, bool all);
-
 /* Tell the user how to get a device; used wherever none was found.
  * @retry is the command line to try in the VM ("rdmascn devices"). */
 void rs_devices_explain_none(FILE *f, const char *retry);

@@ -47,6 +47,11 @@ void rs_text_outcome(FILE *f, const struct rs_text_opts *o,
  */
 int rs_record_replay(const struct rs_val *rec, struct rs_reporter *r);
 
+/* rdmascn devices as text: what rs_devices_describe() returned (or a
+ * recorded `devices -j`), a summary of each device, and with @all every
+ * attribute below it, grouped as the verbs' structs are. */
+void rs_devices_text(FILE *f, const struct rs_val *devices, bool all);
+
 struct rs_scenario;
 
 /* --graph-out @path: when the record ends, @s's graph with each object
