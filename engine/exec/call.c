@@ -360,42 +360,36 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
 		  const char *fmt, ...)
 {
-	char msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rs_diag_vnamed(&run->diag, false, l ? rs_obj_loc(l->obj, NULL) : NULL,
+		       l ? l->obj->name : NULL, NULL, NULL, 0, fmt, ap);
 	va_end(ap);
-	rs_diag_error(&run->diag, l ? rs_obj_loc(l->obj, NULL) : NULL,
-		      "%s%s%s", l ? l->obj->name : "", l ? ": " : "", msg);
 	return -err;
 }
 
 int rs_live_error_at(struct rs_run *run, struct rs_live *l, const char *path,
 		     int err, const char *fmt, ...)
 {
-	char msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rs_diag_vnamed(&run->diag, false, rs_obj_loc(l->obj, path),
+		       l->obj->name, path, NULL, 0, fmt, ap);
 	va_end(ap);
-	rs_diag_error(&run->diag, rs_obj_loc(l->obj, path), "%s: %s: %s",
-		      l->obj->name, path, msg);
 	return -err;
 }
 
 void rs_live_warn_at(struct rs_run *run, struct rs_live *l, const char *path,
 		     const char *fmt, ...)
 {
-	char msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rs_diag_vnamed(&run->diag, true, rs_obj_loc(l->obj, path),
+		       l->obj->name, path, NULL, 0, fmt, ap);
 	va_end(ap);
-	rs_diag_warning(&run->diag, rs_obj_loc(l->obj, path), "%s: %s: %s",
-			l->obj->name, path, msg);
 }
 
 const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,

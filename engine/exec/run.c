@@ -356,6 +356,35 @@ static void record_created(struct rs_run *run, struct rs_live *l)
 	record_object(run, l, "created");
 }
 
+/* Its create, timed for the record. */
+static int create_timed(struct rs_run *run, struct rs_live *l)
+{
+	double t0 = rs_now_ms();
+	int ret = l->obj->kind->ops->create(run, l);
+
+	l->create_ms = rs_now_ms() - t0;
+	return ret;
+}
+
+/* Made: torn down with the rest, in reverse. */
+static void made(struct rs_run *run, struct rs_live *l)
+{
+	l->state = RS_LIVE_CREATED;
+	run->created[run->n_created++] = l;
+	record_created(run, l);
+}
+
+/* Its create failed: what it got before failing is released. */
+static void not_made(struct rs_run *run, struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = l->obj->kind->ops;
+
+	l->state = RS_LIVE_FAILED;
+	if (ops->destroy && !run->dry_run)
+		ops->destroy(run, l);
+	record_object(run, l, "failed");
+}
+
 /* expect: {create: fail, errno: E} on its entry, in the record. */
 static void record_expect(struct rs_live *l)
 {
@@ -468,7 +497,6 @@ int rs_run_create(struct rs_run *run)
 		struct rs_obj *o = run->s->create[i];
 		struct rs_live *l = &run->live[o->index];
 		const struct rdmascn_ops *ops = o->kind->ops;
-		double t0;
 
 		if (rs_interrupted) {
 			ret = -EINTR;
@@ -490,9 +518,7 @@ int rs_run_create(struct rs_run *run)
 			i++;
 			break;
 		}
-		t0 = rs_now_ms();
-		ret = ops->create(run, l);
-		l->create_ms = rs_now_ms() - t0;
+		ret = create_timed(run, l);
 		if (ret == RDMASCN_CREATE_LATER) {
 			/* Pending until a step creates it. */
 			ret = 0;
@@ -507,26 +533,18 @@ int rs_run_create(struct rs_run *run)
 				continue;
 			if (!ret) {
 				/* Made after all: it is torn down. */
-				l->state = RS_LIVE_CREATED;
-				run->created[run->n_created++] = l;
-				record_created(run, l);
+				made(run, l);
 				ret = r;
 				i++;
 				break;
 			}
 		}
 		if (ret) {
-			l->state = RS_LIVE_FAILED;
-			/* Release what it got before failing. */
-			if (ops->destroy && !run->dry_run)
-				ops->destroy(run, l);
-			record_object(run, l, "failed");
+			not_made(run, l);
 			i++;
 			break;
 		}
-		l->state = RS_LIVE_CREATED;
-		run->created[run->n_created++] = l;
-		record_created(run, l);
+		made(run, l);
 	}
 	if (ret)
 		report_not_created(run, i);
@@ -536,28 +554,20 @@ int rs_run_create(struct rs_run *run)
 int rs_run_create_late(struct rs_run *run, struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = l->obj->kind->ops;
-	double t0;
 	int ret;
 
 	if (l->state != RS_LIVE_PENDING || !ops || !ops->create ||
 	    run->n_created >= run->s->n_objects)
 		return -EALREADY;
-	t0 = rs_now_ms();
-	ret = ops->create(run, l);
-	l->create_ms = rs_now_ms() - t0;
+	ret = create_timed(run, l);
 	if (ret == RDMASCN_CREATE_LATER)
 		return rs_live_error(run, l, EINVAL, "nothing to create it "
 				     "from");
 	if (ret) {
-		l->state = RS_LIVE_FAILED;
-		if (ops->destroy)
-			ops->destroy(run, l);
-		record_object(run, l, "failed");
+		not_made(run, l);
 		return ret;
 	}
-	l->state = RS_LIVE_CREATED;
-	run->created[run->n_created++] = l;
-	record_created(run, l);
+	made(run, l);
 	return 0;
 }
 
