@@ -300,15 +300,20 @@ int rs_run_interrupted_exit(FILE *err)
 	return 128 + rs_interrupted;
 }
 
-static void record_leaks(struct rs_run *run, int n, unsigned n_devs)
+/* --check-leaks: what the kernel still holds of this process, its
+ * entry in the record (the text reporter prints each resource). */
+static int check_leaks(struct rs_run *run)
 {
 	struct rs_val *e = rs_val_put_obj(run->rec->root, "leaks");
+	unsigned n_devs = 0;
+	int n = rs_leaks_check(run, e, &n_devs);
 
 	rs_val_put_bool(e, "checked", n >= 0 && n_devs);
 	rs_val_put_i64(e, "count", n);
 	rs_val_put_i64(e, "pid", getpid());
 	rs_val_put_u64(e, "devices", n_devs);
 	rs_record_tell(run->rec, RS_REC_LEAKS, e);
+	return n;
 }
 
 /* When each phase began (rs_now_ms()); a phase not reached begins when
@@ -439,12 +444,8 @@ static int run_phases(struct rs_run *run, const struct rs_run_conf *o)
 	}
 out:
 	if (o->check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
-		unsigned n_devs = 0;
-		int n = rs_leaks_check(o->err, run, &n_devs);
-
-		if (n)
+		if (check_leaks(run))
 			ret = RS_EXIT_CANTRUN;
-		record_leaks(run, n, n_devs);
 	}
 	if (run->teardown_failed && ret == RS_EXIT_PASSED && !rs_interrupted)
 		ret = RS_EXIT_CANTRUN;
