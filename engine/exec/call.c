@@ -49,7 +49,8 @@ static int errno_by_name(const char *s)
 	return -1;
 }
 
-int rs_faults_parse(struct rs_run *run, const char *spec)
+int rs_faults_parse(struct rs_run *run, const char *spec, char *why,
+		    size_t len)
 {
 	char *copy = rs_strdup(spec), *save = NULL, *tok;
 	int ret = 0;
@@ -79,6 +80,8 @@ int rs_faults_parse(struct rs_run *run, const char *spec)
 			f.sig = SIGTERM;
 		else if ((f.err = errno_by_name(colon + 1)) < 0)
 			goto bad;
+		if (!run)
+			continue;       /* only checked */
 		grown = rs_reallocarray(run->faults, run->n_faults + 1,
 					sizeof(*grown));
 		if (!grown) {
@@ -89,9 +92,9 @@ int rs_faults_parse(struct rs_run *run, const char *spec)
 		run->faults[run->n_faults++] = f;
 		continue;
 bad:
-		fprintf(stderr, "RDMASCN_FAULT: '%s' is not WHICH:WHAT (WHICH a "
-			"call number or name, WHAT an errno name or number, "
-			"SIGINT or SIGTERM)\n", tok);
+		snprintf(why, len, "RDMASCN_FAULT: '%s' is not WHICH:WHAT "
+			 "(WHICH a call number or name, WHAT an errno name or "
+			 "number, SIGINT or SIGTERM)", tok);
 		ret = -EINVAL;
 		break;
 	}

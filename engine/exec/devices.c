@@ -430,15 +430,14 @@ static bool host_has_rxe(void)
 	return found;
 }
 
-void rs_devices_explain_none(FILE *f, const char *retry)
+int rs_devices_advice(char *buf, size_t len, const char *retry)
 {
-	fprintf(f, "rdmascn: no RDMA device found.\n"
-		"  To get a real Soft-RoCE device in a throwaway VM (no root or "
-		"kernel support needed):\n"
-		"    %s\n", retry);
-	if (host_has_rxe())
-		fputs("  This kernel has rdma_rxe: as root you can use it "
-		      "directly:\n"
-		      "    modprobe rdma_rxe && rdma link add rxe0 type rxe "
-		      "netdev <interface>\n", f);
+	return snprintf(buf, len, "rdmascn: no RDMA device found.\n"
+			"  To get a real Soft-RoCE device in a throwaway VM (no "
+			"root or kernel support needed):\n"
+			"    %s\n%s", retry, !host_has_rxe() ? "" :
+			"  This kernel has rdma_rxe: as root you can use it "
+			"directly:\n"
+			"    modprobe rdma_rxe && rdma link add rxe0 type rxe "
+			"netdev <interface>\n");
 }

@@ -84,14 +84,16 @@ int rs_run_probe(struct rs_run *run)
 	}
 	run->devices = ibv_get_device_list(&run->n_devices);
 	if (!run->devices || !run->n_devices) {
-		char retry[PATH_MAX + 64];
+		char retry[PATH_MAX + 64], advice[2 * PATH_MAX + 512];
 
 		/* libibverbs says ENOSYS when the kernel has no RDMA. */
 		rs_diag_error(&run->diag, NULL, "no RDMA device (%s)",
 			      run->devices ? "none listed" : strerror(errno));
 		snprintf(retry, sizeof(retry), "rdmascn run --softroce %s",
 			 run->file);
-		rs_devices_explain_none(run->err ? run->err : stderr, retry);
+		/* The text reporter prints it below the error. */
+		rs_devices_advice(advice, sizeof(advice), retry);
+		rs_val_put_str(run->rec->root, "advice", advice);
 		return -ENODEV;
 	}
 	for (unsigned i = 0; i < run->s->n_objects; i++) {

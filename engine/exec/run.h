@@ -351,8 +351,11 @@ void rs_live_warn_at(struct rs_run *run, struct rs_live *l, const char *path,
 
 /* --- phases (run.c) --------------------------------------------------------- */
 
-/* Faults from RDMASCN_FAULT; -EINVAL with a message on a bad value. */
-int rs_faults_parse(struct rs_run *run, const char *spec);
+/* Faults from RDMASCN_FAULT into @run, or with @run NULL only checked:
+ * 0, -ENOMEM, or -EINVAL with what is wrong in @why (@len bytes) for the
+ * caller to say. */
+int rs_faults_parse(struct rs_run *run, const char *spec, char *why,
+		    size_t len);
 /* Resolve every context's device and port (not in a dry run). */
 int rs_run_probe(struct rs_run *run);
 /* After the probe: the facts ${CTX.GROUP.FIELD} names, into the

@@ -628,9 +628,28 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 	}
 }
 
+static int text_end_out(struct text *t, const struct rs_val *rec);
+
+/* How to get a device when there was none, above the verdict; after
+ * all, the signal an interrupted run was torn down after. */
 static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct text *t = TEXT(r);
+	const char *advice = rs_val_get_str(rec, "advice");
+	const char *sig = rs_val_get_str(rec, "interrupted_by");
+	int ret;
+
+	if (advice)
+		fputs(advice, err(t));
+	ret = text_end_out(t, rec);
+	if (sig)
+		fprintf(err(t), "rdmascn: interrupted by %s; torn down\n",
+			sig);
+	return ret;
+}
+
+static int text_end_out(struct text *t, const struct rs_val *rec)
+{
 	const char *verdict = vtext(rec, "verdict");
 	const char *msg = rs_val_get_str(rec, "message");
 	uint64_t n_obj = rs_val_len(rs_val_get(rec, "objects"));
@@ -645,7 +664,7 @@ static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 		print_plan_gates(t, plan);
 	if (!t->o.quiet)
 		print_device_facts(t, rs_val_get(rec, "device_facts"));
-	/* An interrupted run's line is cmd_run's, on stderr. */
+	/* An interrupted run's line is text_end's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&
 	    strcmp(verdict, "could not run") && strcmp(verdict, "failed"))
 		return fflush(t->out) ? -errno : 0;

@@ -269,8 +269,15 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	    rs_idmap_build_stride(&run->ids, &s->objs[0].id,
 				  sizeof(s->objs[0]), s->n_objects))
 		return -ENOMEM;
-	if (faults && *faults)
-		return rs_faults_parse(run, faults);
+	if (faults && *faults) {
+		char why[256];
+		int r = rs_faults_parse(run, faults, why, sizeof(why));
+
+		/* The command checked it first (rs_faults_parse(NULL)). */
+		if (r == -EINVAL)
+			rs_diag_error(&run->diag, NULL, "%s", why);
+		return r;
+	}
 	return 0;
 }
 
@@ -293,11 +300,9 @@ static void run_free(struct rs_run *run)
 	rs_scenario_free(run->s_facts);
 }
 
-int rs_run_interrupted_exit(FILE *err)
+const char *rs_run_signal_name(void)
 {
-	fprintf(err, "rdmascn: interrupted by %s; torn down\n",
-		rs_interrupted == SIGINT ? "SIGINT" : "SIGTERM");
-	return 128 + rs_interrupted;
+	return rs_interrupted == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
 /* --check-leaks: what the kernel still holds of this process, its
@@ -342,6 +347,10 @@ static int record_verdict(struct rs_run *run, int ret, struct phases *t)
 		rs_val_put_str(run->rec->root, "message", run->diag.first);
 	if (run->teardown_failed)
 		rs_val_put_bool(run->rec->root, "teardown_failed", true);
+	/* This node's signal: the text reporter says it was torn down. */
+	if (rs_interrupted)
+		rs_val_put_str(run->rec->root, "interrupted_by",
+			       rs_run_signal_name());
 	return rs_record_end(run->rec);
 }
 
@@ -460,9 +469,7 @@ out:
 		ret = RS_EXIT_CANTRUN;
 	rs_nodes_gather(run);
 	rs_nodes_close(run);
-	if (rs_interrupted)
-		return rs_run_interrupted_exit(o->err);
-	return ret;
+	return rs_interrupted ? 128 + rs_interrupted : ret;
 }
 
 int rs_run_scenario(struct rs_scenario *s, const struct rs_run_conf *c,
@@ -471,7 +478,8 @@ int rs_run_scenario(struct rs_scenario *s, const struct rs_run_conf *c,
 	struct rs_run run;
 	int ret = run_init(&run, s, c, reporters, n);
 
-	/* -EINVAL: RDMASCN_FAULT said what was wrong with it. */
+	/* -EINVAL: a bad RDMASCN_FAULT, in the record's errors; the
+	 * command says it before it runs anything. */
 	if (ret < 0)
 		ret = ret == -EINVAL ? RS_EXIT_INVALID : -ENOMEM;
 	else

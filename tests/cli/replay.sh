@@ -68,6 +68,16 @@ sed 's/^requires:/params: {size: {default: 64}}\nrequires:/; s/size: 64,/size: "
 [ "$(grep -c '^dry run replay' "$tmp/m.txt")" = 2 ] ||
 	fail "report matrix: want two cells: $(cat "$tmp/m.txt")"
 
+# A run interrupted here says so on stderr after its report, from its
+# record (interrupted_by), told again as the run said it.
+jq '.verdict = "interrupted" | .exit_code = 130 |
+	.interrupted_by = "SIGINT"' "$dir/rnr.json" >"$tmp/int.json"
+python3 "$checker" "$schema" "$tmp/int.json" 130 ||
+	fail "interrupted_by: not a valid run record"
+"$rdmascn" report "$tmp/int.json" >/dev/null 2>"$tmp/err"
+[ "$(cat "$tmp/err")" = "rdmascn: interrupted by SIGINT; torn down" ] ||
+	fail "interrupted_by: stderr: $(cat "$tmp/err")"
+
 # Not a record, no file, a wrong format: invalid, one clear line.
 echo '{"steps": 1}' >"$tmp/bad.json"
 "$rdmascn" report "$tmp/bad.json" >/dev/null 2>"$tmp/err"
