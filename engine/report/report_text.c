@@ -631,7 +631,8 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 static int text_end_out(struct text *t, const struct rs_val *rec);
 
 /* How to get a device when there was none, above the verdict; after
- * all, the signal an interrupted run was torn down after. */
+ * all, why the other nodes' records are missing, and the signal an
+ * interrupted run was torn down after. */
 static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct text *t = TEXT(r);
@@ -642,6 +643,9 @@ static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 	if (advice)
 		fputs(advice, err(t));
 	ret = text_end_out(t, rec);
+	if (rs_val_get(rec, "node_runs_error"))
+		fprintf(err(t), "rdmascn: nodes: the other nodes' records: "
+			"%s\n", vtext(rec, "node_runs_error"));
 	if (sig)
 		fprintf(err(t), "rdmascn: interrupted by %s; torn down\n",
 			sig);

@@ -327,7 +327,9 @@ struct phases {
 	double setup, steps, teardown;
 };
 
-static int record_verdict(struct rs_run *run, int ret, struct phases *t)
+/* The verdict and what ends the record; the nodes' records are
+ * gathered into it before it ends (rs_nodes_gather()). */
+static void record_verdict(struct rs_run *run, int ret, struct phases *t)
 {
 	const char *v = rs_exit_verdict(ret);
 	struct rs_val *d = rs_val_put_obj(run->rec->root, "durations_ms");
@@ -351,7 +353,6 @@ static int record_verdict(struct rs_run *run, int ret, struct phases *t)
 	if (rs_interrupted)
 		rs_val_put_str(run->rec->root, "interrupted_by",
 			       rs_run_signal_name());
-	return rs_record_end(run->rec);
 }
 
 /* A deviation for the whole scenario applied: the run is skipped, with
@@ -465,9 +466,10 @@ out:
 		interrupted_abort(run);
 	}
 	ret = rs_nodes_verdict(run, ret);
-	if (record_verdict(run, ret, &t) && ret == RS_EXIT_PASSED)
-		ret = RS_EXIT_CANTRUN;
+	record_verdict(run, ret, &t);
 	rs_nodes_gather(run);
+	if (rs_record_end(run->rec) && ret == RS_EXIT_PASSED)
+		ret = RS_EXIT_CANTRUN;
 	rs_nodes_close(run);
 	return rs_interrupted ? 128 + rs_interrupted : ret;
 }

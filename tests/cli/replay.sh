@@ -78,6 +78,16 @@ python3 "$checker" "$schema" "$tmp/int.json" 130 ||
 [ "$(cat "$tmp/err")" = "rdmascn: interrupted by SIGINT; torn down" ] ||
 	fail "interrupted_by: stderr: $(cat "$tmp/err")"
 
+# A leader that could not gather the other nodes' records says why on
+# stderr after its report, from its record (node_runs_error).
+jq '.node_runs_error = "node 1: connection reset"' "$dir/rnr.json" \
+	>"$tmp/gather.json"
+python3 "$checker" "$schema" "$tmp/gather.json" 0 ||
+	fail "node_runs_error: not a valid run record"
+"$rdmascn" report "$tmp/gather.json" >/dev/null 2>"$tmp/err"
+[ "$(cat "$tmp/err")" = "rdmascn: nodes: the other nodes' records: node 1: connection reset" ] ||
+	fail "node_runs_error: stderr: $(cat "$tmp/err")"
+
 # Not a record, no file, a wrong format: invalid, one clear line.
 echo '{"steps": 1}' >"$tmp/bad.json"
 "$rdmascn" report "$tmp/bad.json" >/dev/null 2>"$tmp/err"
