@@ -62,6 +62,26 @@ void rs_diag_warning(struct rs_diag *d, const struct rs_loc *loc,
 		d->warn_sink(d->sink_ctx, loc && loc->file ? loc : NULL, msg);
 }
 
+void rs_diag_vnamed(struct rs_diag *d, bool warning, const struct rs_loc *loc,
+		    const char *name, const char *field, char *ret_msg,
+		    size_t len, const char *fmt, va_list ap)
+{
+	bool named = name && *name, fielded = field && *field;
+	char msg[768];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (ret_msg)
+		snprintf(ret_msg, len, "%s", msg);
+	if (warning)
+		rs_diag_warning(d, loc, "%s%s%s%s%s", named ? name : "",
+				named ? ": " : "", fielded ? field : "",
+				fielded ? ": " : "", msg);
+	else
+		rs_diag_error(d, loc, "%s%s%s%s%s", named ? name : "",
+			      named ? ": " : "", fielded ? field : "",
+			      fielded ? ": " : "", msg);
+}
+
 const char *rs_errno_text(int err, char *buf, size_t len)
 {
 	struct rlimit rl;

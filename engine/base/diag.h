@@ -2,6 +2,8 @@
 #ifndef RDMASCN_DIAG_H
 #define RDMASCN_DIAG_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* A place in a scenario file, for messages. */
@@ -42,5 +44,18 @@ const char *rs_errno_text(int err, char *buf, size_t len);
  * @sink_ctx) when one is set. */
 void rs_diag_warning(struct rs_diag *d, const struct rs_loc *loc,
 		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * An error (with @warning, a warning) about a named thing (an object, a
+ * step) and one of its fields, at @loc: "NAME: FIELD: text", NAME and
+ * FIELD left out when NULL or empty, the text from @fmt and @ap.  The
+ * text alone goes to @ret_msg (@len bytes) too when it is not NULL, for
+ * a caller that keeps it.  The one formatting of the engine's located
+ * messages (rs_obj_error(), rs_live_error(), rs_step_fail(), ...).
+ */
+void rs_diag_vnamed(struct rs_diag *d, bool warning, const struct rs_loc *loc,
+		    const char *name, const char *field, char *ret_msg,
+		    size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 8, 0)));
 
 #endif

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "devices.h"
 #include "plugin.h"
+#include "report.h"
 
 int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 {
@@ -19,6 +20,7 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 	};
 	const char *name = NULL;
 	struct rs_val *devs;
+	char advice[512];
 	bool json = false, all = false;
 	int c, r;
 
@@ -54,9 +56,9 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 	if (r == -ENODEV) {
 		if (name)
 			fprintf(stderr, "rdmascn: no RDMA device '%s'.\n", name);
-		else
-			rs_devices_explain_none(stderr,
-				"rdmascn softroce -- rdmascn devices");
+		else if (rs_devices_advice(advice, sizeof(advice),
+				"rdmascn softroce -- rdmascn devices") > 0)
+			fputs(advice, stderr);
 		return RS_EXIT_CANTRUN;
 	}
 	if (r < 0) {
@@ -67,7 +69,7 @@ int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv)
 	if (json)
 		r = rs_val_write_json(stdout, devs, true);
 	else
-		rs_devices_print(stdout, devs, all);
+		rs_devices_text(stdout, devs, all);
 	rs_val_free(devs);
 	rs_plugins_unload();
 	if (r < 0) {

@@ -17,6 +17,7 @@
 #include "nodes.h"
 #include "outfile.h"
 #include "report.h"
+#include "run.h"
 #include "run_key.h"
 #include "signals.h"
 
@@ -248,7 +249,7 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	/* Most of what a --node says names the file: room for a path. */
 	char why[PATH_MAX + 1024];
 	uint8_t *key = NULL;
-	const char *file;
+	const char *file, *faults;
 	struct rs_diag d;
 	int ret;
 
@@ -303,6 +304,20 @@ int rs_cmd_run(const struct rs_cmd *cmd, int argc, char **argv)
 	if ((o.json || o.junit) && !(res = rs_results_new(o.json, o.junit))) {
 		ret = rs_cmd_no_memory(cmd);
 		goto out;
+	}
+	/* RDMASCN_FAULT (tests): a bad one is said once, before any run. */
+	faults = getenv("RDMASCN_FAULT");
+	if (faults && *faults) {
+		ret = rs_faults_parse(NULL, faults, why, sizeof(why));
+		if (ret == -EINVAL) {
+			fprintf(stderr, "%s\n", why);
+			ret = RS_EXIT_INVALID;
+			goto out;
+		}
+		if (ret) {
+			ret = rs_cmd_no_memory(cmd);
+			goto out;
+		}
 	}
 	rs_signals_install();
 	/* Open for the whole run: every cell adds its rows. */

@@ -430,8 +430,11 @@ static int summary(struct mx *x)
 				worse(worst, x->codes[i]);
 	}
 	/* The signal came between two cells: no cell said so. */
-	if (rs_interrupted && worst < 128)
-		worst = rs_run_interrupted_exit(x->o->err);
+	if (rs_interrupted && worst < 128) {
+		fprintf(x->o->err, "rdmascn: interrupted by %s; torn down\n",
+			rs_run_signal_name());
+		worst = 128 + rs_interrupted;
+	}
 	fputs("verdict: ", x->out);
 	rs_text_outcome(x->out, &x->o->text, outcome(x, worst));
 	fprintf(x->out, " (exit %d)\n", worst);

@@ -49,7 +49,8 @@ static int errno_by_name(const char *s)
 	return -1;
 }
 
-int rs_faults_parse(struct rs_run *run, const char *spec)
+int rs_faults_parse(struct rs_run *run, const char *spec, char *why,
+		    size_t len)
 {
 	char *copy = rs_strdup(spec), *save = NULL, *tok;
 	int ret = 0;
@@ -79,6 +80,8 @@ int rs_faults_parse(struct rs_run *run, const char *spec)
 			f.sig = SIGTERM;
 		else if ((f.err = errno_by_name(colon + 1)) < 0)
 			goto bad;
+		if (!run)
+			continue;       /* only checked */
 		grown = rs_reallocarray(run->faults, run->n_faults + 1,
 					sizeof(*grown));
 		if (!grown) {
@@ -89,9 +92,9 @@ int rs_faults_parse(struct rs_run *run, const char *spec)
 		run->faults[run->n_faults++] = f;
 		continue;
 bad:
-		fprintf(stderr, "RDMASCN_FAULT: '%s' is not WHICH:WHAT (WHICH a "
-			"call number or name, WHAT an errno name or number, "
-			"SIGINT or SIGTERM)\n", tok);
+		snprintf(why, len, "RDMASCN_FAULT: '%s' is not WHICH:WHAT "
+			 "(WHICH a call number or name, WHAT an errno name or "
+			 "number, SIGINT or SIGTERM)", tok);
 		ret = -EINVAL;
 		break;
 	}
@@ -360,42 +363,36 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
 		  const char *fmt, ...)
 {
-	char msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rs_diag_vnamed(&run->diag, false, l ? rs_obj_loc(l->obj, NULL) : NULL,
+		       l ? l->obj->name : NULL, NULL, NULL, 0, fmt, ap);
 	va_end(ap);
-	rs_diag_error(&run->diag, l ? rs_obj_loc(l->obj, NULL) : NULL,
-		      "%s%s%s", l ? l->obj->name : "", l ? ": " : "", msg);
 	return -err;
 }
 
 int rs_live_error_at(struct rs_run *run, struct rs_live *l, const char *path,
 		     int err, const char *fmt, ...)
 {
-	char msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rs_diag_vnamed(&run->diag, false, rs_obj_loc(l->obj, path),
+		       l->obj->name, path, NULL, 0, fmt, ap);
 	va_end(ap);
-	rs_diag_error(&run->diag, rs_obj_loc(l->obj, path), "%s: %s: %s",
-		      l->obj->name, path, msg);
 	return -err;
 }
 
 void rs_live_warn_at(struct rs_run *run, struct rs_live *l, const char *path,
 		     const char *fmt, ...)
 {
-	char msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rs_diag_vnamed(&run->diag, true, rs_obj_loc(l->obj, path),
+		       l->obj->name, path, NULL, 0, fmt, ap);
 	va_end(ap);
-	rs_diag_warning(&run->diag, rs_obj_loc(l->obj, path), "%s: %s: %s",
-			l->obj->name, path, msg);
 }
 
 const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,

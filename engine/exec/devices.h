@@ -11,12 +11,9 @@
  */
 int rs_devices_describe(const char *name, struct rs_val **ret_devices);
 
-/* The human table of what rs_devices_describe() returned: a summary of
- * each device, and with @all every attribute below it, grouped. */
-void rs_devices_print(FILE *f, const struct rs_val *devices, bool all);
-
-/* Tell the user how to get a device; used wherever none was found.
- * @retry is the command line to try in the VM ("rdmascn devices"). */
-void rs_devices_explain_none(FILE *f, const char *retry);
+/* How to get a device, for wherever none was found: lines (each ending
+ * in a newline) into @buf; snprintf()'s return.  @retry is the command
+ * line to try in the VM ("rdmascn devices"). */
+int rs_devices_advice(char *buf, size_t len, const char *retry);
 
 #endif

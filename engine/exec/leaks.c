@@ -323,66 +323,6 @@ int rs_leaks_parse(struct rs_leak_dump *d, const void *buf, size_t len)
 	return 0;
 }
 
-/* --- printing ------------------------------------------------------------- */
-
-struct out {
-	char *buf;
-	size_t size, len;
-};
-
-static void __attribute__((format(printf, 2, 3)))
-put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	/* Counts on past the end, as snprintf does. */
-	va_start(ap, fmt);
-	if (o->len < o->size)
-		n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	else
-		n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n;
-}
-
-static void put_field(struct out *o, const struct rs_leak *l,
-		      enum rs_leak_field i)
-{
-	const struct leak_field *f = &fields[i];
-	uint64_t v = l->val[i];
-
-	if (!(l->have & (1u << i)))
-		return;
-	if (f->show == SHOW_TYPE && type_name(l->kind, v))
-		put(o, " %s %s", f->name, type_name(l->kind, v));
-	else if (f->show == SHOW_HEX)
-		put(o, " %s 0x%llx", f->name, (unsigned long long)v);
-	else
-		put(o, " %s %llu", f->name, (unsigned long long)v);
-}
-
-int rs_leak_format(const struct rs_leak *l, char *buf, size_t size)
-{
-	struct out o = { buf, size, 0 };
-	int own = -1;
-
-	if (size)
-		buf[0] = '\0';
-	for (unsigned i = 0; i < RS_N(kinds); i++)
-		if (!strcmp(kinds[i].name, l->kind))
-			own = (int)kinds[i].own;
-	put(&o, "%s %s", l->dev[0] ? l->dev : "?", l->kind);
-	if (own >= 0)
-		put_field(&o, l, (enum rs_leak_field)own);
-	for (int i = 0; i < RS_LEAK_N_FIELDS; i++)
-		if (i != own)
-			put_field(&o, l, (enum rs_leak_field)i);
-	put(&o, " (pid %u)", l->pid);
-	return (int)o.len;
-}
-
 void rs_leak_dump_free(struct rs_leak_dump *d)
 {
 	rs_free(d->leaks);
@@ -539,71 +479,122 @@ static bool librdmacm_ctx(const struct rs_leak_dump *d, unsigned i)
 	return true;
 }
 
-int rs_leaks_check(FILE *f, const struct rs_run *run, unsigned *n_devs)
+/* @fmt as the leaks entry's "error": why the kernel could not be asked. */
+static void __attribute__((format(printf, 2, 3)))
+put_error(struct rs_val *e, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rs_val_put_str(e, "error", msg);
+}
+
+void rs_leak_put(struct rs_val *list, const struct rs_leak *l,
+		 bool librdmacm)
+{
+	struct rs_val *e = rs_val_push_obj(list), *fs;
+	int own = -1;
+
+	rs_val_put_str(e, "device", l->dev[0] ? l->dev : "?");
+	rs_val_put_str(e, "kind", l->kind);
+	rs_val_put_u64(e, "pid", l->pid);
+	if (librdmacm)
+		rs_val_put_bool(e, "librdmacm", true);
+	fs = rs_val_put_obj(e, "fields");
+	for (unsigned i = 0; i < RS_N(kinds); i++)
+		if (!strcmp(kinds[i].name, l->kind))
+			own = (int)kinds[i].own;
+	for (int n = -1; n < RS_LEAK_N_FIELDS; n++) {
+		int i = n < 0 ? own : n;
+		const struct leak_field *f = &fields[i < 0 ? 0 : i];
+		uint64_t v;
+
+		if (i < 0 || (n >= 0 && i == own) || !(l->have & (1u << i)))
+			continue;
+		v = l->val[i];
+		if (f->show == SHOW_TYPE && type_name(l->kind, v))
+			rs_val_put_str(fs, f->name, type_name(l->kind, v));
+		else if (f->show == SHOW_HEX)
+			rs_val_put_strf(fs, f->name, "0x%llx",
+					(unsigned long long)v);
+		else
+			rs_val_put_u64(fs, f->name, v);
+	}
+}
+
+int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
+		   unsigned *n_devs)
 {
 	struct rs_leak_dump d = { .pid = (uint32_t)getpid() };
+	struct rs_val *list, *unchecked = NULL;
+	bool verbose = run && run->verbose;
 	unsigned excused = 0;
 	bool rdma_cm;
 	struct nl nl;
-	char line[256];
 	int r;
 
 	r = nl_open(&nl);
 	if (r == -EPROTONOSUPPORT) {
-		fprintf(f, "rdmascn: --check-leaks: cannot ask the kernel: "
-			"this kernel has no RDMA netlink (NETLINK_RDMA: %s)\n",
-			strerror(-r));
+		put_error(e, "cannot ask the kernel: this kernel has no RDMA "
+			  "netlink (NETLINK_RDMA: %s)", strerror(-r));
 		return r;
 	}
 	if (r) {
-		fprintf(f, "rdmascn: --check-leaks: cannot ask the kernel: "
-			"RDMA netlink socket: %s\n", strerror(-r));
+		put_error(e, "cannot ask the kernel: RDMA netlink socket: %s",
+			  strerror(-r));
 		return r;
 	}
 	r = nl_dump(&nl, RDMA_NLDEV_CMD_GET, NULL, &d);
 	if (r) {
-		fprintf(f, "rdmascn: --check-leaks: cannot list the RDMA "
-			"devices (RDMA_NLDEV_CMD_GET): %s\n", strerror(-r));
+		put_error(e, "cannot list the RDMA devices "
+			  "(RDMA_NLDEV_CMD_GET): %s", strerror(-r));
 		goto out;
 	}
 	for (unsigned k = 0; k < RS_N(kinds); k++) {
 		for (unsigned i = 0; i < d.n_devs; i++) {
+			struct rs_val *u;
+
 			r = nl_dump(&nl, kinds[k].cmd, &d.devs[i].index, &d);
 			if (!r)
 				continue;
 			if (r != -EOPNOTSUPP && r != -EINVAL) {
-				fprintf(f, "rdmascn: --check-leaks: %s: %s: "
-					"%s\n", d.devs[i].name,
-					kinds[k].cmd_name, strerror(-r));
+				put_error(e, "%s: %s: %s", d.devs[i].name,
+					  kinds[k].cmd_name, strerror(-r));
 				goto out;
 			}
 			/* An older kernel: this type is not tracked. */
-			fprintf(f, "rdmascn: --check-leaks: %s: the kernel "
-				"does not list %s resources (%s: %s); not "
-				"checked\n", d.devs[i].name, kinds[k].name,
-				kinds[k].cmd_name, strerror(-r));
+			if (!unchecked)
+				unchecked = rs_val_put_arr(e, "unchecked");
+			u = rs_val_push_obj(unchecked);
+			rs_val_put_str(u, "device", d.devs[i].name);
+			rs_val_put_str(u, "kind", kinds[k].name);
+			rs_val_put_str(u, "request", kinds[k].cmd_name);
+			rs_val_put_str(u, "error", strerror(-r));
 			r = 0;
 			break;
 		}
 	}
 	rdma_cm = run_used_rdma_cm(run);
+	list = rs_val_put_arr(e, "resources");
 	for (unsigned i = 0; i < d.n_leaks; i++) {
-		rs_leak_format(&d.leaks[i], line, sizeof(line));
-		if (rdma_cm && librdmacm_ctx(&d, i)) {
-			excused++;
-			if (run->verbose)
-				fprintf(f, "rdmascn: --check-leaks: %s: "
-					"librdmacm's own, open until exit; "
-					"not counted\n", line);
-			continue;
-		}
-		fprintf(f, "rdmascn: leak: %s\n", line);
+		bool own = rdma_cm && librdmacm_ctx(&d, i);
+
+		/* librdmacm's context is listed with -v only, as what
+		 * was not counted. */
+		excused += own;
+		if (!own || verbose)
+			rs_leak_put(list, &d.leaks[i], own);
 	}
-	if (run && run->verbose)
-		fprintf(f, "rdmascn: --check-leaks: %u device(s) asked; %u "
-			"resource(s) of pid %u (%u librdmacm's), %u of the "
-			"kernel or other processes\n", d.n_devs, d.n_leaks,
-			d.pid, excused, d.others);
+	if (verbose) {
+		struct rs_val *a = rs_val_put_obj(e, "asked");
+
+		rs_val_put_u64(a, "resources", d.n_leaks);
+		rs_val_put_u64(a, "librdmacm", excused);
+		rs_val_put_u64(a, "others", d.others);
+	}
 	r = (int)(d.n_leaks - excused);
 	*n_devs = d.n_devs;
 out:

@@ -59,8 +59,17 @@ struct rs_leak_dump {
  * 0, or -EPROTO on a malformed message, -ENOMEM.
  */
 int rs_leaks_parse(struct rs_leak_dump *d, const void *buf, size_t len);
-/* "rxe0 qp qpn 17 type RC pdn 3 ctxn 0 (pid 123)"; snprintf's return. */
-int rs_leak_format(const struct rs_leak *l, char *buf, size_t size);
+struct rs_val;
+/*
+ * @l pushed onto @list as the run record keeps it: its device, kind and
+ * pid, and its numbers in "fields" in the order the text shows them
+ * (its own number first), a type by its name and a key in hex as
+ * strings, as iproute2 shows them; with @librdmacm marked as
+ * librdmacm's own context, not counted.  The text reporter prints it
+ * (rs_leak_text()).
+ */
+void rs_leak_put(struct rs_val *list, const struct rs_leak *l,
+		 bool librdmacm);
 /* Free d's arrays; d can be reused. */
 void rs_leak_dump_free(struct rs_leak_dump *d);
 

@@ -84,14 +84,16 @@ int rs_run_probe(struct rs_run *run)
 	}
 	run->devices = ibv_get_device_list(&run->n_devices);
 	if (!run->devices || !run->n_devices) {
-		char retry[PATH_MAX + 64];
+		char retry[PATH_MAX + 64], advice[2 * PATH_MAX + 512];
 
 		/* libibverbs says ENOSYS when the kernel has no RDMA. */
 		rs_diag_error(&run->diag, NULL, "no RDMA device (%s)",
 			      run->devices ? "none listed" : strerror(errno));
 		snprintf(retry, sizeof(retry), "rdmascn run --softroce %s",
 			 run->file);
-		rs_devices_explain_none(run->err ? run->err : stderr, retry);
+		/* The text reporter prints it below the error. */
+		rs_devices_advice(advice, sizeof(advice), retry);
+		rs_val_put_str(run->rec->root, "advice", advice);
 		return -ENODEV;
 	}
 	for (unsigned i = 0; i < run->s->n_objects; i++) {
@@ -356,6 +358,35 @@ static void record_created(struct rs_run *run, struct rs_live *l)
 	record_object(run, l, "created");
 }
 
+/* Its create, timed for the record. */
+static int create_timed(struct rs_run *run, struct rs_live *l)
+{
+	double t0 = rs_now_ms();
+	int ret = l->obj->kind->ops->create(run, l);
+
+	l->create_ms = rs_now_ms() - t0;
+	return ret;
+}
+
+/* Made: torn down with the rest, in reverse. */
+static void made(struct rs_run *run, struct rs_live *l)
+{
+	l->state = RS_LIVE_CREATED;
+	run->created[run->n_created++] = l;
+	record_created(run, l);
+}
+
+/* Its create failed: what it got before failing is released. */
+static void not_made(struct rs_run *run, struct rs_live *l)
+{
+	const struct rdmascn_ops *ops = l->obj->kind->ops;
+
+	l->state = RS_LIVE_FAILED;
+	if (ops->destroy && !run->dry_run)
+		ops->destroy(run, l);
+	record_object(run, l, "failed");
+}
+
 /* expect: {create: fail, errno: E} on its entry, in the record. */
 static void record_expect(struct rs_live *l)
 {
@@ -468,7 +499,6 @@ int rs_run_create(struct rs_run *run)
 		struct rs_obj *o = run->s->create[i];
 		struct rs_live *l = &run->live[o->index];
 		const struct rdmascn_ops *ops = o->kind->ops;
-		double t0;
 
 		if (rs_interrupted) {
 			ret = -EINTR;
@@ -490,9 +520,7 @@ int rs_run_create(struct rs_run *run)
 			i++;
 			break;
 		}
-		t0 = rs_now_ms();
-		ret = ops->create(run, l);
-		l->create_ms = rs_now_ms() - t0;
+		ret = create_timed(run, l);
 		if (ret == RDMASCN_CREATE_LATER) {
 			/* Pending until a step creates it. */
 			ret = 0;
@@ -510,26 +538,18 @@ int rs_run_create(struct rs_run *run)
 			}
 			if (!ret) {
 				/* Made after all: it is torn down. */
-				l->state = RS_LIVE_CREATED;
-				run->created[run->n_created++] = l;
-				record_created(run, l);
+				made(run, l);
 				ret = r;
 				i++;
 				break;
 			}
 		}
 		if (ret) {
-			l->state = RS_LIVE_FAILED;
-			/* Release what it got before failing. */
-			if (ops->destroy && !run->dry_run)
-				ops->destroy(run, l);
-			record_object(run, l, "failed");
+			not_made(run, l);
 			i++;
 			break;
 		}
-		l->state = RS_LIVE_CREATED;
-		run->created[run->n_created++] = l;
-		record_created(run, l);
+		made(run, l);
 	}
 	if (ret)
 		report_not_created(run, i);
@@ -539,28 +559,20 @@ int rs_run_create(struct rs_run *run)
 int rs_run_create_late(struct rs_run *run, struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = l->obj->kind->ops;
-	double t0;
 	int ret;
 
 	if (l->state != RS_LIVE_PENDING || !ops || !ops->create ||
 	    run->n_created >= run->s->n_objects)
 		return -EALREADY;
-	t0 = rs_now_ms();
-	ret = ops->create(run, l);
-	l->create_ms = rs_now_ms() - t0;
+	ret = create_timed(run, l);
 	if (ret == RDMASCN_CREATE_LATER)
 		return rs_live_error(run, l, EINVAL, "nothing to create it "
 				     "from");
 	if (ret) {
-		l->state = RS_LIVE_FAILED;
-		if (ops->destroy)
-			ops->destroy(run, l);
-		record_object(run, l, "failed");
+		not_made(run, l);
 		return ret;
 	}
-	l->state = RS_LIVE_CREATED;
-	run->created[run->n_created++] = l;
-	record_created(run, l);
+	made(run, l);
 	return 0;
 }
 

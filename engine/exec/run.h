@@ -351,8 +351,11 @@ void rs_live_warn_at(struct rs_run *run, struct rs_live *l, const char *path,
 
 /* --- phases (run.c) --------------------------------------------------------- */
 
-/* Faults from RDMASCN_FAULT; -EINVAL with a message on a bad value. */
-int rs_faults_parse(struct rs_run *run, const char *spec);
+/* Faults from RDMASCN_FAULT into @run, or with @run NULL only checked:
+ * 0, -ENOMEM, or -EINVAL with what is wrong in @why (@len bytes) for the
+ * caller to say. */
+int rs_faults_parse(struct rs_run *run, const char *spec, char *why,
+		    size_t len);
 /* Resolve every context's device and port (not in a dry run). */
 int rs_run_probe(struct rs_run *run);
 /* After the probe: the facts ${CTX.GROUP.FIELD} names, into the
@@ -383,10 +386,14 @@ int rs_steps_run(struct rs_run *run);
  * ones after their parent), under a "steps" phase. */
 void rs_steps_dry_run(struct rs_run *run);
 
-/* Resources this process still owns in the kernel (leaks.c): prints them
- * and returns how many, 0, or -errno when the kernel cannot be asked;
- * @n_devs: how many RDMA devices there were to ask. */
-int rs_leaks_check(FILE *f, const struct rs_run *run, unsigned *n_devs);
+/* Resources this process still owns in the kernel (leaks.c), into the
+ * record's leaks entry @e ("resources"; "unchecked", the kinds an older
+ * kernel does not list; "error", why the kernel could not be asked;
+ * with -v "asked" and librdmacm's own context): how many, 0, or -errno
+ * when the kernel cannot be asked; @n_devs: how many RDMA devices there
+ * were to ask.  The text reporter prints them. */
+int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
+		   unsigned *n_devs);
 
 double rs_now_ms(void);
 

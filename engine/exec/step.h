@@ -339,9 +339,6 @@ void rs_step_check_gates(struct rs_step_run *sr);
 void rs_step_samples(struct rs_step_run *sr, const uint64_t *ns, uint64_t n,
 		     double ns_per_usec);
 
-/* The result line(s) of a step and its children. */
-void rs_step_print(struct rs_step_run *sr);
-
 /* End the step: every handle of its loop is closed, the loop ends. */
 void rs_step_finish(struct rs_step_run *sr, int result);
 void rs_step_pass(struct rs_step_run *sr);

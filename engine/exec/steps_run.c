@@ -72,16 +72,11 @@ int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
 	if (sr->finished)
 		return -EIO;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	pthread_mutex_lock(&sr->st->lock);
-	if (field)
-		rs_diag_error(&sr->run->diag, rs_obj_loc(sr->obj, field),
-			      "%s: %s: %s", sr->label, field, msg);
-	else
-		rs_diag_error(&sr->run->diag, rs_obj_loc(sr->obj, NULL),
-			      "%s: %s", sr->label, msg);
+	rs_diag_vnamed(&sr->run->diag, false, rs_obj_loc(sr->obj, field),
+		       sr->label, field, msg, sizeof(msg), fmt, ap);
 	pthread_mutex_unlock(&sr->st->lock);
+	va_end(ap);
 	snprintf(sr->why, sizeof(sr->why), "%s%s%s", field ? field : "",
 		 field ? ": " : "", msg);
 	if (sr->ops && sr->ops->stop)
@@ -93,20 +88,15 @@ int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
 void rs_step_warn(struct rs_step_run *sr, const char *field,
 		  const char *fmt, ...)
 {
-	char msg[640];
+	const char *at = field && rs_obj_has(sr->obj, field) ? field : NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	pthread_mutex_lock(&sr->st->lock);
-	if (field && rs_obj_has(sr->obj, field))
-		rs_diag_warning(&sr->run->diag, rs_obj_loc(sr->obj, field),
-				"%s: %s: %s", sr->label, field, msg);
-	else
-		rs_diag_warning(&sr->run->diag, rs_obj_loc(sr->obj, NULL),
-				"%s: %s", sr->label, msg);
+	rs_diag_vnamed(&sr->run->diag, true, rs_obj_loc(sr->obj, at),
+		       sr->label, at, NULL, 0, fmt, ap);
 	pthread_mutex_unlock(&sr->st->lock);
+	va_end(ap);
 }
 
 void rs_step_request_stop(struct rs_step_run *sr, const char *why)
@@ -469,18 +459,20 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	rs_record_add(rec, RS_REC_STEP, rec->steps, e);
 }
 
-/* A step that did not run, and its children. */
-static void print_not_run(struct rs_steps *st, const struct rs_obj *o)
+/* A step that did not run, and its children: their entries. */
+static void record_not_run(struct rs_steps *st, const struct rs_obj *o)
 {
 	struct rs_scenario *s = st->run->s;
 
 	record_step(st, o, NULL);
 	for (unsigned i = 0; i < s->n_steps; i++)
 		if (s->steps[i]->parent == o)
-			print_not_run(st, s->steps[i]);
+			record_not_run(st, s->steps[i]);
 }
 
-void rs_step_print(struct rs_step_run *sr)
+/* A step's entry in the record, and its children's; the reporters
+ * print them from there. */
+static void record_run(struct rs_step_run *sr)
 {
 	struct rs_step_run **kids;
 	unsigned n;
@@ -489,9 +481,9 @@ void rs_step_print(struct rs_step_run *sr)
 	n = rs_step_children(sr, &kids);
 	for (unsigned i = 0; i < n; i++) {
 		if (kids[i]->result == RS_STEP_NOT_RUN)
-			print_not_run(sr->st, kids[i]->obj);
+			record_not_run(sr->st, kids[i]->obj);
 		else
-			rs_step_print(kids[i]);
+			record_run(kids[i]);
 	}
 }
 
@@ -577,7 +569,7 @@ int rs_steps_run(struct rs_run *run)
 			continue;
 		if (stop) {
 			if (rs_run_here(run, o))
-				print_not_run(&st, o);
+				record_not_run(&st, o);
 			continue;
 		}
 		/* Every node at every step, so that a step's halves start
@@ -595,7 +587,7 @@ int rs_steps_run(struct rs_run *run)
 					ret = RS_EXIT_CANTRUN;
 				stop = true;
 				if (rs_run_here(run, o))
-					print_not_run(&st, o);
+					record_not_run(&st, o);
 				continue;
 			}
 		}
@@ -607,14 +599,14 @@ int rs_steps_run(struct rs_run *run)
 				      "%s: out of memory", st.labels[o->index]);
 			ret = RS_EXIT_CANTRUN;
 			stop = true;
-			print_not_run(&st, o);
+			record_not_run(&st, o);
 			continue;
 		}
 		rs_step_init(sr, &st, o, NULL);
 		if (!deviate(sr))
 			rs_step_execute(sr);
 		deviate(sr);
-		rs_step_print(sr);
+		record_run(sr);
 		if (sr->result == RS_STEP_FAILED) {
 			ret = RS_EXIT_FAILED;
 			stop = true;

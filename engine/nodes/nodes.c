@@ -388,10 +388,10 @@ void rs_nodes_gather(struct rs_run *run)
 	if (!mine || !all ||
 	    rs_rdv_gather(run->rdv, "records", mine, strlen(mine),
 			  run->node == 0 ? all : NULL, err, sizeof(err))) {
+		/* Before the record ends: the text reporter says it. */
 		if (run->node == 0)
-			fprintf(run->err ? run->err : stderr,
-				"rdmascn: nodes: the other nodes' "
-				"records: %s\n", err[0] ? err : "out of memory");
+			rs_val_put_strf(run->rec->root, "node_runs_error",
+					"%s", err[0] ? err : "out of memory");
 		rs_free(all);
 		return;
 	}

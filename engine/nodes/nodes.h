@@ -72,7 +72,8 @@ void rs_nodes_fail(struct rs_run *run, int code, const char *why);
  * failure there is left to rs_nodes_verdict(), which reports it.
  * verdict: the worst of every node's exit code (@mine when there are no
  * others, or they are lost).  gather: every node's record to the
- * leader, under its record's `node_runs`.  close: say goodbye.
+ * leader, under its record's `node_runs` (or why not, `node_runs_error`),
+ * before the record ends.  close: say goodbye.
  */
 void rs_nodes_done(struct rs_run *run);
 int rs_nodes_verdict(struct rs_run *run, int mine);

@@ -47,6 +47,16 @@ void rs_text_outcome(FILE *f, const struct rs_text_opts *o,
  */
 int rs_record_replay(const struct rs_val *rec, struct rs_reporter *r);
 
+/* A leaked resource of the record's leaks entry (rs_leak_put()) as a
+ * line: "rxe0 qp qpn 17 type RC pdn 3 (pid 123)" into @buf; returns the
+ * length it needs, as snprintf() does. */
+int rs_leak_text(const struct rs_val *leak, char *buf, size_t size);
+
+/* rdmascn devices as text: what rs_devices_describe() returned (or a
+ * recorded `devices -j`), a summary of each device, and with @all every
+ * attribute below it, grouped as the verbs' structs are. */
+void rs_devices_text(FILE *f, const struct rs_val *devices, bool all);
+
 struct rs_scenario;
 
 /* --graph-out @path: when the record ends, @s's graph with each object

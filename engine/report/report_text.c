@@ -7,6 +7,7 @@
  * line first and draws it again after (term.h).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -396,16 +397,109 @@ static void print_step(struct text *t, const struct rs_val *e)
 	}
 }
 
+struct out {
+	char *buf;
+	size_t size, len;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	/* Counts on past the end, as snprintf does. */
+	va_start(ap, fmt);
+	if (o->len < o->size)
+		n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
+	else
+		n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
+
+int rs_leak_text(const struct rs_val *leak, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+	const struct rs_val *fs = rs_val_get(leak, "fields");
+
+	if (size)
+		buf[0] = '\0';
+	put(&o, "%s %s", vtext(leak, "device"), vtext(leak, "kind"));
+	if (fs) {
+		json_object_object_foreach(rs_val_json(fs), key, j) {
+			if (json_object_is_type(j, json_type_string))
+				put(&o, " %s %s", key,
+				    json_object_get_string(j));
+			else
+				put(&o, " %s %llu", key, (unsigned long long)
+				    json_object_get_uint64(j));
+		}
+	}
+	put(&o, " (pid %llu)",
+	    (unsigned long long)rs_val_get_u64(leak, "pid"));
+	return (int)o.len;
+}
+
+/* What the check said on stderr: the kinds an older kernel does not
+ * list, why the kernel could not be asked, each resource left (and
+ * with -v librdmacm's context and what was asked). */
+static void print_leaked(struct text *t, const struct rs_val *e)
+{
+	const struct rs_val *un = rs_val_get(e, "unchecked");
+	const struct rs_val *res = rs_val_get(e, "resources");
+	const struct rs_val *asked = rs_val_get(e, "asked");
+	char line[256];
+
+	for (size_t i = 0; i < rs_val_len(un); i++) {
+		const struct rs_val *u = rs_val_at(un, i);
+
+		fprintf(err(t), "rdmascn: --check-leaks: %s: the kernel does "
+			"not list %s resources (%s: %s); not checked\n",
+			vtext(u, "device"), vtext(u, "kind"),
+			vtext(u, "request"), vtext(u, "error"));
+	}
+	if (rs_val_get(e, "error"))
+		fprintf(err(t), "rdmascn: --check-leaks: %s\n",
+			vtext(e, "error"));
+	for (size_t i = 0; i < rs_val_len(res); i++) {
+		const struct rs_val *l = rs_val_at(res, i);
+		const struct rs_val *own = rs_val_get(l, "librdmacm");
+
+		rs_leak_text(l, line, sizeof(line));
+		if (json_object_get_boolean(rs_val_json(own)))
+			fprintf(err(t), "rdmascn: --check-leaks: %s: "
+				"librdmacm's own, open until exit; not "
+				"counted\n", line);
+		else
+			fprintf(err(t), "rdmascn: leak: %s\n", line);
+	}
+	if (asked)
+		fprintf(err(t), "rdmascn: --check-leaks: %llu device(s) "
+			"asked; %llu resource(s) of pid %llu (%llu "
+			"librdmacm's), %llu of the kernel or other "
+			"processes\n",
+			(unsigned long long)rs_val_get_u64(e, "devices"),
+			(unsigned long long)rs_val_get_u64(asked, "resources"),
+			(unsigned long long)rs_val_get_u64(e, "pid"),
+			(unsigned long long)rs_val_get_u64(asked, "librdmacm"),
+			(unsigned long long)rs_val_get_u64(asked, "others"));
+}
+
 static void print_leaks(struct text *t, const struct rs_val *e)
 {
 	uint64_t n = rs_val_get_u64(e, "devices");
 	double count = rs_val_get_double(e, "count");
 
+	print_leaked(t, e);
+	if (t->o.quiet)
+		return;
 	if (count < 0)          /* -errno: the check could not run */
 		fprintf(out(t), "leaks: not checked (the kernel could not be "
 			"asked: %s)\n", strerror((int)-count));
 	else if (count)
-		return; /* each leak is on stderr */
+		return; /* each leak is on stderr, above */
 	else if (!n)
 		fputs("leaks: not checked (no RDMA device left to ask)\n",
 		      out(t));
@@ -426,9 +520,10 @@ static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 			step_progress(t, e);
 		return;
 	}
-	/* -q: errors, and the calls -v asks for, still go to stderr. */
+	/* -q: errors, leaks, and the calls -v asks for, still go to
+	 * stderr. */
 	if (t->o.quiet && type != RS_REC_ERROR && type != RS_REC_WARNING &&
-	    !(type == RS_REC_CALL && !t->dry_run))
+	    type != RS_REC_LEAKS && !(type == RS_REC_CALL && !t->dry_run))
 		return;
 	switch (type) {
 	case RS_REC_PHASE:
@@ -533,9 +628,32 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 	}
 }
 
+static int text_end_out(struct text *t, const struct rs_val *rec);
+
+/* How to get a device when there was none, above the verdict; after
+ * all, why the other nodes' records are missing, and the signal an
+ * interrupted run was torn down after. */
 static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 {
 	struct text *t = TEXT(r);
+	const char *advice = rs_val_get_str(rec, "advice");
+	const char *sig = rs_val_get_str(rec, "interrupted_by");
+	int ret;
+
+	if (advice)
+		fputs(advice, err(t));
+	ret = text_end_out(t, rec);
+	if (rs_val_get(rec, "node_runs_error"))
+		fprintf(err(t), "rdmascn: nodes: the other nodes' records: "
+			"%s\n", vtext(rec, "node_runs_error"));
+	if (sig)
+		fprintf(err(t), "rdmascn: interrupted by %s; torn down\n",
+			sig);
+	return ret;
+}
+
+static int text_end_out(struct text *t, const struct rs_val *rec)
+{
 	const char *verdict = vtext(rec, "verdict");
 	const char *msg = rs_val_get_str(rec, "message");
 	uint64_t n_obj = rs_val_len(rs_val_get(rec, "objects"));
@@ -550,7 +668,7 @@ static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 		print_plan_gates(t, plan);
 	if (!t->o.quiet)
 		print_device_facts(t, rs_val_get(rec, "device_facts"));
-	/* An interrupted run's line is cmd_run's, on stderr. */
+	/* An interrupted run's line is text_end's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&
 	    strcmp(verdict, "could not run") && strcmp(verdict, "failed"))
 		return fflush(t->out) ? -errno : 0;

@@ -269,8 +269,15 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	    rs_idmap_build_stride(&run->ids, &s->objs[0].id,
 				  sizeof(s->objs[0]), s->n_objects))
 		return -ENOMEM;
-	if (faults && *faults)
-		return rs_faults_parse(run, faults);
+	if (faults && *faults) {
+		char why[256];
+		int r = rs_faults_parse(run, faults, why, sizeof(why));
+
+		/* The command checked it first (rs_faults_parse(NULL)). */
+		if (r == -EINVAL)
+			rs_diag_error(&run->diag, NULL, "%s", why);
+		return r;
+	}
 	return 0;
 }
 
@@ -293,22 +300,25 @@ static void run_free(struct rs_run *run)
 	rs_scenario_free(run->s_facts);
 }
 
-int rs_run_interrupted_exit(FILE *err)
+const char *rs_run_signal_name(void)
 {
-	fprintf(err, "rdmascn: interrupted by %s; torn down\n",
-		rs_interrupted == SIGINT ? "SIGINT" : "SIGTERM");
-	return 128 + rs_interrupted;
+	return rs_interrupted == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
-static void record_leaks(struct rs_run *run, int n, unsigned n_devs)
+/* --check-leaks: what the kernel still holds of this process, its
+ * entry in the record (the text reporter prints each resource). */
+static int check_leaks(struct rs_run *run)
 {
 	struct rs_val *e = rs_val_put_obj(run->rec->root, "leaks");
+	unsigned n_devs = 0;
+	int n = rs_leaks_check(run, e, &n_devs);
 
 	rs_val_put_bool(e, "checked", n >= 0 && n_devs);
 	rs_val_put_i64(e, "count", n);
 	rs_val_put_i64(e, "pid", getpid());
 	rs_val_put_u64(e, "devices", n_devs);
 	rs_record_tell(run->rec, RS_REC_LEAKS, e);
+	return n;
 }
 
 /* When each phase began (rs_now_ms()); a phase not reached begins when
@@ -317,7 +327,9 @@ struct phases {
 	double setup, steps, teardown;
 };
 
-static int record_verdict(struct rs_run *run, int ret, struct phases *t)
+/* The verdict and what ends the record; the nodes' records are
+ * gathered into it before it ends (rs_nodes_gather()). */
+static void record_verdict(struct rs_run *run, int ret, struct phases *t)
 {
 	const char *v = rs_exit_verdict(ret);
 	struct rs_val *d = rs_val_put_obj(run->rec->root, "durations_ms");
@@ -337,7 +349,10 @@ static int record_verdict(struct rs_run *run, int ret, struct phases *t)
 		rs_val_put_str(run->rec->root, "message", run->diag.first);
 	if (run->teardown_failed)
 		rs_val_put_bool(run->rec->root, "teardown_failed", true);
-	return rs_record_end(run->rec);
+	/* This node's signal: the text reporter says it was torn down. */
+	if (rs_interrupted)
+		rs_val_put_str(run->rec->root, "interrupted_by",
+			       rs_run_signal_name());
 }
 
 /* A deviation for the whole scenario applied: the run is skipped, with
@@ -439,12 +454,8 @@ static int run_phases(struct rs_run *run, const struct rs_run_conf *o)
 	}
 out:
 	if (o->check_leaks && !run->dry_run && ret != RS_EXIT_SKIPPED) {
-		unsigned n_devs = 0;
-		int n = rs_leaks_check(o->err, run, &n_devs);
-
-		if (n)
+		if (check_leaks(run))
 			ret = RS_EXIT_CANTRUN;
-		record_leaks(run, n, n_devs);
 	}
 	if (run->teardown_failed && ret == RS_EXIT_PASSED && !rs_interrupted)
 		ret = RS_EXIT_CANTRUN;
@@ -455,13 +466,12 @@ out:
 		interrupted_abort(run);
 	}
 	ret = rs_nodes_verdict(run, ret);
-	if (record_verdict(run, ret, &t) && ret == RS_EXIT_PASSED)
-		ret = RS_EXIT_CANTRUN;
+	record_verdict(run, ret, &t);
 	rs_nodes_gather(run);
+	if (rs_record_end(run->rec) && ret == RS_EXIT_PASSED)
+		ret = RS_EXIT_CANTRUN;
 	rs_nodes_close(run);
-	if (rs_interrupted)
-		return rs_run_interrupted_exit(o->err);
-	return ret;
+	return rs_interrupted ? 128 + rs_interrupted : ret;
 }
 
 int rs_run_scenario(struct rs_scenario *s, const struct rs_run_conf *c,
@@ -470,7 +480,8 @@ int rs_run_scenario(struct rs_scenario *s, const struct rs_run_conf *c,
 	struct rs_run run;
 	int ret = run_init(&run, s, c, reporters, n);
 
-	/* -EINVAL: RDMASCN_FAULT said what was wrong with it. */
+	/* -EINVAL: a bad RDMASCN_FAULT, in the record's errors; the
+	 * command says it before it runs anything. */
 	if (ret < 0)
 		ret = ret == -EINVAL ? RS_EXIT_INVALID : -ENOMEM;
 	else

@@ -61,8 +61,8 @@ int rs_run_invalid_cell(const struct rs_scenario *s,
 			const struct rs_val *errors,
 			struct rs_reporter **reporters, unsigned n);
 
-/* After SIGINT or SIGTERM: say so on @err ("interrupted by SIGINT; torn
- * down"); the exit code, 128+signal. */
-int rs_run_interrupted_exit(FILE *err);
+/* After SIGINT or SIGTERM: which one ("SIGINT"), for the line that says
+ * so (the text reporter's for a run, the caller's between runs). */
+const char *rs_run_signal_name(void);
 
 #endif

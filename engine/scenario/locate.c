@@ -85,18 +85,13 @@ bool rs_obj_uint(const struct rs_obj *obj, const char *path, uint64_t *ret)
 void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		  const char *path, const char *fmt, ...)
 {
-	char msg[768];
 	va_list ap;
 
 	/* validate reports at most this many (docs/scenario.md). */
 	if (d->errors >= RS_MAX_ERRORS)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rs_diag_vnamed(d, false, rs_obj_loc(obj, path), obj->name, path, NULL,
+		       0, fmt, ap);
 	va_end(ap);
-	if (path && *path)
-		rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s: %s", obj->name,
-			      path, msg);
-	else
-		rs_diag_error(d, rs_obj_loc(obj, path), "%s: %s", obj->name, msg);
 }

@@ -257,3 +257,13 @@ got=$(jq -c '[.objects[] | select(.expect) | [.id, .expect.create, .expect.error
 [ "$got" = '[["m","fail","any"],["big","fail","EINVAL"],["q","fail","EINVAL"]]' ] ||
 	fail "expect: record: $got"
 echo "ok expect: create: fail shown by the dry run and in the record"
+
+# A bad RDMASCN_FAULT: said once by the command, before anything runs,
+# invalid (2); no record is begun.
+RDMASCN_FAULT=bogus "$rdmascn" run --dry-run "$tmp/expect.yaml" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = "RDMASCN_FAULT: 'bogus' is not WHICH:WHAT (WHICH a call number or name, WHAT an errno name or number, SIGINT or SIGTERM)" ] ||
+	fail "bad RDMASCN_FAULT: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+echo "ok a bad RDMASCN_FAULT is one line, exit 2"

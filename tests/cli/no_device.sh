@@ -27,3 +27,15 @@ grep -qx 'rdmascn: no RDMA device found.' <<<"$err" || { echo "FAIL: run: no exp
 grep -q "rdmascn run --softroce $scn" <<<"$err" || { echo "FAIL: run: no way out offered: $err"; exit 1; }
 grep -q '^created' <<<"$out" && { echo "FAIL: run created something: $out"; exit 1; }
 echo "run without a device ok"
+# The explanation is the record's (advice), so the record told again
+# says it too, below the error, as the run did (stderr compared: replay
+# tells objects the probe never reached as created, a limit of its own).
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+"$rdmascn" run --json "$tmp/r.json" "$scn" >"$tmp/out" 2>"$tmp/err"
+jq -e '.advice | startswith("rdmascn: no RDMA device found.\n")' \
+	"$tmp/r.json" >/dev/null || { echo "FAIL: no advice in the record: $(cat "$tmp/r.json")"; exit 1; }
+"$rdmascn" report "$tmp/r.json" >"$tmp/out2" 2>"$tmp/err2"
+cmp -s "$tmp/err" "$tmp/err2" ||
+	{ echo "FAIL: report: stderr: $(diff "$tmp/err" "$tmp/err2")"; exit 1; }
+echo "the advice is the record's, told again the same"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # rdmascn report: the run records in tests/cli/replay/ were recorded on
 # rxe0 (replay.yaml: every figure a core step records and passing gates;
-# negative_rnr.yaml; replay.yaml with a gate that misses), beside the
+# negative_rnr.yaml; replay.yaml with a gate that misses; rnr's with a
+# --check-leaks -v entry of a leaked pd and mr, librdmacm's context and a
+# kind the kernel did not list, written by hand), beside the
 # text report and JUnit the run itself printed.  Told again, each record
 # gives the same text report byte for byte, the same errors on stderr,
 # and the same JUnit (the failed run's with its error line placed at the
@@ -17,7 +19,7 @@ fails=0
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-for r in replay:0 rnr:0 fail:1; do
+for r in replay:0 rnr:0 fail:1 leaks:3; do
 	name=${r%:*} code=${r#*:}
 	python3 "$checker" "$schema" "$dir/$name.json" "$code" ||
 		fail "$name.json is not a valid run record"
@@ -65,6 +67,26 @@ sed 's/^requires:/params: {size: {default: 64}}\nrequires:/; s/size: 64,/size: "
 	fail "report matrix: exit $?"
 [ "$(grep -c '^dry run replay' "$tmp/m.txt")" = 2 ] ||
 	fail "report matrix: want two cells: $(cat "$tmp/m.txt")"
+
+# A run interrupted here says so on stderr after its report, from its
+# record (interrupted_by), told again as the run said it.
+jq '.verdict = "interrupted" | .exit_code = 130 |
+	.interrupted_by = "SIGINT"' "$dir/rnr.json" >"$tmp/int.json"
+python3 "$checker" "$schema" "$tmp/int.json" 130 ||
+	fail "interrupted_by: not a valid run record"
+"$rdmascn" report "$tmp/int.json" >/dev/null 2>"$tmp/err"
+[ "$(cat "$tmp/err")" = "rdmascn: interrupted by SIGINT; torn down" ] ||
+	fail "interrupted_by: stderr: $(cat "$tmp/err")"
+
+# A leader that could not gather the other nodes' records says why on
+# stderr after its report, from its record (node_runs_error).
+jq '.node_runs_error = "node 1: connection reset"' "$dir/rnr.json" \
+	>"$tmp/gather.json"
+python3 "$checker" "$schema" "$tmp/gather.json" 0 ||
+	fail "node_runs_error: not a valid run record"
+"$rdmascn" report "$tmp/gather.json" >/dev/null 2>"$tmp/err"
+[ "$(cat "$tmp/err")" = "rdmascn: nodes: the other nodes' records: node 1: connection reset" ] ||
+	fail "node_runs_error: stderr: $(cat "$tmp/err")"
 
 # Not a record, no file, a wrong format: invalid, one clear line.
 echo '{"steps": 1}' >"$tmp/bad.json"

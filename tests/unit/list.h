@@ -47,6 +47,8 @@
 	X(flow_attr, vxlan_inner_tcp)                                     \
 	X(flow_attr, other_headers)                                       \
 	X(flow_attr, errors)                                              \
+	X(devices, text_summary)                                          \
+	X(devices, text_all)                                              \
 	X(leaks, devices)                                                 \
 	X(leaks, qps)                                                     \
 	X(leaks, mr_pd)                                                   \

@@ -22,7 +22,7 @@
 /* The engine's names for the plugin ABI's handles, before the plugin's
  * headers: this runner is both. */
 #include "public_names.h"
-#include "devices.h"
+#include "report.h"
 #include "mlx5.h"
 #include "prm.h"
 #include "value.h"
@@ -461,7 +461,7 @@ TEST(devx, device_description)
 
 	f = open_memstream(&text, &len);
 	CHECK(f != NULL);
-	rs_devices_print(f, devs, true);
+	rs_devices_text(f, devs, true);
 	fclose(f);
 	CHECK(strstr(text, "\n  mlx5:\n    version  ") != NULL ||
 	      strstr(text, "\n  mlx5:\n    version ") != NULL);
