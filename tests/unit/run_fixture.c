@@ -8,9 +8,7 @@
 #include "cli.h"
 #include "run_fixture.h"
 
-void fixture_run_open(const char *name, const char *yaml,
-		      struct rs_scenario **ret_s, struct rs_run *run,
-		      struct rs_record *rec)
+struct rs_scenario *fixture_load(const char *name, const char *yaml)
 {
 	/* The scenario keeps the name it was loaded from (locations point
 	 * at it), as it keeps argv's: it must outlive the scenario. */
@@ -29,6 +27,14 @@ void fixture_run_open(const char *name, const char *yaml,
 	rs_diag_init(&d, stderr);
 	CHECK_INT(rs_scenario_load(path, NULL, 0, &d, &s), 0);
 	unlink(path);
+	return s;
+}
+
+void fixture_run_open(const char *name, const char *yaml,
+		      struct rs_scenario **ret_s, struct rs_run *run,
+		      struct rs_record *rec)
+{
+	struct rs_scenario *s = fixture_load(name, yaml);
 
 	memset(run, 0, sizeof(*run));
 	run->s = s;

@@ -4,6 +4,9 @@
 
 #include "run.h"
 
+/* @yaml loaded with the core kinds and the plugins, as file @name. */
+struct rs_scenario *fixture_load(const char *name, const char *yaml);
+
 /*
  * A run of @yaml without a device: loaded with the core kinds, every
  * object's runtime struct allocated and zeroed (nothing created), ids

@@ -16,6 +16,7 @@
 #include "list.h"
 #include "model.h"
 #include "nodes.h"
+#include "run_fixture.h"
 #include "run_scenario.h"
 #include "value.h"
 
@@ -80,25 +81,6 @@ static const struct rs_reporter_ops seen_ops = {
 	.free = seen_free,
 };
 
-static struct rs_scenario *load(const char *name, const char *text)
-{
-	static char path[128];
-	struct rs_scenario *s;
-	struct rs_diag d;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/tmp/rdmascn-test-%s.%d.yaml", name,
-		 getpid());
-	fp = fopen(path, "w");
-	CHECK(fp);
-	fputs(text, fp);
-	fclose(fp);
-	rs_cli_registry_init();
-	rs_diag_init(&d, stderr);
-	CHECK_INT(rs_scenario_load(path, NULL, 0, &d, &s), 0);
-	unlink(path);
-	return s;
-}
 
 static void conf_dry(struct rs_run_conf *c)
 {
@@ -113,7 +95,7 @@ static void conf_dry(struct rs_run_conf *c)
 /* A dry run passes, and its reporter sees it whole, once, and is freed. */
 TEST(run, dry_run_reporters)
 {
-	struct rs_scenario *s = load("dry", yaml);
+	struct rs_scenario *s = fixture_load("dry", yaml);
 	struct seen a = { .r.ops = &seen_ops };
 	struct rs_reporter *r[] = { &a.r };
 	struct rs_run_conf c;
@@ -132,7 +114,7 @@ TEST(run, dry_run_reporters)
  * the caller, nothing run, and every reporter given is freed once. */
 TEST(run, reporter_missing)
 {
-	struct rs_scenario *s = load("oom", yaml);
+	struct rs_scenario *s = fixture_load("oom", yaml);
 	struct seen a = { .r.ops = &seen_ops }, b = { .r.ops = &seen_ops };
 	struct rs_reporter *r[] = { &a.r, NULL, &b.r };
 	struct rs_run_conf c;
@@ -149,7 +131,7 @@ TEST(run, reporter_missing)
  * invalid, naming the cell. */
 TEST(run, invalid_cell)
 {
-	struct rs_scenario *s = load("cell", yaml);
+	struct rs_scenario *s = fixture_load("cell", yaml);
 	struct seen a = { .r.ops = &seen_ops };
 	struct rs_reporter *r[] = { &a.r };
 	struct rs_cell cell = { .name = "size=0" };
@@ -172,7 +154,7 @@ TEST(run, invalid_cell)
  * reason in the buffer, cut to its size, for the CLI to say. */
 TEST(run, role_pick)
 {
-	struct rs_scenario *s = load("roles", yaml_nodes);
+	struct rs_scenario *s = fixture_load("roles", yaml_nodes);
 	struct rs_role role;
 	char why[512], tiny[8];
 
