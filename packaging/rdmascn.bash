@@ -151,7 +151,12 @@ _rdmascn()
 		COMPREPLY=($(compgen -W "$(ls /sys/class/infiniband 2>/dev/null)" \
 			-- "$cur"))
 		return 0 ;;
-	-s|--set)
+	-s|--set|--scenario)
+		# report -s FILE: the scenario the record ran.
+		if [[ $verb == report ]]; then
+			_rdmascn_files '*.yaml' '*.yml'
+			return 0
+		fi
 		# NAME= of the scenario file already on the line.
 		for ((i = 1; i < COMP_CWORD; i++)); do
 			case ${COMP_WORDS[i]} in
@@ -180,7 +185,7 @@ _rdmascn()
 			return 0
 		fi
 		if [[ $verb == report ]]; then
-			COMPREPLY=($(compgen -W 'text junit' -- "$cur"))
+			COMPREPLY=($(compgen -W 'text junit graph' -- "$cur"))
 			return 0
 		fi
 		[[ $verb == compare ]] && { _rdmascn_figures; return 0; } ;;
@@ -218,7 +223,7 @@ _rdmascn()
 	compare)
 		opts='-t --tolerance -f --figure -j --json -h --help' ;;
 	report)
-		opts='-f --format -o --output -h --help' ;;
+		opts='-f --format -o --output -s --scenario -h --help' ;;
 	*)
 		return 0 ;;
 	esac

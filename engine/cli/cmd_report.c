@@ -6,16 +6,22 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sha2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "cli.h"
+#include "diag.h"
+#include "graph_file.h"
+#include "model.h"
 #include "outfile.h"
 #include "record_file.h"
 #include "report.h"
 #include "value.h"
 
-enum report_format { REPORT_TEXT, REPORT_JUNIT };
+enum report_format { REPORT_TEXT, REPORT_JUNIT, REPORT_GRAPH };
 
 /* The records in @doc: a matrix document's cells, or @doc itself.  NULL
  * with the reason said when it is neither. */
@@ -90,33 +96,101 @@ static int report_junit(const char *out, const struct rs_val *doc,
 	return ret;
 }
 
+/*
+ * The graph of the scenario @rec ran (@file, else the record's own
+ * scenario.file), with its params as the record has them, coloured by
+ * the record's outcomes, into @out (its extension the format).  The file
+ * must be the one that ran: its sha256 is the record's.
+ */
+static int report_graph(const struct rs_cmd *cmd, const char *out,
+			const char *file, const struct rs_val *rec)
+{
+	const struct rs_val *scn = rs_val_get(rec, "scenario");
+	const struct rs_val *params = rs_val_get(scn, "params");
+	const char *want = rs_val_get_str(scn, "sha256");
+	char digest[SHA256_DIGEST_STRING_LENGTH];
+	struct json_object_iterator it, end;
+	struct rs_scenario *s = NULL;
+	struct rs_reporter *r;
+	struct rs_set *sets;
+	struct rs_diag d;
+	unsigned n = 0;
+	int ret;
+
+	if (!file)
+		file = rs_val_get_str(scn, "file");
+	if (!file)
+		return rs_cmd_refuse(cmd, "the record names no scenario file: "
+				     "give one with --scenario FILE");
+	sets = rs_calloc(rs_val_len(params) + 1, sizeof(*sets));
+	if (!sets)
+		return rs_cmd_no_memory(cmd);
+	it = json_object_iter_begin(rs_val_json(params));
+	end = json_object_iter_end(rs_val_json(params));
+	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it))
+		sets[n++] = (struct rs_set){
+			json_object_iter_peek_name(&it),
+			json_object_get_string(json_object_iter_peek_value(&it)),
+		};
+	rs_diag_init(&d, stderr);
+	rs_cli_registry_init();
+	ret = rs_scenario_load(file, sets, n, &d, &s);
+	if (ret) {
+		rs_free(sets);
+		return ret == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
+	}
+	if (want && strcmp(want, SHA256Data((const uint8_t *)s->doc.text,
+					    s->doc.len, digest))) {
+		rs_scenario_free(s);
+		rs_free(sets);
+		return rs_cmd_refuse(cmd, "%s is not the file the record ran "
+				     "(its sha256 differs): give that one "
+				     "with --scenario FILE", file);
+	}
+	r = rs_report_graph(s, out);
+	ret = r ? rs_record_replay(rec, r) : -ENOMEM;
+	if (r)
+		r->ops->free(r);
+	rs_scenario_free(s);
+	rs_free(sets);
+	if (ret == -ENOMEM)
+		return rs_cmd_no_memory(cmd);
+	return ret ? RS_EXIT_CANTRUN : RS_EXIT_PASSED;
+}
+
 int rs_cmd_report(const struct rs_cmd *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "scenario", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	enum report_format fmt = REPORT_TEXT;
-	const char *out = "-";
+	const char *out = "-", *scenario = NULL;
 	const struct rs_val *cells;
 	struct json_object *doc;
 	struct rs_out o;
 	size_t n;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
 				fmt = REPORT_TEXT;
 			else if (!strcmp(optarg, "junit"))
 				fmt = REPORT_JUNIT;
+			else if (!strcmp(optarg, "graph"))
+				fmt = REPORT_GRAPH;
 			else
 				return rs_cmd_usage_error(cmd, "Unknown format "
-							  "'%s' (text or "
-							  "junit).", optarg);
+							  "'%s' (text, junit "
+							  "or graph).", optarg);
+			break;
+		case 's':
+			scenario = optarg;
 			break;
 		case 'o':
 			out = optarg;
@@ -139,6 +213,18 @@ int rs_cmd_report(const struct rs_cmd *cmd, int argc, char **argv)
 	if (!n) {
 		json_object_put(doc);
 		return RS_EXIT_INVALID;
+	}
+	if (fmt == REPORT_GRAPH) {
+		if (cells || rs_graph_format_of(out) < 0)
+			ret = rs_cmd_usage_error(cmd, cells ? "A graph is "
+						 "of one record, not a "
+						 "matrix's cells." : "-f graph "
+						 "wants -o FILE.dot, .svg "
+						 "or .png.");
+		else
+			ret = report_graph(cmd, out, scenario, rs_val_of(doc));
+		json_object_put(doc);
+		return ret;
 	}
 	if (fmt == REPORT_JUNIT) {
 		ret = report_junit(out, rs_val_of(doc), cells, n);

@@ -95,10 +95,14 @@ static const struct rs_cmd commands[] = {
 	  "                      (latency.typical, throughput.MB/s)\n"
 	  "  -j, --json          print JSON\n" },
 	{ "report", rs_cmd_report, "[-f FORMAT] [-o FILE] RECORD.json",
-	  "print a run record again, as text or JUnit",
-	  "  -f, --format FORMAT  text (the default: the run's report) or\n"
-	  "                       junit (as run --junit writes it)\n"
-	  "  -o, --output FILE    write FILE instead of stdout\n" },
+	  "print a run record again, as text, JUnit or its graph",
+	  "  -f, --format FORMAT  text (the default: the run's report),\n"
+	  "                       junit (as run --junit writes it) or graph\n"
+	  "                       (as --graph-out draws it; -o FILE.dot,\n"
+	  "                       .svg or .png)\n"
+	  "  -o, --output FILE    write FILE instead of stdout\n"
+	  "  -s, --scenario FILE  graph: the file the record ran (default:\n"
+	  "                       the record's scenario.file)\n" },
 	{ "softroce", rs_cmd_softroce, "[VM-OPTIONS] -- COMMAND [ARG...]",
 	  "run COMMAND on a real Soft-RoCE device (rxe0) in a throwaway VM",
 	  "  see `rdmascn softroce --help` for the VM options\n" },

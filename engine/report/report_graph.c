@@ -49,19 +49,18 @@ static char *cell_path(const char *path, const char *cell)
 	return p;
 }
 
-/* The step @e is, by its place in the file (steps need not have ids);
- * -1 when none. */
+/* The step @e is, by its place in the file (steps need not have ids;
+ * the file is the one scenario, under whichever path it was read, as
+ * `rdmascn report --scenario` reads it again); -1 when none. */
 static int step_of(const struct rs_scenario *s, const struct rs_val *e)
 {
-	const char *file = rs_val_get_str(e, "file");
 	uint64_t line = rs_val_get_u64(e, "line");
 	uint64_t col = rs_val_get_u64(e, "col");
 
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		const struct rs_loc *l = rs_obj_loc(s->steps[i], NULL);
 
-		if (l && l->line == line && l->col == col && file &&
-		    !strcmp(l->file, file))
+		if (l && l->line == line && l->col == col)
 			return (int)s->steps[i]->index;
 	}
 	return -1;

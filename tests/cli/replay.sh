@@ -50,6 +50,30 @@ for r in replay:0 rnr:0 fail:1 leaks:3; do
 done
 echo "ok JUnit told again as the run wrote it"
 
+# The graph, as --graph-out draws it: each node in its record's outcome.
+(cd "$dir" && "$rdmascn" report -f graph -o "$tmp/ok.dot" replay.json) ||
+	fail "report -f graph replay.json: exit $?"
+for want in 'label="replay: passed"' '"bind" \[.*tooltip="passed"' \
+	'"lat" \[.*tooltip="passed"' '"ab" \[.*tooltip="created"'; do
+	grep -q -- "$want" "$tmp/ok.dot" || fail "graph replay: no $want"
+done
+sed 's/{max: 1000000}/{max: 0.001}/' "$dir/replay.yaml" >"$tmp/replay_fail.yaml"
+"$rdmascn" report -f graph -s "$tmp/replay_fail.yaml" -o "$tmp/fail.dot" \
+	"$dir/fail.json" || fail "report -f graph fail.json: exit $?"
+for want in 'label="replay: failed"' '"lat" \[.*tooltip="failed: gate: latency.typical' \
+	'"bw" \[.*tooltip="not run"' '"split" \[.*tooltip="passed"'; do
+	grep -q -- "$want" "$tmp/fail.dot" || fail "graph fail: no $want"
+done
+# Another file than the one that ran is refused: its sha256 differs.
+"$rdmascn" report -f graph -s "$dir/replay.yaml" -o "$tmp/x.dot" \
+	"$dir/fail.json" 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'is not the file the record ran' "$tmp/err" ||
+	fail "graph of another file: $(cat "$tmp/err")"
+"$rdmascn" report -f graph "$dir/fail.json" 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'wants -o FILE.dot' "$tmp/err" ||
+	fail "graph without -o: $(cat "$tmp/err")"
+echo "ok the graph told again, each node in its outcome"
+
 # Every figure group of the table is in the recorded text.
 for want in 'rkey 0x' 'bytes equal' 'split: 4 WRs a message, of 4096 B' \
 	'latency usec: min' 'MB/s .* Gb/s .* Mpps' "qp 'a' now ERR" \
