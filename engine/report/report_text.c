@@ -314,6 +314,9 @@ static void print_figure_value(FILE *f, const struct rs_figure_row *row,
 	const struct rs_val *x = row->key ? rs_val_get(v, row->key) : v;
 	json_object *j = rs_val_json(x);
 
+	/* A record made before the figure was: nothing, not a 0. */
+	if (!x)
+		return;
 	fputs(row->before ? row->before : "", f);
 	switch (row->type) {
 	case RS_FIGT_NUMBER:
