@@ -176,7 +176,8 @@ void rs_deviation_put(struct rs_val *e, const struct rs_deviation *dv);
 
 /* --- what kinds use --------------------------------------------------------- */
 
-/* The live object a reference names (NULL for an absent reference). */
+/* The live object a reference names (NULL for an absent reference);
+ * these lookups are live.c. */
 struct rs_live *rs_live_find(struct rs_run *run, const char *id);
 /* The context an object belongs to, found through its references: the
  * core context whose device it is on. */

@@ -339,6 +339,8 @@ void rs_step_check_gates(struct rs_step_run *sr);
 void rs_step_samples(struct rs_step_run *sr, const uint64_t *ns, uint64_t n,
 		     double ns_per_usec);
 
+/* --- step_life.c ---------------------------------------------------------- */
+
 /* End the step: every handle of its loop is closed, the loop ends. */
 void rs_step_finish(struct rs_step_run *sr, int result);
 void rs_step_pass(struct rs_step_run *sr);
@@ -352,6 +354,8 @@ void rs_step_warn(struct rs_step_run *sr, const char *field,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A signal came or a stop was asked for: the step ended (true). */
 bool rs_step_check_stop(struct rs_step_run *sr);
+/* A signal came: stop the step and end it as interrupted. */
+void rs_step_interrupt(struct rs_step_run *sr);
 /* From now until it finishes, wake @sr when another thread reaps a
  * receive completion of @q (one such step per QP at a time). */
 void rs_step_count_recv(struct rs_step_run *sr, struct rs_qpi *q);
