@@ -10,7 +10,8 @@
 
 /*
  * The connection kind's own parts: its ops (kind_connection.c) pick the
- * way, out of band (connection_oob.c) or via rdma_cm (connection_cm.c).
+ * way, out of band (connection_oob.c) or via rdma_cm (connection_cm.c);
+ * what both ways ask of a side or a connection is in connection.c.
  */
 
 /* One end of the connection: its QP and where it lives. */

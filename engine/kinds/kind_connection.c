@@ -2,7 +2,7 @@
 /*
  * connections: two QPs taken RESET -> INIT -> RTR -> RTS towards each
  * other, out of band (connection_oob.c) or via rdma_cm (connection_cm.c).
- * Here: the kind's ops, and what both ways share.
+ * Here: the kind's ops; what both ways share is in connection.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,20 +37,6 @@ static void side_settings(const struct rs_obj *o, const char *name,
 		s->access = -1;
 }
 
-void rs_conn_path(const struct rs_obj *o, struct rs_path *ret)
-{
-	const struct rs_connection *conn = o->data;
-
-	*ret = (struct rs_path){
-		.sl = conn->sl,
-		.traffic_class = conn->traffic_class,
-		.hop_limit = rs_obj_has(o, "hop_limit") ? conn->hop_limit :
-			     RS_PEER_HOP_LIMIT,
-		.static_rate = (uint8_t)conn->static_rate,
-		.flow_label = conn->flow_label,
-	};
-}
-
 static void side_get(struct rs_run *run, struct rs_live *cl, const char *name,
 		     const char *id, struct rs_conn_side *s)
 {
@@ -73,15 +59,6 @@ static void side_get(struct rs_run *run, struct rs_live *cl, const char *name,
 			   ctxl->obj->data)->port ?: 1;
 	else
 		s->port = s->dev->port;
-}
-
-void rs_conn_side_peer(struct rs_run *run, struct rs_live *l,
-		       const struct rs_conn_side *s, struct rs_peer *ret)
-{
-	(void)l;
-	rs_peer_fill(ret, s->l->obj->id, s->ctx_id,
-		     s->rt->qp ? s->rt->qp->qp_num : 0, s->psn, s->port,
-		     run->dry_run ? NULL : s->dev);
 }
 
 static const char *article(int type)
@@ -193,31 +170,6 @@ static int conn_create(struct rs_run *run, struct rs_live *l)
 		       rs_conn_oob_side(run, l, &a, &b) :
 		       rs_conn_oob_side(run, l, &b, &a);
 	return rs_conn_oob_connect(run, l, &a, &b);
-}
-
-/*
- * Teardown: the QP to ERR, so that whatever is still posted flushes
- * instead of retrying towards a peer about to go, as rdma_disconnect()
- * does to a QP librdmacm owns.  A QP still in RESET (the connection
- * failed before it) is left alone: RESET -> ERR is not a transition.
- * Nor is a QP nothing was ever posted on: it has nothing to flush, and
- * the modify cost as much as the destroy after it (docs/scenario.md,
- * "Teardown").  A dry run lists the flush: which QPs steps post on is
- * known only as they run.
- */
-void rs_conn_flush(struct rs_run *run, struct rs_live *l,
-		   const struct rs_conn_side *s)
-{
-	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
-	struct rs_call c;
-
-	if (!run->dry_run && (!s->rt->qp || s->rt->state == IBV_QPS_RESET ||
-			      !s->rt->posted))
-		return;
-	rs_call_init(&c, RS_CALL_DESTROY, "ibv_modify_qp");
-	rs_call_arg(&c, "qp", "%s", s->l->obj->id);
-	rs_qp_attr_args(&c, &attr, IBV_QP_STATE, 0);
-	rs_qp_modify(run, l, s->l, &c, &attr, IBV_QP_STATE);
 }
 
 static void conn_destroy(struct rs_run *run, struct rs_live *l)

@@ -15,6 +15,7 @@
 #include "kinds.h"
 #include "live.h"
 #include "macros.h"
+#include "plugin.h"
 #include "value.h"
 
 static bool port_active(struct ibv_context *ctx, uint8_t port,

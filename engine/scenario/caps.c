@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include "caps.h"
-#include "plugin.h"
 #include "schema.h"
 #include "macros.h"
 
@@ -94,12 +93,6 @@ uint32_t rs_dev_qp_types(const struct ibv_device_attr_ex *ax)
  * plugins', so they go when the plugins are unloaded. */
 static struct feature added[RS_FEATURES_MAX - RS_FEAT_COUNT];
 static unsigned n_added;
-
-uint32_t rs_ctx_features(struct ibv_context *ctx,
-			 const struct ibv_device_attr_ex *ax)
-{
-	return rs_dev_features(ax) | rs_plugins_device_features(ctx);
-}
 
 static const struct feature *feature_at(unsigned feat)
 {

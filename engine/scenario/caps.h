@@ -12,10 +12,6 @@
  * `requires:` and the kinds' own checks.
  */
 uint32_t rs_dev_features(const struct ibv_device_attr_ex *ax);
-/* ... and with what the loaded plugins find on the open device: what
- * `requires:` is checked against and `devices` lists. */
-uint32_t rs_ctx_features(struct ibv_context *ctx,
-			 const struct ibv_device_attr_ex *ax);
 uint32_t rs_dev_qp_types(const struct ibv_device_attr_ex *ax);
 /* "xrc", and what tells it: "IBV_DEVICE_XRC in device_cap_flags". */
 const char *rs_feature_name(unsigned feat);

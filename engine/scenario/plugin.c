@@ -251,6 +251,12 @@ uint32_t rs_plugins_device_features(struct ibv_context *ctx)
 	return bits;
 }
 
+uint32_t rs_ctx_features(struct ibv_context *ctx,
+			 const struct ibv_device_attr_ex *ax)
+{
+	return rs_dev_features(ax) | rs_plugins_device_features(ctx);
+}
+
 /* A plugin kind's check(): its data, and errors at its fields. */
 __attribute__((visibility("default")))
 void *rdmascn_obj_data(const struct rs_obj *obj)

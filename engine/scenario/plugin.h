@@ -8,6 +8,8 @@
 #include "public_names.h"
 #include "rdmascn/plugin.h"
 
+struct ibv_device_attr_ex;
+
 /* Load every plugin in the plugin directory, then in the extra one
  * (once).  A plugin that fails to load is skipped, and said by
  * rs_plugins_problem().  The features plugins name become words of
@@ -32,5 +34,11 @@ const char *rs_plugin_path(unsigned i);
 void rs_plugins_describe_device(struct ibv_context *ctx, struct rs_val *dev);
 /* The requires.features bits the plugins find on an open device. */
 uint32_t rs_plugins_device_features(struct ibv_context *ctx);
+/* rs_dev_features() and what the loaded plugins find on the open
+ * device: what `requires:` is checked against and `devices` lists.
+ * Here, not in caps.h, so that caps.c does not call into the plugins
+ * that call it. */
+uint32_t rs_ctx_features(struct ibv_context *ctx,
+			 const struct ibv_device_attr_ex *ax);
 
 #endif

@@ -8,13 +8,6 @@
 #include "registry.h"
 #include "steps.h"
 
-#define RS_STEP_TYPE_KIND(name) &rs_step_kind_##name,
-const struct rdmascn_kind *const rs_core_steps[RS_STEP_TYPE_COUNT + 1] = {
-	RS_STEP_TYPE_MAP(RS_STEP_TYPE_KIND)
-	NULL,
-};
-#undef RS_STEP_TYPE_KIND
-
 /* Exactly one of the fields @a and @b is given. */
 int rs_step_one_of(struct rs_obj *obj, struct rs_diag *d, const char *a,
 		   const char *b)
