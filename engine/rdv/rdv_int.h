@@ -3,8 +3,9 @@
 #define RDMASCN_RDV_INT_H
 
 /* Inside the rendezvous: one node's side, its connections and waits.
- * rendezvous.c: sockets, failures, waits, close; rdv_meet.c: the
- * meeting; rdv_collect.c: the calls after it. */
+ * rdv_conn.c: sockets, failures, waits, free, called by the rest and
+ * calling none of it; rendezvous.c: frames as they arrive, close;
+ * rdv_meet.c: the meeting; rdv_collect.c: the calls after it. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <sys/socket.h>
@@ -108,10 +109,22 @@ int rdv_failed(const struct rs_rdv *r, char *err, size_t errlen);
 
 int rdv_send(struct rdv_conn *c, uint8_t type, const char *tag,
 	     const struct rdv_piece *pc, unsigned n);
-/* Start reading @c (its frames go to rdv_on_frame()). */
-int rdv_conn_start(struct rdv_conn *c);
 struct rdv_conn *rdv_conn_new(struct rs_rdv *r);
 void rdv_conn_close(struct rdv_conn *c);
+
+/* Run the loop until @done says so, a failure, @ms or a signal;
+ * r->timed_out tells the deadline from the rest.  0 when done. */
+int rdv_wait(struct rs_rdv *r, bool (*done)(struct rs_rdv *r, void *arg),
+	     void *arg, uint64_t ms);
+/* Run the loop until the writes under way are out, at most @ms. */
+void rdv_drain(struct rs_rdv *r, uint64_t ms);
+
+/* "'b'", "'b', 'c'" of the ranks for which @pick says so. */
+void rdv_names(const struct rs_rdv *r, bool (*pick)(const struct rs_rdv *r,
+		unsigned rank), char *buf, size_t len, unsigned *ret_count);
+
+/* rendezvous.c: start reading @c (its frames go to on_frame() there). */
+int rdv_conn_start(struct rdv_conn *c);
 /* A frame for the role: rdv_meet.c takes hellos, the rest is kept. */
 int rdv_hello(struct rdv_conn *c, struct rdv_frame *f);
 /* A frame before the connection is authenticated (rdv_meet.c): the
@@ -131,19 +144,9 @@ int rdv_refuse(struct rdv_conn *c, const char *why);
 int rdv_code_ok(struct rs_rdv *r, unsigned rank, uint32_t code,
 		const char *what);
 
-/* Run the loop until @done says so, a failure, @ms or a signal;
- * r->timed_out tells the deadline from the rest.  0 when done. */
-int rdv_wait(struct rs_rdv *r, bool (*done)(struct rs_rdv *r, void *arg),
-	     void *arg, uint64_t ms);
-/* Run the loop until the writes under way are out, at most @ms. */
-void rdv_drain(struct rs_rdv *r, uint64_t ms);
-
-/* "'b'", "'b', 'c'" of the ranks for which @pick says so. */
-void rdv_names(const struct rs_rdv *r, bool (*pick)(const struct rs_rdv *r,
-		unsigned rank), char *buf, size_t len, unsigned *ret_count);
-
 /* @r (zeroed) set up from @c: names, params, key, its loop, the
- * leader's address resolved; nothing connected.  rdv_free() it. */
+ * leader's address resolved; nothing connected.  rdv_free() it
+ * (rdv_conn.c). */
 int rdv_setup(struct rs_rdv *r, const struct rs_rdv_conf *c, char *err,
 	      size_t errlen);
 void rdv_free(struct rs_rdv *r);

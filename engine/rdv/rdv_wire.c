@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The rendezvous' frames (rdv_wire.h): encoding, and a decoder that takes
- * bytes as they come and trusts no length it reads.
+ * bytes as they come and trusts no length it reads; the blobs a result
+ * carries, parsed and freed (rs_rdv_blobs_free(), here so that the wire
+ * calls nothing above it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -164,6 +166,19 @@ void rdv_dec_free(struct rdv_dec *d)
 	d->buf = NULL;
 	d->lenhave = 0;
 	d->have = 0;
+}
+
+void rs_rdv_blobs_free(struct rs_rdv_blob *all, unsigned n)
+{
+	unsigned i;
+
+	if (!all)
+		return;
+	for (i = 0; i < n; i++) {
+		rs_free(all[i].data);
+		all[i].data = NULL;
+		all[i].len = 0;
+	}
 }
 
 int rdv_blobs_parse(const uint8_t *body, size_t len, unsigned n,

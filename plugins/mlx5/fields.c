@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the kinds of UAR, VAR, packet pacing, UMEM and flow steering
- * share: a DevX context checked where one is needed, the resources a
- * devx `set:` item can name, and PRM structures written as named
- * fields, checked at validate time against the same tables DevX
- * commands use.
+ * share: the resources a devx `set:` item can name, and PRM structures
+ * written as named fields, checked at validate time against the same
+ * tables DevX commands use.  The DevX context they need is checked by
+ * kind_mlx5_context.c (mlx5_need_devx()): the kinds' files stand on
+ * this one, and it calls none of them back.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,28 +23,6 @@ const struct mlx5_res_kind mlx5_res_kinds[] = {
 };
 const unsigned mlx5_n_res_kinds = sizeof(mlx5_res_kinds) /
 				  sizeof(mlx5_res_kinds[0]);
-
-int mlx5_need_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d,
-		   const char *field, const char *id, const char *what)
-{
-	const void *c = rdmascn_obj_ref_data(obj, id);
-
-	if (!c)
-		return -EINVAL;         /* resolve said so */
-	if (mlx5_context_devx(c))
-		return 0;
-	rdmascn_obj_error(d, obj, field, "%s needs a DevX context: "
-			  "mlx5_context '%s' has no flags: [devx]", what, id);
-	return -EINVAL;
-}
-
-struct ibv_context *mlx5_ctx_of(struct rdmascn_run *run, const char *id)
-{
-	struct rdmascn_live *l = rdmascn_live_find(run, id);
-	struct mlx5_context_rt *rt = l ? rdmascn_live_rt(l) : NULL;
-
-	return rt ? rt->ctx : NULL;
-}
 
 static const cyaml_schema_field_t mlx5_field_fields[] = {
 	CYAML_FIELD_STRING_PTR("field", CYAML_FLAG_POINTER, struct mlx5_field,

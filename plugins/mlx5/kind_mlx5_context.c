@@ -47,6 +47,28 @@ bool mlx5_context_devx(const void *data)
 	return c && c->flags & MLX5DV_CONTEXT_FLAGS_DEVX;
 }
 
+int mlx5_need_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		   const char *field, const char *id, const char *what)
+{
+	const void *c = rdmascn_obj_ref_data(obj, id);
+
+	if (!c)
+		return -EINVAL;         /* resolve said so */
+	if (mlx5_context_devx(c))
+		return 0;
+	rdmascn_obj_error(d, obj, field, "%s needs a DevX context: "
+			  "mlx5_context '%s' has no flags: [devx]", what, id);
+	return -EINVAL;
+}
+
+struct ibv_context *mlx5_ctx_of(struct rdmascn_run *run, const char *id)
+{
+	struct rdmascn_live *l = rdmascn_live_find(run, id);
+	struct mlx5_context_rt *rt = l ? rdmascn_live_rt(l) : NULL;
+
+	return rt ? rt->ctx : NULL;
+}
+
 static int check_caps(struct rdmascn_run *run, struct rdmascn_live *l,
 		      char *why, unsigned len)
 {

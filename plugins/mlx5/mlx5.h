@@ -46,6 +46,12 @@ struct mlx5_context_rt {
 
 /* Whether an mlx5_context's data (as check() sees it) asks for DevX. */
 bool mlx5_context_devx(const void *data);
+/* The mlx5_context @id names, checked: it must be opened with devx to
+ * make a @what (an error at @obj's @field otherwise). */
+int mlx5_need_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d,
+		   const char *field, const char *id, const char *what);
+/* The open mlx5 context behind @id (NULL in a dry run). */
+struct ibv_context *mlx5_ctx_of(struct rdmascn_run *run, const char *id);
 
 /* Field tables for libcyaml, as the core writes them. */
 #define MLX5_FIELD_ID(s)                                                  \

@@ -31,13 +31,6 @@ struct mlx5_res_kind {
 extern const struct mlx5_res_kind mlx5_res_kinds[];
 extern const unsigned mlx5_n_res_kinds;
 
-/* The mlx5_context @id names, checked: it must be opened with devx to
- * make a @what (an error at @obj's @field otherwise). */
-int mlx5_need_devx(struct rdmascn_obj *obj, struct rdmascn_diag *d,
-		   const char *field, const char *id, const char *what);
-/* The open mlx5 context behind @id (NULL in a dry run). */
-struct ibv_context *mlx5_ctx_of(struct rdmascn_run *run, const char *id);
-
 /*
  * Named fields of a PRM structure (`{field: rate_limit, value: 5}`,
  * a match's `{field: outer_headers.ethertype, value: 0x86dd}`): what
