@@ -144,15 +144,22 @@ void rs_val_put_str(struct rs_val *obj, const char *key, const char *s)
 		rs_val_put(obj, key, rs_val_str(s));
 }
 
-void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
+void rs_val_put_vstrf(struct rs_val *obj, const char *key, const char *fmt,
+		      va_list ap)
 {
 	char buf[512];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	rs_val_put_str(obj, key, buf);
+}
+
+void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	rs_val_put_vstrf(obj, key, fmt, ap);
 	va_end(ap);
-	rs_val_put_str(obj, key, buf);
 }
 
 void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u)

@@ -13,6 +13,7 @@
  * say; the builders keep members in the order they were added.  Plugins
  * call the builders as rdmascn_val_* (rdmascn/value.h, value_api.c).
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +57,8 @@ struct rs_val *rs_val_put_arr(struct rs_val *obj, const char *key);
 void rs_val_put_str(struct rs_val *obj, const char *key, const char *s);
 void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void rs_val_put_vstrf(struct rs_val *obj, const char *key, const char *fmt,
+		      va_list ap) __attribute__((format(printf, 3, 0)));
 void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u);
 void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i);
 void rs_val_put_bool(struct rs_val *obj, const char *key, bool b);

@@ -4,7 +4,6 @@
  * public names of rs_val_*, so that the engine exports rdmascn_* alone.
  */
 #include <stdarg.h>
-#include <stdio.h>
 
 #include "public_names.h"
 #include "rdmascn/value.h"
@@ -67,13 +66,11 @@ API void rdmascn_val_put_str(struct rs_val *obj, const char *key,
 API void rdmascn_val_put_strf(struct rs_val *obj, const char *key,
 			      const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	rs_val_put_vstrf(obj, key, fmt, ap);
 	va_end(ap);
-	rs_val_put_str(obj, key, buf);
 }
 
 API void rdmascn_val_put_u64(struct rs_val *obj, const char *key, uint64_t u)
