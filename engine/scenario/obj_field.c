@@ -16,15 +16,24 @@ const struct rs_obj *rs_obj_target(const struct rs_obj *obj,
 	return NULL;
 }
 
-bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
-		      int64_t *ret)
+/* The top-level field @key of @obj's kind's table, or NULL. */
+static const cyaml_schema_field_t *field_of(const struct rs_obj *obj,
+					    const char *key)
 {
 	const cyaml_schema_field_t *f = obj->kind->fields;
-	const char *p;
 
 	while (f && f->key && strcmp(f->key, key))
 		f++;
-	if (!f || !f->key || !rs_obj_has(obj, key))
+	return f && f->key ? f : NULL;
+}
+
+bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
+		      int64_t *ret)
+{
+	const cyaml_schema_field_t *f = field_of(obj, key);
+	const char *p;
+
+	if (!f || !rs_obj_has(obj, key))
 		return false;
 	p = (const char *)obj->data + f->data_offset;
 	switch (f->value.type) {
@@ -61,11 +70,9 @@ bool rs_obj_field_int(const struct rs_obj *obj, const char *key,
 int rs_obj_field_str(const struct rs_obj *obj, const char *key,
 		     const char **ret)
 {
-	const cyaml_schema_field_t *f = obj->kind->fields;
+	const cyaml_schema_field_t *f = field_of(obj, key);
 
-	while (f && f->key && strcmp(f->key, key))
-		f++;
-	if (!f || !f->key || f->value.type != CYAML_STRING ||
+	if (!f || f->value.type != CYAML_STRING ||
 	    !(f->value.flags & CYAML_FLAG_POINTER))
 		return -ENOENT;
 	*ret = rs_obj_has(obj, key) ?
