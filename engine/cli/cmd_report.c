@@ -54,12 +54,14 @@ static const struct rs_val *record_at(const struct rs_val *doc,
 	return cells ? rs_val_at(cells, i) : doc;
 }
 
-/* Each record's text report on @f, its errors on stderr. */
-static int report_text(FILE *f, const struct rs_val *doc,
-		       const struct rs_val *cells, size_t n)
+/* Each record told again to a reporter @make(@ctx) gives, one a record;
+ * 0, or the first -errno. */
+static int replay_each(const struct rs_val *doc, const struct rs_val *cells,
+		       size_t n, struct rs_reporter *(*make)(void *ctx),
+		       void *ctx)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct rs_reporter *r = rs_report_text(f, stderr, NULL);
+		struct rs_reporter *r = make(ctx);
 		int ret;
 
 		if (!r)
@@ -72,23 +74,25 @@ static int report_text(FILE *f, const struct rs_val *doc,
 	return 0;
 }
 
+/* Its text report on @f, its errors on stderr. */
+static struct rs_reporter *text_on(void *f)
+{
+	return rs_report_text(f, stderr, NULL);
+}
+
+/* Its cell of the JUnit the results write, as run --junit does. */
+static struct rs_reporter *junit_cell(void *res)
+{
+	return rs_results_cell(res);
+}
+
 /* JUnit of every record, as run --junit writes it. */
 static int report_junit(const char *out, const struct rs_val *doc,
 			const struct rs_val *cells, size_t n)
 {
 	struct rs_results *res = rs_results_new(NULL, out);
-	int ret = res ? 0 : -ENOMEM;
+	int ret = res ? replay_each(doc, cells, n, junit_cell, res) : -ENOMEM;
 
-	for (size_t i = 0; !ret && i < n; i++) {
-		struct rs_reporter *r = rs_results_cell(res);
-
-		if (!r) {
-			ret = -ENOMEM;
-			break;
-		}
-		ret = rs_record_replay(record_at(doc, cells, i), r);
-		r->ops->free(r);
-	}
 	if (!ret)
 		ret = rs_results_write(res, (int)rs_val_get_u64(doc,
 								 "exit_code"));
@@ -231,7 +235,8 @@ int rs_cmd_report(const struct rs_cmd *cmd, int argc, char **argv)
 	} else {
 		ret = rs_out_open(&o, "--output", out);
 		if (!ret) {
-			ret = report_text(o.f, rs_val_of(doc), cells, n);
+			ret = replay_each(rs_val_of(doc), cells, n, text_on,
+					  o.f);
 			if (ret)
 				rs_out_abort(&o);
 			else
