@@ -28,15 +28,7 @@ static const cyaml_schema_field_t write_fields[] = {
 };
 
 static const struct rdmascn_ref write_refs[] = {
-	RS_STEP_REF_AFTER(S),
-	RS_STEP_WC_REFS(S),
-	RS_REF("qp", S, qp, RS_QP_KINDS),
-	RS_REF("local", S, local, "mr"),
-	RS_STEP_REF_SGE(S),
-	RS_REF_SPANS("remote", S, remote, "mr", "mw"),
-	RS_REF("dct", S, dct, RS_QP_KINDS),
-	RS_REF("ah", S, ah, "ah"),
-	RS_REF_END
+	RS_STEP_ONE_SIDED_REFS(S)
 };
 
 static int write_check(struct rs_obj *obj, struct rs_diag *d)

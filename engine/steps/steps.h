@@ -314,6 +314,18 @@ extern const cyaml_schema_value_t rs_sge_schema;
 	RS_FIELD_UINT("max_msg_sz", s, vary.max_msg_sz)
 #define RS_STEP_REF_SGE(s)                                                \
 	RS_REF_ITEMS("sge", s, vary.sge, struct rs_sge_spec, mr, "mr")
+/* What write and read reference alike: the QP, the local mr (or an
+ * sge: list), the remote mr or mw, a DCT and the ah to it. */
+#define RS_STEP_ONE_SIDED_REFS(s)                                         \
+	RS_STEP_REF_AFTER(s),                                             \
+	RS_STEP_WC_REFS(s),                                               \
+	RS_REF("qp", s, qp, RS_QP_KINDS),                                 \
+	RS_REF("local", s, local, "mr"),                                  \
+	RS_STEP_REF_SGE(s),                                               \
+	RS_REF_SPANS("remote", s, remote, "mr", "mw"),                    \
+	RS_REF("dct", s, dct, RS_QP_KINDS),                               \
+	RS_REF("ah", s, ah, "ah"),                                        \
+	RS_REF_END
 
 
 /* Shared checks (steps.c).  Each returns 0 or -EINVAL after an error. */
