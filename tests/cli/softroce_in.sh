@@ -58,8 +58,10 @@ rc=$?
 [ "$(cat e)" = e1 ] || fail "stderr: '$(cat e)'"
 ok "lines back as the command writes them; exit 5, stdout and stderr apart"
 
-probe='test -t 1 && echo "out tty $(stty size)"; test -t 1 || echo out no tty
-test -t 2 && echo err tty >&2; test -t 2 || echo err no tty >&2; exit 4'
+# One line: script(1) runs its command with $SHELL, which may be dash,
+# and printf %q writes a newline as bash's $'\n'.
+probe='test -t 1 && echo "out tty $(stty size)"; test -t 1 || echo out no tty;'
+probe+=' test -t 2 && echo err tty >&2; test -t 2 || echo err no tty >&2; exit 4'
 "$rdmascn" softroce --in "$vm" -- sh -c "$probe" >o 2>e
 rc=$?
 [ $rc = 4 ] && [ "$(cat o)" = "out no tty" ] && [ "$(cat e)" = "err no tty" ] ||
