@@ -57,6 +57,9 @@
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \
 	X(idmap, stride)                                                  \
+	X(pattern, every_pair_in_order)                                   \
+	X(pattern, big_mesh)                                              \
+	X(pattern, refused)                                               \
 	X(suggest, distance)                                              \
 	X(suggest, remedy)                                                \
 	X(peer, fill)                                                     \
