@@ -222,13 +222,17 @@ static int fill_wants(struct rs_rdv *r, struct xchg *x, struct rec *recs,
 		struct rs_rdv_msg *w = &x->want[i];
 		struct rec k = { .src = w->peer, .key = w->key }, *f;
 
-		f = w->peer < r->n ? bsearch(&k, recs, n, sizeof(*recs),
-					     by_src_key) : NULL;
+		if (w->peer >= r->n) {
+			rdv_fail(r, -EINVAL, "exchange '%s': node '%s' wants "
+				 "a message from node rank %u, and there are "
+				 "%u nodes", x->tag, me, w->peer, r->n);
+			goto fail;
+		}
+		f = bsearch(&k, recs, n, sizeof(*recs), by_src_key);
 		if (!f) {
 			rdv_fail(r, -EPROTO, "exchange '%s': node '%s' sent "
 				 "node '%s' no message under key %u", x->tag,
-				 w->peer < r->n ? r->names[w->peer] : "?",
-				 me, w->key);
+				 r->names[w->peer], me, w->key);
 			goto fail;
 		}
 		if ((f > recs && !by_src_key(f - 1, f)) ||
