@@ -1382,6 +1382,27 @@ static int node_alloc(void)
 				  sizeof(err));
 	if (!e && !me)
 		rs_rdv_blobs_free(all, 2);
+	if (!e) {
+		/* Two for the other node, one for this one itself. */
+		struct rs_rdv_msg out[3] = {
+			{ !me, 1, "p", 1 }, { !me, 2, "qq", 2 },
+			{ me, 3, "rrr", 3 },
+		};
+		struct rs_rdv_msg want[3] = {
+			{ .peer = !me, .key = 2 }, { .peer = !me, .key = 1 },
+			{ .peer = me, .key = 3 },
+		};
+
+		e = rs_rdv_exchange(r, "w", out, 3, want, 3, err,
+				    sizeof(err));
+		if (!e && (want[0].len != 2 || want[1].len != 1 ||
+			   want[2].len != 3 ||
+			   memcmp(want[0].data, "qq", 2) ||
+			   memcmp(want[2].data, "rrr", 3)))
+			fail("exchange: %zu, %zu and %zu bytes", want[0].len,
+			     want[1].len, want[2].len);
+		rs_rdv_msgs_free(want, 3);
+	}
 	if (!e)
 		e = rs_rdv_verdict(r, 0, &v, err, sizeof(err));
 	rs_rdv_close(r);
