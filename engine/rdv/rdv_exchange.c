@@ -333,19 +333,18 @@ static int lead(struct rs_rdv *r, struct xchg *x)
 		if (e)
 			goto out;
 	}
-	/* Every destination a node: checked in the senders' rank order,
-	 * so the first sender at fault is named. */
-	for (i = 0; i < r->n; i++)
-		for (at = 0; at < n; at++)
-			if (recs[at].src == i && recs[at].peer >= r->n) {
-				rdv_fail_all(r, -EPROTO, "node '%s' sent a "
-					     "message under key %u to node "
-					     "rank %u in exchange '%s', and "
-					     "there are %u nodes",
-					     r->names[i], recs[at].key,
-					     recs[at].peer, x->tag, r->n);
-				goto out;
-			}
+	/* Every destination a node.  The records are in their senders'
+	 * rank order (ours, then each part's), so the first at fault
+	 * names the first sender at fault. */
+	for (at = 0; at < n; at++)
+		if (recs[at].peer >= r->n) {
+			rdv_fail_all(r, -EPROTO, "node '%s' sent a message "
+				     "under key %u to node rank %u in "
+				     "exchange '%s', and there are %u nodes",
+				     r->names[recs[at].src], recs[at].key,
+				     recs[at].peer, x->tag, r->n);
+			goto out;
+		}
 	/* Routed: by destination, each node's messages in rank order of
 	 * their senders; the peer each is sent with is its source.  The
 	 * leader's own come first (destination 0) and stay here. */
