@@ -196,7 +196,9 @@ struct far_obj {
 	uint32_t rkey;
 	uint32_t qpn, qkey;      /* a qp's */
 	uint8_t gid[16];         /* its port's GID (gid_index), or zero */
-	uint32_t pad;
+	uint16_t lid;            /* its port's, for an address without GRH */
+	uint8_t port;
+	uint8_t gid_type;        /* enum ibv_gid_type at gid_index */
 };
 
 enum { FAR_MEM = 1, FAR_QP = 2 };
@@ -228,6 +230,11 @@ static int far_of(struct rs_run *run, unsigned i, struct far_obj *f)
 	dev = rs_live_dev(run, l);
 	if (dev && dev->gid_index >= 0)
 		memcpy(f->gid, dev->gid.raw, sizeof(f->gid));
+	if (dev) {
+		f->lid = dev->port_attr.lid;
+		f->port = dev->port;
+		f->gid_type = (uint8_t)dev->gid_type;
+	}
 	return 0;
 }
 
@@ -248,6 +255,9 @@ static void far_take(struct rs_run *run, const struct far_obj *f)
 		l->far.qpn = f->qpn;
 		l->far.qkey = f->qkey;
 		memcpy(l->far.gid, f->gid, sizeof(l->far.gid));
+		l->far.lid = f->lid;
+		l->far.port = f->port;
+		l->far.gid_type = f->gid_type;
 	}
 }
 
