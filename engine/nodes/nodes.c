@@ -97,9 +97,16 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 	char **params = rs_calloc(s->n_params + 1, sizeof(*params));
 	char digest[SHA256_DIGEST_STRING_LENGTH], err[1024] = "";
 	struct rs_rdv_conf c = { 0 };
+	char **uniform = NULL;
+	unsigned n_uniform = 0;
 	int r = -ENOMEM;
 
 	if (!names || !params)
+		goto out;
+	/* What the hosts must have alike travels with the hello. */
+	if (s->top->requires && s->top->requires->uniform &&
+	    rs_uniform_values(s->top->requires->uniform, &uniform,
+			      &n_uniform))
 		goto out;
 	for (unsigned i = 0; i < n; i++)
 		names[i] = rs_node_name(s, (int)i);
@@ -123,6 +130,8 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 				     digest);
 	c.params = (const char *const *)params;
 	c.n_params = s->n_params;
+	c.uniform = (const char *const *)uniform;
+	c.n_uniform = n_uniform;
 	c.run_id = run_id(job, sizeof(job));
 	c.key = o->key;
 	c.key_len = o->key_len;
@@ -137,6 +146,7 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 	else if (r && r != -ECONNABORTED)
 		rs_diag_error(&run->diag, NULL, "nodes: %s", err);
 out:
+	rs_uniform_free(uniform, n_uniform);
 	for (unsigned i = 0; params && i < s->n_params; i++)
 		rs_free(params[i]);
 	rs_free(params);
