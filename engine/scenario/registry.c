@@ -109,6 +109,8 @@ static cyaml_schema_field_t requires_fields[] = {
 	CYAML_FIELD_SEQUENCE("facts", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			     struct rs_requires, facts, &bound_schema, 1,
 			     CYAML_UNLIMITED),
+	RS_FIELD_FLAGS("uniform", struct rs_requires, uniform,
+		       rs_uniform_bits),
 	CYAML_FIELD_END
 };
 

@@ -47,6 +47,7 @@ struct rs_requires {
 	int link_layer;      /* enum rs_link_layer */
 	struct rs_fact_bound *facts;
 	unsigned facts_count;
+	uint32_t uniform;    /* enum rs_uniform bits */
 };
 
 /* nodes[i]: a process of the run (`nodes:`), on a host of its own or

@@ -66,6 +66,7 @@
 	X(peer, mtu)                                                      \
 	X(peer, av)                                                       \
 	X(peer, describe)                                                 \
+	X(peer, uniform)                                                   \
 	X(run, dry_run_reporters)                                         \
 	X(run, reporter_missing)                                          \
 	X(run, invalid_cell)                                              \
