@@ -251,9 +251,8 @@ static int check_decl(const struct rs_scenario *s, unsigned i,
 		}
 	if (strchr(n->id, '[') || strchr(n->id, ' ')) {
 		rs_diag_error(d, decl_loc(s, i, "id"), "node '%s': id: a "
-			      "node's name cannot hold '[' or a space "
-			      "(count: N makes %s[0] to %s[N-1])", n->id,
-			      n->id, n->id);
+			      "node's name cannot hold '[' or a space",
+			      n->id);
 		r = -EINVAL;
 	}
 	if (decl_count(s, i, &count, d) < 0)
