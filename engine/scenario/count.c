@@ -354,9 +354,6 @@ static struct rs_pairs *pairs_read(struct counting *c, unsigned i)
 	} else if ((first = rs_node_set_find(s, pd->of, &p->n)) >= 0) {
 		p->origin = s->top->nodes[first].group;
 	} else {
-		char names[512];
-
-		rs_nodes_list(s, names, sizeof(names));
 		rs_diag_error(c->d, pairs_loc(s, i, "of"), "pairs '%s': of: "
 			      "no counted entry or node set '%s'", pd->id,
 			      pd->of);
@@ -422,8 +419,8 @@ static struct rs_pairs *for_pairs(struct counting *c, struct rs_obj *o,
 	return NULL;
 }
 
-/* The side @o's count names for the elements of @t: 0 when @t may not
- * be named by bare id from a `for:` entry of @p. */
+/* A `for:` entry of @p may name @t by bare id: @t is for @p too (the
+ * same pair), or counted like @p's `of:` (the pair's from or to). */
 static bool for_may_name(struct counting *c, const struct rs_pairs *p,
 			 const struct rs_obj *t)
 {
@@ -439,6 +436,7 @@ static unsigned count_for(struct counting *c, struct rs_obj *o)
 	struct rs_pairs *p;
 	bool to = false;
 	unsigned n;
+	int set;
 
 	if (!o->kind->step && rs_node_get(o->node, "count")) {
 		rs_obj_error(c->d, o, "count", "give count: or for:, not "
@@ -460,9 +458,8 @@ static unsigned count_for(struct counting *c, struct rs_obj *o)
 	c->to_side[o->index] = to;
 	c->origin[o->index] = p;
 	if (!o->kind->step && o->node_id &&
-	    rs_node_set_find(c->s, o->node_id, &n) >= 0 &&
-	    c->s->top->nodes[rs_node_set_find(c->s, o->node_id, &n)].group !=
-	    p->origin) {
+	    (set = rs_node_set_find(c->s, o->node_id, &n)) >= 0 &&
+	    c->s->top->nodes[set].group != p->origin) {
 		rs_obj_error(c->d, o, "node", "node set '%s' (%u nodes) is "
 			     "not what pairs '%s' joins ('%s'): name '%s' or "
 			     "one node ('%s[0]')", o->node_id, n, p->decl->id,
@@ -643,7 +640,8 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 			return -EINVAL;
 		}
 		grown = rs_scenario_block(s, total * sizeof(*grown));
-		if (!grown || (!copy && !(copy = rs_scenario_block(s, o->kind->size))))
+		if (!grown || (!copy &&
+				!(copy = rs_scenario_block(s, o->kind->size))))
 			return -ENOMEM;
 		if (base == o->data)
 			memcpy(copy, o->data, o->kind->size);

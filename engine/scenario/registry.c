@@ -240,8 +240,8 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 		"nodes", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct rs_top,
 		nodes, &node_schema, 1, 64);
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_SEQUENCE(
-		"pairs", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct rs_top,
-		pairs, &pairs_schema, 1, 64);
+		"pairs", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+		struct rs_top, pairs, &pairs_schema, 1, 64);
 
 	for (s = 0; s < n_steps; s++)
 		step_fields[s] = (cyaml_schema_field_t){

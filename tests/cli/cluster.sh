@@ -132,3 +132,12 @@ grep -q "context 'ctx\[0\]'" "$tmp/dry" && fail "--node h[1] made ctx[0]"
 	>"$tmp/out" 2>&1 && fail "--node h[3] of 3 accepted"
 has "$tmp/out" "no such node"
 echo "ok --node h[1] plays one element of the set"
+
+# graph folds a node set into one cluster, as plan folds it.
+"$rdmascn" graph --set n=64 "$dir/mesh.yaml" >"$tmp/dot" || fail "graph exit $?"
+[ "$(grep -c 'subgraph "cluster node' "$tmp/dot")" = 1 ] ||
+	fail "graph of a 64-node set: not one node cluster"
+has "$tmp/dot" 'label="node h\[i\] ×64 (127.0.0.1)";'
+has "$tmp/dot" '"link" \[label="connection\\nlink ×2016"\];'
+has "$tmp/dot" '"rx" \[label="qp\\nrx ×2016"\];'
+echo "ok graph: one cluster for the node set, pattern entries folded"
