@@ -223,7 +223,9 @@ static unsigned count_refs(struct counting *c, struct rs_obj *o,
 			got = n;
 			from = ref->field;
 			from_id = id;
-			if (!given)
+			/* Paired with @t, element by element: counted
+			 * like it, whatever gave the count. */
+			if (c->origin[t->index])
 				c->origin[o->index] = c->origin[t->index];
 		}
 	}
@@ -269,8 +271,7 @@ static unsigned count_node(struct counting *c, struct rs_obj *o,
 		fail(c);
 		return given;
 	}
-	if (!given)
-		c->origin[o->index] = c->s->top->nodes[first].group;
+	c->origin[o->index] = c->s->top->nodes[first].group;
 	return n;
 }
 
@@ -445,9 +446,16 @@ static unsigned count_for(struct counting *c, struct rs_obj *o)
 		return 0;
 	}
 	if (o->parent) {
-		rs_obj_error(c->d, o, "for", "a step inside %s runs once: "
-			     "give for: to the step that holds it",
-			     o->parent->name);
+		rs_obj_error(c->d, o, "for", "a step inside %s runs once, "
+			     "and cannot take for:", o->parent->name);
+		fail(c);
+		return 0;
+	}
+	/* Its children would belong to one element only. */
+	if (o->kind->children_offset &&
+	    *(const unsigned *)(base + o->kind->children_count_offset)) {
+		rs_obj_error(c->d, o, "for", "a step that holds steps runs "
+			     "once, and cannot take for:");
 		fail(c);
 		return 0;
 	}

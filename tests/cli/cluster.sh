@@ -141,3 +141,30 @@ has "$tmp/dot" 'label="node h\[i\] ×64 (127.0.0.1)";'
 has "$tmp/dot" '"link" \[label="connection\\nlink ×2016"\];'
 has "$tmp/dot" '"rx" \[label="qp\\nrx ×2016"\];'
 echo "ok graph: one cluster for the node set, pattern entries folded"
+
+# A pattern over a counted object entry, in one process: all_to_all over
+# 3 PDs is 6 pairs, tx[k] on the pair's from PD and rx[k] on its to PD;
+# the CQs, counted over the same contexts (with a count: of their own
+# too), pair alike; CQs counted on their own would not.
+cat >"$tmp/a2a.yaml" <<'YAML'
+scenario: a2a
+contexts: [{id: ctx, count: 3, device: any}]
+pds: [{id: pd, context: ctx}]
+cqs: [{id: cq, count: 3, context: ctx, cqe: 8}]
+pairs: [{id: p, pattern: all_to_all, of: pd}]
+qps:
+  - {id: tx, for: p.from, pd: pd, type: rc, send_cq: cq, recv_cq: cq}
+  - {id: rx, for: p.to, pd: pd, type: rc, send_cq: cq, recv_cq: cq}
+connections: [{id: c, a: tx, b: rx}]
+YAML
+"$rdmascn" plan -v "$tmp/a2a.yaml" >"$tmp/planv" || { cat "$tmp/planv"; fail "a2a plan exit $?"; }
+# Pairs by from, then by to: (0,1) (0,2) (1,0) (1,2) (2,0) (2,1).
+has "$tmp/planv" "qp 'tx\[2\]' .*<- pd=pd\[1\], send_cq=cq\[1\], recv_cq=cq\[1\]$"
+has "$tmp/planv" "qp 'rx\[2\]' .*<- pd=pd\[0\], send_cq=cq\[0\], recv_cq=cq\[0\]$"
+has "$tmp/planv" "qp 'rx\[5\]' .*<- pd=pd\[1\], send_cq=cq\[1\], recv_cq=cq\[1\]$"
+has "$tmp/planv" "connection 'c\[5\]' .*<- a=tx\[5\], b=rx\[5\]$"
+sed -i 's/^cqs: .*/cqs: [{id: cq, count: 3, context: "ctx[0]", cqe: 8}]/' \
+	"$tmp/a2a.yaml"
+"$rdmascn" validate "$tmp/a2a.yaml" >"$tmp/out" 2>&1 && fail "CQs not over ctx: valid"
+has "$tmp/out" "qp 'tx': send_cq: 'cq' has 3 elements, and qp 'tx' is one per pair of 'p' (6, for: p.from)"
+echo "ok all_to_all over a counted entry: 6 pairs, each QP on its side's PD"
