@@ -452,20 +452,36 @@ static void print_node(const struct rs_scenario *s, const struct rs_obj *o,
 	printf(" %-10s", rs_esc(where));
 }
 
-static void print_nodes(const struct rs_scenario *s)
+/* One line a node; a node set's elements folded into one, unless
+ * @unfold: "0  h[0]..h[63] ×64  address node01..node64". */
+static void print_nodes(const struct rs_scenario *s, bool unfold)
 {
+	char name[2 * RDMASCN_ID_MAX + 32];
+
 	if (!rs_nodes_count(s))
 		return;
 	printf("nodes:\n");
-	for (unsigned i = 0; i < rs_nodes_count(s); i++) {
-		const struct rs_node_decl *n = &s->top->nodes[i];
+	for (unsigned i = 0, k; i < rs_nodes_count(s); i += k) {
+		const struct rs_node_decl *n = &s->top->nodes[i], *last;
 
-		printf("  %3u  %-28s", i, rs_esc(n->id));
-		if (n->address)
+		k = !unfold && n->group ? n->n_elems - n->elem : 1;
+		last = n + k - 1;
+		if (k > 1)
+			snprintf(name, sizeof(name), "%s..%s ×%u", n->id,
+				 last->id, k);
+		else
+			snprintf(name, sizeof(name), "%s", n->id);
+		printf("  %3u  ", i);
+		print_padded(name, 28);
+		if (n->address && k > 1 && strcmp(n->address, last->address))
+			printf(" address %s..%s", rs_esc(n->address),
+			       rs_esc(last->address));
+		else if (n->address)
 			printf(" address %s", rs_esc(n->address));
 		if (n->device)
 			printf(" device %s", rs_esc(n->device));
-		printf("%s\n", i ? "" : "  (leader)");
+		printf("%s\n", i ? "" : k > 1 ? "  (leader: the first)" :
+		       "  (leader)");
 	}
 }
 
@@ -531,7 +547,7 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 		printf("matrix: %lu cell%s checked, %lu excluded; below, the "
 		       "params' defaults\n", checked, checked == 1 ? "" : "s",
 		       excl);
-	print_nodes(s);
+	print_nodes(s, unfold);
 	print_order(s, "create", s->create, s->n_objects, unfold);
 	print_order(s, "steps", s->steps, s->n_steps, unfold);
 	printf("teardown:\n");

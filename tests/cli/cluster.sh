@@ -34,7 +34,7 @@ has "$tmp/plan" "qp 'tx' ×2016  *@h\[from\] "
 has "$tmp/plan" "qp 'rx' ×2016  *@h\[to\] "
 has "$tmp/plan" "step 1\[0\]\.\.1\[2015\] (write)  *@h\[from\]>h\[to\] "
 has "$tmp/plan" "step 2\[0\]\.\.2\[2015\] (verify)  *@h\[to\] "
-has "$tmp/plan" "^ *63  h\[63\] "
+has "$tmp/plan" "^ *0  h\[0\]\.\.h\[63\] ×64  *address 127.0.0.1  (leader: the first)$"
 echo "ok mesh n=64: 2016 connections, folded by pattern side"
 
 # Each node of a mesh has a QP for each other node: h[k] sends on 63-k
@@ -48,6 +48,7 @@ for k in 0 1 31 63; do
 		fail "mesh h[$k]: $tx tx and $rx rx QPs, not $((63 - k)) and $k"
 	[ $((tx + rx)) = 63 ] || fail "mesh h[$k]: $((tx + rx)) QPs, not 63"
 done
+has "$tmp/planv" "^ *63  h\[63\]  *address 127.0.0.1$"
 [ "$(grep -c "connection 'link\[" "$tmp/planv")" = 4032 ] ||
 	fail "plan -v does not list 2016 connections twice (create, teardown)"
 echo "ok mesh n=64 -v: 63 QPs on every node, 2016 connections unfolded"
@@ -102,9 +103,12 @@ YAML
 "$rdmascn" plan --set launcher.size=4 "$tmp/set.yaml" >"$tmp/plan" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "plan exit $?"; }
 [ -s "$tmp/err" ] && { cat "$tmp/err"; fail "plan with --set said something"; }
-has "$tmp/plan" "^ *0  h\[0\]  *address node08:7000  (leader)$"
-has "$tmp/plan" "^ *3  h\[3\]  *address node11:7000$"
+has "$tmp/plan" "^ *0  h\[0\]\.\.h\[3\] ×4  *address node08:7000\.\.node11:7000  (leader: the first)$"
 has "$tmp/plan" "^ *4  solo  *address 127.0.0.1$"
+"$rdmascn" plan -v --set launcher.size=4 "$tmp/set.yaml" >"$tmp/planv" ||
+	fail "plan -v exit $?"
+has "$tmp/planv" "^ *0  h\[0\]  *address node08:7000  (leader)$"
+has "$tmp/planv" "^ *3  h\[3\]  *address node11:7000$"
 has "$tmp/plan" "context 'ctx' ×4  *@h\[i\] "
 has "$tmp/plan" "context 'one'  *@h\[2\] "
 echo "ok host range node[08-11]:7000 expands in order, padding kept"
