@@ -134,66 +134,57 @@ static const char *address_bad(const char *text)
 	return NULL;
 }
 
-/*
- * A host range in @addr: "node[01-16]" or "node[01-16]:7000", the
- * numbers as Slurm writes them, zero padding kept ("01" pads to 2).
- * 0 and its parts, 1 when there is none, or -EINVAL with @why.
- */
+/* A host range in an address: '[' and ']' at @open and @close, the
+ * numbers from @lo to @hi, each printed @width digits wide at least. */
 struct range {
-	size_t open, close;      /* '[' and ']' */
+	size_t open, close;
 	unsigned long lo, hi;
 	int width;
 };
 
+#define RANGE_FORM "has a range that is not [FIRST-LAST], as in node[01-16]"
+
+/*
+ * The host range in @addr: "node[01-16]" or "node[01-16]:7000", the
+ * numbers as Slurm writes them, zero padding kept ("01" pads to 2). A
+ * '[' that starts the address opens an IPv6 address ("[::1]:7000"), not
+ * a range.  0 and *@ret, 1 when there is none, or -EINVAL with *@why.
+ */
 static int find_range(const char *addr, struct range *ret, const char **why)
 {
-	const char *p = addr;
+	const char *p = addr[0] == '[' ? strchr(addr, ']') : addr;
+	const char *q, *dash, *end;
+	char *e;
 
-	while ((p = strchr(p, '['))) {
-		const char *q = p + 1, *dash, *end;
-		char *e;
-
-		if (*q < '0' || *q > '9') {
-			p++;
-			continue;  /* "[::1]" */
-		}
-		dash = q + strspn(q, "0123456789");
-		if (*dash != '-') {
-			*why = "has a range that is not [FIRST-LAST], as in "
-			       "node[01-16]";
-			return -EINVAL;
-		}
-		end = dash + 1 + strspn(dash + 1, "0123456789");
-		if (end == dash + 1 || *end != ']') {
-			*why = "has a range that is not [FIRST-LAST], as in "
-			       "node[01-16]";
-			return -EINVAL;
-		}
-		errno = 0;
-		ret->lo = strtoul(q, &e, 10);
-		ret->hi = strtoul(dash + 1, &e, 10);
-		if (errno || ret->hi < ret->lo) {
-			*why = "has a range whose last number is below its "
-			       "first";
-			return -EINVAL;
-		}
-		if (ret->hi - ret->lo >= RS_COUNT_MAX) {
-			*why = "has a range of more hosts than a node set may "
-			       "hold";
-			return -EINVAL;
-		}
-		if (strchr(end + 1, '[') &&
-		    strchr(end + 1, '[')[1] >= '0' &&
-		    strchr(end + 1, '[')[1] <= '9') {
-			*why = "has two ranges: one a node set";
-			return -EINVAL;
-		}
-		ret->open = (size_t)(p - addr);
-		ret->close = (size_t)(end - addr);
-		ret->width = (int)(dash - q);
-		return 0;
+	p = p ? strchr(p, '[') : NULL;
+	if (!p)
+		return 1;
+	q = p + 1;
+	dash = q + strspn(q, "0123456789");
+	end = dash + 1 + strspn(dash + 1, "0123456789");
+	if (dash == q || *dash != '-' || end == dash + 1 || *end != ']') {
+		*why = RANGE_FORM;
+		return -EINVAL;
 	}
-	return 1;
+	errno = 0;
+	ret->lo = strtoul(q, &e, 10);
+	ret->hi = strtoul(dash + 1, &e, 10);
+	if (errno || ret->hi < ret->lo) {
+		*why = "has a range whose last number is below its first";
+		return -EINVAL;
+	}
+	if (ret->hi - ret->lo >= RS_COUNT_MAX) {
+		*why = "has a range of more hosts than a node set may hold";
+		return -EINVAL;
+	}
+	if (strchr(end + 1, '[')) {
+		*why = "has two ranges: one makes a node set";
+		return -EINVAL;
+	}
+	ret->open = (size_t)(p - addr);
+	ret->close = (size_t)(end - addr);
+	ret->width = (int)(dash - q);
+	return 0;
 }
 
 /* The address of element @k of a range @r in @addr, in @buf. */

@@ -111,7 +111,11 @@ has "$tmp/planv" "^ *0  h\[0\]  *address node08:7000  (leader)$"
 has "$tmp/planv" "^ *3  h\[3\]  *address node11:7000$"
 has "$tmp/plan" "context 'ctx' ×4  *@h\[i\] "
 has "$tmp/plan" "context 'one'  *@h\[2\] "
-echo "ok host range node[08-11]:7000 expands in order, padding kept"
+printf 'scenario: v6\nnodes:\n  - {id: h, address: "[2001:db8::1]:7000"}\n' \
+	>"$tmp/v6.yaml"
+"$rdmascn" plan "$tmp/v6.yaml" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "IPv6 exit $?"; }
+has "$tmp/out" "^ *0  h  *address \[2001:db8::1\]:7000  (leader)$"
+echo "ok host range node[08-11]:7000 expands in order, padding kept; [IPv6] is no range"
 
 "$rdmascn" validate "$tmp/set.yaml" >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] || fail "4-host range with an assumed size of 2: not exit 2"
