@@ -141,6 +141,15 @@ grep -q "context 'ctx\[0\]'" "$tmp/dry" && fail "--node h[1] made ctx[0]"
 has "$tmp/out" "no such node"
 echo "ok --node h[1] plays one element of the set"
 
+# Under a launcher: its size sizes the set, rank i plays h[i].
+grep -v solo "$tmp/set.yaml" | sed 's/"h\[1\]"/"h[2]"/' >"$tmp/mpi.yaml"
+OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_SIZE=3 "$rdmascn" run --dry-run \
+	"$tmp/mpi.yaml" >"$tmp/dry" 2>&1 || { cat "$tmp/dry"; fail "rank 2 exit $?"; }
+has "$tmp/dry" "^\[h\[2\]\]   \[1\] ibv_open_device(device=any port=1)  # context 'ctx\[2\]'$"
+has "$tmp/dry" "^\[h\[2\]\]   \[2\] ibv_open_device(device=any port=1)  # context 'one'$"
+grep -q "ctx\[[01]\]" "$tmp/dry" && fail "rank 2 made another node's context"
+echo "ok under mpirun: OMPI_COMM_WORLD_SIZE=3 sizes the set, rank 2 plays h[2]"
+
 # graph folds a node set into one cluster, as plan folds it.
 "$rdmascn" graph --set n=64 "$dir/mesh.yaml" >"$tmp/dot" || fail "graph exit $?"
 [ "$(grep -c 'subgraph "cluster node' "$tmp/dot")" = 1 ] ||
