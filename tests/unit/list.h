@@ -60,6 +60,8 @@
 	X(pattern, every_pair_in_order)                                   \
 	X(pattern, big_mesh)                                              \
 	X(pattern, refused)                                               \
+	X(launcher, find_first_set)                                       \
+	X(launcher, whole_and_names)                                      \
 	X(suggest, distance)                                              \
 	X(suggest, remedy)                                                \
 	X(peer, fill)                                                     \
