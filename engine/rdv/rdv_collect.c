@@ -265,8 +265,8 @@ static int follow(struct rs_rdv *r, struct collect *k, char *err,
 	return 0;
 }
 
-static int collect(struct rs_rdv *r, struct collect *k, char *err,
-		   size_t errlen)
+static int collect_one(struct rs_rdv *r, struct collect *k, char *err,
+		       size_t errlen)
 {
 	if (r->fail)
 		return rdv_failed(r, err, errlen);
@@ -290,6 +290,20 @@ static int collect(struct rs_rdv *r, struct collect *k, char *err,
 	}
 	return rdv_leader(r) ? lead(r, k, err, errlen) :
 	       follow(r, k, err, errlen);
+}
+
+static int collect(struct rs_rdv *r, struct collect *k, char *err,
+		   size_t errlen)
+{
+	uint64_t t0 = uv_hrtime();
+	int e;
+
+	if (r->fail)
+		return rdv_failed(r, err, errlen);
+	rdv_call_begin(r, k->tag ? k->tag : "");
+	e = collect_one(r, k, err, errlen);
+	rdv_call_end(r, t0);
+	return e;
 }
 
 int rs_rdv_allgather(struct rs_rdv *r, const char *tag, const void *mine,
@@ -322,7 +336,13 @@ int rs_rdv_barrier(struct rs_rdv *r, const char *tag,
 int rs_rdv_verdict(struct rs_rdv *r, int mine, int *ret_all,
 		   char *err, size_t errlen)
 {
-	struct collect k = { RDV_OP_VERDICT, "verdict", NULL, 0, NULL, mine };
+	return rs_rdv_agree(r, "verdict", mine, ret_all, err, errlen);
+}
+
+int rs_rdv_agree(struct rs_rdv *r, const char *tag, int mine, int *ret_all,
+		 char *err, size_t errlen)
+{
+	struct collect k = { RDV_OP_VERDICT, tag, NULL, 0, NULL, mine };
 	int e = collect(r, &k, err, errlen);
 
 	if (!e)

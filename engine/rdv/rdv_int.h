@@ -90,6 +90,7 @@ struct rs_rdv {
 	unsigned refused;               /* leader: connections not nodes */
 	char refused_msg[256];
 	unsigned writes;                /* uv_write requests under way */
+	struct rs_rdv_stats st;         /* rs_rdv_stats() */
 	uint8_t rbuf[64 << 10];
 };
 
@@ -111,6 +112,11 @@ int rdv_send(struct rdv_conn *c, uint8_t type, const char *tag,
 	     const struct rdv_piece *pc, unsigned n);
 struct rdv_conn *rdv_conn_new(struct rs_rdv *r);
 void rdv_conn_close(struct rdv_conn *c);
+
+/* Around every collective call: counted and timed (rs_rdv_stats()),
+ * @t0 being uv_hrtime() at its start. */
+void rdv_call_begin(struct rs_rdv *r, const char *tag);
+void rdv_call_end(struct rs_rdv *r, uint64_t t0);
 
 /* Run the loop until @done says so, a failure, @ms or a signal;
  * r->timed_out tells the deadline from the rest.  0 when done. */

@@ -94,7 +94,7 @@ TEST(rdv, bad_frames_refused)
 		{ { 0, 0, 0, 1, 0x01 }, 5,
 		  "a frame of 1 bytes announced (2 to 64 accepted here)" },
 		{ { 0, 0, 0, 2, 0x7f, 0 }, 6, "unknown frame type 0x7f" },
-		{ { 0, 0, 0, 2, 0x15, 0 }, 6, "unknown frame type 0x15" },
+		{ { 0, 0, 0, 2, 0x16, 0 }, 6, "unknown frame type 0x16" },
 		{ { 0, 0, 0, 3, 0x01, 2, 'x' }, 7,
 		  "a tag of 2 bytes in a frame of 3 bytes" },
 		{ { 0, 0, 0, 3, 0x13, 1, 0 }, 7,
