@@ -156,104 +156,10 @@ static int rdv_failed(struct rs_run *run, int r, const char *err)
 	return r;
 }
 
-/*
- * What one node sends another, or wants from one, in an exchange: @peer
- * the node it is for (or from), @key which of its objects (the index in
- * the plan).  Until the rendezvous sends each only to its node, one
- * all-gather carries every node's, each as peer, key and length (4 bytes
- * each, big-endian) and its bytes, and each node keeps those for it.
- */
-struct xmsg {
-	unsigned peer;
-	uint32_t key;
-	void *data;
-	size_t len;
-};
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-/* Each of @want (its data rs_malloc'd) from what the others sent, @out
- * to them; 0, or -errno with @err said. */
-static int exchange(struct rs_run *run, const char *tag,
-		    const struct xmsg *out, unsigned n_out, struct xmsg *want,
-		    unsigned n_want, char *err, size_t errlen)
-{
-	unsigned n = rs_nodes_count(run->s), self = (unsigned)run->node;
-	struct rs_rdv_blob *all = rs_calloc(n, sizeof(*all));
-	size_t len = 0, o = 0;
-	uint8_t *blob;
-	int r;
-
-	for (unsigned i = 0; i < n_out; i++)
-		len += 12 + out[i].len;
-	blob = rs_malloc(len + 1);
-	if (!all || !blob) {
-		rs_free(all);
-		rs_free(blob);
-		return -ENOMEM;
-	}
-	for (unsigned i = 0; i < n_out; i++) {
-		put32(blob + o, out[i].peer);
-		put32(blob + o + 4, out[i].key);
-		put32(blob + o + 8, (uint32_t)out[i].len);
-		memcpy(blob + o + 12, out[i].data, out[i].len);
-		o += 12 + out[i].len;
-	}
-	r = rs_rdv_allgather(run->rdv, tag, blob, len, all, err, errlen);
-	for (unsigned w = 0; !r && w < n_want; w++) {
-		const struct rs_rdv_blob *b = &all[want[w].peer];
-		const uint8_t *d = b->data;
-		bool found = false;
-
-		for (o = 0; !found && o + 12 <= b->len;) {
-			size_t l = get32(d + o + 8);
-
-			if (l > b->len - o - 12)
-				break;
-			found = get32(d + o) == self &&
-				get32(d + o + 4) == want[w].key;
-			if (found) {
-				want[w].data = rs_malloc(l + 1);
-				if (!want[w].data) {
-					r = -ENOMEM;
-					break;
-				}
-				memcpy(want[w].data, d + o + 12, l);
-				want[w].len = l;
-			}
-			o += 12 + l;
-		}
-		if (!r && !found) {
-			snprintf(err, errlen, "node '%s' sent nothing for "
-				 "'%s' at '%s'",
-				 rs_node_name(run->s, (int)want[w].peer),
-				 want[w].key < run->s->n_objects ?
-				 run->live[want[w].key].obj->id : "?", tag);
-			r = -EPROTO;
-		}
-	}
-	rs_rdv_blobs_free(all, n);
-	rs_free(all);
-	rs_free(blob);
-	return r;
-}
-
 /* What an exchange @tag of this node sent and received, in the record. */
 static void record_exchange(struct rs_run *run, const char *tag,
-			    const struct xmsg *out, unsigned n_out,
-			    const struct xmsg *in, unsigned n_in, double ms)
+			    const struct rs_rdv_msg *out, unsigned n_out,
+			    const struct rs_rdv_msg *in, unsigned n_in, double ms)
 {
 	struct rs_val *node = (struct rs_val *)rs_val_get(run->rec->root,
 							  "node");
@@ -281,8 +187,8 @@ static void record_exchange(struct rs_run *run, const char *tag,
 int rs_nodes_flush(struct rs_run *run, unsigned phase, struct rs_cross *c,
 		   unsigned n)
 {
-	struct xmsg *out = rs_calloc(n + 1, sizeof(*out));
-	struct xmsg *want = rs_calloc(n + 1, sizeof(*want));
+	struct rs_rdv_msg *out = rs_calloc(n + 1, sizeof(*out));
+	struct rs_rdv_msg *want = rs_calloc(n + 1, sizeof(*want));
 	char tag[RS_RDV_TAG_MAX + 1], err[1024] = "";
 	double t0 = rs_now_ms();
 	int r = -ENOMEM;
@@ -294,14 +200,14 @@ int rs_nodes_flush(struct rs_run *run, unsigned phase, struct rs_cross *c,
 	if (!out || !want)
 		goto out;
 	for (unsigned i = 0; i < n; i++) {
-		out[i] = (struct xmsg){ (unsigned)c[i].far,
+		out[i] = (struct rs_rdv_msg){ (unsigned)c[i].far,
 					c[i].l->obj->index, c[i].mine,
 					c[i].len };
-		want[i] = (struct xmsg){ (unsigned)c[i].far,
+		want[i] = (struct rs_rdv_msg){ (unsigned)c[i].far,
 					 c[i].l->obj->index, NULL, 0 };
 	}
 	snprintf(tag, sizeof(tag), "create phase %u", phase);
-	r = exchange(run, tag, out, n, want, n, err, sizeof(err));
+	r = rs_rdv_exchange(run->rdv, tag, out, n, want, n, err, sizeof(err));
 	if (!r)
 		record_exchange(run, tag, out, n, want, n, rs_now_ms() - t0);
 	for (unsigned i = 0; i < n; i++) {
@@ -468,7 +374,7 @@ int rs_nodes_publish(struct rs_run *run)
 	size_t n = 0;
 	struct need *need = needs_of(run, &n);
 	struct far_obj *mine = NULL;
-	struct xmsg *out = NULL, *want = NULL;
+	struct rs_rdv_msg *out = NULL, *want = NULL;
 	double t0 = rs_now_ms();
 	char err[1024] = "";
 	int r = -ENOMEM;
@@ -488,19 +394,19 @@ int rs_nodes_publish(struct rs_run *run)
 			 * an empty one, which the other waits for. */
 			if (far_of(run, need[i].index, &mine[n_out]))
 				mine[n_out].what = 0;
-			out[n_out] = (struct xmsg){ need[i].node,
+			out[n_out] = (struct rs_rdv_msg){ need[i].node,
 						    need[i].index,
 						    &mine[n_out],
 						    sizeof(*mine) };
 			n_out++;
 		} else if (need[i].node == self) {
-			want[n_want++] = (struct xmsg){ (unsigned)t->on,
+			want[n_want++] = (struct rs_rdv_msg){ (unsigned)t->on,
 							need[i].index, NULL,
 							0 };
 		}
 	}
-	r = exchange(run, "remote objects", out, n_out, want, n_want, err,
-		     sizeof(err));
+	r = rs_rdv_exchange(run->rdv, "remote objects", out, n_out, want,
+			    n_want, err, sizeof(err));
 	for (unsigned i = 0; !r && i < n_want; i++) {
 		struct far_obj f;
 
@@ -552,10 +458,8 @@ int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 	if (!run->rdv)
 		return 0;
 	/* A reduce: the leader keeps the worst and sends that one code
-	 * back, not every node's to every node.  Its call has one tag,
-	 * "verdict", whatever @what is. */
-	(void)what;
-	r = rs_rdv_verdict(run->rdv, mine, ret_all, err, sizeof(err));
+	 * back, not every node's to every node. */
+	r = rs_rdv_agree(run->rdv, what, mine, ret_all, err, sizeof(err));
 	return r ? rdv_failed(run, r, err) : 0;
 }
 
