@@ -416,7 +416,10 @@ int main(int argc, char **argv)
 	const char *rank = getenv("OMPI_COMM_WORLD_RANK");
 	const char *size = getenv("OMPI_COMM_WORLD_SIZE");
 	static char addr[64];
+	struct rlimit rl;
 	unsigned i, bad = 0;
+	uint64_t pairs;
+	char why[128];
 	int ch, p;
 
 	while ((ch = getopt_long(argc, argv, "n:p:qh", opts, NULL)) != -1) {
@@ -471,20 +474,25 @@ int main(int argc, char **argv)
 	if (rank && size) {
 		o.rank = (unsigned)strtoul(rank, NULL, 10);
 		o.n = (unsigned)strtoul(size, NULL, 10);
+	}
+	if (o.n < 1 || o.n > 100000)
+		return usage(2);
+	if (rs_pattern_count(o.pattern, o.n, 0, &pairs, why, sizeof(why))) {
+		fprintf(stderr, "cplane: %s over %u nodes: %s\n",
+			rs_pattern_name(o.pattern), o.n, why);
+		return 2;
+	}
+	if (rank && size) {
 		if (!o.leader)
 			o.leader = "127.0.0.1:18517";
 		return node();
 	}
-	if (o.n < 1 || o.n > 100000)
-		return usage(2);
 	if (!o.leader) {
 		snprintf(addr, sizeof(addr), "127.0.0.1:%u",
 			 20000 + (unsigned)getpid() % 20000);
 		o.leader = addr;
 	}
 	/* The leader holds a socket per node. */
-	struct rlimit rl;
-
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < o.n + 64) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);

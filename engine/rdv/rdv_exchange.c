@@ -215,7 +215,8 @@ static int fill_wants(struct rs_rdv *r, struct xchg *x, struct rec *recs,
 	const char *me = r->names[r->self];
 	unsigned i;
 
-	qsort(recs, n, sizeof(*recs), by_src_key);
+	if (n)          /* recs may be NULL then, which qsort() refuses */
+		qsort(recs, n, sizeof(*recs), by_src_key);
 	for (i = 0; i < x->n_want; i++)
 		x->want[i].data = NULL;
 	for (i = 0; i < x->n_want; i++) {
@@ -228,7 +229,8 @@ static int fill_wants(struct rs_rdv *r, struct xchg *x, struct rec *recs,
 				 "%u nodes", x->tag, me, w->peer, r->n);
 			goto fail;
 		}
-		f = bsearch(&k, recs, n, sizeof(*recs), by_src_key);
+		f = n ? bsearch(&k, recs, n, sizeof(*recs), by_src_key) :
+		    NULL;
 		if (!f) {
 			rdv_fail(r, -EPROTO, "exchange '%s': node '%s' sent "
 				 "node '%s' no message under key %u", x->tag,
@@ -347,7 +349,8 @@ static int lead(struct rs_rdv *r, struct xchg *x)
 	/* Routed: by destination, each node's messages in rank order of
 	 * their senders; the peer each is sent with is its source.  The
 	 * leader's own come first (destination 0) and stay here. */
-	qsort(recs, n, sizeof(*recs), by_peer);
+	if (n)
+		qsort(recs, n, sizeof(*recs), by_peer);
 	for (n0 = 0; n0 < n && recs[n0].peer == 0; n0++)
 		;
 	for (at = 0, i = 0; i < r->n; i++, at = end) {
