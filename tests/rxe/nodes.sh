@@ -297,3 +297,30 @@ grep -q "node 'b' failed: interrupted by SIGINT" "$tmp/a.out" "$tmp/a.err" ||
 grep -q "leaks: none" "$tmp/a.out" && grep -q "leaks: none" "$tmp/b.out" ||
 	{ cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: a leak check did not say none"; }
 ok "SIGINT on node b mid-step: both exit 130 within $t s, a names b's interruption, no leaks"
+
+# 13. The exchange grows with what is needed: four nodes in a ring, four
+# connections.  Each rank's record (node.exchanges) says: one exchange
+# for all the connections ("create phase 1"), in which it sent and
+# received two descriptions (its own two connections' far sides), and
+# one for the remote MRs, in which it received one (the buffer it writes
+# into) and sent one; the numbers are the record's.
+rm -f "$tmp"/mpi.*
+mpirun --allow-run-as-root --oversubscribe -x RDMASCN_KEY -np 4 sh -c "$per_rank" \
+	"$rdmascn" "$tmp/mpi" --check-leaks --json "$tmp/mpi.json" \
+	"$(dirname "$0")/scn/nodes_ring4.yaml" >"$tmp/mpirun.out" 2>&1
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/mpirun.out" "$tmp"/mpi.*.out "$tmp"/mpi.*.err; fail "mpirun ring4: exit $rc"; }
+got=
+for r in 0 1 2 3; do
+	node_ok "mpirun ring4 rank $r" "$tmp/mpi.$r.out" "$tmp/mpi.$r.err" 0 0
+	got="$got $(jq -r '.node.name + ":" + ([.node.exchanges[] | "\(.phase)=\(.sent)/\(.received)"] | join(","))' "$tmp/mpi.$r.json")"
+done
+want=
+for r in 0 1 2 3; do
+	want="$want n$r:create phase 1=2/2,remote objects=1/1"
+done
+[ "$got" = "$want" ] || { jq -c '.node' "$tmp"/mpi.[0-3].json; fail "ring4: exchanges (sent/received)$got, want$want"; }
+# Bytes follow the counts: what a node received is its own.
+b=$(jq -r '[.node.exchanges[] | .received_bytes] | join("/")' "$tmp/mpi.1.json")
+keep_rec "$tmp/mpi.0.json" 0 "mpirun ring4 rank 0"
+ok "mpirun -np 4 ring4: one exchange for the four connections, each node sent and received only its own:$got (n1's bytes $b)"
