@@ -314,7 +314,8 @@ static void need_add(struct need *ret, size_t *n, const struct rs_obj *t,
 /*
  * Who needs which MR or QP of another node, the same on every node: each
  * node where an object or a step runs (its node, and its far node's half)
- * needs what its spanning references name on other nodes.  A crossing
+ * needs what its references name on other nodes (on its own node only a
+ * spanning one can, on the far half's any).  A crossing
  * object (a connection) had its far side's description in its phase.
  * Sorted by object, then node, each pair once; *@ret_n of them.
  */
@@ -343,7 +344,10 @@ static struct need *needs_of(struct rs_run *run, size_t *ret_n)
 		for (unsigned e = 0; e < x->n_edges; e++) {
 			const struct rs_obj *t = x->edges[e].to;
 
-			if (x->edges[e].order_only || !x->edges[e].spans ||
+			/* Not only the spanning ones: a pingpong's
+			 * answering half also names the measuring side's
+			 * qp and buffer (op: write writes into it). */
+			if (x->edges[e].order_only ||
 			    t->kind->step || t->index >= s->n_objects ||
 			    t->on == RS_NODE_ANY)
 				continue;
