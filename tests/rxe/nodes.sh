@@ -273,32 +273,7 @@ done
 keep_rec "$tmp/mpi.0.json" 0 "mpirun ud_fanout rank 0"
 ok "mpirun -np 4 ud_fanout: one sender, three receivers, each counted its datagrams and its byte: $got"
 
-# 12. SIGINT on node b in the middle of a long pingpong: b aborts with
-# 130 and a hears it at once (not at its step's deadline): both end
-# with 130, torn down.
-"$rdmascn" run --node b --check-leaks --set iters=100000000 "$pp" \
-	>"$tmp/b.out" 2>"$tmp/b.err" & pid_b=$!
-"$rdmascn" run --node a --check-leaks --set iters=100000000 "$pp" \
-	>"$tmp/a.out" 2>"$tmp/a.err" & pid_a=$!
-for i in $(seq 600); do
-	[ "$(rdma res show qp 2>/dev/null | grep -c 'state RTS')" -ge 2 ] && break
-	sleep 0.1
-done
-sleep 1
-kill -INT $pid_b
-t0=$(date +%s)
-wait $pid_b; rc_b=$?
-wait $pid_a; rc_a=$?
-t=$(($(date +%s) - t0))
-[ $rc_b = 130 ] && [ $rc_a = 130 ] || { cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: exit a $rc_a, b $rc_b (want 130 both)"; }
-[ $t -lt 15 ] || fail "SIGINT on b: the nodes took $t s to end"
-grep -q "node 'b' failed: interrupted by SIGINT" "$tmp/a.out" "$tmp/a.err" ||
-	{ cat "$tmp"/a.*; fail "SIGINT on b: a does not say why"; }
-grep -q "leaks: none" "$tmp/a.out" && grep -q "leaks: none" "$tmp/b.out" ||
-	{ cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: a leak check did not say none"; }
-ok "SIGINT on node b mid-step: both exit 130 within $t s, a names b's interruption, no leaks"
-
-# 13. The exchange grows with what is needed: four nodes in a ring, four
+# 11b. The exchange grows with what is needed: four nodes in a ring, four
 # connections.  Each rank's record (node.exchanges) says: one exchange
 # for all the connections ("create phase 1"), in which it sent and
 # received two descriptions (its own two connections' far sides), and
@@ -324,3 +299,29 @@ done
 b=$(jq -r '[.node.exchanges[] | .received_bytes] | join("/")' "$tmp/mpi.1.json")
 keep_rec "$tmp/mpi.0.json" 0 "mpirun ring4 rank 0"
 ok "mpirun -np 4 ring4: one exchange for the four connections, each node sent and received only its own:$got (n1's bytes $b)"
+
+# 12. SIGINT on node b in the middle of a long pingpong: b aborts with
+# 130 and a hears it at once (not at its step's deadline): both end
+# with 130, torn down.
+"$rdmascn" run --node b --check-leaks --set iters=100000000 "$pp" \
+	>"$tmp/b.out" 2>"$tmp/b.err" & pid_b=$!
+"$rdmascn" run --node a --check-leaks --set iters=100000000 "$pp" \
+	>"$tmp/a.out" 2>"$tmp/a.err" & pid_a=$!
+for i in $(seq 600); do
+	[ "$(rdma res show qp 2>/dev/null | grep -c 'state RTS')" -ge 2 ] && break
+	sleep 0.1
+done
+sleep 1
+kill -INT $pid_b
+t0=$(date +%s)
+wait $pid_b; rc_b=$?
+wait $pid_a; rc_a=$?
+t=$(($(date +%s) - t0))
+[ $rc_b = 130 ] && [ $rc_a = 130 ] || { cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: exit a $rc_a, b $rc_b (want 130 both)"; }
+[ $t -lt 15 ] || fail "SIGINT on b: the nodes took $t s to end"
+grep -q "node 'b' failed: interrupted by SIGINT" "$tmp/a.out" "$tmp/a.err" ||
+	{ cat "$tmp"/a.*; fail "SIGINT on b: a does not say why"; }
+grep -q "leaks: none" "$tmp/a.out" && grep -q "leaks: none" "$tmp/b.out" ||
+	{ cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: a leak check did not say none"; }
+ok "SIGINT on node b mid-step: both exit 130 within $t s, a names b's interruption, no leaks"
+
