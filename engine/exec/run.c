@@ -603,7 +603,8 @@ int rs_run_create(struct rs_run *run)
 		if (!p.open || !p.c) {
 			rs_free(p.open);
 			rs_free(p.c);
-			rs_diag_error(&run->diag, NULL, "create: out of memory");
+			rs_diag_error(&run->diag, NULL,
+				      "create: out of memory");
 			report_not_created(run, 0);
 			return -ENOMEM;
 		}
@@ -618,14 +619,16 @@ int rs_run_create(struct rs_run *run)
 			ret = -EINTR;
 			break;
 		}
-		if (run->rdv && needs_open(run, &p, o) && (ret = phase_end(run, &p)))
+		if (run->rdv && needs_open(run, &p, o) &&
+		    (ret = phase_end(run, &p)))
 			break;
 		/* What crosses nodes waits for its phase's end; another
 		 * node's only ends the phase where it should. */
 		if (run->rdv && o->on_peer != RS_NODE_ANY) {
 			p.open[o->index] = true;
 			p.n_open++;
-			if (rs_run_here(run, o) && (ret = cross_out(run, &p, l))) {
+			if (rs_run_here(run, o) &&
+			    (ret = cross_out(run, &p, l))) {
 				i++;
 				break;
 			}

@@ -49,7 +49,8 @@ int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
  * (NULL in a dry run: @far's as the file says it). */
 int rs_conn_oob_side(struct rs_run *run, struct rs_live *l,
 		     const struct rs_conn_side *mine,
-		     const struct rs_conn_side *far, const struct rs_peer *peer);
+		     const struct rs_conn_side *far,
+		     const struct rs_peer *peer);
 /* Via rdma_cm: @a connects to @b, which listens; only the sides that
  * are here (@here_a, @here_b) are moved by this process (a dry run of
  * one node, or both on this one). */

@@ -550,8 +550,8 @@ int rs_conn_cm_in(struct rs_run *run, struct rs_live *l,
 	int r;
 
 	if (far_len != sizeof(theirs))
-		return rs_live_error(run, l, EPROTO, "node %s's side sent %zu "
-				     "bytes for it, not %zu", here_a ? "b" : "a",
+		return rs_live_error(run, l, EPROTO, "side %s sent %zu bytes "
+				     "for it, not %zu", here_a ? "b" : "a",
 				     far_len, sizeof(theirs));
 	memcpy(&theirs, far, sizeof(theirs));
 	if (here_a) {

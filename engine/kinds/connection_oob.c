@@ -187,7 +187,8 @@ int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
 
 int rs_conn_oob_side(struct rs_run *run, struct rs_live *l,
 		     const struct rs_conn_side *mine,
-		     const struct rs_conn_side *far, const struct rs_peer *peer)
+		     const struct rs_conn_side *far,
+		     const struct rs_peer *peer)
 {
 	static const enum ibv_qp_state states[] = {
 		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,

@@ -159,7 +159,8 @@ static int rdv_failed(struct rs_run *run, int r, const char *err)
 /* What an exchange @tag of this node sent and received, in the record. */
 static void record_exchange(struct rs_run *run, const char *tag,
 			    const struct rs_rdv_msg *out, unsigned n_out,
-			    const struct rs_rdv_msg *in, unsigned n_in, double ms)
+			    const struct rs_rdv_msg *in, unsigned n_in,
+			    double ms)
 {
 	struct rs_val *node = (struct rs_val *)rs_val_get(run->rec->root,
 							  "node");
