@@ -15,7 +15,6 @@
 #include "caps.h"
 #include "connection.h"
 #include "model.h"
-#include "nodes.h"
 
 /* rdma_resolve_addr() and rdma_resolve_route() give up after this. */
 #define CM_RESOLVE_MS 2000
