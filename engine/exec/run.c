@@ -598,8 +598,15 @@ int rs_run_create(struct rs_run *run)
 
 	rs_run_fd_limit(run);
 	if (run->rdv) {
+		unsigned mine = 0;
+
+		/* Room for all of this node's crossing objects in one
+		 * phase, a description's room each. */
+		for (i = 0; i < run->s->n_objects; i++)
+			mine += run->s->create[i]->on_peer != RS_NODE_ANY &&
+				rs_run_here(run, run->s->create[i]);
 		p.open = rs_calloc(run->s->n_objects + 1, sizeof(*p.open));
-		p.c = rs_calloc(run->s->n_objects + 1, sizeof(*p.c));
+		p.c = rs_calloc(mine + 1, sizeof(*p.c));
 		if (!p.open || !p.c) {
 			rs_free(p.open);
 			rs_free(p.c);
