@@ -444,12 +444,178 @@ static void report_not_created(struct rs_run *run, unsigned from)
 	}
 }
 
-int rs_run_create(struct rs_run *run)
+/* After @l's create gave @ret: made, failed as its expect: said, or
+ * failed.  0: go on; else what ends the run's create. */
+static int settle(struct rs_run *run, struct rs_live *l, int ret)
+{
+	const struct rs_obj *o = l->obj;
+
+	if (o->expect_fail)
+		record_expect(l);
+	if (o->expect_fail && !run->dry_run) {
+		int r = judge_expected(run, l, ret);
+
+		/* Failed as the file said: the run goes on. */
+		if (l->state == RS_LIVE_EXPECTED)
+			return 0;
+		if (!ret) {
+			/* Made after all: it is torn down. */
+			made(run, l);
+			return r;
+		}
+	}
+	if (ret) {
+		not_made(run, l);
+		return ret;
+	}
+	made(run, l);
+	return 0;
+}
+
+/*
+ * The phases of creation between nodes.  Every node walks the whole plan
+ * and sees the same crossing objects (those with a far node), so each
+ * one's phase, and where it ends, follows from the plan alone: a phase
+ * ends before the first object that needs one of its crossing objects,
+ * and at the end of the plan.  Each node makes its half of the phase's
+ * objects that are its own as it meets them (cross_out), all nodes
+ * exchange the halves' descriptions at the phase's end at once, and each
+ * finishes its own in plan order (cross_in).
+ */
+struct phases {
+	bool *open;              /* by object index: crossing, in this phase */
+	unsigned n_open;         /* of any node */
+	struct rs_cross *c;      /* this node's, in plan order */
+	unsigned n;
+	unsigned no;             /* the phase's number, from 1 */
+};
+
+/* Does @o need a crossing object of the phase still open? */
+static bool needs_open(const struct rs_run *run, const struct phases *p,
+		       const struct rs_obj *o)
+{
+	for (unsigned e = 0; p->n_open && e < o->n_edges; e++) {
+		unsigned t = o->edges[e].to->index;
+
+		if (t < run->s->n_objects && p->open[t])
+			return true;
+	}
+	return false;
+}
+
+/* A failure before its half was finished: what @c's kind made of it is
+ * released, and it says so. */
+static void drop_open(struct rs_run *run, struct rs_cross *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct rs_live *l = c[i].l;
+		const struct rdmascn_ops *ops = l->obj->kind->ops;
+
+		if (ops->destroy && !run->dry_run)
+			ops->destroy(run, l);
+		record_object(run, l, "not created");
+	}
+}
+
+/* Its half: made and described, or failed (0, or what ends creation). */
+static int cross_out(struct rs_run *run, struct phases *p, struct rs_live *l)
+{
+	const struct rs_cross_ops *x = rs_cross_of(l);
+	struct rs_cross *c = &p->c[p->n];
+	struct rs_obj *o = l->obj;
+	double t0 = rs_now_ms();
+	int r;
+
+	if (!x) {
+		rs_live_error(run, l, EOPNOTSUPP, "a %s cannot cross nodes "
+			      "(it is on '%s' and '%s')", o->kind->name,
+			      rs_node_name(run->s, o->on),
+			      rs_node_name(run->s, o->on_peer));
+		not_made(run, l);
+		return -EOPNOTSUPP;
+	}
+	memset(c, 0, sizeof(*c));
+	c->l = l;
+	c->far = o->on == run->node ? o->on_peer : o->on;
+	r = x->out(run, l, c->mine, sizeof(c->mine));
+	l->create_ms = rs_now_ms() - t0;
+	if (r < 0) {
+		not_made(run, l);
+		return r;
+	}
+	c->len = (size_t)r;
+	p->n++;
+	return 0;
+}
+
+/*
+ * The phase's end: one exchange, then this node's halves finished in
+ * plan order.  With rdma_cm this cannot deadlock: each side's out ran
+ * before the exchange (b listens before a learns its port), and both
+ * sides of a connection finish it at the same plan position, so by
+ * induction over that order each node reaches the k-th connection having
+ * finished every earlier one, and the k-th waits only on its far side,
+ * which is at the same k-th (a's connect request meanwhile waits on b's
+ * listener, in its own event channel).
+ */
+static int phase_end(struct rs_run *run, struct phases *p)
 {
 	unsigned i;
 	int ret = 0;
 
+	if (!p->n_open)
+		return 0;
+	ret = run->nodes->flush(run, p->no, p->c, p->n);
+	for (i = 0; !ret && i < p->n; i++) {
+		const struct rs_cross_ops *x = rs_cross_of(p->c[i].l);
+		struct rs_live *l = p->c[i].l;
+		double t0 = rs_now_ms();
+		int r = x->in(run, l, p->c[i].theirs, p->c[i].their_len);
+
+		l->create_ms += rs_now_ms() - t0;
+		ret = settle(run, l, r);
+		if (ret) {
+			i++;
+			break;
+		}
+	}
+	if (ret)
+		drop_open(run, p->c + i, p->n - i);
+	for (unsigned k = 0; k < p->n; k++)
+		rs_free(p->c[k].theirs);
+	memset(p->open, 0, run->s->n_objects * sizeof(*p->open));
+	p->n_open = 0;
+	p->n = 0;
+	p->no++;
+	return ret;
+}
+
+int rs_run_create(struct rs_run *run)
+{
+	struct phases p = { .no = 1 };
+	unsigned i;
+	int ret = 0;
+
 	rs_run_fd_limit(run);
+	if (run->rdv) {
+		unsigned mine = 0;
+
+		/* Room for all of this node's crossing objects in one
+		 * phase, a description's room each. */
+		for (i = 0; i < run->s->n_objects; i++)
+			mine += run->s->create[i]->on_peer != RS_NODE_ANY &&
+				rs_run_here(run, run->s->create[i]);
+		p.open = rs_calloc(run->s->n_objects + 1, sizeof(*p.open));
+		p.c = rs_calloc(mine + 1, sizeof(*p.c));
+		if (!p.open || !p.c) {
+			rs_free(p.open);
+			rs_free(p.c);
+			rs_diag_error(&run->diag, NULL,
+				      "create: out of memory");
+			report_not_created(run, 0);
+			return -ENOMEM;
+		}
+	}
 
 	for (i = 0; i < run->s->n_objects; i++) {
 		struct rs_obj *o = run->s->create[i];
@@ -460,14 +626,23 @@ int rs_run_create(struct rs_run *run)
 			ret = -EINTR;
 			break;
 		}
-		/* Another node makes it; what crosses nodes, every node
-		 * meets on. */
-		if (!rs_run_here(run, o)) {
-			if (o->on_peer != RS_NODE_ANY && run->rdv &&
-			    (ret = run->nodes->swap(run, l, NULL, 0, NULL, 0)))
+		if (run->rdv && needs_open(run, &p, o) &&
+		    (ret = phase_end(run, &p)))
+			break;
+		/* What crosses nodes waits for its phase's end; another
+		 * node's only ends the phase where it should. */
+		if (run->rdv && o->on_peer != RS_NODE_ANY) {
+			p.open[o->index] = true;
+			p.n_open++;
+			if (rs_run_here(run, o) &&
+			    (ret = cross_out(run, &p, l))) {
+				i++;
 				break;
+			}
 			continue;
 		}
+		if (!rs_run_here(run, o))
+			continue;
 		if (!ops || !ops->create) {
 			ret = rs_live_error(run, l, EOPNOTSUPP,
 					    "this engine cannot create a %s",
@@ -482,33 +657,20 @@ int rs_run_create(struct rs_run *run)
 			ret = 0;
 			continue;
 		}
-		if (o->expect_fail)
-			record_expect(l);
-		if (o->expect_fail && !run->dry_run) {
-			int r = judge_expected(run, l, ret);
-
-			/* Failed as the file said: the run goes on. */
-			if (l->state == RS_LIVE_EXPECTED) {
-				ret = 0;
-				continue;
-			}
-			if (!ret) {
-				/* Made after all: it is torn down. */
-				made(run, l);
-				ret = r;
-				i++;
-				break;
-			}
-		}
+		ret = settle(run, l, ret);
 		if (ret) {
-			not_made(run, l);
 			i++;
 			break;
 		}
-		made(run, l);
 	}
+	if (!ret && run->rdv)
+		ret = phase_end(run, &p);
+	else if (ret)
+		drop_open(run, p.c, p.n);
 	if (ret)
 		report_not_created(run, i);
+	rs_free(p.open);
+	rs_free(p.c);
 	return ret;
 }
 

@@ -152,17 +152,57 @@ static inline bool rs_run_here(const struct rs_run *run, const struct rs_obj *o)
 	       rs_obj_on(o, run->node);
 }
 
+/* The most a crossing object tells the node on its other side. */
+#define RS_CROSS_MAX 512
+
 /*
- * What exec's phases say to the other nodes: create, of an object another
- * node makes that crosses nodes (a swap with nothing to give); the step
- * loop, a barrier before each step and an abort when one fails.  The
- * node's part of a run (nodes/nodes.h, a layer above) answers, each as
- * its rs_nodes_*() of the same name; its meeting sets run->nodes along
- * with run->rdv.
+ * One object that crosses nodes (a connection to a QP on another node),
+ * in a phase of creation: made in two halves around the phase's one
+ * exchange (rs_run_create()).  Its kind's rs_cross_ops wrote @mine;
+ * the exchange fills @theirs (rs_malloc'd, @their_len bytes) with what
+ * node @far wrote for it.
+ */
+struct rs_cross {
+	struct rs_live *l;
+	int far;                 /* the node on its other side */
+	uint8_t mine[RS_CROSS_MAX];
+	size_t len;
+	void *theirs;
+	size_t their_len;
+};
+
+/*
+ * What a kind that can cross nodes offers besides its ops (the core's
+ * connection): kept out of struct rdmascn_ops, whose every new member is
+ * a new plugin ABI, as no plugin kind crosses nodes.  out: make this
+ * node's half and write what the far node needs into @buf (@len bytes at
+ * most): their number, or -errno reported.  in: finish with what the far
+ * node's out wrote: 0, or -errno reported.
+ */
+struct rs_cross_ops {
+	const struct rdmascn_ops *ops;      /* the kind's */
+	int (*out)(struct rs_run *run, struct rs_live *l, void *buf,
+		   size_t len);
+	int (*in)(struct rs_run *run, struct rs_live *l, const void *far,
+		  size_t far_len);
+};
+/* A kind's, from its constructor (cross.c holds a few); which @l's
+ * kind has, or NULL: it cannot cross. */
+void rs_cross_add(const struct rs_cross_ops *x);
+const struct rs_cross_ops *rs_cross_of(const struct rs_live *l);
+
+/*
+ * What exec's phases say to the other nodes: create, the descriptions of
+ * a phase's crossing objects (each to its far node only, and theirs
+ * back); the step loop, a barrier before each step and an abort when one
+ * fails.  The node's part of a run (nodes/nodes.h, a layer above)
+ * answers, each as its rs_nodes_*() of the same name; its meeting sets
+ * run->nodes along with run->rdv.  Every node calls flush at the same
+ * plan positions, @n 0 where none of the phase's objects is its own.
  */
 struct rs_run_nodes {
-	int (*swap)(struct rs_run *run, struct rs_live *l, const void *mine,
-		    size_t len, void *theirs, size_t their_len);
+	int (*flush)(struct rs_run *run, unsigned phase, struct rs_cross *c,
+		     unsigned n);
 	int (*barrier)(struct rs_run *run, const char *what);
 	void (*fail)(struct rs_run *run, int code, const char *why);
 };

@@ -55,18 +55,31 @@ int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
 			const struct rs_conn_side *a,
 			const struct rs_conn_side *b);
 /* Between nodes: take @mine's QP (this node's) to RTS towards @far's on
- * another node, their descriptions swapped through the rendezvous (in
- * a dry run, @far's as the file says it). */
+ * another node, whose description @peer came through the rendezvous
+ * (NULL in a dry run: @far's as the file says it). */
 int rs_conn_oob_side(struct rs_run *run, struct rs_live *l,
 		     const struct rs_conn_side *mine,
-		     const struct rs_conn_side *far);
+		     const struct rs_conn_side *far,
+		     const struct rs_peer *peer);
 /* Via rdma_cm: @a connects to @b, which listens; only the sides that
- * are here (@here_a, @here_b) are moved by this process, and between
- * nodes the sides swap their descriptions (b's port among them) once b
- * listens. */
+ * are here (@here_a, @here_b) are moved by this process (a dry run of
+ * one node, or both on this one). */
 int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 		       const struct rs_conn_side *a,
 		       const struct rs_conn_side *b, bool here_a, bool here_b);
+/*
+ * Via rdma_cm between nodes, in two halves around the exchange of the
+ * plan's phase (run.h, struct rs_cross_ops): out makes this node's side
+ * ready (b listens) and writes its description (struct rs_cm_desc) into
+ * @buf, @len bytes at most: its size, or -errno reported; in finishes
+ * with the far side's (a connects to b's address and port, b accepts).
+ */
+int rs_conn_cm_out(struct rs_run *run, struct rs_live *l,
+		   const struct rs_conn_side *a, const struct rs_conn_side *b,
+		   bool here_a, void *buf, size_t len);
+int rs_conn_cm_in(struct rs_run *run, struct rs_live *l,
+		  const struct rs_conn_side *a, const struct rs_conn_side *b,
+		  bool here_a, const void *far, size_t far_len);
 
 /* The bit of event type @t in rs_connection_rt.seen[]. */
 #define CM_BIT(t) ((unsigned)(t) < 32 ? 1u << (t) : 0)

@@ -15,7 +15,6 @@
 #include "caps.h"
 #include "connection.h"
 #include "model.h"
-#include "nodes.h"
 
 /* rdma_resolve_addr() and rdma_resolve_route() give up after this. */
 #define CM_RESOLVE_MS 2000
@@ -306,37 +305,19 @@ static void set_port(struct sockaddr_storage *ss, uint16_t port)
 }
 
 /*
- * Between nodes (@a or @b not here): swap descriptions once b listens
- * (the swap is every node's meeting on this object, so a connects only
- * after b's rdma_listen()); a learns b's GID and port from it.  On
- * one node: b's description as it is.  @addr is b's address as text.
+ * a, between nodes: b's address from b's description @theirs (its GID's,
+ * or the file's ip:), at the port b's listener is bound to; all a learns
+ * of b.  @addr is b's address as text.
  */
-static int cm_meet(struct rs_run *run, struct rs_live *l,
-		   const struct rs_conn_side *a, const struct rs_conn_side *b,
-		   bool here_a, bool here_b, struct sockaddr_storage *ss,
-		   char *addr, size_t addr_len)
+static int cm_far_addr(struct rs_run *run, struct rs_live *l,
+		       const struct cm_desc *theirs,
+		       struct sockaddr_storage *ss, char *addr,
+		       size_t addr_len)
 {
-	struct rs_connection_rt *rt = l->rt;
-	struct cm_desc mine = { 0 }, theirs = { 0 };
-	uint16_t port;
+	uint16_t port = theirs->port;
 	int r;
 
-	if (here_a && here_b)
-		return 0;
-	rs_conn_side_peer(run, l, here_a ? a : b, &mine.peer);
-	if (here_b && rt->listen_id)
-		mine.port = ntohs(rdma_get_src_port(rt->listen_id));
-	if (run->dry_run)
-		return 0;
-	r = rs_nodes_swap(run, l, &mine, sizeof(mine), &theirs,
-			  sizeof(theirs));
-	if (!r)
-		r = rs_conn_uniform(run, l, &mine.peer, &theirs.peer, here_a);
-	if (r || here_b)
-		return r;
-	/* a: b's address from b's description, at the port b has. */
-	port = theirs.port;
-	r = cm_addr(run, l, &theirs.peer, ss, addr, addr_len);
+	r = cm_addr(run, l, &theirs->peer, ss, addr, addr_len);
 	if (r)
 		return r;
 	if (!port)
@@ -351,36 +332,32 @@ static int cm_meet(struct rs_run *run, struct rs_live *l,
 }
 
 /*
- * Connect @a (active: resolves, connects) and @b (passive: listens,
- * accepts).  @here_a, @here_b: which sides this process moves; on one
- * node both, one after the other.  Between nodes each node runs its own
- * half, and the halves meet only through rdma_cm and the swap in
- * cm_meet().
+ * Before a connects: b's address (a's, between nodes, comes with b's
+ * description), the event channel, and b's listener.  @here_a, @here_b:
+ * which sides this process moves; on one node both, one after the other.
+ * Between nodes each node runs its own half, and the halves meet only
+ * through rdma_cm and the descriptions exchanged in between.
  */
-int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
-		       const struct rs_conn_side *a,
-		       const struct rs_conn_side *b, bool here_a, bool here_b)
+static int cm_prepare(struct rs_run *run, struct rs_live *l,
+		      const struct rs_conn_side *b, bool here_a, bool here_b,
+		      struct sockaddr_storage *ss, char *addr, size_t addr_len)
 {
 	const struct rs_connection *conn = l->obj->data;
 	struct rs_connection_rt *rt = l->rt;
-	struct sockaddr_storage ss = { 0 };
-	struct rdma_conn_param pa, pb;
-	/* "[IPv6]:PORT", or a dry run's "ipv4(gid(CONTEXT)):PORT" */
-	char addr[INET6_ADDRSTRLEN + RDMASCN_ID_MAX];
 	struct rs_peer bp;
 	struct rs_call c;
 	int r, fl;
 
-	/* b's address; a's, between nodes, comes in cm_meet(). */
+	/* b's address; a's, between nodes, comes with b's description. */
 	if (here_b || run->dry_run) {
 		rs_conn_side_peer(run, l, b, &bp);
-		r = cm_addr(run, l, &bp, &ss, addr, sizeof(addr));
+		r = cm_addr(run, l, &bp, ss, addr, addr_len);
 		if (r)
 			return r;
 		/* Between nodes, without a port: any free one, which
 		 * travels to a. */
 		if (!here_a && !conn->port && !run->dry_run)
-			set_port(&ss, 0);
+			set_port(ss, 0);
 	}
 
 	rs_call_init(&c, RS_CALL_CREATE, "rdma_create_event_channel");
@@ -399,14 +376,21 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 	}
 
 	/* b listens. */
-	if (here_b) {
-		r = cm_listen(run, l, &ss, addr);
-		if (r)
-			return r;
-	}
-	r = cm_meet(run, l, a, b, here_a, here_b, &ss, addr, sizeof(addr));
-	if (r)
-		return r;
+	return here_b ? cm_listen(run, l, ss, addr) : 0;
+}
+
+/* Connect @a (active: resolves, connects) to @b (passive: accepts) once
+ * b listens at @ss (@addr as text). */
+static int cm_finish(struct rs_run *run, struct rs_live *l,
+		     const struct rs_conn_side *a,
+		     const struct rs_conn_side *b, bool here_a, bool here_b,
+		     struct sockaddr_storage *ss, const char *addr)
+{
+	const struct rs_connection *conn = l->obj->data;
+	struct rs_connection_rt *rt = l->rt;
+	struct rdma_conn_param pa, pb;
+	struct rs_call c;
+	int r = 0;
 
 	/* a finds b, moves its QP to INIT and asks. */
 	if (here_a) {
@@ -419,7 +403,7 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 		rs_call_arg(&c, "timeout_ms", "%u", CM_RESOLVE_MS);
 		if (rs_call_go(run, l, &c))
 			RS_CALL_INT(&c, rdma_resolve_addr(rt->a_id, NULL,
-				(struct sockaddr *)&ss, CM_RESOLVE_MS));
+				(struct sockaddr *)ss, CM_RESOLVE_MS));
 		r = rs_call_done(run, l, &c);
 		if (!r)
 			r = rs_cm_wait(run, l, RDMA_CM_EVENT_ADDR_RESOLVED,
@@ -515,4 +499,72 @@ int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
 	if (!r)
 		rt->established = true;
 	return r;
+}
+
+int rs_conn_cm_connect(struct rs_run *run, struct rs_live *l,
+		       const struct rs_conn_side *a,
+		       const struct rs_conn_side *b, bool here_a, bool here_b)
+{
+	struct sockaddr_storage ss = { 0 };
+	/* "[IPv6]:PORT", or a dry run's "ipv4(gid(CONTEXT)):PORT" */
+	char addr[INET6_ADDRSTRLEN + RDMASCN_ID_MAX];
+	int r;
+
+	r = cm_prepare(run, l, b, here_a, here_b, &ss, addr, sizeof(addr));
+	return r ? r : cm_finish(run, l, a, b, here_a, here_b, &ss, addr);
+}
+
+int rs_conn_cm_out(struct rs_run *run, struct rs_live *l,
+		   const struct rs_conn_side *a, const struct rs_conn_side *b,
+		   bool here_a, void *buf, size_t len)
+{
+	struct rs_connection_rt *rt = l->rt;
+	struct sockaddr_storage ss = { 0 };
+	char addr[INET6_ADDRSTRLEN + RDMASCN_ID_MAX];
+	struct cm_desc mine = { 0 };
+	int r;
+
+	if (len < sizeof(mine))
+		return rs_live_error(run, l, ENOBUFS, "its description "
+				     "takes %zu bytes, %zu are room",
+				     sizeof(mine), len);
+	r = cm_prepare(run, l, b, here_a, !here_a, &ss, addr, sizeof(addr));
+	if (r)
+		return r;
+	rs_conn_side_peer(run, l, here_a ? a : b, &mine.peer);
+	if (!here_a && rt->listen_id)
+		mine.port = ntohs(rdma_get_src_port(rt->listen_id));
+	memcpy(buf, &mine, sizeof(mine));
+	return (int)sizeof(mine);
+}
+
+int rs_conn_cm_in(struct rs_run *run, struct rs_live *l,
+		  const struct rs_conn_side *a, const struct rs_conn_side *b,
+		  bool here_a, const void *far, size_t far_len)
+{
+	struct sockaddr_storage ss = { 0 };
+	char addr[INET6_ADDRSTRLEN + RDMASCN_ID_MAX];
+	struct cm_desc theirs;
+	struct rs_peer bp, self;
+	int r;
+
+	if (far_len != sizeof(theirs))
+		return rs_live_error(run, l, EPROTO, "side %s sent %zu bytes "
+				     "for it, not %zu", here_a ? "b" : "a",
+				     far_len, sizeof(theirs));
+	memcpy(&theirs, far, sizeof(theirs));
+	/* The two ports must agree (docs/nodes.md, "Uniformity") before
+	 * either side connects. */
+	rs_conn_side_peer(run, l, here_a ? a : b, &self);
+	r = rs_conn_uniform(run, l, &self, &theirs.peer, here_a);
+	if (r)
+		return r;
+	if (here_a) {
+		r = cm_far_addr(run, l, &theirs, &ss, addr, sizeof(addr));
+	} else {
+		/* b listens already; its address names it in messages. */
+		rs_conn_side_peer(run, l, b, &bp);
+		r = cm_addr(run, l, &bp, &ss, addr, sizeof(addr));
+	}
+	return r ? r : cm_finish(run, l, a, b, here_a, !here_a, &ss, addr);
 }

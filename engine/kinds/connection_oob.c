@@ -12,7 +12,6 @@
 #include "connection.h"
 #include "peer.h"
 #include "macros.h"
-#include "nodes.h"
 
 static int oob_access(struct rs_run *run, const struct rs_conn_side *s)
 {
@@ -189,24 +188,27 @@ int rs_conn_oob_connect(struct rs_run *run, struct rs_live *l,
 
 int rs_conn_oob_side(struct rs_run *run, struct rs_live *l,
 		     const struct rs_conn_side *mine,
-		     const struct rs_conn_side *far)
+		     const struct rs_conn_side *far,
+		     const struct rs_peer *peer)
 {
 	static const enum ibv_qp_state states[] = {
 		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS,
 	};
-	struct rs_peer self, peer;
+	struct rs_peer self, theirs;
 	int r = 0;
 
 	rs_conn_side_peer(run, l, mine, &self);
-	if (run->dry_run)
-		rs_conn_side_peer(run, l, far, &peer);
-	else
-		r = rs_nodes_swap(run, l, &self, sizeof(self), &peer,
-				  sizeof(peer));
-	if (!r)
-		r = rs_conn_uniform(run, l, &self, &peer,
+	/* A dry run of one node: the far side as the file says it.
+	 * From the far node: the two ports must agree (docs/nodes.md,
+	 * "Uniformity") before the QP leaves RESET. */
+	if (!peer) {
+		rs_conn_side_peer(run, l, far, &theirs);
+		peer = &theirs;
+	} else {
+		r = rs_conn_uniform(run, l, &self, peer,
 				    !strcmp(mine->name, "a"));
+	}
 	for (size_t i = 0; !r && i < RS_N(states); i++)
-		r = oob_to(run, l, mine, &self, &peer, states[i]);
+		r = oob_to(run, l, mine, &self, peer, states[i]);
 	return r;
 }

@@ -17,7 +17,7 @@
 
 #include "kinds.h"
 #include "live.h"
-#include "nodes.h"
+#include "run.h"
 #include "peer.h"
 #include "value.h"
 
@@ -194,8 +194,11 @@ static bool ah_far_side(struct rs_run *run, struct rs_live *l)
 	       l->obj->on != run->node;
 }
 
-/* The description of the QP @l's `to:` names: 0, or -errno reported. */
-static int ah_to(struct rs_run *run, struct rs_live *l, struct rs_peer *ret)
+/* The description of the QP @l's `to:` names: its own where it is
+ * here (or in a dry run), else @far, what its node sent (ah_cross_in()):
+ * 0, or -errno reported. */
+static int ah_to(struct rs_run *run, struct rs_live *l,
+		 const struct rs_peer *far, struct rs_peer *ret)
 {
 	const struct rs_ah *a = l->obj->data;
 	struct rs_live *ql = rs_live_find(run, a->to);
@@ -204,20 +207,18 @@ static int ah_to(struct rs_run *run, struct rs_live *l, struct rs_peer *ret)
 		qp_peer(run, ql, ret);
 		return 0;
 	}
-	memset(ret, 0, sizeof(*ret));
-	return rs_nodes_swap(run, l, NULL, 0, ret, sizeof(*ret));
+	if (!far)
+		return rs_live_error(run, l, EPROTO, "no description of "
+				     "qp '%s' came from node '%s'", a->to,
+				     rs_node_name(run->s, ql->obj->on));
+	*ret = *far;
+	return 0;
 }
 
-static int ah_give(struct rs_run *run, struct rs_live *l)
-{
-	const struct rs_ah *a = l->obj->data;
-	struct rs_peer p;
-
-	qp_peer(run, rs_live_find(run, a->to), &p);
-	return rs_nodes_swap(run, l, &p, sizeof(p), NULL, 0);
-}
-
-static int ah_create(struct rs_run *run, struct rs_live *l)
+/* Make @l; @far: the description of its `to:` QP from that QP's node,
+ * or NULL where it is here. */
+static int ah_make(struct rs_run *run, struct rs_live *l,
+		   const struct rs_peer *far)
 {
 	const struct rs_ah *a = l->obj->data;
 	struct rs_ah_rt *rt = l->rt;
@@ -230,10 +231,11 @@ static int ah_create(struct rs_run *run, struct rs_live *l)
 	struct rs_call c;
 	int ret;
 
-	/* A dry run of that node: nothing to give yet. */
+	/* The QP's node (a dry run of it): it only describes the QP
+	 * (ah_cross_out()). */
 	if (a->to && ah_far_side(run, l))
-		return run->dry_run ? 0 : ah_give(run, l);
-	if (a->to && (ret = ah_to(run, l, &to)))
+		return 0;
+	if (a->to && (ret = ah_to(run, l, far, &to)))
 		return ret;
 	if (cl != pd_cl)
 		return rs_live_error(run, l, EINVAL, "qp: '%s' is on context "
@@ -373,6 +375,49 @@ static int ah_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 	return 0;
 }
 
+static int ah_create(struct rs_run *run, struct rs_live *l)
+{
+	return ah_make(run, l, NULL);
+}
+
+/*
+ * Across nodes (`to:` a QP on another node, docs/nodes.md "Addresses"):
+ * in the phase's one exchange the QP's node sends that QP's description
+ * and makes nothing; the AH's node sends nothing and makes the AH from
+ * it.
+ */
+static int ah_cross_out(struct rs_run *run, struct rs_live *l, void *buf,
+			size_t len)
+{
+	const struct rs_ah *a = l->obj->data;
+	struct rs_peer p;
+
+	if (!ah_far_side(run, l))
+		return 0;
+	if (len < sizeof(p))
+		return rs_live_error(run, l, ENOBUFS, "its description takes "
+				     "%zu bytes, %zu are room", sizeof(p), len);
+	qp_peer(run, rs_live_find(run, a->to), &p);
+	memcpy(buf, &p, sizeof(p));
+	return (int)sizeof(p);
+}
+
+static int ah_cross_in(struct rs_run *run, struct rs_live *l,
+		       const void *far, size_t far_len)
+{
+	struct rs_peer p;
+
+	if (ah_far_side(run, l))
+		return 0;
+	if (far_len != sizeof(p))
+		return rs_live_error(run, l, EPROTO, "node '%s' sent %zu "
+				     "bytes for it, not %zu",
+				     rs_node_name(run->s, l->obj->on_peer),
+				     far_len, sizeof(p));
+	memcpy(&p, far, sizeof(p));
+	return ah_make(run, l, &p);
+}
+
 const struct rdmascn_ops rs_ops_ah = {
 	.rt_size = sizeof(struct rs_ah_rt),
 	.check_caps = ah_check_caps,
@@ -381,3 +426,14 @@ const struct rdmascn_ops rs_ops_ah = {
 	.as_ah = ah_as_ah,
 	.describe = ah_describe,
 };
+
+static const struct rs_cross_ops ah_cross = {
+	.ops = &rs_ops_ah,
+	.out = ah_cross_out,
+	.in = ah_cross_in,
+};
+
+__attribute__((constructor)) static void ah_cross_add(void)
+{
+	rs_cross_add(&ah_cross);
+}

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "caps.h"
 #include "connection.h"
@@ -164,12 +165,69 @@ static int conn_create(struct rs_run *run, struct rs_live *l)
 		return rs_conn_cm_connect(run, l, &a, &b,
 					  rs_run_here(run, a.l->obj),
 					  rs_run_here(run, b.l->obj));
-	/* Without a role (a dry run of every node) both sides are here. */
+	/* Without a role (a dry run of every node) both sides are here;
+	 * with one, a dry run has the far side from the file (a run
+	 * between nodes crosses: conn_cross_out(), conn_cross_in()). */
 	if (l->obj->on_peer != RS_NODE_ANY && run->node != RS_NODE_ANY)
 		return rs_run_here(run, a.l->obj) ?
-		       rs_conn_oob_side(run, l, &a, &b) :
-		       rs_conn_oob_side(run, l, &b, &a);
+		       rs_conn_oob_side(run, l, &a, &b, NULL) :
+		       rs_conn_oob_side(run, l, &b, &a, NULL);
 	return rs_conn_oob_connect(run, l, &a, &b);
+}
+
+/* Between nodes, this node's side: its QP's description (oob), or its
+ * rdma_cm half ready and described. */
+static int conn_cross_out(struct rs_run *run, struct rs_live *l, void *buf,
+			  size_t len)
+{
+	const struct rs_connection *conn = l->obj->data;
+	struct rs_conn_side a, b;
+	struct rs_peer self;
+	bool here_a;
+	int r;
+
+	side_get(run, l, "a", conn->a, &a);
+	side_get(run, l, "b", conn->b, &b);
+	r = pair_check(run, l, conn, &a, &b);
+	if (r)
+		return r;
+	mtu_warn(run, l, &a, &b);
+	here_a = rs_run_here(run, a.l->obj);
+	if (conn->via == RS_VIA_RDMA_CM)
+		return rs_conn_cm_out(run, l, &a, &b, here_a, buf, len);
+	if (len < sizeof(self))
+		return rs_live_error(run, l, ENOBUFS, "its description "
+				     "takes %zu bytes, %zu are room",
+				     sizeof(self), len);
+	rs_conn_side_peer(run, l, here_a ? &a : &b, &self);
+	memcpy(buf, &self, sizeof(self));
+	return (int)sizeof(self);
+}
+
+/* ... and to RTS with the far side's description. */
+static int conn_cross_in(struct rs_run *run, struct rs_live *l,
+			 const void *far, size_t far_len)
+{
+	const struct rs_connection *conn = l->obj->data;
+	struct rs_conn_side a, b;
+	struct rs_peer peer;
+	bool here_a;
+
+	side_get(run, l, "a", conn->a, &a);
+	side_get(run, l, "b", conn->b, &b);
+	here_a = rs_run_here(run, a.l->obj);
+	if (conn->via == RS_VIA_RDMA_CM)
+		return rs_conn_cm_in(run, l, &a, &b, here_a, far, far_len);
+	if (far_len != sizeof(peer))
+		return rs_live_error(run, l, EPROTO, "node '%s' sent %zu "
+				     "bytes for it, not %zu",
+				     rs_node_name(run->s, here_a ?
+						  l->obj->on_peer :
+						  l->obj->on),
+				     far_len, sizeof(peer));
+	memcpy(&peer, far, sizeof(peer));
+	return here_a ? rs_conn_oob_side(run, l, &a, &b, &peer) :
+	       rs_conn_oob_side(run, l, &b, &a, &peer);
 }
 
 static void conn_destroy(struct rs_run *run, struct rs_live *l)
@@ -312,3 +370,14 @@ const struct rdmascn_ops rs_ops_connection = {
 	.uses_rdma_cm = conn_uses_rdma_cm,
 	.as_link = conn_as_link,
 };
+
+static const struct rs_cross_ops conn_cross = {
+	.ops = &rs_ops_connection,
+	.out = conn_cross_out,
+	.in = conn_cross_in,
+};
+
+__attribute__((constructor)) static void conn_cross_add(void)
+{
+	rs_cross_add(&conn_cross);
+}

@@ -4,13 +4,16 @@
  * the other nodes through the rendezvous (rendezvous.h).  Before anything
  * is created the nodes meet (same scenario, same params, the same
  * nodes); every node walks the same plan, so each collective below is
- * reached by all of them in the same order: one all-gather per object
- * that crosses nodes (a node not in it gives nothing), one for the
- * remote MRs once all is created, a barrier before each step.  At the
- * end they agree on one verdict and send the run record to the leader,
- * which keeps every node's in its own (`node_runs`) and writes that one.
- * A failure here is the run's: reported, and the other nodes told
- * (rs_rdv_abort()).
+ * reached by all of them in the same order: one exchange per phase of
+ * creation, in which each crossing object's description goes to the node
+ * on its other side only (rs_nodes_flush()); one once all is created, in
+ * which each MR and QP goes to the nodes whose objects and steps refer to
+ * it (rs_nodes_publish()); a barrier before each step.  At the end they
+ * agree on one verdict and send the run record to the leader, which
+ * keeps every node's in its own (`node_runs`) and writes that one.
+ * What each exchange sent and received is in the record, under
+ * `node.exchanges`.  A failure here is the run's: reported, and the
+ * other nodes told (rs_rdv_abort()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -83,7 +86,7 @@ static const char *run_id(char *buf, size_t len)
 }
 
 static const struct rs_run_nodes nodes_ops = {
-	.swap = rs_nodes_swap,
+	.flush = rs_nodes_flush,
 	.barrier = rs_nodes_barrier,
 	.fail = rs_nodes_fail,
 };
@@ -163,39 +166,72 @@ static int rdv_failed(struct rs_run *run, int r, const char *err)
 	return r;
 }
 
-int rs_nodes_swap(struct rs_run *run, struct rs_live *l, const void *mine,
-		  size_t len, void *theirs, size_t their_len)
+/* What an exchange @tag of this node sent and received, in the record. */
+static void record_exchange(struct rs_run *run, const char *tag,
+			    const struct rs_rdv_msg *out, unsigned n_out,
+			    const struct rs_rdv_msg *in, unsigned n_in,
+			    double ms)
 {
-	struct rs_obj *o = l->obj;
-	unsigned n = rs_nodes_count(run->s);
-	struct rs_rdv_blob *all;
-	char tag[RS_RDV_TAG_MAX + 1], err[1024] = "";
-	int far, r;
+	struct rs_val *node = (struct rs_val *)rs_val_get(run->rec->root,
+							  "node");
+	struct rs_val *list, *e;
+	uint64_t sent = 0, got = 0;
 
-	if (!run->rdv)
-		return -ENOTCONN;
-	/* The node on the other side of it from here. */
-	far = o->on == run->node ? o->on_peer : o->on;
-	snprintf(tag, sizeof(tag), "object %s", o->id);
-	all = rs_calloc(n, sizeof(*all));
-	if (!all)
-		return rdv_failed(run, -ENOMEM, err);
-	r = rs_rdv_allgather(run->rdv, tag, mine, len, all, err, sizeof(err));
-	if (r) {
-		rs_free(all);
-		return rdv_failed(run, r, err);
+	if (!node)
+		return;
+	list = (struct rs_val *)rs_val_get(node, "exchanges");
+	if (!list)
+		list = rs_val_put_arr(node, "exchanges");
+	for (unsigned i = 0; i < n_out; i++)
+		sent += out[i].len;
+	for (unsigned i = 0; i < n_in; i++)
+		got += in[i].len;
+	e = rs_val_push_obj(list);
+	rs_val_put_str(e, "phase", tag);
+	rs_val_put_u64(e, "sent", n_out);
+	rs_val_put_u64(e, "sent_bytes", sent);
+	rs_val_put_u64(e, "received", n_in);
+	rs_val_put_u64(e, "received_bytes", got);
+	rs_val_put_double(e, "ms", ms);
+}
+
+int rs_nodes_flush(struct rs_run *run, unsigned phase, struct rs_cross *c,
+		   unsigned n)
+{
+	struct rs_rdv_msg *out = rs_calloc(n + 1, sizeof(*out));
+	struct rs_rdv_msg *want = rs_calloc(n + 1, sizeof(*want));
+	char tag[RS_RDV_TAG_MAX + 1], err[1024] = "";
+	double t0 = rs_now_ms();
+	int r = -ENOMEM;
+
+	if (!run->rdv) {
+		r = -ENOTCONN;
+		goto out;
 	}
-	if (theirs && (far < 0 || all[far].len != their_len)) {
-		rs_live_error(run, l, EPROTO, "node '%s' sent %zu bytes for "
-			      "it, not %zu", rs_node_name(run->s, far),
-			      far < 0 ? 0 : all[far].len, their_len);
-		r = -EPROTO;
-	} else if (theirs) {
-		memcpy(theirs, all[far].data, their_len);
+	if (!out || !want)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		out[i] = (struct rs_rdv_msg){ (unsigned)c[i].far,
+					c[i].l->obj->index, c[i].mine,
+					c[i].len };
+		want[i] = (struct rs_rdv_msg){ (unsigned)c[i].far,
+					 c[i].l->obj->index, NULL, 0 };
 	}
-	rs_rdv_blobs_free(all, n);
-	rs_free(all);
-	return r;
+	snprintf(tag, sizeof(tag), "create phase %u", phase);
+	r = rs_rdv_exchange(run->rdv, tag, out, n, want, n, err, sizeof(err));
+	if (!r)
+		record_exchange(run, tag, out, n, want, n, rs_now_ms() - t0);
+	for (unsigned i = 0; i < n; i++) {
+		/* Theirs is the phase's to free. */
+		c[i].theirs = r ? NULL : want[i].data;
+		c[i].their_len = want[i].len;
+		if (r)
+			rs_free(want[i].data);
+	}
+out:
+	rs_free(out);
+	rs_free(want);
+	return r ? rdv_failed(run, r, err) : 0;
 }
 
 /* What a poster needs of an MR or a QP on another node. */
@@ -271,35 +307,158 @@ static void far_take(struct rs_run *run, const struct far_obj *f)
 	}
 }
 
+/* Node @node needs object @index of another node. */
+struct need {
+	uint32_t index;
+	uint32_t node;
+};
+
+static int by_need(const void *a, const void *b)
+{
+	const struct need *x = a, *y = b;
+
+	return x->index != y->index ? (x->index > y->index) -
+				      (x->index < y->index) :
+	       (x->node > y->node) - (x->node < y->node);
+}
+
+/* @x, which runs on @node, refers to @t across nodes: noted in @ret. */
+static void need_add(struct need *ret, size_t *n, const struct rs_obj *t,
+		     int node)
+{
+	if (node == RS_NODE_ANY || node == t->on)
+		return;
+	ret[*n].index = t->index;
+	ret[(*n)++].node = (uint32_t)node;
+}
+
+/*
+ * Who needs which MR or QP of another node, the same on every node: each
+ * node where an object or a step runs (its node, and its far node's half)
+ * needs what its references name on other nodes (on its own node only a
+ * spanning one can, on the far half's any).  A crossing
+ * object (a connection) had its far side's description in its phase.
+ * Sorted by object, then node, each pair once; *@ret_n of them.
+ */
+static struct need *needs_of(struct rs_run *run, size_t *ret_n)
+{
+	const struct rs_scenario *s = run->s;
+	unsigned nodes = rs_nodes_count(s);
+	size_t n = 0, max = 0, k = 0;
+	struct need *ret;
+
+	for (unsigned i = 0; i < s->n_objects + s->n_steps; i++) {
+		const struct rs_obj *x = i < s->n_objects ? s->create[i] :
+					 s->steps[i - s->n_objects];
+
+		max += (size_t)x->n_edges * (x->on == RS_NODE_ANY ? nodes : 2);
+	}
+	ret = rs_calloc(max + 1, sizeof(*ret));
+	if (!ret)
+		return NULL;
+	for (unsigned i = 0; i < s->n_objects + s->n_steps; i++) {
+		const struct rs_obj *x = i < s->n_objects ? s->create[i] :
+					 s->steps[i - s->n_objects];
+
+		if (!x->kind->step && rs_cross_of(&run->live[x->index]))
+			continue;
+		for (unsigned e = 0; e < x->n_edges; e++) {
+			const struct rs_obj *t = x->edges[e].to;
+
+			/* Not only the spanning ones: a pingpong's
+			 * answering half also names the measuring side's
+			 * qp and buffer (op: write writes into it). */
+			if (x->edges[e].order_only ||
+			    t->kind->step || t->index >= s->n_objects ||
+			    t->on == RS_NODE_ANY)
+				continue;
+			if (x->on == RS_NODE_ANY) {
+				for (unsigned nd = 0; nd < nodes; nd++)
+					need_add(ret, &n, t, (int)nd);
+				continue;
+			}
+			need_add(ret, &n, t, x->on);
+			/* A step's far half runs there only when it has
+			 * one (a pingpong's peer), an object's always. */
+			if (x->on_peer != RS_NODE_ANY &&
+			    (!x->kind->step || rs_step_on(x, x->on_peer)))
+				need_add(ret, &n, t, x->on_peer);
+		}
+	}
+	qsort(ret, n, sizeof(*ret), by_need);
+	for (size_t i = 0; i < n; i++)
+		if (!k || by_need(&ret[k - 1], &ret[i]))
+			ret[k++] = ret[i];
+	*ret_n = k;
+	return ret;
+}
+
 int rs_nodes_publish(struct rs_run *run)
 {
-	unsigned n = rs_nodes_count(run->s), k = 0;
-	struct far_obj *mine = rs_calloc(run->s->n_objects + 1, sizeof(*mine));
-	struct rs_rdv_blob *all = rs_calloc(n, sizeof(*all));
+	unsigned self = (unsigned)run->node, n_out = 0, n_want = 0;
+	size_t n = 0;
+	struct need *need = needs_of(run, &n);
+	struct far_obj *mine = NULL;
+	struct rs_rdv_msg *out = NULL, *want = NULL;
+	double t0 = rs_now_ms();
 	char err[1024] = "";
-	int r;
+	int r = -ENOMEM;
 
-	if (!mine || !all) {
-		rs_free(mine);
-		rs_free(all);
-		return rdv_failed(run, -ENOMEM, err);
-	}
-	for (unsigned i = 0; i < run->s->n_objects; i++)
-		if (!far_of(run, i, &mine[k]))
-			k++;
-	r = rs_rdv_allgather(run->rdv, "remote objects", mine,
-			     k * sizeof(*mine), all, err, sizeof(err));
-	for (unsigned j = 0; !r && j < n; j++) {
-		const struct far_obj *f = all[j].data;
+	if (!need)
+		return rdv_failed(run, r, err);
+	mine = rs_calloc(n + 1, sizeof(*mine));
+	out = rs_calloc(n + 1, sizeof(*out));
+	want = rs_calloc(n + 1, sizeof(*want));
+	if (!mine || !out || !want)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_obj *t = run->live[need[i].index].obj;
 
-		if ((int)j == run->node)
-			continue;
-		for (size_t e = 0; e < all[j].len / sizeof(*f); e++)
-			far_take(run, &f[e]);
+		if (t->on == run->node) {
+			/* Nothing to tell of it (not an mr nor a qp):
+			 * an empty one, which the other waits for. */
+			if (far_of(run, need[i].index, &mine[n_out]))
+				mine[n_out].what = 0;
+			out[n_out] = (struct rs_rdv_msg){ need[i].node,
+						    need[i].index,
+						    &mine[n_out],
+						    sizeof(*mine) };
+			n_out++;
+		} else if (need[i].node == self) {
+			want[n_want++] = (struct rs_rdv_msg){ (unsigned)t->on,
+							need[i].index, NULL,
+							0 };
+		}
 	}
-	rs_rdv_blobs_free(all, n);
-	rs_free(all);
+	r = rs_rdv_exchange(run->rdv, "remote objects", out, n_out, want,
+			    n_want, err, sizeof(err));
+	for (unsigned i = 0; !r && i < n_want; i++) {
+		struct far_obj f;
+
+		if (want[i].len != sizeof(f)) {
+			snprintf(err, sizeof(err), "node '%s' sent %zu bytes "
+				 "for '%s', not %zu",
+				 rs_node_name(run->s, (int)want[i].peer),
+				 want[i].len,
+				 run->live[want[i].key].obj->id, sizeof(f));
+			r = -EPROTO;
+			break;
+		}
+		memcpy(&f, want[i].data, sizeof(f));
+		/* Only what it was asked for. */
+		if (f.index == want[i].key)
+			far_take(run, &f);
+	}
+	if (!r)
+		record_exchange(run, "remote objects", out, n_out, want,
+				n_want, rs_now_ms() - t0);
+out:
+	for (unsigned i = 0; want && i < n_want; i++)
+		rs_free(want[i].data);
+	rs_free(want);
+	rs_free(out);
 	rs_free(mine);
+	rs_free(need);
 	return r ? rdv_failed(run, r, err) : 0;
 }
 
@@ -317,36 +476,15 @@ int rs_nodes_barrier(struct rs_run *run, const char *what)
 int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 		   int *ret_all)
 {
-	unsigned n = rs_nodes_count(run->s);
-	struct rs_rdv_blob *all;
 	char err[1024] = "";
-	int32_t v = mine;
 	int r;
 
 	*ret_all = mine;
 	if (!run->rdv)
 		return 0;
-	all = rs_calloc(n, sizeof(*all));
-	if (!all)
-		return rdv_failed(run, -ENOMEM, err);
-	r = rs_rdv_allgather(run->rdv, what, &v, sizeof(v), all, err,
-			     sizeof(err));
-	for (unsigned j = 0; !r && j < n; j++) {
-		if (all[j].len != sizeof(v))
-			continue;
-		memcpy(&v, all[j].data, sizeof(v));
-		/* Only a code rdmascn exits with is a node's word. */
-		if (!rs_exit_valid(v)) {
-			snprintf(err, sizeof(err), "node '%s' gave %d at "
-				 "'%s', which is no exit code of rdmascn",
-				 rs_node_name(run->s, (int)j), (int)v, what);
-			r = -EPROTO;
-			break;
-		}
-		*ret_all = rs_rdv_worst(*ret_all, v);
-	}
-	rs_rdv_blobs_free(all, n);
-	rs_free(all);
+	/* A reduce: the leader keeps the worst and sends that one code
+	 * back, not every node's to every node. */
+	r = rs_rdv_agree(run->rdv, what, mine, ret_all, err, sizeof(err));
 	return r ? rdv_failed(run, r, err) : 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct rs_cross;
 struct rs_live;
 struct rs_run;
 struct rs_scenario;
@@ -51,10 +52,14 @@ struct rs_nodes_conf {
  * Each 0, or -errno with the reason in run->diag.
  * meet: before anything is created, into run->rdv (and run->nodes, for
  * exec's phases); -EINVAL: the nodes disagree, each difference named.
- * agree: the worst of every node's @mine.
- * swap: object @l crosses to another node: give @mine, get what that
- * node gave (@their_len bytes; @theirs NULL: a node not in it).
- * publish: the MRs and QPs made here, to the others (rs_live.far).
+ * agree: the worst of every node's @mine (a reduce at the leader).
+ * flush: the end of creation's phase @phase (exec/run.c): each of this
+ * node's crossing objects @c (@n of them, maybe none) gives its
+ * description to its far node and gets that node's, in one exchange of
+ * every node.
+ * publish: the MRs and QPs made here, each to the nodes whose objects or
+ * steps refer to it, and theirs that this node's refer to (rs_live.far).
+ * Each exchange's counts and bytes go to the record's node.exchanges.
  * barrier: all at @what.
  * fail: tell the others this node failed with exit code @code (the
  * first error, if no @why), which becomes their verdict too.
@@ -70,8 +75,8 @@ void rs_uniform_free(char **v, unsigned n);
 int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *c);
 int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 		   int *ret_all);
-int rs_nodes_swap(struct rs_run *run, struct rs_live *l, const void *mine,
-		  size_t len, void *theirs, size_t their_len);
+int rs_nodes_flush(struct rs_run *run, unsigned phase, struct rs_cross *c,
+		   unsigned n);
 int rs_nodes_publish(struct rs_run *run);
 int rs_nodes_barrier(struct rs_run *run, const char *what);
 void rs_nodes_fail(struct rs_run *run, int code, const char *why);

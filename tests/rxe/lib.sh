@@ -124,3 +124,87 @@ run_bg() {
 		{ kill -KILL $pid; cat "$tmp/out" "$tmp/err"; fail "never got to the step"; }
 	sleep 0.3
 }
+
+# node_ok NAME OUT ERR RC WANT: one node's run ended with WANT, torn down
+# in reverse, nothing left behind (the run's --check-leaks).
+# Under a launcher every line of a node's output starts with "[NODE] "
+# and has no escape byte: checked, then the prefix is taken off for the
+# checks below.
+node_ok() {
+	local what=$1 out=$2 err=$3 got=$4 want=$5 node
+	[ "$got" = "$want" ] || { cat "$out" "$err"; fail "$what: exit $got, want $want"; }
+	node=$(sed -n '1s/^\(\[[a-z_0-9]*\(\[[0-9]*\]\)\{0,1\}\] \).*/\1/p' "$out")
+	if [ -n "$node" ]; then
+		if grep -qvF "$node" "$out" "$err" || grep -q $'\033' "$out" "$err"; then
+			cat "$out" "$err"; fail "$what: a line without '$node', or an escape byte"
+		fi
+		sed "s/^\[[a-z_0-9]*\(\[[0-9]*\]\)\{0,1\}\] //" "$out" >"$out.plain"
+		out=$out.plain
+	fi
+	if [ "$(created "$out" | tac)" != "$(destroyed "$out")" ]; then
+		cat "$out"; fail "$what: teardown is not the reverse of creation"
+	fi
+	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
+}
+# keep_rec JSON RC WHAT: have the record checked when the test ends.
+keep_rec() {
+	[ -s "$1" ] || fail "$3: no record $1"
+	nrec=$((nrec + 1))
+	cp "$1" "$tmp/recs/$nrec.json"
+	echo "$tmp/recs/$nrec.json:$2 $3" >>"$tmp/recs/list"
+}
+# by_hand FILE WANT NODE... -- ARGS: one process per NODE (--node), the
+# last started first node last, each with --check-leaks and its own
+# output in $tmp/NODE.{out,err,json}; each must exit WANT.
+by_hand() {
+	local f=$1 want=$2 n pids=() nodes=()
+	shift 2
+	while [ "$1" != -- ]; do nodes+=("$1"); shift; done
+	shift
+	for n in "${nodes[@]}"; do
+		"$rdmascn" run --node "$n" --check-leaks --json "$tmp/$n.json" \
+			"$@" "$f" >"$tmp/$n.out" 2>"$tmp/$n.err" &
+		pids+=($!)
+	done
+	for i in "${!nodes[@]}"; do
+		wait "${pids[$i]}"
+		node_ok "${f##*/} node ${nodes[$i]}" "$tmp/${nodes[$i]}.out" \
+			"$tmp/${nodes[$i]}.err" $? "$want"
+	done
+}
+
+# veth_rxe_up: two rxe devices on the two ends of a veth pair, rxe_a on
+# veth2 (10.98.0.1) and rxe_b on veth3 (10.98.0.2), the traffic between
+# the two local addresses sent over the veth rather than lo (a routing
+# table each way ahead of the local one, the far end accepting a local
+# source); veth_rxe_down: the VM as the other tests know it (rxe0 only,
+# the local table first).  Run again by a trap, down keeps the status it
+# came with.
+veth_rxe_up() {
+	ip link add veth2 type veth peer name veth3 &&
+	ip addr add 10.98.0.1/24 dev veth2 && ip addr add 10.98.0.2/24 dev veth3 &&
+	ip link set veth2 up && ip link set veth3 up &&
+	ip route add 10.98.0.2/32 dev veth2 src 10.98.0.1 table 100 &&
+	ip route add 10.98.0.1/32 dev veth3 src 10.98.0.2 table 101 &&
+	ip rule add pref 10 iif lo to 10.98.0.2 lookup 100 &&
+	ip rule add pref 11 iif lo to 10.98.0.1 lookup 101 &&
+	ip rule add pref 100 lookup local && ip rule del pref 0 lookup local &&
+	sysctl -qw net.ipv4.conf.veth2.accept_local=1 net.ipv4.conf.veth3.accept_local=1 \
+		net.ipv4.conf.veth2.rp_filter=0 net.ipv4.conf.veth3.rp_filter=0 \
+		net.ipv4.conf.all.rp_filter=0 &&
+	ip neigh add 10.98.0.2 lladdr "$(cat /sys/class/net/veth3/address)" dev veth2 nud permanent &&
+	ip neigh add 10.98.0.1 lladdr "$(cat /sys/class/net/veth2/address)" dev veth3 nud permanent &&
+	rdma link add rxe_a type rxe netdev veth2 && rdma link add rxe_b type rxe netdev veth3
+}
+veth_rxe_down() {
+	local st=$?
+	[ -e /sys/class/net/veth2 ] || return $st
+	rdma link delete rxe_a 2>/dev/null
+	rdma link delete rxe_b 2>/dev/null
+	ip link delete veth2 2>/dev/null
+	ip rule del pref 10 2>/dev/null
+	ip rule del pref 11 2>/dev/null
+	ip rule add pref 0 lookup local 2>/dev/null
+	ip rule del pref 100 lookup local 2>/dev/null
+	return $st
+}

@@ -9,9 +9,11 @@
 # (roles from OMPI_COMM_WORLD_RANK/SIZE, read back from the records),
 # the 4-node UD fan-out by mpirun -np 4, rc_pingpong by Slurm's
 # variables set by hand, rdma_cm and the failing bad-rkey one by --node
-# (each node exits 1). Last, uniformity: two rxe devices on a veth pair,
-# equal MTUs pass over it, different ones end both nodes with exit 3
-# at the connection naming both.
+# (each node exits 1); a 4-node ring (oob, then rdma_cm) whose records
+# say one exchange for its connections and only each node's own
+# descriptions received. Last, uniformity: two rxe devices on a veth
+# pair, equal MTUs pass over it, different ones end both nodes with
+# exit 3 at the connection naming both.
 set -u
 rdmascn=$1 scn=$2
 . "$(dirname "$0")/lib.sh"
@@ -131,53 +133,6 @@ ok "a node's device: b opened its node's nosuch0, not any: both exit 3: $(grep -
 scn=$scn/nodes
 unset OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE SLURM_PROCID SLURM_NTASKS \
 	PMI_RANK PMI_SIZE PMIX_RANK
-# node_ok NAME OUT ERR RC WANT: one node's run ended with WANT, torn down
-# in reverse, nothing left behind (the run's --check-leaks).
-# Under a launcher every line of a node's output starts with "[NODE] "
-# and has no escape byte: checked, then the prefix is taken off for the
-# checks below.
-node_ok() {
-	local what=$1 out=$2 err=$3 got=$4 want=$5 node
-	[ "$got" = "$want" ] || { cat "$out" "$err"; fail "$what: exit $got, want $want"; }
-	node=$(sed -n '1s/^\(\[[a-z_0-9]*\] \).*/\1/p' "$out")
-	if [ -n "$node" ]; then
-		if grep -qvF "$node" "$out" "$err" || grep -q $'\033' "$out" "$err"; then
-			cat "$out" "$err"; fail "$what: a line without '$node', or an escape byte"
-		fi
-		sed "s/^\[[a-z_0-9]*\] //" "$out" >"$out.plain"
-		out=$out.plain
-	fi
-	if [ "$(created "$out" | tac)" != "$(destroyed "$out")" ]; then
-		cat "$out"; fail "$what: teardown is not the reverse of creation"
-	fi
-	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
-}
-# keep_rec JSON RC WHAT: have the record checked when the test ends.
-keep_rec() {
-	[ -s "$1" ] || fail "$3: no record $1"
-	nrec=$((nrec + 1))
-	cp "$1" "$tmp/recs/$nrec.json"
-	echo "$tmp/recs/$nrec.json:$2 $3" >>"$tmp/recs/list"
-}
-# by_hand FILE WANT NODE... -- ARGS: one process per NODE (--node), the
-# last started first node last, each with --check-leaks and its own
-# output in $tmp/NODE.{out,err,json}; each must exit WANT.
-by_hand() {
-	local f=$1 want=$2 n pids=() nodes=()
-	shift 2
-	while [ "$1" != -- ]; do nodes+=("$1"); shift; done
-	shift
-	for n in "${nodes[@]}"; do
-		"$rdmascn" run --node "$n" --check-leaks --json "$tmp/$n.json" \
-			"$@" "$f" >"$tmp/$n.out" 2>"$tmp/$n.err" &
-		pids+=($!)
-	done
-	for i in "${!nodes[@]}"; do
-		wait "${pids[$i]}"
-		node_ok "${f##*/} node ${nodes[$i]}" "$tmp/${nodes[$i]}.out" \
-			"$tmp/${nodes[$i]}.err" $? "$want"
-	done
-}
 
 # Each rank: rdmascn ARGS with its output in PREFIX.RANK.{out,err}; its
 # record, where it writes one, in PREFIX.RANK.json.
@@ -275,6 +230,35 @@ done
 keep_rec "$tmp/mpi.0.json" 0 "mpirun ud_fanout rank 0"
 ok "mpirun -np 4 ud_fanout: one sender, three receivers, each counted its datagrams and its byte: $got"
 
+# 11b. The exchange grows with what is needed: four nodes in a ring, four
+# connections, oob and then via rdma_cm (four listeners, each connected
+# to in the order of the plan after the one exchange).  Each rank's
+# record (node.exchanges) says: one exchange for all the connections
+# ("create phase 1"), in which it sent and received two descriptions
+# (its own two connections' far sides: 164 bytes each oob, 172 via
+# rdma_cm, which carries b's port), and one for the remote MRs, in which
+# it received one (the buffer it writes into, 56 bytes) and sent one;
+# the numbers are the record's.
+for via in oob rdma_cm; do
+	rm -f "$tmp"/mpi.*
+	mpirun --allow-run-as-root --oversubscribe -x RDMASCN_KEY -np 4 sh -c "$per_rank" \
+		"$rdmascn" "$tmp/mpi" --check-leaks --set via=$via --json "$tmp/mpi.json" \
+		"$(dirname "$0")/scn/nodes_ring4.yaml" >"$tmp/mpirun.out" 2>&1
+	rc=$?
+	[ $rc = 0 ] || { cat "$tmp/mpirun.out" "$tmp"/mpi.*.out "$tmp"/mpi.*.err; fail "mpirun ring4 $via: exit $rc"; }
+	d=164
+	[ $via = rdma_cm ] && d=172
+	got= want=
+	for r in 0 1 2 3; do
+		node_ok "mpirun ring4 $via rank $r" "$tmp/mpi.$r.out" "$tmp/mpi.$r.err" 0 0
+		got="$got $(jq -r '.node.name + ":" + ([.node.exchanges[] | "\(.phase)=\(.sent)/\(.received),\(.sent_bytes)/\(.received_bytes)"] | join(";"))' "$tmp/mpi.$r.json")"
+		want="$want n$r:create phase 1=2/2,$((2 * d))/$((2 * d));remote objects=1/1,56/56"
+	done
+	[ "$got" = "$want" ] || { jq -c '.node' "$tmp"/mpi.[0-3].json; fail "ring4 $via: exchanges (count sent/received, bytes sent/received)$got, want$want"; }
+	keep_rec "$tmp/mpi.0.json" 0 "mpirun ring4 $via rank 0"
+	ok "mpirun -np 4 ring4 $via: one exchange for the four connections, each node sent and received only its own:$got"
+done
+
 # 12. SIGINT on node b in the middle of a long pingpong: b aborts with
 # 130 and a hears it at once (not at its step's deadline): both end
 # with 130, torn down.
@@ -310,36 +294,8 @@ ok "SIGINT on node b mid-step: both exit 130 within $t s, a names b's interrupti
 # nothing leaked.
 un=$(dirname "$0")/scn/nodes_uniform.yaml
 un_t0=$(date +%s)
-# un_down: the VM as the other tests know it (rxe0 only, the local
-# table first); run again by the trap, it keeps the status it came with.
-un_down() {
-	local st=$?
-	[ -e /sys/class/net/veth2 ] || return $st
-	rdma link delete rxe_a 2>/dev/null
-	rdma link delete rxe_b 2>/dev/null
-	ip link delete veth2 2>/dev/null
-	ip rule del pref 10 2>/dev/null
-	ip rule del pref 11 2>/dev/null
-	ip rule add pref 0 lookup local 2>/dev/null
-	ip rule del pref 100 lookup local 2>/dev/null
-	return $st
-}
-trap 'un_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
-ip link add veth2 type veth peer name veth3 &&
-ip addr add 10.98.0.1/24 dev veth2 && ip addr add 10.98.0.2/24 dev veth3 &&
-ip link set veth2 up && ip link set veth3 up &&
-ip route add 10.98.0.2/32 dev veth2 src 10.98.0.1 table 100 &&
-ip route add 10.98.0.1/32 dev veth3 src 10.98.0.2 table 101 &&
-ip rule add pref 10 iif lo to 10.98.0.2 lookup 100 &&
-ip rule add pref 11 iif lo to 10.98.0.1 lookup 101 &&
-ip rule add pref 100 lookup local && ip rule del pref 0 lookup local &&
-sysctl -qw net.ipv4.conf.veth2.accept_local=1 net.ipv4.conf.veth3.accept_local=1 \
-	net.ipv4.conf.veth2.rp_filter=0 net.ipv4.conf.veth3.rp_filter=0 \
-	net.ipv4.conf.all.rp_filter=0 &&
-ip neigh add 10.98.0.2 lladdr "$(cat /sys/class/net/veth3/address)" dev veth2 nud permanent &&
-ip neigh add 10.98.0.1 lladdr "$(cat /sys/class/net/veth2/address)" dev veth3 nud permanent &&
-rdma link add rxe_a type rxe netdev veth2 && rdma link add rxe_b type rxe netdev veth3 ||
-	fail "uniformity: could not set up the veth pair and rxe_a, rxe_b"
+trap 'veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+veth_rxe_up || fail "uniformity: could not set up the veth pair and rxe_a, rxe_b"
 tx0=$(cat /sys/class/net/veth2/statistics/tx_packets)
 by_hand "$un" 0 b a -- --set iters=20
 tx=$(($(cat /sys/class/net/veth2/statistics/tx_packets) - tx0))
@@ -360,5 +316,5 @@ for n in a b; do
 		fail "MTU mismatch: node $n ran the step"
 done
 keep_rec "$tmp/a.json" 3 "uniform mismatch node a"
-un_down
+veth_rxe_down
 ok "MTU mismatch (veth2 4200, veth3 1500): both nodes exit 3 at the connection, no leaks: $want (uniformity checks: $(($(date +%s) - un_t0)) s)"

@@ -1,0 +1,148 @@
+#!/bin/bash
+# Inside the Soft-RoCE VM: scenarios/cluster/ at 16 processes on rxe0,
+# started by Open MPI's mpirun (rank i plays h[i]), every node under
+# --check-leaks: the mesh (120 RC connections, a write and a verify on
+# each) and the incast (15 streams into h[0] at once), each once over
+# the TCP star and once over mpirun's PMIx server; then what ends a
+# 16-node run early: a node killed in the middle of the streams, a node
+# that never comes, and a port mismatch between 8 nodes on one device
+# and 8 on another.  Each ends every node, torn down, with one verdict
+# that names the node at fault.  The time of each phase is in the lines.
+#
+#   cluster.sh RDMASCN SCENARIOS
+set -u
+rdmascn=$1 scn=$2
+. "$(dirname "$0")/lib.sh"
+np=16
+export RDMASCN_NODES_DEADLINE_MS=120000
+RDMASCN_KEY=$(head -c 32 /dev/urandom | base64)
+export RDMASCN_KEY
+trap 'veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+
+# Each rank: rdmascn run ARGS with its output in PREFIX.RANK.{out,err}
+# and its record in PREFIX.RANK.json.
+# shellcheck disable=SC2016
+per_rank='r=$OMPI_COMM_WORLD_RANK p=$1; shift
+	exec "$0" run --json "$p.$r.json" "$@" >"$p.$r.out" 2>"$p.$r.err"'
+# mpi PREFIX ARGS...: ARGS on $np ranks; sets $rc (mpirun's) and $secs.
+mpi() {
+	local p=$1 t0=$SECONDS
+	shift
+	rm -f "$p".*
+	mpirun --allow-run-as-root --oversubscribe -x RDMASCN_KEY \
+		-x RDMASCN_NODES_DEADLINE_MS -np $np sh -c "$per_rank" \
+		"$rdmascn" "$p" --check-leaks "$@" >"$p.mpirun" 2>&1
+	rc=$?
+	secs=$((SECONDS - t0))
+}
+# ranks_ended PREFIX WANT WHAT: every rank exited WANT (its record says
+# so), tore down in the reverse of creation and leaked nothing.
+ranks_ended() {
+	local p=$1 want=$2 what=$3 r
+	for r in $(seq 0 $((np - 1))); do
+		node_ok "$what rank $r" "$p.$r.out" "$p.$r.err" \
+			"$(jq -r .exit_code "$p.$r.json" 2>/dev/null)" "$want"
+	done
+	keep_rec "$p.0.json" "$want" "$what rank 0"
+}
+# phases PREFIX: the median over the ranks of each phase's time (ms).
+phases() {
+	jq -s -r '[.[].durations_ms] as $d | ["setup", "steps", "teardown"] |
+		map(. as $k | ($d | map(.[$k]) | sort | .[length / 2 | floor])
+		    | "\($k) \(. | round) ms") | join(", ")' "$1".*.json
+}
+
+# 1. The mesh and the incast at 16, over the TCP star and over PMIx.
+for rdv in tcp pmix; do
+	p=$tmp/mesh_$rdv
+	mpi "$p" --rendezvous "$rdv" --set n=$np "$scn/cluster/mesh.yaml"
+	[ $rc = 0 ] || { cat "$p.mpirun" "$p".0.*; fail "mesh over $rdv: mpirun exit $rc"; }
+	ranks_ended "$p" 0 "mesh over $rdv"
+	m=$p.0.json
+	# Rank 0's record holds every node's: 120 connections, each on
+	# both of its nodes, a write and a verify on each.
+	[ "$(jq '[., .node_runs[]] | length' "$m")" = $np ] ||
+		fail "mesh over $rdv: rank 0's record holds $(jq '[., .node_runs[]] | length' "$m") runs"
+	got=$(jq -r '[., .node_runs[]] | [
+		([.[].objects[] | select(.kind == "connection" and .outcome == "created")] | length),
+		([.[].steps[] | select(.type == "write" and .outcome == "passed")] | length),
+		([.[].steps[] | select(.type == "verify" and .outcome == "passed")] | length)]
+		| join(" ")' "$m")
+	[ "$got" = "240 120 120" ] ||
+		fail "mesh over $rdv: connection sides, writes and verifies passed: $got, want 240 120 120"
+	ok "mpirun -np $np mesh over $rdv: 120 connections, 120 writes and verifies passed, every node torn down, no leaks ($secs s; median $(phases "$p"))"
+
+	p=$tmp/incast_$rdv
+	mpi "$p" --rendezvous "$rdv" --set n=$np --set iterations=200 \
+		"$scn/cluster/incast.yaml"
+	[ $rc = 0 ] || { cat "$p.mpirun" "$p".0.*; fail "incast over $rdv: mpirun exit $rc"; }
+	ranks_ended "$p" 0 "incast over $rdv"
+	got=$(jq -r '[., .node_runs[]] | [.[].steps[] |
+		select(.type == "stream" and .outcome == "passed")] | length' "$p.0.json")
+	[ "$got" = 15 ] || fail "incast over $rdv: $got streams passed, want 15"
+	ok "mpirun -np $np incast over $rdv: 15 streams into h[0] passed, no leaks ($secs s; median $(phases "$p"))"
+done
+
+# 2. A node killed in the middle of the streams: every other node ends
+# at once (3, could not run), torn down, naming h[7].
+p=$tmp/killed
+mpirun --allow-run-as-root --oversubscribe -x RDMASCN_KEY \
+	-x RDMASCN_NODES_DEADLINE_MS -np $np sh -c "$per_rank" "$rdmascn" "$p" \
+	--check-leaks --set n=$np --set iterations=100000000 \
+	"$scn/cluster/incast.yaml" >"$p.mpirun" 2>&1 &
+mpi_pid=$!
+for _ in $(seq 600); do
+	grep -q '^\[h\[7\]\] step' "$p.7.out" 2>/dev/null && break
+	sleep 0.2
+done
+victim=$(pgrep -f "json $p.7.json") || fail "killed: no rank 7 process"
+kill -KILL "$victim"
+t0=$SECONDS
+wait $mpi_pid
+t=$((SECONDS - t0))
+for r in $(seq 0 $((np - 1))); do
+	[ $r = 7 ] && continue
+	node_ok "killed: rank $r" "$p.$r.out" "$p.$r.err" \
+		"$(jq -r .exit_code "$p.$r.json" 2>/dev/null)" 3
+	grep -qF "node 'h[7]' was lost" "$p.$r.out" "$p.$r.err" ||
+		{ cat "$p.$r.out" "$p.$r.err"; fail "killed: rank $r does not name h[7]"; }
+done
+keep_rec "$p.0.json" 3 "killed rank 0"
+ok "h[7] killed mid-stream: the other 15 exit 3 within $t s naming h[7], torn down, no leaks"
+
+# 3. A node that never comes: 15 nodes by hand, h[15] missing; each ends
+# at the meeting's deadline naming it, having created nothing.
+p=$tmp/absent
+pids=()
+for r in $(seq 0 14); do
+	RDMASCN_NODES_DEADLINE_MS=5000 "$rdmascn" run --node "h[$r]" \
+		--check-leaks --json "$p.$r.json" --set n=$np \
+		"$scn/cluster/ring.yaml" >"$p.$r.out" 2>"$p.$r.err" &
+	pids+=($!)
+done
+for r in $(seq 0 14); do
+	wait "${pids[$r]}"
+	got=$?
+	[ $got = 3 ] || { cat "$p.$r.out" "$p.$r.err"; fail "absent: h[$r] exit $got, want 3"; }
+	grep -qF "h[15]" "$p.$r.out" "$p.$r.err" ||
+		{ cat "$p.$r.out" "$p.$r.err"; fail "absent: h[$r] does not name h[15]"; }
+	grep -q '^\[h\[[0-9]*\]\] created' "$p.$r.out" &&
+		fail "absent: h[$r] created objects before everyone met"
+done
+ok "h[15] never came: the other 15 exit 3 at the deadline naming it, nothing created: $(grep -h -m1 'h\[15\]' "$p.1.err" "$p.1.out" | head -1)"
+
+# 4. A port mismatch at 16: a[0..7] on rxe_a (veth2 at 4200 bytes,
+# active MTU 4096), b[0..7] on rxe_b (veth3 at 1500, 1024), connected
+# a[i] to b[i]: every node exits 3 at its connection naming both nodes
+# and values.
+veth_rxe_up || fail "uniformity: could not set up the veth pair and rxe_a, rxe_b"
+ip link set veth2 mtu 4200 && ip link set veth3 mtu 1500 ||
+	fail "uniformity: could not set the MTUs"
+p=$tmp/mtu
+mpi "$p" "$(dirname "$0")/scn/cluster_uniform.yaml"
+ranks_ended "$p" 3 "MTU mismatch"
+want="connection 'ab[3]': node 'a[3]' (rxe_a port 1) has active MTU 4096, node 'b[3]' (rxe_b port 1) has 1024"
+grep -qF "$want" "$p.3.out" "$p.3.err" ||
+	{ cat "$p.3.out" "$p.3.err"; fail "MTU mismatch: a[3] does not say: $want"; }
+veth_rxe_down
+ok "MTU mismatch between 8 nodes on rxe_a and 8 on rxe_b: all 16 exit 3, torn down, no leaks: $want"
