@@ -371,6 +371,38 @@ static void check_all(struct rs_rdv *r, const char *want, size_t want_len,
 			 k > 1 ? "them" : "it");
 }
 
+/* A fence that did not complete in time: the nodes whose "at" of this
+ * call the server does not have are named (a second's wait each; at
+ * most a few, then "and more").  Open MPI 4.1.4 may keep waiting for
+ * a process that died just before the fence began. */
+static void name_absent(struct rs_rdv *r, const char *op, const char *tag)
+{
+	char names[512] = "";
+	size_t at = 0;
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < r->n && k < 8; i++) {
+		void *d;
+		size_t len;
+
+		if (i == r->self ||
+		    get(r, i, "at", 1, &d, &len) == PMIX_SUCCESS) {
+			if (i != r->self)
+				rs_free(d);
+			continue;
+		}
+		if (at < sizeof(names))
+			at += (size_t)snprintf(names + at, sizeof(names) - at,
+					       "%s'%s'", k ? ", " : "",
+					       r->names[i]);
+		k++;
+	}
+	rdv_fail(r, -ETIMEDOUT, "%s %s%s did not reach %s '%s' within %llu "
+		 "ms (PMIx: lost, or still busy)", k > 1 ? "nodes" : "node",
+		 k ? names : "(one not named)", k >= 8 ? " and more" : "", op,
+		 tag, (unsigned long long)r->deadline_ms);
+}
+
 /* Commit and fence, waiting on the pipe for the fence, an event, a
  * signal or the deadline. */
 static int fence(struct rs_rdv *r, bool collect, const char *op,
@@ -427,9 +459,7 @@ static int fence(struct rs_rdv *r, bool collect, const char *op,
 			break;
 		}
 		if (t >= end) {
-			rdv_fail(r, -ETIMEDOUT, "a node did not reach %s '%s' "
-				 "within %llu ms (PMIx)", op, tag,
-				 (unsigned long long)r->deadline_ms);
+			rc = PMIX_ERR_TIMEOUT;
 			break;
 		}
 		poll(pfd, sfd >= 0 ? 2 : 1, (int)(end - t));
@@ -442,6 +472,10 @@ static int fence(struct rs_rdv *r, bool collect, const char *op,
 	pthread_mutex_unlock(&lock);
 	if (r->fail)
 		return r->fail;
+	if (rc == PMIX_ERR_TIMEOUT) {
+		name_absent(r, op, tag);
+		return r->fail;
+	}
 	/* Collected, what is missing names the node lost. */
 	if (rc == PMIX_ERR_PARTIAL_SUCCESS && collect)
 		return 0;
@@ -449,10 +483,6 @@ static int fence(struct rs_rdv *r, bool collect, const char *op,
 	    rc == PMIX_ERR_LOST_CONNECTION)
 		rdv_fail(r, -ECONNRESET, "a node was lost before %s '%s' "
 			 "(PMIx: %s)", op, tag, PMIx_Error_string(rc));
-	else if (rc == PMIX_ERR_TIMEOUT)
-		rdv_fail(r, -ETIMEDOUT, "a node did not reach %s '%s' within "
-			 "%llu ms (PMIx)", op, tag,
-			 (unsigned long long)r->deadline_ms);
 	else if (rc != PMIX_SUCCESS)
 		rdv_fail(r, -EPROTO, "%s '%s': the PMIx fence failed: %s", op,
 			 tag, PMIx_Error_string(rc));
