@@ -285,13 +285,15 @@ static pmix_status_t get(struct rs_rdv *r, unsigned rank, const char *what,
 		PMIX_VALUE_RELEASE(v);
 		return PMIX_ERR_TYPE_MISMATCH;
 	}
-	d = rs_malloc(v->data.bo.size ? v->data.bo.size : 1);
+	/* One byte more, always 0: a hello is parsed as a string. */
+	d = rs_malloc(v->data.bo.size + 1);
 	if (!d) {
 		PMIX_VALUE_RELEASE(v);
 		return PMIX_ERR_NOMEM;
 	}
 	if (v->data.bo.size)
 		memcpy(d, v->data.bo.bytes, v->data.bo.size);
+	((char *)d)[v->data.bo.size] = '\0';
 	*ret = d;
 	*ret_len = v->data.bo.size;
 	PMIX_VALUE_RELEASE(v);
@@ -1017,8 +1019,8 @@ static int meet(struct rs_rdv *r)
 			if (get_part(r, i, "hello", "the meeting", "", &d,
 				     &len))
 				break;
-			o = json_tokener_parse(len ? d : "");
-			if (len && ((char *)d)[len - 1] && rdv_hello_valid(o))
+			o = strlen(d) == len ? json_tokener_parse(d) : NULL;
+			if (rdv_hello_valid(o))
 				rdv_hello_compare(r, i, o);
 			else
 				fail_all(r, -EPROTO, "node '%s' said a hello "
