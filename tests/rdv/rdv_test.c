@@ -1248,10 +1248,57 @@ static int pmix_killed(void)
 	return 0;
 }
 
+/* SIGINT to b (a timer of its own) while it waits in a fence for the
+ * others, who come late: b says so and aborts with 130, and the others
+ * hear why when they come. */
+static int pmix_interrupted(void)
+{
+	static const char *const mine[] = {
+		"node 'b' was interrupted (signal 2)", NULL,
+	};
+	static const char *const theirs[] = {
+		"node 'b' failed: interrupted by signal 2", NULL,
+	};
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL,
+			       .sigev_signo = SIGINT };
+	struct itimerspec in = { .it_value = { 0, 200 * 1000 * 1000 } };
+	struct rs_rdv *r;
+	timer_t t;
+	char err[512];
+	uint64_t t0;
+	int e;
+
+	if (me == 1)
+		rs_signals_install();
+	r = meet(n_pmix, 5000);
+	if (me == 1 && (timer_create(CLOCK_MONOTONIC, &ev, &t) ||
+			timer_settime(t, 0, &in, NULL)))
+		fail("timer: %s", strerror(errno));
+	t0 = now_ms();
+	if (me != 1)
+		nap(600);
+	e = rs_rdv_barrier(r, "one", err, sizeof(err));
+	if (me == 1) {
+		expect_err("barrier", e, -EINTR, err, mine);
+		rs_rdv_abort(r, 130, "interrupted by signal 2");
+	} else {
+		expect_err("barrier", e, -ECONNABORTED, err, theirs);
+		if (rs_rdv_fail_code(r) != 130)
+			fail("the abort's exit code: %d, not 130",
+			     rs_rdv_fail_code(r));
+	}
+	if (now_ms() - t0 > 1500)
+		fail("ended after %llu ms (deadline 5000)",
+		     (unsigned long long)(now_ms() - t0));
+	rs_rdv_close(r);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*node)(void);
 } pmix_cases[] = {
+	{ "interrupted", pmix_interrupted },
 	{ "basic", pmix_basic },
 	{ "mismatch", node_mismatch },
 	{ "exchange", pmix_exchange },
