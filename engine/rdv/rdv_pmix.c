@@ -399,9 +399,11 @@ static void name_absent(struct rs_rdv *r, const char *op, const char *tag)
 					       r->names[i]);
 		k++;
 	}
-	rdv_fail(r, -ETIMEDOUT, "%s %s%s did not reach %s '%s' within %llu "
-		 "ms (PMIx: lost, or still busy)", k > 1 ? "nodes" : "node",
-		 k ? names : "(one not named)", k >= 8 ? " and more" : "", op,
+	/* None missing: every node came, but the fence did not end (one
+	 * left it, or the server is slow). */
+	rdv_fail(r, -ETIMEDOUT, "%s%s%s did not reach %s '%s' within %llu "
+		 "ms (PMIx: lost, or still busy)", !k ? "a node" : k > 1 ?
+		 "nodes " : "node ", names, k >= 8 ? " and more" : "", op,
 		 tag, (unsigned long long)r->deadline_ms);
 }
 

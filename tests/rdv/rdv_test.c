@@ -1248,6 +1248,39 @@ static int pmix_killed(void)
 	return 0;
 }
 
+/* The last node comes 2.5 s late to a meeting with a deadline of 1 s:
+ * the others end at the deadline naming it; it fails as well. */
+static int pmix_absent(void)
+{
+	char want[64];
+	const char *subs[] = { want, NULL };
+	struct rs_rdv_conf c = conf(n_pmix, me, 1000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	uint64_t t0;
+	char err[1024];
+	int e;
+
+	snprintf(want, sizeof(want), "node '%s' did not reach the meeting",
+		 names4[n_pmix - 1]);
+	if (me == n_pmix - 1)
+		nap(2500);
+	t0 = now_ms();
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	if (me == n_pmix - 1) {
+		if (!e)
+			fail("the late node met nobody, yet met");
+		fprintf(stderr, "%s: node %u: late: %s\n", case_name, me, err);
+	} else {
+		expect_err("meet", e, -ETIMEDOUT, err, subs);
+		if (now_ms() - t0 < 900 || now_ms() - t0 > 4000)
+			fail("ended after %llu ms, the deadline is 1000",
+			     (unsigned long long)(now_ms() - t0));
+	}
+	if (r)
+		rs_rdv_close(r);
+	return 0;
+}
+
 /* SIGINT to b (a timer of its own) while it waits in a fence for the
  * others, who come late: b says so and aborts with 130, and the others
  * hear why when they come. */
@@ -1299,6 +1332,7 @@ static const struct {
 	int (*node)(void);
 } pmix_cases[] = {
 	{ "interrupted", pmix_interrupted },
+	{ "absent", pmix_absent },
 	{ "basic", pmix_basic },
 	{ "mismatch", node_mismatch },
 	{ "exchange", pmix_exchange },
