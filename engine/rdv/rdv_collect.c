@@ -265,8 +265,8 @@ static int follow(struct rs_rdv *r, struct collect *k, char *err,
 	return 0;
 }
 
-static int collect(struct rs_rdv *r, struct collect *k, char *err,
-		   size_t errlen)
+static int collect_one(struct rs_rdv *r, struct collect *k, char *err,
+		       size_t errlen)
 {
 	if (r->fail)
 		return rdv_failed(r, err, errlen);
@@ -292,9 +292,23 @@ static int collect(struct rs_rdv *r, struct collect *k, char *err,
 	       follow(r, k, err, errlen);
 }
 
+static int collect(struct rs_rdv *r, struct collect *k, char *err,
+		   size_t errlen)
+{
+	uint64_t t0 = uv_hrtime();
+	int e;
+
+	if (r->fail)
+		return rdv_failed(r, err, errlen);
+	rdv_call_begin(r, k->tag ? k->tag : "");
+	e = collect_one(r, k, err, errlen);
+	rdv_call_end(r, t0);
+	return e;
+}
+
 int rdv_tcp_allgather(struct rs_rdv *r, const char *tag, const void *mine,
 		      size_t len, struct rs_rdv_blob *all,
-		     char *err, size_t errlen)
+		      char *err, size_t errlen)
 {
 	struct collect k = { RDV_OP_ALLGATHER, tag, mine, len, all, 0 };
 
@@ -322,7 +336,13 @@ int rdv_tcp_barrier(struct rs_rdv *r, const char *tag,
 int rdv_tcp_verdict(struct rs_rdv *r, int mine, int *ret_all,
 		    char *err, size_t errlen)
 {
-	struct collect k = { RDV_OP_VERDICT, "verdict", NULL, 0, NULL, mine };
+	return rdv_tcp_agree(r, "verdict", mine, ret_all, err, errlen);
+}
+
+int rdv_tcp_agree(struct rs_rdv *r, const char *tag, int mine, int *ret_all,
+		  char *err, size_t errlen)
+{
+	struct collect k = { RDV_OP_VERDICT, tag, NULL, 0, NULL, mine };
 	int e = collect(r, &k, err, errlen);
 
 	if (!e)

@@ -130,7 +130,26 @@ int rdv_send(struct rdv_conn *c, uint8_t type, const char *tag,
 		return e;
 	}
 	c->r->writes++;
+	c->r->st.frames_sent++;
+	c->r->st.bytes_sent += len;
 	return 0;
+}
+
+void rdv_call_begin(struct rs_rdv *r, const char *tag)
+{
+	r->st.calls++;
+	snprintf(r->st.last_tag, sizeof(r->st.last_tag), "%s", tag);
+}
+
+void rdv_call_end(struct rs_rdv *r, uint64_t t0)
+{
+	r->st.last_ns = uv_hrtime() - t0;
+	r->st.call_ns += r->st.last_ns;
+}
+
+void rs_rdv_stats(const struct rs_rdv *r, struct rs_rdv_stats *ret)
+{
+	*ret = r->st;
 }
 
 struct rdv_conn *rdv_conn_new(struct rs_rdv *r)

@@ -68,6 +68,8 @@ struct rdv_ops {
 		       size_t errlen);
 	int (*verdict)(struct rs_rdv *r, int mine, int *ret_all, char *err,
 		       size_t errlen);
+	int (*agree)(struct rs_rdv *r, const char *tag, int mine,
+		     int *ret_all, char *err, size_t errlen);
 	int (*exchange)(struct rs_rdv *r, const char *tag,
 			const struct rs_rdv_msg *out, unsigned n_out,
 			struct rs_rdv_msg *want, unsigned n_want, char *err,
@@ -122,6 +124,7 @@ struct rs_rdv {
 	unsigned refused;               /* leader: connections not nodes */
 	char refused_msg[256];
 	unsigned writes;                /* uv_write requests under way */
+	struct rs_rdv_stats st;         /* rs_rdv_stats() */
 	uint8_t rbuf[64 << 10];
 };
 
@@ -143,6 +146,11 @@ int rdv_send(struct rdv_conn *c, uint8_t type, const char *tag,
 	     const struct rdv_piece *pc, unsigned n);
 struct rdv_conn *rdv_conn_new(struct rs_rdv *r);
 void rdv_conn_close(struct rdv_conn *c);
+
+/* Around every collective call: counted and timed (rs_rdv_stats()),
+ * @t0 being uv_hrtime() at its start. */
+void rdv_call_begin(struct rs_rdv *r, const char *tag);
+void rdv_call_end(struct rs_rdv *r, uint64_t t0);
 
 /* Run the loop until @done says so, a failure, @ms or a signal;
  * r->timed_out tells the deadline from the rest.  0 when done. */
@@ -204,6 +212,12 @@ int rdv_tcp_barrier(struct rs_rdv *r, const char *tag, char *err,
 		    size_t errlen);
 int rdv_tcp_verdict(struct rs_rdv *r, int mine, int *ret_all, char *err,
 		    size_t errlen);
+int rdv_tcp_agree(struct rs_rdv *r, const char *tag, int mine, int *ret_all,
+		  char *err, size_t errlen);
+int rdv_tcp_exchange(struct rs_rdv *r, const char *tag,
+		     const struct rs_rdv_msg *out, unsigned n_out,
+		     struct rs_rdv_msg *want, unsigned n_want, char *err,
+		     size_t errlen);
 void rdv_tcp_abort(struct rs_rdv *r, int code, const char *why);
 int rdv_tcp_fd(const struct rs_rdv *r);
 int rdv_tcp_poll(struct rs_rdv *r, char *err, size_t errlen);

@@ -11,29 +11,14 @@
 #include "alloc.h"
 #include "rdv_int.h"
 
-/* The TCP star's exchange is engineer B's (issue 31): until it lands
- * here, a stub, so that callers never test an op for NULL. */
-static int no_exchange(struct rs_rdv *r, const char *tag,
-		       const struct rs_rdv_msg *out, unsigned n_out,
-		       struct rs_rdv_msg *want, unsigned n_want, char *err,
-		       size_t errlen)
-{
-	(void)out;
-	(void)n_out;
-	(void)want;
-	(void)n_want;
-	snprintf(err, errlen, "exchange '%s': the %s rendezvous has no "
-		 "exchange", tag ? tag : "", r->ops->name);
-	return -EOPNOTSUPP;
-}
-
 const struct rdv_ops rdv_tcp_ops = {
 	.name = "tcp",
 	.allgather = rdv_tcp_allgather,
 	.gather = rdv_tcp_gather,
 	.barrier = rdv_tcp_barrier,
 	.verdict = rdv_tcp_verdict,
-	.exchange = no_exchange,
+	.agree = rdv_tcp_agree,
+	.exchange = rdv_tcp_exchange,
 	.abort = rdv_tcp_abort,
 	.fd = rdv_tcp_fd,
 	.poll = rdv_tcp_poll,
@@ -96,6 +81,12 @@ int rs_rdv_verdict(struct rs_rdv *r, int mine, int *ret_all,
 	return r->ops->verdict(r, mine, ret_all, err, errlen);
 }
 
+int rs_rdv_agree(struct rs_rdv *r, const char *tag, int mine, int *ret_all,
+		 char *err, size_t errlen)
+{
+	return r->ops->agree(r, tag, mine, ret_all, err, errlen);
+}
+
 int rs_rdv_exchange(struct rs_rdv *r, const char *tag,
 		    const struct rs_rdv_msg *out, unsigned n_out,
 		    struct rs_rdv_msg *want, unsigned n_want, char *err,
@@ -103,14 +94,6 @@ int rs_rdv_exchange(struct rs_rdv *r, const char *tag,
 {
 	return r->ops->exchange(r, tag, out, n_out, want, n_want, err,
 				errlen);
-}
-
-void rs_rdv_msgs_free(struct rs_rdv_msg *m, unsigned n)
-{
-	for (unsigned i = 0; m && i < n; i++) {
-		rs_free(m[i].data);
-		m[i].data = NULL;
-	}
 }
 
 void rs_rdv_abort(struct rs_rdv *r, int code, const char *why)

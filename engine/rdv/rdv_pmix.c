@@ -50,6 +50,7 @@ struct rdv_pmix {
 	unsigned meeting;       /* this process's meetings before: the
 				 * keys of one are not another's */
 	unsigned seq;           /* calls in this meeting */
+	uint64_t t0;            /* when the call began (rs_rdv_stats()) */
 	bool all_local;         /* every node on this host */
 	bool handler;
 	size_t handler_id;
@@ -251,6 +252,8 @@ static int put(struct rs_rdv *r, const char *what, const void *data,
 	v.data.bo.bytes = (char *)data;
 	v.data.bo.size = len;
 	rc = PMIx_Put(PMIX_GLOBAL, key, &v);
+	r->st.frames_sent++;
+	r->st.bytes_sent += len;
 	if (rc != PMIX_SUCCESS)
 		fail_all(r, -EIO, "node '%s' cannot put '%s' to PMIx: %s",
 			 r->names[r->self], key, PMIx_Error_string(rc));
@@ -296,6 +299,8 @@ static pmix_status_t get(struct rs_rdv *r, unsigned rank, const char *what,
 	((char *)d)[v->data.bo.size] = '\0';
 	*ret = d;
 	*ret_len = v->data.bo.size;
+	r->st.frames_recv++;
+	r->st.bytes_recv += v->data.bo.size;
 	PMIX_VALUE_RELEASE(v);
 	return PMIX_SUCCESS;
 }
@@ -513,6 +518,8 @@ static int call_begin(struct rs_rdv *r, const char *op, const char *tag,
 		return -ENAMETOOLONG;
 	}
 	r->pmix->seq++;
+	r->pmix->t0 = uv_hrtime();
+	rdv_call_begin(r, tag);
 	len = snprintf(at, sizeof(at), "%s '%s'", op, tag);
 	if (put(r, "at", at, (size_t)len))
 		return rdv_failed(r, err, errlen);
@@ -555,9 +562,18 @@ static int call_sync(struct rs_rdv *r, bool collect, const char *op,
 	return r->fail ? rdv_failed(r, err, errlen) : 0;
 }
 
-static int pmix_allgather(struct rs_rdv *r, const char *tag,
-			  const void *mine, size_t len,
-			  struct rs_rdv_blob *all, char *err, size_t errlen)
+/* The call's time, for rs_rdv_stats(), once it is over. */
+static int call_end(struct rs_rdv *r, int e)
+{
+	if (r->pmix->t0)
+		rdv_call_end(r, r->pmix->t0);
+	r->pmix->t0 = 0;
+	return e;
+}
+
+static int allgather(struct rs_rdv *r, const char *tag, const void *mine,
+		     size_t len, struct rs_rdv_blob *all, char *err,
+		     size_t errlen)
 {
 	unsigned i;
 
@@ -583,9 +599,16 @@ static int pmix_allgather(struct rs_rdv *r, const char *tag,
 	return 0;
 }
 
-static int pmix_gather(struct rs_rdv *r, const char *tag, const void *mine,
-		       size_t len, struct rs_rdv_blob *all, char *err,
-		       size_t errlen)
+static int pmix_allgather(struct rs_rdv *r, const char *tag,
+			  const void *mine, size_t len,
+			  struct rs_rdv_blob *all, char *err, size_t errlen)
+{
+	return call_end(r, allgather(r, tag, mine, len, all, err, errlen));
+}
+
+static int gather(struct rs_rdv *r, const char *tag, const void *mine,
+		  size_t len, struct rs_rdv_blob *all, char *err,
+		  size_t errlen)
 {
 	unsigned i;
 
@@ -613,6 +636,13 @@ static int pmix_gather(struct rs_rdv *r, const char *tag, const void *mine,
 	return 0;
 }
 
+static int pmix_gather(struct rs_rdv *r, const char *tag, const void *mine,
+		       size_t len, struct rs_rdv_blob *all, char *err,
+		       size_t errlen)
+{
+	return call_end(r, gather(r, tag, mine, len, all, err, errlen));
+}
+
 static int pmix_barrier(struct rs_rdv *r, const char *tag, char *err,
 			size_t errlen)
 {
@@ -621,11 +651,11 @@ static int pmix_barrier(struct rs_rdv *r, const char *tag, char *err,
 	if (call_begin(r, "barrier", tag, err, errlen))
 		return r->fail ? r->fail : -ENAMETOOLONG;
 	/* Collected: a node that died is missing from it, and named. */
-	return call_sync(r, true, "barrier", tag, err, errlen);
+	return call_end(r, call_sync(r, true, "barrier", tag, err, errlen));
 }
 
-static int pmix_verdict(struct rs_rdv *r, int mine, int *ret_all,
-			char *err, size_t errlen)
+static int pmix_agree(struct rs_rdv *r, const char *tag, int mine,
+		      int *ret_all, char *err, size_t errlen)
 {
 	struct rs_rdv_blob *all = rs_calloc(r->n, sizeof(*all));
 	uint8_t code[4];
@@ -638,17 +668,15 @@ static int pmix_verdict(struct rs_rdv *r, int mine, int *ret_all,
 		return -ENOMEM;
 	}
 	rdv_put32(code, (uint32_t)mine);
-	e = pmix_allgather(r, "verdict", code, sizeof(code), all, err,
-			   errlen);
+	e = pmix_allgather(r, tag, code, sizeof(code), all, err, errlen);
 	got = !e;
 	for (i = 0; !e && i < r->n; i++) {
 		uint32_t v = all[i].len == 4 ? rdv_get32(all[i].data) : 256;
 
 		if (!rs_exit_valid(v)) {
-			fail_all(r, -EPROTO, "node '%s' gave %u as its "
-				 "verdict, which is no exit code of rdmascn "
-				 "(0, 1, 2, 3, 77, 129 to 192)", r->names[i],
-				 v);
+			fail_all(r, -EPROTO, "node '%s' gave %u at '%s', "
+				 "which is no exit code of rdmascn (0, 1, 2, "
+				 "3, 77, 129 to 192)", r->names[i], v, tag);
 			e = rdv_failed(r, err, errlen);
 			break;
 		}
@@ -660,6 +688,12 @@ static int pmix_verdict(struct rs_rdv *r, int mine, int *ret_all,
 	if (!e)
 		*ret_all = worst;
 	return e;
+}
+
+static int pmix_verdict(struct rs_rdv *r, int mine, int *ret_all,
+			char *err, size_t errlen)
+{
+	return pmix_agree(r, "verdict", mine, ret_all, err, errlen);
 }
 
 static int by_peer(const void *a, const void *b)
@@ -687,10 +721,10 @@ static int exchange_put(struct rs_rdv *r, const struct rs_rdv_msg *out,
 		goto out;
 	}
 	for (i = 0; i < n_out; i++) {
-		if (out[i].peer >= r->n || out[i].len > RS_RDV_BLOB_MAX) {
-			fail_all(r, -EINVAL, "exchange '%s': node '%s' has a "
-				 "message of %zu bytes for node %u of %u", tag,
-				 r->names[r->self], out[i].len, out[i].peer,
+		if (out[i].peer >= r->n) {
+			fail_all(r, -EINVAL, "exchange '%s': node '%s' sent "
+				 "a message to rank %u, which is no node (%u "
+				 "nodes)", tag, r->names[r->self], out[i].peer,
 				 r->n);
 			goto out;
 		}
@@ -762,6 +796,13 @@ static int exchange_take(struct rs_rdv *r, unsigned peer, const char *tag,
 				break;
 			if (rdv_get32(p + at) != want[i].key)
 				continue;
+			if (want[i].data) {
+				fail_all(r, -EPROTO, "exchange '%s': node "
+					 "'%s' sent node '%s' two messages "
+					 "under key %u", tag, r->names[peer],
+					 r->names[r->self], want[i].key);
+				goto out;
+			}
 			want[i].data = rs_malloc(l ? l : 1);
 			if (!want[i].data) {
 				fail_all(r, -ENOMEM, "no memory for exchange "
@@ -771,7 +812,6 @@ static int exchange_take(struct rs_rdv *r, unsigned peer, const char *tag,
 			if (l)
 				memcpy(want[i].data, p + at + 8, l);
 			want[i].len = l;
-			break;
 		}
 		if (!want[i].data) {
 			fail_all(r, -EPROTO, "exchange '%s': node '%s' sent "
@@ -786,10 +826,10 @@ out:
 	return r->fail;
 }
 
-static int pmix_exchange(struct rs_rdv *r, const char *tag,
-			 const struct rs_rdv_msg *out, unsigned n_out,
-			 struct rs_rdv_msg *want, unsigned n_want, char *err,
-			 size_t errlen)
+static int exchange(struct rs_rdv *r, const char *tag,
+		    const struct rs_rdv_msg *out, unsigned n_out,
+		    struct rs_rdv_msg *want, unsigned n_want, char *err,
+		    size_t errlen)
 {
 	unsigned i, j;
 
@@ -804,6 +844,14 @@ static int pmix_exchange(struct rs_rdv *r, const char *tag,
 			return -EINVAL;
 		}
 	}
+	for (i = 0; i < n_out; i++)
+		if (out[i].len > RS_RDV_MSG_MAX) {
+			snprintf(err, errlen, "exchange '%s': a message of "
+				 "%zu bytes under key %u, more than the %u "
+				 "one may have", tag, out[i].len, out[i].key,
+				 (unsigned)RS_RDV_MSG_MAX);
+			return -EMSGSIZE;
+		}
 	if (call_begin(r, "exchange", tag, err, errlen))
 		return r->fail ? r->fail : -ENAMETOOLONG;
 	if (exchange_put(r, out, n_out, tag) ||
@@ -821,6 +869,15 @@ static int pmix_exchange(struct rs_rdv *r, const char *tag,
 		return rdv_failed(r, err, errlen);
 	}
 	return 0;
+}
+
+static int pmix_exchange(struct rs_rdv *r, const char *tag,
+			 const struct rs_rdv_msg *out, unsigned n_out,
+			 struct rs_rdv_msg *want, unsigned n_want, char *err,
+			 size_t errlen)
+{
+	return call_end(r, exchange(r, tag, out, n_out, want, n_want, err,
+				    errlen));
 }
 
 static void pmix_abort(struct rs_rdv *r, int code, const char *why)
@@ -900,6 +957,7 @@ static const struct rdv_ops pmix_ops = {
 	.gather = pmix_gather,
 	.barrier = pmix_barrier,
 	.verdict = pmix_verdict,
+	.agree = pmix_agree,
 	.exchange = pmix_exchange,
 	.abort = pmix_abort,
 	.fd = pmix_fd,

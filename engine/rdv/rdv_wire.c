@@ -19,6 +19,7 @@ const char *rdv_op_name(enum rdv_op op)
 	case RDV_OP_GATHER: return "gather";
 	case RDV_OP_BARRIER: return "barrier";
 	case RDV_OP_VERDICT: return "verdict";
+	case RDV_OP_EXCHANGE: return "exchange";
 	}
 	return "?";
 }
@@ -66,7 +67,7 @@ static int known_type(uint8_t t)
 		return 1;
 	}
 	return ((t & 0xf0) == RDV_PUT || (t & 0xf0) == RDV_RESULT) &&
-	       (t & 0x0f) >= RDV_OP_ALLGATHER && (t & 0x0f) <= RDV_OP_VERDICT;
+	       (t & 0x0f) >= RDV_OP_ALLGATHER && (t & 0x0f) <= RDV_OP_EXCHANGE;
 }
 
 /* The frame in d->buf is whole: check it and hand it on. */

@@ -34,8 +34,16 @@ enum rdv_op {
 	RDV_OP_ALLGATHER = 1,
 	RDV_OP_GATHER = 2,
 	RDV_OP_BARRIER = 3,
-	RDV_OP_VERDICT = 4,
+	RDV_OP_VERDICT = 4,     /* also rs_rdv_agree() */
+	RDV_OP_EXCHANGE = 5,    /* rdv_exchange.c */
 };
+
+/* An exchange's frame body: a flag byte (RDV_XCHG_MORE: more frames of
+ * this node's part, or of this result, follow) and records, each a
+ * peer (the destination in a put, the source in a result), a key and a
+ * length (u32 each, big-endian) and that many bytes. */
+#define RDV_XCHG_MORE 0x01
+#define RDV_XCHG_HEAD 12
 
 enum rdv_type {
 	RDV_HELLO = 0x01,       /* node -> leader: JSON, who and what it runs */
@@ -87,6 +95,14 @@ int rdv_dec_feed(struct rdv_dec *d, const uint8_t *p, size_t n,
 		 int (*on_frame)(void *arg, struct rdv_frame *f), void *arg,
 		 char *err, size_t errlen);
 void rdv_dec_free(struct rdv_dec *d);
+
+/* A frame that an exchange's next frame continues: it ends no call, so
+ * the frames kept for later calls do not count it. */
+static inline int rdv_more(const struct rdv_frame *f)
+{
+	return (f->type & 0x0f) == RDV_OP_EXCHANGE && f->len >= 1 &&
+	       (f->body[0] & RDV_XCHG_MORE);
+}
 
 static inline void rdv_put32(uint8_t *p, uint32_t v)
 {

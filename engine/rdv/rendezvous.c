@@ -34,8 +34,10 @@ static int keep(struct rs_rdv *r, unsigned rank, struct rdv_frame *f)
 	struct rdv_msg *m, **p;
 	unsigned k = 0;
 
+	/* An exchange's part may take many frames: only those that end a
+	 * part count. */
 	for (p = &r->q[rank]; *p; p = &(*p)->next)
-		k++;
+		k += !rdv_more(&(*p)->f);
 	if (k >= RDV_QUEUE_MAX) {
 		rdv_fail_all(r, -EPROTO, "node '%s'%s sent %u frames ahead "
 			     "of the calls that take them", r->names[rank],
@@ -99,6 +101,7 @@ static int on_frame(void *arg, struct rdv_frame *f)
 	struct rs_rdv *r = c->r;
 	int rank = c->rank;
 
+	r->st.frames_recv++;
 	if (!c->authed)
 		return rdv_auth(c, f);
 	if (unseal(c, f))
@@ -162,6 +165,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *b)
 	int e;
 
 	if (nread > 0) {
+		r->st.bytes_recv += (uint64_t)nread;
 		e = rdv_dec_feed(&c->dec, (const uint8_t *)b->base,
 				 (size_t)nread, on_frame, c, why, sizeof(why));
 		if (e == -ENOMEM) {

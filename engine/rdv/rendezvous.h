@@ -135,6 +135,68 @@ int rs_rdv_verdict(struct rs_rdv *r, int mine, int *ret_all,
 		   char *err, size_t errlen);
 int rs_rdv_worst(int a, int b);
 
+/* Agree on a code under @tag: rs_rdv_verdict() at any point of a run
+ * (a phase's outcome), reduced at the leader: each node sends 4 bytes
+ * and gets 4 back, where an allgather of the codes would send every
+ * node all of them. */
+int rs_rdv_agree(struct rs_rdv *r, const char *tag, int mine, int *ret_all,
+		 char *err, size_t errlen);
+
+/* One message of an exchange. */
+struct rs_rdv_msg {
+	unsigned peer;  /* sent: the node it is for; wanted: the node it
+			 * comes from */
+	uint32_t key;   /* the name both sides give it (e.g. an object's
+			 * index in the plan) */
+	void *data;     /* sent: its bytes; wanted: filled with
+			 * rs_malloc()ed bytes */
+	size_t len;
+};
+/* A message's bytes at most: a blob less the frame's flag and the
+ * message's own head (peer, key, length). */
+#define RS_RDV_MSG_MAX (RS_RDV_BLOB_MAX - 1 - 12)
+/*
+ * Exchange under @tag, a collective: every node calls it (one with nothing
+ * to send or want as well).  Each node sends @out (@n_out messages, each
+ * for one node) and gets, in each of @want (peer and key set by the
+ * caller), the message that node sent it under that key.  One round trip
+ * however many messages; a node receives only what is sent to it.  A
+ * wanted message its node did not send is -EPROTO naming the node and the
+ * key; a message sent to a node that does not want it is dropped there.
+ *
+ * Under PMIx each node puts one value per node it sends to and Gets,
+ * from each node it wants a message from, that one value (direct
+ * modex: no leader).  Over the TCP star each node's messages go to the
+ * leader, which routes
+ * to each node only its own, in frames of at most a blob each (so no
+ * frame cap bounds the number of nodes or messages); a message to a rank
+ * that is no node fails the call on every node naming its sender, a
+ * message over RS_RDV_MSG_MAX is -EMSGSIZE here.  Two messages from one
+ * node to another under one key are -EPROTO where one is wanted.  On
+ * failure no @want holds data.
+ */
+int rs_rdv_exchange(struct rs_rdv *r, const char *tag,
+		    const struct rs_rdv_msg *out, unsigned n_out,
+		    struct rs_rdv_msg *want, unsigned n_want,
+		    char *err, size_t errlen);
+/* Free the data of @n messages (not @m itself). */
+void rs_rdv_msgs_free(struct rs_rdv_msg *m, unsigned n);
+
+/* What this node's side has cost so far (the control-plane benchmark
+ * prints it): bytes and frames as they cross the socket (length, type,
+ * tag, body and MAC; the meeting's included), the collectives called
+ * (each one round trip through the leader) and the time spent in them;
+ * a phase's share is the difference of two readings. */
+struct rs_rdv_stats {
+	uint64_t bytes_sent, bytes_recv;
+	uint64_t frames_sent, frames_recv;
+	uint64_t calls;
+	uint64_t call_ns;               /* in every call */
+	uint64_t last_ns;               /* in the last one */
+	char last_tag[RS_RDV_TAG_MAX + 1];
+};
+void rs_rdv_stats(const struct rs_rdv *r, struct rs_rdv_stats *ret);
+
 /* Abort: tell every node that this one failed (@why) with exit code
  * @code; a node waiting anywhere, or polling, gets -ECONNABORTED with
  * "node 'b' failed: why", and rs_rdv_fail_code() is @code there.
@@ -152,16 +214,6 @@ int rs_rdv_fail_code(const struct rs_rdv *r);
  */
 int rs_rdv_fd(const struct rs_rdv *r);
 int rs_rdv_poll(struct rs_rdv *r, char *err, size_t errlen);
-
-/* A message for one node in rs_rdv_exchange(). */
-struct rs_rdv_msg { unsigned peer; uint32_t key; void *data; size_t len; };
-/* A collective: each node sends @out (each for node .peer) and gets, in each of @want
- * (peer and key set by the caller), the message that node sent it under that key;
- * a wanted message never sent is -EPROTO naming node and key. */
-int rs_rdv_exchange(struct rs_rdv *r, const char *tag,
-		    const struct rs_rdv_msg *out, unsigned n_out,
-		    struct rs_rdv_msg *want, unsigned n_want, char *err, size_t errlen);
-void rs_rdv_msgs_free(struct rs_rdv_msg *m, unsigned n);
 
 /* "tcp" or "pmix": the transport the meeting chose. */
 const char *rs_rdv_via_name(const struct rs_rdv *r);

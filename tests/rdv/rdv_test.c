@@ -24,16 +24,20 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "pattern.h"
 #include "exit.h"
 #include "rdv_int.h"
 #include "rdv_wire.h"
 #include "rendezvous.h"
 #include "signals.h"
 
-#define MAX_NODES 8
+#define MAX_NODES 16
 #define HANG_S 20       /* no case takes this long */
 
-static const char *names4[] = { "a", "b", "c", "d" };
+static const char *names[] = {
+	"a", "b", "c", "d", "e", "f", "g", "h",
+	"i", "j", "k", "l", "m", "n", "o", "p",
+};
 static char leader_addr[64];
 static int port;
 static const char *case_name;
@@ -102,7 +106,7 @@ static struct rs_rdv_conf conf(unsigned n, unsigned self, uint64_t ms,
 {
 	struct rs_rdv_conf c = {
 		.via = via,
-		.nodes = names4, .n_nodes = n, .self = self,
+		.nodes = names, .n_nodes = n, .self = self,
 		.leader_addr = leader_addr, .deadline_ms = ms,
 		.scenario_hash = "5e1f00d5", .params = params,
 		.n_params = np,
@@ -150,7 +154,7 @@ static size_t blob_of(unsigned i, char *buf)
 	if (i == 2)
 		return 0;
 	for (k = 0; k <= i; k++)
-		len += (size_t)sprintf(buf + len, "node-%s;", names4[i]);
+		len += (size_t)sprintf(buf + len, "node-%s;", names[i]);
 	return len;
 }
 
@@ -289,7 +293,7 @@ static void hand_join(struct hand *h, int p, const char *k, unsigned rank,
 	snprintf(hello, sizeof(hello), "{\"v\":2,\"rank\":%u,\"node\":"
 		 "\"%s\",\"nodes\":[\"a\",\"b\"%s],\"hash\":\"5e1f00d5\","
 		 "\"run\":\"\",\"params\":[\"iters=10\",\"size=65536\"]}",
-		 rank, names4[rank], n == 3 ? ",\"c\"" : "");
+		 rank, names[rank], n == 3 ? ",\"c\"" : "");
 	hand_send(h, RDV_HELLO, NULL, hello, strlen(hello));
 }
 
@@ -1036,6 +1040,325 @@ static int node_bench(void)
 	return 0;
 }
 
+/* --- the exchange (rs_rdv_exchange()) ------------------------------- */
+
+/* A description of a realistic size (an rs_peer's is about 100 bytes):
+ * pair @k seen from node @from, for node @to. */
+#define DESC_LEN 100
+
+static void desc_of(uint64_t k, unsigned from, unsigned to, char *buf)
+{
+	memset(buf, '.', DESC_LEN);
+	snprintf(buf, DESC_LEN, "pair %llu from %s to %s",
+		 (unsigned long long)k, names[from], names[to]);
+}
+
+/* The bytes a result of @m messages of @len bytes each takes on the
+ * wire in one frame: length, type, tag, flag, records, MAC. */
+static uint64_t result_bytes(const char *tag, unsigned m, size_t len)
+{
+	return 4 + 2 + strlen(tag) + 1 + (uint64_t)m * (RDV_XCHG_HEAD + len) +
+	       RDV_MAC_LEN;
+}
+
+/*
+ * Both sides of every pair of @p over @n nodes send each other their
+ * description under the pair's number, as the two sides of a connection
+ * do; each node also sends its right neighbour one message nobody wants
+ * (dropped there).  Each gets exactly its own, and a node other than the
+ * leader receives the bytes of its own messages and no more.
+ */
+static int node_xchg(unsigned n, enum rs_pattern p)
+{
+	struct rs_rdv *r = meet(n, 10000);
+	struct rs_rdv_msg *out, *want;
+	struct rs_rdv_stats s0, s1;
+	static char descs[2 * 16 * 16 + 1][DESC_LEN], junk[DESC_LEN];
+	unsigned from, to, no = 0, nw = 0, i;
+	uint64_t k, pairs;
+	char err[512], why[128];
+	int e, v;
+
+	if (rs_pattern_count(p, n, 0, &pairs, why, sizeof(why)))
+		fail("pattern: %s", why);
+	out = calloc(2 * pairs + 1, sizeof(*out));
+	want = calloc(2 * pairs + 1, sizeof(*want));
+	if (!out || !want)
+		fail("no memory");
+	for (k = 0; k < pairs; k++) {
+		rs_pattern_pair(p, n, 0, k, &from, &to);
+		if (from != me && to != me)
+			continue;
+		/* The side here, for the side there. */
+		if (from == me) {
+			desc_of(k, from, to, descs[no]);
+			out[no] = (struct rs_rdv_msg){ to, (uint32_t)k,
+						       descs[no], DESC_LEN };
+			no++;
+			want[nw++] = (struct rs_rdv_msg){ .peer = to,
+							  .key = (uint32_t)k };
+		}
+		if (to == me) {
+			desc_of(k, to, from, descs[no]);
+			out[no] = (struct rs_rdv_msg){ from, (uint32_t)k,
+						       descs[no], DESC_LEN };
+			no++;
+			want[nw++] = (struct rs_rdv_msg){ .peer = from,
+							  .key = (uint32_t)k };
+		}
+	}
+	memset(junk, 'j', sizeof(junk));
+	out[no++] = (struct rs_rdv_msg){ (me + 1) % n, UINT32_MAX, junk,
+					 DESC_LEN };
+	rs_rdv_stats(r, &s0);
+	e = rs_rdv_exchange(r, "descriptions", out, no, want, nw, err,
+			    sizeof(err));
+	if (e)
+		fail("exchange: %d %s", e, err);
+	rs_rdv_stats(r, &s1);
+	for (i = 0; i < nw; i++) {
+		char wanted[DESC_LEN];
+		unsigned far = want[i].peer;
+
+		rs_pattern_pair(p, n, 0, want[i].key, &from, &to);
+		desc_of(want[i].key, far, me, wanted);
+		if (want[i].len != DESC_LEN || !want[i].data ||
+		    memcmp(want[i].data, wanted, DESC_LEN))
+			fail("pair %u from node %u: %zu bytes, not its "
+			     "description", want[i].key, far, want[i].len);
+	}
+	if (s1.calls != s0.calls + 1 ||
+	    strcmp(s1.last_tag, "descriptions"))
+		fail("stats: %llu calls, last '%s'",
+		     (unsigned long long)(s1.calls - s0.calls), s1.last_tag);
+	/* Received: its messages (and the one dropped), nothing else. */
+	if (me && s1.bytes_recv - s0.bytes_recv !=
+	    result_bytes("descriptions", nw + 1, DESC_LEN))
+		fail("received %llu bytes for %u messages, want %llu",
+		     (unsigned long long)(s1.bytes_recv - s0.bytes_recv),
+		     nw + 1, (unsigned long long)
+		     result_bytes("descriptions", nw + 1, DESC_LEN));
+	if (me && s1.bytes_sent - s0.bytes_sent !=
+	    result_bytes("descriptions", no, DESC_LEN))
+		fail("sent %llu bytes for %u messages",
+		     (unsigned long long)(s1.bytes_sent - s0.bytes_sent), no);
+	rs_rdv_msgs_free(want, nw);
+	if (want[0].data)
+		fail("a message freed but not forgotten");
+	/* Nothing to send or want: still a collective, still one frame. */
+	e = rs_rdv_exchange(r, "nothing", NULL, 0, NULL, 0, err, sizeof(err));
+	if (e)
+		fail("empty exchange: %d %s", e, err);
+	/* A phase's verdict, reduced at the leader. */
+	e = rs_rdv_agree(r, "phase 1", verdicts[me % 4], &v, err,
+			 sizeof(err));
+	if (e || v != RS_EXIT_FAILED)
+		fail("agree: %d %s: %d", e, err, v);
+	fprintf(stderr, "%s: node %u: %u messages out, %u in, %llu bytes "
+		"received\n", case_name, me, no, nw,
+		(unsigned long long)(s1.bytes_recv - s0.bytes_recv));
+	free(out);
+	free(want);
+	rs_rdv_close(r);
+	return 0;
+}
+
+static int node_xchg_ring4(void) { return node_xchg(4, RS_PATTERN_RING); }
+static int node_xchg_mesh4(void) { return node_xchg(4, RS_PATTERN_MESH); }
+static int node_xchg_ring16(void) { return node_xchg(16, RS_PATTERN_RING); }
+static int node_xchg_mesh16(void) { return node_xchg(16, RS_PATTERN_MESH); }
+
+/* b wants a message c never sent: b alone fails, naming c and the key,
+ * and its abort ends the rest. */
+static int node_xchg_unsent(void)
+{
+	static const char *const subs[] = {
+		"exchange 'x': node 'c' sent node 'b' no message under key "
+		"99", NULL,
+	};
+	static const char *const told[] = {
+		"node 'b' failed: exchange 'x': node 'c' sent", NULL,
+	};
+	struct rs_rdv *r = meet(4, 5000);
+	struct rs_rdv_msg out = { (me + 1) % 4, 7, "hi", 2 };
+	struct rs_rdv_msg want[2] = { { .peer = (me + 3) % 4, .key = 7 },
+				      { .peer = 2, .key = 99 } };
+	char err[512];
+	int e;
+
+	e = rs_rdv_exchange(r, "x", &out, 1, want, me == 1 ? 2 : 1, err,
+			    sizeof(err));
+	if (me == 1) {
+		expect_err("exchange", e, -EPROTO, err, subs);
+		if (want[0].data || want[1].data)
+			fail("a failed exchange left data");
+		rs_rdv_abort(r, 3, err);
+	} else if (e) {
+		/* b's abort came in with the result (or before it, for a
+		 * node answered after b): the failure wins, as in every
+		 * call. */
+		expect_err("exchange", e, -ECONNABORTED, err, told);
+	} else {
+		if (want[0].len != 2 || memcmp(want[0].data, "hi", 2))
+			fail("exchange: %zu bytes, not 'hi'", want[0].len);
+		rs_rdv_msgs_free(want, 1);
+		e = rs_rdv_barrier(r, "after", err, sizeof(err));
+		expect_err("barrier", e, -ECONNABORTED, err, told);
+	}
+	rs_rdv_close(r);
+	return 0;
+}
+
+/* c sends to rank 7 of 4: every node fails, naming c. */
+static int node_xchg_bad_rank(void)
+{
+	static const char *const subs[] = {
+		"node 'c' sent a message under key 5 to node rank 7 in "
+		"exchange 'x', and there are 4 nodes", NULL,
+	};
+	struct rs_rdv *r = meet(4, 5000);
+	struct rs_rdv_msg out = { me == 2 ? 7 : 0, 5, "hi", 2 };
+	char err[512];
+	int e;
+
+	e = rs_rdv_exchange(r, "x", &out, 1, NULL, 0, err, sizeof(err));
+	expect_err("exchange", e, -EPROTO, err, subs);
+	rs_rdv_close(r);
+	return 0;
+}
+
+/* Byte @i of big message @k from node @from. */
+static uint8_t big_byte(unsigned from, unsigned k, size_t i)
+{
+	return (uint8_t)(from * 31 + k * 7 + i * 13 + (i >> 12));
+}
+
+/*
+ * More than a blob in one exchange: b sends c three messages of 7 MiB,
+ * d sends the leader two of 9 MiB, so that b's part, c's result, d's
+ * part and what the leader keeps each take more than one frame; all
+ * arrive whole.  A message over the cap is refused before anything is
+ * sent.
+ */
+static int node_xchg_big(void)
+{
+	static const struct { unsigned from, to, n; size_t len; } plan[] = {
+		{ 1, 2, 3, 7u << 20 }, { 3, 0, 2, 9u << 20 },
+	};
+	struct rs_rdv *r = meet(4, 10000);
+	struct rs_rdv_msg out[3], want[3], huge = { 0, 1, NULL,
+						    RS_RDV_MSG_MAX + 1 };
+	struct rs_rdv_stats s0, s1;
+	unsigned no = 0, nw = 0, i, k;
+	char err[512];
+	size_t b;
+	int e;
+
+	e = rs_rdv_exchange(r, "huge", &huge, 1, NULL, 0, err, sizeof(err));
+	if (e != -EMSGSIZE || !strstr(err, "exchange 'huge': a message of "
+				      "16777204 bytes under key 1"))
+		fail("a message over the cap: %d %s", e, err);
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < plan[i].n; k++) {
+			if (plan[i].from == me) {
+				uint8_t *m = malloc(plan[i].len);
+
+				if (!m)
+					fail("no memory");
+				for (b = 0; b < plan[i].len; b++)
+					m[b] = big_byte(me, k, b);
+				out[no++] = (struct rs_rdv_msg){
+					plan[i].to, k, m, plan[i].len };
+			}
+			if (plan[i].to == me)
+				want[nw++] = (struct rs_rdv_msg){
+					.peer = plan[i].from, .key = k };
+		}
+	rs_rdv_stats(r, &s0);
+	e = rs_rdv_exchange(r, "big", out, no, want, nw, err, sizeof(err));
+	if (e)
+		fail("exchange: %d %s", e, err);
+	rs_rdv_stats(r, &s1);
+	for (i = 0; i < nw; i++) {
+		const uint8_t *m = want[i].data;
+
+		if (want[i].len != (me == 2 ? 7u << 20 : 9u << 20))
+			fail("message %u: %zu bytes", i, want[i].len);
+		for (b = 0; b < want[i].len; b++)
+			if (m[b] != big_byte(want[i].peer, want[i].key, b))
+				fail("message %u from %u: byte %zu differs",
+				     want[i].key, want[i].peer, b);
+	}
+	if (me == 2 && s1.frames_recv - s0.frames_recv < 2)
+		fail("21 MiB came in %llu frame(s)",
+		     (unsigned long long)(s1.frames_recv - s0.frames_recv));
+	if ((me == 1 || me == 3) && s1.frames_sent - s0.frames_sent < 2)
+		fail("sent in %llu frame(s)",
+		     (unsigned long long)(s1.frames_sent - s0.frames_sent));
+	rs_rdv_msgs_free(want, nw);
+	for (i = 0; i < no; i++)
+		free(out[i].data);
+	/* The queue is as it was: a later call works. */
+	if (rs_rdv_barrier(r, "after", err, sizeof(err)))
+		fail("barrier after: %s", err);
+	rs_rdv_close(r);
+	return 0;
+}
+
+/* h of 16 dies before its part of the exchange is in: every other node
+ * ends with h named as lost, soon. */
+static int node_xchg_lost(void)
+{
+	static const char *const subs[] = { "node 'h' was lost", NULL };
+	struct rs_rdv *r = meet(16, 5000);
+	struct rs_rdv_msg out[2] = {
+		{ (me + 1) % 16, 1, "right", 5 },
+		{ (me + 15) % 16, 2, "left", 4 },
+	};
+	struct rs_rdv_msg want[2] = {
+		{ .peer = (me + 15) % 16, .key = 1 },
+		{ .peer = (me + 1) % 16, .key = 2 },
+	};
+	char err[512];
+	uint64_t t0;
+	int e;
+
+	if (rs_rdv_barrier(r, "one", err, sizeof(err)))
+		fail("barrier one: %s", err);
+	if (me == 7) {
+		if (write(ready_fd, "k", 1) != 1)
+			fail("cannot tell the parent");
+		wait_go();      /* killed meanwhile */
+		fail("the node that was to die lives");
+	}
+	t0 = now_ms();
+	e = rs_rdv_exchange(r, "ring", out, 2, want, 2, err, sizeof(err));
+	expect_err("exchange", e, -ECONNRESET, err, subs);
+	if (now_ms() - t0 > 2500)
+		fail("lost node named after %llu ms (deadline 5000)",
+		     (unsigned long long)(now_ms() - t0));
+	rs_rdv_close(r);
+	return 0;
+}
+
+/* d comes after the deadline: the others end naming it. */
+static int node_xchg_late(void)
+{
+	static const char *const subs[] = {
+		"node 'd' did not reach exchange 'x' within 1000 ms", NULL,
+	};
+	struct rs_rdv *r = meet(4, 1000);
+	char err[512];
+	int e;
+
+	if (me == 3)
+		nap(1000 + RS_RDV_GRACE_MS + 300);
+	e = rs_rdv_exchange(r, "x", NULL, 0, NULL, 0, err, sizeof(err));
+	expect_err("exchange", e, -ETIMEDOUT, err, subs);
+	rs_rdv_close(r);
+	return 0;
+}
+
 /* Allocation @fail_at of node @victim fails (0: none): that node ends
  * with an error and a message or passes, never a crash or a leak; a
  * node that passes does every call. */
@@ -1068,6 +1391,27 @@ static int node_alloc(void)
 				  sizeof(err));
 	if (!e && !me)
 		rs_rdv_blobs_free(all, 2);
+	if (!e) {
+		/* Two for the other node, one for this one itself. */
+		struct rs_rdv_msg out[3] = {
+			{ !me, 1, "p", 1 }, { !me, 2, "qq", 2 },
+			{ me, 3, "rrr", 3 },
+		};
+		struct rs_rdv_msg want[3] = {
+			{ .peer = !me, .key = 2 }, { .peer = !me, .key = 1 },
+			{ .peer = me, .key = 3 },
+		};
+
+		e = rs_rdv_exchange(r, "w", out, 3, want, 3, err,
+				    sizeof(err));
+		if (!e && (want[0].len != 2 || want[1].len != 1 ||
+			   want[2].len != 3 ||
+			   memcmp(want[0].data, "qq", 2) ||
+			   memcmp(want[2].data, "rrr", 3)))
+			fail("exchange: %zu, %zu and %zu bytes", want[0].len,
+			     want[1].len, want[2].len);
+		rs_rdv_msgs_free(want, 3);
+	}
 	if (!e)
 		e = rs_rdv_verdict(r, 0, &v, err, sizeof(err));
 	rs_rdv_close(r);
@@ -1169,25 +1513,25 @@ static int pmix_exchange(void)
 	char w0[64], w1[64];
 	int e;
 
-	out[0].len = (size_t)sprintf(a, "%s to %s", names4[me], names4[next]);
-	out[1].len = (size_t)sprintf(b, "%s back to %s", names4[me],
-				     names4[prev]);
-	sprintf(w0, "%s to %s", names4[prev], names4[me]);
-	sprintf(w1, "%s back to %s", names4[next], names4[me]);
+	out[0].len = (size_t)sprintf(a, "%s to %s", names[me], names[next]);
+	out[1].len = (size_t)sprintf(b, "%s back to %s", names[me],
+				     names[prev]);
+	sprintf(w0, "%s to %s", names[prev], names[me]);
+	sprintf(w1, "%s back to %s", names[next], names[me]);
 	e = rs_rdv_exchange(r, "ring", out, 3, want, 2, err, sizeof(err));
 	if (e)
 		fail("exchange: %d %s", e, err);
 	if (want[0].len != strlen(w0) || memcmp(want[0].data, w0, want[0].len))
-		fail("exchange: from %s got %.*s", names4[prev],
+		fail("exchange: from %s got %.*s", names[prev],
 		     (int)want[0].len, (char *)want[0].data);
 	if (want[1].len != strlen(w1) || memcmp(want[1].data, w1, want[1].len))
-		fail("exchange: from %s got %.*s", names4[next],
+		fail("exchange: from %s got %.*s", names[next],
 		     (int)want[1].len, (char *)want[1].data);
 	rs_rdv_msgs_free(want, 2);
 	/* A message never sent: named, node and key. */
 	want[0] = (struct rs_rdv_msg){ prev, 42, NULL, 0 };
 	snprintf(a, sizeof(a), "node '%s' sent node '%s' nothing under key "
-		 "42", names4[prev], names4[me]);
+		 "42", names[prev], names[me]);
 	{
 		const char *subs[] = { a, NULL };
 
@@ -1230,9 +1574,9 @@ static int pmix_killed(void)
 	int e, want;
 
 	snprintf(lost, sizeof(lost), "node '%s' was lost",
-		 names4[n_pmix - 1]);
+		 names[n_pmix - 1]);
 	snprintf(absent, sizeof(absent), "node '%s' did not reach barrier "
-		 "'two'", names4[n_pmix - 1]);
+		 "'two'", names[n_pmix - 1]);
 	if (rs_rdv_barrier(r, "one", err, sizeof(err)))
 		fail("barrier one: %s", err);
 	if (me == n_pmix - 1)
@@ -1261,7 +1605,7 @@ static int pmix_absent(void)
 	int e;
 
 	snprintf(want, sizeof(want), "node '%s' did not reach the meeting",
-		 names4[n_pmix - 1]);
+		 names[n_pmix - 1]);
 	if (me == n_pmix - 1)
 		nap(2500);
 	t0 = now_ms();
@@ -1435,6 +1779,15 @@ static const struct {
 	{ "interrupted_meet", node_interrupted_meet, 3, 3, 0, 0 },
 	{ "bench", node_bench, 4, 0, 0, 0 },
 	{ "auto", node_auto, 2, 0, 0, 0 },
+	{ "xchg_ring4", node_xchg_ring4, 4, 0, 0, 0 },
+	{ "xchg_mesh4", node_xchg_mesh4, 4, 0, 0, 0 },
+	{ "xchg_ring16", node_xchg_ring16, 16, 0, 0, 0 },
+	{ "xchg_mesh16", node_xchg_mesh16, 16, 0, 0, 0 },
+	{ "xchg_unsent", node_xchg_unsent, 4, 0, 0, 0 },
+	{ "xchg_bad_rank", node_xchg_bad_rank, 4, 0, 0, 0 },
+	{ "xchg_big", node_xchg_big, 4, 0, 0, 0 },
+	{ "xchg_lost", node_xchg_lost, 16, 0, SIGKILL, 7 },
+	{ "xchg_late", node_xchg_late, 4, 0, 0, 0 },
 };
 
 int main(int argc, char **argv)

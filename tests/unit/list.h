@@ -135,6 +135,7 @@
 	X(devx, hex_round_trip)                                           \
 	X(rdv, frames_byte_by_byte)                                       \
 	X(rdv, bad_frames_refused)                                        \
+	X(rdv, exchange_more)                                             \
 	X(rdv, blobs)                                                     \
 	X(rdv, worst)                                                     \
 	X(rdv, one_node)                                                  \

@@ -94,7 +94,7 @@ TEST(rdv, bad_frames_refused)
 		{ { 0, 0, 0, 1, 0x01 }, 5,
 		  "a frame of 1 bytes announced (2 to 64 accepted here)" },
 		{ { 0, 0, 0, 2, 0x7f, 0 }, 6, "unknown frame type 0x7f" },
-		{ { 0, 0, 0, 2, 0x15, 0 }, 6, "unknown frame type 0x15" },
+		{ { 0, 0, 0, 2, 0x16, 0 }, 6, "unknown frame type 0x16" },
 		{ { 0, 0, 0, 3, 0x01, 2, 'x' }, 7,
 		  "a tag of 2 bytes in a frame of 3 bytes" },
 		{ { 0, 0, 0, 3, 0x13, 1, 0 }, 7,
@@ -124,6 +124,46 @@ TEST(rdv, bad_frames_refused)
 	tag[sizeof(tag) - 1] = '\0';
 	CHECK_INT(rdv_encode(RDV_BYE, tag, NULL, 0, &m, &len), -EMSGSIZE);
 	CHECK_PTR(m, NULL);
+}
+
+/* An exchange's frame that another continues is told by its flag: it
+ * ends no call, so it does not count against the frames kept. */
+TEST(rdv, exchange_more)
+{
+	static const uint8_t more = RDV_XCHG_MORE, last;
+	struct rdv_piece pc = { &more, 1 };
+	struct rdv_dec d = { .cap = 64 };
+	struct got g = { 0 };
+	struct rdv_frame f;
+	uint8_t *m;
+	size_t len;
+	char err[128];
+	unsigned i;
+
+	CHECK_INT(rdv_encode(RDV_PUT | RDV_OP_EXCHANGE, "x", &pc, 1, &m,
+			     &len), 0);
+	CHECK_INT(rdv_dec_feed(&d, m, len, on_frame, &g, err, sizeof(err)),
+		  0);
+	rs_free(m);
+	pc.p = &last;
+	CHECK_INT(rdv_encode(RDV_RESULT | RDV_OP_EXCHANGE, "x", &pc, 1, &m,
+			     &len), 0);
+	CHECK_INT(rdv_dec_feed(&d, m, len, on_frame, &g, err, sizeof(err)),
+		  0);
+	rs_free(m);
+	CHECK_UINT(g.n, 2);
+	for (i = 0; i < 2; i++) {
+		f = (struct rdv_frame){ .type = g.type[i],
+					.body = (const uint8_t *)g.body[i],
+					.len = g.len[i] };
+		CHECK_INT(rdv_more(&f), i == 0);
+	}
+	/* The same byte in another operation's body is a blob's. */
+	f.type = RDV_PUT | RDV_OP_ALLGATHER;
+	f.body = &more;
+	CHECK_INT(rdv_more(&f), 0);
+	CHECK_STR(rdv_op_name(RDV_OP_EXCHANGE), "exchange");
+	rdv_dec_free(&d);
 }
 
 TEST(rdv, blobs)
@@ -194,7 +234,36 @@ TEST(rdv, one_node)
 	CHECK_INT(rs_rdv_verdict(r, RS_EXIT_SKIPPED, &v, err, sizeof(err)),
 		  0);
 	CHECK_INT(v, RS_EXIT_SKIPPED);
-	CHECK_INT(rs_rdv_poll(r, err, sizeof(err)), 0);
+	CHECK_INT(rs_rdv_agree(r, "phase", RS_EXIT_FAILED, &v, err,
+			       sizeof(err)), 0);
+	CHECK_INT(v, RS_EXIT_FAILED);
+	/* An exchange with itself: its own message, never on the wire. */
+	struct rs_rdv_msg out[2] = { { 0, 4, "mine", 4 }, { 1, 5, "x", 1 } };
+	struct rs_rdv_msg want[1] = { { .peer = 0, .key = 4 } };
+	struct rs_rdv_stats st;
+
+	CHECK_INT(rs_rdv_exchange(r, "self", out, 1, want, 1, err,
+				  sizeof(err)), 0);
+	CHECK_UINT(want[0].len, 4);
+	CHECK_MEM(want[0].data, "mine", 4);
+	rs_rdv_msgs_free(want, 1);
+	CHECK_PTR(want[0].data, NULL);
+	rs_rdv_stats(r, &st);
+	CHECK_UINT(st.bytes_sent, 0);
+	CHECK_UINT(st.calls, 5);
+	CHECK_STR(st.last_tag, "self");
+	/* A message over the cap is refused here, before anything; a
+	 * rank past the nodes names the sender, for good. */
+	out[0].len = RS_RDV_MSG_MAX + 1;
+	CHECK_INT(rs_rdv_exchange(r, "big", out, 1, NULL, 0, err,
+				  sizeof(err)), -EMSGSIZE);
+	CHECK_INT(rs_rdv_exchange(r, "far", out + 1, 1, want, 1, err,
+				  sizeof(err)), -EPROTO);
+	CHECK_STR(err, "node 'solo' sent a message under key 5 to node rank "
+		  "1 in exchange 'far', and there are 1 nodes");
+	CHECK_PTR(want[0].data, NULL);
+	CHECK_INT(rs_rdv_barrier(r, "after", err, sizeof(err)), -EPROTO);
+	CHECK_INT(rs_rdv_poll(r, err, sizeof(err)), -EPROTO);
 	rs_rdv_close(r);
 	/* Not an address; a rank past the nodes. */
 	c.leader_addr = "no:port:here";
