@@ -43,6 +43,7 @@
 #define KEY_ERRNO "rdmascn.errno"
 #define KEY_CODE "rdmascn.code"
 #define KEY_MSG "rdmascn.msg"
+#define KEY_MEETING "rdmascn.meeting"
 
 struct rdv_pmix {
 	pmix_proc_t me;
@@ -67,6 +68,7 @@ static struct {
 	pmix_proc_t me;
 	char *const *names;
 	unsigned n;
+	unsigned meeting;       /* an event of another is stale */
 	bool any;
 	int err, code;
 	char msg[RDV_MSG_MAX];
@@ -133,6 +135,13 @@ static void on_event(size_t id, pmix_status_t status,
 	     who->rank == heard.me.rank))
 		goto out;
 	if (status == RDV_PMIX_EVENT) {
+		/* A failure of a meeting before (a matrix's last cell) may
+		 * come late: not this one's. */
+		for (size_t i = 0; i < n; i++)
+			if (PMIX_CHECK_KEY(&info[i], KEY_MEETING) &&
+			    info[i].value.type == PMIX_UINT32 &&
+			    info[i].value.data.uint32 != heard.meeting)
+				goto out;
 		heard.err = -ECONNABORTED;
 		heard.msg[0] = '\0';
 		for (size_t i = 0; i < n; i++) {
@@ -190,19 +199,19 @@ static void take_heard(struct rs_rdv *r)
 static void tell_all(struct rs_rdv *r, int err, int code)
 {
 	struct rdv_pmix *p = r->pmix;
-	pmix_info_t info[3];
+	pmix_info_t info[4];
 	int e = -err;
 	pmix_status_t rc;
 
 	PMIX_INFO_LOAD(&info[0], KEY_ERRNO, &e, PMIX_INT);
 	PMIX_INFO_LOAD(&info[1], KEY_CODE, &code, PMIX_INT);
 	PMIX_INFO_LOAD(&info[2], KEY_MSG, r->msg, PMIX_STRING);
+	PMIX_INFO_LOAD(&info[3], KEY_MEETING, &p->meeting, PMIX_UINT32);
 	rc = PMIx_Notify_event(RDV_PMIX_EVENT, &p->me, p->all_local ?
 			       PMIX_RANGE_LOCAL : PMIX_RANGE_NAMESPACE,
-			       info, 3, NULL, NULL);
-	PMIX_INFO_DESTRUCT(&info[0]);
-	PMIX_INFO_DESTRUCT(&info[1]);
-	PMIX_INFO_DESTRUCT(&info[2]);
+			       info, 4, NULL, NULL);
+	for (unsigned i = 0; i < 4; i++)
+		PMIX_INFO_DESTRUCT(&info[i]);
 	if (rc != PMIX_SUCCESS || !p->all_local) {
 		/* Once we have torn down, the launcher ends the job. */
 		p->end_job = true;
@@ -1175,6 +1184,7 @@ int rdv_pmix_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 	heard.me = me;
 	heard.names = r->names;
 	heard.n = r->n;
+	heard.meeting = r->pmix->meeting;
 	heard.any = false;
 	heard.code = 0;
 	pthread_mutex_unlock(&lock);

@@ -1541,6 +1541,24 @@ static int pmix_exchange(void)
 			   err, subs);
 	}
 	rs_rdv_close(r);
+	/* Two messages under one key, where one is wanted: named. */
+	r = meet(n, 5000);
+	out[1] = (struct rs_rdv_msg){ next, 5, b, 1 };
+	out[2] = (struct rs_rdv_msg){ next, 5, c, 1 };
+	want[0] = (struct rs_rdv_msg){ prev, 5, NULL, 0 };
+	snprintf(a, sizeof(a), "node '%s' sent node '%s' two messages under "
+		 "key 5", names[prev], names[me]);
+	{
+		const char *subs[] = { a, NULL };
+
+		e = rs_rdv_exchange(r, "twice", out + 1, 2, want, 1, err,
+				    sizeof(err));
+		expect_err("exchange of two under one key", e, -EPROTO, err,
+			   subs);
+		if (want[0].data)
+			fail("a failed exchange left data in a want");
+	}
+	rs_rdv_close(r);
 	return 0;
 }
 
