@@ -10,6 +10,7 @@
 #include "cmd_scenario.h"
 #include "gate.h"
 #include "model.h"
+#include "pattern.h"
 #include "value.h"
 
 static const struct option scn_long[] = {
@@ -312,6 +313,12 @@ static void print_needs(const struct rs_obj *o, bool fold, bool unfold)
 			printf("%s%s=%s[*]", any ? ", " : "  <- ", ed->field,
 			       rs_esc(ed->to->group));
 			e += k - 1;
+		} else if (fold && o->pairs && ed->to->count &&
+			   ed->to->pairs != o->pairs) {
+			/* A pattern's element names its pair's from or to. */
+			printf("%s%s=%s[%s]", any ? ", " : "  <- ", ed->field,
+			       rs_esc(ed->to->group),
+			       o->to_side ? "to" : "from");
 		} else if (fold && pairs(o, e))
 			printf("%s%s=%s[i]", any ? ", " : "  <- ", ed->field,
 			       rs_esc(ed->to->group));
@@ -386,41 +393,95 @@ static unsigned run_of(struct rs_obj *const *list, unsigned i, unsigned n,
 /* With `nodes:`, where it is made or runs: "@a", "@a+b" for what joins
  * two (a connection, a pingpong's two halves), "@a>b" for a step that
  * runs on a and reaches into b, "@all" for a step on every node. */
-static void print_node(const struct rs_scenario *s, const struct rs_obj *o)
+/* Node @i as a folded line of @o's elements reads it: "h[i]" when each
+ * element is on its own node of set h, "h[from]" or "h[to]" for a
+ * pattern's elements; else its name. */
+static const char *node_label(const struct rs_scenario *s,
+			      const struct rs_obj *o, int i, bool fold,
+			      char *buf, size_t len)
 {
-	char where[2 * RDMASCN_ID_MAX + 8];
+	const struct rs_node_decl *nd = &s->top->nodes[i];
+	const struct rs_pairs *p = o->pairs;
+	unsigned from, to;
+
+	if (!fold || !nd->group)
+		return rs_node_name(s, i);
+	/* A connection of a pattern's QPs is the pattern's too. */
+	for (unsigned e = 0; !p && e < o->n_edges; e++)
+		if (o->edges[e].to->pairs && o->edges[e].to->elem == o->elem &&
+		    o->edges[e].to->count == o->count)
+			p = o->edges[e].to->pairs;
+	if (p) {
+		rs_pattern_pair(p->pattern, p->n, p->root, o->elem, &from,
+				&to);
+		if (from != to && (nd->elem == from || nd->elem == to)) {
+			snprintf(buf, len, "%s[%s]", nd->group,
+				 nd->elem == from ? "from" : "to");
+			return buf;
+		}
+	} else if (nd->elem == o->elem && nd->n_elems == o->count) {
+		snprintf(buf, len, "%s[i]", nd->group);
+		return buf;
+	}
+	return rs_node_name(s, i);
+}
+
+static void print_node(const struct rs_scenario *s, const struct rs_obj *o,
+		       bool fold)
+{
+	char where[2 * RDMASCN_ID_MAX + 8], a[RDMASCN_ID_MAX + 8];
+	char b[RDMASCN_ID_MAX + 8];
+	const char *on, *peer;
 
 	if (!rs_nodes_count(s))
 		return;
-	if (o->on == RS_NODE_ANY)
-		snprintf(where, sizeof(where), "@all");
-	else if (o->on_peer != RS_NODE_ANY && o->kind->step &&
-		 !rs_step_on(o, o->on_peer))
+	if (o->on == RS_NODE_ANY) {
+		printf(" %-10s", "@all");
+		return;
+	}
+	on = node_label(s, o, o->on, fold, a, sizeof(a));
+	peer = o->on_peer == RS_NODE_ANY ? NULL :
+	       node_label(s, o, o->on_peer, fold, b, sizeof(b));
+	if (peer && o->kind->step && !rs_step_on(o, o->on_peer))
 		/* Runs on one, reaches the other (a remote mr). */
-		snprintf(where, sizeof(where), "@%s>%s", rs_node_name(s, o->on),
-			 rs_node_name(s, o->on_peer));
-	else if (o->on_peer != RS_NODE_ANY)
-		snprintf(where, sizeof(where), "@%s+%s", rs_node_name(s, o->on),
-			 rs_node_name(s, o->on_peer));
+		snprintf(where, sizeof(where), "@%s>%s", on, peer);
+	else if (peer)
+		snprintf(where, sizeof(where), "@%s+%s", on, peer);
 	else
-		snprintf(where, sizeof(where), "@%s", rs_node_name(s, o->on));
+		snprintf(where, sizeof(where), "@%s", on);
 	printf(" %-10s", rs_esc(where));
 }
 
-static void print_nodes(const struct rs_scenario *s)
+/* One line a node; a node set's elements folded into one, unless
+ * @unfold: "0  h[0]..h[63] ×64  address node01..node64". */
+static void print_nodes(const struct rs_scenario *s, bool unfold)
 {
+	char name[2 * RDMASCN_ID_MAX + 32];
+
 	if (!rs_nodes_count(s))
 		return;
 	printf("nodes:\n");
-	for (unsigned i = 0; i < rs_nodes_count(s); i++) {
-		const struct rs_node_decl *n = &s->top->nodes[i];
+	for (unsigned i = 0, k; i < rs_nodes_count(s); i += k) {
+		const struct rs_node_decl *n = &s->top->nodes[i], *last;
 
-		printf("  %3u  %-28s", i, rs_esc(n->id));
-		if (n->address)
+		k = !unfold && n->group ? n->n_elems - n->elem : 1;
+		last = n + k - 1;
+		if (k > 1)
+			snprintf(name, sizeof(name), "%s..%s ×%u", n->id,
+				 last->id, k);
+		else
+			snprintf(name, sizeof(name), "%s", n->id);
+		printf("  %3u  ", i);
+		print_padded(name, 28);
+		if (n->address && k > 1 && strcmp(n->address, last->address))
+			printf(" address %s..%s", rs_esc(n->address),
+			       rs_esc(last->address));
+		else if (n->address)
 			printf(" address %s", rs_esc(n->address));
 		if (n->device)
 			printf(" device %s", rs_esc(n->device));
-		printf("%s\n", i ? "" : "  (leader)");
+		printf("%s\n", i ? "" : k > 1 ? "  (leader: the first)" :
+		       "  (leader)");
 	}
 }
 
@@ -439,7 +500,7 @@ static void print_order(const struct rs_scenario *s, const char *title,
 		folded_name(list[i], list[i + k - 1], k, name, sizeof(name));
 		print_no(list[i], i + 1, k > 1);
 		print_padded(name, 28);
-		print_node(s, list[i]);
+		print_node(s, list[i], k > 1);
 		printf(" line %u", l->line);
 		print_needs(list[i], k > 1, unfold);
 		if (list[i]->kind->step)
@@ -486,7 +547,7 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 		printf("matrix: %lu cell%s checked, %lu excluded; below, the "
 		       "params' defaults\n", checked, checked == 1 ? "" : "s",
 		       excl);
-	print_nodes(s);
+	print_nodes(s, unfold);
 	print_order(s, "create", s->create, s->n_objects, unfold);
 	print_order(s, "steps", s->steps, s->n_steps, unfold);
 	printf("teardown:\n");
@@ -501,7 +562,7 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 		printf("  %3u  ", s->n_objects - i + 1);
 		if (rs_nodes_count(s)) {
 			print_padded(name, 28);
-			print_node(s, down[i - 1]);
+			print_node(s, down[i - 1], k > 1);
 		} else {
 			printf("%s", rs_esc(name));
 		}

@@ -51,7 +51,8 @@ struct rs_live {
 	const void *from_grh;
 	/* An mr or a qp another node made (nodes/, rs_nodes_publish()): what a
 	 * step here posts to it with (a ud_send `to:` it: its QPN and
-	 * Q_Key; its port's GID, for the record). */
+	 * Q_Key; its port's GID, LID, number and GID type, which the
+	 * step's ah must address). */
 	struct {
 		bool known;
 		uint32_t rkey;
@@ -59,6 +60,9 @@ struct rs_live {
 		bool qp_known;
 		uint32_t qpn, qkey;
 		uint8_t gid[16];
+		uint16_t lid;
+		uint8_t port;
+		uint8_t gid_type;
 	} far;
 };
 

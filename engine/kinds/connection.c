@@ -5,6 +5,9 @@
  * (kind_connection.c) that dispatch to them, so that the calls go one
  * way: the ops to the ways, the ways to here.
  */
+#include <errno.h>
+#include <stdio.h>
+
 #include <infiniband/verbs.h>
 
 #include "connection.h"
@@ -31,6 +34,21 @@ void rs_conn_side_peer(struct rs_run *run, struct rs_live *l,
 	rs_peer_fill(ret, s->l->obj->id, s->ctx_id,
 		     s->rt->qp ? s->rt->qp->qp_num : 0, s->psn, s->port,
 		     run->dry_run ? NULL : s->dev);
+	snprintf(ret->node, sizeof(ret->node), "%s",
+		 rs_node_name(run->s, s->l->obj->on));
+}
+
+int rs_conn_uniform(struct rs_run *run, struct rs_live *l,
+		    const struct rs_peer *self, const struct rs_peer *peer,
+		    bool self_is_a)
+{
+	const struct rs_connection *conn = l->obj->data;
+	char why[512];
+
+	if (!rs_peer_uniform(self_is_a ? self : peer, self_is_a ? peer : self,
+			     conn->mtu, why, sizeof(why)))
+		return 0;
+	return rs_live_error(run, l, EPROTO, "%s", why);
 }
 
 /*

@@ -36,6 +36,16 @@ struct rs_conn_side {
 void rs_conn_side_peer(struct rs_run *run, struct rs_live *l,
 		       const struct rs_conn_side *s, struct rs_peer *ret);
 
+/*
+ * Between nodes, before either QP leaves RESET: whether this side's
+ * port (@self) and the other node's (@peer, as it came) can carry
+ * connection @l (rs_peer_uniform()); 0, or -EPROTO reported naming
+ * both nodes and values, side a's first whichever node says it.
+ */
+int rs_conn_uniform(struct rs_run *run, struct rs_live *l,
+		    const struct rs_peer *self, const struct rs_peer *peer,
+		    bool self_is_a);
+
 /* The path connection @o's file asks for, defaults filled in. */
 void rs_conn_path(const struct rs_obj *o, struct rs_path *ret);
 

@@ -330,6 +330,8 @@ static int cm_meet(struct rs_run *run, struct rs_live *l,
 		return 0;
 	r = rs_nodes_swap(run, l, &mine, sizeof(mine), &theirs,
 			  sizeof(theirs));
+	if (!r)
+		r = rs_conn_uniform(run, l, &mine.peer, &theirs.peer, here_a);
 	if (r || here_b)
 		return r;
 	/* a: b's address from b's description, at the port b has. */

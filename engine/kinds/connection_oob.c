@@ -7,6 +7,7 @@
  * peer's.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "connection.h"
 #include "peer.h"
@@ -202,6 +203,9 @@ int rs_conn_oob_side(struct rs_run *run, struct rs_live *l,
 	else
 		r = rs_nodes_swap(run, l, &self, sizeof(self), &peer,
 				  sizeof(peer));
+	if (!r)
+		r = rs_conn_uniform(run, l, &self, &peer,
+				    !strcmp(mine->name, "a"));
 	for (size_t i = 0; !r && i < RS_N(states); i++)
 		r = oob_to(run, l, mine, &self, &peer, states[i]);
 	return r;

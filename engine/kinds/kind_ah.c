@@ -6,6 +6,10 @@
  * is what a one-device scenario sends to: on RoCE (Ethernet) the AH is
  * global, as RoCE needs a GRH, and the destination GID defaults to the
  * source GID itself; on InfiniBand dlid defaults to the port's own LID.
+ * With `to:` a QP the address is that QP's: its GID, LID and GID index
+ * from its description (rs_peer), built here when it is on this node,
+ * else by its node and swapped through the rendezvous as a connection's
+ * sides are, so that an AH and the QP it sends to cannot disagree.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +17,8 @@
 
 #include "kinds.h"
 #include "live.h"
+#include "nodes.h"
+#include "peer.h"
 #include "value.h"
 
 /* The GRH's hop limit when the file gives none: what librdmacm and the
@@ -20,7 +26,8 @@
 #define RS_AH_HOP_LIMIT 64
 
 static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
-			struct rs_live *cl, struct ibv_ah_attr *ret_attr)
+			struct rs_live *cl, const struct rs_peer *to,
+			struct ibv_ah_attr *ret_attr)
 {
 	const struct rs_ah *a = l->obj->data;
 	const struct rs_dev *dev = rs_as_dev(cl);
@@ -50,11 +57,15 @@ static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
 	       attr.port_num == dev->port ? dev->gid_index : 0;
 	if (sgid < 0)
 		sgid = 0;
-	attr.is_global = a->dgid || a->is_global || eth;
+	/* To a QP with a GID: through a GRH, as a connection's AV is
+	 * (rs_peer_av()). */
+	attr.is_global = a->dgid || a->is_global || eth ||
+			 (to && to->gid_index >= 0);
 	attr.sl = a->sl;
 	attr.src_path_bits = a->src_path_bits;
 	attr.static_rate = (uint8_t)a->static_rate;
-	attr.dlid = rs_obj_has(l->obj, "dlid") ? a->dlid : eth ? 0 : pa.lid;
+	attr.dlid = rs_obj_has(l->obj, "dlid") ? a->dlid : to ? to->lid :
+		    eth ? 0 : pa.lid;
 	if (attr.is_global) {
 		struct ibv_global_route *g = &attr.grh;
 
@@ -65,6 +76,8 @@ static int ah_attr_fill(struct rs_run *run, struct rs_live *l,
 		g->flow_label = a->flow_label;
 		if (a->dgid)
 			memcpy(g->dgid.raw, a->dgid_raw, 16);
+		else if (to)
+			memcpy(g->dgid.raw, to->gid, 16);
 		else if (attr.port_num == dev->port && sgid == dev->gid_index)
 			g->dgid = dev->gid;
 		else if (ibv_query_gid(ctx, attr.port_num, sgid,
@@ -155,6 +168,55 @@ static int ah_create_from_wc(struct rs_run *run, struct rs_live *l,
 	return rs_call_done(run, l, &c);
 }
 
+/* QP @ql described as a connection's side is (rs_peer_fill()): from
+ * its context's device, none in a dry run. */
+static void qp_peer(struct rs_run *run, struct rs_live *ql,
+		    struct rs_peer *ret)
+{
+	struct rs_live *cl = rs_live_context(run, ql);
+	const struct rs_dev *dev = run->dry_run ? NULL : rs_as_dev(cl);
+	struct rdmascn_qp q;
+	uint32_t qpn = 0;
+
+	if (!rs_as_qp(run, ql, &q) && q.rt && q.rt->qp)
+		qpn = q.rt->qp->qp_num;
+	rs_peer_fill(ret, ql->obj->id, cl->obj->id, qpn, 0,
+		     dev ? dev->port : 0, dev);
+	snprintf(ret->node, sizeof(ret->node), "%s",
+		 rs_node_name(run->s, ql->obj->on));
+}
+
+/* This process is the node of the QP an AH on another node addresses:
+ * it gives that QP's description, and makes nothing. */
+static bool ah_far_side(struct rs_run *run, struct rs_live *l)
+{
+	return l->obj->on_peer != RS_NODE_ANY && run->node != RS_NODE_ANY &&
+	       l->obj->on != run->node;
+}
+
+/* The description of the QP @l's `to:` names: 0, or -errno reported. */
+static int ah_to(struct rs_run *run, struct rs_live *l, struct rs_peer *ret)
+{
+	const struct rs_ah *a = l->obj->data;
+	struct rs_live *ql = rs_live_find(run, a->to);
+
+	if (rs_run_here(run, ql->obj) || run->dry_run) {
+		qp_peer(run, ql, ret);
+		return 0;
+	}
+	memset(ret, 0, sizeof(*ret));
+	return rs_nodes_swap(run, l, NULL, 0, ret, sizeof(*ret));
+}
+
+static int ah_give(struct rs_run *run, struct rs_live *l)
+{
+	const struct rs_ah *a = l->obj->data;
+	struct rs_peer p;
+
+	qp_peer(run, rs_live_find(run, a->to), &p);
+	return rs_nodes_swap(run, l, &p, sizeof(p), NULL, 0);
+}
+
 static int ah_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_ah *a = l->obj->data;
@@ -164,9 +226,15 @@ static int ah_create(struct rs_run *run, struct rs_live *l)
 					     rs_live_find(run, a->qp) : l);
 	struct rs_live *pd_cl = rs_live_context(run, l);
 	char gid[INET6_ADDRSTRLEN];
+	struct rs_peer to;
 	struct rs_call c;
 	int ret;
 
+	/* A dry run of that node: nothing to give yet. */
+	if (a->to && ah_far_side(run, l))
+		return run->dry_run ? 0 : ah_give(run, l);
+	if (a->to && (ret = ah_to(run, l, &to)))
+		return ret;
 	if (cl != pd_cl)
 		return rs_live_error(run, l, EINVAL, "qp: '%s' is on context "
 				     "'%s', the ah's pd on '%s'", a->qp,
@@ -187,10 +255,20 @@ static int ah_create(struct rs_run *run, struct rs_live *l)
 		else
 			rs_call_arg(&c, "port", "(context '%s')",
 				    cl->obj->id);
-		rs_call_arg(&c, "is_global", "%s", a->dgid || a->is_global ?
-			    "1" : "(1 on Ethernet)");
-		rs_call_arg(&c, "dgid", "%s", a->dgid ? a->dgid :
-			    "(the source GID: loopback)");
+		if (a->to) {
+			rs_call_arg(&c, "to", "%s", a->to);
+			rs_call_arg(&c, "is_global", "%s", a->is_global ?
+				    "1" : "(1 on Ethernet or with a GID)");
+			rs_call_arg(&c, "dgid", "gid(%s)", to.context);
+			rs_call_arg(&c, "dlid", "lid(%s)_if_not_global",
+				    to.context);
+		} else {
+			rs_call_arg(&c, "is_global", "%s",
+				    a->dgid || a->is_global ? "1" :
+				    "(1 on Ethernet)");
+			rs_call_arg(&c, "dgid", "%s", a->dgid ? a->dgid :
+				    "(the source GID: loopback)");
+		}
 		if (rs_obj_has(l->obj, "gid_index"))
 			rs_call_arg(&c, "sgid_index", "%u", a->gid_index);
 		else
@@ -213,7 +291,7 @@ static int ah_create(struct rs_run *run, struct rs_live *l)
 		if (a->qp)
 			rs_call_arg(&c, "from_qp", "%s", a->qp);
 	} else {
-		ret = ah_attr_fill(run, l, cl, &rt->attr);
+		ret = ah_attr_fill(run, l, cl, a->to ? &to : NULL, &rt->attr);
 		if (ret)
 			return ret;
 		rs_call_arg(&c, "port", "%u", rt->attr.port_num);
@@ -248,6 +326,8 @@ static void ah_destroy(struct rs_run *run, struct rs_live *l)
 {
 	struct rs_ah_rt *rt = l->rt;
 
+	if (ah_far_side(run, l))
+		return;    /* nothing made here */
 	RS_CALL_RELEASE(run, l, ibv_destroy_ah, rt->ah);
 }
 
@@ -257,7 +337,13 @@ static void ah_describe(struct rs_run *run, struct rs_live *l,
 	struct rs_ah_rt *rt = l->rt;
 	char gid[INET6_ADDRSTRLEN];
 
-	(void)run;
+	if (ah_far_side(run, l)) {
+		/* The far side of an AH `to:` a QP here: it only gave the
+		 * QP's description. */
+		rs_val_put_str(v, "addressed_from", rs_node_name(run->s,
+								 l->obj->on));
+		return;
+	}
 	rs_val_put_u64(v, "port", rt->attr.port_num);
 	if (rt->attr.is_global) {
 		inet_ntop(AF_INET6, rt->attr.grh.dgid.raw, gid, sizeof(gid));
@@ -282,7 +368,8 @@ static int ah_check_caps(struct rs_run *run, struct rs_live *l, char *why,
 {
 	(void)why;
 	(void)len;
-	rs_dev_limit_count(run, l, RS_LIM_AH);
+	if (!ah_far_side(run, l))
+		rs_dev_limit_count(run, l, RS_LIM_AH);
 	return 0;
 }
 

@@ -12,6 +12,7 @@ static const cyaml_schema_field_t ah_fields[] = {
 	RS_FIELD_AFTER(struct rs_ah),
 	RS_FIELD_REF("pd", struct rs_ah, pd),
 	RS_FIELD_OPT_REF("qp", struct rs_ah, qp),
+	RS_FIELD_OPT_REF("to", struct rs_ah, to),
 	RS_FIELD_STR("dgid", struct rs_ah, dgid),
 	RS_FIELD_UINT("gid_index", struct rs_ah, gid_index),
 	RS_FIELD_UINT("sl", struct rs_ah, sl),
@@ -30,6 +31,9 @@ static const cyaml_schema_field_t ah_fields[] = {
 static const struct rdmascn_ref ah_refs[] = {
 	RS_REF("pd", struct rs_ah, pd, "pd", "parent_domain"),
 	RS_REF("qp", struct rs_ah, qp, "qp"),
+	/* The QP addressed may be on another node: its description comes
+	 * from there. */
+	RS_REF_SPANS("to", struct rs_ah, to, "qp"),
 	RS_REF_AFTER(struct rs_ah),
 	RS_REF_END
 };
@@ -39,10 +43,12 @@ static int ah_check(struct rs_obj *obj, struct rs_diag *d)
 	struct rs_ah *a = obj->data;
 	/* A reply's address is the received completion's and GRH's. */
 	static const char *const not_from_wc[] = {
-		"qp", "dgid", "gid_index", "sl", "hop_limit", "traffic_class",
-		"flow_label", "is_global", "dlid", "src_path_bits",
-		"static_rate",
+		"qp", "to", "dgid", "gid_index", "sl", "hop_limit",
+		"traffic_class", "flow_label", "is_global", "dlid",
+		"src_path_bits", "static_rate",
 	};
+	/* What the QP addressed says of itself is its address. */
+	static const char *const not_with_to[] = { "dgid", "dlid" };
 	int ret = 0;
 
 	for (size_t i = 0; a->from_wc && i < RS_N(not_from_wc); i++)
@@ -53,6 +59,12 @@ static int ah_check(struct rs_obj *obj, struct rs_diag *d)
 			return -EINVAL;
 		}
 
+	for (size_t i = 0; a->to && i < RS_N(not_with_to); i++)
+		if (rs_obj_has(obj, not_with_to[i])) {
+			rs_obj_error(d, obj, not_with_to[i], "exclusive with "
+				     "'to': qp '%s' gives it", a->to);
+			return -EINVAL;
+		}
 	if (a->dgid && rs_parse_gid(a->dgid, a->dgid_raw)) {
 		rs_obj_error(d, obj, "dgid", "'%s' is not a GID", a->dgid);
 		ret = -EINVAL;

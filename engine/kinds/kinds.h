@@ -186,6 +186,8 @@ struct rs_ah {
 	unsigned after_count;
 	char *pd;
 	char *qp;                /* port and source GID from its context */
+	char *to;                /* the QP it addresses: dgid, dlid from
+				  * its description (here or another node's) */
 	char *dgid;              /* GID or IPv6 text, or IPv4 */
 	uint8_t gid_index;       /* sgid_index */
 	uint8_t sl;

@@ -97,9 +97,16 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 	char **params = rs_calloc(s->n_params + 1, sizeof(*params));
 	char digest[SHA256_DIGEST_STRING_LENGTH], err[1024] = "";
 	struct rs_rdv_conf c = { 0 };
+	char **uniform = NULL;
+	unsigned n_uniform = 0;
 	int r = -ENOMEM;
 
 	if (!names || !params)
+		goto out;
+	/* What the hosts must have alike travels with the hello. */
+	if (s->top->requires && s->top->requires->uniform &&
+	    rs_uniform_values(s->top->requires->uniform, &uniform,
+			      &n_uniform))
 		goto out;
 	for (unsigned i = 0; i < n; i++)
 		names[i] = rs_node_name(s, (int)i);
@@ -124,6 +131,8 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 				     digest);
 	c.params = (const char *const *)params;
 	c.n_params = s->n_params;
+	c.uniform = (const char *const *)uniform;
+	c.n_uniform = n_uniform;
 	c.run_id = run_id(job, sizeof(job));
 	c.key = o->key;
 	c.key_len = o->key_len;
@@ -138,6 +147,7 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 	else if (r && r != -ECONNABORTED)
 		rs_diag_error(&run->diag, NULL, "nodes: %s", err);
 out:
+	rs_uniform_free(uniform, n_uniform);
 	for (unsigned i = 0; params && i < s->n_params; i++)
 		rs_free(params[i]);
 	rs_free(params);
@@ -197,7 +207,9 @@ struct far_obj {
 	uint32_t rkey;
 	uint32_t qpn, qkey;      /* a qp's */
 	uint8_t gid[16];         /* its port's GID (gid_index), or zero */
-	uint32_t pad;
+	uint16_t lid;            /* its port's, for an address without GRH */
+	uint8_t port;
+	uint8_t gid_type;        /* enum ibv_gid_type at gid_index */
 };
 
 enum { FAR_MEM = 1, FAR_QP = 2 };
@@ -229,6 +241,11 @@ static int far_of(struct rs_run *run, unsigned i, struct far_obj *f)
 	dev = rs_live_dev(run, l);
 	if (dev && dev->gid_index >= 0)
 		memcpy(f->gid, dev->gid.raw, sizeof(f->gid));
+	if (dev) {
+		f->lid = dev->port_attr.lid;
+		f->port = dev->port;
+		f->gid_type = (uint8_t)dev->gid_type;
+	}
 	return 0;
 }
 
@@ -249,6 +266,9 @@ static void far_take(struct rs_run *run, const struct far_obj *f)
 		l->far.qpn = f->qpn;
 		l->far.qkey = f->qkey;
 		memcpy(l->far.gid, f->gid, sizeof(l->far.gid));
+		l->far.lid = f->lid;
+		l->far.port = f->port;
+		l->far.gid_type = f->gid_type;
 	}
 }
 

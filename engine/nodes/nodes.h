@@ -62,6 +62,14 @@ struct rs_nodes_conf {
  * fail: tell the others this node failed with exit code @code (the
  * first error, if no @why), which becomes their verdict too.
  */
+/*
+ * requires.uniform (@bits: enum rs_uniform): this host's "name=value"
+ * of each, in name order, into *@ret (*@ret_n of them; free with
+ * rs_uniform_free()); 0 or -ENOMEM.
+ */
+int rs_uniform_values(uint32_t bits, char ***ret, unsigned *ret_n);
+void rs_uniform_free(char **v, unsigned n);
+
 int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *c);
 int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 		   int *ret_all);

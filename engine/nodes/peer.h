@@ -2,6 +2,7 @@
 #ifndef RDMASCN_PEER_H
 #define RDMASCN_PEER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
@@ -34,6 +35,15 @@ struct rs_peer {
 	uint8_t port;
 	uint8_t mtu;             /* enum ibv_mtu: the port's active_mtu */
 	uint8_t link_layer;      /* IBV_LINK_LAYER_* */
+	/* The port facts two nodes must agree on (rs_peer_uniform()). */
+	uint8_t gid_type;        /* enum ibv_gid_type at gid_index */
+	uint8_t active_speed;    /* ibv_port_attr's codes */
+	uint8_t active_width;
+	uint32_t vendor_id;
+	uint32_t vendor_part_id;
+	char fw_ver[64];
+	char device[IBV_SYSFS_NAME_MAX];
+	char node[RDMASCN_ID_MAX + 1];    /* its node's id; "": none */
 	char qp[RDMASCN_ID_MAX + 1];      /* the QP's id in the file */
 	char context[RDMASCN_ID_MAX + 1]; /* its context's id */
 };
@@ -46,6 +56,21 @@ struct rs_peer {
 void rs_peer_fill(struct rs_peer *p, const char *qp, const char *context,
 		  uint32_t qpn, uint32_t psn, uint8_t port,
 		  const struct rs_dev *dev);
+
+/*
+ * Whether @a's and @b's ports, the two sides of a connection between
+ * nodes, can carry it: link layer, active MTU, active speed and width,
+ * the GID type of the GID index each uses, and the firmware where both
+ * are one model (vendor and part id).  A difference there shows up
+ * later as a retry counter exceeded, or not at all on a device that
+ * sends frames its link drops.  An MTU difference is none when @want
+ * (the connection's `mtu:`, 0: none) fits both.  0, or -EPROTO with the
+ * first difference in @why (@len bytes): "node 'x' (dev port 1) has
+ * active MTU 1024, node 'y' (dev port 1) has 4096".  Without device
+ * facts (a dry run) nothing differs.
+ */
+int rs_peer_uniform(const struct rs_peer *a, const struct rs_peer *b,
+		    enum ibv_mtu want, char *why, size_t len);
 
 /* The path MTU: @want when given (not 0), else the smaller of the two
  * sides' active MTUs. */

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Which node of a scenario's `nodes:` this process plays: `--node NAME`,
- * or rank i of the launcher that started it plays the i-th node.  The
- * launchers are told apart by their variables, the first set wins:
- *   Open MPI  OMPI_COMM_WORLD_RANK / OMPI_COMM_WORLD_SIZE
- *   Slurm     SLURM_PROCID / SLURM_NTASKS
- *   PMI(-2)   PMI_RANK / PMI_SIZE  (MPICH's Hydra, Intel MPI)
- *   PMIx      PMIX_RANK            (the size is not in the environment:
- *                                   only the rank is checked)
+ * Which node of a scenario's `nodes:` this process plays: `--node NAME`
+ * (an element of a node set: `--node h[3]`), or rank i of the launcher
+ * that started it plays the i-th node of the expanded list.  The
+ * launchers and their variables are one table, base/launcher.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,17 +12,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "launcher.h"
 #include "model.h"
 #include "nodes.h"
-
-static const struct launcher {
-	const char *rank, *size, *name;
-} launchers[] = {
-	{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "Open MPI" },
-	{ "SLURM_PROCID", "SLURM_NTASKS", "Slurm" },
-	{ "PMI_RANK", "PMI_SIZE", "PMI" },
-	{ "PMIX_RANK", NULL, "PMIx" },
-};
 
 /* Why this process plays no node, into @why (its caller says it, as a
  * refusal of what was asked): -EINVAL. */
@@ -42,19 +30,6 @@ static int refuse(char *why, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A rank or size: a whole number below 2^31; -1 when it is not one. */
-static long whole(const char *v)
-{
-	char *end;
-	long n;
-
-	if (!v || !*v || strspn(v, "0123456789") != strlen(v))
-		return -1;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	return errno || *end || n > 0x7fffffff ? -1 : n;
-}
-
 static int from_env(const struct rs_scenario *s, const char *file,
 		    struct rs_role *ret, char *why, size_t len)
 {
@@ -62,10 +37,13 @@ static int from_env(const struct rs_scenario *s, const char *file,
 	char names[512];
 
 	rs_nodes_list(s, names, sizeof(names));
-	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++) {
-		const struct launcher *l = &launchers[i];
+	size_t n_launchers;
+	const struct rs_launcher *launchers = rs_launchers(&n_launchers);
+
+	for (size_t i = 0; i < n_launchers; i++) {
+		const struct rs_launcher *l = &launchers[i];
 		const char *rv = getenv(l->rank), *sv;
-		long rank = whole(rv), size;
+		long rank = rs_launcher_whole(rv), size;
 
 		if (!rv)
 			continue;
@@ -73,7 +51,7 @@ static int from_env(const struct rs_scenario *s, const char *file,
 			return refuse(why, len, "%s is '%s', not a rank.",
 				      l->rank, rv);
 		sv = l->size ? getenv(l->size) : NULL;
-		size = whole(sv);
+		size = rs_launcher_whole(sv);
 		if (l->size && sv && size < 0)
 			return refuse(why, len, "%s is '%s', not a "
 				      "number of processes.", l->size, sv);
@@ -100,10 +78,9 @@ static int from_env(const struct rs_scenario *s, const char *file,
 
 const char *rs_role_launcher(void)
 {
-	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++)
-		if (getenv(launchers[i].rank))
-			return launchers[i].rank;
-	return NULL;
+	const struct rs_launcher *l = rs_launcher_find();
+
+	return l ? l->rank : NULL;
 }
 
 int rs_role_pick(const struct rs_scenario *s, const char *file,

@@ -375,6 +375,9 @@ void rdv_free(struct rs_rdv *r)
 		rs_free(r->names[i]);
 	for (i = 0; r->params && i < r->n_params; i++)
 		rs_free(r->params[i]);
+	for (i = 0; r->uniform && i < r->n_uniform; i++)
+		rs_free(r->uniform[i]);
+	rs_free(r->uniform);
 	rs_free(r->names);
 	rs_free(r->params);
 	rs_free(r->hash);

@@ -109,6 +109,9 @@ struct rs_rdv {
 	size_t key_len;
 	char **params;
 	unsigned n_params;
+	char **uniform;                 /* rs_rdv_conf's */
+	unsigned n_uniform;
+	unsigned n_diff, n_diff_uniform;  /* leader: differences found */
 	uint64_t deadline_ms;
 	char addr_text[300];
 	struct sockaddr_storage addr;

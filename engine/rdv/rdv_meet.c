@@ -42,6 +42,7 @@ static void diff_add(struct rs_rdv *r, const char *fmt, ...)
 	size_t at = strlen(r->diff);
 	va_list ap;
 
+	r->n_diff++;
 	if (at && at + 2 < sizeof(r->diff))
 		at += (size_t)snprintf(r->diff + at, sizeof(r->diff) - at,
 				       "; ");
@@ -60,6 +61,19 @@ static const char *str_at(json_object *a, size_t i)
 	       json_object_get_string(e) : NULL;
 }
 
+static bool str_array(json_object *a)
+{
+	size_t i, n;
+
+	if (!json_object_is_type(a, json_type_array))
+		return false;
+	n = json_object_array_length(a);
+	for (i = 0; i < n; i++)
+		if (!str_at(a, i))
+			return false;
+	return true;
+}
+
 /* Node @rank said @h: each difference from the leader, named. */
 void rdv_hello_compare(struct rs_rdv *r, unsigned rank, json_object *h)
 {
@@ -72,6 +86,8 @@ void rdv_hello_compare(struct rs_rdv *r, unsigned rank, json_object *h)
 		json_object_object_get(h, "run"));
 	size_t n = json_object_array_length(nodes), i, j;
 	size_t np = json_object_array_length(params);
+	json_object *uniform = json_object_object_get(h, "uniform");
+	size_t nu = str_array(uniform) ? json_object_array_length(uniform) : 0;
 	bool same = n == r->n;
 
 	for (i = 0; same && i < n; i++)
@@ -122,19 +138,16 @@ void rdv_hello_compare(struct rs_rdv *r, unsigned rank, json_object *h)
 			j++;
 		}
 	}
-}
+	/* The same scenario asks for the same names: their values. */
+	for (i = 0; i < nu && i < r->n_uniform; i++) {
+		const char *t = str_at(uniform, i), *o = r->uniform[i];
 
-static bool str_array(json_object *a)
-{
-	size_t i, n;
-
-	if (!json_object_is_type(a, json_type_array))
-		return false;
-	n = json_object_array_length(a);
-	for (i = 0; i < n; i++)
-		if (!str_at(a, i))
-			return false;
-	return true;
+		if (!param_cmp(t, o) && strcmp(t, o)) {
+			diff_add(r, "node '%s' has %s, node '%s' has %s "
+				 "(requires.uniform)", it, t, me, o);
+			r->n_diff_uniform++;
+		}
+	}
 }
 
 bool rdv_hello_valid(json_object *h)
@@ -401,7 +414,10 @@ static int meet_leader(struct rs_rdv *r)
 	if (r->fail)
 		return r->fail;
 	if (r->diff[0]) {
-		rdv_fail_all(r, -EINVAL, "%s", r->diff);
+		/* Only the hosts differ: the file is right, the run cannot
+		 * go on. */
+		rdv_fail_all(r, r->n_diff == r->n_diff_uniform ?
+			     -EMEDIUMTYPE : -EINVAL, "%s", r->diff);
 		return r->fail;
 	}
 	r->met = true;
@@ -480,6 +496,10 @@ json_object *rdv_hello_new(const struct rs_rdv *r)
 	for (i = 0; i < r->n_params; i++)
 		json_object_array_add(a, json_object_new_string(r->params[i]));
 	json_object_object_add(h, "params", a);
+	a = json_object_new_array();
+	for (i = 0; i < r->n_uniform; i++)
+		json_object_array_add(a, json_object_new_string(r->uniform[i]));
+	json_object_object_add(h, "uniform", a);
 	return h;
 }
 
@@ -675,9 +695,14 @@ int rdv_setup(struct rs_rdv *r, const struct rs_rdv_conf *c, char *err,
 		memcpy(r->key, c->key, c->key_len);
 	r->key_len = c->key_len;
 	r->params = rs_calloc(c->n_params + 1, sizeof(*r->params));
+	r->uniform = rs_calloc(c->n_uniform + 1, sizeof(*r->uniform));
 	if (!r->names || !r->conn || !r->state || !r->q || !r->hello ||
-	    !r->hash || !r->run_id || !r->key || !r->params)
+	    !r->hash || !r->run_id || !r->key || !r->params || !r->uniform)
 		goto nomem;
+	for (; r->n_uniform < c->n_uniform; r->n_uniform++)
+		if (!(r->uniform[r->n_uniform] =
+		      rs_strdup(c->uniform[r->n_uniform])))
+			goto nomem;
 	for (i = 0; i < r->n; i++)
 		if (!(r->names[i] = rs_strdup(c->nodes[i])))
 			goto nomem;

@@ -993,8 +993,10 @@ static int setup(struct rs_rdv *r, const struct rs_rdv_conf *c)
 	r->hash = rs_strdup(c->scenario_hash ? c->scenario_hash : "");
 	r->run_id = rs_strdup(c->run_id ? c->run_id : "");
 	r->params = rs_calloc(c->n_params + 1, sizeof(*r->params));
+	r->uniform = rs_calloc(c->n_uniform + 1, sizeof(*r->uniform));
 	r->pmix = rs_calloc(1, sizeof(*r->pmix));
-	if (!r->names || !r->hash || !r->run_id || !r->params || !r->pmix)
+	if (!r->names || !r->hash || !r->run_id || !r->params ||
+	    !r->uniform || !r->pmix)
 		return -ENOMEM;
 	r->pmix->wake[0] = r->pmix->wake[1] = -1;
 	for (i = 0; i < r->n; i++)
@@ -1003,6 +1005,10 @@ static int setup(struct rs_rdv *r, const struct rs_rdv_conf *c)
 	for (; r->n_params < c->n_params; r->n_params++)
 		if (!(r->params[r->n_params] =
 		      rs_strdup(c->params[r->n_params])))
+			return -ENOMEM;
+	for (; r->n_uniform < c->n_uniform; r->n_uniform++)
+		if (!(r->uniform[r->n_uniform] =
+		      rs_strdup(c->uniform[r->n_uniform])))
 			return -ENOMEM;
 	if (pipe2(r->pmix->wake, O_CLOEXEC | O_NONBLOCK))
 		return -errno;
@@ -1109,7 +1115,10 @@ static int meet(struct rs_rdv *r)
 			fail_all(r, -ENOMEM, "no memory for the meeting");
 			return r->fail;
 		}
-		rdv_put32(met, len ? EINVAL : 0);
+		/* Only the hosts differ (requires.uniform): the file is
+		 * right, the run cannot go on, as the TCP leader says. */
+		rdv_put32(met, !len ? 0 : r->n_diff == r->n_diff_uniform ?
+			  EMEDIUMTYPE : EINVAL);
 		memcpy(met + 4, r->diff, len);
 		e = put(r, "met", met, 4 + len);
 		rs_free(met);

@@ -75,6 +75,11 @@ struct rs_rdv_conf {
 	const char *scenario_hash;      /* hex digest of the scenario text */
 	const char *const *params;      /* "name=value" as resolved, sorted */
 	unsigned n_params;
+	/* requires.uniform: "name=value" of this host, sorted; a
+	 * difference fails the meeting with -EMEDIUMTYPE (when nothing
+	 * else differs), each named as params are. */
+	const char *const *uniform;
+	unsigned n_uniform;
 	const char *run_id;             /* the launcher's job, or NULL */
 	/* The run's key (docs/nodes.md, "Who can join"): without one
 	 * (@key_len 0) the nodes meet only on a loopback address, unless
@@ -98,6 +103,7 @@ struct rs_rdv_blob {
  * this node's side, to close with rs_rdv_close(); on failure *@ret is
  * untouched and nothing is left open, but for -ECONNABORTED (a node
  * aborted the meeting, e.g. interrupted): then *@ret is the failed side,
+ * (requires.uniform's values differ and nothing else: -EMEDIUMTYPE)
  * whose rs_rdv_fail_code() is that node's exit code, to close as well.
  * Interrupted itself (-EINTR), a node tells the others so.
  * Under PMIx (@c->via): -ENOTSUP when this build has no libpmix,

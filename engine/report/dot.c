@@ -329,18 +329,49 @@ static void put_edge(FILE *f, const char *from, const char *to,
 	fputs("];\n", f);
 }
 
+/* Node @nd is one of node set @decl's (nd - @decl's index below its
+ * count): the set is drawn once, as its first node. */
+static bool in_set(const struct rs_scenario *s,
+		   const struct rs_node_decl *decl, int nd)
+{
+	const struct rs_node_decl *first = decl - decl->elem;
+
+	return decl->group && nd >= (int)(first - s->top->nodes) &&
+	       nd < (int)(first - s->top->nodes + first->n_elems);
+}
+
 /* Contexts on node @nd (RS_NODE_ANY: all, there are no nodes), in
- * declaration order, each with what belongs to it. */
+ * declaration order, each with what belongs to it; a node set's
+ * elements folded into one cluster, "node h[i] ×N", as counted entries
+ * are. */
 static void put_contexts(FILE *f, const struct rs_scenario *s, int nd,
 			 const int *ctx, char **names,
 			 const struct rs_dot_run *run)
 {
 	const char *in = nd == RS_NODE_ANY ? "" : "\t";
-	char label[2 * RDMASCN_ID_MAX + 300];
+	char label[2 * RDMASCN_ID_MAX + 600];
 	const struct rs_node_decl *decl = nd == RS_NODE_ANY ? NULL :
 					  &s->top->nodes[nd];
 
-	if (decl) {
+	if (decl && decl->group && decl->elem)
+		return;
+	if (decl && decl->group) {
+		const struct rs_node_decl *last = decl + decl->n_elems - 1;
+		bool range = decl->address && last->address &&
+			     strcmp(decl->address, last->address);
+
+		fputs("\tsubgraph \"cluster node ", f);
+		put_esc(f, decl->group);
+		snprintf(label, sizeof(label), "node %s[i] ×%u%s%s%s%s%s",
+			 decl->group, decl->n_elems,
+			 decl->address ? " (" : "",
+			 decl->address ? decl->address : "",
+			 range ? " .. " : "", range ? last->address : "",
+			 decl->address ? ")" : "");
+		fputs("\" {\n\t\tlabel=", f);
+		put_str(f, label);
+		fputs(";\n\t\tstyle=dashed;\n", f);
+	} else if (decl) {
 		/* A space: no context's "cluster_ID" is the same. */
 		fputs("\tsubgraph \"cluster node ", f);
 		put_esc(f, decl->id);
@@ -353,7 +384,12 @@ static void put_contexts(FILE *f, const struct rs_scenario *s, int nd,
 		fputs(";\n\t\tstyle=dashed;\n", f);
 	}
 	for (unsigned c = 0; c < s->n_objs; c++) {
-		if (!is_context(&s->objs[c]) || (decl && s->objs[c].on != nd))
+		const struct rs_obj *o = &s->objs[c];
+
+		/* In a node set, a counted context's first element stands
+		 * for all. */
+		if (!is_context(o) || (decl && decl->group && !shown(o)) ||
+		    (decl && o->on != nd && !in_set(s, decl, o->on)))
 			continue;
 		fprintf(f, "%s\tsubgraph ", in);
 		put_cluster(f, s->objs[c].id);
@@ -361,7 +397,11 @@ static void put_contexts(FILE *f, const struct rs_scenario *s, int nd,
 		put_str(f, s->objs[c].id);
 		fputs(";\n", f);
 		for (unsigned i = 0; i < s->n_objs; i++)
-			if (ctx[i] == (int)c && shown(&s->objs[i]))
+			/* A counted object spread over a counted
+			 * context's elements is drawn at its first. */
+			if (shown(&s->objs[i]) && (ctx[i] == (int)c ||
+			    (s->objs[i].count && ctx[i] >= 0 &&
+			     ctx[i] - (int)s->objs[ctx[i]].elem == (int)c)))
 				put_node(f, &s->objs[i], names[i],
 					 decl ? "\t\t\t" : "\t\t", run);
 		fprintf(f, "%s\t}\n", in);

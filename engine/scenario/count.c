@@ -20,6 +20,7 @@
 
 #include "alloc.h"
 #include "model.h"
+#include "pattern.h"
 #include "suggest.h"
 
 /* Memory a scenario owns beyond what libcyaml filled. */
@@ -28,7 +29,7 @@ struct rs_block {
 	_Alignas(16) char data[];
 };
 
-static void *block(struct rs_scenario *s, size_t size)
+void *rs_scenario_block(struct rs_scenario *s, size_t size)
 {
 	struct rs_block *b = rs_calloc(1, sizeof(*b) + size);
 
@@ -80,6 +81,17 @@ struct counting {
 	struct rs_diag *d;
 	unsigned *count;         /* per entry: 0 uncounted */
 	unsigned char *state;    /* 0 not yet, 1 being counted, 2 done */
+	/*
+	 * Per entry, where its count comes from: the entry that gives
+	 * `count:`, the node set its `node:` names (the set's id, as one
+	 * pointer), or the pattern it is `for:`; what its first counted
+	 * reference's origin is otherwise.  A `for: P.from` entry's bare
+	 * reference to an entry of P's `of:` origin names element from_k.
+	 */
+	const void **origin;
+	struct rs_pairs **for_p; /* per entry: its `for:` pattern, or NULL */
+	bool *to_side;
+	unsigned char *p_state;  /* per pairs: as state */
 	int r;
 };
 
@@ -211,6 +223,10 @@ static unsigned count_refs(struct counting *c, struct rs_obj *o,
 			got = n;
 			from = ref->field;
 			from_id = id;
+			/* Paired with @t, element by element: counted
+			 * like it, whatever gave the count. */
+			if (c->origin[t->index])
+				c->origin[o->index] = c->origin[t->index];
 		}
 	}
 	if (got && o->parent) {
@@ -230,6 +246,261 @@ static unsigned count_refs(struct counting *c, struct rs_obj *o,
 		return 0;
 	}
 	return given ? given : got;
+}
+
+/* --- node sets and patterns ---------------------------------------------- */
+
+/* `node: h` naming a node set: one per node, as a bare reference pairs;
+ * checked against @given. */
+static unsigned count_node(struct counting *c, struct rs_obj *o,
+			   unsigned given)
+{
+	unsigned n;
+	int first;
+
+	if (o->kind->step || !o->node_id ||
+	    (first = rs_node_set_find(c->s, o->node_id, &n)) < 0)
+		return given;
+	if (given && n != given) {
+		const struct rs_loc *at = count_loc(o);
+
+		rs_obj_error(c->d, o, "node", "node set '%s' has %u nodes, "
+			     "%s has count %u (at %u:%u): counts that pair "
+			     "must be equal", o->node_id, n, o->name, given,
+			     at->line, at->col);
+		fail(c);
+		return given;
+	}
+	c->origin[o->index] = c->s->top->nodes[first].group;
+	return n;
+}
+
+static const struct rs_loc *pairs_loc(const struct rs_scenario *s,
+				      unsigned i, const char *key)
+{
+	struct rs_node *seq = rs_node_get(s->doc.root, "pairs");
+	struct rs_node *n = seq && i < seq->n ? seq->items[i] : NULL;
+	struct rs_node *v = n ? rs_node_get(n, key) : NULL;
+
+	return v ? &v->loc : n ? &n->loc : &s->doc.root->loc;
+}
+
+/* Pairs' ids: unique among them, and no '[' or '.' (for: P.from). */
+static int check_pairs_ids(const struct rs_scenario *s, struct rs_diag *d)
+{
+	int r = 0;
+
+	for (unsigned i = 0; i < s->top->pairs_count; i++) {
+		const char *id = s->top->pairs[i].id;
+
+		for (unsigned j = 0; j < i; j++)
+			if (!strcmp(s->top->pairs[j].id, id)) {
+				rs_diag_error(d, pairs_loc(s, i, "id"), "pairs "
+					      "'%s': id: already names pairs "
+					      "(at line %u)", id,
+					      pairs_loc(s, j, "id")->line);
+				r = -EINVAL;
+				break;
+			}
+		if (strpbrk(id, "[]. ")) {
+			rs_diag_error(d, pairs_loc(s, i, "id"), "pairs '%s': "
+				      "id: cannot hold '[', '.' or a space "
+				      "(for: %s.from names its side)", id, id);
+			r = -EINVAL;
+		}
+	}
+	return r;
+}
+
+/* `pairs:` entry @i: its pattern over what its `of:` names, counted;
+ * NULL when it is wrong (reported). */
+static struct rs_pairs *pairs_read(struct counting *c, unsigned i)
+{
+	struct rs_scenario *s = c->s;
+	const struct rs_pairs_decl *pd = &s->top->pairs[i];
+	struct rs_pairs *p = &s->pairs[i];
+	struct rs_obj *t;
+	char why[256];
+	int first;
+
+	if (c->p_state[i] == 2)
+		return p->decl ? p : NULL;
+	if (c->p_state[i] == 1) {
+		rs_diag_error(c->d, pairs_loc(s, i, "of"), "pairs '%s': of: "
+			      "'%s' is counted by these pairs themselves",
+			      pd->id, pd->of);
+		fail(c);
+		return NULL;
+	}
+	c->p_state[i] = 1;
+	p->pattern = rs_pattern_parse(pd->pattern);
+	if (p->pattern < 0) {
+		rs_pattern_names(why, sizeof(why));
+		rs_diag_error(c->d, pairs_loc(s, i, "pattern"), "pairs '%s': "
+			      "pattern: unknown pattern '%s' (one of %s)",
+			      pd->id, pd->pattern, why);
+		goto bad;
+	}
+	t = entry(c, pd->of);
+	if (t && !t->kind->step) {
+		p->n = count_of(c, t);
+		p->origin = c->origin[t->index];
+		if (!p->n) {
+			rs_diag_error(c->d, pairs_loc(s, i, "of"), "pairs "
+				      "'%s': of: %s is not counted: a pattern "
+				      "joins the elements of a counted entry "
+				      "or a node set", pd->id, t->name);
+			goto bad;
+		}
+	} else if ((first = rs_node_set_find(s, pd->of, &p->n)) >= 0) {
+		p->origin = s->top->nodes[first].group;
+	} else {
+		rs_diag_error(c->d, pairs_loc(s, i, "of"), "pairs '%s': of: "
+			      "no counted entry or node set '%s'", pd->id,
+			      pd->of);
+		goto bad;
+	}
+	p->root = pd->root;
+	if (rs_pattern_count(p->pattern, p->n, p->root, &p->count, why,
+			     sizeof(why)) < 0) {
+		const char *key = rs_node_get(rs_node_get(s->doc.root,
+			"pairs")->items[i], "root") && p->root >= p->n ?
+			"root" : "pattern";
+
+		rs_diag_error(c->d, pairs_loc(s, i, key), "pairs '%s': %s "
+			      "over the %u elements of '%s': %s", pd->id,
+			      pd->pattern, p->n, pd->of, why);
+		goto bad;
+	}
+	if (p->count > RS_COUNT_MAX) {
+		rs_diag_error(c->d, pairs_loc(s, i, "pattern"), "pairs '%s': "
+			      "%s over %u elements makes %llu pairs, more "
+			      "than the %u elements an entry may have",
+			      pd->id, pd->pattern, p->n,
+			      (unsigned long long)p->count, RS_COUNT_MAX);
+		goto bad;
+	}
+	p->decl = pd;
+	c->p_state[i] = 2;
+	return p;
+bad:
+	fail(c);
+	c->p_state[i] = 2;
+	return NULL;
+}
+
+/* `for: P.from` or `for: P.to`: pattern P and the side, or NULL. */
+static struct rs_pairs *for_pairs(struct counting *c, struct rs_obj *o,
+				  bool *ret_to)
+{
+	const char *dot = strrchr(o->for_id, '.');
+	size_t len = dot ? (size_t)(dot - o->for_id) : 0;
+	struct rs_scenario *s = c->s;
+	char names[512];
+	size_t at = 0;
+
+	names[0] = '\0';
+	for (unsigned i = 0; i < (s->top ? s->top->pairs_count : 0); i++) {
+		const char *id = s->top->pairs[i].id;
+
+		if (dot && strlen(id) == len && !memcmp(id, o->for_id, len) &&
+		    (!strcmp(dot, ".from") || !strcmp(dot, ".to"))) {
+			*ret_to = !strcmp(dot, ".to");
+			return pairs_read(c, i);
+		}
+		if (at < sizeof(names))
+			at += snprintf(names + at, sizeof(names) - at,
+				       "%s%s.from, %s.to", i ? ", " : "", id,
+				       id);
+	}
+	rs_obj_error(c->d, o, "for", "'%s' names no side of a pattern: "
+		     "PAIRS.from or PAIRS.to of a `pairs:` entry (%s)",
+		     o->for_id, at ? names : "none declared");
+	fail(c);
+	return NULL;
+}
+
+/* A `for:` entry of @p may name @t by bare id: @t is for @p too (the
+ * same pair), or counted like @p's `of:` (the pair's from or to). */
+static bool for_may_name(struct counting *c, const struct rs_pairs *p,
+			 const struct rs_obj *t)
+{
+	return c->for_p[t->index] == p || c->origin[t->index] == p->origin;
+}
+
+/* A `for: P.side` entry: one per pair of P; its bare references to
+ * counted entries must be P's (element k) or counted like P's `of:`
+ * (element from_k or to_k). */
+static unsigned count_for(struct counting *c, struct rs_obj *o)
+{
+	const char *base = o->data;
+	struct rs_pairs *p;
+	bool to = false;
+	unsigned n;
+	int set;
+
+	if (!o->kind->step && rs_node_get(o->node, "count")) {
+		rs_obj_error(c->d, o, "count", "give count: or for:, not "
+			     "both: for: %s makes one per pair", o->for_id);
+		fail(c);
+		return 0;
+	}
+	if (o->parent) {
+		rs_obj_error(c->d, o, "for", "a step inside %s runs once, "
+			     "and cannot take for:", o->parent->name);
+		fail(c);
+		return 0;
+	}
+	/* Its children would belong to one element only. */
+	if (o->kind->children_offset &&
+	    *(const unsigned *)(base + o->kind->children_count_offset)) {
+		rs_obj_error(c->d, o, "for", "a step that holds steps runs "
+			     "once, and cannot take for:");
+		fail(c);
+		return 0;
+	}
+	p = for_pairs(c, o, &to);
+	if (!p)
+		return 0;
+	c->for_p[o->index] = p;
+	c->to_side[o->index] = to;
+	c->origin[o->index] = p;
+	if (!o->kind->step && o->node_id &&
+	    (set = rs_node_set_find(c->s, o->node_id, &n)) >= 0 &&
+	    c->s->top->nodes[set].group != p->origin) {
+		rs_obj_error(c->d, o, "node", "node set '%s' (%u nodes) is "
+			     "not what pairs '%s' joins ('%s'): name '%s' or "
+			     "one node ('%s[0]')", o->node_id, n, p->decl->id,
+			     p->decl->of, p->decl->of, o->node_id);
+		fail(c);
+	}
+	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field;
+	     ref++) {
+		const char *id;
+		struct rs_obj *t;
+
+		if (ref->count_offset >= 0)
+			continue;
+		id = *(char *const *)(base + ref->offset);
+		if (!id)
+			continue;
+		check_element(c, o, ref->field, id);
+		t = entry(c, id);
+		if (!t || t == o || !(n = count_of(c, t)) ||
+		    for_may_name(c, p, t))
+			continue;
+		rs_obj_error(c->d, o, ref->field, "'%s' has %u elements, and "
+			     "%s is one per pair of '%s' (%llu, for: %s): name "
+			     "an entry for: %s.from or %s.to (the same pair), "
+			     "one counted like '%s' (%u: the pair's %s "
+			     "element), an uncounted one, or one element "
+			     "('%s[0]')", id, n, o->name, p->decl->id,
+			     (unsigned long long)p->count, o->for_id,
+			     p->decl->id, p->decl->id, p->decl->of, p->n,
+			     to ? "to" : "from", id);
+		fail(c);
+	}
+	return (unsigned)p->count;
 }
 
 static unsigned given_count(struct counting *c, struct rs_obj *o)
@@ -261,7 +532,7 @@ static unsigned given_count(struct counting *c, struct rs_obj *o)
 
 static unsigned count_of(struct counting *c, struct rs_obj *o)
 {
-	unsigned i = o->index;
+	unsigned i = o->index, n;
 
 	/* A reference cycle: the graph names it later. */
 	if (c->state[i] == 1)
@@ -269,7 +540,15 @@ static unsigned count_of(struct counting *c, struct rs_obj *o)
 	if (c->state[i] == 2)
 		return c->count[i];
 	c->state[i] = 1;
-	c->count[i] = count_refs(c, o, given_count(c, o));
+	if (o->for_id) {
+		c->count[i] = count_for(c, o);
+	} else {
+		n = given_count(c, o);
+		if (n)
+			c->origin[i] = o;
+		n = count_node(c, o, n);
+		c->count[i] = count_refs(c, o, n);
+	}
 	c->state[i] = 2;
 	return c->count[i];
 }
@@ -305,7 +584,7 @@ static int name_elements(struct rs_scenario *s, struct rs_obj *first,
 			 unsigned n)
 {
 	size_t each = strlen(first->id) + 16;
-	char *ids = block(s, each * n);
+	char *ids = rs_scenario_block(s, each * n);
 	const char *group = first->id;
 
 	if (!ids)
@@ -368,8 +647,9 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 				     (unsigned long long)total, RS_LIST_MAX);
 			return -EINVAL;
 		}
-		grown = block(s, total * sizeof(*grown));
-		if (!grown || (!copy && !(copy = block(s, o->kind->size))))
+		grown = rs_scenario_block(s, total * sizeof(*grown));
+		if (!grown || (!copy &&
+				!(copy = rs_scenario_block(s, o->kind->size))))
 			return -ENOMEM;
 		if (base == o->data)
 			memcpy(copy, o->data, o->kind->size);
@@ -407,8 +687,23 @@ static bool pairs(const struct rs_obj *o, const struct rs_idmap *groups)
 	return false;
 }
 
-/* Element @o's bare references to counted entries name the same element
- * of theirs: @copy of the data with those pointers changed. */
+/* Which element of @t's entry element @o names by @t's bare id: the same
+ * one, or for a `for:` element the pair's from or to when @t is counted
+ * like the pattern's `of:` (count_for() allowed no other). */
+static unsigned paired_elem(const struct rs_obj *o, const struct rs_obj *t)
+{
+	unsigned from, to;
+
+	if (!o->pairs || t->pairs == o->pairs)
+		return o->elem;
+	rs_pattern_pair(o->pairs->pattern, o->pairs->n, o->pairs->root,
+			o->elem, &from, &to);
+	return o->to_side ? to : from;
+}
+
+/* Element @o's bare references to counted entries name the element of
+ * theirs paired_elem() says: @copy of the data with those pointers
+ * changed. */
 static void pair_refs(struct rs_scenario *s, struct rs_obj *o,
 		      const struct rs_idmap *groups, void *copy)
 {
@@ -424,9 +719,28 @@ static void pair_refs(struct rs_scenario *s, struct rs_obj *o,
 		g = id ? rs_idmap_get(groups, id) : RS_IDMAP_NONE;
 		if (g != RS_IDMAP_NONE)
 			*(const char **)((char *)copy + ref->offset) =
-				s->objs[g + o->elem].id;
+				s->objs[g + paired_elem(o, &s->objs[g])].id;
 	}
 	o->data = copy;
+}
+
+/* `node: h` on element @o of an entry counted by node set h: its node
+ * is h's element paired_elem() names. */
+static void pair_node(struct rs_scenario *s, struct rs_obj *o)
+{
+	unsigned n, e, from, to;
+	int first;
+
+	if (!o->node_id || (first = rs_node_set_find(s, o->node_id, &n)) < 0)
+		return;
+	e = o->elem;
+	if (o->pairs) {
+		rs_pattern_pair(o->pairs->pattern, o->pairs->n,
+				o->pairs->root, o->elem, &from, &to);
+		e = o->to_side ? to : from;
+	}
+	if (e < n)
+		o->node_id = s->top->nodes[first + e].id;
 }
 
 int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
@@ -437,11 +751,30 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 	unsigned *first = NULL, total = 0, n_objects = 0, n_counted = 0;
 	int r = -ENOMEM;
 
-	c.count = rs_calloc(s->n_objs ? s->n_objs : 1, sizeof(*c.count));
-	c.state = rs_calloc(s->n_objs ? s->n_objs : 1, 1);
-	first = rs_calloc(s->n_objs ? s->n_objs : 1, sizeof(*first));
-	if (!c.count || !c.state || !first)
+	unsigned n_entries = s->n_objs ? s->n_objs : 1;
+	unsigned n_pairs = s->top ? s->top->pairs_count : 0;
+
+	c.count = rs_calloc(n_entries, sizeof(*c.count));
+	c.state = rs_calloc(n_entries, 1);
+	c.origin = rs_calloc(n_entries, sizeof(*c.origin));
+	c.for_p = rs_calloc(n_entries, sizeof(*c.for_p));
+	c.to_side = rs_calloc(n_entries, sizeof(*c.to_side));
+	c.p_state = rs_calloc(n_pairs ? n_pairs : 1, 1);
+	first = rs_calloc(n_entries, sizeof(*first));
+	if (!c.count || !c.state || !c.origin || !c.for_p || !c.to_side ||
+	    !c.p_state || !first)
 		goto out;
+	if (n_pairs) {
+		s->pairs = rs_scenario_block(s, n_pairs * sizeof(*s->pairs));
+		if (!s->pairs)
+			goto out;
+		s->n_pairs = n_pairs;
+		if (check_pairs_ids(s, d) < 0)
+			fail(&c);
+	}
+	/* Every pattern, used or not: a bad one is an error anyway. */
+	for (unsigned i = 0; i < n_pairs && d->errors < RS_MAX_ERRORS; i++)
+		pairs_read(&c, i);
 	for (unsigned i = 0; i < s->n_objs && d->errors < RS_MAX_ERRORS; i++)
 		count_of(&c, &s->objs[i]);
 	for (unsigned i = 0; i < s->n_objs && d->errors < RS_MAX_ERRORS; i++)
@@ -492,6 +825,9 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 			o->group = e->id;
 			o->elem = k;
 			o->count = n;
+			o->pairs = c.for_p[i];
+			o->to_side = c.to_side[i];
+			pair_node(s, o);
 			/* Deep numbers are cut; the name keeps the id. */
 			if (e->kind->step &&
 			    snprintf(o->no, sizeof(o->no), "%s[%u]", e->no,
@@ -534,7 +870,7 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 			i += o->count;  /* they share the entry's data */
 			continue;
 		}
-		copies = block(s, size * o->count);
+		copies = rs_scenario_block(s, size * o->count);
 		if (!copies) {
 			r = -ENOMEM;
 			goto out;
@@ -548,6 +884,10 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 out:
 	rs_free(objs);
 	rs_free(first);
+	rs_free(c.p_state);
+	rs_free(c.to_side);
+	rs_free(c.for_p);
+	rs_free(c.origin);
 	rs_free(c.state);
 	rs_free(c.count);
 	return r;

@@ -115,6 +115,7 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 		memcpy(o->no, no, sizeof(o->no));
 		o->node = rs_node_get(entry, found->section);
 		o->id = *(char **)((char *)data + found->id_offset);
+		o->for_id = ((const struct rs_step_common *)data)->for_id;
 		if (o->id)
 			snprintf(o->name, sizeof(o->name), "step '%s'", o->id);
 		else
@@ -161,6 +162,8 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 			o->id = *(char **)((char *)o->data + kd->id_offset);
 			o->node_id = *(char **)((char *)o->data +
 						RS_NODE_AT(kd));
+			o->for_id = *(char **)((char *)o->data +
+					       RS_FOR_AT(kd));
 			snprintf(o->name, sizeof(o->name), "%s '%s'", kd->name,
 				 o->id);
 			if (rs_expect_read(o, d) < 0)
@@ -812,6 +815,8 @@ static int load(const char *path, const struct rs_doc *again,
 	}
 	r = rs_requires_check(s, d);
 	if (!r)
+		r = rs_nodes_expand(s, d);
+	if (!r)
 		r = build_objects(s, d);
 	if (!r)
 		r = check_objects(s, &ids, d);
@@ -862,6 +867,10 @@ void rs_scenario_free(struct rs_scenario *s)
 
 	if (!s)
 		return;
+	if (s->top && s->nodes_decl) {
+		s->top->nodes = s->nodes_decl;
+		s->top->nodes_count = s->n_nodes_decl;
+	}
 	if (s->top)
 		cyaml_free(&cfg, rs_registry_schema(), s->top, 0);
 	for (unsigned i = 0; i < s->n_objs; i++)

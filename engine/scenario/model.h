@@ -41,6 +41,12 @@ struct rs_obj {
 	 * its entry gives, NULL when none. */
 	int on, on_peer;
 	const char *node_id;
+	/* `for: P.from` (P.to): one element per pair of pattern P (count.c);
+	 * NULL when not given. */
+	const char *for_id;
+	/* Once counted: the pattern it is for and its side (true: .to). */
+	const struct rs_pairs *pairs;
+	bool to_side;
 	/* expect: {create: fail}: its create is to fail, with this errno
 	 * (0: any); expect.c read it. */
 	bool expect_fail;
@@ -113,6 +119,23 @@ struct rs_scenario {
 	struct rs_matrix matrix; /* `matrix:`, --set applied */
 	struct rs_deviations deviations; /* its own `deviations:` */
 	struct rs_block *blocks; /* counted entries' ids and data copies */
+	/* `nodes:` as declared, while top->nodes is the expanded list
+	 * (node sets' elements one by one); put back to be freed. */
+	struct rs_node_decl *nodes_decl;
+	unsigned n_nodes_decl;
+	/* `pairs:`, checked: pattern over what, how many pairs. */
+	struct rs_pairs *pairs;
+	unsigned n_pairs;
+};
+
+/* One `pairs:` entry once read (count.c): @pattern over the @n elements
+ * of @of, @count pairs; its elements' origin (see count.c) is @origin. */
+struct rs_pairs {
+	const struct rs_pairs_decl *decl;
+	int pattern;             /* enum rs_pattern */
+	unsigned n, root;
+	uint64_t count;
+	const void *origin;
 };
 
 struct rs_set {
@@ -165,6 +188,8 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 void rs_count_free(struct rs_scenario *s);
 /* "a[3]" -> base length 1, element 3: 1; no '[': 0; malformed: -1. */
 int rs_count_parse(const char *id, size_t *ret_len, unsigned *ret_elem);
+/* @size bytes the scenario owns, zeroed, freed with it; NULL. */
+void *rs_scenario_block(struct rs_scenario *s, size_t size);
 /* The j-th id of list reference @ref in the entry @data: a list of ids,
  * or of items @ref->stride bytes each, the id at @ref->item_offset in
  * each (an item naming nothing: NULL). */
@@ -196,6 +221,15 @@ int rs_obj_field_str(const struct rs_obj *obj, const char *key,
 /* Graph: creation order of objects, execution order of steps; cycles are
  * reported with their whole path. */
 int rs_graph_plan(struct rs_scenario *s, struct rs_diag *d);
+
+/* Node sets (nodes.c): expand `nodes:` into top->nodes, one entry per
+ * element of a counted entry or a host range ("node[01-16]"), checking
+ * ids and addresses; an error through @d is -EINVAL. */
+int rs_nodes_expand(struct rs_scenario *s, struct rs_diag *d);
+/* The node set (counted `nodes:` entry) named @id: its first node's
+ * index and *@ret_n; -1 when @id is no node set. */
+int rs_node_set_find(const struct rs_scenario *s, const char *id,
+		     unsigned *ret_n);
 
 /* Nodes (nodes.c): place every object and step on a node of `nodes:`;
  * an object whose references span nodes, where only a connection's QPs

@@ -19,8 +19,16 @@
 #include "load_error.h"
 #include "expr.h"
 #include "facts.h"
+#include "launcher.h"
 #include "params.h"
 #include "suggest.h"
+
+/* A node set sized by its launcher: ${launcher.size} is how many
+ * processes it started (base/launcher.c lists the variables), or what
+ * --set launcher.size gives; without either, validate and plan assume
+ * LAUNCHER_SIZE_ASSUMED and say so. */
+#define LAUNCHER_SIZE "launcher.size"
+#define LAUNCHER_SIZE_ASSUMED "2"
 
 /* Names are looked up once per ${} and per --set: by hash, as a file
  * may declare tens of thousands. */
@@ -187,7 +195,7 @@ static const struct rs_loc *env_loc(const struct rs_scenario *s,
 
 static int override(struct rs_scenario *s, const struct rs_idmap *names,
 		    const struct rs_set *sets, unsigned n_sets,
-		    struct rs_diag *d)
+		    struct rs_diag *d, const char **ret_launcher_size)
 {
 	struct rs_loc top = { s->doc.file, 1, 1 };
 
@@ -200,6 +208,16 @@ static int override(struct rs_scenario *s, const struct rs_idmap *names,
 	for (unsigned i = 0; i < n_sets; i++) {
 		struct rs_param *p = find(s, names, sets[i].name);
 
+		if (!strcmp(sets[i].name, LAUNCHER_SIZE)) {
+			if (rs_launcher_whole(sets[i].value) < 1) {
+				rs_diag_error(d, &top, "--set %s=%s: not a "
+					      "number of processes from 1",
+					      sets[i].name, sets[i].value);
+				return -EINVAL;
+			}
+			*ret_launcher_size = sets[i].value;
+			continue;
+		}
 		if (!p) {
 			char near[640];
 
@@ -271,6 +289,10 @@ struct subst {
 	size_t total;
 	/* Past a bound: what follows would fail the same way. */
 	bool stop;
+	/* ${launcher.size}: --set launcher.size=N, else the launcher's,
+	 * else assumed (said once). */
+	const char *launcher_size;
+	bool size_said;
 };
 
 /* A param whose value names a param whose value names ...: this deep
@@ -373,6 +395,37 @@ size_t rs_param_near(const struct rs_scenario *s, const char *word,
 	return rs_suggest_fmt(&sg, list, buf, len);
 }
 
+static int launcher_size(struct subst *st, struct rs_expr_val *ret,
+			 char *why, size_t why_len)
+{
+	const struct rs_launcher *l = rs_launcher_find();
+	const char *v = st->launcher_size;
+	char names[160];
+
+	if (!v && l && l->size && getenv(l->size)) {
+		v = getenv(l->size);
+		if (rs_launcher_whole(v) < 1) {
+			snprintf(why, why_len, "%s is '%s', not a number of "
+				 "processes", l->size, v);
+			return -EINVAL;
+		}
+	}
+	if (!v) {
+		v = LAUNCHER_SIZE_ASSUMED;
+		if (!st->size_said) {
+			rs_launcher_size_names(names, sizeof(names));
+			rs_diag_warning(st->d, st->at, "${%s}: no launcher "
+					"(%s) and no --set %s=N: assuming %s",
+					LAUNCHER_SIZE, names, LAUNCHER_SIZE,
+					v);
+			st->size_said = true;
+		}
+	}
+	ret->str = v;
+	ret->text = !rs_expr_int(v, &ret->num);
+	return 0;
+}
+
 static int lookup(void *arg, const char *name, size_t len,
 		  struct rs_expr_val *ret, char *why, size_t why_len)
 {
@@ -381,6 +434,9 @@ static int lookup(void *arg, const char *name, size_t len,
 	char key[256];
 	int r;
 
+	if (len == strlen(LAUNCHER_SIZE) &&
+	    !memcmp(name, LAUNCHER_SIZE, len))
+		return launcher_size(st, ret, why, why_len);
 	if (memchr(name, '.', len))
 		return fact_value(st, name, len, ret, why, why_len);
 	if (len < sizeof(key)) {
@@ -789,7 +845,8 @@ int rs_params_apply(struct rs_scenario *s, const struct rs_set *sets,
 		r = rs_idmap_build_stride(&st.names, &s->params[0].name,
 					  sizeof(*s->params), s->n_params);
 	if (!r)
-		r = override(s, &st.names, sets, n_sets, d);
+		r = override(s, &st.names, sets, n_sets, d,
+			     &st.launcher_size);
 	if (!r)
 		r = context_ids(&st);
 	if (!r) {

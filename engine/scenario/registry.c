@@ -109,6 +109,8 @@ static cyaml_schema_field_t requires_fields[] = {
 	CYAML_FIELD_SEQUENCE("facts", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			     struct rs_requires, facts, &bound_schema, 1,
 			     CYAML_UNLIMITED),
+	RS_FIELD_FLAGS("uniform", struct rs_requires, uniform,
+		       rs_uniform_bits),
 	CYAML_FIELD_END
 };
 
@@ -121,11 +123,29 @@ static const cyaml_schema_field_t node_fields[] = {
 	CYAML_FIELD_STRING_PTR("device", CYAML_FLAG_POINTER |
 			       CYAML_FLAG_OPTIONAL, struct rs_node_decl,
 			       device, 1, 64),
+	CYAML_FIELD_UINT("count", CYAML_FLAG_OPTIONAL, struct rs_node_decl,
+			 count),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t node_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct rs_node_decl,
 			    node_fields),
+};
+
+static const cyaml_schema_field_t pairs_fields[] = {
+	CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER, struct rs_pairs_decl,
+			       id, 1, RDMASCN_ID_MAX),
+	CYAML_FIELD_STRING_PTR("pattern", CYAML_FLAG_POINTER,
+			       struct rs_pairs_decl, pattern, 1, 32),
+	CYAML_FIELD_STRING_PTR("of", CYAML_FLAG_POINTER, struct rs_pairs_decl,
+			       of, 1, RDMASCN_ID_MAX),
+	CYAML_FIELD_UINT("root", CYAML_FLAG_OPTIONAL, struct rs_pairs_decl,
+			 root),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t pairs_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct rs_pairs_decl,
+			    pairs_fields),
 };
 
 static void seal_features(void)
@@ -147,7 +167,7 @@ static const cyaml_schema_field_t *with_count(unsigned k,
 
 	while (kd->fields && kd->fields[n].key)
 		n++;
-	kind_fields[k] = rs_calloc(n + 4, sizeof(*kind_fields[k]));
+	kind_fields[k] = rs_calloc(n + 5, sizeof(*kind_fields[k]));
 	if (!kind_fields[k])
 		return kd->fields;
 	if (n)
@@ -178,6 +198,16 @@ static const cyaml_schema_field_t *with_count(unsigned k,
 			CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER |
 					    CYAML_FLAG_OPTIONAL,
 					    struct rs_expect, expect_fields),
+		},
+	};
+	kind_fields[k][n + 3] = (cyaml_schema_field_t){
+		.key = "for",
+		.data_offset = RS_FOR_AT(kd),
+		.value = {
+			.type = CYAML_STRING,
+			.flags = CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			.data_size = sizeof(char),
+			.string = { .min = 1, .max = RDMASCN_ID_MAX + 5 },
 		},
 	};
 	return kind_fields[k];
@@ -211,6 +241,9 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_SEQUENCE(
 		"nodes", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct rs_top,
 		nodes, &node_schema, 1, 64);
+	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_SEQUENCE(
+		"pairs", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+		struct rs_top, pairs, &pairs_schema, 1, 64);
 
 	for (s = 0; s < n_steps; s++)
 		step_fields[s] = (cyaml_schema_field_t){

@@ -47,6 +47,7 @@ struct rs_requires {
 	int link_layer;      /* enum rs_link_layer */
 	struct rs_fact_bound *facts;
 	unsigned facts_count;
+	uint32_t uniform;    /* enum rs_uniform bits */
 };
 
 /* nodes[i]: a process of the run (`nodes:`), on a host of its own or
@@ -55,6 +56,22 @@ struct rs_node_decl {
 	char *id;
 	char *address;       /* where the others reach it; NULL: not given */
 	char *device;        /* its contexts' default device; NULL: theirs */
+	uint32_t count;      /* a node set: count: N (0: not given) */
+	/* Set by rs_nodes_expand() on the expanded list, which replaces the
+	 * declared one: a node set's element "h[3]" has group "h" (the
+	 * declaration's id), elem 3 of count N; decl is the declaration's
+	 * index in `nodes:`, for locations. */
+	const char *group;
+	unsigned elem, n_elems, decl;
+};
+
+/* pairs[i]: a traffic pattern over a counted entry or a node set,
+ * `{id: nb, pattern: ring, of: h, root: 0}` (pattern.h numbers them). */
+struct rs_pairs_decl {
+	char *id;
+	char *pattern;
+	char *of;
+	uint32_t root;
 };
 
 struct rs_top {
@@ -63,6 +80,8 @@ struct rs_top {
 	struct rs_requires *requires;
 	struct rs_node_decl *nodes;
 	unsigned nodes_count;
+	struct rs_pairs_decl *pairs;
+	unsigned pairs_count;
 	struct rs_step_entry *steps;
 	unsigned steps_count;
 	struct {
@@ -86,6 +105,7 @@ struct rs_step_common {
 	unsigned after_count;
 	uint64_t deadline_ms;
 	struct rs_gate *gate;    /* bounds on its figures (gate.h) */
+	char *for_id;            /* `for: P.from`: once per pair of P */
 };
 
 /*
@@ -98,7 +118,9 @@ struct rs_step_common {
 #define RS_NODE_AT(kd) (RS_COUNT_AT(kd) + 8u)
 /* `expect:` likewise: a struct rs_expect * (NULL: not given). */
 #define RS_EXPECT_AT(kd) (RS_COUNT_AT(kd) + 16u)
-#define RS_ITEM_SIZE(kd) (RS_COUNT_AT(kd) + 24u)
+/* `for: P.from` (char *, NULL: not given): one per pair of pattern P. */
+#define RS_FOR_AT(kd) (RS_COUNT_AT(kd) + 24u)
+#define RS_ITEM_SIZE(kd) (RS_COUNT_AT(kd) + 32u)
 
 /* expect: {create: fail, errno: EINVAL} on an object entry: its create
  * is to fail (with that errno: a name or a number; none: any). */

@@ -179,6 +179,18 @@ static const cyaml_strval_t rs_qp_type_names[] = { RS_QPT_MAP(RS_AS_VAL) };
 #define RS_SEND_OP_STRVAL(word, bit, wr, msg) { word, (bit) },
 #define RS_SEND_OP_BIT_NAME(word, bit, wr, msg) { (bit), word },
 
+/* requires.uniform: what every node's host must have the same of, each
+ * node's value sent in its hello (nodes/uniform.c reads them). */
+enum rs_uniform {
+	RS_UNI_FW_VER = 1 << 0,  /* its RDMA devices' firmware versions */
+	RS_UNI_DRIVER = 1 << 1,  /* their kernel drivers */
+	RS_UNI_KERNEL = 1 << 2,  /* uname -r */
+};
+static const cyaml_strval_t rs_uniform_bits[] = {
+	{ "fw_ver", RS_UNI_FW_VER }, { "driver", RS_UNI_DRIVER },
+	{ "kernel", RS_UNI_KERNEL },
+};
+
 enum rs_link_layer { RS_LL_ANY, RS_LL_INFINIBAND, RS_LL_ETHERNET };
 static const cyaml_strval_t rs_link_layer_names[] = {
 	{ "any", RS_LL_ANY }, { "infiniband", RS_LL_INFINIBAND },

@@ -27,6 +27,8 @@
 			     common.after, &rs_id_schema, 0, CYAML_UNLIMITED), \
 	CYAML_FIELD_UINT("deadline_ms", CYAML_FLAG_OPTIONAL, s,          \
 			 common.deadline_ms),                              \
+	CYAML_FIELD_STRING_PTR("for", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, \
+			       s, common.for_id, 1, RS_ID_MAX + 5),          \
 	RS_FIELD_MAP("gate", s, common.gate, rs_gate_fields)
 
 /* The `after:` entry of every step type's reference table. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* ud_send: a datagram to a QP through an address handle, or a reply
  * to the sender of a receive. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
 
@@ -63,11 +64,46 @@ static int reply_start(struct rs_step_run *sr, struct ibv_send_wr *w)
 	return 0;
 }
 
+/*
+ * An ah of the file's own (not `to:` a QP) and the QP @to the step
+ * sends to: the ah must point where that QP is, its port's GID (@gid,
+ * all zero: unknown) or, without a GRH, its LID (@lid), else the
+ * datagrams go to another port and are lost without an error.  0, or
+ * the step failed naming both.
+ */
+static int ah_agrees(struct rs_step_run *sr, const struct rs_obj *ah,
+		     const char *to, const uint8_t *gid, uint16_t lid)
+{
+	struct rs_live *al = rs_live_find(sr->run, ah->id);
+	const struct rs_ah_rt *rt = al->rt;
+	static const uint8_t none[16];
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+
+	if (rs_obj_target(ah, "to") || !rt || !rt->ah)
+		return 0;
+	if (rt->attr.is_global && memcmp(gid, none, sizeof(none)) &&
+	    memcmp(rt->attr.grh.dgid.raw, gid, sizeof(none))) {
+		inet_ntop(AF_INET6, rt->attr.grh.dgid.raw, a, sizeof(a));
+		inet_ntop(AF_INET6, gid, b, sizeof(b));
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah", "ah '%s' "
+				    "addresses GID %s, but qp '%s' (to:) is "
+				    "at GID %s; give the ah 'to: %s'", ah->id,
+				    a, to, b, to);
+	}
+	if (!rt->attr.is_global && lid && rt->attr.dlid != lid)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah", "ah '%s' "
+				    "addresses LID %u, but qp '%s' (to:) is "
+				    "at LID %u; give the ah 'to: %s'", ah->id,
+				    rt->attr.dlid, to, lid, to);
+	return 0;
+}
+
 static int ud_send_start(struct rs_step_run *sr)
 {
 	const struct rs_step_ud_send *s = sr->obj->data;
 	struct post_rt *p = sr->rt;
 	struct ibv_send_wr *w = &p->tmpl;
+	const struct rs_dev *dev;
 	int r;
 
 	struct rs_qpi *to = s->to ? rs_step_qp(sr, s->to) : NULL;
@@ -89,6 +125,9 @@ static int ud_send_start(struct rs_step_run *sr)
 		if (to->info.type != RS_QPT_UD)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, "to",
 					    "qp '%s' is not a ud qp", s->to);
+		if (ah_agrees(sr, rs_live_find(sr->run, s->ah)->obj, s->to,
+			      to->l->far.gid, to->l->far.lid))
+			return -EIO;
 		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
 		w->wr.ud.remote_qpn = to->l->far.qpn;
 		w->wr.ud.remote_qkey = to->l->far.qkey;
@@ -99,6 +138,12 @@ static int ud_send_start(struct rs_step_run *sr)
 		if (p->peer->info.type != RS_QPT_UD)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, "to",
 					    "qp '%s' is not a ud qp", s->to);
+		dev = rs_live_dev(sr->run, p->peer->l);
+		if (dev && ah_agrees(sr, rs_live_find(sr->run, s->ah)->obj,
+				     s->to, dev->gid_index >= 0 ?
+				     dev->gid.raw : (const uint8_t[16]){ 0 },
+				     dev->port_attr.lid))
+			return -EIO;
 		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
 		w->wr.ud.remote_qpn = p->peer->qpn;
 		w->wr.ud.remote_qkey = p->peer->rt->qkey;

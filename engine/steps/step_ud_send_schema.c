@@ -45,9 +45,18 @@ static bool ah_from_wc(const struct rs_obj *obj)
 	return ah && rs_obj_field_int(ah, "from_wc", &v) && v;
 }
 
+/* The QP the ah @obj names addresses (its `to:`), or NULL. */
+static const struct rs_obj *ah_to(const struct rs_obj *obj)
+{
+	const struct rs_obj *ah = rs_obj_target(obj, "ah");
+
+	return ah ? rs_obj_target(ah, "to") : NULL;
+}
+
 static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
 {
 	const S *s = obj->data;
+	const struct rs_obj *ah_qp = ah_to(obj), *to = rs_obj_target(obj, "to");
 
 	if (!s->to && !s->reply_to) {
 		rs_obj_error(d, obj, NULL, "give 'to' (a QP) or 'reply_to' "
@@ -64,6 +73,14 @@ static int ud_send_check(struct rs_obj *obj, struct rs_diag *d)
 			     "made from the completion it answers" :
 			     "'%s' has 'from_wc: true': it exists only as "
 			     "a reply (give 'reply_to', not 'to')", s->ah);
+		return -EINVAL;
+	}
+	/* Known from the file: the address is one QP's, the QPN
+	 * another's. */
+	if (ah_qp && to && ah_qp != to) {
+		rs_obj_error(d, obj, "to", "'%s', but ah '%s' addresses qp "
+			     "'%s' (its to:): give the ah 'to: %s'", s->to,
+			     s->ah, ah_qp->id, s->to);
 		return -EINVAL;
 	}
 	if (s->to && rs_obj_has(obj, "remote_qkey")) {

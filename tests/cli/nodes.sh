@@ -120,6 +120,19 @@ else
 	bad "a node's device: b opens '$got', a with --device foo0 '$got2'"
 fi
 
+# An AH to: a QP on another node: placed on both, its address that
+# QP's (a dry run names where it comes from); the QP's node makes
+# nothing for it.
+ud=$scn/nodes/ud_fanout.yaml
+got=$("$rdmascn" run -n --node tx "$ud" 2>&1 | sed -n "s/.*ibv_create_ah(.*to=\([^ ]*\) .* dgid=\([^ ]*\) dlid=\([^ ]*\) .*# ah 'to_r1'$/\1 \2 \3/p")
+got2=$("$rdmascn" run -n --node r1 "$ud" 2>&1 | grep -c "ah 'to_r1'")
+place=$("$rdmascn" plan "$ud" 2>&1 | sed -n "s/.* ah 'to_r1' *\(@[^ ]*\) .*/\1/p" | head -1)
+if [ "$got|$got2|$place" = "rx1 gid(ctx_r1) lid(ctx_r1)_if_not_global|0|@tx+r1" ]; then
+	ok "ah to: rx1 on another node: tx's dry run derives dgid and dlid from ctx_r1, r1 makes nothing, plan places it @tx+r1"
+else
+	bad "ah to: rx1: tx's dry run '$got', r1 lines $got2, plan '$place'"
+fi
+
 # Both nodes for real: one verdict, one JUnit file with both nodes.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$rdmascn" run --node b --rendezvous "127.0.0.1:$port" "$f" \

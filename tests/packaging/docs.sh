@@ -47,8 +47,9 @@ def items(k):
 	it = top[k].get("items", {})
 	return it.get("properties", {}) if isinstance(it, dict) else {}
 
-# An object kind's section: a list whose entries can be counted.
-sections = [k for k in top if "count" in items(k)]
+# An object kind's section: a list whose entries can be counted and
+# placed on a node (`nodes:` entries are counted too, but not placed).
+sections = [k for k in top if "count" in items(k) and "node" in items(k)]
 for p in plugins:
 	for k in p["kinds"]:
 		if k["section"] not in sections:

@@ -1489,6 +1489,39 @@ static int run_alloc(void)
 	return bad;
 }
 
+/* requires.uniform: b runs another kernel, c another driver; nothing
+ * else differs, so the meeting fails with -EMEDIUMTYPE (exit 3, not
+ * 2), naming each node and both values. */
+static int node_uniform(void)
+{
+	static const char *const ua[] = { "driver=mlx5_core",
+					   "kernel=6.1.0-18-amd64" };
+	static const char *const ub[] = { "driver=mlx5_core",
+					   "kernel=6.1.0-21-amd64" };
+	static const char *const uc[] = { "driver=irdma",
+					   "kernel=6.1.0-18-amd64" };
+	static const char *const subs[] = {
+		"node 'b' has kernel=6.1.0-21-amd64, node 'a' has "
+		"kernel=6.1.0-18-amd64 (requires.uniform)",
+		"node 'c' has driver=irdma, node 'a' has driver=mlx5_core "
+		"(requires.uniform)",
+		NULL,
+	};
+	struct rs_rdv_conf c = conf(3, me, 5000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	char err[1024];
+	int e;
+
+	c.uniform = me == 0 ? ua : me == 1 ? ub : uc;
+	c.n_uniform = 2;
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	expect_err("meet", e, -EMEDIUMTYPE, err, subs);
+	if (r)
+		fail("meet failed but gave a side");
+	return 0;
+}
+
+
 /* --- PMIx: under mpirun, one process per node ------------------------- */
 
 static unsigned n_pmix;         /* the job's size */
@@ -1697,6 +1730,7 @@ static const struct {
 	{ "absent", pmix_absent },
 	{ "basic", pmix_basic },
 	{ "mismatch", node_mismatch },
+	{ "uniform", node_uniform },
 	{ "exchange", pmix_exchange },
 	{ "size", pmix_size },
 	{ "abort", node_abort },
@@ -1781,6 +1815,7 @@ static const struct {
 	{ "basic2", node_basic2, 2, 0, 0, 0 },
 	{ "basic4", node_basic4, 4, 0, 0, 0 },
 	{ "mismatch", node_mismatch, 3, 0, 0, 0 },
+	{ "uniform", node_uniform, 3, 0, 0, 0 },
 	{ "absent", node_absent, 3, 3, 0, 0 },
 	{ "killed", node_killed, 3, 0, SIGKILL, 2 },
 	{ "interrupted", node_interrupted, 3, 0, SIGINT, 1 },

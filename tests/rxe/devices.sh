@@ -39,9 +39,15 @@ grep -q '^  limits:$' <<<"$table" && fail "the summary has -v's groups: $table"
 
 # -j holds every attribute of ibv_query_device_ex and ibv_query_port,
 # numbers as numbers, flag words as names and raw.
-isnum() {
-	[ "$(q "$dev | $1 | type")" = number ] || fail "$1 is not a number: $(q "$dev | $1")"
+# qall PATH...: "PATH VALUE" a line for each jq path under $dev, by one
+# jq (under TCG each jq costs the best part of a second).
+qall() {
+	local prog= p
+	for p; do prog+="${prog:+, }(\"$p \" + ($p | tostring))"; done
+	q "$dev | $prog"
 }
+nums=()
+isnum() { nums+=("$1"); }
 for k in num_comp_vectors max_srq_sge page_size_cap local_ca_ack_delay \
 	max_sge_rd max_res_rd_atom max_mcast_qp_attach max_pkeys max_dm_size \
 	hca_core_clock max_wq_type_rq device_cap_flags_raw \
@@ -59,6 +65,10 @@ for k in port_cap_flags_raw port_cap_flags2_raw flags_raw lmc max_vl_num \
 	sm_sl subnet_timeout init_type_reply bad_pkey_cntr qkey_viol_cntr; do
 	isnum ".ports[0].$k"
 done
+types=()
+for p in "${nums[@]}"; do types+=("($p | type)"); done
+q "$dev | [$(IFS=,; echo "${types[*]}")] | map(select(. != \"number\")) | length" |
+	grep -qx 0 || fail "not all numbers: $(qall "${nums[@]}")"
 [ "$(q "$dev | .caps.rss_caps.rx_hash_fields_mask | type")" = array ] ||
 	fail "rss_caps.rx_hash_fields_mask is not a name list"
 [ "$(q "$dev | .caps.num_comp_vectors")" -ge 1 ] || fail "no completion vector"
@@ -78,13 +88,8 @@ di() {
 		index($0, k ":") == 1 { sub(/^[^:]*:[ \t]*/, ""); print $1; exit }' \
 		<<<"$devinfo"
 }
-same() { # KEY JQ-PATH
-	local want got
-	want=$(di "$1")
-	[ -n "$want" ] || fail "ibv_devinfo -v has no $1"
-	got=$(q "$dev | $2")
-	[ $((want)) = "$got" ] || fail "$2 is $got, ibv_devinfo says $1 $want"
-}
+keys=() paths=()
+same() { keys+=("$1"); paths+=("$2"); } # KEY JQ-PATH
 for k in max_qp max_qp_wr max_sge max_sge_rd max_cq max_cqe max_mr max_pd \
 	max_qp_rd_atom max_res_rd_atom max_qp_init_rd_atom max_mw \
 	max_mcast_grp max_mcast_qp_attach max_total_mcast_qp_attach max_ah \
@@ -97,6 +102,15 @@ for k in max_msg_sz port_cap_flags:port_cap_flags_raw \
 	gid_tbl_len subnet_timeout bad_pkey_cntr qkey_viol_cntr port_lmc:lmc; do
 	same "${k%%:*}" ".ports[0].${k##*:}"
 done
+i=0
+while read -r path got; do
+	want=$(di "${keys[$i]}")
+	[ -n "$want" ] || fail "ibv_devinfo -v has no ${keys[$i]}"
+	[ "$path" = "${paths[$i]}" ] && [ $((want)) = "$got" ] ||
+		fail "$path is $got, ibv_devinfo says ${keys[$i]} $want"
+	i=$((i + 1))
+done < <(qall "${paths[@]}")
+[ $i = ${#keys[@]} ] || fail "compared $i of ${#keys[@]} with ibv_devinfo"
 
 # -v shows them grouped, below the same summary.
 all=$("$rdmascn" devices -v -d rxe0) || fail "rdmascn devices -v exited $?"

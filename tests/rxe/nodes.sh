@@ -9,7 +9,9 @@
 # (roles from OMPI_COMM_WORLD_RANK/SIZE, read back from the records),
 # the 4-node UD fan-out by mpirun -np 4, rc_pingpong by Slurm's
 # variables set by hand, rdma_cm and the failing bad-rkey one by --node
-# (each node exits 1).
+# (each node exits 1). Last, uniformity: two rxe devices on a veth pair,
+# equal MTUs pass over it, different ones end both nodes with exit 3
+# at the connection naming both.
 set -u
 rdmascn=$1 scn=$2
 . "$(dirname "$0")/lib.sh"
@@ -297,3 +299,66 @@ grep -q "node 'b' failed: interrupted by SIGINT" "$tmp/a.out" "$tmp/a.err" ||
 grep -q "leaks: none" "$tmp/a.out" && grep -q "leaks: none" "$tmp/b.out" ||
 	{ cat "$tmp"/a.* "$tmp"/b.*; fail "SIGINT on b: a leak check did not say none"; }
 ok "SIGINT on node b mid-step: both exit 130 within $t s, a names b's interruption, no leaks"
+
+# 13. Uniformity: two rxe devices on the two ends of a veth pair, node a
+# on rxe_a (veth2, 10.98.0.1), node b on rxe_b (veth3, 10.98.0.2), the
+# traffic between the two local addresses sent over the veth rather than
+# lo (a routing table each way ahead of the local one, the far end
+# accepting a local source).  Equal netdev MTUs: a real pingpong over
+# the veth.  4200 on veth2 (active MTU 4096) and 1500 on veth3 (1024):
+# both nodes exit 3 at the connection, naming both nodes and values,
+# nothing leaked.
+un=$(dirname "$0")/scn/nodes_uniform.yaml
+un_t0=$(date +%s)
+# un_down: the VM as the other tests know it (rxe0 only, the local
+# table first); run again by the trap, it keeps the status it came with.
+un_down() {
+	local st=$?
+	[ -e /sys/class/net/veth2 ] || return $st
+	rdma link delete rxe_a 2>/dev/null
+	rdma link delete rxe_b 2>/dev/null
+	ip link delete veth2 2>/dev/null
+	ip rule del pref 10 2>/dev/null
+	ip rule del pref 11 2>/dev/null
+	ip rule add pref 0 lookup local 2>/dev/null
+	ip rule del pref 100 lookup local 2>/dev/null
+	return $st
+}
+trap 'un_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+ip link add veth2 type veth peer name veth3 &&
+ip addr add 10.98.0.1/24 dev veth2 && ip addr add 10.98.0.2/24 dev veth3 &&
+ip link set veth2 up && ip link set veth3 up &&
+ip route add 10.98.0.2/32 dev veth2 src 10.98.0.1 table 100 &&
+ip route add 10.98.0.1/32 dev veth3 src 10.98.0.2 table 101 &&
+ip rule add pref 10 iif lo to 10.98.0.2 lookup 100 &&
+ip rule add pref 11 iif lo to 10.98.0.1 lookup 101 &&
+ip rule add pref 100 lookup local && ip rule del pref 0 lookup local &&
+sysctl -qw net.ipv4.conf.veth2.accept_local=1 net.ipv4.conf.veth3.accept_local=1 \
+	net.ipv4.conf.veth2.rp_filter=0 net.ipv4.conf.veth3.rp_filter=0 \
+	net.ipv4.conf.all.rp_filter=0 &&
+ip neigh add 10.98.0.2 lladdr "$(cat /sys/class/net/veth3/address)" dev veth2 nud permanent &&
+ip neigh add 10.98.0.1 lladdr "$(cat /sys/class/net/veth2/address)" dev veth3 nud permanent &&
+rdma link add rxe_a type rxe netdev veth2 && rdma link add rxe_b type rxe netdev veth3 ||
+	fail "uniformity: could not set up the veth pair and rxe_a, rxe_b"
+tx0=$(cat /sys/class/net/veth2/statistics/tx_packets)
+by_hand "$un" 0 b a -- --set iters=20
+tx=$(($(cat /sys/class/net/veth2/statistics/tx_packets) - tx0))
+[ $tx -ge 20 ] || fail "uniformity: equal MTUs passed but veth2 sent $tx packets"
+keep_rec "$tmp/a.json" 0 "uniform node a"
+ok "equal MTUs on rxe_a and rxe_b: a pingpong over the veth passed on both nodes ($tx packets out of veth2), no leaks"
+
+ip link set veth2 mtu 4200 && ip link set veth3 mtu 1500 ||
+	fail "uniformity: could not set the MTUs"
+want="connection 'ab': node 'a' (rxe_a port 1) has active MTU 4096, node 'b' (rxe_b port 1) has 1024"
+by_hand "$un" 3 b a -- --set iters=20
+for n in a b; do
+	grep -qF "$want" "$tmp/$n.out" "$tmp/$n.err" ||
+		{ cat "$tmp/$n.out" "$tmp/$n.err"; fail "MTU mismatch: node $n does not say: $want"; }
+	[ "$(jq -r '[.objects[] | select(.kind == "connection") | .outcome] | join(",")' "$tmp/$n.json")" = failed ] ||
+		fail "MTU mismatch: node $n's connection: $(jq -c '[.objects[] | select(.kind == "connection")]' "$tmp/$n.json")"
+	[ "$(jq -r '.steps[0].outcome' "$tmp/$n.json")" != passed ] ||
+		fail "MTU mismatch: node $n ran the step"
+done
+keep_rec "$tmp/a.json" 3 "uniform mismatch node a"
+un_down
+ok "MTU mismatch (veth2 4200, veth3 1500): both nodes exit 3 at the connection, no leaks: $want (uniformity checks: $(($(date +%s) - un_t0)) s)"

@@ -60,12 +60,15 @@
 	X(pattern, every_pair_in_order)                                   \
 	X(pattern, big_mesh)                                              \
 	X(pattern, refused)                                               \
+	X(launcher, find_first_set)                                       \
+	X(launcher, whole_and_names)                                      \
 	X(suggest, distance)                                              \
 	X(suggest, remedy)                                                \
 	X(peer, fill)                                                     \
 	X(peer, mtu)                                                      \
 	X(peer, av)                                                       \
 	X(peer, describe)                                                 \
+	X(peer, uniform)                                                   \
 	X(run, dry_run_reporters)                                         \
 	X(run, reporter_missing)                                          \
 	X(run, invalid_cell)                                              \

@@ -5,6 +5,8 @@
  * the description as report facts.  A description is copied byte for
  * byte, as a second host will receive it, before it is used.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -183,4 +185,95 @@ TEST(peer, describe)
 	CHECK(!rs_val_get(v, "mtu") && !rs_val_get(v, "gid_index") &&
 	      !rs_val_get(v, "lid"));
 	rs_val_free(v);
+}
+
+/* Two sides of one model on RoCE v2, 4096 bytes, 25 Gb/s 4X: alike. */
+static void uniform_pair(struct rs_peer *a, struct rs_peer *b)
+{
+	struct rs_dev dev;
+
+	dev_fill(&dev, IBV_LINK_LAYER_ETHERNET, 1, gid_v4, 0, IBV_MTU_4096);
+	dev.gid_type = IBV_GID_TYPE_ROCE_V2;
+	dev.port_attr.active_speed = 32;
+	dev.port_attr.active_width = 2;
+	dev.attr.orig_attr.vendor_id = 0x02c9;
+	dev.attr.orig_attr.vendor_part_id = 4125;
+	snprintf(dev.attr.orig_attr.fw_ver, sizeof(dev.attr.orig_attr.fw_ver),
+		 "22.39.1002");
+	snprintf(dev.name, sizeof(dev.name), "mlx5_0");
+	rs_peer_fill(a, "qa", "ca", 1, 0, 1, &dev);
+	snprintf(a->node, sizeof(a->node), "h[0]");
+	snprintf(dev.name, sizeof(dev.name), "mlx5_1");
+	rs_peer_fill(b, "qb", "cb", 2, 0, 1, &dev);
+	snprintf(b->node, sizeof(b->node), "h[1]");
+}
+
+TEST(peer, uniform)
+{
+	struct rs_peer a, b, got;
+	char why[512];
+
+	uniform_pair(&a, &b);
+	got = sent(&b);
+	CHECK(got.active_speed == 32 && got.active_width == 2);
+	CHECK(got.gid_type == IBV_GID_TYPE_ROCE_V2);
+	CHECK_STR(got.fw_ver, "22.39.1002");
+	CHECK_STR(got.device, "mlx5_1");
+	CHECK(!rs_peer_uniform(&a, &got, 0, why, sizeof(why)));
+
+	/* The MTU, both nodes and both values named, a's first. */
+	b.mtu = IBV_MTU_1024;
+	CHECK(rs_peer_uniform(&a, &b, 0, why, sizeof(why)) == -EPROTO);
+	CHECK_STR(why, "node 'h[0]' (mlx5_0 port 1) has active MTU 4096, "
+		  "node 'h[1]' (mlx5_1 port 1) has 1024");
+	/* The file's mtu fits both: the path is that, not a mismatch. */
+	CHECK(!rs_peer_uniform(&a, &b, IBV_MTU_1024, why, sizeof(why)));
+	CHECK(!rs_peer_uniform(&a, &b, IBV_MTU_512, why, sizeof(why)));
+	/* Above one of them: still one. */
+	CHECK(rs_peer_uniform(&a, &b, IBV_MTU_2048, why, sizeof(why)) ==
+	      -EPROTO);
+
+	uniform_pair(&a, &b);
+	b.link_layer = IBV_LINK_LAYER_INFINIBAND;
+	CHECK(rs_peer_uniform(&a, &b, 0, why, sizeof(why)) == -EPROTO);
+	CHECK_STR(why, "node 'h[0]' (mlx5_0 port 1) has link layer Ethernet, "
+		  "node 'h[1]' (mlx5_1 port 1) has InfiniBand");
+
+	uniform_pair(&a, &b);
+	b.active_speed = 64;
+	CHECK(rs_peer_uniform(&a, &b, 0, why, sizeof(why)) == -EPROTO);
+	CHECK_STR(why, "node 'h[0]' (mlx5_0 port 1) has active speed 25 Gb/s "
+		  "(EDR), node 'h[1]' (mlx5_1 port 1) has 50 Gb/s (HDR)");
+
+	uniform_pair(&a, &b);
+	a.active_width = 1;
+	CHECK(rs_peer_uniform(&a, &b, 0, why, sizeof(why)) == -EPROTO);
+	CHECK_STR(why, "node 'h[0]' (mlx5_0 port 1) has active width 1X, "
+		  "node 'h[1]' (mlx5_1 port 1) has 4X");
+
+	uniform_pair(&a, &b);
+	b.gid_type = IBV_GID_TYPE_ROCE_V1;
+	b.gid_index = 0;
+	CHECK(rs_peer_uniform(&a, &b, 0, why, sizeof(why)) == -EPROTO);
+	CHECK_STR(why, "node 'h[0]' (mlx5_0 port 1) has GID type RoCE v2 "
+		  "(index 1), node 'h[1]' (mlx5_1 port 1) has RoCE v1 "
+		  "(index 0)");
+	/* Without a GRH on one side no GID is used: no GID type to
+	 * compare. */
+	b.gid_index = -1;
+	CHECK(!rs_peer_uniform(&a, &b, 0, why, sizeof(why)));
+
+	/* Firmware: compared on one model only. */
+	uniform_pair(&a, &b);
+	snprintf(b.fw_ver, sizeof(b.fw_ver), "22.40.1000");
+	CHECK(rs_peer_uniform(&a, &b, 0, why, sizeof(why)) == -EPROTO);
+	CHECK_STR(why, "node 'h[0]' (mlx5_0 port 1) has firmware 22.39.1002, "
+		  "node 'h[1]' (mlx5_1 port 1) has 22.40.1000");
+	b.vendor_part_id = 4129;
+	CHECK(!rs_peer_uniform(&a, &b, 0, why, sizeof(why)));
+
+	/* A dry run: no device facts, nothing to differ. */
+	rs_peer_fill(&a, "qa", "ca", 0, 0, 1, NULL);
+	rs_peer_fill(&b, "qb", "cb", 0, 0, 1, NULL);
+	CHECK(!rs_peer_uniform(&a, &b, 0, why, sizeof(why)));
 }
