@@ -59,10 +59,12 @@ static struct {
 	unsigned n, rank;
 	bool allgather, forked;
 	const char *leader;
+	enum rs_rdv_via via;
 	uint64_t deadline_ms;
 	bool quiet;
 } o = {
 	.pattern = RS_PATTERN_RING, .deadline_ms = 600000,
+	.via = RS_RDV_TCP,
 };
 
 static uint64_t now_ns(void)
@@ -287,6 +289,7 @@ static int node(void)
 {
 	char **names = calloc(o.n, sizeof(*names)), err[1024];
 	struct rs_rdv_conf c = {
+		.via = o.via,
 		.n_nodes = o.n, .self = o.rank, .leader_addr = o.leader,
 		.deadline_ms = o.deadline_ms, .scenario_hash = "c91a7e",
 	};
@@ -394,7 +397,7 @@ static int usage(int code)
 	fprintf(code ? stderr : stdout,
 		"usage: cplane [--pattern ring|mesh|incast|all_to_all|...] "
 		"[-n N] [--scheme exchange|allgather]\n"
-		"              [--rendezvous tcp] [--leader HOST:PORT] "
+		"              [--rendezvous tcp|pmix|auto] [--leader HOST:PORT] "
 		"[--deadline-ms MS] [--quiet]\n"
 		"Under mpirun the rank and size come from "
 		"OMPI_COMM_WORLD_RANK/SIZE; else -n N forks N nodes.\n");
@@ -446,11 +449,15 @@ int main(int argc, char **argv)
 			o.allgather = !strcmp(optarg, "allgather");
 			break;
 		case 'r':
-			/* PMIx comes with its transport (engineer C's
-			 * rs_rdv_conf field); the TCP star until then. */
-			if (strcmp(optarg, "tcp")) {
-				fprintf(stderr, "cplane: rendezvous '%s' is "
-					"not built in (tcp only)\n", optarg);
+			if (!strcmp(optarg, "tcp")) {
+				o.via = RS_RDV_TCP;
+			} else if (!strcmp(optarg, "pmix")) {
+				o.via = RS_RDV_PMIX;
+			} else if (!strcmp(optarg, "auto")) {
+				o.via = RS_RDV_AUTO;
+			} else {
+				fprintf(stderr, "cplane: Unknown rendezvous "
+					"'%s': tcp, pmix or auto.\n", optarg);
 				return 2;
 			}
 			break;

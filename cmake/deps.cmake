@@ -26,6 +26,16 @@ rdmascn_dep(MD libmd libmd-dev)
 # The rendezvous's HMAC-SHA-256 (docs/nodes.md, "Who can join").
 rdmascn_dep(NETTLE nettle nettle-dev)
 
+# Optional: the rendezvous through a launcher's PMIx server (docs/nodes.md,
+# "PMIx").  Without it, --rendezvous pmix says the build lacks it.
+pkg_check_modules(PMIX QUIET IMPORTED_TARGET GLOBAL pmix)
+if(PMIX_FOUND)
+	message(STATUS "PMIx ${PMIX_VERSION}: --rendezvous pmix")
+else()
+	message(STATUS "PMIx not found (apt-get install libpmix-dev): the "
+		"TCP rendezvous only")
+endif()
+
 if(RDMASCN_MISSING)
 	message(FATAL_ERROR "missing dependencies; install them with:\n  apt-get install${RDMASCN_MISSING}")
 endif()

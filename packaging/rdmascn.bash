@@ -168,7 +168,11 @@ _rdmascn()
 			esac
 		done
 		return 0 ;;
-	--matrix|--jobs|--node|--rendezvous)
+	--matrix|--jobs|--node)
+		return 0 ;;
+	--rendezvous)
+		# Or HOST[:PORT], which no list holds.
+		COMPREPLY=($(compgen -W 'tcp pmix auto' -- "$cur"))
 		return 0 ;;
 	--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))

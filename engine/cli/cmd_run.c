@@ -154,7 +154,18 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			o->node = optarg;
 			break;
 		case 'R':
-			o->rendezvous = optarg;
+			/* A word picks the transport; anything else is
+			 * where the TCP star meets. */
+			if (!strcmp(optarg, "auto")) {
+				o->meet.via = RS_RDV_AUTO;
+			} else if (!strcmp(optarg, "tcp")) {
+				o->meet.via = RS_RDV_TCP;
+			} else if (!strcmp(optarg, "pmix")) {
+				o->meet.via = RS_RDV_PMIX;
+			} else {
+				o->meet.via = RS_RDV_TCP;
+				o->rendezvous = optarg;
+			}
 			break;
 		case 'K':
 			o->key_file = optarg;
@@ -178,6 +189,16 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 			return rs_cmd_bad_option(cmd, argv, c);
 		}
 	}
+	/* A forked child of a PMIx client hangs in PMIx_Fence: the cells
+	 * of --jobs cannot each be a PMIx client (docs/nodes.md). */
+	if (o->jobs > 1 && o->meet.via == RS_RDV_PMIX)
+		return rs_cmd_usage_error(cmd, "--jobs %u with --rendezvous "
+			"pmix: the cells would be forked children of a PMIx "
+			"client, which hang in PMIx_Fence; run the cells one "
+			"at a time (--jobs 1) or use --rendezvous tcp.",
+			o->jobs);
+	if (o->jobs > 1 && o->meet.via == RS_RDV_AUTO)
+		o->meet.via = RS_RDV_TCP;
 	if (o->graph_out && rs_graph_format_of(o->graph_out) < 0)
 		return rs_cmd_usage_error(cmd, "--graph-out %s: name a .dot, "
 			".gv, .svg or .png file.", o->graph_out);

@@ -127,6 +127,7 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 	c.nodes = names;
 	c.n_nodes = n;
 	c.self = (unsigned)run->node;
+	c.via = o->via;
 	c.leader_addr = o->leader_addr;
 	c.deadline_ms = deadline_ms(run);
 	c.scenario_hash = SHA256Data((const uint8_t *)s->doc.text, s->doc.len,

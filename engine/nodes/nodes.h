@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rendezvous.h"
+
 struct rs_cross;
 struct rs_live;
 struct rs_run;
@@ -40,8 +42,9 @@ int rs_role_pick(const struct rs_scenario *s, const char *file,
  * node's address, else 127.0.0.1 (the port: RS_RDV_PORT_DEFAULT). */
 const char *rs_role_rendezvous(const struct rs_scenario *s, const char *opt);
 
-/* How this node meets the others: where, and with which key. */
+/* How this node meets the others: how, where, and with which key. */
 struct rs_nodes_conf {
+	enum rs_rdv_via via;      /* --rendezvous tcp|pmix|auto */
 	const char *leader_addr;  /* HOST[:PORT] (rs_role_rendezvous()) */
 	const uint8_t *key;       /* the run's key (run_key.h), or NULL */
 	size_t key_len;

@@ -306,17 +306,17 @@ static int collect(struct rs_rdv *r, struct collect *k, char *err,
 	return e;
 }
 
-int rs_rdv_allgather(struct rs_rdv *r, const char *tag, const void *mine,
-		     size_t len, struct rs_rdv_blob *all,
-		     char *err, size_t errlen)
+int rdv_tcp_allgather(struct rs_rdv *r, const char *tag, const void *mine,
+		      size_t len, struct rs_rdv_blob *all,
+		      char *err, size_t errlen)
 {
 	struct collect k = { RDV_OP_ALLGATHER, tag, mine, len, all, 0 };
 
 	return collect(r, &k, err, errlen);
 }
 
-int rs_rdv_gather(struct rs_rdv *r, const char *tag, const void *mine,
-		  size_t len, struct rs_rdv_blob *all,
+int rdv_tcp_gather(struct rs_rdv *r, const char *tag, const void *mine,
+		   size_t len, struct rs_rdv_blob *all,
 		  char *err, size_t errlen)
 {
 	struct collect k = { RDV_OP_GATHER, tag, mine, len,
@@ -325,22 +325,22 @@ int rs_rdv_gather(struct rs_rdv *r, const char *tag, const void *mine,
 	return collect(r, &k, err, errlen);
 }
 
-int rs_rdv_barrier(struct rs_rdv *r, const char *tag,
-		   char *err, size_t errlen)
+int rdv_tcp_barrier(struct rs_rdv *r, const char *tag,
+		    char *err, size_t errlen)
 {
 	struct collect k = { RDV_OP_BARRIER, tag, NULL, 0, NULL, 0 };
 
 	return collect(r, &k, err, errlen);
 }
 
-int rs_rdv_verdict(struct rs_rdv *r, int mine, int *ret_all,
-		   char *err, size_t errlen)
+int rdv_tcp_verdict(struct rs_rdv *r, int mine, int *ret_all,
+		    char *err, size_t errlen)
 {
-	return rs_rdv_agree(r, "verdict", mine, ret_all, err, errlen);
+	return rdv_tcp_agree(r, "verdict", mine, ret_all, err, errlen);
 }
 
-int rs_rdv_agree(struct rs_rdv *r, const char *tag, int mine, int *ret_all,
-		 char *err, size_t errlen)
+int rdv_tcp_agree(struct rs_rdv *r, const char *tag, int mine, int *ret_all,
+		  char *err, size_t errlen)
 {
 	struct collect k = { RDV_OP_VERDICT, tag, NULL, 0, NULL, mine };
 	int e = collect(r, &k, err, errlen);

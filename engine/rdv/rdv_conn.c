@@ -278,7 +278,7 @@ void rdv_names(const struct rs_rdv *r, bool (*pick)(const struct rs_rdv *r,
 	*ret_count = k;
 }
 
-void rs_rdv_abort(struct rs_rdv *r, int code, const char *why)
+void rdv_tcp_abort(struct rs_rdv *r, int code, const char *why)
 {
 	bool told;
 

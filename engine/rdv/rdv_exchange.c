@@ -434,10 +434,10 @@ out:
 	return r->fail;
 }
 
-int rs_rdv_exchange(struct rs_rdv *r, const char *tag,
-		    const struct rs_rdv_msg *out, unsigned n_out,
-		    struct rs_rdv_msg *want, unsigned n_want,
-		    char *err, size_t errlen)
+int rdv_tcp_exchange(struct rs_rdv *r, const char *tag,
+		     const struct rs_rdv_msg *out, unsigned n_out,
+		     struct rs_rdv_msg *want, unsigned n_want,
+		     char *err, size_t errlen)
 {
 	struct xchg x = { tag ? tag : "", out, n_out, want, n_want };
 	uint64_t t0 = uv_hrtime();

@@ -3,6 +3,8 @@
 #define RDMASCN_RDV_INT_H
 
 /* Inside the rendezvous: one node's side, its connections and waits.
+ * rdv_ops.c: the public calls, each through the transport's ops
+ * (struct rdv_ops: the TCP star below, or PMIx in rdv_pmix.c);
  * rdv_conn.c: sockets, failures, waits, free, called by the rest and
  * calling none of it; rendezvous.c: frames as they arrive, close;
  * rdv_meet.c: the meeting; rdv_collect.c: the calls after it. */
@@ -52,7 +54,39 @@ struct rdv_conn {
 	struct rdv_conn *next;  /* r->conns */
 };
 
+/* A transport: what the public calls (rendezvous.h) do once met.  The
+ * meeting picks one (rdv_ops.c); callers never ask which it is. */
+struct rdv_ops {
+	const char *name;
+	int (*allgather)(struct rs_rdv *r, const char *tag, const void *mine,
+			 size_t len, struct rs_rdv_blob *all, char *err,
+			 size_t errlen);
+	int (*gather)(struct rs_rdv *r, const char *tag, const void *mine,
+		      size_t len, struct rs_rdv_blob *all, char *err,
+		      size_t errlen);
+	int (*barrier)(struct rs_rdv *r, const char *tag, char *err,
+		       size_t errlen);
+	int (*verdict)(struct rs_rdv *r, int mine, int *ret_all, char *err,
+		       size_t errlen);
+	int (*agree)(struct rs_rdv *r, const char *tag, int mine,
+		     int *ret_all, char *err, size_t errlen);
+	int (*exchange)(struct rs_rdv *r, const char *tag,
+			const struct rs_rdv_msg *out, unsigned n_out,
+			struct rs_rdv_msg *want, unsigned n_want, char *err,
+			size_t errlen);
+	void (*abort)(struct rs_rdv *r, int code, const char *why);
+	int (*fd)(const struct rs_rdv *r);
+	int (*poll)(struct rs_rdv *r, char *err, size_t errlen);
+	void (*close)(struct rs_rdv *r);
+};
+
+extern const struct rdv_ops rdv_tcp_ops;
+
+struct rdv_pmix;
+
 struct rs_rdv {
+	const struct rdv_ops *ops;
+	struct rdv_pmix *pmix;          /* PMIx's state; NULL: the TCP star */
 	uv_loop_t loop;
 	uv_tcp_t listener;
 	uv_timer_t timer, retry, sweep;
@@ -159,5 +193,44 @@ int rdv_code_ok(struct rs_rdv *r, unsigned rank, uint32_t code,
 int rdv_setup(struct rs_rdv *r, const struct rs_rdv_conf *c, char *err,
 	      size_t errlen);
 void rdv_free(struct rs_rdv *r);
+
+/* The hello both transports compare (rdv_meet.c): this node's as JSON,
+ * whether one is well formed, and node @rank's against the leader's,
+ * each difference added to r->diff. */
+json_object *rdv_hello_new(const struct rs_rdv *r);
+bool rdv_hello_valid(json_object *h);
+void rdv_hello_compare(struct rs_rdv *r, unsigned rank, json_object *h);
+
+/* The TCP star's calls (rdv_meet.c, rdv_collect.c, rdv_conn.c,
+ * rendezvous.c), reached through rdv_tcp_ops. */
+int rdv_tcp_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
+		 char *err, size_t errlen);
+int rdv_tcp_allgather(struct rs_rdv *r, const char *tag, const void *mine,
+		      size_t len, struct rs_rdv_blob *all, char *err,
+		      size_t errlen);
+int rdv_tcp_gather(struct rs_rdv *r, const char *tag, const void *mine,
+		   size_t len, struct rs_rdv_blob *all, char *err,
+		   size_t errlen);
+int rdv_tcp_barrier(struct rs_rdv *r, const char *tag, char *err,
+		    size_t errlen);
+int rdv_tcp_verdict(struct rs_rdv *r, int mine, int *ret_all, char *err,
+		    size_t errlen);
+int rdv_tcp_agree(struct rs_rdv *r, const char *tag, int mine, int *ret_all,
+		  char *err, size_t errlen);
+int rdv_tcp_exchange(struct rs_rdv *r, const char *tag,
+		     const struct rs_rdv_msg *out, unsigned n_out,
+		     struct rs_rdv_msg *want, unsigned n_want, char *err,
+		     size_t errlen);
+void rdv_tcp_abort(struct rs_rdv *r, int code, const char *why);
+int rdv_tcp_fd(const struct rs_rdv *r);
+int rdv_tcp_poll(struct rs_rdv *r, char *err, size_t errlen);
+void rdv_tcp_close(struct rs_rdv *r);
+
+/* PMIx (rdv_pmix.c; rdv_pmix_none.c in a build without libpmix):
+ * whether this process was started by a launcher with a PMIx server,
+ * and the meeting through it.  -EHOSTUNREACH: no server answered. */
+bool rdv_pmix_launched(void);
+int rdv_pmix_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
+		  char *err, size_t errlen);
 
 #endif

@@ -75,7 +75,7 @@ static bool str_array(json_object *a)
 }
 
 /* Node @rank said @h: each difference from the leader, named. */
-static void compare(struct rs_rdv *r, unsigned rank, json_object *h)
+void rdv_hello_compare(struct rs_rdv *r, unsigned rank, json_object *h)
 {
 	const char *me = r->names[0], *it = r->names[rank];
 	json_object *nodes = json_object_object_get(h, "nodes");
@@ -148,6 +148,21 @@ static void compare(struct rs_rdv *r, unsigned rank, json_object *h)
 			r->n_diff_uniform++;
 		}
 	}
+}
+
+bool rdv_hello_valid(json_object *h)
+{
+	return json_object_is_type(h, json_type_object) &&
+	       json_object_get_int(json_object_object_get(h, "v")) ==
+	       RDV_VERSION &&
+	       json_object_is_type(json_object_object_get(h, "rank"),
+				   json_type_int) &&
+	       str_array(json_object_object_get(h, "nodes")) &&
+	       str_array(json_object_object_get(h, "params")) &&
+	       json_object_is_type(json_object_object_get(h, "hash"),
+				   json_type_string) &&
+	       json_object_is_type(json_object_object_get(h, "run"),
+				   json_type_string);
 }
 
 int rdv_refuse(struct rdv_conn *c, const char *why)
@@ -228,7 +243,7 @@ int rdv_hello(struct rdv_conn *c, struct rdv_frame *f)
 {
 	struct rs_rdv *r = c->r;
 	json_tokener *tok;
-	json_object *h, *rank_o, *nodes, *params, *hash, *run;
+	json_object *h, *rank_o;
 	int64_t rank;
 	char why[160];
 
@@ -254,16 +269,7 @@ int rdv_hello(struct rdv_conn *c, struct rdv_frame *f)
 	}
 	json_tokener_free(tok);
 	rank_o = json_object_object_get(h, "rank");
-	nodes = json_object_object_get(h, "nodes");
-	params = json_object_object_get(h, "params");
-	hash = json_object_object_get(h, "hash");
-	run = json_object_object_get(h, "run");
-	if (!json_object_is_type(h, json_type_object) ||
-	    json_object_get_int(json_object_object_get(h, "v")) !=
-	    RDV_VERSION || !json_object_is_type(rank_o, json_type_int) ||
-	    !str_array(nodes) || !str_array(params) ||
-	    !json_object_is_type(hash, json_type_string) ||
-	    !json_object_is_type(run, json_type_string)) {
+	if (!rdv_hello_valid(h)) {
 		json_object_put(h);
 		return rdv_refuse(c, "a hello without v 2, rank, nodes, hash, "
 				  "run and params");
@@ -389,7 +395,7 @@ static int meet_leader(struct rs_rdv *r)
 	/* In rank order, whatever the order they came in. */
 	for (i = 1; i < r->n; i++)
 		if (r->hello[i])
-			compare(r, i, r->hello[i]);
+			rdv_hello_compare(r, i, r->hello[i]);
 	if (e == -ETIMEDOUT) {
 		char more[320] = "";
 
@@ -469,13 +475,11 @@ static void on_connect(uv_connect_t *req, int status)
 			 r->names[r->self], strerror(-e));
 }
 
-/* Who this node is and what it runs: the first sealed frame. */
-static int send_hello(struct rs_rdv *r, struct rdv_conn *c)
+/* Who this node is and what it runs. */
+json_object *rdv_hello_new(const struct rs_rdv *r)
 {
 	json_object *h, *a;
-	const char *text;
 	unsigned i;
-	int e = -ENOMEM;
 
 	h = json_object_new_object();
 	json_object_object_add(h, "v", json_object_new_int(RDV_VERSION));
@@ -496,6 +500,16 @@ static int send_hello(struct rs_rdv *r, struct rdv_conn *c)
 	for (i = 0; i < r->n_uniform; i++)
 		json_object_array_add(a, json_object_new_string(r->uniform[i]));
 	json_object_object_add(h, "uniform", a);
+	return h;
+}
+
+/* The hello: the first sealed frame. */
+static int send_hello(struct rs_rdv *r, struct rdv_conn *c)
+{
+	json_object *h = rdv_hello_new(r);
+	const char *text;
+	int e = -ENOMEM;
+
 	text = json_object_to_json_string_ext(h, JSON_C_TO_STRING_PLAIN);
 	if (text)
 		e = rdv_send(c, RDV_HELLO, NULL,
@@ -720,8 +734,8 @@ nomem:
 	return -ENOMEM;
 }
 
-int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
-		char *err, size_t errlen)
+int rdv_tcp_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
+		 char *err, size_t errlen)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	struct rs_rdv *r;
@@ -773,7 +787,7 @@ int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 
 		snprintf(why, sizeof(why), "interrupted by signal %d",
 			 (int)rs_interrupted);
-		rs_rdv_abort(r, 128 + rs_interrupted, why);
+		rdv_tcp_abort(r, 128 + rs_interrupted, why);
 	} else if (e == -ECONNABORTED) {
 		/* Another node's abort: the caller takes its exit code
 		 * (rs_rdv_fail_code()) from the failed side. */

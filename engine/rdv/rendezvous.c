@@ -216,12 +216,12 @@ int rdv_conn_start(struct rdv_conn *c)
 	return uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 
-int rs_rdv_fd(const struct rs_rdv *r)
+int rdv_tcp_fd(const struct rs_rdv *r)
 {
 	return uv_backend_fd(&r->loop);
 }
 
-int rs_rdv_poll(struct rs_rdv *r, char *err, size_t errlen)
+int rdv_tcp_poll(struct rs_rdv *r, char *err, size_t errlen)
 {
 	if (!r->fail)
 		uv_run(&r->loop, UV_RUN_NOWAIT);
@@ -276,7 +276,7 @@ static bool all_gone(struct rs_rdv *r, void *arg)
 	return true;
 }
 
-void rs_rdv_close(struct rs_rdv *r)
+void rdv_tcp_close(struct rs_rdv *r)
 {
 	unsigned i;
 

@@ -7,9 +7,12 @@
 #include <stdint.h>
 
 /*
- * The control plane between the processes ("nodes") of one scenario: a
- * TCP star around the first node (the leader, rank 0), as fabtests and
- * perftest do.  The leader listens on its address; the others connect,
+ * The control plane between the processes ("nodes") of one scenario, by
+ * one of two transports chosen at the meeting (rs_rdv_conf.via): a TCP
+ * star around the first node (the leader, rank 0), as fabtests and
+ * perftest do, or the PMIx server of the launcher that started the
+ * nodes (docs/nodes.md, "PMIx").  What follows tells the TCP star; the
+ * calls and their errors are the same under PMIx.  The leader listens on its address; the others connect,
  * retrying until their deadline, so a node started before the leader
  * just waits.  Each node's side runs on a private libuv loop; every
  * blocking call below runs it until done or the deadline.  The protocol,
@@ -53,10 +56,21 @@
 
 struct rs_rdv;                          /* one node's side */
 
+/* How the nodes meet: auto is PMIx when the launcher offers it
+ * (PMIX_NAMESPACE set, the build has libpmix, PMIx_Init succeeds),
+ * else the TCP star. */
+enum rs_rdv_via {
+	RS_RDV_AUTO,
+	RS_RDV_TCP,
+	RS_RDV_PMIX,
+};
+
 struct rs_rdv_conf {
 	const char *const *nodes;       /* names, in rank order */
 	unsigned n_nodes, self;         /* self: this node's rank */
-	const char *leader_addr;        /* "host:port", "host", "[v6]:port" */
+	enum rs_rdv_via via;
+	const char *leader_addr;        /* "host:port", "host", "[v6]:port";
+					 * the TCP star's only */
 	uint64_t deadline_ms;           /* for each wait; not 0 */
 	const char *scenario_hash;      /* hex digest of the scenario text */
 	const char *const *params;      /* "name=value" as resolved, sorted */
@@ -92,6 +106,9 @@ struct rs_rdv_blob {
  * (requires.uniform's values differ and nothing else: -EMEDIUMTYPE)
  * whose rs_rdv_fail_code() is that node's exit code, to close as well.
  * Interrupted itself (-EINTR), a node tells the others so.
+ * Under PMIx (@c->via): -ENOTSUP when this build has no libpmix,
+ * -EHOSTUNREACH when no PMIx server answers, -EINVAL when the launcher's
+ * rank or job size is not this node's or the scenario's, each said.
  */
 int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 		char *err, size_t errlen);
@@ -153,7 +170,10 @@ struct rs_rdv_msg {
  * wanted message its node did not send is -EPROTO naming the node and the
  * key; a message sent to a node that does not want it is dropped there.
  *
- * Over the TCP star each node's messages go to the leader, which routes
+ * Under PMIx each node puts one value per node it sends to and Gets,
+ * from each node it wants a message from, that one value (direct
+ * modex: no leader).  Over the TCP star each node's messages go to the
+ * leader, which routes
  * to each node only its own, in frames of at most a blob each (so no
  * frame cap bounds the number of nodes or messages); a message to a rank
  * that is no node fails the call on every node naming its sender, a
@@ -200,6 +220,9 @@ int rs_rdv_fail_code(const struct rs_rdv *r);
  */
 int rs_rdv_fd(const struct rs_rdv *r);
 int rs_rdv_poll(struct rs_rdv *r, char *err, size_t errlen);
+
+/* "tcp" or "pmix": the transport the meeting chose. */
+const char *rs_rdv_via_name(const struct rs_rdv *r);
 
 /* This node's rank and the number of nodes. */
 unsigned rs_rdv_self(const struct rs_rdv *r);

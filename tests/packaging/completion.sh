@@ -62,6 +62,9 @@ expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json = sc
 expect "--color" rdmascn run --co
 expect "always auto" rdmascn run --color a
 expect "never" rdmascn run --color = n
+expect "pmix" rdmascn run --rendezvous p
+expect "tcp" rdmascn run --rendezvous t
+expect "" rdmascn run --rendezvous 10.
 expect "" rdmascn run --set s
 # --set NAME=: the params of the scenario on the line, block or flow
 # mapping; a value's ", x:" or a deeper line is not a name.

@@ -5,6 +5,9 @@
  * node (and strangers where the case has them),
  * each checks what it got, and the case passes when every process does.
  * A process that hangs is killed by its alarm, which fails the case.
+ * `rdv_test pmix CASE`, one process per node under mpirun, meets
+ * through PMIx instead (tests/rdv/pmix.sh): each process is the node
+ * of its rank and says "CASE: node N passed".
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -95,10 +98,14 @@ static int free_port(void)
 static const char run_key[] = "0123456789abcdef-the-run-key";
 static const char *key;
 
+/* The transport the case's nodes meet by. */
+static enum rs_rdv_via via = RS_RDV_TCP;
+
 static struct rs_rdv_conf conf(unsigned n, unsigned self, uint64_t ms,
 			       const char *const *params, unsigned np)
 {
 	struct rs_rdv_conf c = {
+		.via = via,
 		.nodes = names, .n_nodes = n, .self = self,
 		.leader_addr = leader_addr, .deadline_ms = ms,
 		.scenario_hash = "5e1f00d5", .params = params,
@@ -121,6 +128,8 @@ static struct rs_rdv *meet(unsigned n, uint64_t ms)
 		fail("meet: %d %s", e, err);
 	if (rs_rdv_self(r) != me || rs_rdv_n_nodes(r) != n)
 		fail("meet: self %u of %u", rs_rdv_self(r), rs_rdv_n_nodes(r));
+	if (strcmp(rs_rdv_via_name(r), via == RS_RDV_PMIX ? "pmix" : "tcp"))
+		fail("meet: by %s", rs_rdv_via_name(r));
 	return r;
 }
 
@@ -1512,6 +1521,289 @@ static int node_uniform(void)
 	return 0;
 }
 
+
+/* --- PMIx: under mpirun, one process per node ------------------------- */
+
+static unsigned n_pmix;         /* the job's size */
+
+static int pmix_basic(void)
+{
+	return node_basic(n_pmix);
+}
+
+/* Each node sends its ring neighbours one message each, and a third
+ * to nobody who wants it; each gets exactly the two meant for it. */
+static int pmix_exchange(void)
+{
+	unsigned n = n_pmix, next = (me + 1) % n, prev = (me + n - 1) % n;
+	struct rs_rdv *r = meet(n, 5000);
+	char a[64], b[64], c[8] = "unread", err[512];
+	struct rs_rdv_msg out[3] = {
+		{ next, 7, a, 0 }, { prev, 9, b, 0 }, { next, 11, c, 6 },
+	};
+	struct rs_rdv_msg want[2] = { { prev, 7, NULL, 0 },
+				      { next, 9, NULL, 0 } };
+	char w0[64], w1[64];
+	int e;
+
+	out[0].len = (size_t)sprintf(a, "%s to %s", names[me], names[next]);
+	out[1].len = (size_t)sprintf(b, "%s back to %s", names[me],
+				     names[prev]);
+	sprintf(w0, "%s to %s", names[prev], names[me]);
+	sprintf(w1, "%s back to %s", names[next], names[me]);
+	e = rs_rdv_exchange(r, "ring", out, 3, want, 2, err, sizeof(err));
+	if (e)
+		fail("exchange: %d %s", e, err);
+	if (want[0].len != strlen(w0) || memcmp(want[0].data, w0, want[0].len))
+		fail("exchange: from %s got %.*s", names[prev],
+		     (int)want[0].len, (char *)want[0].data);
+	if (want[1].len != strlen(w1) || memcmp(want[1].data, w1, want[1].len))
+		fail("exchange: from %s got %.*s", names[next],
+		     (int)want[1].len, (char *)want[1].data);
+	rs_rdv_msgs_free(want, 2);
+	/* A message never sent: named, node and key. */
+	want[0] = (struct rs_rdv_msg){ prev, 42, NULL, 0 };
+	snprintf(a, sizeof(a), "node '%s' sent node '%s' nothing under key "
+		 "42", names[prev], names[me]);
+	{
+		const char *subs[] = { a, NULL };
+
+		e = rs_rdv_exchange(r, "missing", out, 1, want, 1, err,
+				    sizeof(err));
+		expect_err("exchange of a message never sent", e, -EPROTO,
+			   err, subs);
+	}
+	rs_rdv_close(r);
+	/* Two messages under one key, where one is wanted: named. */
+	r = meet(n, 5000);
+	out[1] = (struct rs_rdv_msg){ next, 5, b, 1 };
+	out[2] = (struct rs_rdv_msg){ next, 5, c, 1 };
+	want[0] = (struct rs_rdv_msg){ prev, 5, NULL, 0 };
+	snprintf(a, sizeof(a), "node '%s' sent node '%s' two messages under "
+		 "key 5", names[prev], names[me]);
+	{
+		const char *subs[] = { a, NULL };
+
+		e = rs_rdv_exchange(r, "twice", out + 1, 2, want, 1, err,
+				    sizeof(err));
+		expect_err("exchange of two under one key", e, -EPROTO, err,
+			   subs);
+		if (want[0].data)
+			fail("a failed exchange left data in a want");
+	}
+	rs_rdv_close(r);
+	return 0;
+}
+
+/* The scenario has one node more than the launcher started. */
+static int pmix_size(void)
+{
+	struct rs_rdv_conf c = conf(n_pmix + 1, me, 3000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	char err[1024], want[128];
+	const char *subs[] = { want, NULL };
+	int e;
+
+	snprintf(want, sizeof(want), "PMIx started %u processes", n_pmix);
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	expect_err("meet", e, -EINVAL, err, subs);
+	if (r)
+		fail("meet failed but gave a side");
+	return 0;
+}
+
+/* The last node is killed (SIGKILL) after a barrier: the others name
+ * it at the next one.  mpirun must not end the job for it
+ * (--enable-recovery).  Open MPI completes the fence without it when
+ * it knew of the death as the fence began ("was lost", at once), and
+ * otherwise waits for it ("did not reach", at the deadline). */
+static int pmix_killed(void)
+{
+	char lost[64], absent[64], err[512];
+	const char *subs[] = { lost, NULL }, *late[] = { absent, NULL };
+	struct rs_rdv *r = meet(n_pmix, 3000);
+	int e, want;
+
+	snprintf(lost, sizeof(lost), "node '%s' was lost",
+		 names[n_pmix - 1]);
+	snprintf(absent, sizeof(absent), "node '%s' did not reach barrier "
+		 "'two'", names[n_pmix - 1]);
+	if (rs_rdv_barrier(r, "one", err, sizeof(err)))
+		fail("barrier one: %s", err);
+	if (me == n_pmix - 1)
+		raise(SIGKILL);
+	e = rs_rdv_barrier(r, "two", err, sizeof(err));
+	want = e == -ETIMEDOUT ? -ETIMEDOUT : -ECONNRESET;
+	expect_err("barrier two", e, want, err,
+		   want == -ETIMEDOUT ? late : subs);
+	e = rs_rdv_verdict(r, RS_EXIT_PASSED, &e, err, sizeof(err));
+	expect_err("verdict", e, want, err,
+		   want == -ETIMEDOUT ? late : subs);
+	rs_rdv_close(r);
+	return 0;
+}
+
+/* The last node comes 2.5 s late to a meeting with a deadline of 1 s:
+ * the others end at the deadline naming it; it fails as well. */
+static int pmix_absent(void)
+{
+	char want[64];
+	const char *subs[] = { want, NULL };
+	struct rs_rdv_conf c = conf(n_pmix, me, 1000, params_ok, 2);
+	struct rs_rdv *r = NULL;
+	uint64_t t0;
+	char err[1024];
+	int e;
+
+	snprintf(want, sizeof(want), "node '%s' did not reach the meeting",
+		 names[n_pmix - 1]);
+	if (me == n_pmix - 1)
+		nap(2500);
+	t0 = now_ms();
+	e = rs_rdv_meet(&c, &r, err, sizeof(err));
+	if (me == n_pmix - 1) {
+		if (!e)
+			fail("the late node met nobody, yet met");
+		fprintf(stderr, "%s: node %u: late: %s\n", case_name, me, err);
+	} else {
+		expect_err("meet", e, -ETIMEDOUT, err, subs);
+		if (now_ms() - t0 < 900 || now_ms() - t0 > 4000)
+			fail("ended after %llu ms, the deadline is 1000",
+			     (unsigned long long)(now_ms() - t0));
+	}
+	if (r)
+		rs_rdv_close(r);
+	return 0;
+}
+
+/* SIGINT to b (a timer of its own) while it waits in a fence for the
+ * others, who come late: b says so and aborts with 130, and the others
+ * hear why when they come. */
+static int pmix_interrupted(void)
+{
+	static const char *const mine[] = {
+		"node 'b' was interrupted (signal 2)", NULL,
+	};
+	static const char *const theirs[] = {
+		"node 'b' failed: interrupted by signal 2", NULL,
+	};
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL,
+			       .sigev_signo = SIGINT };
+	struct itimerspec in = { .it_value = { 0, 200 * 1000 * 1000 } };
+	struct rs_rdv *r;
+	timer_t t;
+	char err[512];
+	uint64_t t0;
+	int e;
+
+	if (me == 1)
+		rs_signals_install();
+	r = meet(n_pmix, 5000);
+	if (me == 1 && (timer_create(CLOCK_MONOTONIC, &ev, &t) ||
+			timer_settime(t, 0, &in, NULL)))
+		fail("timer: %s", strerror(errno));
+	t0 = now_ms();
+	if (me != 1)
+		nap(600);
+	e = rs_rdv_barrier(r, "one", err, sizeof(err));
+	if (me == 1) {
+		expect_err("barrier", e, -EINTR, err, mine);
+		rs_rdv_abort(r, 130, "interrupted by signal 2");
+	} else {
+		expect_err("barrier", e, -ECONNABORTED, err, theirs);
+		if (rs_rdv_fail_code(r) != 130)
+			fail("the abort's exit code: %d, not 130",
+			     rs_rdv_fail_code(r));
+	}
+	if (now_ms() - t0 > 1500)
+		fail("ended after %llu ms (deadline 5000)",
+		     (unsigned long long)(now_ms() - t0));
+	rs_rdv_close(r);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*node)(void);
+} pmix_cases[] = {
+	{ "interrupted", pmix_interrupted },
+	{ "absent", pmix_absent },
+	{ "basic", pmix_basic },
+	{ "mismatch", node_mismatch },
+	{ "uniform", node_uniform },
+	{ "exchange", pmix_exchange },
+	{ "size", pmix_size },
+	{ "abort", node_abort },
+	{ "tags", node_tags },
+	{ "killed", pmix_killed },
+};
+
+/* `rdv_test pmix CASE`: this process is the node of its PMIx rank. */
+static int run_pmix(const char *name)
+{
+	const char *rank = getenv("PMIX_RANK");
+	const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+	unsigned c;
+
+	for (c = 0; c < sizeof(pmix_cases) / sizeof(*pmix_cases); c++)
+		if (!strcmp(name, pmix_cases[c].name))
+			break;
+	if (c == sizeof(pmix_cases) / sizeof(*pmix_cases)) {
+		fprintf(stderr, "rdv_test pmix: no case '%s'\n", name);
+		return 2;
+	}
+	if (!rank || !size) {
+		fprintf(stderr, "rdv_test pmix: run me under mpirun "
+			"(PMIX_RANK, OMPI_COMM_WORLD_SIZE)\n");
+		return 2;
+	}
+	case_name = name;
+	via = RS_RDV_PMIX;
+	me = (unsigned)atoi(rank);
+	n_pmix = (unsigned)atoi(size);
+	if (n_pmix < 1 || n_pmix > 4 || me >= n_pmix)
+		fail("%u processes: the cases have 1 to 4", n_pmix);
+	alarm(HANG_S);
+	if (pmix_cases[c].node())
+		return 1;
+	printf("%s: node %u passed\n", name, me);
+	return 0;
+}
+
+/* Outside a launcher: auto meets by TCP at once; pmix says no server
+ * answered (-EHOSTUNREACH), also when PMIX_NAMESPACE lies. */
+static int node_auto(void)
+{
+	struct rs_rdv_conf c;
+	struct rs_rdv *r = NULL;
+	static const char *const subs[] = { "no PMIx server answered", NULL };
+	char err[1024];
+	uint64_t t0;
+	int e;
+
+	if (me == 0) {
+		via = RS_RDV_PMIX;
+		c = conf(1, 0, 3000, params_ok, 2);
+		t0 = now_ms();
+		e = rs_rdv_meet(&c, &r, err, sizeof(err));
+		expect_err("pmix, no launcher", e, -EHOSTUNREACH, err, subs);
+		if (now_ms() - t0 > 2000)
+			fail("pmix took %llu ms to say so",
+			     (unsigned long long)(now_ms() - t0));
+	}
+	via = RS_RDV_AUTO;
+	t0 = now_ms();
+	r = meet(2, 3000);
+	if (strcmp(rs_rdv_via_name(r), "tcp"))
+		fail("auto without a launcher: %s", rs_rdv_via_name(r));
+	if (now_ms() - t0 > 500)
+		fail("auto took %llu ms", (unsigned long long)(now_ms() - t0));
+	if (rs_rdv_barrier(r, "one", err, sizeof(err)))
+		fail("barrier: %s", err);
+	rs_rdv_close(r);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*node)(void);
@@ -1539,6 +1831,7 @@ static const struct {
 	{ "no_key", node_no_key, 1, 0, 0, 0 },
 	{ "interrupted_meet", node_interrupted_meet, 3, 3, 0, 0 },
 	{ "bench", node_bench, 4, 0, 0, 0 },
+	{ "auto", node_auto, 2, 0, 0, 0 },
 	{ "xchg_ring4", node_xchg_ring4, 4, 0, 0, 0 },
 	{ "xchg_mesh4", node_xchg_mesh4, 4, 0, 0, 0 },
 	{ "xchg_ring16", node_xchg_ring16, 16, 0, 0, 0 },
@@ -1556,6 +1849,8 @@ int main(int argc, char **argv)
 	int ready[2], go[2], bad = 0;
 	unsigned i, c;
 
+	if (argc == 3 && !strcmp(argv[1], "pmix"))
+		return run_pmix(argv[2]);
 	if (argc != 2)
 		goto usage;
 	for (c = 0; c < sizeof(cases) / sizeof(*cases); c++)
