@@ -106,6 +106,7 @@
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \
 	X(gates, shown)                                                   \
+	X(gates, each)                                                    \
 	X(expect, read_and_handed_over)                                   \
 	X(facts, expr_precedence)                                         \
 	X(facts, expr_range)                                              \
