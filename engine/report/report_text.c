@@ -15,6 +15,7 @@
 #include "escape.h"
 #include "figures.h"
 #include "gate.h"
+#include "stragglers.h"
 #include "report.h"
 #include "term.h"
 #include "value.h"
@@ -631,6 +632,31 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 	}
 }
 
+/* The counted steps' slowest and fastest elements (the record's
+ * stragglers), as nccl-tests ends a run. */
+static void print_stragglers(struct text *t, const struct rs_val *all)
+{
+	static const char *const lists[] = { "slowest", "fastest" };
+	char line[512];
+
+	for (size_t i = 0; i < rs_val_len(all); i++) {
+		const struct rs_val *sum = rs_val_at(all, i);
+
+		rs_straggler_head(sum, line, sizeof(line));
+		fprintf(out(t), "stragglers %s\n", rs_esc(line));
+		for (unsigned l = 0; l < 2; l++) {
+			const struct rs_val *els = rs_val_get(sum, lists[l]);
+
+			for (size_t j = 0; j < rs_val_len(els); j++) {
+				rs_straggler_elem(sum, rs_val_at(els, j), line,
+						  sizeof(line));
+				fprintf(out(t), "  %s %s\n", lists[l],
+					rs_esc(line));
+			}
+		}
+	}
+}
+
 static int text_end_out(struct text *t, const struct rs_val *rec);
 
 /* How to get a device when there was none, above the verdict; after
@@ -669,8 +695,10 @@ static int text_end_out(struct text *t, const struct rs_val *rec)
 		return fflush(t->out) ? -errno : 0;
 	if (t->dry_run && !t->o.quiet)
 		print_plan_gates(t, plan);
-	if (!t->o.quiet)
+	if (!t->o.quiet) {
 		print_device_facts(t, rs_val_get(rec, "device_facts"));
+		print_stragglers(t, rs_val_get(rec, "stragglers"));
+	}
 	/* An interrupted run's line is text_end's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&
 	    strcmp(verdict, "could not run") && strcmp(verdict, "failed"))

@@ -107,6 +107,11 @@
 	X(gates, samples)                                                 \
 	X(gates, shown)                                                   \
 	X(gates, each)                                                    \
+	X(stragglers, median)                                             \
+	X(stragglers, latency)                                            \
+	X(stragglers, ties_and_direction)                                 \
+	X(stragglers, fewer_than_three)                                   \
+	X(stragglers, across_nodes)                                       \
 	X(expect, read_and_handed_over)                                   \
 	X(facts, expr_precedence)                                         \
 	X(facts, expr_range)                                              \
