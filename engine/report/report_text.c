@@ -604,8 +604,10 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 
 		for (size_t j = 0; j < rs_val_len(gates); j++) {
 			rs_gate_text(rs_val_at(gates, j), text, sizeof(text));
-			fprintf(out(t), "gate      step %u%s%s%s (%s): %s\n",
-				(unsigned)i + 1, id ? " '" : "",
+			/* Its number: a counted step's elements and a
+			 * nested step are not the list's i + 1. */
+			fprintf(out(t), "gate      step %s%s%s%s (%s): %s\n",
+				vtext(st, "no"), id ? " '" : "",
 				id ? rs_esc(id) : "",
 				id ? "'" : "", vtext(st, "type"), text);
 		}

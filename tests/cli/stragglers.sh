@@ -121,7 +121,9 @@ grep -q "^failed: strag.yaml:21:44: step 1\[0\] (pingpong) 'lat\[0\]': gate: lat
 # The dry run says each: beside the bound.
 "$rdmascn" run --dry-run "$dir/strag.yaml" >"$tmp/dry.txt" 2>&1 ||
 	fail "dry run: exit $?"
-grep -q "latency.typical max 1e+06 usec each$" "$tmp/dry.txt" ||
+# Each element by its own number (1[2], not the plan's 3rd step).
+grep -qxF "gate      step 1[2] 'lat[2]' (pingpong): latency.typical max 1e+06 usec each" \
+	"$tmp/dry.txt" ||
 	fail "dry run: no each gate: $(grep gate "$tmp/dry.txt")"
 echo "ok each: names every element that missed, and the run went on"
 
