@@ -141,6 +141,12 @@ void rs_step_check_gates(struct rs_step_run *sr)
 	if (!c->gate || sr->result != RS_STEP_PASSED ||
 	    sr->ops != sr->obj->kind->step_ops)
 		return;
+	/* Across nodes, the node of a pingpong's peer runs its answering
+	 * half with the step's own ops (rs_step_on()): the figures, and
+	 * so the gate, are the measuring node's. */
+	if (sr->run->node != RS_NODE_ANY && sr->obj->on != RS_NODE_ANY &&
+	    sr->obj->on != sr->run->node)
+		return;
 	sr->gates = rs_gate_entries(sr->obj);
 	k = judge(sr, c->gate, false, 0, &only_each);
 	if (c->gate->each)

@@ -659,6 +659,46 @@ static void print_stragglers(struct text *t, const struct rs_val *all)
 	}
 }
 
+static bool each_missed(const struct rs_val *step)
+{
+	const struct rs_val *gates = rs_val_get(step, "gates");
+
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		const struct rs_val *g = rs_val_at(gates, i);
+
+		if (json_object_get_boolean(rs_val_json(rs_val_get(g, "each")))
+		    && !json_object_get_boolean(rs_val_json(rs_val_get(g,
+								"passed"))))
+			return true;
+	}
+	return false;
+}
+
+/* The leader's: another node's element that missed an each: gate fails
+ * the run without an abort, so nothing above names it but this. */
+static void print_node_misses(struct text *t, const struct rs_val *rec)
+{
+	const struct rs_val *runs = rs_val_get(rec, "node_runs");
+
+	for (size_t i = 0; i < rs_val_len(runs); i++) {
+		const struct rs_val *r = rs_val_at(runs, i);
+		const struct rs_val *steps = rs_val_get(r, "steps");
+
+		for (size_t j = 0; j < rs_val_len(steps); j++) {
+			const struct rs_val *st = rs_val_at(steps, j);
+			const char *id = rs_val_get_str(st, "id");
+
+			if (!each_missed(st))
+				continue;
+			fprintf(out(t), "node %s: step %s (%s)%s%s%s: %s\n",
+				vtext(rs_val_get(r, "node"), "name"),
+				vtext(st, "no"), vtext(st, "type"),
+				id ? " '" : "", id ? rs_esc(id) : "",
+				id ? "'" : "", vtext(st, "message"));
+		}
+	}
+}
+
 static int text_end_out(struct text *t, const struct rs_val *rec);
 
 /* How to get a device when there was none, above the verdict; after
@@ -699,6 +739,7 @@ static int text_end_out(struct text *t, const struct rs_val *rec)
 		print_plan_gates(t, plan);
 	if (!t->o.quiet) {
 		print_device_facts(t, rs_val_get(rec, "device_facts"));
+		print_node_misses(t, rec);
 		print_stragglers(t, rs_val_get(rec, "stragglers"));
 	}
 	/* An interrupted run's line is text_end's, on stderr. */

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Stragglers and each: gates, told again from runs recorded on rxe0
-# (tests/cli/strag/record.sh says how): strag.json, a counted pingpong
-# and stream of four elements each whose each: gate held; miss.json, the
-# same with the each: bound at 0.001 usec, missed by every element.
+# (tests/cli/strag/record.sh and record_nodes.sh say how): strag.json, a
+# counted pingpong and stream of four elements each whose each: gate
+# held; miss.json, the same with the each: bound at 0.001 usec, missed
+# by every element; nodes.json and nodes_miss.json, the leader's records
+# of four pingpongs measured on node a and four measured on node b, the
+# latter's each: bound missed on b.
 # Told again, each gives the run's text and JUnit; the text ends with
 # the straggler summary, the record holds it as numbers that agree with
 # the elements' figures, JUnit as a property; every element's each: miss
@@ -20,7 +23,7 @@ rec() { jq -r "$2" "$dir/$1.json"; }
 # A number as C's %g prints it (bash's printf uses long double).
 g() { awk -v v="$1" 'BEGIN { printf "%g", v }'; }
 
-for r in strag:0 miss:1; do
+for r in strag:0 miss:1 nodes:0 nodes_miss:1; do
 	name=${r%:*} code=${r#*:}
 	python3 "$checker" "$schema" "$dir/$name.json" "$code" ||
 		fail "$name.json is not a valid run record"
@@ -51,7 +54,8 @@ check_summary() {
 	jq -e --argjson i "$i" --arg fig "$fig" --arg worst "$worst" '
 		.stragglers[$i] as $s
 		| ($fig | split(".")) as $f
-		| [.steps[] | select(.element.step == $s.step)
+		| [.steps[], .node_runs[]?.steps[]
+		   | select(.element.step == $s.step and .figures != null)
 		   | {e: .id, v: .figures[$f[0]][$f[1]]}] as $els
 		| ($els | map(.v) | sort) as $v
 		| (($v[1] + $v[2]) / 2) as $median
@@ -72,6 +76,10 @@ check_summary() {
 for name in strag miss; do
 	check_summary "$name" 0 latency.typical high
 	check_summary "$name" 1 throughput.MB/s low
+done
+for name in nodes nodes_miss; do
+	check_summary "$name" 0 latency.typical high
+	check_summary "$name" 1 latency.typical high
 done
 echo "ok the summary: median, slowest, fastest and ratios from the elements' figures"
 
@@ -106,7 +114,7 @@ grep -q '^stragglers' "$tmp/two.txt" && fail "two elements: a summary"
 # bound's FILE:LINE:COL; the stream after it still ran; exit 1.
 for i in 0 1 2 3; do
 	v=$(rec miss ".steps[$i].figures.latency.typical")
-	want="strag.yaml:21:44: step 1[$i] (pingpong) 'lat[$i]': gate: latency.typical <= 0.001 usec each: lat[$i] has $v usec"
+	want="strag.yaml:21:44: step 1[$i] (pingpong) 'lat[$i]': gate: latency.typical <= 0.001 usec each: lat[$i] has $(g "$v") usec"
 	grep -qxF -- "$want" "$dir/miss.err" || fail "each: no '$want'"
 	[ "$(rec miss ".steps[$i] | .outcome, (.gates[0] | .each, .passed)" | tr '\n' ' ')" = "failed true false " ] ||
 		fail "each: lat[$i]: $(rec miss -c ".steps[$i]")"
@@ -126,6 +134,37 @@ grep -qxF "gate      step 1[2] 'lat[2]' (pingpong): latency.typical max 1e+06 us
 	"$tmp/dry.txt" ||
 	fail "dry run: no each gate: $(grep gate "$tmp/dry.txt")"
 echo "ok each: names every element that missed, and the run went on"
+
+# Across nodes: the leader's record keeps each node's figures per
+# element; back's elements were measured on b (node_runs), and the
+# leader's own entries of them (the answering half, no figures) do not
+# count twice; each element names its node pair.
+[ "$(rec nodes '[.steps[] | select(.element.step == "2") | .figures] | map(select(. != null)) | length')" = 0 ] ||
+	fail "nodes: the leader measured back"
+[ "$(rec nodes '[.node_runs[0].steps[] | select(.element.step == "2" and .figures.latency.typical != null)] | length')" = 4 ] ||
+	fail "nodes: b's record lacks back's figures"
+[ "$(rec nodes '[.stragglers[] | .elements] | join(" ")')" = "4 4" ] ||
+	fail "nodes: elements: $(rec nodes -c '[.stragglers[] | .elements]')"
+[ "$(rec nodes '[.stragglers[0] | (.slowest[], .fastest[]) | "\(.node)>\(.peer_node)"] | unique | join(" ")')" = "a>b" ] ||
+	fail "nodes: lat's node pairs: $(rec nodes -c '.stragglers[0]')"
+[ "$(rec nodes '[.stragglers[1] | (.slowest[], .fastest[]) | "\(.node)>\(.peer_node)"] | unique | join(" ")')" = "b>a" ] ||
+	fail "nodes: back's node pairs: $(rec nodes -c '.stragglers[1]')"
+grep -q "^  slowest back\[[0-3]\] (b -> a) [0-9.e+]* usec [0-9.]*x median$" \
+	"$dir/nodes.txt" || fail "nodes: text: no 'slowest back[i] (b -> a)'"
+[ "$(rec nodes '.node_runs[0] | has("stragglers")')" = false ] ||
+	fail "nodes: b's record has a summary of its own"
+# b's each: misses: not an abort, every node ends 1; the leader's text
+# names each of b's elements, with its nodes and value.
+[ "$(rec nodes_miss '"\(.exit_code) \(.node_runs[0].exit_code)"')" = "1 1" ] ||
+	fail "nodes_miss: exit codes $(rec nodes_miss -c '[.exit_code, .node_runs[0].exit_code]')"
+for i in 0 1 2 3; do
+	v=$(rec nodes_miss ".node_runs[0].steps[] | select(.no == \"2[$i]\" and .figures != null) | .figures.latency.typical")
+	want="node b: step 2[$i] (pingpong) 'back[$i]': gate: latency.typical <= 0.001 usec each: back[$i] (b -> a) has $(g "$v") usec (nodes.yaml:31:44)"
+	grep -qxF -- "$want" "$dir/nodes_miss.txt" || fail "nodes_miss: no '$want'"
+done
+[ "$(rec nodes_miss '[.steps[] | select(.element.step == "2") | .outcome] | unique | join(",")')" = passed ] ||
+	fail "nodes_miss: a's answering halves were judged"
+echo "ok across nodes: every node's elements, each with its node pair"
 
 [ "$fails" = 0 ] || exit 1
 echo "ok: stragglers and each: gates"

@@ -334,6 +334,16 @@ TEST(gates, each)
 	CHECK_UINT(f.run.diag.errors, 2);
 	fix_close(&f);
 
+	/* On h1, the peer's node, the step is its answering half: no
+	 * figures there, and no gate judged. */
+	each_open(&f, 2);
+	f.run.node = 1;
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_PASSED);
+	CHECK(!f.sr.gates);
+	CHECK_UINT(f.run.diag.errors, 0);
+	fix_close(&f);
+
 	/* Not recorded: a miss of the element's too. */
 	each_open(&f, 1);
 	rs_val_put_double(rs_val_put_obj(rs_step_figures(&f.sr), "latency"),
