@@ -60,8 +60,8 @@ static void element_text(const struct rs_step_run *sr, char *buf, size_t len)
 	    o->on == RS_NODE_ANY)
 		return;
 	if (o->on_peer != RS_NODE_ANY && o->on_peer != o->on)
-		snprintf(buf + n, len - n, " (%s -> %s)", rs_node_name(s, o->on),
-			 rs_node_name(s, o->on_peer));
+		snprintf(buf + n, len - n, " (%s -> %s)",
+			 rs_node_name(s, o->on), rs_node_name(s, o->on_peer));
 	else
 		snprintf(buf + n, len - n, " (%s)", rs_node_name(s, o->on));
 }

@@ -62,8 +62,9 @@ const struct rs_loc *rs_gate_loc(const struct rs_obj *obj, enum rs_figure f,
 /*
  * The step's gates as run-record entries, one per bounded figure, in
  * table order, then those of each: ({..., each: true}): {figure, unit,
- * min, max, file, line, col}; the step runner adds value and passed.  NULL when the step has no gate (or out
- * of memory: rs_val_check() says).
+ * min, max, file, line, col}; the step runner adds value and passed.
+ * NULL when the step has no gate (or out of memory: rs_val_check()
+ * says).
  */
 struct rs_val *rs_gate_entries(const struct rs_obj *obj);
 /* "latency.typical max 50 usec" ("... each"): one entry's bounds, for

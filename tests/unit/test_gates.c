@@ -254,7 +254,9 @@ static const char each_yaml[] =
 	"  - {id: ca, node: h0, device: any, port: 1}\n"
 	"  - {id: cb, node: h1, device: any, port: 1}\n"
 	"pds: [{id: pa, context: ca}, {id: pb, context: cb}]\n"
-	"cqs: [{id: qa, context: ca, cqe: 16}, {id: qb, context: cb, cqe: 16}]\n"
+	"cqs:\n"
+	"  - {id: qa, context: ca, cqe: 16}\n"
+	"  - {id: qb, context: cb, cqe: 16}\n"
 	"mrs:\n"
 	"  - {id: ma, count: 4, pd: pa, length: 64, access: [local_write]}\n"
 	"  - {id: mb, count: 4, pd: pb, length: 64, access: [local_write]}\n"
@@ -305,8 +307,8 @@ TEST(gates, each)
 	CHECK(f.sr.each_missed);
 	CHECK(!strncmp(f.sr.why, "gate: latency.typical <= 20 usec each: "
 		       "lat[2] (h0 -> h1) has 31.2 usec (", 72));
-	/* At the bound: each:'s max, line 23. */
-	CHECK(strstr(f.sr.why, ":23:"));
+	/* At the bound: each:'s max, line 25. */
+	CHECK(strstr(f.sr.why, ":25:"));
 	CHECK_UINT(rs_val_len(f.sr.gates), 2);
 	g = rs_val_at(f.sr.gates, 1);
 	CHECK_STR(rs_val_get_str(g, "figure"), "latency.typical");

@@ -61,7 +61,8 @@ TEST(stragglers, median)
 TEST(stragglers, latency)
 {
 	static const double v[] = { 10, 12, 30, 8, 11 };
-	struct rs_val *rec = rs_val_obj(), *steps = rs_val_put_arr(rec, "steps");
+	struct rs_val *rec = rs_val_obj();
+	struct rs_val *steps = rs_val_put_arr(rec, "steps");
 	struct rs_val *all;
 	const struct rs_val *sum, *e;
 	char line[256];
@@ -105,7 +106,8 @@ TEST(stragglers, latency)
 TEST(stragglers, ties_and_direction)
 {
 	static const double v[] = { 100, 50, 100, 50, 75, 100 };
-	struct rs_val *rec = rs_val_obj(), *steps = rs_val_put_arr(rec, "steps");
+	struct rs_val *rec = rs_val_obj();
+	struct rs_val *steps = rs_val_put_arr(rec, "steps");
 	struct rs_val *all;
 	const struct rs_val *sum;
 
@@ -139,7 +141,8 @@ TEST(stragglers, ties_and_direction)
  * figure; an uncounted step is not an element. */
 TEST(stragglers, fewer_than_three)
 {
-	struct rs_val *rec = rs_val_obj(), *steps = rs_val_put_arr(rec, "steps");
+	struct rs_val *rec = rs_val_obj();
+	struct rs_val *steps = rs_val_put_arr(rec, "steps");
 	struct rs_val *plain;
 
 	step(steps, "1", "lat", 0, 2, "latency", "typical", 1, NULL, NULL);
@@ -159,7 +162,8 @@ TEST(stragglers, fewer_than_three)
  * record measured does not count twice; nodes named. */
 TEST(stragglers, across_nodes)
 {
-	struct rs_val *rec = rs_val_obj(), *steps = rs_val_put_arr(rec, "steps");
+	struct rs_val *rec = rs_val_obj();
+	struct rs_val *steps = rs_val_put_arr(rec, "steps");
 	struct rs_val *runs = rs_val_put_arr(rec, "node_runs");
 	struct rs_val *other = rs_val_push_obj(runs);
 	struct rs_val *osteps = rs_val_put_arr(other, "steps");
