@@ -360,12 +360,12 @@ static void record_verdict(struct rs_run *run, int ret, struct phases *t)
  * the leader now holds: the reporters print them before the verdict. */
 static void put_stragglers(struct rs_run *run)
 {
-	struct rs_val *s;
+	struct rs_val *s = NULL;
 
 	if (run->dry_run || (run->rdv && run->node != 0))
 		return;
-	s = rs_stragglers(run->rec->root);
-	if (s)
+	/* Out of memory: NULL marks the record, whose end says so. */
+	if (rs_stragglers(run->rec->root, &s) || s)
 		rs_val_put(run->rec->root, "stragglers", s);
 }
 

@@ -234,7 +234,7 @@ static void put_summary(struct rs_val *arr, const struct group *g,
 	}
 }
 
-struct rs_val *rs_stragglers(const struct rs_val *rec)
+int rs_stragglers(const struct rs_val *rec, struct rs_val **ret_sums)
 {
 	const struct rs_val *others = rs_val_get(rec, "node_runs");
 	struct group *gs = NULL;
@@ -254,8 +254,10 @@ struct rs_val *rs_stragglers(const struct rs_val *rec)
 	el = rs_calloc(most, sizeof(*el));
 	scratch = rs_calloc(most, sizeof(*scratch));
 	arr = rs_val_arr();
-	if (!el || !scratch)
+	if (!el || !scratch || !arr) {
+		r = -ENOMEM;
 		goto out;
+	}
 	qsort(gs, n, sizeof(*gs), cmp_group);
 	for (size_t i = 0; i < n; i++) {
 		for (unsigned f = 0; f < RS_FIG_COUNT; f++) {
@@ -269,17 +271,24 @@ struct rs_val *rs_stragglers(const struct rs_val *rec)
 				put_summary(arr, &gs[i], d, el, m, scratch);
 		}
 	}
+	r = rs_val_check(arr);
 out:
-	if (arr && !rs_val_check(arr) && !rs_val_len(arr)) {
+	if (!r) {
+		/* Elements, but none with a figure three times. */
+		if (arr && !rs_val_len(arr)) {
+			rs_val_free(arr);
+			arr = NULL;
+		}
+		*ret_sums = arr;
+	} else {
 		rs_val_free(arr);
-		arr = NULL;
 	}
 	for (size_t i = 0; i < n; i++)
 		rs_free(gs[i].e);
 	rs_free(gs);
 	rs_free(el);
 	rs_free(scratch);
-	return arr;
+	return r;
 }
 
 void rs_straggler_head(const struct rs_val *sum, char *buf, size_t len)

@@ -27,10 +27,10 @@ struct rs_val;
 #define RS_STRAGGLER_MIN 3
 #define RS_STRAGGLER_SHOW 3
 
-/* The summaries of @rec, in step order: an array, NULL when no step has
- * RS_STRAGGLER_MIN elements with a figure (or out of memory:
- * rs_val_check() on the array says). */
-struct rs_val *rs_stragglers(const struct rs_val *rec);
+/* The summaries of @rec, in step order, into *@ret_sums: an array, or
+ * NULL when no step has RS_STRAGGLER_MIN elements with a figure.  0, or
+ * -ENOMEM (*@ret_sums untouched). */
+int rs_stragglers(const struct rs_val *rec, struct rs_val **ret_sums);
 
 /* The median of @n values in @v, which it sorts; 0 when @n is 0. */
 double rs_median(double *v, size_t n);

@@ -4,10 +4,12 @@
  * the ratio to it, ties, which way is slow, a step of fewer than three
  * elements, and elements spread over the leader's record and node_runs.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "check.h"
 #include "list.h"
 #include "stragglers.h"
@@ -70,7 +72,7 @@ TEST(stragglers, latency)
 	for (unsigned i = 0; i < 5; i++)
 		step(steps, "2", "lat", i, 5, "latency", "typical", v[i],
 		     NULL, NULL);
-	all = rs_stragglers(rec);
+	CHECK_INT(rs_stragglers(rec, &all), 0);
 	CHECK(all);
 	CHECK_UINT(rs_val_len(all), 1);
 	sum = rs_val_at(all, 0);
@@ -114,7 +116,7 @@ TEST(stragglers, ties_and_direction)
 	for (unsigned i = 0; i < 6; i++)
 		step(steps, "1", NULL, i, 6, "throughput", "MB/s", v[i],
 		     NULL, NULL);
-	all = rs_stragglers(rec);
+	CHECK_INT(rs_stragglers(rec, &all), 0);
 	CHECK(all);
 	sum = rs_val_at(all, 0);
 	CHECK_STR(rs_val_get_str(sum, "figure"), "throughput.MB/s");
@@ -143,7 +145,7 @@ TEST(stragglers, fewer_than_three)
 {
 	struct rs_val *rec = rs_val_obj();
 	struct rs_val *steps = rs_val_put_arr(rec, "steps");
-	struct rs_val *plain;
+	struct rs_val *plain, *all;
 
 	step(steps, "1", "lat", 0, 2, "latency", "typical", 1, NULL, NULL);
 	step(steps, "1", "lat", 1, 2, "latency", "typical", 2, NULL, NULL);
@@ -153,7 +155,9 @@ TEST(stragglers, fewer_than_three)
 	rs_val_put_str(plain, "no", "3");
 	rs_val_put_double(rs_val_put_obj(rs_val_put_obj(plain, "figures"),
 					 "latency"), "typical", 5);
-	CHECK(!rs_stragglers(rec));
+	all = rec;  /* untouched on failure: set on success */
+	CHECK_INT(rs_stragglers(rec, &all), 0);
+	CHECK(!all);
 	rs_val_free(rec);
 }
 
@@ -179,7 +183,7 @@ TEST(stragglers, across_nodes)
 	     "h[2]");
 	step(osteps, "1", "lat", 3, 4, "latency", "typical", 4, "h[1]",
 	     "h[0]");
-	all = rs_stragglers(rec);
+	CHECK_INT(rs_stragglers(rec, &all), 0);
 	CHECK(all);
 	sum = rs_val_at(all, 0);
 	CHECK_UINT(rs_val_get_u64(sum, "elements"), 4);
@@ -192,5 +196,41 @@ TEST(stragglers, across_nodes)
 	CHECK_STR(rs_val_get_str(el_at(sum, "fastest", 0), "element"),
 		  "lat[0]");
 	rs_val_free(all);
+	rs_val_free(rec);
+}
+
+/* Each of the summary's own allocations failed in turn: -ENOMEM and
+ * *ret_sums untouched, never a summary with elements missing. */
+TEST(stragglers, alloc_fails)
+{
+	struct rs_val *rec = rs_val_obj();
+	struct rs_val *steps = rs_val_put_arr(rec, "steps");
+	struct rs_val *sentinel = rs_val_obj(), *all;
+	long n;
+
+	for (unsigned i = 0; i < 40; i++)
+		step(steps, i < 20 ? "1" : "2", "lat", i % 20, 20, "latency",
+		     "typical", i, NULL, NULL);
+	for (n = 1; n < 1000; n++) {
+		int r;
+
+		all = sentinel;
+		rs_alloc_fail_at(n);
+		r = rs_stragglers(rec, &all);
+		if (rs_alloc_count() < n) {
+			rs_alloc_fail_at(0);
+			CHECK_INT(r, 0);
+			CHECK(all && all != sentinel);
+			CHECK_UINT(rs_val_len(all), 2);
+			rs_val_free(all);
+			break;
+		}
+		CHECK_INT(r, -ENOMEM);
+		CHECK_PTR(all, sentinel);
+	}
+	rs_alloc_fail_at(0);
+	/* Groups and their lists grow: more than one allocation to fail. */
+	CHECK(n > 4);
+	rs_val_free(sentinel);
 	rs_val_free(rec);
 }
