@@ -307,6 +307,9 @@ struct rs_step_run {
 	struct rs_val *figures;     /* numbers with units, by name (see
 				     * rs_step_figures()) */
 	struct rs_val *gates;       /* its gate, once checked */
+	/* It failed an each: gate of its counted step, and no other way:
+	 * the run fails but the other elements still run. */
+	bool each_missed;
 	struct rs_val *histogram;   /* of its latency samples */
 	void *rt;                   /* the type's, ops->rt_size bytes */
 	_Atomic bool over;          /* the loop closed (parallel joins) */
@@ -328,7 +331,7 @@ void rs_step_release(struct rs_step_run *sr);
  * they go into its entry of the run record. */
 struct rs_val *rs_step_figures(struct rs_step_run *sr);
 /* After a step passed: its figures against its gate (gates.c); a miss
- * fails it. */
+ * fails it (only an each: one: each_missed too). */
 void rs_step_check_gates(struct rs_step_run *sr);
 /* --- samples.c ------------------------------------------------------------ */
 

@@ -280,6 +280,28 @@ static const char *const result_names[] = {
 	[RS_STEP_SKIPPED] = "skipped",
 };
 
+/* An element of a counted step: which, of how many, of which step
+ * ("1" of "1[7]"), so that reports can set it beside the others; with
+ * nodes, the node it ran on and its peer's. */
+static void put_element(struct rs_val *e, const struct rs_scenario *s,
+			const struct rs_obj *o)
+{
+	const char *br = strrchr(o->no, '[');
+	struct rs_val *el;
+
+	if (o->count && br) {
+		el = rs_val_put_obj(e, "element");
+		rs_val_put_strf(el, "step", "%.*s", (int)(br - o->no), o->no);
+		rs_val_put_u64(el, "index", o->elem);
+		rs_val_put_u64(el, "count", o->count);
+	}
+	if (!rs_nodes_count(s) || o->on == RS_NODE_ANY)
+		return;
+	rs_val_put_str(e, "node", rs_node_name(s, o->on));
+	if (o->on_peer != RS_NODE_ANY)
+		rs_val_put_str(e, "peer_node", rs_node_name(s, o->on_peer));
+}
+
 /* Its entry in the run record; the step's figures move into it. */
 static void record_step(struct rs_steps *st, const struct rs_obj *o,
 			struct rs_step_run *sr)
@@ -294,6 +316,7 @@ static void record_step(struct rs_steps *st, const struct rs_obj *o,
 	if (o->id)
 		rs_val_put_str(e, "id", o->id);
 	rs_val_put_loc(e, loc);
+	put_element(e, st->run->s, o);
 	rs_val_put_str(e, "outcome", result_names[result]);
 	if (sr && result != RS_STEP_NOT_RUN)
 		rs_val_put_double(e, "duration_ms", sr->ms);
@@ -506,7 +529,11 @@ int rs_steps_run(struct rs_run *run)
 			rs_step_execute(sr);
 		deviate(sr);
 		record_run(sr);
-		if (sr->result == RS_STEP_FAILED) {
+		if (sr->result == RS_STEP_FAILED && sr->each_missed) {
+			/* Every element is judged: the run fails at the
+			 * end, and each node's verdict tells the others. */
+			ret = RS_EXIT_FAILED;
+		} else if (sr->result == RS_STEP_FAILED) {
 			ret = RS_EXIT_FAILED;
 			stop = true;
 			fail_nodes(run, &st, o, sr);

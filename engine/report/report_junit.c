@@ -20,6 +20,7 @@
 #include "gate.h"
 #include "macros.h"
 #include "report.h"
+#include "stragglers.h"
 #include "value.h"
 
 #define NAME_MAX_LEN 512
@@ -355,6 +356,38 @@ static int put_property(xmlTextWriterPtr w, const char *name,
 	return r;
 }
 
+/* Each straggler summary as one property, "stragglers.STEP.FIGURE":
+ * the text report's lines joined by "; ". */
+static int put_stragglers(xmlTextWriterPtr w, const struct rs_val *all)
+{
+	static const char *const lists[] = { "slowest", "fastest" };
+	char name[NAME_MAX_LEN], v[2048], line[512];
+	int r = 0;
+
+	for (size_t i = 0; i < rs_val_len(all); i++) {
+		const struct rs_val *sum = rs_val_at(all, i);
+		size_t o;
+
+		snprintf(name, sizeof(name), "stragglers.%s.%s",
+			 rs_val_text(sum, "step"), rs_val_text(sum, "figure"));
+		rs_straggler_head(sum, v, sizeof(v));
+		o = strlen(v);
+		for (unsigned l = 0; l < 2; l++) {
+			const struct rs_val *els = rs_val_get(sum, lists[l]);
+
+			for (size_t j = 0; j < rs_val_len(els) &&
+			     o < sizeof(v); j++) {
+				rs_straggler_elem(sum, rs_val_at(els, j), line,
+						  sizeof(line));
+				o += snprintf(v + o, sizeof(v) - o, "; %s %s",
+					      lists[l], line);
+			}
+		}
+		r |= put_property(w, name, v);
+	}
+	return r;
+}
+
 static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 {
 	static const char *const keys[] = { "tool", "kernel", "verdict" };
@@ -385,6 +418,7 @@ static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 			 rs_val_text(rs_val_get(n, "node"), "name"));
 		r |= put_property(w, name, rs_val_text(n, "host"));
 	}
+	r |= put_stragglers(w, rs_val_get(rec, "stragglers"));
 	r |= xmlTextWriterEndElement(w) < 0;
 	return r;
 }

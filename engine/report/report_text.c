@@ -15,6 +15,7 @@
 #include "escape.h"
 #include "figures.h"
 #include "gate.h"
+#include "stragglers.h"
 #include "report.h"
 #include "term.h"
 #include "value.h"
@@ -603,8 +604,10 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 
 		for (size_t j = 0; j < rs_val_len(gates); j++) {
 			rs_gate_text(rs_val_at(gates, j), text, sizeof(text));
-			fprintf(out(t), "gate      step %u%s%s%s (%s): %s\n",
-				(unsigned)i + 1, id ? " '" : "",
+			/* Its number: a counted step's elements and a
+			 * nested step are not the list's i + 1. */
+			fprintf(out(t), "gate      step %s%s%s%s (%s): %s\n",
+				vtext(st, "no"), id ? " '" : "",
 				id ? rs_esc(id) : "",
 				id ? "'" : "", vtext(st, "type"), text);
 		}
@@ -628,6 +631,71 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 		if (dev)
 			fprintf(out(t), " (%s)", rs_esc(dev));
 		fputc('\n', out(t));
+	}
+}
+
+/* The counted steps' slowest and fastest elements (the record's
+ * stragglers), as nccl-tests ends a run. */
+static void print_stragglers(struct text *t, const struct rs_val *all)
+{
+	static const char *const lists[] = { "slowest", "fastest" };
+	char line[512];
+
+	for (size_t i = 0; i < rs_val_len(all); i++) {
+		const struct rs_val *sum = rs_val_at(all, i);
+
+		rs_straggler_head(sum, line, sizeof(line));
+		fprintf(out(t), "stragglers %s\n", rs_esc(line));
+		for (unsigned l = 0; l < 2; l++) {
+			const struct rs_val *els = rs_val_get(sum, lists[l]);
+
+			for (size_t j = 0; j < rs_val_len(els); j++) {
+				rs_straggler_elem(sum, rs_val_at(els, j), line,
+						  sizeof(line));
+				fprintf(out(t), "  %s %s\n", lists[l],
+					rs_esc(line));
+			}
+		}
+	}
+}
+
+static bool each_missed(const struct rs_val *step)
+{
+	const struct rs_val *gates = rs_val_get(step, "gates");
+
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		const struct rs_val *g = rs_val_at(gates, i);
+
+		if (json_object_get_boolean(rs_val_json(rs_val_get(g, "each")))
+		    && !json_object_get_boolean(rs_val_json(rs_val_get(g,
+								"passed"))))
+			return true;
+	}
+	return false;
+}
+
+/* The leader's: another node's element that missed an each: gate fails
+ * the run without an abort, so nothing above names it but this. */
+static void print_node_misses(struct text *t, const struct rs_val *rec)
+{
+	const struct rs_val *runs = rs_val_get(rec, "node_runs");
+
+	for (size_t i = 0; i < rs_val_len(runs); i++) {
+		const struct rs_val *r = rs_val_at(runs, i);
+		const struct rs_val *steps = rs_val_get(r, "steps");
+
+		for (size_t j = 0; j < rs_val_len(steps); j++) {
+			const struct rs_val *st = rs_val_at(steps, j);
+			const char *id = rs_val_get_str(st, "id");
+
+			if (!each_missed(st))
+				continue;
+			fprintf(out(t), "node %s: step %s (%s)%s%s%s: %s\n",
+				vtext(rs_val_get(r, "node"), "name"),
+				vtext(st, "no"), vtext(st, "type"),
+				id ? " '" : "", id ? rs_esc(id) : "",
+				id ? "'" : "", vtext(st, "message"));
+		}
 	}
 }
 
@@ -669,8 +737,11 @@ static int text_end_out(struct text *t, const struct rs_val *rec)
 		return fflush(t->out) ? -errno : 0;
 	if (t->dry_run && !t->o.quiet)
 		print_plan_gates(t, plan);
-	if (!t->o.quiet)
+	if (!t->o.quiet) {
 		print_device_facts(t, rs_val_get(rec, "device_facts"));
+		print_node_misses(t, rec);
+		print_stragglers(t, rs_val_get(rec, "stragglers"));
+	}
 	/* An interrupted run's line is text_end's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&
 	    strcmp(verdict, "could not run") && strcmp(verdict, "failed"))

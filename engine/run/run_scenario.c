@@ -22,6 +22,7 @@
 #include "run.h"
 #include "run_scenario.h"
 #include "signals.h"
+#include "stragglers.h"
 #include "value.h"
 
 /* An error of the run, into its record; the text reporter prints it. */
@@ -355,6 +356,19 @@ static void record_verdict(struct rs_run *run, int ret, struct phases *t)
 			       rs_run_signal_name());
 }
 
+/* The counted steps' elements side by side, over every node's record
+ * the leader now holds: the reporters print them before the verdict. */
+static void put_stragglers(struct rs_run *run)
+{
+	struct rs_val *s = NULL;
+
+	if (run->dry_run || (run->rdv && run->node != 0))
+		return;
+	/* Out of memory: NULL marks the record, whose end says so. */
+	if (rs_stragglers(run->rec->root, &s) || s)
+		rs_val_put(run->rec->root, "stragglers", s);
+}
+
 /* A deviation for the whole scenario applied: the run is skipped, with
  * the reason, at the deviation's place; @was: what it would have been. */
 static void whole_deviation(struct rs_run *run, const struct rs_deviation *dv,
@@ -468,6 +482,7 @@ out:
 	ret = rs_nodes_verdict(run, ret);
 	record_verdict(run, ret, &t);
 	rs_nodes_gather(run);
+	put_stragglers(run);
 	if (rs_record_end(run->rec) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 	rs_nodes_close(run);

@@ -26,8 +26,16 @@ static const cyaml_schema_field_t bound_fields[] = {
 #define RS_GATE_FIELD_HIGH RS_GATE_FIELD_YES
 #define RS_GATE_FIELD(id, g, k, t, u, d, b, a, gate, h, desc)             \
 	RS_GATE_FIELD_##gate(id, g, k)
+const cyaml_schema_field_t rs_gate_each_fields[] = {
+	RS_FIGURE_MAP(RS_GATE_FIELD)
+	CYAML_FIELD_END
+};
+
 const cyaml_schema_field_t rs_gate_fields[] = {
 	RS_FIGURE_MAP(RS_GATE_FIELD)
+	CYAML_FIELD_MAPPING_PTR("each", CYAML_FLAG_POINTER |
+				CYAML_FLAG_OPTIONAL, struct rs_gate, each,
+				rs_gate_each_fields),
 	CYAML_FIELD_END
 };
 #undef RS_GATE_FIELD
@@ -42,20 +50,21 @@ void rs_figure_names(char *buf, size_t len)
 			      rs_figures[i].name);
 }
 
-/* The gate's mapping, its figure's key and value nodes. */
+/* The gate's mapping (its each: with @each), its figure's value node. */
 static struct rs_node *figure_node(const struct rs_obj *obj, enum rs_figure f,
-				   bool key)
+				   bool each)
 {
 	struct rs_node *gate = rs_node_get(obj->node, "gate");
-	struct rs_node *v = gate ? rs_node_get(gate, rs_figures[f].name) : NULL;
 
-	return key && v ? v->key : v;
+	if (gate && each)
+		gate = rs_node_get(gate, "each");
+	return gate ? rs_node_get(gate, rs_figures[f].name) : NULL;
 }
 
 const struct rs_loc *rs_gate_loc(const struct rs_obj *obj, enum rs_figure f,
-				 const char *which)
+				 bool each, const char *which)
 {
-	struct rs_node *v = figure_node(obj, f, false);
+	struct rs_node *v = figure_node(obj, f, each);
 	struct rs_node *b = v && which ? rs_node_get(v, which) : NULL;
 
 	if (b)
@@ -67,10 +76,11 @@ const struct rs_loc *rs_gate_loc(const struct rs_obj *obj, enum rs_figure f,
 
 /* libcyaml 1.3.1 takes "1 ms" as 1: the whole scalar must be the
  * number.  Which bound is not, or NULL. */
-static const char *not_a_number(const struct rs_obj *obj, enum rs_figure f)
+static const char *not_a_number(const struct rs_obj *obj, enum rs_figure f,
+				bool each)
 {
 	static const char *const which[] = { "min", "max" };
-	struct rs_node *v = figure_node(obj, f, false);
+	struct rs_node *v = figure_node(obj, f, each);
 
 	for (unsigned i = 0; v && i < 2; i++) {
 		struct rs_node *b = rs_node_get(v, which[i]);
@@ -106,17 +116,17 @@ static void groups_of(const struct rdmascn_kind *k, char *buf, size_t len)
 		o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "", *g);
 }
 
-int rs_gate_check(const struct rs_obj *obj, struct rs_diag *d)
+/* The bounds of @g (each: when @each), checked. */
+static int check_bounds(const struct rs_obj *obj, const struct rs_gate *g,
+			bool each, struct rs_diag *d)
 {
-	const struct rs_step_common *c = obj->data;
 	const struct rdmascn_kind *k = obj->kind;
+	const char *in = each ? "each: " : "";
 	char groups[128];
 	int r = 0;
 
-	if (!c->gate)
-		return 0;
 	for (unsigned i = 0; i < RS_FIG_COUNT; i++) {
-		const struct rs_bound *b = c->gate->f[i];
+		const struct rs_bound *b = g->f[i];
 		const struct rs_figure_def *f = &rs_figures[i];
 		const char *bad;
 
@@ -124,59 +134,83 @@ int rs_gate_check(const struct rs_obj *obj, struct rs_diag *d)
 			continue;
 		if (!records(k, f->group)) {
 			groups_of(k, groups, sizeof(groups));
-			rs_diag_error(d, rs_gate_loc(obj, i, NULL),
-				      "%s: gate: a %s step records no %s "
+			rs_diag_error(d, rs_gate_loc(obj, i, each, NULL),
+				      "%s: gate: %sa %s step records no %s "
 				      "figures (it records: %s)", obj->name,
-				      k->name, f->group, groups);
+				      in, k->name, f->group, groups);
 			r = -EINVAL;
 			continue;
 		}
-		bad = not_a_number(obj, i);
+		bad = not_a_number(obj, i, each);
 		if (bad) {
-			rs_diag_error(d, rs_gate_loc(obj, i, bad),
-				      "%s: gate.%s.%s: expected a number, got "
-				      "'%s'", obj->name, f->name, bad,
-				      rs_node_get(figure_node(obj, i, false),
+			rs_diag_error(d, rs_gate_loc(obj, i, each, bad),
+				      "%s: gate.%s%s.%s: expected a number, "
+				      "got '%s'", obj->name,
+				      each ? "each." : "", f->name, bad,
+				      rs_node_get(figure_node(obj, i, each),
 						  bad)->value);
 			r = -EINVAL;
 			continue;
 		}
 		if (!b->min && !b->max) {
-			rs_diag_error(d, rs_gate_loc(obj, i, NULL),
-				      "%s: gate: %s: give min, max or both",
-				      obj->name, f->name);
+			rs_diag_error(d, rs_gate_loc(obj, i, each, NULL),
+				      "%s: gate: %s%s: give min, max or both",
+				      obj->name, in, f->name);
 			r = -EINVAL;
 			continue;
 		}
 		if ((b->min && !isfinite(*b->min)) ||
 		    (b->max && !isfinite(*b->max))) {
-			rs_diag_error(d, rs_gate_loc(obj, i, b->min &&
+			rs_diag_error(d, rs_gate_loc(obj, i, each, b->min &&
 					!isfinite(*b->min) ? "min" : "max"),
-				      "%s: gate: %s: a bound must be a finite "
-				      "number", obj->name, f->name);
+				      "%s: gate: %s%s: a bound must be a "
+				      "finite number", obj->name, in, f->name);
 			r = -EINVAL;
 			continue;
 		}
 		if (b->min && b->max && *b->min > *b->max) {
-			rs_diag_error(d, rs_gate_loc(obj, i, "min"),
-				      "%s: gate: %s: min %g is above max %g",
-				      obj->name, f->name, *b->min, *b->max);
+			rs_diag_error(d, rs_gate_loc(obj, i, each, "min"),
+				      "%s: gate: %s%s: min %g is above max %g",
+				      obj->name, in, f->name, *b->min, *b->max);
 			r = -EINVAL;
 		}
 	}
 	return r;
 }
 
-struct rs_val *rs_gate_entries(const struct rs_obj *obj)
+int rs_gate_check(const struct rs_obj *obj, struct rs_diag *d)
 {
 	const struct rs_step_common *c = obj->data;
-	struct rs_val *arr;
+	int r;
 
 	if (!c->gate)
-		return NULL;
-	arr = rs_val_arr();
+		return 0;
+	r = check_bounds(obj, c->gate, false, d);
+	if (!c->gate->each)
+		return r;
+	/* One run has one element: each: would say what gate: says, but
+	 * not stop at the first miss; a file that means a counted step
+	 * and is not one is told so. */
+	if (!obj->count) {
+		struct rs_node *gate = rs_node_get(obj->node, "gate");
+		struct rs_node *each = gate ? rs_node_get(gate, "each") : NULL;
+
+		rs_diag_error(d, each ? &each->key->loc :
+			      rs_obj_loc(obj, "gate"),
+			      "%s: gate: each: bounds every element of a "
+			      "counted step (count:, or a bare reference to a "
+			      "counted entry); this step runs once: use the "
+			      "bounds beside each:", obj->name);
+		return -EINVAL;
+	}
+	return check_bounds(obj, c->gate->each, true, d) ? -EINVAL : r;
+}
+
+static void put_entries(struct rs_val *arr, const struct rs_obj *obj,
+			const struct rs_gate *g, bool each)
+{
 	for (unsigned i = 0; arr && i < RS_FIG_COUNT; i++) {
-		const struct rs_bound *b = c->gate->f[i];
+		const struct rs_bound *b = g->f[i];
 		struct rs_val *e;
 
 		if (!b)
@@ -188,9 +222,30 @@ struct rs_val *rs_gate_entries(const struct rs_obj *obj)
 			rs_val_put_double(e, "min", *b->min);
 		if (b->max)
 			rs_val_put_double(e, "max", *b->max);
-		rs_val_put_loc(e, rs_gate_loc(obj, i, b->max ? "max" : "min"));
+		if (each)
+			rs_val_put_bool(e, "each", true);
+		rs_val_put_loc(e, rs_gate_loc(obj, i, each,
+					      b->max ? "max" : "min"));
 	}
+}
+
+struct rs_val *rs_gate_entries(const struct rs_obj *obj)
+{
+	const struct rs_step_common *c = obj->data;
+	struct rs_val *arr;
+
+	if (!c->gate)
+		return NULL;
+	arr = rs_val_arr();
+	put_entries(arr, obj, c->gate, false);
+	if (c->gate->each)
+		put_entries(arr, obj, c->gate->each, true);
 	return arr;
+}
+
+static bool is_each(const struct rs_val *e)
+{
+	return json_object_get_boolean(rs_val_json(rs_val_get(e, "each")));
 }
 
 void rs_gate_text(const struct rs_val *e, char *buf, size_t len)
@@ -205,35 +260,45 @@ void rs_gate_text(const struct rs_val *e, char *buf, size_t len)
 	if (max && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, " max %g", rs_val_get_double(e, "max"));
 	if (n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, " %s", unit ? unit : "");
+		snprintf(buf + n, len - n, " %s%s", unit ? unit : "",
+			 is_each(e) ? " each" : "");
+}
+
+void rs_gate_bounds_text(const struct rs_val *e, char *buf, size_t len)
+{
+	const char *unit = rs_val_get_str(e, "unit");
+	const char *fig = rs_val_get_str(e, "figure");
+	bool min = rs_val_get(e, "min"), max = rs_val_get(e, "max");
+	const char *each = is_each(e) ? " each" : "";
+
+	if (!unit)
+		unit = "";
+	if (min && max)
+		snprintf(buf, len, "%g <= %s <= %g %s%s",
+			 rs_val_get_double(e, "min"), fig,
+			 rs_val_get_double(e, "max"), unit, each);
+	else if (min)
+		snprintf(buf, len, "%s >= %g %s%s", fig,
+			 rs_val_get_double(e, "min"), unit, each);
+	else
+		snprintf(buf, len, "%s <= %g %s%s", fig,
+			 rs_val_get_double(e, "max"), unit, each);
 }
 
 void rs_gate_result_text(const struct rs_val *e, char *buf, size_t len)
 {
 	const char *unit = rs_val_get_str(e, "unit");
-	const char *fig = rs_val_get_str(e, "figure");
-	bool min = rs_val_get(e, "min"), max = rs_val_get(e, "max");
 	bool held = json_object_get_boolean(rs_val_json(rs_val_get(e,
 								    "passed")));
-	int n;
+	size_t n;
 
-	if (!unit)
-		unit = "";
-	if (min && max)
-		n = snprintf(buf, len, "%g <= %s <= %g %s",
-			     rs_val_get_double(e, "min"), fig,
-			     rs_val_get_double(e, "max"), unit);
-	else if (min)
-		n = snprintf(buf, len, "%s >= %g %s", fig,
-			     rs_val_get_double(e, "min"), unit);
-	else
-		n = snprintf(buf, len, "%s <= %g %s", fig,
-			     rs_val_get_double(e, "max"), unit);
-	if (n < 0 || (size_t)n >= len)
+	rs_gate_bounds_text(e, buf, len);
+	n = strlen(buf);
+	if (n + 1 >= len)
 		return;
 	if (rs_val_get(e, "value"))
 		snprintf(buf + n, len - n, ": %g %s %s",
-			 rs_val_get_double(e, "value"), unit,
+			 rs_val_get_double(e, "value"), unit ? unit : "",
 			 held ? "held" : "missed");
 	else
 		snprintf(buf + n, len - n, ": not recorded, missed");

@@ -109,6 +109,13 @@
 	X(gates, missed)                                                  \
 	X(gates, samples)                                                 \
 	X(gates, shown)                                                   \
+	X(gates, each)                                                    \
+	X(stragglers, median)                                             \
+	X(stragglers, latency)                                            \
+	X(stragglers, ties_and_direction)                                 \
+	X(stragglers, fewer_than_three)                                   \
+	X(stragglers, across_nodes)                                       \
+	X(stragglers, alloc_fails)                                        \
 	X(expect, read_and_handed_over)                                   \
 	X(facts, expr_precedence)                                         \
 	X(facts, expr_range)                                              \

@@ -245,3 +245,114 @@ TEST(gates, shown)
 	rs_val_free(rec);
 	fix_close(&f);
 }
+
+/* each: on a counted pingpong across two nodes: element 2 of 4 out of
+ * its bound. */
+static const char each_yaml[] =
+	"nodes: [{id: h0}, {id: h1}]\n"
+	"contexts:\n"
+	"  - {id: ca, node: h0, device: any, port: 1}\n"
+	"  - {id: cb, node: h1, device: any, port: 1}\n"
+	"pds: [{id: pa, context: ca}, {id: pb, context: cb}]\n"
+	"cqs:\n"
+	"  - {id: qa, context: ca, cqe: 16}\n"
+	"  - {id: qb, context: cb, cqe: 16}\n"
+	"mrs:\n"
+	"  - {id: ma, count: 4, pd: pa, length: 64, access: [local_write]}\n"
+	"  - {id: mb, count: 4, pd: pb, length: 64, access: [local_write]}\n"
+	"qps:\n"
+	"  - {id: a, count: 4, pd: pa, type: rc, send_cq: qa}\n"
+	"  - {id: b, count: 4, pd: pb, type: rc, send_cq: qb}\n"
+	"connections: [{id: ab, a: a, b: b}]\n"
+	"steps:\n"
+	"  - pingpong:\n"
+	"      id: lat\n"
+	"      qp: a\n"
+	"      peer: b\n"
+	"      local: ma\n"
+	"      peer_local: mb\n"
+	"      gate:\n"
+	"        latency.min: {max: 10}\n"
+	"        each: {latency.typical: {max: 20}}\n";
+
+static void each_open(struct fix *f, unsigned elem)
+{
+	memset(f, 0, sizeof(*f));
+	fixture_run_open("each.yaml", each_yaml, &f->s, &f->run, &f->rec);
+	f->st.run = &f->run;
+	pthread_mutex_init(&f->st.lock, NULL);
+	f->sr.st = &f->st;
+	f->sr.run = &f->run;
+	CHECK_UINT(f->s->n_steps, 4);
+	f->sr.obj = f->s->steps[elem];
+	f->sr.ops = f->sr.obj->kind->step_ops;
+	f->sr.label = "step 1[2] (pingpong) 'lat[2]'";
+	f->sr.no = f->sr.obj->no;
+	f->sr.result = RS_STEP_PASSED;
+}
+
+/* An element out of an each: bound fails, names itself, its nodes and
+ * its value, and says the run may go on (each_missed); within it, it
+ * passes; a plain bound missed as well stops the run as before. */
+TEST(gates, each)
+{
+	const struct rs_val *g;
+	struct fix f;
+
+	each_open(&f, 2);
+	CHECK_STR(f.sr.obj->id, "lat[2]");
+	latency(&f, 1, 31.2);
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_FAILED);
+	CHECK(f.sr.each_missed);
+	CHECK(!strncmp(f.sr.why, "gate: latency.typical <= 20 usec each: "
+		       "lat[2] (h0 -> h1) has 31.2 usec (", 72));
+	/* At the bound: each:'s max, line 25. */
+	CHECK(strstr(f.sr.why, ":25:"));
+	CHECK_UINT(rs_val_len(f.sr.gates), 2);
+	g = rs_val_at(f.sr.gates, 1);
+	CHECK_STR(rs_val_get_str(g, "figure"), "latency.typical");
+	CHECK(json_object_get_boolean(rs_val_json(rs_val_get(g, "each"))));
+	CHECK(!json_object_get_boolean(rs_val_json(rs_val_get(g, "passed"))));
+	CHECK(rs_val_get_double(g, "value") == 31.2);
+	CHECK(!rs_val_get(rs_val_at(f.sr.gates, 0), "each"));
+	fix_close(&f);
+
+	each_open(&f, 0);
+	latency(&f, 1, 19.5);
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_PASSED);
+	CHECK(!f.sr.each_missed);
+	CHECK_UINT(f.run.diag.errors, 0);
+	fix_close(&f);
+
+	/* The plain bound missed too: the run stops at it. */
+	each_open(&f, 3);
+	latency(&f, 11, 31.2);
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_FAILED);
+	CHECK(!f.sr.each_missed);
+	CHECK(!strncmp(f.sr.why, "gate: latency.min is 11 usec", 28));
+	CHECK_UINT(f.run.diag.errors, 2);
+	fix_close(&f);
+
+	/* On h1, the peer's node, the step is its answering half: no
+	 * figures there, and no gate judged. */
+	each_open(&f, 2);
+	f.run.node = 1;
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_PASSED);
+	CHECK(!f.sr.gates);
+	CHECK_UINT(f.run.diag.errors, 0);
+	fix_close(&f);
+
+	/* Not recorded: a miss of the element's too. */
+	each_open(&f, 1);
+	rs_val_put_double(rs_val_put_obj(rs_step_figures(&f.sr), "latency"),
+			  "min", 1);
+	rs_step_check_gates(&f.sr);
+	CHECK(f.sr.each_missed);
+	CHECK(strstr(f.sr.why, "each: lat[1] (h0 -> h1) has no "
+		     "latency.typical"));
+	fix_close(&f);
+}
