@@ -35,11 +35,13 @@
 
 #include "alloc.h"
 #include "pattern.h"
+#include "peer.h"
 #include "rendezvous.h"
 
-/* An rs_peer as it travels (QPN, PSN, GID, LID, MTU...) and the nodes
- * layer's far_obj of an MR: the sizes a real run sends. */
-#define PEER_LEN 100
+/* An rs_peer as it travels (QPN, PSN, GID, LID, MTU, the port facts
+ * uniformity compares) and the nodes layer's far_obj of an MR: the
+ * sizes a real run sends. */
+#define PEER_LEN sizeof(struct rs_peer)
 #define FAR_LEN 56
 
 enum phase { PH_MEET, PH_CONNECT, PH_READY, PH_REMOTE, PH_STEPS, PH_AGREE,

@@ -148,18 +148,30 @@ static void mtu_warn(struct rs_run *run, struct rs_live *l,
 	}
 }
 
+/* Its two sides, checked against each other: 0, or -errno reported. */
+static int conn_sides(struct rs_run *run, struct rs_live *l,
+		      struct rs_conn_side *a, struct rs_conn_side *b)
+{
+	const struct rs_connection *conn = l->obj->data;
+	int r;
+
+	side_get(run, l, "a", conn->a, a);
+	side_get(run, l, "b", conn->b, b);
+	r = pair_check(run, l, conn, a, b);
+	if (!r)
+		mtu_warn(run, l, a, b);
+	return r;
+}
+
 static int conn_create(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_connection *conn = l->obj->data;
 	struct rs_conn_side a, b;
 	int r;
 
-	side_get(run, l, "a", conn->a, &a);
-	side_get(run, l, "b", conn->b, &b);
-	r = pair_check(run, l, conn, &a, &b);
+	r = conn_sides(run, l, &a, &b);
 	if (r)
 		return r;
-	mtu_warn(run, l, &a, &b);
 	/* A connection between nodes: each node moves its own side. */
 	if (conn->via == RS_VIA_RDMA_CM)
 		return rs_conn_cm_connect(run, l, &a, &b,
@@ -186,12 +198,9 @@ static int conn_cross_out(struct rs_run *run, struct rs_live *l, void *buf,
 	bool here_a;
 	int r;
 
-	side_get(run, l, "a", conn->a, &a);
-	side_get(run, l, "b", conn->b, &b);
-	r = pair_check(run, l, conn, &a, &b);
+	r = conn_sides(run, l, &a, &b);
 	if (r)
 		return r;
-	mtu_warn(run, l, &a, &b);
 	here_a = rs_run_here(run, a.l->obj);
 	if (conn->via == RS_VIA_RDMA_CM)
 		return rs_conn_cm_out(run, l, &a, &b, here_a, buf, len);

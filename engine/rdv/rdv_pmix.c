@@ -580,24 +580,38 @@ static int call_end(struct rs_rdv *r, int e)
 	return e;
 }
 
+/* This node's part of an allgather or a gather (@what) under @tag, put
+ * and fenced (@collect: with every node's data brought here): 0, or
+ * -errno with @err. */
+static int put_part(struct rs_rdv *r, const char *what, const char *tag,
+		    const void *mine, size_t len, bool collect, char *err,
+		    size_t errlen)
+{
+	if (len > RS_RDV_BLOB_MAX) {
+		snprintf(err, errlen, "%s '%s': %zu bytes, more than the %u "
+			 "a node may give", what, tag, len, RS_RDV_BLOB_MAX);
+		return -EMSGSIZE;
+	}
+	if (call_begin(r, what, tag, err, errlen))
+		return r->fail ? r->fail : -ENAMETOOLONG;
+	if (put(r, "d", mine, len) ||
+	    call_sync(r, collect, what, tag, err, errlen))
+		return rdv_failed(r, err, errlen);
+	return 0;
+}
+
 static int allgather(struct rs_rdv *r, const char *tag, const void *mine,
 		     size_t len, struct rs_rdv_blob *all, char *err,
 		     size_t errlen)
 {
 	unsigned i;
+	int e;
 
 	if (!tag)
 		tag = "";
-	if (len > RS_RDV_BLOB_MAX) {
-		snprintf(err, errlen, "allgather '%s': %zu bytes, more than "
-			 "the %u a node may give", tag, len, RS_RDV_BLOB_MAX);
-		return -EMSGSIZE;
-	}
-	if (call_begin(r, "allgather", tag, err, errlen))
-		return r->fail ? r->fail : -ENAMETOOLONG;
-	if (put(r, "d", mine, len) ||
-	    call_sync(r, true, "allgather", tag, err, errlen))
-		return rdv_failed(r, err, errlen);
+	e = put_part(r, "allgather", tag, mine, len, true, err, errlen);
+	if (e)
+		return e;
 	for (i = 0; i < r->n; i++) {
 		if (!get_part(r, i, "d", "allgather", tag, &all[i].data,
 			      &all[i].len))
@@ -620,19 +634,13 @@ static int gather(struct rs_rdv *r, const char *tag, const void *mine,
 		  size_t errlen)
 {
 	unsigned i;
+	int e;
 
 	if (!tag)
 		tag = "";
-	if (len > RS_RDV_BLOB_MAX) {
-		snprintf(err, errlen, "gather '%s': %zu bytes, more than the "
-			 "%u a node may give", tag, len, RS_RDV_BLOB_MAX);
-		return -EMSGSIZE;
-	}
-	if (call_begin(r, "gather", tag, err, errlen))
-		return r->fail ? r->fail : -ENAMETOOLONG;
-	if (put(r, "d", mine, len) ||
-	    call_sync(r, false, "gather", tag, err, errlen))
-		return rdv_failed(r, err, errlen);
+	e = put_part(r, "gather", tag, mine, len, false, err, errlen);
+	if (e)
+		return e;
 	if (!rdv_leader(r) || !all)
 		return 0;
 	for (i = 0; i < r->n; i++) {
