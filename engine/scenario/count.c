@@ -275,14 +275,11 @@ static unsigned count_node(struct counting *c, struct rs_obj *o,
 	return n;
 }
 
+/* Where `pairs:` entry @i, or its field @key, is. */
 static const struct rs_loc *pairs_loc(const struct rs_scenario *s,
 				      unsigned i, const char *key)
 {
-	struct rs_node *seq = rs_node_get(s->doc.root, "pairs");
-	struct rs_node *n = seq && i < seq->n ? seq->items[i] : NULL;
-	struct rs_node *v = n ? rs_node_get(n, key) : NULL;
-
-	return v ? &v->loc : n ? &n->loc : &s->doc.root->loc;
+	return rs_doc_entry_loc(&s->doc, "pairs", i, key);
 }
 
 /* Pairs' ids: unique among them, and no '[' or '.' (for: P.from). */

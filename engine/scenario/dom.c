@@ -413,6 +413,17 @@ struct rs_node *rs_node_get(const struct rs_node *map, const char *key)
 	return NULL;
 }
 
+const struct rs_loc *rs_doc_entry_loc(const struct rs_doc *doc,
+				      const char *section, unsigned i,
+				      const char *key)
+{
+	struct rs_node *seq = rs_node_get(doc->root, section);
+	struct rs_node *n = seq && i < seq->n ? seq->items[i] : NULL;
+	struct rs_node *v = n ? rs_node_get(n, key) : NULL;
+
+	return v ? &v->loc : n ? &n->loc : &doc->root->loc;
+}
+
 struct rs_node *rs_node_at(struct rs_node *n, size_t off)
 {
 	while (n && n->type != RS_NODE_SCALAR) {

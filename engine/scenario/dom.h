@@ -62,6 +62,12 @@ char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n);
 
 /* The value node of @key in mapping @map, or NULL. */
 struct rs_node *rs_node_get(const struct rs_node *map, const char *key);
+/* Where entry @i of the document's top-level list @section is, or its
+ * field @key when it has one: that field's value, else the entry, else
+ * the document (for a message about a declaration). */
+const struct rs_loc *rs_doc_entry_loc(const struct rs_doc *doc,
+				      const char *section, unsigned i,
+				      const char *key);
 /* The innermost node whose range holds byte @off, below @n. */
 struct rs_node *rs_node_at(struct rs_node *n, size_t off);
 

@@ -83,14 +83,11 @@ void rs_nodes_list(const struct rs_scenario *s, char *buf, size_t len)
 			      s->top->nodes[i].id);
 }
 
+/* Where `nodes:` entry @i, or its field @key, is. */
 static const struct rs_loc *decl_loc(const struct rs_scenario *s,
 				     unsigned i, const char *key)
 {
-	struct rs_node *seq = rs_node_get(s->doc.root, "nodes");
-	struct rs_node *n = seq && i < seq->n ? seq->items[i] : NULL;
-	struct rs_node *v = n ? rs_node_get(n, key) : NULL;
-
-	return v ? &v->loc : n ? &n->loc : &s->doc.root->loc;
+	return rs_doc_entry_loc(&s->doc, "nodes", i, key);
 }
 
 /*
