@@ -600,11 +600,25 @@ static int put_part(struct rs_rdv *r, const char *what, const char *tag,
 	return 0;
 }
 
+/* Every node's part of that call into @all, in rank order: 0, or
+ * -errno with @err and nothing left allocated. */
+static int get_parts(struct rs_rdv *r, const char *what, const char *tag,
+		     struct rs_rdv_blob *all, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		if (!get_part(r, i, "d", what, tag, &all[i].data,
+			      &all[i].len))
+			continue;
+		rs_rdv_blobs_free(all, i);
+		return rdv_failed(r, err, errlen);
+	}
+	return 0;
+}
+
 static int allgather(struct rs_rdv *r, const char *tag, const void *mine,
 		     size_t len, struct rs_rdv_blob *all, char *err,
 		     size_t errlen)
 {
-	unsigned i;
 	int e;
 
 	if (!tag)
@@ -612,14 +626,7 @@ static int allgather(struct rs_rdv *r, const char *tag, const void *mine,
 	e = put_part(r, "allgather", tag, mine, len, true, err, errlen);
 	if (e)
 		return e;
-	for (i = 0; i < r->n; i++) {
-		if (!get_part(r, i, "d", "allgather", tag, &all[i].data,
-			      &all[i].len))
-			continue;
-		rs_rdv_blobs_free(all, i);
-		return rdv_failed(r, err, errlen);
-	}
-	return 0;
+	return get_parts(r, "allgather", tag, all, err, errlen);
 }
 
 static int pmix_allgather(struct rs_rdv *r, const char *tag,
@@ -633,7 +640,6 @@ static int gather(struct rs_rdv *r, const char *tag, const void *mine,
 		  size_t len, struct rs_rdv_blob *all, char *err,
 		  size_t errlen)
 {
-	unsigned i;
 	int e;
 
 	if (!tag)
@@ -643,14 +649,7 @@ static int gather(struct rs_rdv *r, const char *tag, const void *mine,
 		return e;
 	if (!rdv_leader(r) || !all)
 		return 0;
-	for (i = 0; i < r->n; i++) {
-		if (!get_part(r, i, "d", "gather", tag, &all[i].data,
-			      &all[i].len))
-			continue;
-		rs_rdv_blobs_free(all, i);
-		return rdv_failed(r, err, errlen);
-	}
-	return 0;
+	return get_parts(r, "gather", tag, all, err, errlen);
 }
 
 static int pmix_gather(struct rs_rdv *r, const char *tag, const void *mine,
