@@ -486,7 +486,10 @@ out:
 	if (rs_record_end(run->rec) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 	rs_nodes_close(run);
-	return rs_interrupted ? 128 + rs_interrupted : ret;
+	/* What the record says, even when a signal came after it was
+	 * written: the caller sees rs_interrupted and says so itself (a
+	 * matrix stops before its next cell, a single run exits 128+N). */
+	return ret;
 }
 
 int rs_run_scenario(struct rs_scenario *s, const struct rs_run_conf *c,
