@@ -257,7 +257,8 @@ int rs_scn_load_one(const struct rs_cmd *cmd, int argc, char **argv,
 /* A step's gate, a line a figure. */
 static void print_gates(const struct rs_obj *o)
 {
-	struct rs_val *gates = rs_gate_entries(o);
+	struct rs_val *gates = rs_gate_entries(
+		((const struct rs_step_common *)o->data)->gate);
 	char text[256];
 
 	for (size_t i = 0; i < rs_val_len(gates); i++) {

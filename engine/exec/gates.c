@@ -1,46 +1,56 @@
 // SPDX-License-Identifier: MIT
 /*
- * A step's gate, once it passed: each bounded figure against its bounds.
- * A figure out of them, or not recorded at all, fails the step, named
- * with the bound's FILE:LINE:COL; every gate goes into the step's entry.
- * An element's miss of an each: bound names the element, its nodes and
- * its value, and leaves the other elements to run (each_missed).
+ * A step's gate, once it passed: each bound against what the step
+ * recorded (its figures, its counters' deltas) and, for a ratio, against
+ * what the `of:` step recorded in this run.  A figure out of bounds, or
+ * not recorded at all, fails the step, named with the bound's
+ * FILE:LINE:COL; a counter the device lacks does too, unless its bound
+ * says `missing: skip`, which skips the step.  Every gate goes into the
+ * step's entry.  An element's miss of an each: bound names the element,
+ * its nodes and its value, and leaves the other elements to run
+ * (each_missed).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "exit.h"
 #include "gate.h"
+#include "record.h"
 #include "step.h"
 #include "value.h"
 
-/* The figure's value in what the step recorded; false: none. */
-static bool figure_value(struct rs_step_run *sr, const struct rs_figure_def *f,
-			 double *ret)
+struct step_judging {
+	struct rs_step_run *sr;
+	bool each;
+	bool only_each;          /* every miss was of an each: bound */
+	bool skip;               /* a missing: skip counter was missing */
+	char skip_why[512];
+};
+
+static void miss(void *ctx, const struct rs_bound *b, const char *which,
+		 bool not_measured, const char *what)
 {
-	const struct rs_val *g = sr->figures ?
-				 rs_val_get(sr->figures, f->group) : NULL;
+	struct step_judging *j = ctx;
+	struct rs_step_run *sr = j->sr;
+	const struct rs_loc *loc = rs_bound_loc(b, which);
 
-	if (!g || !rs_val_get(g, f->key))
-		return false;
-	*ret = rs_val_get_double(g, f->key);
-	return true;
-}
-
-static void miss(struct rs_step_run *sr, enum rs_figure i, bool each,
-		 const char *which, const char *what)
-{
-	const struct rs_loc *loc = rs_gate_loc(sr->obj, i, each, which);
-
+	if (not_measured && b->missing_skip) {
+		if (!j->skip)
+			snprintf(j->skip_why, sizeof(j->skip_why), "gate: %s "
+				 "(missing: skip, %s:%u:%u)", what, loc->file,
+				 loc->line, loc->col);
+		j->skip = true;
+		return;
+	}
+	if (!j->each)
+		j->only_each = false;
 	pthread_mutex_lock(&sr->st->lock);
 	rs_diag_error(&sr->run->diag, loc, "%s: gate: %s", sr->label, what);
 	pthread_mutex_unlock(&sr->st->lock);
 	if (sr->result == RS_STEP_PASSED) {
 		sr->result = RS_STEP_FAILED;
-		if (loc)
-			snprintf(sr->why, sizeof(sr->why), "gate: %s (%s:%u:%u)",
-				 what, loc->file, loc->line, loc->col);
-		else
-			snprintf(sr->why, sizeof(sr->why), "gate: %s", what);
+		snprintf(sr->why, sizeof(sr->why), "gate: %s (%s:%u:%u)",
+			 what, loc->file, loc->line, loc->col);
 	}
 }
 
@@ -66,75 +76,52 @@ static void element_text(const struct rs_step_run *sr, char *buf, size_t len)
 		snprintf(buf + n, len - n, " (%s)", rs_node_name(s, o->on));
 }
 
-/* Judge the bounds of @g (each: with @each) from entry @k of sr->gates
- * on; the next entry's index.  A miss of a plain bound clears *@only_each. */
-static size_t judge(struct rs_step_run *sr, const struct rs_gate *g,
-		    bool each, size_t k, bool *only_each)
+/* The figures step @id recorded in this run (this node's record), with a
+ * reference the caller puts; NULL: none.  Steps of a parallel: append
+ * beside us, hence the lock. */
+static struct rs_val *figures_of(struct rs_record *rec, const char *id)
 {
+	struct json_object *found = NULL;
+
+	if (!rec || !id)
+		return NULL;
+	pthread_mutex_lock(&rec->lock);
+	for (size_t i = 0; i < rs_val_len(rec->steps); i++) {
+		const struct rs_val *e = rs_val_at(rec->steps, i);
+		const char *eid = rs_val_get_str(e, "id");
+		const struct rs_val *f = rs_val_get(e, "figures");
+
+		if (eid && f && !strcmp(eid, id))
+			found = json_object_get(rs_val_json(f));
+	}
+	pthread_mutex_unlock(&rec->lock);
+	return rs_val_of(found);
+}
+
+static void judge(struct step_judging *j, const struct rs_gate *g, bool each)
+{
+	struct rs_step_run *sr = j->sr;
 	char elem[160] = "";
 
+	if (!g)
+		return;
 	if (each)
 		element_text(sr, elem, sizeof(elem));
-	for (unsigned i = 0; i < RS_FIG_COUNT; i++) {
-		const struct rs_bound *b = g->f[i];
-		const struct rs_figure_def *f = &rs_figures[i];
-		struct rs_val *e = (struct rs_val *)rs_val_at(sr->gates, k);
-		char what[512], bounds[160];
-		bool held;
-		double v;
+	j->each = each;
+	for (unsigned i = 0; i < g->n; i++) {
+		const struct rs_bound *b = &g->b[i];
+		struct rs_val *of = figures_of(sr->run->rec, b->of);
 
-		if (!b)
-			continue;
-		k++;
-		if (!figure_value(sr, f, &v)) {
-			rs_val_put_bool(e, "passed", false);
-			if (each) {
-				rs_gate_bounds_text(e, bounds, sizeof(bounds));
-				snprintf(what, sizeof(what), "%s: %s has no "
-					 "%s", bounds, elem, f->name);
-			} else {
-				snprintf(what, sizeof(what), "%s was not "
-					 "recorded", f->name);
-				*only_each = false;
-			}
-			miss(sr, i, each, NULL, what);
-			continue;
-		}
-		held = (!b->min || v >= *b->min) && (!b->max || v <= *b->max);
-		rs_val_put_double(e, "value", v);
-		rs_val_put_bool(e, "passed", held);
-		if (held)
-			continue;
-		if (each) {
-			/* "latency.typical <= 20 usec each: lat[7] (a -> b)
-			 * has 31.2 usec" */
-			rs_gate_bounds_text(e, bounds, sizeof(bounds));
-			snprintf(what, sizeof(what), "%s: %s has %g %s",
-				 bounds, elem, v, f->unit);
-			miss(sr, i, true, b->min && v < *b->min ? "min" :
-			     "max", what);
-			continue;
-		}
-		*only_each = false;
-		if (b->min && v < *b->min) {
-			snprintf(what, sizeof(what), "%s is %g %s, below min %g",
-				 f->name, v, f->unit, *b->min);
-			miss(sr, i, false, "min", what);
-		}
-		if (b->max && v > *b->max) {
-			snprintf(what, sizeof(what), "%s is %g %s, above max %g",
-				 f->name, v, f->unit, *b->max);
-			miss(sr, i, false, "max", what);
-		}
+		rs_gate_judge(b, each ? elem : NULL, sr->figures, of,
+			      sr->gates, miss, j);
+		rs_val_free(of);
 	}
-	return k;
 }
 
 void rs_step_check_gates(struct rs_step_run *sr)
 {
 	const struct rs_step_common *c = sr->obj->data;
-	bool only_each = true;
-	size_t k;
+	struct step_judging j = { .sr = sr, .only_each = true };
 
 	/* A helper's run of the step (pingpong's answering side) has ops
 	 * of its own and records no figures. */
@@ -147,9 +134,59 @@ void rs_step_check_gates(struct rs_step_run *sr)
 	if (sr->run->node != RS_NODE_ANY && sr->obj->on != RS_NODE_ANY &&
 	    sr->obj->on != sr->run->node)
 		return;
-	sr->gates = rs_gate_entries(sr->obj);
-	k = judge(sr, c->gate, false, 0, &only_each);
-	if (c->gate->each)
-		judge(sr, c->gate->each, true, k, &only_each);
-	sr->each_missed = sr->result == RS_STEP_FAILED && only_each;
+	sr->gates = rs_val_arr();
+	judge(&j, c->gate, false);
+	judge(&j, c->gate->each, true);
+	sr->each_missed = sr->result == RS_STEP_FAILED && j.only_each;
+	/* A failure says more than a skip. */
+	if (j.skip && sr->result == RS_STEP_PASSED) {
+		sr->result = RS_STEP_SKIPPED;
+		snprintf(sr->why, sizeof(sr->why), "%s", j.skip_why);
+	}
+}
+
+/* --- the run's gates: ------------------------------------------------------- */
+
+struct run_judging {
+	struct rs_run *run;
+	bool missed;
+};
+
+static void run_miss(void *ctx, const struct rs_bound *b, const char *which,
+		     bool not_measured, const char *what)
+{
+	struct run_judging *j = ctx;
+
+	if (not_measured && b->missing_skip)
+		return;
+	j->missed = true;
+	rs_diag_error(&j->run->diag, rs_bound_loc(b, which), "gates: %s",
+		      what);
+}
+
+int rs_run_check_gates(struct rs_run *run)
+{
+	const struct rs_gate *g = run->s->gates;
+	struct run_judging j = { .run = run };
+	struct rs_record *rec = run->rec;
+	struct rs_val *figures, *arr;
+	const struct rs_val *totals;
+
+	if (!g || !rec)
+		return 0;
+	figures = rs_val_obj();
+	arr = rs_val_arr();
+	pthread_mutex_lock(&rec->lock);
+	totals = rs_val_get(rec->root, "counters");
+	if (totals)
+		rs_val_put(figures, "counters",
+			   rs_val_of(json_object_get(rs_val_json(totals))));
+	pthread_mutex_unlock(&rec->lock);
+	for (unsigned i = 0; i < g->n; i++)
+		rs_gate_judge(&g->b[i], NULL, figures, NULL, arr, run_miss, &j);
+	rs_val_free(figures);
+	pthread_mutex_lock(&rec->lock);
+	rs_val_put(rec->root, "gates", arr);
+	pthread_mutex_unlock(&rec->lock);
+	return j.missed ? RS_EXIT_FAILED : 0;
 }

@@ -427,6 +427,11 @@ void rs_run_teardown(struct rs_run *run);
 /* The steps, on libuv loops (steps_run.c): RS_EXIT_PASSED or
  * RS_EXIT_FAILED (reported), or RS_EXIT_CANTRUN. */
 int rs_steps_run(struct rs_run *run);
+/* After the steps: the scenario's `gates:` against the run's counter
+ * totals (the record root's `counters`), judged into the root's `gates`;
+ * RS_EXIT_FAILED when one missed (each named at its FILE:LINE:COL),
+ * else 0 (gates.c). */
+int rs_run_check_gates(struct rs_run *run);
 /* A dry run's steps: each one's dry_run op, in execution order (nested
  * ones after their parent), under a "steps" phase. */
 void rs_steps_dry_run(struct rs_run *run);

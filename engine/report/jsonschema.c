@@ -362,6 +362,60 @@ static struct rs_val *deviations_schema(void)
 	return o;
 }
 
+static void describe(struct rs_val *o, const char *text);
+
+/* A counter's bounds in a gate: (@ratio: a step's, which may compare
+ * with another step) or in the run's gates:. */
+static struct rs_val *counter_bound_schema(bool ratio)
+{
+	static const char *const numbers[] = {
+		"min", "max", "equals", "tolerance", "min_ratio", "max_ratio"
+	};
+	struct rs_val *o = typed("object"), *p, *m;
+
+	p = rs_val_put_obj(o, "properties");
+	for (size_t i = 0; i < RS_N(numbers); i++)
+		if (ratio || !strstr(numbers[i], "ratio"))
+			rs_val_put(p, numbers[i],
+				   or_param(typed("number")));
+	describe(rs_val_put(p, "equals_counter", typed("string")),
+		 "another counter's kernel name, in the same place: the "
+		 "two deltas must be equal (within tolerance)");
+	m = rs_val_put_obj(p, "missing");
+	describe(m, "a counter the device lacks: fail (the default) or "
+		 "skip the step");
+	m = rs_val_put_arr(m, "enum");
+	rs_val_push_str(m, "fail");
+	rs_val_push_str(m, "skip");
+	if (ratio)
+		describe(rs_val_put(p, "of", typed("string")),
+			 "the step min_ratio and max_ratio compare with");
+	rs_val_put_bool(o, "additionalProperties", false);
+	return o;
+}
+
+/* counters.NAME, counters.DEV/PORT.NAME, counters.DEV.NAME keys. */
+static void counter_keys(struct rs_val *o, bool ratio)
+{
+	struct rs_val *pp = rs_val_put_obj(o, "patternProperties");
+	struct rs_val *b = rs_val_put(pp, "^counters\\.",
+				      counter_bound_schema(ratio));
+
+	describe(b, "bounds on a counter's delta, by its kernel name (an "
+		 "fnmatch glob bounds each it matches): summed over the "
+		 "ports and devices that have it, or counters.DEV/PORT.NAME, "
+		 "counters.DEV.NAME for one");
+}
+
+static struct rs_val *run_gates_schema(void)
+{
+	struct rs_val *o = typed("object");
+
+	counter_keys(o, false);
+	rs_val_put_bool(o, "additionalProperties", false);
+	return o;
+}
+
 /* Descriptions of the fixed top-level fields; sections have their kind's
  * summary. */
 static const struct {
@@ -382,6 +436,9 @@ static const struct {
 			"with a reason: reported as skipped; --strict "
 			"makes them count" },
 	{ "requires", "what the device must support for the scenario to run" },
+	{ "gates", "bounds on the run's counter totals (from before the "
+		   "first step to after the last), judged after the steps: "
+		   "a miss fails the run" },
 	{ "nodes", "the processes of a run across hosts: each a name (id), "
 		   "the address the others reach it at (the first one's "
 		   "is the rendezvous) and its device; an object's node: "
@@ -428,6 +485,10 @@ static struct rs_val *field_schema(const cyaml_schema_field_t *f, bool top)
 	else if (f->value.type == CYAML_IGNORE &&
 		 !strcmp(f->key, "deviations"))
 		o = deviations_schema();
+	else if (f->value.type == CYAML_IGNORE && !strcmp(f->key, "gates"))
+		o = run_gates_schema();
+	else if (f->value.type == CYAML_IGNORE && !strcmp(f->key, "gate"))
+		o = ref_to(GATE_REF);
 	else
 		o = value_schema(&f->value);
 	if (!top)
@@ -485,8 +546,10 @@ struct rs_val *rs_jsonschema(void)
 	rs_val_put(defs, "step", step_schema());
 	p = rs_val_put(defs, "gate", fill_mapping(new_obj(), rs_gate_fields,
 						  false));
+	counter_keys(p, true);
 	describe(p, "bounds on the step's figures (usec, MB/s, Gb/s, Mpps, "
-		 "as in the run record): a figure out of them fails the step");
+		 "as in the run record) and counters' deltas: a figure out "
+		 "of them fails the step");
 	if (rs_val_check(o) < 0) {
 		rs_val_free(o);
 		return NULL;

@@ -183,7 +183,8 @@ static int record_init(struct rs_run *run, const char *file,
 		if (!rs_run_here(run, s->steps[i]))
 			continue;
 		e = rs_val_push_obj(plan);
-		gates = rs_gate_entries(s->steps[i]);
+		gates = rs_gate_entries(((const struct rs_step_common *)
+					 s->steps[i]->data)->gate);
 
 		rs_val_put_str(e, "no", s->steps[i]->no);
 		rs_val_put_str(e, "type", s->steps[i]->kind->name);
@@ -446,8 +447,13 @@ static int run_phases(struct rs_run *run, const struct rs_run_conf *o)
 		rs_nodes_fail(run, run->expect_unmet ? RS_EXIT_FAILED :
 			      RS_EXIT_CANTRUN, NULL);
 	t.steps = rs_now_ms();
-	if (!r && !rs_interrupted && !run->dry_run)
+	if (!r && !rs_interrupted && !run->dry_run) {
 		ret = rs_steps_run(run);
+		/* A step's failure says more than the run's totals. */
+		if (!rs_interrupted && rs_run_check_gates(run) &&
+		    ret == RS_EXIT_PASSED)
+			ret = RS_EXIT_FAILED;
+	}
 	else if (!r && !rs_interrupted)
 		rs_steps_dry_run(run);
 	else if (r)

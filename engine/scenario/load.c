@@ -710,7 +710,7 @@ static int check_objects(struct rs_scenario *s, struct idmap *ids,
 
 		if ((o->kind->check && o->kind->check(o, d) < 0) ||
 		    check_one_context(o, d) < 0 ||
-		    (o->kind->step && rs_gate_check(o, d) < 0)) {
+		    (o->kind->step && rs_gate_check(s, o, d) < 0)) {
 			ret = -EINVAL;
 			i += o->count ? o->count - o->elem - 1 : 0;
 		}
@@ -822,6 +822,10 @@ static int load(const char *path, const struct rs_doc *again,
 		r = check_objects(s, &ids, d);
 	if (!r)
 		r = rs_graph_plan(s, d);
+	if (!r)
+		r = rs_gate_check_of(s, d);
+	if (!r)
+		r = rs_run_gates_read(s, d, &s->gates);
 	if (!r)
 		r = rs_nodes_place(s, d);
 	if (!r)

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gate.h"
 #include "load_error.h"
 #include "params.h"
 #include "schema.h"
@@ -430,24 +429,6 @@ void rs_load_error_report(const struct rs_scenario *s,
 			/* Too many sections to list: the near ones only. */
 			rs_suggest_fmt(&sg, false, buf, sizeof(buf));
 			rs_diag_error(d, &target->loc, "unknown section '%s'%s",
-				      key, buf);
-			return;
-		}
-		/* A figure name: say which there are. */
-		if (v && v->type == CYAML_MAPPING &&
-		    (v->mapping.fields == rs_gate_fields ||
-		     v->mapping.fields == rs_gate_each_fields)) {
-			size_t o = rs_suggest_fmt(&sg, false, buf, sizeof(buf));
-
-			o += snprintf(buf + o, sizeof(buf) - o,
-				      " (expected one of: ");
-			rs_figure_names(buf + o, sizeof(buf) - o - 16);
-			/* each: is a gate's word, not a figure. */
-			if (v->mapping.fields == rs_gate_fields)
-				strcat(buf, "; or each");
-			strcat(buf, ")");
-			rs_diag_error(d, &target->loc, "%s%s%sunknown figure "
-				      "'%s'%s", who, path, path[0] ? ": " : "",
 				      key, buf);
 			return;
 		}

@@ -118,6 +118,7 @@ struct rs_scenario {
 	unsigned n_steps;
 	struct rs_matrix matrix; /* `matrix:`, --set applied */
 	struct rs_deviations deviations; /* its own `deviations:` */
+	struct rs_gate *gates;   /* `gates:`, on the run's counters; NULL */
 	struct rs_block *blocks; /* counted entries' ids and data copies */
 	/* `nodes:` as declared, while top->nodes is the expanded list
 	 * (node sets' elements one by one); put back to be freed. */

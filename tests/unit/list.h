@@ -110,6 +110,10 @@
 	X(gates, samples)                                                 \
 	X(gates, shown)                                                   \
 	X(gates, each)                                                    \
+	X(gate_counters, held)                                            \
+	X(gate_counters, missed)                                          \
+	X(gate_counters, not_measured)                                    \
+	X(gate_counters, run_gates)                                       \
 	X(stragglers, median)                                             \
 	X(stragglers, latency)                                            \
 	X(stragglers, ties_and_direction)                                 \
