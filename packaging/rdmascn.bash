@@ -177,6 +177,9 @@ _rdmascn()
 	--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
 		return 0 ;;
+	--counters)
+		COMPREPLY=($(compgen -W 'off errors all' -- "$cur"))
+		return 0 ;;
 	--junit|--deviations|--samples|--graph-out|--key-file)
 		_rdmascn_files
 		return 0 ;;
@@ -209,8 +212,8 @@ _rdmascn()
 	run)
 		opts='-s --set -d --device -n --dry-run --check-leaks --json
 			--junit --matrix --jobs --deviations --strict --samples
-			--graph-out --node --rendezvous --key-file --insecure -v --verbose
-			-q --quiet --color
+			--graph-out --counters --node --rendezvous --key-file
+			--insecure -v --verbose -q --quiet --color
 			--softroce -h --help' ;;
 	validate)
 		opts='-s --set -h --help' ;;

@@ -34,6 +34,7 @@ static const struct option run_long[] = {
 	{ "samples", required_argument, NULL, 'U' },
 	{ "jobs", required_argument, NULL, 'P' },
 	{ "graph-out", required_argument, NULL, 'G' },
+	{ "counters", required_argument, NULL, 'c' },
 	{ "softroce", no_argument, NULL, 'S' },
 	{ "node", required_argument, NULL, 'N' },
 	{ "rendezvous", required_argument, NULL, 'R' },
@@ -148,6 +149,16 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 		case 'G':
 			o->graph_out = optarg;
 			break;
+		case 'c':
+			/* errors and all record the same; all prints more. */
+			if (strcmp(optarg, "off") && strcmp(optarg, "errors") &&
+			    strcmp(optarg, "all"))
+				return rs_cmd_usage_error(cmd, "Unknown "
+					"--counters '%s': off, errors or all.",
+					optarg);
+			o->counters_off = !strcmp(optarg, "off");
+			o->counters_all = !strcmp(optarg, "all");
+			break;
 		case 'S':
 			break; /* handled by rs_softroce_maybe_reexec() */
 		case 'N':
@@ -208,6 +219,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	if (rs_text_opts_init(&o->text, o->out, o->color, o->text.quiet))
 		return rs_cmd_usage_error(cmd, "Unknown --color '%s': auto, "
 					  "always or never.", o->color);
+	o->text.counters_all = o->counters_all || rs_verbose;
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");

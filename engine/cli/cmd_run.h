@@ -21,6 +21,8 @@ struct run_opts {
 	const char *junit;
 	const char *samples;
 	const char *graph_out;   /* --graph-out FILE */
+	bool counters_off;       /* --counters=off */
+	bool counters_all;       /* --counters=all */
 	FILE *samples_f;         /* --samples, open for the whole run, its
 				  * header written: every cell adds to it */
 	unsigned jobs;           /* --jobs: cells at once, in processes */

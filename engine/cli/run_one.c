@@ -26,6 +26,7 @@ static void conf_of(const struct run_opts *o, const char *file,
 		.samples = o->samples_f,
 		.err = o->err,
 		.progress = o->text.progress,
+		.counters_off = o->counters_off,
 		.role = o->role,
 		.meet = o->meet,
 	};

@@ -128,6 +128,8 @@ struct rs_run {
 	/* An object's expect: create: fail did not hold (exit 1, not 3). */
 	bool expect_unmet;
 	uint64_t default_deadline_ms;
+	/* --counters=off: no port counter is read around the steps. */
+	bool counters_off;
 	/* > 0: every this many ms a running step says where it is
 	 * (RS_REC_PROGRESS), for a terminal's progress line. */
 	uint64_t progress_ms;

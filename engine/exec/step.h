@@ -235,6 +235,9 @@ struct rs_steps {
 	unsigned n_objs;
 	struct rs_wr_range ranges[RS_MAX_WR_RANGES];
 	_Atomic unsigned n_ranges;
+	/* The counter directories the steps read (counters.h); NULL:
+	 * --counters=off. */
+	struct rs_counters *ctrs;
 };
 
 enum rs_step_result {
@@ -311,6 +314,8 @@ struct rs_step_run {
 	 * the run fails but the other elements still run. */
 	bool each_missed;
 	struct rs_val *histogram;   /* of its latency samples */
+	struct rs_ctr_snap *ctrs;   /* its ports' counters, read before it
+				     * (top level only) */
 	void *rt;                   /* the type's, ops->rt_size bytes */
 	_Atomic bool over;          /* the loop closed (parallel joins) */
 };
@@ -333,6 +338,20 @@ struct rs_val *rs_step_figures(struct rs_step_run *sr);
 /* After a step passed: its figures against its gate (gates.c); a miss
  * fails it (only an each: one: each_missed too). */
 void rs_step_check_gates(struct rs_step_run *sr);
+/* --- step_counters.c ---------------------------------------------------- */
+
+/* Around a top-level step: read the counters of the ports its QPs use
+ * (none: nothing read), and after it the deltas into its figures as
+ * "counters".  Out of memory is a warning: the step goes on. */
+void rs_step_counters_begin(struct rs_step_run *sr);
+void rs_step_counters_end(struct rs_step_run *sr);
+/* Around the steps phase: every QP's port on this node into @s, and
+ * the deltas into the record's root "counters"; end also frees
+ * st->ctrs.  Nothing with run->counters_off.  0 or -ENOMEM. */
+struct rs_ctr_snap;
+int rs_steps_counters_begin(struct rs_steps *st, struct rs_ctr_snap *s);
+int rs_steps_counters_end(struct rs_steps *st, struct rs_ctr_snap *s);
+
 /* --- samples.c ------------------------------------------------------------ */
 
 /* A step's latency samples, @n of them in the order measured, in ns

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "counters.h"
 #include "exit.h"
 #include "step.h"
 #include "value.h"
@@ -179,6 +180,8 @@ void rs_step_execute(struct rs_step_run *sr)
 {
 	int r;
 
+	/* Before its clock starts: the read is not the step's time. */
+	rs_step_counters_begin(sr);
 	sr->t0 = rs_now_ms();
 	sr->result = RS_STEP_RUNNING;
 	if (!sr->ops || !sr->ops->start) {
@@ -238,6 +241,8 @@ run:
 over:
 	if (!sr->finished)
 		rs_step_finish(sr, sr->result);
+	/* The gate may name them. */
+	rs_step_counters_end(sr);
 	rs_step_check_gates(sr);
 	atomic_store(&sr->over, true);
 }
@@ -466,6 +471,7 @@ int rs_steps_run(struct rs_run *run)
 	const struct rs_obj *prev = NULL;
 	bool together = false;
 	struct rs_scenario *s = run->s;
+	struct rs_ctr_snap totals = { 0 };
 	struct rs_steps st;
 	char err[128];
 	int ret = RS_EXIT_PASSED, r;
@@ -480,6 +486,9 @@ int rs_steps_run(struct rs_run *run)
 		rs_steps_free(&st);
 		return RS_EXIT_CANTRUN;
 	}
+	if (rs_steps_counters_begin(&st, &totals))
+		rs_diag_warning(&run->diag, NULL, "the run's port counters were "
+			     "not read: out of memory");
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		struct rs_obj *o = s->steps[i];
 		struct rs_step_run *sr;
@@ -552,6 +561,9 @@ int rs_steps_run(struct rs_run *run)
 		rs_step_release(sr);
 		rs_free(sr);
 	}
+	if (rs_steps_counters_end(&st, &totals))
+		rs_diag_warning(&run->diag, NULL, "the run's port counters were "
+			     "not read: out of memory");
 	rs_steps_free(&st);
 	return ret;
 }

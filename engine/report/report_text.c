@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "counters.h"
 #include "escape.h"
 #include "figures.h"
 #include "gate.h"
@@ -363,6 +364,30 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 						       JSON_C_TO_STRING_PLAIN));
 }
 
+/* The counters that moved, a line each: the error ones, or with
+ * --counters=all (-v) every one.  The record has them all. */
+static void print_counters(struct text *t, const char *head,
+			   const struct rs_val *ctrs)
+{
+	if (!ctrs)
+		return;
+	json_object_object_foreach(rs_val_json(ctrs), where, per) {
+		json_object_object_foreach(per, name, j) {
+			uint64_t v = json_object_get_uint64(j);
+			bool error = rs_counter_is_error(name);
+			const char *unit = rs_counter_unit(name);
+
+			if (!v || (!error && !t->o.counters_all))
+				continue;
+			fprintf(out(t), "%s%s %s %llu%s%s%s\n", head,
+				rs_esc(where), rs_esc(name),
+				(unsigned long long)v, unit ? " " : "",
+				unit ? unit : "",
+				error && t->o.counters_all ? " (error)" : "");
+		}
+	}
+}
+
 static void print_step(struct text *t, const struct rs_val *e)
 {
 	const char *outcome = vtext(e, "outcome");
@@ -385,6 +410,9 @@ static void print_step(struct text *t, const struct rs_val *e)
 		fprintf(out(t), "  %llu wr", (unsigned long long)wrs);
 	if (figs) {
 		json_object_object_foreach(rs_val_json(figs), key, v) {
+			/* Lines of their own, below. */
+			if (!strcmp(key, "counters"))
+				continue;
 			fputs("  ", out(t));
 			print_figure(out(t), key, rs_val_of(v));
 		}
@@ -399,6 +427,7 @@ static void print_step(struct text *t, const struct rs_val *e)
 		rs_gate_result_text(rs_val_at(gates, i), text, sizeof(text));
 		fprintf(out(t), "  gate %s\n", text);
 	}
+	print_counters(t, "  counter ", rs_val_get(figs, "counters"));
 }
 
 struct out {
@@ -741,6 +770,8 @@ static int text_end_out(struct text *t, const struct rs_val *rec)
 		print_device_facts(t, rs_val_get(rec, "device_facts"));
 		print_node_misses(t, rec);
 		print_stragglers(t, rs_val_get(rec, "stragglers"));
+		print_counters(t, "counter   run ", rs_val_get(rec,
+							       "counters"));
 	}
 	/* An interrupted run's line is text_end's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&

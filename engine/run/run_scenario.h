@@ -35,6 +35,7 @@ struct rs_run_conf {
 	FILE *err;               /* advice beyond the record: stderr, or a
 				  * node's prefixed stream */
 	bool progress;           /* a running step says where it is */
+	bool counters_off;       /* --counters=off: none read */
 	struct rs_role role;     /* the node this process plays */
 	struct rs_nodes_conf meet; /* how it meets the others */
 };

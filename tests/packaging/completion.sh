@@ -59,7 +59,10 @@ expect "scdir scn.yaml scn2.yml" rdmascn -v validate --set a=1 sc
 expect "scdir scn.yaml scn2.yml" rdmascn plan -s x=y sc
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json sc
 expect "scdir scn.yaml scn2.yml scratch.txt" rdmascn run --json = sc
-expect "--color" rdmascn run --co
+expect "--color --counters" rdmascn run --co
+expect "--counters" rdmascn run --cou
+expect "all errors off" rdmascn run --counters =
+expect "off" rdmascn run --counters o
 expect "always auto" rdmascn run --color a
 expect "never" rdmascn run --color = n
 expect "pmix" rdmascn run --rendezvous p

@@ -49,6 +49,11 @@
 	X(flow_attr, errors)                                              \
 	X(devices, text_summary)                                          \
 	X(devices, text_all)                                              \
+	X(counters, deltas)                                               \
+	X(counters, lifespan)                                             \
+	X(counters, missing)                                              \
+	X(counters, alloc_fails)                                          \
+	X(counters, error_names)                                          \
 	X(leaks, devices)                                                 \
 	X(leaks, qps)                                                     \
 	X(leaks, mr_pd)                                                   \
