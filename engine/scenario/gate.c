@@ -274,6 +274,14 @@ static int read_words(const struct reader *rd, struct rs_bound *b,
 		const char *w = k->value ? k->value : "";
 		bool found = false;
 
+		if (!rd->obj && strstr(w, "ratio")) {
+			rs_diag_error(rd->d, &k->loc, "%s%s: %s: the run has "
+				      "no other run to compare with; a ratio "
+				      "belongs in a step's gate: (of: an "
+				      "earlier step)", pth, b->name, w);
+			r = -EINVAL;
+			continue;
+		}
 		if (!has_word(words, w)) {
 			struct rs_suggest sg;
 			char buf[256];

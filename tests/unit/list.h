@@ -119,6 +119,7 @@
 	X(gate_counters, missed)                                          \
 	X(gate_counters, not_measured)                                    \
 	X(gate_counters, run_gates)                                       \
+	X(gate_counters, equals_param)                                    \
 	X(stragglers, median)                                             \
 	X(stragglers, latency)                                            \
 	X(stragglers, ties_and_direction)                                 \

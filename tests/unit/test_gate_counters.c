@@ -317,3 +317,38 @@ TEST(gate_counters, run_gates)
 	CHECK_UINT(f.run.diag.errors, 0);
 	fix_close(&f);
 }
+
+static const char param_yaml[] =
+	"params: {iters: 2000}\n"
+	OBJECTS
+	"steps:\n"
+	"  - pingpong:\n"
+	"      id: lat\n"
+	"      qp: a\n"
+	"      peer: b\n"
+	"      local: ma\n"
+	"      peer_local: mb\n"
+	"      iterations: ${iters}\n"
+	"      gate: {counters.rdma_sends: {equals: \"${iters}\"}}\n";
+
+/* A param in a bound is the param's value: params are applied to the
+ * text before the gate is read. */
+TEST(gate_counters, equals_param)
+{
+	struct fix f;
+
+	fix_open(&f, param_yaml, 0);
+	counters(&f, "{\"rxe_a\": {\"rdma_sends\": 2000}}");
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_PASSED);
+	CHECK(rs_val_get_double(rs_val_at(f.sr.gates, 0), "equals") == 2000);
+	fix_close(&f);
+
+	fix_open(&f, param_yaml, 0);
+	counters(&f, "{\"rxe_a\": {\"rdma_sends\": 1999}}");
+	rs_step_check_gates(&f.sr);
+	CHECK_INT(f.sr.result, RS_STEP_FAILED);
+	CHECK(!strncmp(f.sr.why, "gate: counters.rdma_sends is 1999 (rxe_a "
+		       "1999), not 2000 (", 57));
+	fix_close(&f);
+}
