@@ -247,6 +247,28 @@ static void teardown_tc(const struct rs_val *rec, struct tc *t)
 	}
 }
 
+/* The run's gates: (on its counter totals), a testcase of their own:
+ * failed when one missed, the first miss its message. */
+static void gates_tc(const struct rs_val *rec, struct tc *t)
+{
+	const struct rs_val *gates = rs_val_get(rec, "gates");
+
+	*t = (struct tc){ .name = "gates", .gates = gates };
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		const struct rs_val *g = rs_val_at(gates, i);
+
+		if (json_object_get_boolean(rs_val_json(rs_val_get(g,
+								   "passed"))) ||
+		    json_object_get_boolean(rs_val_json(rs_val_get(g,
+								   "skipped"))))
+			continue;
+		t->result = TC_FAILED;
+		t->type = "failed";
+		rs_gate_result_text(g, t->message, sizeof(t->message));
+		return;
+	}
+}
+
 static bool step_ran(const struct rs_val *steps, const char *no)
 {
 	for (size_t k = 0; k < rs_val_len(steps); k++)
@@ -282,6 +304,11 @@ static int record_tcs(struct suite *s, const struct rs_val *rec,
 		if (step_ran(steps, rs_val_text(rs_val_at(plan, i), "no")))
 			continue;
 		unrun_tc(rec, rs_val_at(plan, i), &t, name, sizeof(name));
+		if ((ret = fn(s, &t, ctx)))
+			return ret;
+	}
+	if (rs_val_get(rec, "gates")) {
+		gates_tc(rec, &t);
 		if ((ret = fn(s, &t, ctx)))
 			return ret;
 	}

@@ -752,6 +752,18 @@ static int text_end(struct rs_reporter *r, const struct rs_val *rec)
 	return ret;
 }
 
+/* The run's gates: on its counter totals, each held or not, as a
+ * step's are shown under it. */
+static void print_run_gates(struct text *t, const struct rs_val *gates)
+{
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		char text[512];
+
+		rs_gate_result_text(rs_val_at(gates, i), text, sizeof(text));
+		fprintf(out(t), "run gate %s\n", rs_esc(text));
+	}
+}
+
 static int text_end_out(struct text *t, const struct rs_val *rec)
 {
 	const char *verdict = vtext(rec, "verdict");
@@ -772,6 +784,7 @@ static int text_end_out(struct text *t, const struct rs_val *rec)
 		print_stragglers(t, rs_val_get(rec, "stragglers"));
 		print_counters(t, "counter   run ", rs_val_get(rec,
 							       "counters"));
+		print_run_gates(t, rs_val_get(rec, "gates"));
 	}
 	/* An interrupted run's line is text_end's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&

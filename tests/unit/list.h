@@ -120,6 +120,7 @@
 	X(gate_counters, not_measured)                                    \
 	X(gate_counters, run_gates)                                       \
 	X(gate_counters, equals_param)                                    \
+	X(gate_counters, run_gates_shown)                                 \
 	X(stragglers, median)                                             \
 	X(stragglers, latency)                                            \
 	X(stragglers, ties_and_direction)                                 \

@@ -352,3 +352,58 @@ TEST(gate_counters, equals_param)
 		       "1999), not 2000 (", 57));
 	fix_close(&f);
 }
+
+/* The run's gates are shown: a line each above the verdict in the text
+ * report, and a testcase of their own in JUnit, failed by a miss. */
+TEST(gate_counters, run_gates_shown)
+{
+	struct rs_cell_result cell;
+	struct rs_reporter *r;
+	struct rs_val *rec;
+	char *text = NULL;
+	size_t len = 0;
+	struct fix f;
+	FILE *mem;
+
+	fix_open(&f, yaml, 1);
+	rec = rs_val_of(json_tokener_parse(
+		"{\"scenario\": {\"file\": \"gatec.yaml\"}, \"verdict\": "
+		"\"failed\", \"dry_run\": false, \"durations_ms\": {\"setup\": "
+		"0, \"steps\": 1, \"teardown\": 0, \"total\": 1}, \"objects\": "
+		"[], \"plan_steps\": [], \"steps\": [], \"counters\": "
+		"{\"mlx5_0/1\": {\"port_rcv_discards\": 3, "
+		"\"retry_exceeded_err\": 0}}}"));
+	CHECK(rec);
+	rs_val_put(f.rec.root, "counters", rs_val_of(json_object_get(
+		rs_val_json(rs_val_get(rec, "counters")))));
+	CHECK_INT(rs_run_check_gates(&f.run), RS_EXIT_FAILED);
+	rs_val_put(rec, "gates", rs_val_of(json_object_get(rs_val_json(
+		rs_val_get(f.rec.root, "gates")))));
+
+	mem = open_memstream(&text, &len);
+	CHECK(mem);
+	r = rs_report_text(mem, mem, NULL);
+	CHECK(r);
+	CHECK_INT(r->ops->end(r, rec), 0);
+	r->ops->free(r);
+	fclose(mem);
+	CHECK(strstr(text, "run gate counters.port_rcv_discards <= 0: 3 "
+		     "missed\nrun gate counters.retry_exceeded_err <= 0: 0 "
+		     "held\n"));
+	free(text);
+
+	text = NULL;
+	mem = open_memstream(&text, &len);
+	CHECK(mem);
+	cell = (struct rs_cell_result){ .record = rec, .human = "" };
+	CHECK_INT(rs_junit_write(mem, &cell, 1), 0);
+	fclose(mem);
+	CHECK(strstr(text, "name=\"gates\""));
+	CHECK(strstr(text, "<failure message=\"counters.port_rcv_discards "
+		     "&lt;= 0: 3 missed\""));
+	CHECK(strstr(text, "gate counters.retry_exceeded_err &lt;= 0: 0 "
+		     "held\n"));
+	free(text);
+	rs_val_free(rec);
+	fix_close(&f);
+}
