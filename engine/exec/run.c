@@ -5,15 +5,19 @@
  * what was created, whatever happened in between.
  */
 #include <endian.h>
+#include <stdio.h>
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "caps.h"
+#include "counters.h"
 #include "devices.h"
 #include "live.h"
+#include "macros.h"
 #include "requires.h"
 #include "run.h"
 #include "schema.h"
@@ -164,6 +168,26 @@ const struct rs_deviation *rs_run_deviation(const struct rs_run *run,
 	return NULL;
 }
 
+bool rs_dev_has_counter(const char *root, const char *dev, unsigned port,
+			const char *name)
+{
+	/* Where counters.c reads them: the port's PMA set and driver
+	 * set, the device's driver set; a name, not a value. */
+	static const char *const where[] = { "counters", "hw_counters" };
+	char path[512];
+
+	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (size_t i = 0; i < RS_N(where); i++) {
+		snprintf(path, sizeof(path), "%s/%s/ports/%u/%s/%s", root, dev,
+			 port, where[i], name);
+		if (!access(path, F_OK))
+			return true;
+	}
+	snprintf(path, sizeof(path), "%s/%s/hw_counters/%s", root, dev, name);
+	return !access(path, F_OK);
+}
+
 /* @ctx stands for @dev: does @dev have what `requires:` asks? */
 static bool requires_met(struct rs_run *run, struct rs_live *ctx,
 			 const struct rs_dev *dev)
@@ -206,6 +230,18 @@ static bool requires_met(struct rs_run *run, struct rs_live *ctx,
 		rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
 			      "%s: %s has no %s; requires.facts[%u])", o->name,
 			      dev->name, why, i);
+		ok = false;
+	}
+	for (unsigned i = 0; i < req->counters_count; i++) {
+		if (rs_dev_has_counter(RS_CTR_ROOT, dev->name, dev->port,
+				       req->counters[i]))
+			continue;
+		rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
+			      "%s: %s has no counter %s (requires.counters; "
+			      "not in %s/%s/ports/%u/counters, hw_counters "
+			      "nor %s/%s/hw_counters)", o->name, dev->name,
+			      req->counters[i], RS_CTR_ROOT, dev->name,
+			      dev->port, RS_CTR_ROOT, dev->name);
 		ok = false;
 	}
 	if (req->link_layer != RS_LL_ANY) {

@@ -434,6 +434,11 @@ int rs_steps_run(struct rs_run *run);
  * RS_EXIT_FAILED when one missed (each named at its FILE:LINE:COL),
  * else 0 (gates.c). */
 int rs_run_check_gates(struct rs_run *run);
+/* Has @dev a counter named @name, in @root's (RS_CTR_ROOT's)
+ * DEV/ports/PORT/counters, .../hw_counters or DEV/hw_counters?  The name
+ * only: requires.counters reads no value. */
+bool rs_dev_has_counter(const char *root, const char *dev, unsigned port,
+			const char *name);
 /* A dry run's steps: each one's dry_run op, in execution order (nested
  * ones after their parent), under a "steps" phase. */
 void rs_steps_dry_run(struct rs_run *run);

@@ -100,6 +100,11 @@ static const cyaml_schema_value_t bound_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct rs_fact_bound,
 			    bound_fields),
 };
+/* A counter's kernel name, as sysfs has it. */
+static const cyaml_schema_value_t counter_name_schema = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, 64),
+};
+
 static cyaml_schema_field_t requires_fields[] = {
 	RS_FIELD_FLAGS("qp_types", struct rs_requires, qp_types, rs_qp_type_bits),
 	CYAML_FIELD_FLAGS("features", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT,
@@ -111,6 +116,9 @@ static cyaml_schema_field_t requires_fields[] = {
 			     CYAML_UNLIMITED),
 	RS_FIELD_FLAGS("uniform", struct rs_requires, uniform,
 		       rs_uniform_bits),
+	CYAML_FIELD_SEQUENCE("counters", CYAML_FLAG_POINTER |
+			     CYAML_FLAG_OPTIONAL, struct rs_requires, counters,
+			     &counter_name_schema, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_END
 };
 

@@ -48,6 +48,10 @@ struct rs_requires {
 	struct rs_fact_bound *facts;
 	unsigned facts_count;
 	uint32_t uniform;    /* enum rs_uniform bits */
+	/* Counters every context's device must have (the kernel's names,
+	 * in its port's or its own sysfs counters directories). */
+	char **counters;
+	unsigned counters_count;
 };
 
 /* nodes[i]: a process of the run (`nodes:`), on a host of its own or

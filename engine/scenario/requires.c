@@ -40,10 +40,39 @@ static int bad(struct rs_diag *d, const struct rs_scenario *s, unsigned i,
 	return -EINVAL;
 }
 
+/* requires.counters: each a kernel name, which the run looks up in
+ * sysfs; a path or a glob would look elsewhere or match nothing. */
+static int check_counters(struct rs_scenario *s, struct rs_diag *d)
+{
+	const struct rs_requires *req = s->top->requires;
+	const struct rs_node *seq = rs_node_get(rs_node_get(s->doc.root,
+							    "requires"),
+						"counters");
+	int r = 0;
+
+	for (unsigned i = 0; req && i < req->counters_count; i++) {
+		const char *n = req->counters[i];
+
+		if (n[strspn(n, "abcdefghijklmnopqrstuvwxyz"
+			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
+			const struct rs_node *e = seq && i < seq->n ?
+						  seq->items[i] : seq;
+
+			rs_diag_error(d, e ? &e->loc : NULL,
+				      "requires.counters[%u]: '%s' is not a "
+				      "counter's name (the kernel's, as in "
+				      "/sys/class/infiniband/DEV/ports/PORT/"
+				      "counters)", i, n);
+			r = -EINVAL;
+		}
+	}
+	return r;
+}
+
 int rs_requires_check(struct rs_scenario *s, struct rs_diag *d)
 {
 	const struct rs_requires *req = s->top->requires;
-	int r = 0;
+	int r = check_counters(s, d);
 
 	for (unsigned i = 0; req && i < req->facts_count; i++) {
 		struct rs_fact_bound *b = &req->facts[i];

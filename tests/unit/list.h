@@ -121,6 +121,7 @@
 	X(gate_counters, run_gates)                                       \
 	X(gate_counters, equals_param)                                    \
 	X(gate_counters, run_gates_shown)                                 \
+	X(gate_counters, requires_lookup)                                 \
 	X(stragglers, median)                                             \
 	X(stragglers, latency)                                            \
 	X(stragglers, ties_and_direction)                                 \

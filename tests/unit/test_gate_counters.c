@@ -407,3 +407,27 @@ TEST(gate_counters, run_gates_shown)
 	rs_val_free(rec);
 	fix_close(&f);
 }
+
+/* requires.counters looks a name up where the counters are read: the
+ * port's counters/ and hw_counters/, the device's hw_counters/. */
+TEST(gate_counters, requires_lookup)
+{
+	char root[] = "/tmp/rdmascn-ctr-XXXXXX", cmd[1024];
+
+	CHECK(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/rxe_a/ports/1/hw_counters "
+		 "%s/rxe_a/hw_counters %s/mlx5_0/ports/1/counters && touch "
+		 "%s/rxe_a/ports/1/hw_counters/rdma_sends "
+		 "%s/rxe_a/hw_counters/dev_only "
+		 "%s/mlx5_0/ports/1/counters/port_xmit_data", root, root,
+		 root, root, root, root);
+	CHECK_INT(system(cmd), 0);
+	CHECK(rs_dev_has_counter(root, "rxe_a", 1, "rdma_sends"));
+	CHECK(rs_dev_has_counter(root, "rxe_a", 1, "dev_only"));
+	CHECK(!rs_dev_has_counter(root, "rxe_a", 2, "rdma_sends"));
+	CHECK(!rs_dev_has_counter(root, "rxe_a", 1, "port_xmit_data"));
+	CHECK(rs_dev_has_counter(root, "mlx5_0", 1, "port_xmit_data"));
+	CHECK(!rs_dev_has_counter(root, "rxe_a", 1, "../hw_counters"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CHECK_INT(system(cmd), 0);
+}
