@@ -253,7 +253,7 @@ static void gates_tc(const struct rs_val *rec, struct tc *t)
 {
 	const struct rs_val *gates = rs_val_get(rec, "gates");
 
-	*t = (struct tc){ .name = "gates", .gates = gates };
+	*t = (struct tc){ .name = "run gates", .gates = gates };
 	for (size_t i = 0; i < rs_val_len(gates); i++) {
 		const struct rs_val *g = rs_val_at(gates, i);
 

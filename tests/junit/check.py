@@ -20,7 +20,10 @@ against the run record of the same invocation, reading it back as CI does
   message; a step not run is skipped; a passed step has no result element;
 - an invalid run's set-up is an error whose message is the record's;
 - a step's gates (held or not) are its testcase's system-out, a line
-  "gate ..." each, naming the figure, in the record's order;
+  "gate ..." each, naming the figure, in the record's order; the run's
+  gates (the record's "gates") a testcase "run gates" (no id has a
+  space) before "teardown",
+  failed when one missed;
 - system-out holds the human report.
 Prints nothing and exits 0 when all hold; else says which and exits 1.
 """
@@ -52,6 +55,10 @@ def expected_cases(rec):
         if p["no"] not in ran:
             cases.append((step_name(p["no"], p["type"], p.get("id")),
                           "skipped"))
+    if "gates" in rec:
+        missed = any(not g.get("passed") and not g.get("skipped")
+                     for g in rec["gates"])
+        cases.append(("run gates", "failure" if missed else None))
     cases.append(("teardown", None))
     return cases
 
@@ -119,11 +126,14 @@ def check_suite(suite, rec, errs):
             counts[res] += 1
         s = steps.get(name)
         gates = (s or {}).get("gates", [])
+        if name == "run gates" and "gates" in nrec:
+            gates = nrec["gates"]
         so = case._elem.find("system-out")
         lines = (so.text or "").splitlines() if so is not None else []
         if len(lines) != len(gates) or not all(
                 ln.startswith("gate ") and g["figure"] in ln and
-                ln.endswith("held" if g.get("passed") else "missed")
+                ln.endswith("held" if g.get("passed") else
+                            "skipped" if g.get("skipped") else "missed")
                 for ln, g in zip(lines, gates)):
             errs.append("%s: %s: system-out %r for gates %r" %
                         (where, name, lines,

@@ -398,7 +398,7 @@ TEST(gate_counters, run_gates_shown)
 	cell = (struct rs_cell_result){ .record = rec, .human = "" };
 	CHECK_INT(rs_junit_write(mem, &cell, 1), 0);
 	fclose(mem);
-	CHECK(strstr(text, "name=\"gates\""));
+	CHECK(strstr(text, "name=\"run gates\""));
 	CHECK(strstr(text, "<failure message=\"counters.port_rcv_discards "
 		     "&lt;= 0: 3 missed\""));
 	CHECK(strstr(text, "gate counters.retry_exceeded_err &lt;= 0: 0 "
