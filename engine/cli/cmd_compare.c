@@ -472,7 +472,7 @@ static int check_glob(const struct rs_cmd *cmd, const char *opt,
 			return 0;
 	rs_figure_names(names, sizeof(names));
 	return rs_cmd_usage_error(cmd, "%s '%s' names no figure (figures: "
-				  "%s; counters.NAME).", opt, glob, names);
+				  "%s).", opt, glob, names);
 }
 
 static int parse_pct(const struct rs_cmd *cmd, const char *arg,

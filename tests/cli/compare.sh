@@ -151,13 +151,13 @@ usage() { # FIRST-STDERR-LINE ARGS...: a usage error, exit 2
 		fail "compare $*: want '$want', got: $(head -n 1 "$tmp/err")"
 }
 names="latency.min, latency.typical, latency.avg, latency.stdev, latency.p99, latency.p99.9, latency.max, throughput.messages, throughput.elapsed_ms, throughput.MB/s, throughput.Gb/s, throughput.Mpps"
-usage "--figure 'latncy.typical' names no figure (figures: $names; counters.NAME)." \
+usage "--figure 'latncy.typical' names no figure (figures: $names)." \
 	--figure latncy.typical "$dir/base.json" "$dir/base.json"
-usage "--tolerance 'throughput.mbs' names no figure (figures: $names; counters.NAME)." \
+usage "--tolerance 'throughput.mbs' names no figure (figures: $names)." \
 	-t 5,throughput.mbs=3 "$dir/base.json" "$dir/base.json"
 usage "--tolerance takes a percentage (0 or more), or FIGURE=PCT, not 'x'." \
 	-t latency.typical=x "$dir/base.json" "$dir/base.json"
-usage "--figure 'counters.' names no figure (figures: $names; counters.NAME)." \
+usage "--figure 'counters.' names no figure (figures: $names)." \
 	--figure counters. "$dir/base.json" "$dir/base.json"
 run 2 "$dir/base.json"
 
