@@ -5,7 +5,11 @@
  * and which way is better; exit 1 when a judged figure got worse by more
  * than its tolerance.  Judged are a step's headline figures (gate.h), or
  * those --figure names; --figure also leaves the others out.  The rows
- * are built first, then printed as text or JSON.
+ * are built first, then printed as text or JSON.  The ports' counters
+ * (figures.counters, and the run's at the root) come after, in a table
+ * of their own: informational, each that moved on either side with
+ * both values and the difference, judged only when --figure names it
+ * (counters.NAME, or counters.DEV/PORT.NAME): more is worse.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -40,6 +44,18 @@ struct focus {
 static bool named(const char *glob, const struct rs_figure_def *f)
 {
 	return !fnmatch(glob, f->name, 0);
+}
+
+/* Counter @name at @key: "counters.rxe_a/1.sent_pkts", or the same
+ * name on every port, "counters.sent_pkts" (as a gate names it). */
+static bool counter_named(const char *glob, const char *key,
+			  const char *name)
+{
+	char full[256], any[160];
+
+	snprintf(full, sizeof(full), "counters.%s.%s", key, name);
+	snprintf(any, sizeof(any), "counters.%s", name);
+	return !fnmatch(glob, full, 0) || !fnmatch(glob, any, 0);
 }
 
 /* Shown and judged: --figure names it, or (none given) any figure is
@@ -127,6 +143,119 @@ static bool figure(struct json_object *step, const struct rs_figure_def *f,
 		return false;
 	*ret = json_object_get_double(v);
 	return true;
+}
+
+/* Step @s's figures.counters (or a record's root counters), or NULL. */
+static struct json_object *counters_of(struct json_object *s, bool root)
+{
+	struct json_object *figs = s, *c;
+
+	if (!root && !json_object_object_get_ex(s, "figures", &figs))
+		return NULL;
+	if (!json_object_object_get_ex(figs, "counters", &c) ||
+	    !json_object_is_type(c, json_type_object))
+		return NULL;
+	return c;
+}
+
+static bool counter(struct json_object *ctrs, const char *key,
+		    const char *name, uint64_t *ret)
+{
+	struct json_object *k, *v;
+
+	if (!ctrs || !json_object_object_get_ex(ctrs, key, &k) ||
+	    !json_object_object_get_ex(k, name, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	*ret = json_object_get_uint64(v);
+	return true;
+}
+
+/* Counter @name at @key of step @step: a row when it moved on either
+ * side (or --figure names it); returns 1 when it regressed. */
+static unsigned counter_row(const char *step, const char *key,
+			    const char *name, struct json_object *oc,
+			    struct json_object *nc, const struct focus *fo,
+			    struct rs_val *rows)
+{
+	uint64_t o = 0, n = 0;
+	bool ho = counter(oc, key, name, &o), hn = counter(nc, key, name, &n);
+	bool judge = false, reg;
+	double tol = fo->tol, worse;
+	struct rs_val *r;
+
+	for (unsigned i = 0; i < fo->n_globs; i++)
+		judge |= counter_named(fo->globs[i], key, name);
+	for (unsigned i = fo->n_tols; i-- > 0;)
+		if (counter_named(fo->tols[i].glob, key, name)) {
+			tol = fo->tols[i].pct;
+			break;
+		}
+	/* --figure leaves out what it does not name, as for figures. */
+	if (fo->n_globs ? !judge : !o && !n)
+		return 0;
+	r = rs_val_push_obj(rows);
+	rs_val_put_str(r, "step", step);
+	rs_val_put_str(r, "at", key);
+	rs_val_put_str(r, "counter", name);
+	if (ho)
+		rs_val_put_u64(r, "old", o);
+	if (hn)
+		rs_val_put_u64(r, "new", n);
+	if (ho && hn)
+		rs_val_put_i64(r, "difference", (int64_t)(n - o));
+	rs_val_put_bool(r, "judged", judge);
+	if (!judge)
+		return 0;
+	rs_val_put_double(r, "tolerance_pct", tol);
+	/* Not in both: not measured, nothing to judge. */
+	if (!ho || !hn) {
+		rs_val_put_bool(r, "regressed", false);
+		return 0;
+	}
+	/* From 0, any count is worse than any tolerance. */
+	worse = o ? ((double)n - (double)o) / (double)o * 100 :
+		n ? INFINITY : 0;
+	reg = worse > tol;
+	if (o)
+		rs_val_put_double(r, "worse_pct", worse);
+	rs_val_put_bool(r, "regressed", reg);
+	return reg;
+}
+
+/* Every counter either side has, side by side. */
+static unsigned compare_counters(const char *step, struct json_object *oc,
+				 struct json_object *nc, const struct focus *fo,
+				 struct rs_val *rows)
+{
+	unsigned regressed = 0;
+	struct json_object *k;
+
+	if (oc) {
+		json_object_object_foreach(oc, key, per) {
+			json_object_object_foreach(per, name, v) {
+				(void)v;
+				regressed += counter_row(step, key, name, oc,
+							 nc, fo, rows);
+			}
+		}
+	}
+	if (!nc)
+		return regressed;
+	json_object_object_foreach(nc, key, per) {
+		json_object_object_foreach(per, name, v) {
+			struct json_object *ov;
+
+			(void)v;
+			/* Those old has too are done. */
+			if (oc && json_object_object_get_ex(oc, key, &k) &&
+			    json_object_object_get_ex(k, name, &ov))
+				continue;
+			regressed += counter_row(step, key, name, oc, nc, fo,
+						 rows);
+		}
+	}
+	return regressed;
 }
 
 /* "step 'lat'" or "step 2 (write)". */
@@ -240,11 +369,79 @@ static void print_rows(FILE *f, const struct rs_val *res)
 			rs_val_json(rs_val_at(rs_val_get(res, "unmatched"), i))));
 }
 
+static void put_count(FILE *f, const struct rs_val *r, const char *key)
+{
+	if (rs_val_get(r, key))
+		fprintf(f, " %12llu",
+			(unsigned long long)rs_val_get_u64(r, key));
+	else
+		fprintf(f, " %12s", "-");
+}
+
+/* The counters table: per step, each that moved, old, new and by how
+ * much. */
+static void print_counters(FILE *f, const struct rs_val *res)
+{
+	const struct rs_val *rows = rs_val_get(res, "counters");
+	const char *last = "";
+
+	if (rs_val_len(rows))
+		fprintf(f, "  %-34s %12s %12s %12s\n", "counter", "old", "new",
+			"difference");
+	for (size_t i = 0; i < rs_val_len(rows); i++) {
+		const struct rs_val *r = rs_val_at(rows, i);
+		const char *step = rs_val_get_str(r, "step");
+		const struct rs_val *d = rs_val_get(r, "difference");
+		char name[160];
+
+		if (strcmp(step, last))
+			fprintf(f, "%s\n", step);
+		last = step;
+		snprintf(name, sizeof(name), "%s %s", rs_val_get_str(r, "at"),
+			 rs_val_get_str(r, "counter"));
+		fprintf(f, "  %-34s", name);
+		put_count(f, r, "old");
+		put_count(f, r, "new");
+		if (d)
+			fprintf(f, " %+12lld", (long long)json_object_get_int64(
+				rs_val_json(d)));
+		else
+			fprintf(f, " %12s", "-");
+		if (!json_object_get_boolean(rs_val_json(rs_val_get(r,
+								"judged"))))
+			fputs("  not judged\n", f);
+		else
+			fprintf(f, "  tolerance %g%%%s\n",
+				rs_val_get_double(r, "tolerance_pct"),
+				json_object_get_boolean(rs_val_json(rs_val_get(
+					r, "regressed"))) ? "  REGRESSED" : "");
+	}
+}
+
 /* Each regression on stderr, naming the figure. */
 static void say_regressions(const struct rs_val *res)
 {
 	const struct rs_val *rows = rs_val_get(res, "figures");
+	const struct rs_val *ctrs = rs_val_get(res, "counters");
 
+	for (size_t i = 0; i < rs_val_len(ctrs); i++) {
+		const struct rs_val *r = rs_val_at(ctrs, i);
+
+		if (!json_object_get_boolean(rs_val_json(rs_val_get(r,
+							 "regressed"))))
+			continue;
+		fprintf(stderr, "rdmascn: compare: %s: counter %s %s "
+			"regressed: %llu -> %llu", rs_val_get_str(r, "step"),
+			rs_val_get_str(r, "at"), rs_val_get_str(r, "counter"),
+			(unsigned long long)rs_val_get_u64(r, "old"),
+			(unsigned long long)rs_val_get_u64(r, "new"));
+		if (rs_val_get(r, "worse_pct"))
+			fprintf(stderr, " (%.1f%% more, tolerance %g%%)\n",
+				rs_val_get_double(r, "worse_pct"),
+				rs_val_get_double(r, "tolerance_pct"));
+		else
+			fputs(" (from none)\n", stderr);
+	}
 	for (size_t i = 0; i < rs_val_len(rows); i++) {
 		const struct rs_val *r = rs_val_at(rows, i);
 
@@ -267,6 +464,9 @@ static int check_glob(const struct rs_cmd *cmd, const char *opt,
 {
 	char names[512];
 
+	/* Counters are the kernel's names: any may be in a record. */
+	if (!strncmp(glob, "counters.", 9) && glob[9])
+		return 0;
 	for (unsigned i = 0; i < RS_FIG_COUNT; i++)
 		if (named(glob, &rs_figures[i]))
 			return 0;
@@ -335,7 +535,7 @@ int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv)
 	};
 	struct json_object *old = NULL, *new = NULL, *steps;
 	struct focus fo = { .tol = DEFAULT_TOLERANCE };
-	struct rs_val *res = NULL, *rows, *unmatched;
+	struct rs_val *res = NULL, *rows, *unmatched, *ctr_rows;
 	unsigned regressed = 0;
 	bool json = false;
 	int c, ret = RS_EXIT_INVALID;
@@ -383,6 +583,7 @@ int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv)
 	rs_val_put_str(res, "new", argv[optind + 1]);
 	rs_val_put_double(res, "tolerance_pct", fo.tol);
 	rows = rs_val_put_arr(res, "figures");
+	ctr_rows = rs_val_put_arr(res, "counters");
 	unmatched = rs_val_put_arr(res, "unmatched");
 	json_object_object_get_ex(old, "steps", &steps);
 	for (size_t i = 0; i < json_object_array_length(steps); i++) {
@@ -398,7 +599,13 @@ int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv)
 			continue;
 		}
 		regressed += compare_step(os, ns, &fo, rows);
+		step_name(os, name, sizeof(name));
+		regressed += compare_counters(name, counters_of(os, false),
+					      counters_of(ns, false), &fo,
+					      ctr_rows);
 	}
+	regressed += compare_counters("run", counters_of(old, true),
+				      counters_of(new, true), &fo, ctr_rows);
 	rs_val_put_u64(res, "regressed", regressed);
 	if (rs_val_check(res) < 0) {
 		ret = rs_cmd_no_memory(cmd);
@@ -406,8 +613,10 @@ int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv)
 	}
 	if (json)
 		rs_val_write_json(stdout, res, true);
-	else
+	else {
 		print_rows(stdout, res);
+		print_counters(stdout, res);
+	}
 	say_regressions(res);
 	ret = regressed ? RS_EXIT_FAILED : RS_EXIT_PASSED;
 out:

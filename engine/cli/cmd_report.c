@@ -77,7 +77,10 @@ static int replay_each(const struct rs_val *doc, const struct rs_val *cells,
 /* Its text report on @f, its errors on stderr. */
 static struct rs_reporter *text_on(void *f)
 {
-	return rs_report_text(f, stderr, NULL);
+	/* rdmascn -v report: every counter that moved, as run -v. */
+	struct rs_text_opts o = { .counters_all = rs_verbose };
+
+	return rs_report_text(f, stderr, &o);
 }
 
 /* Its cell of the JUnit the results write, as run --junit does. */

@@ -9,7 +9,8 @@
 # throughput.MB/s) are judged, the others shown; --figure GLOB shows and
 # judges only what it names; -t GLOB=PCT gives figures their own
 # tolerance (the last that names one wins); a glob that names no figure
-# is refused; rates below 1 keep four significant digits.
+# is refused; rates below 1 keep four significant digits.  The ports'
+# counters come in a table of their own, judged only when named.
 set -u
 rdmascn=$1 schema=$2 checker=$3
 dir=$(dirname "$0")/records
@@ -156,7 +157,56 @@ usage "--tolerance 'throughput.mbs' names no figure (figures: $names)." \
 	-t 5,throughput.mbs=3 "$dir/base.json" "$dir/base.json"
 usage "--tolerance takes a percentage (0 or more), or FIGURE=PCT, not 'x'." \
 	-t latency.typical=x "$dir/base.json" "$dir/base.json"
+usage "--figure 'counters.' names no figure (figures: $names)." \
+	--figure counters. "$dir/base.json" "$dir/base.json"
 run 2 "$dir/base.json"
+
+# Counters: each that moved on either side, old, new and the difference,
+# for the step and the run; informational unless --figure names one
+# (counters.NAME on any port, or counters.DEV/PORT.NAME), then more is
+# worse, and from 0 any count is.
+mk ctr 'c = {"rxe0/1": {"sent_pkts": 2000, "rcvd_seq_err": 0, "link_downed": 0}}
+[s for s in r["steps"] if s.get("id") == "lat"][0]["figures"]["counters"] = c
+r["counters"] = {"rxe0/1": {"sent_pkts": 2004, "rcvd_seq_err": 0}}'
+mk ctr2 'c = {"rxe0/1": {"sent_pkts": 2010, "rcvd_seq_err": 3, "link_downed": 0}}
+[s for s in r["steps"] if s.get("id") == "lat"][0]["figures"]["counters"] = c
+r["counters"] = {"rxe0/1": {"sent_pkts": 2014, "rcvd_seq_err": 3}}'
+python3 "$checker" "$schema" "$tmp/ctr.json" 0 ||
+	fail "ctr.json (base.json with counters) is not a valid run record"
+run 0 "$tmp/ctr.json" "$tmp/ctr2.json"
+grep -q "^step 'lat'$" "$tmp/out" &&
+	grep -q '^  rxe0/1 sent_pkts  *2000  *2010  *+10  not judged$' "$tmp/out" &&
+	grep -q '^  rxe0/1 rcvd_seq_err  *0  *3  *+3  not judged$' "$tmp/out" &&
+	grep -q '^run$' "$tmp/out" &&
+	grep -q '^  rxe0/1 sent_pkts  *2004  *2014  *+10  not judged$' "$tmp/out" &&
+	! grep -q 'link_downed' "$tmp/out" && [ ! -s "$tmp/err" ] ||
+	fail "counters side by side: $(cat "$tmp/out" "$tmp/err")"
+run 1 --figure counters.rcvd_seq_err "$tmp/ctr.json" "$tmp/ctr2.json"
+grep -q "step 'lat': counter rxe0/1 rcvd_seq_err regressed: 0 -> 3 (from none)" "$tmp/err" &&
+	grep -q "run: counter rxe0/1 rcvd_seq_err regressed: 0 -> 3 (from none)" "$tmp/err" &&
+	[ "$(grep -c '^  ' "$tmp/out")" = 3 ] && ! grep -q sent_pkts "$tmp/out" ||
+	fail "--figure counters.rcvd_seq_err: $(cat "$tmp/out" "$tmp/err")"
+# 2000 -> 2010 is 0.5% more: within 1%, not within 0.1%.
+run 0 --figure 'counters.rxe0/1.sent_pkts' -t 1 "$tmp/ctr.json" "$tmp/ctr2.json"
+run 1 --figure 'counters.rxe0/1.sent_pkts' -t 'counters.*=0.1' "$tmp/ctr.json" "$tmp/ctr2.json"
+grep -q "step 'lat': counter rxe0/1 sent_pkts regressed: 2000 -> 2010 (0.5% more, tolerance 0.1%)" "$tmp/err" ||
+	fail "--figure counters.rxe0/1.sent_pkts -t 0.1: $(cat "$tmp/err")"
+run 0 -j "$tmp/ctr.json" "$tmp/ctr2.json"
+python3 - "$tmp/out" <<'PY' || fail "-j counters: $(head -c 400 "$tmp/out")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+rows = {(c["step"], c["at"], c["counter"]): c for c in r["counters"]}
+c = rows[("step 'lat'", "rxe0/1", "sent_pkts")]
+assert c["old"] == 2000 and c["new"] == 2010 and c["difference"] == 10, c
+assert not c["judged"] and "regressed" not in c, c
+assert rows[("run", "rxe0/1", "rcvd_seq_err")]["difference"] == 3, rows
+assert ("step 'lat'", "rxe0/1", "link_downed") not in rows, rows
+assert r["regressed"] == 0, r
+PY
+# A counter one record lacks: shown with '-', not judged as moved.
+run 0 --figure counters.sent_pkts "$dir/base.json" "$tmp/ctr2.json"
+grep -q '^  rxe0/1 sent_pkts  *-  *2010  *-  tolerance 5%$' "$tmp/out" ||
+	fail "a counter only in the new record: $(cat "$tmp/out")"
 
 [ $fails = 0 ] && echo "compare: all passed"
 [ $fails = 0 ]

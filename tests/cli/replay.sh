@@ -4,7 +4,8 @@
 # rxe0 (replay.yaml: every figure a core step records and passing gates;
 # negative_rnr.yaml; replay.yaml with a gate that misses; rnr's with a
 # --check-leaks -v entry of a leaked pd and mr, librdmacm's context and a
-# kind the kernel did not list, written by hand), beside the
+# kind the kernel did not list, written by hand; negative_rnr.yaml again
+# with the port counters, whose RNR error counters moved), beside the
 # text report and JUnit the run itself printed.  Told again, each record
 # gives the same text report byte for byte, the same errors on stderr,
 # and the same JUnit (the failed run's with its error line placed at the
@@ -19,7 +20,7 @@ fails=0
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-for r in replay:0 rnr:0 fail:1 leaks:3; do
+for r in replay:0 rnr:0 fail:1 leaks:3 counters:0; do
 	name=${r%:*} code=${r#*:}
 	python3 "$checker" "$schema" "$dir/$name.json" "$code" ||
 		fail "$name.json is not a valid run record"
@@ -80,6 +81,26 @@ for want in 'rkey 0x' 'bytes equal' 'split: 4 WRs a message, of 4096 B' \
 	'gate latency.typical <= 1e+06 usec: .* held'; do
 	grep -q -- "$want" "$tmp/replay.txt" || fail "replay: no '$want'"
 done
+
+# The port counters: under a step and after the run, the error ones
+# that moved (the RNR NAK's three); with -v every one that moved, the
+# error ones marked; JUnit's system-out has the text's lines.
+for want in '^  counter rxe0/1 rcvd_rnr_err 1$' '^  counter rxe0/1 send_rnr_err 1$' \
+	'^  counter rxe0/1 retry_rnr_exceeded_err 1$' '^counter   run rxe0/1 send_rnr_err 1$'; do
+	grep -q -- "$want" "$tmp/counters.txt" || fail "counters: no /$want/"
+done
+[ "$(grep -c 'counter' "$tmp/counters.txt")" = 6 ] ||
+	fail "counters: want the 6 error lines alone: $(grep counter "$tmp/counters.txt")"
+"$rdmascn" -v report "$dir/counters.json" >"$tmp/all.txt" ||
+	fail "-v report counters.json: exit $?"
+for want in '^  counter rxe0/1 rdma_sends 1$' '^  counter rxe0/1 rcvd_rnr_err 1 (error)$' \
+	'^counter   run rxe0/1 sent_pkts 4$'; do
+	grep -q -- "$want" "$tmp/all.txt" || fail "-v report counters: no /$want/"
+done
+grep -q 'counter .* 0$' "$tmp/all.txt" && fail "-v report counters: a counter that did not move"
+grep -q 'counter rxe0/1 rcvd_rnr_err 1' "$tmp/counters.xml" ||
+	fail "counters: not in JUnit's system-out"
+echo "ok the counters that moved, the error ones or with -v all"
 
 # A matrix document: each cell told again, in order.
 sed 's/^requires:/params: {size: {default: 64}}\nrequires:/; s/size: 64,/size: "${size}",/' \

@@ -37,6 +37,8 @@ expect 2 "plan takes one scenario file." plan a.yaml b.yaml
 expect 2 "nope.yaml: No such file or directory" validate nope.yaml
 expect 2 "Unexpected argument 'extra'." schema extra
 expect 2 "No scenario file given." graph
+expect 2 "Unknown --counters 'some': off, errors or all." run --counters some x.yaml
+expect 2 "Unknown --counters '': off, errors or all." run --counters= x.yaml
 expect 2 "Unknown option '--bogus'." graph --bogus x.yaml
 expect 0 "" --help
 expect 0 "" devices --help
