@@ -976,12 +976,17 @@ static void judge_one(struct judging *j)
 			       places);
 		} else {
 			rs_val_put_double(j->e, "other", x);
-			if (fabs(v - x) > b->tolerance) {
+			if (fabs(v - x) > b->tolerance && b->tolerance > 0) {
 				held = false;
 				missed(j, "equals_counter", false, "%s is "
 				       "%g%s, %s is %g: more than %g apart",
 				       j->name, v, wt, b->equals_counter, x,
 				       b->tolerance);
+			} else if (fabs(v - x) > 0 && b->tolerance == 0) {
+				held = false;
+				missed(j, "equals_counter", false, "%s is "
+				       "%g%s, %s is %g: not equal", j->name, v,
+				       wt, b->equals_counter, x);
 			}
 		}
 	}
