@@ -1062,7 +1062,7 @@ unsigned rs_gate_judge(const struct rs_bound *b, const char *elem,
 	char full[256];
 
 	if (!b->glob) {
-		j.e = put_entry(arr, b, elem);
+		j.e = put_entry(arr, b, elem != NULL);
 		judge_one(&j);
 		return j.missed;
 	}
@@ -1070,7 +1070,7 @@ unsigned rs_gate_judge(const struct rs_bound *b, const char *elem,
 	if (!rs_val_len(names)) {
 		/* A glob that matches nothing: as a name the device lacks,
 		 * so that a misspelt one is not silently held. */
-		j.e = put_entry(arr, b, elem);
+		j.e = put_entry(arr, b, elem != NULL);
 		judge_one(&j);
 	}
 	json_object_object_foreach(rs_val_json(names), name, v) {
@@ -1082,7 +1082,7 @@ unsigned rs_gate_judge(const struct rs_bound *b, const char *elem,
 			snprintf(full, sizeof(full), COUNTERS "%s", name);
 		j.name = full;
 		j.counter = name;
-		j.e = put_entry(arr, b, elem);
+		j.e = put_entry(arr, b, elem != NULL);
 		rs_val_put_str(j.e, "figure", full);
 		rs_val_put_str(j.e, "pattern", b->name);
 		judge_one(&j);

@@ -50,7 +50,7 @@ ok "held: sent_pkts $(rec '.steps[0].gates[0].value'), rcvd_pkts $(rec '.steps[0
 # Cannot hold: named, with port, value and bound, at the bound.
 scn missed "{counters.sent_pkts: {max: 0}}"
 expect missed 1 "$tmp/missed.yaml"
-has missed "$tmp/err" "missed.yaml:14:[0-9]+: step 'w': gate: counters.sent_pkts is [1-9][0-9]* \(rxe0/1 [1-9][0-9]*\), above max 0"
+has missed "$tmp/err" "missed.yaml:14:[0-9]+: step 1 \(stream\) 'w': gate: counters.sent_pkts is [1-9][0-9]* \(rxe0/1 [1-9][0-9]*\), above max 0"
 ok "missed: $(grep -m1 'gate:' "$tmp/err")"
 
 # Not measured: a named failure; with missing: skip, a skipped step.
