@@ -145,7 +145,7 @@ void rs_step_check_gates(struct rs_step_run *sr)
 	}
 }
 
-/* --- the run's gates: ------------------------------------------------------- */
+/* --- the run's gates: ----------------------------------------------------- */
 
 struct run_judging {
 	struct rs_run *run;

@@ -21,7 +21,7 @@
 #include "suggest.h"
 #include "value.h"
 
-/* --- the JSON Schema's view ------------------------------------------------ */
+/* --- the JSON Schema's view ----------------------------------------------- */
 
 /* Never loaded with: jsonschema.c walks it for the figures' names. */
 struct schema_bound {
@@ -85,7 +85,7 @@ void rs_figure_names(char *buf, size_t len)
 			      rs_figures[i].name);
 }
 
-/* --- reading ---------------------------------------------------------------- */
+/* --- reading -------------------------------------------------------------- */
 
 #define COUNTERS "counters."
 
@@ -696,7 +696,7 @@ int rs_gate_check_of(struct rs_scenario *s, struct rs_diag *d)
 	return r;
 }
 
-/* --- entries ---------------------------------------------------------------- */
+/* --- entries -------------------------------------------------------------- */
 
 static struct rs_val *put_entry(struct rs_val *arr, const struct rs_bound *b,
 				bool each)
@@ -748,7 +748,7 @@ struct rs_val *rs_gate_entries(const struct rs_gate *g)
 	return arr;
 }
 
-/* --- judging ---------------------------------------------------------------- */
+/* --- judging -------------------------------------------------------------- */
 
 /* Counter @name in @counters, summed over the places (or in @scope's):
  * false when no place has it.  Each place that has it goes into
@@ -1091,7 +1091,7 @@ unsigned rs_gate_judge(const struct rs_bound *b, const char *elem,
 	return j.missed;
 }
 
-/* --- text ------------------------------------------------------------------- */
+/* --- text ----------------------------------------------------------------- */
 
 static bool flag(const struct rs_val *e, const char *key)
 {
