@@ -541,6 +541,12 @@ int rs_steps_run(struct rs_run *run)
 			ret = RS_EXIT_CANTRUN;
 			stop = true;
 			fail_nodes(run, &st, o, sr);
+		} else if (sr->result == RS_STEP_SKIPPED && !sr->deviation) {
+			/* It cannot be what the file says here: neither can
+			 * the rest of the run. */
+			if (ret == RS_EXIT_PASSED)
+				ret = RS_EXIT_SKIPPED;
+			stop = true;
 		} else if (sr->result == RS_STEP_INTERRUPTED ||
 			   rs_interrupted) {
 			/* The caller says how the run ended. */

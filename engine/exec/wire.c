@@ -16,6 +16,7 @@
 #include <linux/capability.h>
 #include <math.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,8 +365,8 @@ static void netem_set(struct rtnl_qdisc *q, const struct rs_netem *n)
 	}
 }
 
-int rs_wire_netem_add(struct rs_run *run, const char *ifname,
-		      const struct rs_netem *n, char *err, size_t len)
+static int netem_add_locked(struct rs_run *run, const char *ifname,
+			    const struct rs_netem *n, char *err, size_t len)
 {
 	struct rs_wire *w = wire_get(run, err, len);
 	int ifindex = (int)if_nametoindex(ifname), r;
@@ -387,10 +388,10 @@ int rs_wire_netem_add(struct rs_run *run, const char *ifname,
 		return nl_errno(r);
 	}
 	if (h == RS_WIRE_HANDLE) {
-		snprintf(err, len, "%s already has a netem of rdmascn's (handle "
-			 "%x:), left by a run that was killed: remove it with "
-			 "`tc qdisc del dev %s root`", ifname, RS_WIRE_MAJOR,
-			 ifname);
+		snprintf(err, len, "%s already has a netem of rdmascn's "
+			 "(handle %x:), left by a run that was killed: remove "
+			 "it with `tc qdisc del dev %s root`", ifname,
+			 RS_WIRE_MAJOR, ifname);
 		return -EBUSY;
 	}
 	if (h) {
@@ -424,8 +425,8 @@ int rs_wire_netem_add(struct rs_run *run, const char *ifname,
 	return 0;
 }
 
-int rs_wire_netem_del(struct rs_run *run, const char *ifname, char *err,
-		      size_t len)
+static int netem_del_locked(struct rs_run *run, const char *ifname,
+			    char *err, size_t len)
 {
 	struct rs_wire *w = run->wire;
 	struct change *c = w ? change_at(w, ifname, CH_QDISC, false) : NULL;
@@ -459,8 +460,8 @@ int rs_wire_netem_del(struct rs_run *run, const char *ifname, char *err,
 	return 0;
 }
 
-int rs_wire_link_set(struct rs_run *run, const char *ifname, bool up,
-		     char *err, size_t len)
+static int link_set_locked(struct rs_run *run, const char *ifname, bool up,
+			   char *err, size_t len)
 {
 	struct rs_wire *w = wire_get(run, err, len);
 	struct rtnl_link *orig = NULL, *chg;
@@ -502,11 +503,49 @@ int rs_wire_link_set(struct rs_run *run, const char *ifname, bool up,
 	return 0;
 }
 
+/* Two impair steps of a parallel step may change the wire at once: one
+ * change at a time. */
+static pthread_mutex_t wire_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int rs_wire_netem_add(struct rs_run *run, const char *ifname,
+		      const struct rs_netem *n, char *err, size_t len)
+{
+	int r;
+
+	pthread_mutex_lock(&wire_lock);
+	r = netem_add_locked(run, ifname, n, err, len);
+	pthread_mutex_unlock(&wire_lock);
+	return r;
+}
+
+int rs_wire_netem_del(struct rs_run *run, const char *ifname, char *err,
+		      size_t len)
+{
+	int r;
+
+	pthread_mutex_lock(&wire_lock);
+	r = netem_del_locked(run, ifname, err, len);
+	pthread_mutex_unlock(&wire_lock);
+	return r;
+}
+
+int rs_wire_link_set(struct rs_run *run, const char *ifname, bool up,
+		     char *err, size_t len)
+{
+	int r;
+
+	pthread_mutex_lock(&wire_lock);
+	r = link_set_locked(run, ifname, up, err, len);
+	pthread_mutex_unlock(&wire_lock);
+	return r;
+}
+
 void rs_wire_undo_all(struct rs_run *run)
 {
 	struct rs_wire *w = run->wire;
 	char err[256];
 
+	pthread_mutex_lock(&wire_lock);
 	for (unsigned i = 0; w && i < w->n; i++) {
 		struct change *c = &w->ch[i];
 		int r;
@@ -514,13 +553,14 @@ void rs_wire_undo_all(struct rs_run *run)
 		if (!c->active)
 			continue;
 		r = c->kind == CH_QDISC ?
-		    rs_wire_netem_del(run, c->ifname, err, sizeof(err)) :
-		    rs_wire_link_set(run, c->ifname, true, err, sizeof(err));
+		    netem_del_locked(run, c->ifname, err, sizeof(err)) :
+		    link_set_locked(run, c->ifname, true, err, sizeof(err));
 		if (r) {
 			rs_diag_error(&run->diag, NULL, "teardown: %s", err);
 			run->teardown_failed = true;
 		}
 	}
+	pthread_mutex_unlock(&wire_lock);
 }
 
 int rs_wire_leaks(const struct rs_run *run, struct rs_val *list)
