@@ -69,23 +69,24 @@
 	  NO, false, NULL)                                                \
 	X(WIRE_NETDEV, "wire", "netdev", TEXT, NULL, 0, "netdev ", "", NO, \
 	  false, "the netdev under the context's port")                  \
-	X(WIRE_LOSS, "wire", "loss_pct", NUMBER, "%", 3, ": loss ", "%",   \
-	  NO, false, NULL)                                                \
-	X(WIRE_DELAY, "wire", "delay_ms", NUMBER, "ms", 3, ", delay ",     \
+	X(NETEM_LOSS, "netem", "loss_pct", NUMBER, "%", 2, "netem loss ",  \
+	  "%", NO, false, NULL)                                           \
+	X(NETEM_DELAY, "netem", "delay_ms", NUMBER, "ms", 3, ", delay ",   \
 	  " ms", NO, false, NULL)                                         \
-	X(WIRE_JITTER, "wire", "jitter_ms", NUMBER, "ms", 3, ", jitter ",  \
+	X(NETEM_JITTER, "netem", "jitter_ms", NUMBER, "ms", 3, " jitter ", \
 	  " ms", NO, false, NULL)                                         \
-	X(WIRE_REORDER, "wire", "reorder_pct", NUMBER, "%", 3,             \
+	X(NETEM_REORDER, "netem", "reorder_pct", NUMBER, "%", 2,           \
 	  ", reorder ", "%", NO, false, NULL)                             \
-	X(WIRE_DUPLICATE, "wire", "duplicate_pct", NUMBER, "%", 3,         \
+	X(NETEM_DUPLICATE, "netem", "duplicate_pct", NUMBER, "%", 2,       \
 	  ", duplicate ", "%", NO, false, NULL)                           \
-	X(WIRE_CORRUPT, "wire", "corrupt_pct", NUMBER, "%", 3,             \
+	X(NETEM_CORRUPT, "netem", "corrupt_pct", NUMBER, "%", 2,           \
 	  ", corrupt ", "%", NO, false, NULL)                             \
-	X(WIRE_STATE, "wire", "state", TEXT, NULL, 0, " ", "", NO, false,  \
-	  "link: the state it was set to")                                \
-	X(WIRE_EVENT_MS, "wire", "event_ms", NUMBER, "ms", 1,              \
+	X(LINK_STATE, "link", "state", TEXT, NULL, 0, "link ", "", NO,     \
+	  false, "the state the netdev was set to")                      \
+	X(LINK_EVENT_MS, "link", "event_ms", NUMBER, "ms", 1,              \
 	  ", the port's event after ", " ms", NO, false,                  \
-	  "link: from the change to the port's asynchronous event")       \
+	  "from the change to the port's asynchronous event (0: the port "\
+	  "was in that state already)")                                   \
 	X(TT_QP, "transport_timeout", "qp", ID, NULL, 0,                   \
 	  "transport timeout of qp '", "'", NO, false, NULL)              \
 	X(TT_TIMEOUT, "transport_timeout", "timeout", COUNT, NULL, 0,      \
@@ -101,10 +102,13 @@
 #define RS_FIGURE_GROUP_MAP(X)                                            \
 	X("split", "a message longer than max_msg_sz went as this many "   \
 	  "chained WRs (write, read, send)")                              \
-	X("wire", "impair and link: the netdev changed and how")          \
+	X("wire", "impair and link: the netdev they change")              \
+	X("netem", "impair: what netem does to the netdev's packets (0: "  \
+	  "not asked for)")                                               \
+	X("link", "link: the netdev down or up, and its port's event")    \
 	X("transport_timeout", "impair: when a request nobody "          \
 	  "acknowledges ends with retry_exc_err, for the first RC QP on "  \
-	  "the context")
+	  "the context that has such an end (not with retry_cnt 7 on rxe)")
 
 enum rs_figure_type {
 	RS_FIGT_UNIT,            /* the group's unit, a constant string */

@@ -133,8 +133,8 @@ static void impair_stop(struct rs_step_run *sr)
 	unimpair(sr);
 }
 
-/* The first RC QP ready to send on @ctx: when a request nobody
- * acknowledges fails there (what a blackhole shows). */
+/* The first RC QP ready to send on @ctx whose requests have an end:
+ * when one nobody acknowledges fails there (what a blackhole shows). */
 static void put_timeout(struct rs_step_run *sr, struct ibv_context *ctx)
 {
 	struct rs_steps *st = sr->st;
@@ -152,36 +152,33 @@ static void put_timeout(struct rs_step_run *sr, struct ibv_context *ctx)
 				 IBV_QP_RETRY_CNT, &ia) ||
 		    a.qp_state != IBV_QPS_RTS)
 			continue;
+		ms = rs_transport_timeout_ms(a.timeout, a.retry_cnt,
+					     rs_wire_jiffy_ms());
+		/* Retrying for ever (retry_cnt 7 on rxe, timeout 0): a
+		 * blackhole never ends it, there is nothing to expect. */
+		if (ms < 0)
+			continue;
 		f = rs_val_put_obj(rs_step_figures(sr), "transport_timeout");
 		rs_val_put_str(f, "qp", q->l->obj->id);
 		rs_val_put_u64(f, "timeout", a.timeout);
 		rs_val_put_u64(f, "retry_cnt", a.retry_cnt);
-		ms = rs_transport_timeout_ms(a.timeout, a.retry_cnt,
-					     rs_wire_jiffy_ms());
-		/* Without an end (retry_cnt 7 on rxe, timeout 0): none. */
-		if (ms >= 0)
-			rs_val_put_double(f, "expected_ms", ms);
+		rs_val_put_double(f, "expected_ms", ms);
 		return;
 	}
 }
 
-static void put_netem(struct rs_val *f, const struct rs_netem *n)
+/* Every knob, 0 where not asked for: a record's figures are all there. */
+static void put_netem(struct rs_step_run *sr, const struct rs_netem *n)
 {
-	if (n->loss)
-		rs_val_put_double(f, "loss_pct", rs_wire_prob_pct(n->loss));
-	if (n->delay_us)
-		rs_val_put_double(f, "delay_ms", n->delay_us / 1000.0);
-	if (n->jitter_us)
-		rs_val_put_double(f, "jitter_ms", n->jitter_us / 1000.0);
-	if (n->reorder)
-		rs_val_put_double(f, "reorder_pct",
-				  rs_wire_prob_pct(n->reorder));
-	if (n->duplicate)
-		rs_val_put_double(f, "duplicate_pct",
-				  rs_wire_prob_pct(n->duplicate));
-	if (n->corrupt)
-		rs_val_put_double(f, "corrupt_pct",
-				  rs_wire_prob_pct(n->corrupt));
+	struct rs_val *f = rs_val_put_obj(rs_step_figures(sr), "netem");
+
+	rs_val_put_double(f, "loss_pct", rs_wire_prob_pct(n->loss));
+	rs_val_put_double(f, "delay_ms", n->delay_us / 1000.0);
+	rs_val_put_double(f, "jitter_ms", n->jitter_us / 1000.0);
+	rs_val_put_double(f, "reorder_pct", rs_wire_prob_pct(n->reorder));
+	rs_val_put_double(f, "duplicate_pct",
+			  rs_wire_prob_pct(n->duplicate));
+	rs_val_put_double(f, "corrupt_pct", rs_wire_prob_pct(n->corrupt));
 }
 
 /* The nested steps that run here, ready to start one by one. */
@@ -220,16 +217,15 @@ static int impair_start(struct rs_step_run *sr)
 {
 	const struct rs_step_impair *s = sr->obj->data;
 	struct impair_rt *rt = sr->rt;
-	struct rs_val *fig;
 	struct rs_live *ctx;
 	char err[512];
 	int r;
 
-	r = rs_step_netdev(sr, s->context, &ctx, &fig, rt->ifname,
+	r = rs_step_netdev(sr, s->context, &ctx, rt->ifname,
 			   sizeof(rt->ifname));
 	if (r)
 		return r;
-	put_netem(fig, &s->netem);
+	put_netem(sr, &s->netem);
 	put_timeout(sr, rs_as_context(ctx));
 	if (!s->steps_count) {
 		/* Without its own deadline it gets the default on top. */

@@ -24,6 +24,7 @@ static const cyaml_schema_field_t impair_fields[] = {
 	RS_FIELD_STR("corrupt", S, corrupt),
 	RS_FIELD_STR("corrupt_correlation", S, corrupt_correlation),
 	RS_FIELD_UINT("limit", S, limit),
+	RS_FIELD_STR("rate", S, rate),
 	RS_FIELD_UINT("duration_ms", S, duration_ms),
 	CYAML_FIELD_SEQUENCE("steps", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
 			     S, steps, &rs_step_entry_schema, 1,
@@ -103,6 +104,13 @@ static int impair_check(struct rs_obj *obj, struct rs_diag *d)
 		 &n->corrupt_corr);
 	if (r)
 		return -EINVAL;
+	/* Named rather than unknown: a user of tc expects it. */
+	if (s->rate) {
+		rs_obj_error(d, obj, "rate", "netem's rate cannot be set here: "
+			     "libnl-route-3 has no setter for it "
+			     "(docs/impairments.md)");
+		return -EINVAL;
+	}
 	n->gap = s->gap;
 	n->limit = s->limit;
 	/* A correlation without its probability, jitter without delay:
@@ -152,6 +160,6 @@ const struct rdmascn_kind rs_step_kind_impair = {
 	.children_offset = offsetof(S, steps),
 	.children_count_offset = offsetof(S, steps_count),
 	.step_ops = &rs_step_ops_impair,
-	.figures = RDMASCN_FIGURES("wire", "transport_timeout"),
+	.figures = RDMASCN_FIGURES("wire", "netem", "transport_timeout"),
 };
 #undef S

@@ -26,7 +26,8 @@ static void link_progress(struct rs_step_run *sr)
 
 	if (!atomic_load(&sr->port_seen))
 		return;
-	rs_val_put_double(rt->fig, "event_ms", sr->port_seen_ms - rt->t_change);
+	rs_val_put_double(rt->fig, "event_ms",
+			  sr->port_seen_ms - rt->t_change);
 	rs_step_pass(sr);
 }
 
@@ -41,10 +42,11 @@ static int link_start(struct rs_step_run *sr)
 	char err[512];
 	int r;
 
-	r = rs_step_netdev(sr, s->context, &l, &rt->fig, rt->ifname,
+	r = rs_step_netdev(sr, s->context, &l, rt->ifname,
 			   sizeof(rt->ifname));
 	if (r)
 		return r;
+	rt->fig = rs_val_put_obj(rs_step_figures(sr), "link");
 	rs_val_put_str(rt->fig, "state", up ? "up" : "down");
 	ctx = rs_as_context(l);
 	/* Set to the state it is in, the port says nothing: no wait. */
@@ -53,6 +55,7 @@ static int link_start(struct rs_step_run *sr)
 		rs_step_warn(sr, "state", "the port of '%s' is %s already: "
 			     "no event to wait for", s->context,
 			     ibv_port_state_str(pa.state));
+		rs_val_put_double(rt->fig, "event_ms", 0);
 		rs_step_pass(sr);
 		return 0;
 	}

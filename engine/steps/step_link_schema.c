@@ -29,6 +29,6 @@ const struct rdmascn_kind rs_step_kind_link = {
 	.refs = link_refs,
 	.step = true,
 	.step_ops = &rs_step_ops_link,
-	.figures = RDMASCN_FIGURES("wire"),
+	.figures = RDMASCN_FIGURES("wire", "link"),
 };
 #undef S

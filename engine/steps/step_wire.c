@@ -9,8 +9,7 @@
 #include "value.h"
 
 int rs_step_netdev(struct rs_step_run *sr, const char *ctx_id,
-		   struct rs_live **ret_ctx, struct rs_val **ret_fig,
-		   char *ret_ifname, size_t len)
+		   struct rs_live **ret_ctx, char *ret_ifname, size_t len)
 {
 	struct rs_live *l = rs_live_find(sr->run, ctx_id);
 	struct rs_dev *dev = l ? rs_as_dev(l) : NULL;
@@ -25,8 +24,8 @@ int rs_step_netdev(struct rs_step_run *sr, const char *ctx_id,
 	if (!rs_wire_admin(why, sizeof(why)))
 		return rs_step_skip(sr, "%s (netdev %s of %s)", why,
 				    ret_ifname, dev->name);
-	*ret_fig = rs_val_put_obj(rs_step_figures(sr), "wire");
-	rs_val_put_str(*ret_fig, "netdev", ret_ifname);
+	rs_val_put_str(rs_val_put_obj(rs_step_figures(sr), "wire"), "netdev",
+		       ret_ifname);
 	*ret_ctx = l;
 	return 0;
 }

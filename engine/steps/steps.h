@@ -303,6 +303,7 @@ struct rs_step_impair {
 	char *corrupt, *corrupt_correlation;
 	uint32_t gap;
 	uint32_t limit;
+	char *rate;              /* refused: libnl-route-3 cannot set it */
 	uint64_t duration_ms;
 	struct rs_step_entry *steps;
 	unsigned steps_count;
@@ -324,14 +325,12 @@ struct rs_step_link {
 
 struct rs_step_run;
 struct rs_live;
-struct rs_val;
 /* The netdev under context @ctx_id's port (step_wire.c): 0 with its
- * name, the context and the "wire" figures, its netdev put; or the step
+ * name and the context, the "wire" figure put; or the step
  * ended: skipped where netem cannot reach the device's traffic or this
  * process lacks CAP_NET_ADMIN (-EOPNOTSUPP), failed (-EIO). */
 int rs_step_netdev(struct rs_step_run *sr, const char *ctx_id,
-		   struct rs_live **ret_ctx, struct rs_val **ret_fig,
-		   char *ret_ifname, size_t len);
+		   struct rs_live **ret_ctx, char *ret_ifname, size_t len);
 
 static const cyaml_strval_t rs_qp_state_names[] = {
 	{ "reset", IBV_QPS_RESET }, { "init", IBV_QPS_INIT },

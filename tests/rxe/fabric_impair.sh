@@ -12,7 +12,7 @@ fab=$2/fabric
 . "$(dirname "$0")/lib.sh"
 
 t_all=$SECONDS
-trap 'veth_rxe_down; tc qdisc del dev veth2 root 2>/dev/null; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+trap 'veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 veth_rxe_up || fail "could not set up the veth pair and rxe_a, rxe_b"
 
 # No netem on veth2 now: a run left none.
@@ -30,8 +30,10 @@ expect "loss.yaml" 0 "$fab/loss.yaml"
 no_netem "loss.yaml"
 retries=$(($(hw rxe_a completer_retry_err) - retry0))
 [ $retries -gt 0 ] || fail "loss.yaml: rxe_a's completer_retry_err did not move under 2% loss"
-[ "$(rec '[.steps[] | select(.id == "lossy") | .figures.wire |
-	   .netdev == "veth2" and (.loss_pct - 2 | fabs) < 0.001] | all')" = true ] ||
+[ "$(rec '[.steps[] | select(.id == "lossy") | .figures |
+	   .wire.netdev == "veth2" and (.netem.loss_pct - 2 | fabs) < 0.001
+	   and .netem.delay_ms == 0 and .transport_timeout == null] |
+	  . == [true]')" = true ] ||
 	fail "loss.yaml: the impair step's figures: $(rec -c '.steps[] | select(.id == "lossy")')"
 ok "loss.yaml: 2% loss on veth2, the stream passed, completer_retry_err +$retries, no netem left"
 
@@ -56,7 +58,30 @@ expect "link_flap.yaml" 0 "$fab/link_flap.yaml"
 [ "$(cat /sys/class/net/veth2/operstate)" = up ] || fail "link_flap.yaml: veth2 is left $(cat /sys/class/net/veth2/operstate)"
 ok "link_flap.yaml: port error and port active on ca recorded, veth2 up, the write after passed"
 
-# 4. A signal mid-impairment: the netem is on while the stream runs, and
+# 4. For a time, every knob: what tc reads back is what the file asked
+# (libnl's units), and it is gone after.
+dur=$(dirname "$0")/scn/impair_duration.yaml
+"$rdmascn" run --check-leaks --json "$tmp/rec.json" "$dur" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+q=
+for i in $(seq 1 100); do
+	q=$(tc qdisc show dev veth2 | grep "netem 5253:") && break
+	sleep 0.05
+done
+wait $pid
+rc=$?
+[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "impair_duration: exit $rc"; }
+keep_rec "$tmp/rec.json" 0 "impair_duration"
+for want in "limit 500" "delay 10ms  1ms" "loss 1% 25%" "duplicate 0.5%" \
+	    "reorder 5%" "corrupt 0.1%" "gap 2"; do
+	case "$q" in *"$want"*) ;; *) fail "impair_duration: tc shows '$q', no '$want'" ;; esac
+done
+no_netem "impair_duration"
+[ "$(rec '.steps[0].duration_ms >= 1500 and .steps[0].outcome == "passed"')" = true ] ||
+	fail "impair_duration: $(rec -c '.steps[0]')"
+ok "impair for 1500 ms: tc read back '$q', gone after"
+
+# 5. A signal mid-impairment: the netem is on while the stream runs, and
 # gone after the interrupted run, torn down cleanly.
 for sig in INT TERM; do
 	run_bg ab --check-leaks "$fab/loss.yaml" --set iters=100000000
@@ -72,7 +97,7 @@ for sig in INT TERM; do
 	ok "SIG$sig mid-impairment: exit $rc, the netem gone, torn down cleanly"
 done
 
-# 5. Without CAP_NET_ADMIN the impair step is skipped (77), naming it.
+# 6. Without CAP_NET_ADMIN the impair step is skipped (77), naming it.
 setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
 	"$rdmascn" run "$fab/loss.yaml" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -82,7 +107,7 @@ grep -q "loss.yaml:[0-9]*:[0-9]*: .*needs CAP_NET_ADMIN .*(netdev veth2 of rxe_a
 no_netem "no CAP_NET_ADMIN"
 ok "no CAP_NET_ADMIN: skipped (77): $(grep -m1 CAP_NET_ADMIN "$tmp/err")"
 
-# 6. A root qdisc that is not the kernel's default is not replaced: the
+# 7. A root qdisc that is not the kernel's default is not replaced: the
 # step cannot run (3), naming it; ours left by a killed run, likewise.
 tc qdisc add dev veth2 root handle 1: prio || fail "tc qdisc add prio"
 run_scn "$tmp/out" "$tmp/err" "$fab/loss.yaml"
