@@ -155,7 +155,14 @@ void rs_async_events(struct rs_step_run *sr, struct rs_live *l,
 			rs_val_put_str(ev, "event", ibv_event_type_str(t));
 			rs_val_put_str(ev, "on", what);
 			rs_val_put_str(ev, "context", l->obj->id);
-			if (tolerated)
+			/* Which step's loop read it: a replay puts it where
+			 * the run printed it, before that step's line. */
+			rs_val_put_str(ev, "step", sr->no);
+			/* A link step's doing, or what a step expecting
+			 * errors brought on itself. */
+			if (link)
+				rs_val_put_bool(ev, "provoked", true);
+			else if (tolerated)
 				rs_val_put_bool(ev, "tolerated", true);
 			rs_record_add(sr->run->rec, RS_REC_EVENT,
 				      sr->run->rec->events, ev);

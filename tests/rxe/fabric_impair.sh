@@ -52,7 +52,7 @@ ok "blackhole.yaml: retry_exc_err after $took ms (expected within ~$exp_ms ms), 
 
 # 3. link_flap: both port events recorded as provoked, a write after.
 expect "link_flap.yaml" 0 "$fab/link_flap.yaml"
-[ "$(rec '[.events[] | select(.context == "ca" and .tolerated) | .event] |
+[ "$(rec '[.events[] | select(.context == "ca" and .provoked) | .event] |
 	  index("port error") != null and index("port active") != null')" = true ] ||
 	fail "link_flap.yaml: the events: $(rec -c '.events')"
 [ "$(cat /sys/class/net/veth2/operstate)" = up ] || fail "link_flap.yaml: veth2 is left $(cat /sys/class/net/veth2/operstate)"
