@@ -439,6 +439,7 @@ static void fail_nodes(struct rs_run *run, struct rs_steps *st,
 	snprintf(msg, sizeof(msg), "%s: %.300s", st->labels[o->index],
 		 sr->why);
 	run->nodes->fail(run, sr->result == RS_STEP_FAILED ? RS_EXIT_FAILED :
+		      sr->result == RS_STEP_SKIPPED ? RS_EXIT_SKIPPED :
 		      RS_EXIT_CANTRUN, msg);
 }
 
@@ -547,6 +548,7 @@ int rs_steps_run(struct rs_run *run)
 			if (ret == RS_EXIT_PASSED)
 				ret = RS_EXIT_SKIPPED;
 			stop = true;
+			fail_nodes(run, &st, o, sr);
 		} else if (sr->result == RS_STEP_INTERRUPTED ||
 			   rs_interrupted) {
 			/* The caller says how the run ended. */
