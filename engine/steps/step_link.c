@@ -16,19 +16,27 @@
 
 struct link_rt {
 	char ifname[IF_NAMESIZE];
-	struct rs_val *fig;
 	double t_change;
 };
+
+/* Passed: the state set and when its event came (both, or the record
+ * would lack one). */
+static void link_pass(struct rs_step_run *sr, double event_ms)
+{
+	const struct rs_step_link *s = sr->obj->data;
+	struct rs_val *f = rs_val_put_obj(rs_step_figures(sr), "link");
+
+	rs_val_put_str(f, "state", s->state == RS_LINK_UP ? "up" : "down");
+	rs_val_put_double(f, "event_ms", event_ms);
+	rs_step_pass(sr);
+}
 
 static void link_progress(struct rs_step_run *sr)
 {
 	struct link_rt *rt = sr->rt;
 
-	if (!atomic_load(&sr->port_seen))
-		return;
-	rs_val_put_double(rt->fig, "event_ms",
-			  sr->port_seen_ms - rt->t_change);
-	rs_step_pass(sr);
+	if (atomic_load(&sr->port_seen))
+		link_pass(sr, sr->port_seen_ms - rt->t_change);
 }
 
 static int link_start(struct rs_step_run *sr)
@@ -46,8 +54,6 @@ static int link_start(struct rs_step_run *sr)
 			   sizeof(rt->ifname));
 	if (r)
 		return r;
-	rt->fig = rs_val_put_obj(rs_step_figures(sr), "link");
-	rs_val_put_str(rt->fig, "state", up ? "up" : "down");
 	ctx = rs_as_context(l);
 	/* Set to the state it is in, the port says nothing: no wait. */
 	if (ctx && !ibv_query_port(ctx, rs_as_dev(l)->port, &pa) &&
@@ -55,8 +61,7 @@ static int link_start(struct rs_step_run *sr)
 		rs_step_warn(sr, "state", "the port of '%s' is %s already: "
 			     "no event to wait for", s->context,
 			     ibv_port_state_str(pa.state));
-		rs_val_put_double(rt->fig, "event_ms", 0);
-		rs_step_pass(sr);
+		link_pass(sr, 0);
 		return 0;
 	}
 	sr->port_ctx = l;

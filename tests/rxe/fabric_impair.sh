@@ -81,10 +81,31 @@ no_netem "impair_duration"
 	fail "impair_duration: $(rec -c '.steps[0]')"
 ok "impair for 1500 ms: tc read back '$q', gone after"
 
+# ... and SIGINT while it holds: removed by the step's stop.
+rm -f "$tmp/rec.json"
+"$rdmascn" run --check-leaks --json "$tmp/rec.json" "$dur" --set ms=60000 \
+	>"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for i in $(seq 1 100); do
+	tc qdisc show dev veth2 | grep -q "netem 5253:" && break
+	sleep 0.05
+done
+tc qdisc show dev veth2 | grep -q "netem 5253:" ||
+	{ kill -KILL $pid; fail "impair_duration: no netem 5253: within 5 s"; }
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] || { cat "$tmp/out" "$tmp/err"; fail "SIGINT during duration_ms: exit $rc, want 130"; }
+no_netem "SIGINT during duration_ms"
+assert_clean "$tmp/out" "$tmp/err" "SIGINT during duration_ms"
+ok "SIGINT during duration_ms 60000: exit 130, the netem gone"
+
 # 5. A signal mid-impairment: the netem is on while the stream runs, and
 # gone after the interrupted run, torn down cleanly.
 for sig in INT TERM; do
-	run_bg ab --check-leaks "$fab/loss.yaml" --set iters=100000000
+	rm -f "$tmp/rec.json"
+	run_bg ab --check-leaks --json "$tmp/rec.json" "$fab/loss.yaml" \
+		--set iters=100000000
 	tc qdisc show dev veth2 | grep -q "netem 5253:" ||
 		{ kill -KILL $pid; tc qdisc show dev veth2; fail "SIG$sig: no netem 5253: on veth2 during the stream"; }
 	kill -$sig $pid
