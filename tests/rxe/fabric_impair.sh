@@ -118,7 +118,32 @@ for sig in INT TERM; do
 	ok "SIG$sig mid-impairment: exit $rc, the netem gone, torn down cleanly"
 done
 
-# 6. Without CAP_NET_ADMIN the impair step is skipped (77), naming it.
+# 6. A nested step that fails, an impair step past its deadline: the
+# netem is gone after either; a link left down is up after teardown.
+sed 's/expect: retry_exc_err/expect: success/' "$fab/blackhole.yaml" >"$tmp/bh_fail.yaml"
+run_scn "$tmp/out" "$tmp/err" --check-leaks "$tmp/bh_fail.yaml"
+[ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "blackhole expecting success: exit $rc, want 1"; }
+grep -q "retry_exc_err" "$tmp/err" || { cat "$tmp/err"; fail "blackhole expecting success: retry_exc_err not named"; }
+no_netem "blackhole expecting success"
+assert_clean "$tmp/out" "$tmp/err" "blackhole expecting success"
+sed 's/      loss: "${loss}"/      loss: "${loss}"\n      deadline_ms: 1500/' "$fab/loss.yaml" >"$tmp/loss_dl.yaml"
+run_scn "$tmp/out" "$tmp/err" --check-leaks "$tmp/loss_dl.yaml" --set iters=100000000
+[ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "impair deadline: exit $rc, want 1"; }
+grep -q "deadline 1500 ms passed" "$tmp/err" || { cat "$tmp/err"; fail "impair deadline: no deadline message"; }
+no_netem "impair deadline"
+assert_clean "$tmp/out" "$tmp/err" "impair deadline"
+run_scn "$tmp/out" "$tmp/err" --check-leaks "$(dirname "$0")/scn/link_down.yaml"
+[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "link left down: exit $rc"; }
+[ "$(cat /sys/class/net/veth2/operstate)" = up ] ||
+	fail "link left down: veth2 is $(cat /sys/class/net/veth2/operstate) after the run"
+assert_clean "$tmp/out" "$tmp/err" "link left down"
+for i in $(seq 1 100); do
+	rdma link show rxe_a/1 | grep -q "state ACTIVE" && break
+	sleep 0.05
+done
+ok "a failed nested step (exit 1) and an impair deadline (exit 1) leave no netem; a link left down is up after teardown"
+
+# 7. Without CAP_NET_ADMIN the impair step is skipped (77), naming it.
 setpriv --bounding-set=-net_admin --inh-caps=-net_admin \
 	"$rdmascn" run "$fab/loss.yaml" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -128,7 +153,7 @@ grep -q "loss.yaml:[0-9]*:[0-9]*: .*needs CAP_NET_ADMIN .*(netdev veth2 of rxe_a
 no_netem "no CAP_NET_ADMIN"
 ok "no CAP_NET_ADMIN: skipped (77): $(grep -m1 CAP_NET_ADMIN "$tmp/err")"
 
-# 7. A root qdisc that is not the kernel's default is not replaced: the
+# 8. A root qdisc that is not the kernel's default is not replaced: the
 # step cannot run (3), naming it; ours left by a killed run, likewise.
 tc qdisc add dev veth2 root handle 1: prio || fail "tc qdisc add prio"
 run_scn "$tmp/out" "$tmp/err" "$fab/loss.yaml"
