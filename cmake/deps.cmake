@@ -25,6 +25,9 @@ rdmascn_dep(XML2 libxml-2.0 libxml2-dev)
 rdmascn_dep(MD libmd libmd-dev)
 # The rendezvous's HMAC-SHA-256 (docs/nodes.md, "Who can join").
 rdmascn_dep(NETTLE nettle nettle-dev)
+# impair: and link: steps, netem and link state on a software device's
+# netdev (docs/impairments.md); libibverbs depends on its runtime.
+rdmascn_dep(NLROUTE libnl-route-3.0 libnl-route-3-dev)
 
 # Optional: the rendezvous through a launcher's PMIx server (docs/nodes.md,
 # "PMIx").  Without it, --rendezvous pmix says the build lacks it.

@@ -78,6 +78,56 @@ static void event_what(struct rs_step_run *sr, const struct ibv_async_event *e,
 	}
 }
 
+/* Does @sr, or a step it runs, expect a completion error?  Its QPs'
+ * error events are then reported, not failed on. */
+static bool expects_error(struct rs_step_run *sr)
+{
+	struct rs_step_run **kids;
+	unsigned n;
+
+	if (sr->owner && sr->owner->expect != IBV_WC_SUCCESS)
+		return true;
+	n = rs_step_children(sr, &kids);
+	for (unsigned i = 0; i < n; i++)
+		if (kids[i] && expects_error(kids[i]))
+			return true;
+	return false;
+}
+
+/* The link step, @sr or one it runs, now changing a port's state, or
+ * NULL.  While it runs, every port event is its doing: the port it
+ * changes, and the far end of its wire (a veth's peer loses its
+ * carrier too). */
+static struct rs_step_run *link_step(struct rs_step_run *sr)
+{
+	struct rs_step_run **kids, *k;
+	unsigned n;
+
+	if (sr->port_ctx)
+		return sr;
+	n = rs_step_children(sr, &kids);
+	for (unsigned i = 0; i < n; i++)
+		if (kids[i] && (k = link_step(kids[i])))
+			return k;
+	return NULL;
+}
+
+/* Tell @k (a link step) its port event came; wake it when it runs on a
+ * loop of its own. */
+static void port_event_came(struct rs_step_run *sr, struct rs_step_run *k)
+{
+	k->port_seen_ms = rs_now_ms();
+	atomic_store(&k->port_seen, true);
+	if (k == sr) {
+		rs_step_advance(sr);
+		return;
+	}
+	pthread_mutex_lock(&sr->st->lock);
+	if (k->wakeable && !k->closing)
+		uv_async_send(&k->wake);
+	pthread_mutex_unlock(&sr->st->lock);
+}
+
 void rs_async_events(struct rs_step_run *sr, struct rs_live *l,
 		     struct ibv_context *ctx, bool all)
 {
@@ -85,8 +135,11 @@ void rs_async_events(struct rs_step_run *sr, struct rs_live *l,
 
 	while (!ibv_get_async_event(ctx, &e)) {
 		enum ibv_event_type t = e.event_type;
-		bool tolerated = event_on_qp(t) && sr->owner &&
-				 sr->owner->expect != IBV_WC_SUCCESS;
+		struct rs_step_run *link = (t == IBV_EVENT_PORT_ERR ||
+					    t == IBV_EVENT_PORT_ACTIVE) ?
+					   link_step(sr) : NULL;
+		bool tolerated = (event_on_qp(t) && expects_error(sr)) ||
+				 link;
 		char what[128];
 
 		event_what(sr, &e, what, sizeof(what));
@@ -96,17 +149,26 @@ void rs_async_events(struct rs_step_run *sr, struct rs_live *l,
 				     "event %s on %s of context '%s'",
 				     ibv_event_type_str(t), what,
 				     l->obj->id);
-		} else if (all || event_is_failure(t)) {
+		} else if (all || event_is_failure(t) || link) {
 			struct rs_val *ev = rs_val_obj();
 
 			rs_val_put_str(ev, "event", ibv_event_type_str(t));
 			rs_val_put_str(ev, "on", what);
 			rs_val_put_str(ev, "context", l->obj->id);
-			if (tolerated)
+			/* Which step's loop read it: a replay puts it where
+			 * the run printed it, before that step's line. */
+			rs_val_put_str(ev, "step", sr->no);
+			/* A link step's doing, or what a step expecting
+			 * errors brought on itself. */
+			if (link)
+				rs_val_put_bool(ev, "provoked", true);
+			else if (tolerated)
 				rs_val_put_bool(ev, "tolerated", true);
 			rs_record_add(sr->run->rec, RS_REC_EVENT,
 				      sr->run->rec->events, ev);
 		}
+		if (link && link->port_ctx == l && link->port_want == (int)t)
+			port_event_came(sr, link);
 	}
 }
 

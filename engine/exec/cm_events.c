@@ -75,6 +75,7 @@ void rs_cm_event(struct rs_step_run *sr, struct rs_live *l,
 	rs_val_put_i64(ev, "status_code", e->status);
 	rs_val_put_str(ev, "on", what);
 	rs_val_put_str(ev, "connection", l->obj->id);
+	rs_val_put_str(ev, "step", sr->no);
 	rs_record_add(sr->run->rec, RS_REC_EVENT, sr->run->rec->events, ev);
 	if (!sr->finished)
 		rs_step_fail(sr, RS_STEP_FAILED, NULL, "rdma_cm event %s%s on "

@@ -19,6 +19,7 @@
 #include "alloc.h"
 #include "leaks.h"
 #include "live.h"
+#include "wire.h"
 #include "run.h"
 
 /* The kernel sizes dump messages to the reader's buffer, up to 32 KiB. */
@@ -597,6 +598,18 @@ int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
 	}
 	r = (int)(d.n_leaks - excused);
 	*n_devs = d.n_devs;
+	/* A netem of ours on a netdev the run touched (wire.c). */
+	if (run) {
+		int q = rs_wire_leaks(run, list);
+
+		if (q < 0) {
+			put_error(e, "cannot read the qdiscs of the netdevs "
+				  "this run changed: %s", strerror(-q));
+			r = q;
+			goto out;
+		}
+		r += q;
+	}
 out:
 	rs_leak_dump_free(&d);
 	nl_close(&nl);

@@ -22,6 +22,7 @@
 #include "run.h"
 #include "schema.h"
 #include "value.h"
+#include "wire.h"
 
 double rs_now_ms(void)
 {
@@ -735,6 +736,9 @@ void rs_run_teardown(struct rs_run *run)
 	struct rs_val *phase = rs_val_obj();
 
 	rs_signals_teardown_begin();
+	/* The wire first: a link left down or a netem left on would
+	 * outlive the run, and a step's own undo may not have run. */
+	rs_wire_undo_all(run);
 	rs_val_put_str(phase, "phase", "teardown");
 	rs_val_put_u64(phase, "objects", run->n_created);
 	rs_record_add(run->rec, RS_REC_PHASE, NULL, phase);

@@ -99,6 +99,8 @@ void rs_dev_fact_get(const struct rs_dev *dev, const struct rs_fact *f,
 struct rs_fault;
 struct rs_rdv;
 
+struct rs_wire;
+
 struct rs_run {
 	struct rs_scenario *s;
 	const char *file;
@@ -144,6 +146,9 @@ struct rs_run {
 	/* The scenario loaded again with its devices' facts
 	 * (rs_run_facts()): run->s is it; the caller's is kept. */
 	struct rs_scenario *s_facts;
+	/* What steps changed on the wire (exec/wire.h): undone in
+	 * teardown, whatever ended the run; NULL until the first. */
+	struct rs_wire *wire;
 };
 
 /* Whether this process makes @o (or runs its step), in part or whole

@@ -318,6 +318,13 @@ struct rs_step_run {
 				     * (top level only) */
 	void *rt;                   /* the type's, ops->rt_size bytes */
 	_Atomic bool over;          /* the loop closed (parallel joins) */
+	/* A link step: the port event it provoked and waits for on a
+	 * context; the top-level step that reads the context's events
+	 * records it (tolerated) and wakes this one (async_events.c). */
+	struct rs_live *port_ctx;
+	int port_want;              /* enum ibv_event_type */
+	_Atomic bool port_seen;
+	double port_seen_ms;        /* rs_now_ms() when it came */
 };
 
 /* --- steps_run.c ---------------------------------------------------------- */
@@ -370,6 +377,11 @@ void rs_step_pass(struct rs_step_run *sr);
  * @result is RS_STEP_FAILED or RS_STEP_CANTRUN.  Returns -EIO. */
 int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The step cannot be what it says here (impair on a hardware NIC,
+ * without CAP_NET_ADMIN): skipped, the reason at the step's
+ * FILE:LINE:COL; the run stops and exits 77.  Returns -EOPNOTSUPP. */
+int rs_step_skip(struct rs_step_run *sr, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* A warning at @field (when the step gives it) or at the step: the step
  * goes on. */
 void rs_step_warn(struct rs_step_run *sr, const char *field,

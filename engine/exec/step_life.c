@@ -84,6 +84,26 @@ int rs_step_fail(struct rs_step_run *sr, int result, const char *field,
 	return -EIO;
 }
 
+int rs_step_skip(struct rs_step_run *sr, const char *fmt, ...)
+{
+	char msg[640];
+	va_list ap;
+
+	if (sr->finished)
+		return -EOPNOTSUPP;
+	va_start(ap, fmt);
+	pthread_mutex_lock(&sr->st->lock);
+	rs_diag_vnamed(&sr->run->diag, false, rs_obj_loc(sr->obj, NULL),
+		       sr->label, NULL, msg, sizeof(msg), fmt, ap);
+	pthread_mutex_unlock(&sr->st->lock);
+	va_end(ap);
+	snprintf(sr->why, sizeof(sr->why), "%s", msg);
+	if (sr->ops && sr->ops->stop)
+		sr->ops->stop(sr);
+	rs_step_finish(sr, RS_STEP_SKIPPED);
+	return -EOPNOTSUPP;
+}
+
 void rs_step_warn(struct rs_step_run *sr, const char *field,
 		  const char *fmt, ...)
 {

@@ -444,6 +444,7 @@ static void fail_nodes(struct rs_run *run, struct rs_steps *st,
 	snprintf(msg, sizeof(msg), "%s: %.300s", st->labels[o->index],
 		 sr->why);
 	run->nodes->fail(run, sr->result == RS_STEP_FAILED ? RS_EXIT_FAILED :
+		      sr->result == RS_STEP_SKIPPED ? RS_EXIT_SKIPPED :
 		      RS_EXIT_CANTRUN, msg);
 }
 
@@ -548,6 +549,13 @@ int rs_steps_run(struct rs_run *run)
 			fail_nodes(run, &st, o, sr);
 		} else if (sr->result == RS_STEP_CANTRUN) {
 			ret = RS_EXIT_CANTRUN;
+			stop = true;
+			fail_nodes(run, &st, o, sr);
+		} else if (sr->result == RS_STEP_SKIPPED && !sr->deviation) {
+			/* It cannot be what the file says here: neither can
+			 * the rest of the run. */
+			if (ret == RS_EXIT_PASSED)
+				ret = RS_EXIT_SKIPPED;
 			stop = true;
 			fail_nodes(run, &st, o, sr);
 		} else if (sr->result == RS_STEP_INTERRUPTED ||

@@ -33,6 +33,39 @@ static void replay_phase(struct rs_reporter *r, const char *phase,
 	rs_val_free(e);
 }
 
+/* The events read while step @no ran (@no NULL: those that say no
+ * step, from records written before events said it). */
+static void replay_events(struct rs_reporter *r, const struct rs_val *rec,
+			  const char *no)
+{
+	const struct rs_val *list = rs_val_get(rec, "events");
+
+	for (size_t i = 0; i < rs_val_len(list); i++) {
+		const struct rs_val *e = rs_val_at(list, i);
+		const char *at = rs_val_get_str(e, "step");
+
+		if (no ? at && !strcmp(at, no) : !at)
+			r->ops->entry(r, RS_REC_EVENT, e);
+	}
+}
+
+/* The steps, each after the events read while it ran, as the run
+ * printed them. */
+static void replay_steps(struct rs_reporter *r, const struct rs_val *rec)
+{
+	const struct rs_val *list = rs_val_get(rec, "steps");
+
+	replay_events(r, rec, NULL);
+	for (size_t i = 0; i < rs_val_len(list); i++) {
+		const struct rs_val *st = rs_val_at(list, i);
+		const char *no = rs_val_get_str(st, "no");
+
+		if (no)
+			replay_events(r, rec, no);
+		r->ops->entry(r, RS_REC_STEP, st);
+	}
+}
+
 int rs_record_replay(const struct rs_val *rec, struct rs_reporter *r)
 {
 	const struct rs_val *leaks = rs_val_get(rec, "leaks");
@@ -44,8 +77,7 @@ int rs_record_replay(const struct rs_val *rec, struct rs_reporter *r)
 		replay_list(r, rec, "objects", RS_REC_OBJECT);
 		replay_phase(r, "steps", "steps",
 			     rs_val_len(rs_val_get(rec, "plan_steps")));
-		replay_list(r, rec, "events", RS_REC_EVENT);
-		replay_list(r, rec, "steps", RS_REC_STEP);
+		replay_steps(r, rec);
 		replay_phase(r, "teardown", "objects",
 			     rs_val_len(rs_val_get(rec, "teardown")));
 		replay_list(r, rec, "teardown", RS_REC_DESTROYED);

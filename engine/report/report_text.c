@@ -295,6 +295,8 @@ static void print_event(struct text *t, const struct rs_val *e)
 	if (ctx)
 		fprintf(out(t), "event     %s on %s of context '%s'%s\n",
 			vtext(e, "event"), vtext(e, "on"), rs_esc(ctx),
+			rs_val_get(e, "provoked") ?
+			" (a link step changed the port)" :
 			rs_val_get(e, "tolerated") ?
 			" (the step expects errors)" : "");
 	else

@@ -24,6 +24,7 @@
 #include "signals.h"
 #include "stragglers.h"
 #include "value.h"
+#include "wire.h"
 
 /* An error of the run, into its record; the text reporter prints it. */
 static void record_error(void *ctx, const struct rs_loc *loc, const char *msg)
@@ -301,6 +302,7 @@ static void run_free(struct rs_run *run)
 	if (run->devices)
 		ibv_free_device_list(run->devices);
 	rs_scenario_free(run->s_facts);
+	rs_wire_free(run);
 }
 
 const char *rs_run_signal_name(void)

@@ -66,12 +66,49 @@
 	X(QP_STATE_QP, "qp_state", "qp", ID, NULL, 0, "qp '", "' ", NO,    \
 	  false, NULL)                                                    \
 	X(QP_STATE_STATE, "qp_state", "state", TEXT, NULL, 0, "now ", "",  \
-	  NO, false, NULL)
+	  NO, false, NULL)                                                \
+	X(WIRE_NETDEV, "wire", "netdev", TEXT, NULL, 0, "netdev ", "", NO, \
+	  false, "the netdev under the context's port")                  \
+	X(NETEM_LOSS, "netem", "loss_pct", NUMBER, "%", 2, "netem loss ",  \
+	  "%", NO, false, NULL)                                           \
+	X(NETEM_DELAY, "netem", "delay_ms", NUMBER, "ms", 3, ", delay ",   \
+	  " ms", NO, false, NULL)                                         \
+	X(NETEM_JITTER, "netem", "jitter_ms", NUMBER, "ms", 3, " jitter ", \
+	  " ms", NO, false, NULL)                                         \
+	X(NETEM_REORDER, "netem", "reorder_pct", NUMBER, "%", 2,           \
+	  ", reorder ", "%", NO, false, NULL)                             \
+	X(NETEM_DUPLICATE, "netem", "duplicate_pct", NUMBER, "%", 2,       \
+	  ", duplicate ", "%", NO, false, NULL)                           \
+	X(NETEM_CORRUPT, "netem", "corrupt_pct", NUMBER, "%", 2,           \
+	  ", corrupt ", "%", NO, false, NULL)                             \
+	X(LINK_STATE, "link", "state", TEXT, NULL, 0, "link ", "", NO,     \
+	  false, "the state the netdev was set to")                      \
+	X(LINK_EVENT_MS, "link", "event_ms", NUMBER, "ms", 1,              \
+	  ", the port's event after ", " ms", NO, false,                  \
+	  "from the change to the port's asynchronous event (0: the port "\
+	  "was in that state already)")                                   \
+	X(TT_QP, "transport_timeout", "qp", ID, NULL, 0,                   \
+	  "transport timeout of qp '", "'", NO, false, NULL)              \
+	X(TT_TIMEOUT, "transport_timeout", "timeout", COUNT, NULL, 0,      \
+	  " (timeout ", "", NO, false, NULL)                              \
+	X(TT_RETRY, "transport_timeout", "retry_cnt", COUNT, NULL, 0,      \
+	  ", retry_cnt ", ")", NO, false, NULL)                           \
+	X(TT_EXPECTED, "transport_timeout", "expected_ms", NUMBER, "ms", 1, \
+	  ": expected within ~", " ms", NO, false,                        \
+	  "4.096 us * 2^timeout a try, at least a jiffy on rxe, "         \
+	  "retry_cnt + 1 tries (docs/impairments.md)")
 
 /* A group's own description, where it needs one: X(group, desc). */
 #define RS_FIGURE_GROUP_MAP(X)                                            \
 	X("split", "a message longer than max_msg_sz went as this many "   \
-	  "chained WRs (write, read, send)")
+	  "chained WRs (write, read, send)")                              \
+	X("wire", "impair and link: the netdev they change")              \
+	X("netem", "impair: what netem does to the netdev's packets (0: "  \
+	  "not asked for)")                                               \
+	X("link", "link: the netdev down or up, and its port's event")    \
+	X("transport_timeout", "impair: when a request nobody "          \
+	  "acknowledges ends with retry_exc_err, for the first RC QP on "  \
+	  "the context that has such an end (not with retry_cnt 7 on rxe)")
 
 enum rs_figure_type {
 	RS_FIGT_UNIT,            /* the group's unit, a constant string */

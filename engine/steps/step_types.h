@@ -27,7 +27,9 @@
 	X(verify)                                                         \
 	X(parallel)                                                       \
 	X(sleep)                                                          \
-	X(modify_qp)
+	X(modify_qp)                                                      \
+	X(impair)                                                         \
+	X(link)
 
 #define RS_STEP_TYPE_ENUM(name) RS_STEP_TYPE_##name,
 enum rs_step_type { RS_STEP_TYPE_MAP(RS_STEP_TYPE_ENUM) RS_STEP_TYPE_COUNT };

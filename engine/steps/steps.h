@@ -12,6 +12,7 @@
 #include "schema.h"
 #include "step_fields.h"
 #include "step_types.h"
+#include "wire.h"
 
 struct rs_obj;
 struct rs_diag;
@@ -288,6 +289,48 @@ struct rs_step_sleep {
 	struct rs_step_common common;
 	uint64_t ms;
 };
+
+/* impair: netem on the netdev under a context's port, around nested
+ * steps (run one after another) or for duration_ms.  The values as
+ * written ("2%", "10ms"); check() puts them in netem's units. */
+struct rs_step_impair {
+	struct rs_step_common common;
+	char *context;
+	char *loss, *loss_correlation;
+	char *delay, *jitter, *delay_correlation;
+	char *reorder, *reorder_correlation;
+	char *duplicate, *duplicate_correlation;
+	char *corrupt, *corrupt_correlation;
+	uint32_t gap;
+	uint32_t limit;
+	char *rate;              /* refused: libnl-route-3 cannot set it */
+	uint64_t duration_ms;
+	struct rs_step_entry *steps;
+	unsigned steps_count;
+	struct rs_netem netem;   /* check() */
+};
+
+/* link: the netdev under a context's port down or up; the step ends
+ * when the port's event (IBV_EVENT_PORT_ERR, _ACTIVE) came. */
+enum rs_link_state { RS_LINK_DOWN, RS_LINK_UP };
+static const cyaml_strval_t rs_link_state_names[] = {
+	{ "down", RS_LINK_DOWN }, { "up", RS_LINK_UP },
+};
+
+struct rs_step_link {
+	struct rs_step_common common;
+	char *context;
+	int state;               /* enum rs_link_state */
+};
+
+struct rs_step_run;
+struct rs_live;
+/* The netdev under context @ctx_id's port (step_wire.c): 0 with its
+ * name and the context, the "wire" figure put; or the step
+ * ended: skipped where netem cannot reach the device's traffic or this
+ * process lacks CAP_NET_ADMIN (-EOPNOTSUPP), failed (-EIO). */
+int rs_step_netdev(struct rs_step_run *sr, const char *ctx_id,
+		   struct rs_live **ret_ctx, char *ret_ifname, size_t len);
 
 static const cyaml_strval_t rs_qp_state_names[] = {
 	{ "reset", IBV_QPS_RESET }, { "init", IBV_QPS_INIT },

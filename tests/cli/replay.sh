@@ -5,7 +5,11 @@
 # negative_rnr.yaml; replay.yaml with a gate that misses; rnr's with a
 # --check-leaks -v entry of a leaked pd and mr, librdmacm's context and a
 # kind the kernel did not list, written by hand; negative_rnr.yaml again
-# with the port counters, whose RNR error counters moved), beside the
+# with the port counters, whose RNR error counters moved; a netem qdisc
+# an impair step left, written by hand; scenarios/fabric/blackhole.yaml
+# and link_flap.yaml on rxe_a and rxe_b over a veth pair: the netem,
+# transport timeout and link figures, and port events a link step
+# provoked), beside the
 # text report and JUnit the run itself printed.  Told again, each record
 # gives the same text report byte for byte, the same errors on stderr,
 # and the same JUnit (the failed run's with its error line placed at the
@@ -20,7 +24,7 @@ fails=0
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-for r in replay:0 rnr:0 fail:1 leaks:3 counters:0; do
+for r in replay:0 rnr:0 fail:1 leaks:3 counters:0 blackhole:0 link_flap:0; do
 	name=${r%:*} code=${r#*:}
 	python3 "$checker" "$schema" "$dir/$name.json" "$code" ||
 		fail "$name.json is not a valid run record"

@@ -177,7 +177,11 @@
 	X(mlx5mkey, inline_need_is_rdma_cores_bound)                      \
 	X(mlx5mkey, length_and_span)                                      \
 	X(mlx5mkey, entries_as_the_device_takes_them)                     \
-	X(mlx5mkey, qp_asks_for_the_umr_room)
+	X(mlx5mkey, qp_asks_for_the_umr_room)                             \
+	X(wire, percent)                                                  \
+	X(wire, time)                                                     \
+	X(wire, transport_timeout)                                        \
+	X(wire, reach)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
