@@ -106,8 +106,9 @@ void rs_step_counters_begin(struct rs_step_run *sr)
 	if (!r)
 		return;
 fail:
-	rs_step_warn(sr, NULL, "its port counters were not read: %s",
-		     r == -ENOMEM ? "out of memory" : "internal error");
+	/* -ENOMEM is all a snapshot returns here. */
+	rs_step_warn(sr, NULL, "its port counters were not read: out of "
+		     "memory");
 none:
 	if (sr->ctrs)
 		rs_ctr_snap_free(sr->ctrs);
