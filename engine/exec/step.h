@@ -347,9 +347,15 @@ struct rs_val *rs_step_figures(struct rs_step_run *sr);
 void rs_step_check_gates(struct rs_step_run *sr);
 /* --- step_counters.c ---------------------------------------------------- */
 
-/* Around a top-level step: read the counters of the ports its QPs use
- * (none: nothing read), and after it the deltas into its figures as
- * "counters".  Out of memory is a warning: the step goes on. */
+/* The first read of the counters of the ports top-level step @o's QPs
+ * use: a snapshot for its run's ctrs, or NULL (none to read, off, or out
+ * of memory: a warning, the step goes on).  Taken before the step's
+ * barrier, so that no node starts its half later for it. */
+struct rs_ctr_snap *rs_step_counters_read(struct rs_steps *st,
+					  const struct rs_obj *o);
+void rs_step_counters_drop(struct rs_ctr_snap *s);
+/* Around a top-level step: its snapshot (read now when it was not),
+ * and after it the deltas into its figures as "counters". */
 void rs_step_counters_begin(struct rs_step_run *sr);
 void rs_step_counters_end(struct rs_step_run *sr);
 /* Around the steps phase: every QP's port on this node into @s, and

@@ -85,34 +85,49 @@ static int want_step(struct rs_steps *st, struct rs_ctr_snap *s,
 	return r;
 }
 
+struct rs_ctr_snap *rs_step_counters_read(struct rs_steps *st,
+					  const struct rs_obj *o)
+{
+	struct rs_ctr_snap *s;
+	int r = -ENOMEM;
+
+	if (!st->ctrs)
+		return NULL;
+	s = rs_calloc(1, sizeof(*s));
+	if (s)
+		r = want_step(st, s, o);
+	if (!r && !s->n) {
+		rs_free(s);
+		return NULL;
+	}
+	if (!r)
+		r = rs_ctr_snap_begin(s);
+	if (!r)
+		return s;
+	/* -ENOMEM is all a snapshot returns here. */
+	pthread_mutex_lock(&st->lock);
+	rs_diag_warning(&st->run->diag, rs_obj_loc(o, NULL), "%s: its port "
+			"counters were not read: out of memory",
+			st->labels[o->index]);
+	pthread_mutex_unlock(&st->lock);
+	rs_step_counters_drop(s);
+	return NULL;
+}
+
+void rs_step_counters_drop(struct rs_ctr_snap *s)
+{
+	if (!s)
+		return;
+	rs_ctr_snap_free(s);
+	rs_free(s);
+}
+
 void rs_step_counters_begin(struct rs_step_run *sr)
 {
-	struct rs_steps *st = sr->st;
-	int r;
-
-	/* A nested step shares its parent's snapshot. */
-	if (!st->ctrs || sr->parent)
-		return;
-	sr->ctrs = rs_calloc(1, sizeof(*sr->ctrs));
-	if (!sr->ctrs) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	r = want_step(st, sr->ctrs, sr->obj);
-	if (!r && !sr->ctrs->n)
-		goto none;
-	if (!r)
-		r = rs_ctr_snap_begin(sr->ctrs);
-	if (!r)
-		return;
-fail:
-	rs_step_warn(sr, NULL, "its port counters were not read: %s",
-		     r == -ENOMEM ? "out of memory" : "internal error");
-none:
-	if (sr->ctrs)
-		rs_ctr_snap_free(sr->ctrs);
-	rs_free(sr->ctrs);
-	sr->ctrs = NULL;
+	/* A nested step shares its parent's snapshot; a top-level one's
+	 * was read before its barrier (rs_steps_run()). */
+	if (!sr->ctrs && !sr->parent)
+		sr->ctrs = rs_step_counters_read(sr->st, sr->obj);
 }
 
 void rs_step_counters_end(struct rs_step_run *sr)
@@ -132,8 +147,7 @@ void rs_step_counters_end(struct rs_step_run *sr)
 	if (r)
 		rs_step_warn(sr, NULL, "its port counters were not read: "
 			     "out of memory");
-	rs_ctr_snap_free(sr->ctrs);
-	rs_free(sr->ctrs);
+	rs_step_counters_drop(sr->ctrs);
 	sr->ctrs = NULL;
 }
 

@@ -264,6 +264,9 @@ void rs_step_release(struct rs_step_run *sr)
 	sr->gates = NULL;
 	rs_val_free(sr->histogram);
 	sr->histogram = NULL;
+	/* Read, and the step never ran (a deviation skipped it). */
+	rs_step_counters_drop(sr->ctrs);
+	sr->ctrs = NULL;
 }
 
 struct rs_val *rs_step_figures(struct rs_step_run *sr)
@@ -492,6 +495,7 @@ int rs_steps_run(struct rs_run *run)
 			     "not read: out of memory");
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		struct rs_obj *o = s->steps[i];
+		struct rs_ctr_snap *pre = NULL;
 		struct rs_step_run *sr;
 
 		if (o->parent)
@@ -503,6 +507,11 @@ int rs_steps_run(struct rs_run *run)
 		}
 		if (o->count && !o->elem)
 			together = one_sided(o);
+		/* Before the barrier, not between it and the step: a
+		 * pingpong's receives on one node must be posted before the
+		 * other node's first send arrives. */
+		if (rs_run_here(run, o))
+			pre = rs_step_counters_read(&st, o);
 		/* Every node at every step, so that a step's halves start
 		 * together; another node runs what is not here. */
 		if (run->rdv && !(together && o->elem && prev == o - 1)) {
@@ -516,6 +525,7 @@ int rs_steps_run(struct rs_run *run)
 				 * one of this node's. */
 				if (r != -ECONNABORTED)
 					ret = RS_EXIT_CANTRUN;
+				rs_step_counters_drop(pre);
 				stop = true;
 				if (rs_run_here(run, o))
 					record_not_run(&st, o);
@@ -527,6 +537,7 @@ int rs_steps_run(struct rs_run *run)
 			continue;
 		sr = rs_calloc(1, sizeof(*sr));
 		if (!sr) {
+			rs_step_counters_drop(pre);
 			rs_diag_error(&run->diag, rs_obj_loc(o, NULL),
 				      "%s: out of memory", st.labels[o->index]);
 			ret = RS_EXIT_CANTRUN;
@@ -535,6 +546,7 @@ int rs_steps_run(struct rs_run *run)
 			continue;
 		}
 		rs_step_init(sr, &st, o, NULL);
+		sr->ctrs = pre;
 		if (!deviate(sr))
 			rs_step_execute(sr);
 		deviate(sr);

@@ -22,19 +22,24 @@ for f in "$dir"/*.yaml; do
 	/usr/bin/python3 "$check" "$schema" "$tmp/r.json" $rc ||
 		bad "$f: record"
 	# A matrix (scenarios/rc_sweep.yaml): a record per cell, each a dry
-	# run with calls and the cell's params.
+	# run with calls and the cell's params, and no port counters (a dry
+	# run reads none).
 	[ "$(jq '[if .cells then .cells[] else . end |
 		  .dry_run == true and (.calls | length) > 0 and
 		  ((.cell.params // {}) as $c | .scenario.params |
-		   contains($c))] | all' "$tmp/r.json")" = true ] ||
-		bad "$f: a dry run's record has no calls, or not its cell's params"
+		   contains($c)) and
+		  ([paths | select(.[-1] == "counters")] == [])] | all' \
+		  "$tmp/r.json")" = true ] ||
+		bad "$f: a dry run's record has no calls, not its cell's params, or counters"
 done
 
-# A record with params as resolved, on stdout; the text on stderr.
+# A record with params as resolved, on stdout; the text on stderr; no
+# counters read in a dry run, even with --counters=all.
 n=$((n + 1))
 f=$dir/rc_write.yaml
-"$rdmascn" run -n --set size=128 --json - "$f" >"$tmp/out" 2>"$tmp/err"
+"$rdmascn" run -n --counters=all --set size=128 --json - "$f" >"$tmp/out" 2>"$tmp/err"
 [ "$(jq -r .scenario.params.size "$tmp/out")" = 128 ] &&
+	[ "$(jq '[paths | select(.[-1] == "counters")] | length' "$tmp/out")" = 0 ] &&
 	grep -q '^dry run done: ' "$tmp/err" ||
 	bad "--json -: $(head -c 300 "$tmp/out")"
 
