@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "leaks.h"
 #include "live.h"
+#include "qp_counters.h"
 #include "rdma_nl.h"
 #include "run.h"
 
@@ -337,7 +338,9 @@ int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
 	struct rs_leak_dump d = { .pid = (uint32_t)getpid() };
 	struct rs_val *list, *unchecked = NULL;
 	bool verbose = run && run->verbose;
+	const char *why = NULL;
 	unsigned excused = 0;
+	int n_counters;
 	bool rdma_cm;
 	struct rs_nl nl;
 	int r;
@@ -394,6 +397,14 @@ int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
 		if (!own || verbose)
 			rs_leak_put(list, &d.leaks[i], own);
 	}
+	/* The counters the run bound to its QPs: none may be left. */
+	n_counters = rs_qp_counters_leaks(run, &nl, list, &why);
+	if (n_counters < 0) {
+		put_error(e, "cannot list the counters (%s): %s", why,
+			  strerror(-n_counters));
+		r = n_counters;
+		goto out;
+	}
 	if (verbose) {
 		struct rs_val *a = rs_val_put_obj(e, "asked");
 
@@ -401,7 +412,7 @@ int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
 		rs_val_put_u64(a, "librdmacm", excused);
 		rs_val_put_u64(a, "others", d.others);
 	}
-	r = (int)(d.n_leaks - excused);
+	r = (int)(d.n_leaks - excused) + n_counters;
 	*n_devs = d.n_devs;
 out:
 	rs_leak_dump_free(&d);

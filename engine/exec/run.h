@@ -97,6 +97,7 @@ void rs_dev_fact_get(const struct rs_dev *dev, const struct rs_fact *f,
 		     struct rs_fact_val *ret);
 
 struct rs_fault;
+struct rs_qpc;
 struct rs_rdv;
 
 struct rs_run {
@@ -142,6 +143,11 @@ struct rs_run {
 	/* The scenario loaded again with its devices' facts
 	 * (rs_run_facts()): run->s is it; the caller's is kept. */
 	struct rs_scenario *s_facts;
+	/* Bind each QP to a counter of its own and record per-QP deltas
+	 * around each top-level step (qp_counters.h); the binding state
+	 * from the steps to the leak check. */
+	bool qp_counters;
+	struct rs_qpc *qpc;
 };
 
 /* Whether this process makes @o (or runs its step), in part or whole

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "exit.h"
+#include "qp_counters.h"
 #include "step.h"
 #include "value.h"
 
@@ -480,9 +481,11 @@ int rs_steps_run(struct rs_run *run)
 		rs_steps_free(&st);
 		return RS_EXIT_CANTRUN;
 	}
+	rs_qp_counters_bind(run);
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		struct rs_obj *o = s->steps[i];
 		struct rs_step_run *sr;
+		struct rs_val *qpc;
 
 		if (o->parent)
 			continue;
@@ -525,8 +528,12 @@ int rs_steps_run(struct rs_run *run)
 			continue;
 		}
 		rs_step_init(sr, &st, o, NULL);
+		rs_qp_counters_before(run);
 		if (!deviate(sr))
 			rs_step_execute(sr);
+		qpc = rs_qp_counters_after(run);
+		if (qpc)
+			rs_val_put(rs_step_figures(sr), "qp_counters", qpc);
 		deviate(sr);
 		record_run(sr);
 		if (sr->result == RS_STEP_FAILED && sr->each_missed) {

@@ -27,6 +27,7 @@ struct rs_run_conf {
 	bool dry_run;
 	bool verbose;            /* -v: every call into the record */
 	bool check_leaks;        /* --check-leaks */
+	bool no_qp_counters;     /* bind no QP to a counter of its own */
 	bool strict;             /* apply no deviation */
 	const struct rs_deviations *deviations; /* --deviations FILE's, or
 						 * NULL */
