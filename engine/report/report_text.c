@@ -337,6 +337,7 @@ static void print_figure_value(FILE *f, const struct rs_figure_row *row,
 		fputs(row->key ? vtext(v, row->key) : "", f);
 		break;
 	case RS_FIGT_HISTOGRAM:
+	case RS_FIGT_COUNTERS:
 		break;
 	}
 	fputs(row->after ? row->after : "", f);
@@ -363,6 +364,32 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 						       JSON_C_TO_STRING_PLAIN));
 }
 
+/* Whether group @name is shown on lines of its own under the step's
+ * (counters, which can be many), not on the step's line. */
+static bool figure_below(const char *name)
+{
+	for (unsigned i = 0; i < RS_FIGROW_COUNT; i++)
+		if (!strcmp(rs_figure_rows[i].group, name))
+			return rs_figure_rows[i].type == RS_FIGT_COUNTERS;
+	return false;
+}
+
+/* With -v, each QP whose counters moved during the step, under it:
+ * until the curated list of error-class counters is there to pick the
+ * few that matter without -v. */
+static void print_qp_counters(struct text *t, const struct rs_val *qc)
+{
+	if (!qc || !t->o.verbose)
+		return;
+	json_object_object_foreach(rs_val_json(qc), qp, names) {
+		fprintf(out(t), "  qp '%s' counters:", rs_esc(qp));
+		json_object_object_foreach(names, name, v)
+			fprintf(out(t), " %s +%llu", rs_esc(name),
+				(unsigned long long)json_object_get_uint64(v));
+		fputc('\n', out(t));
+	}
+}
+
 static void print_step(struct text *t, const struct rs_val *e)
 {
 	const char *outcome = vtext(e, "outcome");
@@ -385,6 +412,8 @@ static void print_step(struct text *t, const struct rs_val *e)
 		fprintf(out(t), "  %llu wr", (unsigned long long)wrs);
 	if (figs) {
 		json_object_object_foreach(rs_val_json(figs), key, v) {
+			if (figure_below(key))
+				continue;
 			fputs("  ", out(t));
 			print_figure(out(t), key, rs_val_of(v));
 		}
@@ -399,6 +428,7 @@ static void print_step(struct text *t, const struct rs_val *e)
 		rs_gate_result_text(rs_val_at(gates, i), text, sizeof(text));
 		fprintf(out(t), "  gate %s\n", text);
 	}
+	print_qp_counters(t, rs_val_get(figs, "qp_counters"));
 }
 
 struct out {
@@ -634,6 +664,35 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 	}
 }
 
+/* Each port's per-QP counters: with -v, bound or why not (a skip, not a
+ * failure); a counter that would not unbind, always (--check-leaks
+ * finds it too). */
+static void print_qp_binding(struct text *t, const struct rs_val *qc)
+{
+	if (!qc)
+		return;
+	json_object_object_foreach(rs_val_json(qc), key, pj) {
+		const struct rs_val *p = rs_val_of(pj);
+		const struct rs_val *failed = rs_val_get(p, "unbind_failed");
+		const char *skipped = rs_val_get_str(p, "skipped");
+		size_t n = rs_val_len(rs_val_get(p, "bound"));
+
+		if (t->o.verbose && skipped)
+			fprintf(out(t), "qp counters: %s: none bound: %s\n",
+				rs_esc(key), rs_esc(skipped));
+		else if (t->o.verbose)
+			fprintf(out(t), "qp counters: %s: %zu QP%s bound, "
+				"each to a counter of its own\n", rs_esc(key),
+				n, n == 1 ? "" : "s");
+		if (!failed)
+			continue;
+		json_object_object_foreach(rs_val_json(failed), qp, why)
+			fprintf(err(t), "rdmascn: qp counters: %s: qp '%s': "
+				"unbind failed: %s\n", rs_esc(key), rs_esc(qp),
+				json_object_get_string(why));
+	}
+}
+
 /* The counted steps' slowest and fastest elements (the record's
  * stragglers), as nccl-tests ends a run. */
 static void print_stragglers(struct text *t, const struct rs_val *all)
@@ -741,6 +800,7 @@ static int text_end_out(struct text *t, const struct rs_val *rec)
 		print_device_facts(t, rs_val_get(rec, "device_facts"));
 		print_node_misses(t, rec);
 		print_stragglers(t, rs_val_get(rec, "stragglers"));
+		print_qp_binding(t, rs_val_get(rec, "qp_counters"));
 	}
 	/* An interrupted run's line is text_end's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&
