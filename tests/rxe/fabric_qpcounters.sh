@@ -48,10 +48,19 @@ qpn=$(rdma -j res show qp | jq -r --argjson p $pid \
 [ -n "$qpn" ] || { kill -KILL $pid; fail "no RC QP of pid $pid in rdma res"; }
 said=$(rdma statistic qp bind link rxe0/1 lqpn "$qpn" 2>&1)
 brc=$?
+# Its request's attributes, byte for byte, are the engine's (the unit
+# test qp_counters.requests checks those against the same layout).
 if command -v strace >/dev/null; then
-	bytes=$(strace -e trace=sendto -xx rdma statistic qp bind link \
-		rxe0/1 lqpn "$qpn" 2>&1 | grep -m1 'sendto(')
-	echo "# iproute2's bind request: $bytes"
+	le() { local i; for i in $(seq 0 $(($2 - 1))); do
+		printf '\\x%02x' $((($1 >> (8 * i)) & 255)); done; }
+	a32() { printf '\\x08\\x00'; le "$1" 2; le "$2" 4; }
+	idx=$(rdma -j dev show rxe0 | jq -r '.[0].ifindex')
+	want="$(a32 74 2)$(a32 75 19)$(a32 1 "$idx")$(a32 3 1)$(a32 21 "$qpn")"
+	line=$(strace -e trace=sendto -xx -s 256 rdma statistic qp bind \
+		link rxe0/1 lqpn "$qpn" 2>&1 | grep -m1 'nlmsg_type=0x1410')
+	got=$(sed -n 's/.*}, "\([^"]*\)".*/\1/p' <<<"$line")
+	[ "$got" = "$want" ] || { kill -KILL $pid; fail "iproute2's bind: $line, want $want"; }
+	ok "iproute2's bind request has the engine's attributes: $got"
 fi
 kill -INT $pid
 wait $pid
