@@ -244,6 +244,45 @@ const struct rs_qpc_val *rs_qpc_val(const struct rs_qpc_cnt *c,
 	return NULL;
 }
 
+const struct rs_qpc_cnt *rs_qpc_find(const struct rs_qpc_reply *rp,
+				     uint32_t dev, uint32_t port,
+				     uint32_t cntn, uint32_t qpn)
+{
+	for (unsigned i = 0; i < rp->n_cnts; i++) {
+		const struct rs_qpc_cnt *c = &rp->cnts[i];
+		bool on = !qpn;
+
+		if (c->id != cntn || c->port != port || c->dev != dev)
+			continue;
+		for (unsigned j = 0; j < c->n_qpns && !on; j++)
+			on = c->qpns[j] == qpn;
+		if (on)
+			return c;
+	}
+	return NULL;
+}
+
+struct rs_val *rs_qpc_delta(const struct rs_qpc_cnt *before,
+			    const struct rs_qpc_cnt *after)
+{
+	struct rs_val *o = NULL;
+
+	for (unsigned k = 0; k < after->n_vals; k++) {
+		const struct rs_qpc_val *a = &after->vals[k];
+		const struct rs_qpc_val *b = rs_qpc_val(before, a->name);
+		uint64_t d;
+
+		d = !b ? 0 : a->value >= b->value ? a->value - b->value :
+		    a->value;
+		if (!d)
+			continue;
+		if (!o && !(o = rs_val_obj()))
+			return NULL;
+		rs_val_put_u64(o, a->name, d);
+	}
+	return o;
+}
+
 /* --- the run -------------------------------------------------------------- */
 
 /* A DEV/PORT with QPs of ours on it. */
@@ -507,18 +546,15 @@ static int read_all(const struct rs_qpc *q, struct rs_nl *nl,
 	return 0;
 }
 
+/* @qp's counter in @rp, or NULL. */
 static struct rs_qpc_cnt *cnt_of(struct rs_qpc_reply *rp,
 				 const struct rs_qpc *q,
 				 const struct qpc_qp *qp)
 {
 	const struct qpc_port *p = &q->ports[qp->port];
 
-	for (unsigned i = 0; i < rp->n_cnts; i++)
-		if (rp->cnts[i].id == qp->cntn &&
-		    rp->cnts[i].port == p->port &&
-		    rp->cnts[i].dev == p->dev_index)
-			return &rp->cnts[i];
-	return NULL;
+	return (struct rs_qpc_cnt *)rs_qpc_find(rp, p->dev_index, p->port,
+						qp->cntn, 0);
 }
 
 static void cnt_free(struct rs_qpc_cnt *c)
@@ -568,27 +604,14 @@ struct rs_val *rs_qp_counters_after(struct rs_run *run)
 	for (unsigned i = 0; i < q->n_qps; i++) {
 		struct qpc_qp *qp = &q->qps[i];
 		struct rs_qpc_cnt *c = cnt_of(&rp, q, qp);
-		struct rs_val *e = NULL;
+		struct rs_val *d;
 
-		if (!qp->have_before || !c)
+		if (!qp->have_before || !c ||
+		    !(d = rs_qpc_delta(&qp->before, c)))
 			continue;
-		for (unsigned k = 0; k < c->n_vals; k++) {
-			const struct rs_qpc_val *b =
-				rs_qpc_val(&qp->before, c->vals[k].name);
-			uint64_t d;
-
-			/* A counter the driver reset reads lower: what it
-			 * counted since. */
-			d = !b ? 0 : c->vals[k].value >= b->value ?
-			    c->vals[k].value - b->value : c->vals[k].value;
-			if (!d)
-				continue;
-			if (!all)
-				all = rs_val_obj();
-			if (!e)
-				e = rs_val_put_obj(all, qp->id);
-			rs_val_put_u64(e, c->vals[k].name, d);
-		}
+		if (!all)
+			all = rs_val_obj();
+		rs_val_put(all, qp->id, d);
 	}
 out:
 	rs_qpc_reply_free(&rp);
@@ -649,36 +672,28 @@ int rs_qp_counters_leaks(const struct rs_run *run, struct rs_nl *nl,
 	for (unsigned i = 0; i < q->n_qps; i++) {
 		const struct qpc_qp *qp = &q->qps[i];
 		const struct qpc_port *p = &q->ports[qp->port];
+		const struct rs_qpc_cnt *c;
+		struct rs_val *e, *fs;
 
 		if (!qp->bound)
 			continue;
-		for (unsigned k = 0; k < rp.n_cnts; k++) {
-			const struct rs_qpc_cnt *c = &rp.cnts[k];
-			struct rs_val *e, *fs;
-			bool ours = false;
-
-			/* Our id, and still on our QP number: an id or a
-			 * number another process got since is not ours. */
-			if (c->id != qp->cntn || c->port != p->port ||
-			    c->dev != p->dev_index)
-				continue;
-			for (unsigned j = 0; j < c->n_qpns; j++)
-				ours |= c->qpns[j] == qp->qpn;
-			if (!ours)
-				continue;
-			e = rs_val_push_obj(list);
-			rs_val_put_strf(e, "device", "%.*s",
-					(int)(strchr(p->key, '/') - p->key),
-					p->key);
-			rs_val_put_str(e, "kind", "counter");
-			rs_val_put_u64(e, "pid", (uint64_t)getpid());
-			fs = rs_val_put_obj(e, "fields");
-			rs_val_put_u64(fs, "cntn", c->id);
-			rs_val_put_u64(fs, "port", c->port);
-			rs_val_put_u64(fs, "qpn", qp->qpn);
-			rs_val_put_str(fs, "qp", qp->id);
-			n++;
-		}
+		/* Our id, and still on our QP number: an id or a number
+		 * another process got since is not ours. */
+		c = rs_qpc_find(&rp, p->dev_index, p->port, qp->cntn,
+				qp->qpn);
+		if (!c)
+			continue;
+		e = rs_val_push_obj(list);
+		rs_val_put_strf(e, "device", "%.*s",
+				(int)(strchr(p->key, '/') - p->key), p->key);
+		rs_val_put_str(e, "kind", "counter");
+		rs_val_put_u64(e, "pid", (uint64_t)getpid());
+		fs = rs_val_put_obj(e, "fields");
+		rs_val_put_u64(fs, "cntn", c->id);
+		rs_val_put_u64(fs, "port", c->port);
+		rs_val_put_u64(fs, "qpn", qp->qpn);
+		rs_val_put_str(fs, "qp", qp->id);
+		n++;
 	}
 	rs_qpc_reply_free(&rp);
 	return n;

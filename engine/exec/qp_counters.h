@@ -74,11 +74,23 @@ void rs_qpc_reply_free(struct rs_qpc_reply *rp);
 /* @name's value in @c, or NULL. */
 const struct rs_qpc_val *rs_qpc_val(const struct rs_qpc_cnt *c,
 				    const char *name);
+/* Counter @cntn of device @dev's port @port in @rp, or NULL; with @qpn
+ * not 0, only while QP @qpn is bound to it (an id the kernel gave again
+ * to another process's QP is not the one we had). */
+const struct rs_qpc_cnt *rs_qpc_find(const struct rs_qpc_reply *rp,
+				     uint32_t dev, uint32_t port,
+				     uint32_t cntn, uint32_t qpn);
+struct rs_val;
+/* What moved from @before to @after, {NAME: delta}, or NULL when nothing
+ * did (or out of memory).  A counter @before lacks moved by nothing
+ * known; one that reads lower (a driver reset it) moved by what it
+ * reads. */
+struct rs_val *rs_qpc_delta(const struct rs_qpc_cnt *before,
+			    const struct rs_qpc_cnt *after);
 
 /* --- the run ------------------------------------------------------------ */
 
 struct rs_run;
-struct rs_val;
 
 /*
  * Bind each of the run's QPs (those made here, on a device with a

@@ -14,6 +14,7 @@
 #include "nlbuf.h"
 #include "qp_counters.h"
 #include "rdma_nl.h"
+#include "value.h"
 
 #define SEQ 91
 
@@ -316,6 +317,83 @@ TEST(qp_counters, parse_mode_and_errors)
 	((struct nlattr *)at(&b, m + NLMSG_HDRLEN))->nla_len = 64;
 	CHECK_INT(walk(&rp, &b, &fin, &err), -EPROTO);
 	rs_qpc_reply_free(&rp);
+}
+
+/* A dump as the leak check and the reads see it: counter ids are per
+ * device, and an id (or a QP number) freed is given out again. */
+TEST(qp_counters, find)
+{
+	static const uint32_t ours[] = { 17 }, theirs[] = { 40, 41 };
+	struct rs_qpc_reply rp = { 0 };
+	struct nlbuf b = { .len = 0 };
+	const struct rs_qpc_cnt *c;
+	bool fin;
+	int err;
+	size_t m, t, e;
+
+	for (uint32_t dev = 1; dev <= 2; dev++) {
+		m = msg_start(&b, nldev(RDMA_NLDEV_CMD_STAT_GET), SEQ);
+		handle(&b, dev);
+		t = nest_start(&b, RDMA_NLDEV_ATTR_STAT_COUNTER);
+		e = nest_start(&b, RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY);
+		/* Device 1: our counter 5 on our QP 17; device 2: a
+		 * counter 5 of another process's. */
+		counter(&b, 5, 1, dev == 1 ? ours : theirs, dev == 1 ? 1 : 2,
+			0);
+		nest_end(&b, e);
+		e = nest_start(&b, RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY);
+		counter(&b, 6, 2, theirs, 2, 0);
+		nest_end(&b, e);
+		nest_end(&b, t);
+		msg_end(&b, m);
+	}
+	done(&b, SEQ, 0);
+	CHECK_INT(walk(&rp, &b, &fin, &err), 0);
+	CHECK_UINT(rp.n_cnts, 4);
+
+	c = rs_qpc_find(&rp, 1, 1, 5, 17);
+	CHECK(c && c->dev == 1 && c->id == 5);
+	c = rs_qpc_find(&rp, 1, 1, 5, 0);
+	CHECK(c && c->dev == 1);
+	/* The same id on the other device is not ours. */
+	c = rs_qpc_find(&rp, 2, 1, 5, 0);
+	CHECK(c && c->dev == 2 && c->n_qpns == 2);
+	CHECK(!rs_qpc_find(&rp, 2, 1, 5, 17));
+	/* Our id on another port, another QP on our id: not ours. */
+	CHECK(!rs_qpc_find(&rp, 1, 2, 5, 0));
+	CHECK(!rs_qpc_find(&rp, 1, 1, 5, 18));
+	CHECK(!rs_qpc_find(&rp, 1, 1, 7, 0));
+	CHECK(rs_qpc_find(&rp, 1, 2, 6, 41));
+	rs_qpc_reply_free(&rp);
+}
+
+TEST(qp_counters, delta)
+{
+	struct rs_qpc_val bv[] = {
+		{ "out_of_sequence", 3 }, { "rx_write_requests", 100 },
+		{ "out_of_buffer", 9 }, { "duplicate_request", 50 },
+	};
+	struct rs_qpc_val av[] = {
+		{ "out_of_sequence", 3 }, { "rx_write_requests", 2100 },
+		{ "out_of_buffer", 4 }, { "duplicate_request", 50 },
+		{ "np_cnp_sent", 8 },
+	};
+	struct rs_qpc_cnt before = { .vals = bv, .n_vals = 4 };
+	struct rs_qpc_cnt after = { .vals = av, .n_vals = 5 };
+	struct rs_val *d;
+
+	d = rs_qpc_delta(&before, &after);
+	CHECK(d);
+	/* What moved, no more: the unmoved and the unknown are left out. */
+	CHECK_UINT(rs_val_len(d), 2);
+	CHECK_UINT(rs_val_get_u64(d, "rx_write_requests"), 2000);
+	/* Reset by the driver: what it counted since. */
+	CHECK_UINT(rs_val_get_u64(d, "out_of_buffer"), 4);
+	CHECK(!rs_val_get(d, "out_of_sequence"));
+	CHECK(!rs_val_get(d, "np_cnp_sent"));
+	rs_val_free(d);
+	/* Nothing moved: no object at all. */
+	CHECK(!rs_qpc_delta(&before, &before));
 }
 
 /* Without a run's binding there is nothing to look for, and nothing
