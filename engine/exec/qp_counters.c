@@ -301,7 +301,9 @@ struct qpc_qp {
 	const char *id;
 	uint32_t qpn;
 	unsigned port;           /* index into ports */
-	bool bound;
+	bool bound;              /* given a counter (the leak check looks
+				  * for it after teardown) */
+	bool unbound;            /* ... and taken off it */
 	uint32_t cntn;
 	struct rs_qpc_cnt before;/* its values as the step began */
 	bool have_before;
@@ -632,7 +634,7 @@ void rs_qp_counters_unbind(struct rs_run *run)
 		struct rs_nl_req req;
 		int r;
 
-		if (!qp->bound)
+		if (!qp->bound || qp->unbound)
 			continue;
 		rs_qpc_req_unbind(&req, p->dev_index, p->port, qp->cntn,
 				  qp->qpn);
@@ -649,8 +651,9 @@ void rs_qp_counters_unbind(struct rs_run *run)
 			rs_val_put_str(p->unbind_failed, qp->id, why);
 			continue;
 		}
-		/* Unbound: the kernel freed the counter with it.  The id
+		/* The kernel freed the counter with its last QP; the id
 		 * stays for the leak check to look for. */
+		qp->unbound = true;
 	}
 }
 
