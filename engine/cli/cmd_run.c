@@ -208,7 +208,7 @@ static int parse(const struct rs_cmd *cmd, int argc, char **argv,
 	if (rs_text_opts_init(&o->text, o->out, o->color, o->text.quiet))
 		return rs_cmd_usage_error(cmd, "Unknown --color '%s': auto, "
 					  "always or never.", o->color);
-	o->text.verbose = rs_verbose;
+	o->text.counters_all = rs_verbose;
 	if (optind + 1 != argc)
 		return rs_cmd_usage_error(cmd, optind >= argc ?
 			"No scenario file given." : "run takes one scenario file.");

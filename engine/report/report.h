@@ -13,8 +13,9 @@ struct rs_text_opts {
 	bool color;     /* outcomes in colour (ANSI) */
 	bool progress;  /* a line redrawn in place while objects are
 			 * created and while a step runs (a terminal) */
-	bool verbose;   /* -v: what is recorded but not shown without
-			 * (per-QP counters, why none were bound) */
+	bool counters_all; /* -v: the counters recorded but not shown
+			    * without (per-QP counters that moved, why
+			    * none were bound) */
 };
 
 /* @o for output on @out: @color is "auto", "always" or "never" (NULL:

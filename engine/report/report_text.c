@@ -379,7 +379,7 @@ static bool figure_below(const char *name)
  * few that matter without -v. */
 static void print_qp_counters(struct text *t, const struct rs_val *qc)
 {
-	if (!qc || !t->o.verbose)
+	if (!qc || !t->o.counters_all)
 		return;
 	json_object_object_foreach(rs_val_json(qc), qp, names) {
 		fprintf(out(t), "  qp '%s' counters:", rs_esc(qp));
@@ -677,10 +677,10 @@ static void print_qp_binding(struct text *t, const struct rs_val *qc)
 		const char *skipped = rs_val_get_str(p, "skipped");
 		size_t n = rs_val_len(rs_val_get(p, "bound"));
 
-		if (t->o.verbose && skipped)
+		if (t->o.counters_all && skipped)
 			fprintf(out(t), "qp counters: %s: none bound: %s\n",
 				rs_esc(key), rs_esc(skipped));
-		else if (t->o.verbose)
+		else if (t->o.counters_all)
 			fprintf(out(t), "qp counters: %s: %zu QP%s bound, "
 				"each to a counter of its own\n", rs_esc(key),
 				n, n == 1 ? "" : "s");
