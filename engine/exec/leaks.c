@@ -4,26 +4,21 @@
  * process still owns.  The kernel's resource tracking (restrack) answers
  * over RDMA netlink, as for `rdma res show`: first a dump of the devices,
  * then one dump per device and resource type, since the kernel dumps
- * resources of one RDMA_NLDEV_ATTR_DEV_INDEX only.  Raw netlink and a
- * small attribute walker: no libmnl for the few attributes read here.
+ * resources of one RDMA_NLDEV_ATTR_DEV_INDEX only; through the engine's
+ * one RDMA netlink client (rdma_nl.c).
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
-
-#include <linux/netlink.h>
-#include <rdma/rdma_netlink.h>
 
 #include "alloc.h"
 #include "leaks.h"
 #include "live.h"
+#include "qp_counters.h"
+#include "rdma_nl.h"
 #include "wire.h"
 #include "run.h"
-
-/* The kernel sizes dump messages to the reader's buffer, up to 32 KiB. */
-#define NL_BUF_SIZE (64 * 1024)
 
 static const struct leak_field {
 	uint16_t attr;
@@ -85,85 +80,6 @@ static const char *type_name(const char *kind, uint64_t v)
 	return v < RS_N(qp_types) ? qp_types[v] : NULL;
 }
 
-/* --- attributes ----------------------------------------------------------- */
-
-struct attrs {
-	const uint8_t *p;
-	size_t len;
-};
-
-static struct attrs attrs_of(const struct nlattr *a)
-{
-	return (struct attrs){ (const uint8_t *)a + NLA_HDRLEN,
-			       a->nla_len - NLA_HDRLEN };
-}
-
-/* 1 and the next attribute in *ret, 0 at the end, -EPROTO. */
-static int attr_next(struct attrs *it, const struct nlattr **ret)
-{
-	const struct nlattr *a = (const void *)it->p;
-	size_t step;
-
-	if (it->len < NLA_HDRLEN)
-		return 0;
-	if (a->nla_len < NLA_HDRLEN || a->nla_len > it->len)
-		return -EPROTO;
-	step = NLA_ALIGN(a->nla_len);
-	if (step > it->len)      /* the last one need not be padded */
-		step = it->len;
-	it->p += step;
-	it->len -= step;
-	*ret = a;
-	return 1;
-}
-
-static unsigned attr_type(const struct nlattr *a)
-{
-	return a->nla_type & NLA_TYPE_MASK;
-}
-
-/* tb[type]: the last attribute of each type; types past RDMA_NLDEV_ATTR_MAX
- * (a newer kernel's) are ignored. */
-static int attr_index(struct attrs it, const struct nlattr **tb)
-{
-	const struct nlattr *a;
-	int r;
-
-	memset(tb, 0, RDMA_NLDEV_ATTR_MAX * sizeof(*tb));
-	while ((r = attr_next(&it, &a)) > 0)
-		if (attr_type(a) < RDMA_NLDEV_ATTR_MAX)
-			tb[attr_type(a)] = a;
-	return r;
-}
-
-/* An unsigned of any of the sizes the kernel puts; false otherwise. */
-static bool attr_uint(const struct nlattr *a, uint64_t *ret)
-{
-	const void *p = (const uint8_t *)a + NLA_HDRLEN;
-	uint8_t u8;
-	uint16_t u16;
-	uint32_t u32;
-
-	switch (a->nla_len - NLA_HDRLEN) {
-	case 1: memcpy(&u8, p, 1); *ret = u8; return true;
-	case 2: memcpy(&u16, p, 2); *ret = u16; return true;
-	case 4: memcpy(&u32, p, 4); *ret = u32; return true;
-	case 8: memcpy(ret, p, 8); return true;
-	}
-	return false;
-}
-
-static void attr_str(const struct nlattr *a, char *buf, size_t size)
-{
-	const char *s = (const char *)a + NLA_HDRLEN;
-	size_t n = strnlen(s, a->nla_len - NLA_HDRLEN);
-
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-}
-
 /* --- messages ------------------------------------------------------------- */
 
 static void *grow(void *arr, unsigned n, unsigned *cap, size_t size)
@@ -186,7 +102,7 @@ static int parse_entry(struct rs_leak_dump *d, const struct leak_kind *k,
 	uint64_t pid;
 	int r;
 
-	r = attr_index(attrs_of(e), tb);
+	r = rs_nla_index(rs_nla_in(e), tb);
 	if (r)
 		return r;
 	/* The kernel's own have a name and no pid; the pid of a process
@@ -194,7 +110,7 @@ static int parse_entry(struct rs_leak_dump *d, const struct leak_kind *k,
 	 * task's: a thread's own id, were verbs called from a thread (the
 	 * engine calls them from its main one). */
 	if (tb[RDMA_NLDEV_ATTR_RES_KERN_NAME] || !tb[RDMA_NLDEV_ATTR_RES_PID] ||
-	    !attr_uint(tb[RDMA_NLDEV_ATTR_RES_PID], &pid) || pid != d->pid) {
+	    !rs_nla_uint(tb[RDMA_NLDEV_ATTR_RES_PID], &pid) || pid != d->pid) {
 		d->others++;
 		return 0;
 	}
@@ -208,7 +124,7 @@ static int parse_entry(struct rs_leak_dump *d, const struct leak_kind *k,
 	l->kind = k->name;
 	l->pid = (uint32_t)pid;
 	for (unsigned i = 0; i < RS_LEAK_N_FIELDS; i++)
-		if (tb[fields[i].attr] && attr_uint(tb[fields[i].attr],
+		if (tb[fields[i].attr] && rs_nla_uint(tb[fields[i].attr],
 						    &l->val[i]))
 			l->have |= 1u << i;
 	return 0;
@@ -220,7 +136,7 @@ static int parse_dev(struct rs_leak_dump *d, const struct nlattr **tb)
 	uint64_t index;
 
 	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] ||
-	    !attr_uint(tb[RDMA_NLDEV_ATTR_DEV_INDEX], &index))
+	    !rs_nla_uint(tb[RDMA_NLDEV_ATTR_DEV_INDEX], &index))
 		return -EPROTO;
 	arr = grow(d->devs, d->n_devs, &d->cap_devs, sizeof(*arr));
 	if (!arr)
@@ -229,7 +145,7 @@ static int parse_dev(struct rs_leak_dump *d, const struct nlattr **tb)
 	arr[d->n_devs].index = (uint32_t)index;
 	arr[d->n_devs].name[0] = '\0';
 	if (tb[RDMA_NLDEV_ATTR_DEV_NAME])
-		attr_str(tb[RDMA_NLDEV_ATTR_DEV_NAME], arr[d->n_devs].name,
+		rs_nla_str(tb[RDMA_NLDEV_ATTR_DEV_NAME], arr[d->n_devs].name,
 			 sizeof(arr[d->n_devs].name));
 	d->n_devs++;
 	return 0;
@@ -242,14 +158,13 @@ static int parse_msg(struct rs_leak_dump *d, const struct nlmsghdr *h)
 	unsigned op = RDMA_NL_GET_OP(h->nlmsg_type);
 	const struct leak_kind *k = NULL;
 	char dev[64] = "";
-	struct attrs it;
+	struct rs_nla_it it;
 	int r;
 
 	if (RDMA_NL_GET_CLIENT(h->nlmsg_type) != RDMA_NL_NLDEV)
 		return 0;
 	/* nldev has no fixed header: attributes follow the nlmsghdr. */
-	r = attr_index((struct attrs){ NLMSG_DATA(h),
-				       h->nlmsg_len - NLMSG_HDRLEN }, tb);
+	r = rs_nla_index(rs_nla_of_msg(h), tb);
 	if (r)
 		return r;
 	if (op == RDMA_NLDEV_CMD_GET)
@@ -260,10 +175,10 @@ static int parse_msg(struct rs_leak_dump *d, const struct nlmsghdr *h)
 	if (!k || !tb[k->table])
 		return 0;
 	if (tb[RDMA_NLDEV_ATTR_DEV_NAME])
-		attr_str(tb[RDMA_NLDEV_ATTR_DEV_NAME], dev, sizeof(dev));
-	it = attrs_of(tb[k->table]);
-	while ((r = attr_next(&it, &e)) > 0) {
-		if (attr_type(e) != k->entry)
+		rs_nla_str(tb[RDMA_NLDEV_ATTR_DEV_NAME], dev, sizeof(dev));
+	it = rs_nla_in(tb[k->table]);
+	while ((r = rs_nla_next(&it, &e)) > 0) {
+		if (rs_nla_type(e) != k->entry)
 			continue;
 		r = parse_entry(d, k, dev, e);
 		if (r)
@@ -272,56 +187,21 @@ static int parse_msg(struct rs_leak_dump *d, const struct nlmsghdr *h)
 	return r;
 }
 
+static int parse_one(void *arg, const struct nlmsghdr *h)
+{
+	return parse_msg(arg, h);
+}
+
 int rs_leaks_parse(struct rs_leak_dump *d, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
+	struct rs_nl_reply rp = { .seq = d->seq, .port = d->port,
+				  .msg = parse_one, .arg = d,
+				  .done = d->done, .err = d->err };
+	int r = rs_nl_walk(&rp, buf, len);
 
-	while (!d->done && len >= NLMSG_HDRLEN) {
-		const struct nlmsghdr *h = (const void *)p;
-		size_t step, plen;
-		struct nlmsgerr ne;
-		int r = 0;
-
-		if (h->nlmsg_len < NLMSG_HDRLEN || h->nlmsg_len > len)
-			return -EPROTO;
-		plen = h->nlmsg_len - NLMSG_HDRLEN;
-		step = NLMSG_ALIGN(h->nlmsg_len);
-		if (step > len)
-			step = len;
-		p += step;
-		len -= step;
-		/* Left over from a dump given up on, or not for us. */
-		if (h->nlmsg_seq != d->seq ||
-		    (d->port && h->nlmsg_pid != d->port))
-			continue;
-		switch (h->nlmsg_type) {
-		case NLMSG_NOOP:
-			break;
-		case NLMSG_DONE:
-			/* A dump that failed part way says why here. */
-			if (plen >= sizeof(int)) {
-				int err;
-
-				memcpy(&err, NLMSG_DATA(h), sizeof(err));
-				if (err < 0)
-					d->err = err;
-			}
-			d->done = true;
-			break;
-		case NLMSG_ERROR:
-			if (plen < sizeof(ne.error))
-				return -EPROTO;
-			memcpy(&ne.error, NLMSG_DATA(h), sizeof(ne.error));
-			d->err = ne.error < 0 ? ne.error : 0;
-			d->done = true;
-			break;
-		default:
-			r = parse_msg(d, h);
-		}
-		if (r)
-			return r;
-	}
-	return 0;
+	d->done = rp.done;
+	d->err = rp.err;
+	return r;
 }
 
 void rs_leak_dump_free(struct rs_leak_dump *d)
@@ -333,99 +213,26 @@ void rs_leak_dump_free(struct rs_leak_dump *d)
 	d->n_leaks = d->cap_leaks = d->n_devs = d->cap_devs = 0;
 }
 
-/* --- the socket ----------------------------------------------------------- */
-
-struct nl {
-	int fd;
-	uint32_t port;
-	uint32_t seq;
-	void *buf;
-};
-
-static int nl_open(struct nl *nl)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	socklen_t sl = sizeof(sa);
-	int err;
-
-	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
-	if (nl->fd < 0)
-		return -errno;
-	if (bind(nl->fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    getsockname(nl->fd, (struct sockaddr *)&sa, &sl)) {
-		err = -errno;
-		close(nl->fd);
-		return err;
-	}
-	nl->port = sa.nl_pid;
-	nl->seq = (uint32_t)getpid() << 8;
-	nl->buf = rs_malloc(NL_BUF_SIZE);
-	if (!nl->buf) {
-		close(nl->fd);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static void nl_close(struct nl *nl)
-{
-	close(nl->fd);
-	rs_free(nl->buf);
-}
+/* --- the dumps ----------------------------------------------------------- */
 
 /* Ask for a dump of @cmd (of the device @dev_index, unless NULL) and parse
  * the answer into @d; 0 or -errno, the kernel's included. */
-static int nl_dump(struct nl *nl, uint8_t cmd, const uint32_t *dev_index,
+static int nl_dump(struct rs_nl *nl, uint8_t cmd, const uint32_t *dev_index,
 		   struct rs_leak_dump *d)
 {
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct {
-		struct nlmsghdr h;
-		struct nlattr a;
-		uint32_t index;
-	} req;
-	size_t len = NLMSG_HDRLEN;
+	struct rs_nl_reply rp = { .msg = parse_one, .arg = d };
+	struct rs_nl_req req;
 	int r;
 
-	memset(&req, 0, sizeof(req));
-	if (dev_index) {
-		req.a.nla_type = RDMA_NLDEV_ATTR_DEV_INDEX;
-		req.a.nla_len = NLA_HDRLEN + sizeof(req.index);
-		req.index = *dev_index;
-		len += NLA_ALIGN(req.a.nla_len);
-	}
-	req.h.nlmsg_len = (uint32_t)len;
-	req.h.nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
-	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	req.h.nlmsg_seq = ++nl->seq;
-	d->seq = nl->seq;
-	d->port = nl->port;
-	d->done = false;
-	d->err = 0;
-	if (sendto(nl->fd, &req, len, 0, (struct sockaddr *)&kernel,
-		   sizeof(kernel)) < 0)
-		return -errno;
-	while (!d->done) {
-		struct iovec iov = { nl->buf, NL_BUF_SIZE };
-		struct sockaddr_nl from;
-		struct msghdr m = { .msg_name = &from,
-				    .msg_namelen = sizeof(from),
-				    .msg_iov = &iov, .msg_iovlen = 1 };
-		ssize_t n = recvmsg(nl->fd, &m, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (m.msg_flags & MSG_TRUNC)
-			return -EMSGSIZE;
-		if (from.nl_pid != 0)       /* only the kernel answers */
-			continue;
-		r = rs_leaks_parse(d, nl->buf, (size_t)n);
-		if (r)
-			return r;
-	}
-	return d->err;
+	rs_nl_req_init(&req, cmd, NLM_F_DUMP);
+	if (dev_index)
+		rs_nl_req_u32(&req, RDMA_NLDEV_ATTR_DEV_INDEX, *dev_index);
+	r = rs_nl_talk(nl, &req, &rp);
+	d->seq = rp.seq;
+	d->port = rp.port;
+	d->done = rp.done;
+	d->err = rp.err;
+	return r;
 }
 
 /* --- the check ------------------------------------------------------------ */
@@ -532,12 +339,14 @@ int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
 	struct rs_leak_dump d = { .pid = (uint32_t)getpid() };
 	struct rs_val *list, *unchecked = NULL;
 	bool verbose = run && run->verbose;
+	const char *why = NULL;
 	unsigned excused = 0;
+	int n_counters;
 	bool rdma_cm;
-	struct nl nl;
+	struct rs_nl nl;
 	int r;
 
-	r = nl_open(&nl);
+	r = rs_nl_open(&nl);
 	if (r == -EPROTONOSUPPORT) {
 		put_error(e, "cannot ask the kernel: this kernel has no RDMA "
 			  "netlink (NETLINK_RDMA: %s)", strerror(-r));
@@ -589,6 +398,14 @@ int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
 		if (!own || verbose)
 			rs_leak_put(list, &d.leaks[i], own);
 	}
+	/* The counters the run bound to its QPs: none may be left. */
+	n_counters = rs_qp_counters_leaks(run, &nl, list, &why);
+	if (n_counters < 0) {
+		put_error(e, "cannot list the counters (%s): %s", why,
+			  strerror(-n_counters));
+		r = n_counters;
+		goto out;
+	}
 	if (verbose) {
 		struct rs_val *a = rs_val_put_obj(e, "asked");
 
@@ -596,7 +413,7 @@ int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
 		rs_val_put_u64(a, "librdmacm", excused);
 		rs_val_put_u64(a, "others", d.others);
 	}
-	r = (int)(d.n_leaks - excused);
+	r = (int)(d.n_leaks - excused) + n_counters;
 	*n_devs = d.n_devs;
 	/* A netem of ours on a netdev the run touched (wire.c). */
 	if (run) {
@@ -612,6 +429,6 @@ int rs_leaks_check(const struct rs_run *run, struct rs_val *e,
 	}
 out:
 	rs_leak_dump_free(&d);
-	nl_close(&nl);
+	rs_nl_close(&nl);
 	return r;
 }

@@ -18,6 +18,7 @@
 #include "devices.h"
 #include "live.h"
 #include "macros.h"
+#include "qp_counters.h"
 #include "requires.h"
 #include "run.h"
 #include "schema.h"
@@ -742,6 +743,9 @@ void rs_run_teardown(struct rs_run *run)
 	rs_val_put_str(phase, "phase", "teardown");
 	rs_val_put_u64(phase, "objects", run->n_created);
 	rs_record_add(run->rec, RS_REC_PHASE, NULL, phase);
+	/* Before the QPs go, on every way here: a failed step, a timeout
+	 * and a signal tear down the same way. */
+	rs_qp_counters_unbind(run);
 	for (unsigned i = run->n_created; i-- > 0;) {
 		struct rs_live *l = run->created[i];
 		const struct rdmascn_ops *ops = l->obj->kind->ops;

@@ -97,6 +97,7 @@ void rs_dev_fact_get(const struct rs_dev *dev, const struct rs_fact *f,
 		     struct rs_fact_val *ret);
 
 struct rs_fault;
+struct rs_qpc;
 struct rs_rdv;
 
 struct rs_wire;
@@ -149,6 +150,9 @@ struct rs_run {
 	/* What steps changed on the wire (exec/wire.h): undone in
 	 * teardown, whatever ended the run; NULL until the first. */
 	struct rs_wire *wire;
+	/* The per-QP counters' binding state (qp_counters.h), from the
+	 * steps to the leak check; none with counters_off. */
+	struct rs_qpc *qpc;
 };
 
 /* Whether this process makes @o (or runs its step), in part or whole

@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "counters.h"
 #include "exit.h"
+#include "qp_counters.h"
 #include "step.h"
 #include "value.h"
 
@@ -493,10 +494,12 @@ int rs_steps_run(struct rs_run *run)
 	if (rs_steps_counters_begin(&st, &totals))
 		rs_diag_warning(&run->diag, NULL, "the run's port counters were "
 			     "not read: out of memory");
+	rs_qp_counters_bind(run);
 	for (unsigned i = 0; i < s->n_steps; i++) {
 		struct rs_obj *o = s->steps[i];
 		struct rs_ctr_snap *pre = NULL;
 		struct rs_step_run *sr;
+		struct rs_val *qpc;
 
 		if (o->parent)
 			continue;
@@ -547,8 +550,12 @@ int rs_steps_run(struct rs_run *run)
 		}
 		rs_step_init(sr, &st, o, NULL);
 		sr->ctrs = pre;
+		rs_qp_counters_before(run);
 		if (!deviate(sr))
 			rs_step_execute(sr);
+		qpc = rs_qp_counters_after(run);
+		if (qpc)
+			rs_val_put(rs_step_figures(sr), "qp_counters", qpc);
 		deviate(sr);
 		record_run(sr);
 		if (sr->result == RS_STEP_FAILED && sr->each_missed) {

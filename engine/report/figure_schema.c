@@ -34,6 +34,13 @@ static struct rs_val *row_schema(const struct rs_figure_row *row)
 	case RS_FIGT_TEXT:
 		rs_val_put_str(o, "type", "string");
 		break;
+	case RS_FIGT_COUNTERS:
+		rs_val_put_str(o, "type", "object");
+		h = rs_val_put_obj(o, "additionalProperties");
+		rs_val_put_str(h, "type", "object");
+		rs_val_put_str(rs_val_put_obj(h, "additionalProperties"),
+			       "$ref", "#/definitions/count");
+		break;
 	case RS_FIGT_HISTOGRAM:
 		if (row->description)
 			rs_val_put_str(o, "description", row->description);

@@ -13,8 +13,9 @@ struct rs_text_opts {
 	bool color;     /* outcomes in colour (ANSI) */
 	bool progress;  /* a line redrawn in place while objects are
 			 * created and while a step runs (a terminal) */
-	bool counters_all; /* under a step, every counter that moved, not
-			    * only the error ones (--counters=all, -v) */
+	bool counters_all; /* every counter that moved, not only the error
+			    * ones, per-QP counters, why none were bound
+			    * (--counters=all, -v) */
 };
 
 /* @o for output on @out: @color is "auto", "always" or "never" (NULL:

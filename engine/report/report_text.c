@@ -340,6 +340,7 @@ static void print_figure_value(FILE *f, const struct rs_figure_row *row,
 		fputs(row->key ? vtext(v, row->key) : "", f);
 		break;
 	case RS_FIGT_HISTOGRAM:
+	case RS_FIGT_COUNTERS:
 		break;
 	}
 	fputs(row->after ? row->after : "", f);
@@ -366,8 +367,19 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 						       JSON_C_TO_STRING_PLAIN));
 }
 
+/* Whether group @name is shown on lines of its own under the step's
+ * (counters, which can be many), not on the step's line. */
+static bool figure_below(const char *name)
+{
+	for (unsigned i = 0; i < RS_FIGROW_COUNT; i++)
+		if (!strcmp(rs_figure_rows[i].group, name))
+			return rs_figure_rows[i].type == RS_FIGT_COUNTERS;
+	return false;
+}
+
 /* The counters that moved, a line each: the error ones, or with
- * --counters=all (-v) every one.  The record has them all. */
+ * --counters=all (-v) every one, by port or device, or by QP (the
+ * per-QP counters).  The record has them all. */
 static void print_counters(struct text *t, const char *head,
 			   const struct rs_val *ctrs)
 {
@@ -413,7 +425,7 @@ static void print_step(struct text *t, const struct rs_val *e)
 	if (figs) {
 		json_object_object_foreach(rs_val_json(figs), key, v) {
 			/* Lines of their own, below. */
-			if (!strcmp(key, "counters"))
+			if (!strcmp(key, "counters") || figure_below(key))
 				continue;
 			fputs("  ", out(t));
 			print_figure(out(t), key, rs_val_of(v));
@@ -430,6 +442,7 @@ static void print_step(struct text *t, const struct rs_val *e)
 		fprintf(out(t), "  gate %s\n", text);
 	}
 	print_counters(t, "  counter ", rs_val_get(figs, "counters"));
+	print_counters(t, "  counter qp ", rs_val_get(figs, "qp_counters"));
 }
 
 struct out {
@@ -665,6 +678,35 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 	}
 }
 
+/* Each port's per-QP counters: with -v, bound or why not (a skip, not a
+ * failure); a counter that would not unbind, always (--check-leaks
+ * finds it too). */
+static void print_qp_binding(struct text *t, const struct rs_val *qc)
+{
+	if (!qc)
+		return;
+	json_object_object_foreach(rs_val_json(qc), key, pj) {
+		const struct rs_val *p = rs_val_of(pj);
+		const struct rs_val *failed = rs_val_get(p, "unbind_failed");
+		const char *skipped = rs_val_get_str(p, "skipped");
+		size_t n = rs_val_len(rs_val_get(p, "bound"));
+
+		if (t->o.counters_all && skipped)
+			fprintf(out(t), "qp counters: %s: none bound: %s\n",
+				rs_esc(key), rs_esc(skipped));
+		else if (t->o.counters_all)
+			fprintf(out(t), "qp counters: %s: %zu QP%s bound, "
+				"each to a counter of its own\n", rs_esc(key),
+				n, n == 1 ? "" : "s");
+		if (!failed)
+			continue;
+		json_object_object_foreach(rs_val_json(failed), qp, why)
+			fprintf(err(t), "rdmascn: qp counters: %s: qp '%s': "
+				"unbind failed: %s\n", rs_esc(key), rs_esc(qp),
+				json_object_get_string(why));
+	}
+}
+
 /* The counted steps' slowest and fastest elements (the record's
  * stragglers), as nccl-tests ends a run. */
 static void print_stragglers(struct text *t, const struct rs_val *all)
@@ -787,6 +829,7 @@ static int text_end_out(struct text *t, const struct rs_val *rec)
 		print_counters(t, "counter   run ", rs_val_get(rec,
 							       "counters"));
 		print_run_gates(t, rs_val_get(rec, "gates"));
+		print_qp_binding(t, rs_val_get(rec, "qp_counters"));
 	}
 	/* An interrupted run's line is text_end's, on stderr. */
 	if (strcmp(verdict, "passed") && strcmp(verdict, "skipped") &&

@@ -19,6 +19,7 @@
 #include "gate.h"
 #include "live.h"
 #include "nodes.h"
+#include "qp_counters.h"
 #include "run.h"
 #include "run_scenario.h"
 #include "signals.h"
@@ -287,6 +288,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 
 static void run_free(struct rs_run *run)
 {
+	rs_qp_counters_free(run);
 	if (run->rec) {
 		rs_record_free(run->rec);
 		rs_free(run->rec);

@@ -96,7 +96,12 @@
 	X(TT_EXPECTED, "transport_timeout", "expected_ms", NUMBER, "ms", 1, \
 	  ": expected within ~", " ms", NO, false,                        \
 	  "4.096 us * 2^timeout a try, at least a jiffy on rxe, "         \
-	  "retry_cnt + 1 tries (docs/impairments.md)")
+	  "retry_cnt + 1 tries (docs/impairments.md)")                    \
+	X(QP_COUNTERS, "qp_counters", NULL, COUNTERS, NULL, 0, NULL, NULL, \
+	  NO, false, "the per-QP counters (RDMA netlink counter binding) " \
+	  "that moved during the step: {QP_ID: {NAME: delta}}; a bound "  \
+	  "QP not listed moved none (the root qp_counters says which "     \
+	  "are bound)")
 
 /* A group's own description, where it needs one: X(group, desc). */
 #define RS_FIGURE_GROUP_MAP(X)                                            \
@@ -119,6 +124,9 @@ enum rs_figure_type {
 	RS_FIGT_TEXT,            /* a string */
 	RS_FIGT_HISTOGRAM,       /* {unit, edges, counts}; optional, not
 				  * in the text report */
+	RS_FIGT_COUNTERS,        /* {WHERE: {NAME: delta}}: kernel counters
+				  * by where they are counted (a QP's
+				  * id); optional, under the step line */
 };
 
 /* Which way a gateable figure is better; NO: it takes no gate. */

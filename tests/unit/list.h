@@ -58,6 +58,13 @@
 	X(leaks, qps)                                                     \
 	X(leaks, mr_pd)                                                   \
 	X(leaks, errors)                                                  \
+	X(qp_counters, requests)                                          \
+	X(qp_counters, parse_bind)                                        \
+	X(qp_counters, parse_get)                                         \
+	X(qp_counters, parse_mode_and_errors)                             \
+	X(qp_counters, find)                                              \
+	X(qp_counters, delta)                                             \
+	X(qp_counters, no_binding)                                        \
 	X(idmap, alloc_fails)                                             \
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \

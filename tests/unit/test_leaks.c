@@ -11,108 +11,16 @@
 #include "check.h"
 #include "list.h"
 #include "leaks.h"
+#include "nlbuf.h"
 #include "report.h"
 #include "value.h"
 
 #define SEQ 77
 
-/* A buffer of netlink messages, built the way the kernel builds them. */
-struct nlbuf {
-	uint32_t w[2048];        /* aligned for nlmsghdr and nlattr */
-	size_t len;
-};
-
-static void *at(struct nlbuf *b, size_t off)
-{
-	return (uint8_t *)b->w + off;
-}
-
-static void put(struct nlbuf *b, const void *p, size_t n)
-{
-	CHECK(b->len + NLMSG_ALIGN(n) <= sizeof(b->w));
-	memset(at(b, b->len), 0, NLMSG_ALIGN(n));
-	memcpy(at(b, b->len), p, n);
-	b->len += NLMSG_ALIGN(n);
-}
-
-static size_t msg_start(struct nlbuf *b, uint16_t type, uint32_t seq)
-{
-	struct nlmsghdr h = { .nlmsg_type = type, .nlmsg_seq = seq,
-			      .nlmsg_flags = NLM_F_MULTI };
-	size_t off = b->len;
-
-	put(b, &h, sizeof(h));
-	return off;
-}
-
-static void msg_end(struct nlbuf *b, size_t off)
-{
-	((struct nlmsghdr *)at(b, off))->nlmsg_len = (uint32_t)(b->len - off);
-}
-
-static size_t attr(struct nlbuf *b, uint16_t type, const void *p, size_t n)
-{
-	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + n),
-			    .nla_type = type };
-	size_t off = b->len;
-
-	put(b, &a, sizeof(a));
-	if (n)
-		put(b, p, n);
-	return off;
-}
-
-static void u32(struct nlbuf *b, uint16_t type, uint32_t v)
-{
-	attr(b, type, &v, sizeof(v));
-}
-
-static void u8(struct nlbuf *b, uint16_t type, uint8_t v)
-{
-	attr(b, type, &v, sizeof(v));
-}
-
-/* As nla_put_u64_64bit: a pad attribute first when the value would not be
- * 8-byte aligned. */
-static void u64(struct nlbuf *b, uint16_t type, uint64_t v)
-{
-	if ((b->len + NLA_HDRLEN) % 8)
-		attr(b, RDMA_NLDEV_ATTR_PAD, NULL, 0);
-	attr(b, type, &v, sizeof(v));
-}
-
-static void str(struct nlbuf *b, uint16_t type, const char *s)
-{
-	attr(b, type, s, strlen(s) + 1);
-}
-
-static size_t nest_start(struct nlbuf *b, uint16_t type)
-{
-	return attr(b, type, NULL, 0);
-}
-
-static void nest_end(struct nlbuf *b, size_t off)
-{
-	((struct nlattr *)at(b, off))->nla_len = (uint16_t)(b->len - off);
-}
-
 static void dev_hdr(struct nlbuf *b)
 {
 	u32(b, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
 	str(b, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
-}
-
-static void done(struct nlbuf *b, uint32_t seq, int err)
-{
-	size_t m = msg_start(b, NLMSG_DONE, seq);
-
-	put(b, &err, sizeof(err));
-	msg_end(b, m);
-}
-
-static uint16_t nldev(uint8_t cmd)
-{
-	return RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
 }
 
 static void qp_entry(struct nlbuf *b, uint32_t qpn, uint8_t type,
