@@ -79,7 +79,5 @@ grep -q '^created' "$tmp/out" && fail "req_lacks: skipped after creating objects
 ok "requires.counters: $(grep -m1 'has no counter' "$tmp/err")"
 
 # Interference: the victim beside the attackers keeps its ratio.
-for i in 1; do
-	expect "interference $i" 0 "$scndir/fabric/interference.yaml"
-	ok "interference $i: victim $(rec '.steps[] | select(.id == "victim") | .gates[0] | "\(.value) MB/s = \(.ratio) x \(.of_value) MB/s alone"')"
-done
+expect interference 0 "$scndir/fabric/interference.yaml"
+ok "interference: victim $(rec '.steps[] | select(.id == "victim") | .gates[0] | "\(.value) MB/s = \(.ratio) x \(.of_value) MB/s alone"')"
