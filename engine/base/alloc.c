@@ -75,6 +75,18 @@ void *rs_reallocarray(void *p, size_t n, size_t size)
 	return reallocarray(p, n, size);
 }
 
+void *rs_grow(void *arr, unsigned n, unsigned *cap, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return arr;
+	p = rs_reallocarray(arr, *cap ? 2 * *cap : 16, size);
+	if (p)
+		*cap = *cap ? 2 * *cap : 16;
+	return p;
+}
+
 void *rs_calloc_aligned(size_t align, size_t size)
 {
 	void *p;

@@ -13,6 +13,10 @@
 void *rs_malloc(size_t size);
 void *rs_calloc(size_t n, size_t size);
 void *rs_reallocarray(void *p, size_t n, size_t size);
+/* @arr, room for @n + 1 elements of @size: as it is while @n is below
+ * *@cap, else grown to twice (or 16) and *@cap with it; NULL when out of
+ * memory (@arr as it was). */
+void *rs_grow(void *arr, unsigned n, unsigned *cap, size_t size);
 char *rs_strdup(const char *s);
 char *rs_strndup(const char *s, size_t n);
 /* Zeroed, on an @align boundary (a power of two; at least a pointer),

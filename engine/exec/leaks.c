@@ -82,18 +82,6 @@ static const char *type_name(const char *kind, uint64_t v)
 
 /* --- messages ------------------------------------------------------------- */
 
-static void *grow(void *arr, unsigned n, unsigned *cap, size_t size)
-{
-	void *p;
-
-	if (n < *cap)
-		return arr;
-	p = rs_reallocarray(arr, *cap ? 2 * *cap : 16, size);
-	if (p)
-		*cap = *cap ? 2 * *cap : 16;
-	return p;
-}
-
 static int parse_entry(struct rs_leak_dump *d, const struct leak_kind *k,
 		       const char *dev, const struct nlattr *e)
 {
@@ -114,7 +102,7 @@ static int parse_entry(struct rs_leak_dump *d, const struct leak_kind *k,
 		d->others++;
 		return 0;
 	}
-	arr = grow(d->leaks, d->n_leaks, &d->cap_leaks, sizeof(*arr));
+	arr = rs_grow(d->leaks, d->n_leaks, &d->cap_leaks, sizeof(*arr));
 	if (!arr)
 		return -ENOMEM;
 	d->leaks = arr;
@@ -138,7 +126,7 @@ static int parse_dev(struct rs_leak_dump *d, const struct nlattr **tb)
 	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] ||
 	    !rs_nla_uint(tb[RDMA_NLDEV_ATTR_DEV_INDEX], &index))
 		return -EPROTO;
-	arr = grow(d->devs, d->n_devs, &d->cap_devs, sizeof(*arr));
+	arr = rs_grow(d->devs, d->n_devs, &d->cap_devs, sizeof(*arr));
 	if (!arr)
 		return -ENOMEM;
 	d->devs = arr;

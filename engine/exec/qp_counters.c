@@ -74,18 +74,6 @@ void rs_qpc_req_dump(struct rs_nl_req *r, uint32_t dev)
 
 /* --- replies -------------------------------------------------------------- */
 
-static void *grow(void *arr, unsigned n, unsigned *cap, size_t size)
-{
-	void *p;
-
-	if (n < *cap)
-		return arr;
-	p = rs_reallocarray(arr, *cap ? 2 * *cap : 8, size);
-	if (p)
-		*cap = *cap ? 2 * *cap : 8;
-	return p;
-}
-
 static int parse_qps(struct rs_qpc_cnt *c, const struct nlattr *table)
 {
 	const struct nlattr *e, *tb[RDMA_NLDEV_ATTR_MAX];
@@ -103,7 +91,7 @@ static int parse_qps(struct rs_qpc_cnt *c, const struct nlattr *table)
 		if (!tb[RDMA_NLDEV_ATTR_RES_LQPN] ||
 		    !rs_nla_uint(tb[RDMA_NLDEV_ATTR_RES_LQPN], &qpn))
 			return -EPROTO;
-		arr = grow(c->qpns, c->n_qpns, &c->cap_qpns, sizeof(*arr));
+		arr = rs_grow(c->qpns, c->n_qpns, &c->cap_qpns, sizeof(*arr));
 		if (!arr)
 			return -ENOMEM;
 		c->qpns = arr;
@@ -128,7 +116,7 @@ static int parse_vals(struct rs_qpc_cnt *c, const struct nlattr *table)
 		if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] ||
 		    !tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE])
 			return -EPROTO;
-		arr = grow(c->vals, c->n_vals, &c->cap_vals, sizeof(*arr));
+		arr = rs_grow(c->vals, c->n_vals, &c->cap_vals, sizeof(*arr));
 		if (!arr)
 			return -ENOMEM;
 		c->vals = arr;
@@ -159,7 +147,7 @@ static int parse_cnt(struct rs_qpc_reply *rp, const struct nlattr **tb,
 
 	if (!tb[RDMA_NLDEV_ATTR_STAT_COUNTER_ID])
 		return -EPROTO;
-	arr = grow(rp->cnts, rp->n_cnts, &rp->cap_cnts, sizeof(*arr));
+	arr = rs_grow(rp->cnts, rp->n_cnts, &rp->cap_cnts, sizeof(*arr));
 	if (!arr)
 		return -ENOMEM;
 	rp->cnts = arr;
@@ -375,7 +363,7 @@ static int port_of(struct rs_qpc *q, const struct rs_dev *dev, uint8_t port,
 			return 0;
 		}
 	}
-	arr = grow(q->ports, q->n_ports, &q->cap_ports, sizeof(*arr));
+	arr = rs_grow(q->ports, q->n_ports, &q->cap_ports, sizeof(*arr));
 	if (!arr)
 		return -ENOMEM;
 	q->ports = arr;
@@ -473,7 +461,7 @@ static int add_qp(struct rs_qpc *q, struct rs_run *run, struct rs_live *l)
 	r = port_of(q, dev, f.port ? f.port : dev->port, &port);
 	if (r)
 		return r;
-	arr = grow(q->qps, q->n_qps, &q->cap_qps, sizeof(*arr));
+	arr = rs_grow(q->qps, q->n_qps, &q->cap_qps, sizeof(*arr));
 	if (!arr)
 		return -ENOMEM;
 	q->qps = arr;
