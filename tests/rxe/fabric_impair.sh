@@ -103,8 +103,7 @@ ok "SIGINT during duration_ms 60000: exit 130, the netem gone"
 # 5. A signal mid-impairment: the netem is on while the stream runs, and
 # gone after the interrupted run, torn down cleanly.
 for sig in INT TERM; do
-	rm -f "$tmp/rec.json"
-	run_bg ab --check-leaks --json "$tmp/rec.json" "$fab/loss.yaml" \
+	run_bg ab --check-leaks "$fab/loss.yaml" \
 		--set iters=100000000
 	tc qdisc show dev veth2 | grep -q "netem 5253:" ||
 		{ kill -KILL $pid; tc qdisc show dev veth2; fail "SIG$sig: no netem 5253: on veth2 during the stream"; }

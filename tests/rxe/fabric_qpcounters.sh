@@ -42,7 +42,7 @@ ok "without -v: the skip in the record, no line"
 
 # 3. What iproute2 gets binding one of our QPs, while it exists; then a
 # SIGINT mid-step: exit 130, torn down, nothing left.
-run_bg ab --check-leaks --json "$tmp/bg.json" "$hold"
+run_bg ab --check-leaks "$hold"
 qpn=$(rdma -j res show qp | jq -r --argjson p $pid \
 	'.[] | select(.pid == $p and .type == "RC") | .lqpn' | head -n1)
 [ -n "$qpn" ] || { kill -KILL $pid; fail "no RC QP of pid $pid in rdma res"; }
@@ -68,6 +68,6 @@ rc=$?
 [ $brc != 0 ] || fail "rdma bound qp $qpn on rxe0/1: $said"
 [ $rc = 130 ] || { cat "$tmp/out" "$tmp/err"; fail "SIGINT: exit $rc"; }
 grep -q '^leaks: none' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "SIGINT: leaks"; }
-[ "$(jq -r '.qp_counters["rxe0/1"].errno' "$tmp/bg.json")" = "$errno" ] ||
-	fail "the held run's errno is not $errno: $(jq -c .qp_counters "$tmp/bg.json")"
+[ "$(jq -r '.qp_counters["rxe0/1"].errno' "$tmp/rec.json")" = "$errno" ] ||
+	fail "the held run's errno is not $errno: $(jq -c .qp_counters "$tmp/rec.json")"
 ok "rdma statistic qp bind link rxe0/1 lqpn $qpn: '$said' (the engine: $errno); SIGINT: 130, no leaks"

@@ -114,7 +114,9 @@ has() {
 run_bg() {
 	local conn=$1 i
 	shift
-	"$rdmascn" run "$@" >"$tmp/out" 2>"$tmp/err" &
+	# Its own record: assert_clean reads $tmp/rec.json.
+	rm -f "$tmp/rec.json"
+	"$rdmascn" run --json "$tmp/rec.json" "$@" >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	for i in $(seq 1 400); do
 		grep -q "^created.*connection '$conn'" "$tmp/out" 2>/dev/null && break
