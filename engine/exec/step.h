@@ -307,6 +307,10 @@ struct rs_step_run {
 	char unit2[96];
 	char why[768];              /* the failure, for the result line */
 	const struct rs_deviation *deviation; /* that made it skipped */
+	/* Skipped by rs_step_skip(): what it needs is not here, so the rest
+	 * of the run cannot be what the file says either (77).  A skip by
+	 * a deviation or a gate's missing: skip is the step's alone. */
+	bool skip_ends_run;
 	struct rs_val *figures;     /* numbers with units, by name (see
 				     * rs_step_figures()) */
 	struct rs_val *gates;       /* its gate, once checked */

@@ -100,6 +100,7 @@ int rs_step_skip(struct rs_step_run *sr, const char *fmt, ...)
 	snprintf(sr->why, sizeof(sr->why), "%s", msg);
 	if (sr->ops && sr->ops->stop)
 		sr->ops->stop(sr);
+	sr->skip_ends_run = true;
 	rs_step_finish(sr, RS_STEP_SKIPPED);
 	return -EOPNOTSUPP;
 }

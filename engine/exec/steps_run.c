@@ -570,7 +570,7 @@ int rs_steps_run(struct rs_run *run)
 			ret = RS_EXIT_CANTRUN;
 			stop = true;
 			fail_nodes(run, &st, o, sr);
-		} else if (sr->result == RS_STEP_SKIPPED && !sr->deviation) {
+		} else if (sr->result == RS_STEP_SKIPPED && sr->skip_ends_run) {
 			/* It cannot be what the file says here: neither can
 			 * the rest of the run. */
 			if (ret == RS_EXIT_PASSED)

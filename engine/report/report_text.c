@@ -808,6 +808,18 @@ static void print_run_gates(struct text *t, const struct rs_val *gates)
 	}
 }
 
+/* Whether any object of @rec was made (its outcome is no longer
+ * "pending"). */
+static bool any_made(const struct rs_val *rec)
+{
+	const struct rs_val *objs = rs_val_get(rec, "objects");
+
+	for (size_t i = 0; i < rs_val_len(objs); i++)
+		if (strcmp(vtext(rs_val_at(objs, i), "outcome"), "pending"))
+			return true;
+	return false;
+}
+
 static int text_end_out(struct text *t, const struct rs_val *rec)
 {
 	const char *verdict = vtext(rec, "verdict");
@@ -841,6 +853,10 @@ static int text_end_out(struct text *t, const struct rs_val *rec)
 		fprintf(out(t), ": %llu object%s, %llu step%s\n",
 			(unsigned long long)n_obj, n_obj == 1 ? "" : "s",
 			(unsigned long long)n_steps, n_steps == 1 ? "" : "s");
+	else if (!strcmp(verdict, "skipped") && msg && any_made(rec))
+		/* A step that cannot be what it says here (impair on a
+		 * hardware NIC): it says why. */
+		fprintf(out(t), ": %s\n", rs_esc(msg));
 	else if (!strcmp(verdict, "skipped"))
 		fputs(": the device lacks what the scenario needs; "
 		      "nothing was created\n", out(t));

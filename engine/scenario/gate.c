@@ -781,7 +781,7 @@ static bool counter_value(const struct rs_val *counters, const char *scope,
 }
 
 /* "rxe_a/1 and rxe_a", "rxe_a/1, rxe_b/1 and rxe_a": the places looked
- * in; "no counters were read" when none. */
+ * in; "no counters were read (...)" when none. */
 static void places_text(const struct rs_val *counters, const char *scope,
 			char *buf, size_t len)
 {
@@ -800,7 +800,8 @@ static void places_text(const struct rs_val *counters, const char *scope,
 			snprintf(buf, len, "%s has no counters recorded",
 				 scope);
 		else
-			snprintf(buf, len, "no counters were read");
+			snprintf(buf, len, "no counters were read (none "
+				 "are with --counters=off)");
 		return;
 	}
 	json_object_object_foreach(c, p, v) {

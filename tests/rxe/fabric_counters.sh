@@ -6,10 +6,10 @@
 # sender's sent_pkts by at least that, no error counter moved, the verify
 # step read none, and the run's totals are at the root; the text prints
 # no counter line (none of the errors moved), --counters=all prints the
-# ones that moved, --counters=off records none; on rxe0 in loopback both
-# sides' counts land on rxe0/1.  Every record is checked against the
-# schema when the test ends.  Last, the cost: a short run with counters
-# against one without.
+# ones that moved, --counters=off records none (and fails the gates); on
+# rxe0 in loopback both sides' counts land on rxe0/1.  Every record is
+# checked against the schema when the test ends.  Last, the cost: a short
+# run with counters against one without.
 #
 #   fabric_counters.sh RDMASCN SCENARIOS
 set -u
@@ -52,11 +52,14 @@ has "--counters=all" "$tmp/out" "^  counter rxe_b/1 rdma_recvs $iters$"
 has "--counters=all" "$tmp/out" "^counter   run rxe_a/1 rdma_sends [0-9]+$"
 ok "--counters=all: $(grep -c counter "$tmp/out") counter lines, e.g. $(grep -m1 'rdma_sends' "$tmp/out")"
 
+# Off: nothing read, so the stream's counter gates are not measured, a
+# failure that says why.
 run_scn "$tmp/out" "$tmp/err" --counters=off "$f" --set iters=$iters
-[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "--counters=off: exit $rc"; }
+[ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "--counters=off: exit $rc, want 1"; }
+has "--counters=off" "$tmp/err" "gate: counters.rdma_sends: not measured: no counters were read \(none are with --counters=off\)"
 n=$(rec '[paths | select(.[-1] == "counters")] | length')
 [ "$n" = 0 ] || fail "--counters=off: $n counters in the record"
-ok "--counters=off: no counters in the record"
+ok "--counters=off: no counters in the record; its gates not measured, exit 1"
 
 veth_rxe_down
 # Loopback on one device: the sends and the receives both count on
