@@ -104,15 +104,12 @@ static int dir_list(struct rs_ctr_dir *d, bool cached)
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "lifespan") ||
 		    (de->d_type != DT_REG && de->d_type != DT_UNKNOWN))
 			continue;
-		if (d->n == cap) {
-			cap = cap ? cap * 2 : 32;
-			grown = rs_reallocarray(d->names, cap, sizeof(*grown));
-			if (!grown) {
-				ret = -ENOMEM;
-				break;
-			}
-			d->names = grown;
+		grown = rs_grow(d->names, d->n, &cap, sizeof(*grown));
+		if (!grown) {
+			ret = -ENOMEM;
+			break;
 		}
+		d->names = grown;
 		d->names[d->n] = rs_strdup(de->d_name);
 		if (!d->names[d->n]) {
 			ret = -ENOMEM;
@@ -146,16 +143,10 @@ static int dir_find(struct rs_counters *c, const char *dev, const char *sub,
 			*ret = i;
 			return 0;
 		}
-	if (c->n_dirs == c->cap) {
-		unsigned cap = c->cap ? c->cap * 2 : 8;
-		struct rs_ctr_dir *grown = rs_reallocarray(c->dirs, cap,
-							   sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		c->dirs = grown;
-		c->cap = cap;
-	}
+	d = rs_grow(c->dirs, c->n_dirs, &c->cap, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	c->dirs = d;
 	d = &c->dirs[c->n_dirs];
 	memset(d, 0, sizeof(*d));
 	d->path = rs_strdup(path);
@@ -173,21 +164,18 @@ static int dir_find(struct rs_counters *c, const char *dev, const char *sub,
 
 static int snap_add_dir(struct rs_ctr_snap *s, unsigned di)
 {
+	unsigned *dirs;
+
 	for (unsigned i = 0; i < s->n; i++)
 		if (s->dirs[i] == di)
 			return 0;
 	/* A directory that is not there reads nothing. */
 	if (!s->c->dirs[di].n)
 		return 0;
-	if (s->n == s->cap) {
-		unsigned cap = s->cap ? s->cap * 2 : 4;
-		unsigned *dirs = rs_reallocarray(s->dirs, cap, sizeof(*dirs));
-
-		if (!dirs)
-			return -ENOMEM;
-		s->dirs = dirs;
-		s->cap = cap;
-	}
+	dirs = rs_grow(s->dirs, s->n, &s->cap, sizeof(*dirs));
+	if (!dirs)
+		return -ENOMEM;
+	s->dirs = dirs;
 	s->dirs[s->n++] = di;
 	return 0;
 }

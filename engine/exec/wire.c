@@ -300,15 +300,10 @@ static struct change *change_at(struct rs_wire *w, const char *ifname,
 			return &w->ch[i];
 	if (!add)
 		return NULL;
-	if (w->n == w->cap) {
-		unsigned cap = w->cap ? 2 * w->cap : 4;
-		struct change *n = rs_reallocarray(w->ch, cap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		w->ch = n;
-		w->cap = cap;
-	}
+	c = rs_grow(w->ch, w->n, &w->cap, sizeof(*c));
+	if (!c)
+		return NULL;
+	w->ch = c;
 	c = &w->ch[w->n++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
