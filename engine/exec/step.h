@@ -418,6 +418,9 @@ struct rs_qpi *rs_step_qp(struct rs_step_run *sr, const char *id);
 struct rs_cqi *rs_step_cq(struct rs_step_run *sr, const char *id);
 struct rs_mwi *rs_step_mw(struct rs_step_run *sr, const char *id);
 struct rs_qpi *rs_qp_by_num(struct rs_steps *st, uint32_t qpn);
+/* @o's QP record, or NULL when @o is not a QP of the tables. */
+struct rs_qpi *rs_step_qp_of(const struct rs_steps *st,
+			    const struct rs_obj *o);
 
 /* The step's owner record with @n_lanes lanes; lanes are send-queue
  * (cumulative) lanes unless set per_wr. */

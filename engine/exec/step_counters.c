@@ -11,25 +11,11 @@
  * this node, into the record's root.
  */
 #include <errno.h>
-#include <stdint.h>
 
 #include "alloc.h"
 #include "counters.h"
 #include "step.h"
 #include "value.h"
-
-/* @o's QP record, when it is a QP of the step tables. */
-static struct rs_qpi *qpi_of(const struct rs_steps *st, const struct rs_obj *o)
-{
-	uintptr_t p, lo = (uintptr_t)st->qps;
-
-	if (o->index >= st->n_objs || !st->by_obj[o->index])
-		return NULL;
-	p = (uintptr_t)st->by_obj[o->index];
-	if (p < lo || p >= (uintptr_t)(st->qps + st->n_qps))
-		return NULL;
-	return st->by_obj[o->index];
-}
 
 static int want_qp(struct rs_steps *st, struct rs_ctr_snap *s,
 		   const struct rs_qpi *q)
@@ -49,7 +35,7 @@ static int want_qp(struct rs_steps *st, struct rs_ctr_snap *s,
 static int want_obj(struct rs_steps *st, struct rs_ctr_snap *s,
 		    const struct rs_obj *o)
 {
-	const struct rs_qpi *q = qpi_of(st, o);
+	const struct rs_qpi *q = rs_step_qp_of(st, o);
 	int r = 0;
 
 	if (q) {
@@ -57,7 +43,7 @@ static int want_obj(struct rs_steps *st, struct rs_ctr_snap *s,
 		return r ? r : want_qp(st, s, q->peer);
 	}
 	for (unsigned i = 0; i < o->n_edges && !r; i++) {
-		q = o->edges[i].order_only ? NULL : qpi_of(st, o->edges[i].to);
+		q = o->edges[i].order_only ? NULL : rs_step_qp_of(st, o->edges[i].to);
 		if (q)
 			r = want_qp(st, s, q);
 		if (q && !r)

@@ -5,6 +5,7 @@
  * and label, and the owner records that completions are routed to.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -20,6 +21,18 @@ static void *by_id(struct rs_steps *st, const char *id)
 	struct rs_live *l = live_of(st->run, id);
 
 	return l ? st->by_obj[l->obj->index] : NULL;
+}
+
+struct rs_qpi *rs_step_qp_of(const struct rs_steps *st,
+			    const struct rs_obj *o)
+{
+	void *p = o->index < st->n_objs ? st->by_obj[o->index] : NULL;
+
+	/* by_obj holds CQs' and MWs' records too: a QP's is in qps[]. */
+	if (!p || (uintptr_t)p < (uintptr_t)st->qps ||
+	    (uintptr_t)p >= (uintptr_t)(st->qps + st->n_qps))
+		return NULL;
+	return p;
 }
 
 static void qpn_insert(struct rs_steps *st, struct rs_qpi *q)
