@@ -342,6 +342,12 @@ void *rs_step_thread(void *arg);
 /* Prepare @sr for @obj. */
 void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
 		  struct rs_obj *obj, struct rs_step_run *parent);
+/* The nested steps of @sr that run on this node, each prepared with @sr
+ * as parent and bounded by @sr's deadline when it gives one: into *@ret
+ * (room for one more), how many into *@n.  0, or -ENOMEM with those
+ * made so far in *@ret and *@n, for the caller's release. */
+int rs_step_kids(struct rs_step_run *sr, struct rs_step_run ***ret,
+		 unsigned *n);
 void rs_step_release(struct rs_step_run *sr);
 /* The step's figures, an object to add to (latency, throughput, ...):
  * they go into its entry of the run record. */

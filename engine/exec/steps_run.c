@@ -117,6 +117,39 @@ void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
 	sr->result = RS_STEP_NOT_RUN;
 }
 
+int rs_step_kids(struct rs_step_run *sr, struct rs_step_run ***ret,
+		 unsigned *n)
+{
+	const struct rs_step_common *c = sr->obj->data;
+	struct rs_scenario *s = sr->run->s;
+	unsigned want = 0;
+
+	*n = 0;
+	/* Across nodes: the children (or halves) that run here. */
+	for (unsigned i = 0; i < s->n_steps; i++)
+		want += s->steps[i]->parent == sr->obj &&
+			rs_run_here(sr->run, s->steps[i]);
+	*ret = rs_calloc(want + 1, sizeof(**ret));
+	if (!*ret)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->n_steps; i++) {
+		struct rs_step_run *k;
+
+		if (s->steps[i]->parent != sr->obj ||
+		    !rs_run_here(sr->run, s->steps[i]))
+			continue;
+		k = rs_calloc(1, sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		rs_step_init(k, sr->st, s->steps[i], sr);
+		/* The parent's own deadline, when given, bounds each. */
+		if (c->deadline_ms && k->deadline_ms > sr->deadline_ms)
+			k->deadline_ms = sr->deadline_ms;
+		(*ret)[(*n)++] = k;
+	}
+	return 0;
+}
+
 static int loop_open(struct rs_step_run *sr)
 {
 	int fd = rs_signal_fd(), r;

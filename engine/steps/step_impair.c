@@ -181,38 +181,6 @@ static void put_netem(struct rs_step_run *sr, const struct rs_netem *n)
 	rs_val_put_double(f, "corrupt_pct", rs_wire_prob_pct(n->corrupt));
 }
 
-/* The nested steps that run here, ready to start one by one. */
-static int make_kids(struct rs_step_run *sr)
-{
-	const struct rs_step_impair *s = sr->obj->data;
-	struct impair_rt *rt = sr->rt;
-	struct rs_scenario *sc = sr->run->s;
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < sc->n_steps; i++)
-		n += sc->steps[i]->parent == sr->obj &&
-		     rs_run_here(sr->run, sc->steps[i]);
-	rt->kids = rs_calloc(n + 1, sizeof(*rt->kids));
-	if (!rt->kids)
-		return -ENOMEM;
-	for (unsigned i = 0; i < sc->n_steps; i++) {
-		struct rs_step_run *k;
-
-		if (sc->steps[i]->parent != sr->obj ||
-		    !rs_run_here(sr->run, sc->steps[i]))
-			continue;
-		k = rs_calloc(1, sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		rs_step_init(k, sr->st, sc->steps[i], sr);
-		/* The parent's own deadline, when given, bounds each. */
-		if (s->common.deadline_ms && k->deadline_ms > sr->deadline_ms)
-			k->deadline_ms = sr->deadline_ms;
-		rt->kids[rt->n++] = k;
-	}
-	return 0;
-}
-
 static int impair_start(struct rs_step_run *sr)
 {
 	const struct rs_step_impair *s = sr->obj->data;
@@ -233,7 +201,7 @@ static int impair_start(struct rs_step_run *sr)
 			sr->deadline_ms = s->duration_ms +
 					  sr->run->default_deadline_ms;
 	} else {
-		if (make_kids(sr))
+		if (rs_step_kids(sr, &rt->kids, &rt->n))
 			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 					    "out of memory");
 		/* Without its own deadline it waits for its children,

@@ -98,35 +98,15 @@ static int parallel_start(struct rs_step_run *sr)
 {
 	const struct rs_step_parallel *ps = sr->obj->data;
 	struct parallel_rt *p = sr->rt;
-	struct rs_scenario *s = sr->run->s;
-	unsigned n = 0;
 
-	/* Across nodes: the children (or halves) that run here. */
-	for (unsigned i = 0; i < s->n_steps; i++)
-		n += s->steps[i]->parent == sr->obj &&
-		     rs_run_here(sr->run, s->steps[i]);
-	p->kids = rs_calloc(n + 1, sizeof(*p->kids));
-	p->threads = rs_calloc(n + 1, sizeof(*p->threads));
-	p->started = rs_calloc(n + 1, sizeof(*p->started));
-	if (!p->kids || !p->threads || !p->started)
+	if (rs_step_kids(sr, &p->kids, &p->n))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
-	for (unsigned i = 0; i < s->n_steps; i++) {
-		struct rs_step_run *k;
-
-		if (s->steps[i]->parent != sr->obj ||
-		    !rs_run_here(sr->run, s->steps[i]))
-			continue;
-		k = rs_calloc(1, sizeof(*k));
-		if (!k)
-			return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
-					    "out of memory");
-		rs_step_init(k, sr->st, s->steps[i], sr);
-		/* The parent's own deadline, when given, bounds them all. */
-		if (ps->common.deadline_ms && k->deadline_ms > sr->deadline_ms)
-			k->deadline_ms = sr->deadline_ms;
-		p->kids[p->n++] = k;
-	}
+	p->threads = rs_calloc(p->n + 1, sizeof(*p->threads));
+	p->started = rs_calloc(p->n + 1, sizeof(*p->started));
+	if (!p->threads || !p->started)
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "out of memory");
 	/* Without its own deadline the parent waits for its children,
 	 * each of which has one. */
 	if (!ps->common.deadline_ms)
