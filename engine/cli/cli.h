@@ -56,6 +56,7 @@ int rs_cmd_graph(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_schema(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_devices(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_plugins(const struct rs_cmd *cmd, int argc, char **argv);
+int rs_cmd_explore(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_compare(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_report(const struct rs_cmd *cmd, int argc, char **argv);
 int rs_cmd_softroce(const struct rs_cmd *cmd, int argc, char **argv);

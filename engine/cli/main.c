@@ -62,6 +62,41 @@ static const struct rs_cmd commands[] = {
 	  "\nEnvironment: RDMASCN_FAULT=WHICH:WHAT[,...] fails the WHICH-th\n"
 	  "create/modify call (or the first call named WHICH) with errno\n"
 	  "WHAT, or raises SIGINT/SIGTERM before it (WHAT=SIGINT).\n" },
+	{ "explore", rs_cmd_explore, "[OPTIONS] FILE",
+	  "search params for a figure's knee or a failure's boundary",
+	  "  -s, --set NAME=VALUE fix a param for every cell\n"
+	  "      --vary NAME=RANGE  a param to search: LO..HI (powers of two\n"
+	  "                       between; :lin every integer, :step=N),\n"
+	  "                       or V1,V2,...; K, M, G suffixes\n"
+	  "      --maximize FIG   [STEP:]GROUP.KEY, e.g. throughput.MB/s\n"
+	  "      --minimize FIG   e.g. latency.typical\n"
+	  "      --find fail|gate a cell that does not pass, or whose gate\n"
+	  "                       missed; then shrink it towards the defaults\n"
+	  "      --budget-cells N at most N cells searching (default 64), as\n"
+	  "                       many again shrinking\n"
+	  "      --budget-time S  start no cell after S seconds\n"
+	  "      --strategy WHICH bisect (default: a coarse grid, then\n"
+	  "                       bisection for the knee or the boundary),\n"
+	  "                       grid (every cell), anneal (a seeded walk)\n"
+	  "      --seed N         the walk's seed (printed; default random)\n"
+	  "      --knee PCT       the knee: the smallest value within PCT\n"
+	  "                       of the best (default 10)\n"
+	  "      --jobs N         run N cells at once, each in a process\n"
+	  "      --json FILE      every cell's record, the matrix document\n"
+	  "                       with the search (- for stdout)\n"
+	  "      --out-dir DIR    keep each cell's record and report in DIR\n"
+	  "      --graph-out FILE.svg  the objective over the axes (gnuplot)\n"
+	  "      --shrink-out FILE  write the shrunk failing case as a\n"
+	  "                       scenario file, and run it alone\n"
+	  "  -d, --device NAME    open this device for every context\n"
+	  "  -n, --dry-run        cells as dry runs (no device, no figures)\n"
+	  "      --deviations FILE  known deviations, as run's\n"
+	  "      --strict         apply no known deviation\n"
+	  "      --softroce       run inside the Soft-RoCE VM\n"
+	  "  -q, --quiet          no progress line\n"
+	  "      --color WHEN     auto, always, never\n"
+	  "\nExit: 0 the search ran to its end or its budget (found or not,\n"
+	  "as it says), 2 bad usage, 3 could not run, 128+N a signal.\n" },
 	{ "validate", rs_cmd_validate, "[--set NAME=VALUE]... FILE...",
 	  "check scenario files; every error as FILE:LINE:COL",
 	  "  -s, --set NAME=VALUE override a param\n" },

@@ -797,6 +797,8 @@ static int load(const char *path, const struct rs_doc *again,
 	if (!r)
 		r = rs_matrix_read(&s->matrix, s, d);
 	if (!r)
+		r = rs_explore_read(&s->explore, s, d);
+	if (!r)
 		r = rs_int_scalars_check(s, d);
 	if (r < 0)
 		goto fail;
@@ -889,6 +891,7 @@ void rs_scenario_free(struct rs_scenario *s)
 	rs_free(s->fact_uses);
 	rs_free(s->path);
 	rs_matrix_free(&s->matrix);
+	rs_explore_free(&s->explore);
 	rs_deviations_free(&s->deviations);
 	rs_free(s->edits);
 	rs_free(s->text);

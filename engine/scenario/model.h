@@ -10,6 +10,7 @@
 #include "dom.h"
 #include "facts.h"
 #include "idmap.h"
+#include "explore.h"
 #include "matrix.h"
 #include "registry.h"
 
@@ -117,6 +118,7 @@ struct rs_scenario {
 	struct rs_obj **steps;   /* execution order (steps only) */
 	unsigned n_steps;
 	struct rs_matrix matrix; /* `matrix:`, --set applied */
+	struct rs_explore explore; /* `explore:`, what a search varies */
 	struct rs_deviations deviations; /* its own `deviations:` */
 	struct rs_gate *gates;   /* `gates:`, on the run's counters; NULL */
 	struct rs_block *blocks; /* counted entries' ids and data copies */

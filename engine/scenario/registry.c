@@ -41,7 +41,7 @@ static const cyaml_schema_field_t expect_fields[] = {
  * counted, whatever its kind (a plugin's too); the count is stored past
  * the kind's struct (RS_COUNT_AT), so no kind declares it. */
 static cyaml_schema_field_t *kind_fields[RS_MAX_KINDS];
-static cyaml_schema_field_t top_fields[RS_MAX_KINDS + 11];
+static cyaml_schema_field_t top_fields[RS_MAX_KINDS + 12];
 static const cyaml_schema_value_t top_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct rs_top, top_fields),
 };
@@ -241,6 +241,8 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 		"params", CYAML_FLAG_OPTIONAL);
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_IGNORE(
 		"matrix", CYAML_FLAG_OPTIONAL);
+	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_IGNORE(
+		"explore", CYAML_FLAG_OPTIONAL);
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_IGNORE(
 		"deviations", CYAML_FLAG_OPTIONAL);
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_IGNORE(
