@@ -427,9 +427,8 @@ static int child_run(struct ex *x, unsigned i, const char *repro,
 		return ret;
 	}
 	memcpy(sets, x->ro.scn.sets, n_sets * sizeof(*sets));
+	/* A default too, so that the record's params name every axis. */
 	for (unsigned a = 0; a < x->e.n_axes; a++) {
-		if (c->p.v[a] == RS_XDEFAULT)
-			continue;
 		sets[n_sets].name = x->e.axes[a].name;
 		sets[n_sets++].value = rs_ex_value(x, &c->p, a, bufs[a],
 						   sizeof(bufs[a]));

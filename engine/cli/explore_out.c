@@ -281,9 +281,10 @@ int rs_ex_json(struct ex *x, int code)
 					  bare(x, c);
 		struct json_object *cell, *s = json_object_new_object();
 
+		/* The reproducer's run is no cell of the file: no params. */
 		if (!json_object_object_get_ex(rec, "cell", &cell)) {
 			cell = json_object_new_object();
-			put(cell, "name", str(c->name));
+			put(cell, "name", str(""));
 			put(cell, "params", json_object_new_object());
 			put(rec, "cell", cell);
 		}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "explore.h"
 #include "gate.h"
 #include "jsonschema.h"
 #include "registry.h"
@@ -339,6 +340,44 @@ static struct rs_val *matrix_schema(void)
 	return o;
 }
 
+/* explore: vary (NAME: RANGE or [VALUE, ...]), one objective, budget,
+ * strategy, seed, knee (scenario/explore.c). */
+static struct rs_val *explore_schema(void)
+{
+	struct rs_val *o = typed("object"), *p, *v, *any, *list, *b, *bp, *e;
+	struct rs_val *one;
+
+	p = rs_val_put_obj(o, "properties");
+	v = new_obj();
+	any = rs_val_put_arr(v, "anyOf");
+	rs_val_push(any, scalar());
+	list = rs_val_push(any, typed("array"));
+	rs_val_put(list, "items", scalar());
+	rs_val_put_u64(list, "minItems", 1);
+	rs_val_put(p, "vary", by_name(v));
+	rs_val_put(p, "maximize", typed("string"));
+	rs_val_put(p, "minimize", typed("string"));
+	e = rs_val_put_arr(rs_val_put_obj(p, "find"), "enum");
+	rs_val_push_str(e, "fail");
+	rs_val_push_str(e, "gate");
+	b = rs_val_put(p, "budget", typed("object"));
+	bp = rs_val_put_obj(b, "properties");
+	rs_val_put_u64(rs_val_put(bp, "cells", typed("integer")), "minimum", 1);
+	rs_val_put_u64(rs_val_put(bp, "seconds", typed("integer")), "minimum",
+		       1);
+	rs_val_put_bool(b, "additionalProperties", false);
+	e = rs_val_put_arr(rs_val_put_obj(p, "strategy"), "enum");
+	for (unsigned s = 0; s < RS_EXPLORE_S_COUNT; s++)
+		rs_val_push_str(e, rs_explore_strategy_name(s));
+	rs_val_put_u64(rs_val_put(p, "seed", typed("integer")), "minimum", 0);
+	one = rs_val_put(p, "knee", typed("integer"));
+	rs_val_put_u64(one, "minimum", 1);
+	rs_val_put_u64(one, "maximum", 99);
+	rs_val_push_str(rs_val_put_arr(o, "required"), "vary");
+	rs_val_put_bool(o, "additionalProperties", false);
+	return o;
+}
+
 /* deviations: a list of {device, provider, scenario, steps, known,
  * reason} (scenario/deviations.c). */
 static struct rs_val *deviations_schema(void)
@@ -431,6 +470,11 @@ static const struct {
 		    "cartesian product, first param outermost), less the "
 		    "combinations exclude: names; --matrix NAME=V1,V2 and "
 		    "--set change it" },
+	{ "explore", "what rdmascn explore searches: params to vary (a "
+		     "range LO..HI[:pow2|:lin|:step=N] or a list), one "
+		     "objective (maximize or minimize a figure, or find: "
+		     "fail|gate), a budget of cells and seconds, a strategy "
+		     "(bisect, grid, anneal), a seed; its options override" },
 	{ "deviations", "steps (or the whole scenario) known to fail, or "
 			"to be skipped, on a device or provider (globs), "
 			"with a reason: reported as skipped; --strict "
@@ -482,6 +526,8 @@ static struct rs_val *field_schema(const cyaml_schema_field_t *f, bool top)
 		o = params_schema();
 	else if (f->value.type == CYAML_IGNORE && !strcmp(f->key, "matrix"))
 		o = matrix_schema();
+	else if (f->value.type == CYAML_IGNORE && !strcmp(f->key, "explore"))
+		o = explore_schema();
 	else if (f->value.type == CYAML_IGNORE &&
 		 !strcmp(f->key, "deviations"))
 		o = deviations_schema();

@@ -286,9 +286,10 @@ static bool near_best(const struct rs_xsearch *x, double v, double best)
 {
 	double p = (x->e->knee_pct ? x->e->knee_pct : KNEE_PCT_DEFAULT) / 100;
 
+	/* Of its size: a figure may be negative (a counter's delta). */
 	if (x->e->goal == RS_EXPLORE_MINIMIZE)
-		return v <= best * (1 + p);
-	return v >= best * (1 - p);
+		return v <= best + fabs(best) * p;
+	return v >= best - fabs(best) * p;
 }
 
 /*
@@ -325,6 +326,8 @@ static int knee(struct rs_xsearch *x, unsigned a, const unsigned *g)
 			if (l.known[i] && l.ok[i] &&
 			    near_best(x, l.val[i], best))
 				h = i;
+		if (h < 0)
+			break;
 		for (long i = h - 1; i >= 0 && lo < 0; i--)
 			if (l.known[i])
 				lo = i;

@@ -188,7 +188,11 @@
 	X(wire, percent)                                                  \
 	X(wire, time)                                                     \
 	X(wire, transport_timeout)                                        \
-	X(wire, reach)
+	X(wire, reach)                                                    \
+	X(explore, axis_forms)                                            \
+	X(explore, knee_within_budget)                                    \
+	X(explore, boundary_and_shrink)                                   \
+	X(explore, anneal_seeded)
 
 #define TEST(group, name) void test_##group##_##name(void)
 
