@@ -257,12 +257,12 @@ static int merge(struct ex *x, const struct ex_opts *eo)
 			rs_param_near(x->s, eo->vary[i], true, near,
 				      sizeof(near));
 			return rs_cmd_usage_error(x->cmd, "--vary %s: not a "
-				"param of %s%s.", eo->vary[i], x->file, near);
+				"param of %s%s", eo->vary[i], x->file, near);
 		}
 		r = rs_explore_axis_parse(eo->vary[i], eq + 1, &a, why,
 					  sizeof(why));
 		if (r == -EINVAL)
-			return rs_cmd_usage_error(x->cmd, "%s.", why);
+			return rs_cmd_usage_error(x->cmd, "%s", why);
 		if (!r)
 			r = rs_explore_add_axis(e, &a);
 		if (r == -E2BIG) {
