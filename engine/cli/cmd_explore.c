@@ -546,7 +546,7 @@ static void signature(struct ex *x, struct xcell *c)
 	struct json_object *rec = c->rec, *steps, *objs, *errs;
 	const char *verdict = rec ? str_of(rec, "verdict") : NULL;
 	const char *where = NULL, *msg = NULL, *gate = NULL;
-	char what[160] = "", masked[256] = "";
+	char what[160] = "", masked[256] = "", sig[320];
 	struct json_object *scn;
 	const char *file = x->file;
 
@@ -595,10 +595,11 @@ static void signature(struct ex *x, struct xcell *c)
 		mask(msg, file, masked, sizeof(masked));
 	if (c->code >= 128)
 		snprintf(masked, sizeof(masked), "signal %d", c->code - 128);
-	snprintf(c->sig, sizeof(c->sig), "%s%s%s%s%s%s%s", verdict,
+	snprintf(sig, sizeof(sig), "%s%s%s%s%s%s%s", verdict,
 		 where ? ": " : "", where ? where : "",
 		 gate ? ": gate " : "", gate ? gate : "",
 		 masked[0] ? ": " : "", masked);
+	c->sig = rs_strdup(sig);
 	c->r.fails = x->e.goal == RS_EXPLORE_FIND_GATE ? gate != NULL :
 		     c->code != RS_EXIT_PASSED && c->code != RS_EXIT_SKIPPED;
 }
@@ -641,13 +642,17 @@ static bool counter_of(const struct ex *x, struct json_object *ctrs,
 	return any;
 }
 
-/* The objective's figure in @rec: the named step's, or the first step
- * that has it (a counter: the run's totals when no step has it). */
+/* The objective's figure in @rec: the named step's, or the best of the
+ * steps that have it (a measurement repeated in a few steps is judged
+ * by its best, as perftest reports its peak: what a busy host took
+ * from one of them is not the device's); a counter: the run's totals
+ * when no step has it. */
 static bool figure_of(const struct ex *x, struct json_object *rec,
 		      double *ret)
 {
 	struct json_object *steps = arr_of(rec, "steps"), *figs, *g, *v;
-	bool counters = !strcmp(x->fig_group, "counters");
+	bool counters = !strcmp(x->fig_group, "counters"), any = false;
+	double d;
 
 	for (size_t i = 0; steps && i < json_object_array_length(steps); i++) {
 		struct json_object *st = json_object_array_get_idx(steps, i);
@@ -658,11 +663,17 @@ static bool figure_of(const struct ex *x, struct json_object *rec,
 		if (!json_object_object_get_ex(st, "figures", &figs) ||
 		    !json_object_object_get_ex(figs, x->fig_group, &g))
 			continue;
-		if (counters ? counter_of(x, g, ret) :
-		    json_object_object_get_ex(g, x->fig_key, &v) &&
-		    number_of(v, ret))
-			return true;
+		if (!(counters ? counter_of(x, g, &d) :
+		      json_object_object_get_ex(g, x->fig_key, &v) &&
+		      number_of(v, &d)))
+			continue;
+		if (!any || (x->e.goal == RS_EXPLORE_MINIMIZE ? d < *ret :
+			     d > *ret))
+			*ret = d;
+		any = true;
 	}
+	if (any)
+		return true;
 	return counters && !x->fig_step[0] &&
 	       json_object_object_get_ex(rec, "counters", &g) &&
 	       counter_of(x, g, ret);
@@ -681,8 +692,8 @@ static void finish(struct ex *x, unsigned i, int code, double t0)
 	/* A cell a signal of ours ended did not run to a verdict. */
 	c->r.ran = !(code >= 128 && rs_interrupted);
 	c->r.cell = i + 1;
-	c->r.sig = c->sig;
 	signature(x, c);
+	c->r.sig = c->sig ? c->sig : "";
 	if (code == RS_EXIT_PASSED && c->rec && !x->ro.dry_run)
 		c->r.has_value = figure_of(x, c->rec, &c->r.value);
 }
@@ -897,12 +908,34 @@ static int shrink(struct ex *x)
 	unsigned n = 0, before = x->n;
 	int r;
 
+	struct rs_xpoint from = x->x.failing;
+	const char *sig = x->cells[x->x.failing_r.cell - 1].r.sig;
+
 	defaults(x, &dflt);
 	x->shrink_from = x->x.failing_r.cell;
-	/* Shrinking has a budget of its own, as large. */
-	x->limit = x->used + x->e.budget_cells;
-	r = rs_xshrink(&x->e, eval, x, &x->x.failing, x->x.failing_r.sig,
-		       &dflt, &x->small, &rr);
+	/* From the boundary's failing side, when that cell failed the same
+	 * way: the bisection towards the default starts nearer. */
+	for (unsigned a = 0; a < x->e.n_axes; a++) {
+		struct rs_xpoint p = from;
+		char name[sizeof(x->cells[0].name)];
+
+		if (!x->x.has_boundary[a])
+			continue;
+		p.v[a] = x->x.fail[a];
+		point_name(x, &p, name, sizeof(name));
+		for (unsigned j = 0; j < x->n; j++)
+			if (!strcmp(x->cells[j].name, name) &&
+			    x->cells[j].r.fails &&
+			    !strcmp(x->cells[j].r.sig, sig)) {
+				from = p;
+				x->shrink_from = j + 1;
+			}
+	}
+	/* Shrinking has a budget of its own: as large, and room for a
+	 * bisection down a 64-bit range besides. */
+	x->limit = x->used + (x->e.budget_cells > 64 ? x->e.budget_cells :
+			      64);
+	r = rs_xshrink(&x->e, eval, x, &from, sig, &dflt, &x->small, &rr);
 	x->shrink_cells = x->n - before;
 	if (!rr.ran)
 		return r;
@@ -937,7 +970,7 @@ static int shrink(struct ex *x)
 		     rs_explore_strategy_name(x->e.strategy),
 		     (unsigned long long)x->e.seed, before,
 		     x->shrink_from, x->shrink_cells, x->small_cell ?
-		     x->cells[x->small_cell - 1].sig : "") < 0)
+		     x->cells[x->small_cell - 1].r.sig : "") < 0)
 		return -ENOMEM;
 	r = rs_ex_repro_write(x->s, x->file, names, values, n, comment,
 			      x->shrink_out, why, sizeof(why));
@@ -963,8 +996,8 @@ static int shrink(struct ex *x)
 		x->repro_cell = x->n;
 	if (x->repro_cell && x->cells[x->n - 1].r.ran)
 		x->repro_same = x->cells[x->n - 1].r.fails &&
-			!strcmp(x->cells[x->n - 1].sig,
-				x->cells[x->small_cell - 1].sig);
+			!strcmp(x->cells[x->n - 1].r.sig,
+				x->cells[x->small_cell - 1].r.sig);
 	return r;
 }
 
@@ -1101,8 +1134,10 @@ int rs_cmd_explore(const struct rs_cmd *cmd, int argc, char **argv)
 		ret);
 out:
 	cleanup_dir(&x);
-	for (unsigned i = 0; i < x.n; i++)
+	for (unsigned i = 0; i < x.n; i++) {
 		json_object_put(x.cells[i].rec);
+		rs_free(x.cells[i].sig);
+	}
 	rs_free(x.cells);
 	rs_explore_free(&x.e);
 	rs_scenario_free(x.s);

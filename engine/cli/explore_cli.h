@@ -18,7 +18,9 @@ struct xcell {
 	const char *phase;       /* grid, bisect, anneal, shrink, check */
 	int code;                /* its exit code */
 	struct rs_xresult r;     /* r.sig is sig */
-	char sig[320];
+	/* How it failed; on the heap, as r.sig is kept by the search
+	 * while this array grows. */
+	char *sig;
 	struct json_object *rec; /* its record; NULL: none was written */
 	double ms;
 };

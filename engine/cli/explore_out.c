@@ -124,7 +124,7 @@ void rs_ex_table(struct ex *x)
 		fprintf(x->out, "found: cell %u: %s: %s\n",
 			x->x.failing_r.cell,
 			x->cells[x->x.failing_r.cell - 1].name,
-			x->x.failing_r.sig);
+			x->cells[x->x.failing_r.cell - 1].sig);
 		for (unsigned a = 0; a < x->e.n_axes; a++)
 			if (x->x.has_boundary[a])
 				fprintf(x->out, "boundary of %s: passes at "

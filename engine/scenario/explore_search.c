@@ -487,7 +487,10 @@ static int anneal(struct rs_xsearch *x)
 		for (unsigned j = 0; j < batch; j++)
 			if (res[j].cell > used)
 				used = res[j].cell;
-		t *= 0.85;
+		/* find: every cell that passes is as good as the next, so
+		 * the walk keeps its long jumps until one fails. */
+		if (!finding(x))
+			t *= 0.85;
 		if (r)
 			return r;
 	}

@@ -1,0 +1,83 @@
+#!/bin/bash
+# Inside the Soft-RoCE VM, on rxe0: rdmascn explore's two searches of
+# scenarios/explore/, each on two seeds.  The inline threshold (the
+# largest max_inline_data rxe creates an RC QP with): found from the
+# failing corner by the file's bisect (seed 1) and by the annealing walk
+# (seed 2), both shrunk to the same value, depth back to its default; the
+# reproducer run alone fails the same way.  The write-throughput knee
+# over size: within 20 cells on both seeds, the knees within one power of
+# two of each other (rxe under TCG on a busy host is noisy; both are
+# printed).  Every document is checked against the record's schema.
+set -u
+rdmascn=$1
+ex=$2/explore
+. "$(dirname "$0")/lib.sh"
+t_all=$SECONDS
+
+# search NAME ARGS...: rdmascn explore -q ARGS, the document to
+# $tmp/NAME.json (checked at the end with the run records), the report
+# to $tmp/NAME.out; sets $rc.
+search() {
+	local name=$1
+	shift
+	"$rdmascn" explore -q --json "$tmp/$name.json" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	[ -e "$tmp/$name.json" ] &&
+		echo "$tmp/$name.json:$rc explore $*" >>"$tmp/recs/list"
+}
+doc() { local f=$1; shift; jq -r "$@" "$tmp/$f.json"; }
+
+# The shrunk case of a threshold search: inline's value in it, depth's,
+# and whether inline one less passed (it is the threshold, then).
+shrunk() {
+	doc "$1" '.cells[.matrix.explore.shrunk.cell - 1].cell.params as $p |
+		($p.inline | tonumber) as $v |
+		"\($v) \($p.depth) \([.cells[] | select(.cell.params.inline ==
+			"\($v - 1)" and .verdict == "passed")] | length > 0)"'
+}
+
+# 1. The threshold, the file's way (bisect, seed 1), shrunk and written.
+search t1 "$ex/inline_threshold.yaml" --shrink-out "$tmp/repro.yaml"
+[ $rc = 0 ] || { cat "$tmp/t1.out" "$tmp/t1.err"; fail "threshold, seed 1: exit $rc"; }
+read -r thr1 depth1 below1 <<<"$(shrunk t1)"
+[ "$depth1" = 16 ] && [ "$below1" = true ] &&
+	[ "$(doc t1 '.matrix.explore | [.found != null, .shrunk.fails_the_same_way,
+		.stopped, .budget.cells] | join(",")')" = "true,true,done,16" ] &&
+	grep -q "^reproducer: $tmp/repro.yaml: run alone, fails the same way$" "$tmp/t1.out" ||
+	{ cat "$tmp/t1.out"; fail "threshold, seed 1: shrunk to inline=$thr1 depth=$depth1 (one less passed: $below1)"; }
+ok "threshold, bisect, seed 1: inline $thr1 fails, $((thr1 - 1)) passes, depth back to 16; $(doc t1 '.matrix.explore.boundary.inline | "boundary \(.passes)..\(.fails)"'), $(doc t1 '.cells | length') cells"
+
+# 2. The same threshold by the annealing walk on another seed.
+search t2 "$ex/inline_threshold.yaml" --strategy anneal --seed 2
+read -r thr2 depth2 below2 <<<"$(shrunk t2)"
+[ $rc = 0 ] && [ "$thr2" = "$thr1" ] && [ "$depth2" = 16 ] &&
+	[ "$below2" = true ] &&
+	grep -q "^explore: .*: fail, strategy anneal, seed 2, budget 16 cells, 600 s$" "$tmp/t2.out" ||
+	{ cat "$tmp/t2.out" "$tmp/t2.err"; fail "threshold, anneal seed 2: exit $rc, inline $thr2 (seed 1: $thr1)"; }
+ok "threshold, anneal, seed 2: the same inline $thr2, $(doc t2 '.cells | length') cells"
+
+# 3. The reproducer alone: could not run, the QP's create refused.
+run_scn "$tmp/out" "$tmp/err" "$tmp/repro.yaml"
+[ $rc = 3 ] &&
+	grep -q "qp 'qp': ibv_create_qp: Invalid argument (max_inline_data $thr1 exceeds device limit $((thr1 - 1))" "$tmp/err" &&
+	grep -q "^  inline: {default: $thr1, " "$tmp/repro.yaml" &&
+	grep -q "^#   objective: find fail; strategy bisect, seed 1; " "$tmp/repro.yaml" ||
+	{ cat "$tmp/err"; head -8 "$tmp/repro.yaml"; fail "reproducer: exit $rc"; }
+ok "the reproducer alone: exit 3, max_inline_data $thr1 refused"
+
+# 4. The knee, on two seeds: within 20 cells, named both times.
+search k1 "$ex/write_knee.yaml"
+knee1=$(doc k1 '.matrix.explore.knee.size.value // "none"')
+[ $rc = 0 ] && [ "$knee1" != none ] && [ "$(doc k1 '.cells | length')" -le 20 ] ||
+	{ cat "$tmp/k1.out" "$tmp/k1.err"; fail "knee, seed 1: exit $rc, knee $knee1"; }
+search k2 "$ex/write_knee.yaml" --strategy anneal --seed 2
+knee2=$(doc k2 '.matrix.explore.knee.size.value // "none"')
+[ $rc = 0 ] && [ "$knee2" != none ] && [ "$(doc k2 '.cells | length')" -le 20 ] ||
+	{ cat "$tmp/k2.out" "$tmp/k2.err"; fail "knee, seed 2: exit $rc, knee $knee2"; }
+[ "$knee2" = "$knee1" ] || [ "$knee2" = $((knee1 * 2)) ] ||
+	[ "$knee1" = $((knee2 * 2)) ] ||
+	{ cat "$tmp/k1.out" "$tmp/k2.out"; fail "knees $knee1 and $knee2: more than a power of two apart"; }
+ok "knee of write throughput: $knee1 (bisect, seed 1, $(doc k1 '.cells | length') cells, best $(doc k1 '.cells[.matrix.explore.best - 1].cell | "\(.params.size): \(.search.objective) MB/s"')), $knee2 (anneal, seed 2, $(doc k2 '.cells | length') cells)"
+
+ok "explore on rxe0: $((SECONDS - t_all)) s"
