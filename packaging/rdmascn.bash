@@ -90,7 +90,7 @@ _rdmascn_params() # FILE
 _rdmascn()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
-	local verbs='run validate plan graph schema devices plugins compare report softroce'
+	local verbs='run explore validate plan graph schema devices plugins compare report softroce'
 	local verb='' i opts
 
 	COMPREPLY=()
@@ -168,7 +168,20 @@ _rdmascn()
 			esac
 		done
 		return 0 ;;
-	--matrix|--jobs|--node)
+	--matrix|--jobs|--node|--vary|--budget-cells|--budget-time|--seed|--knee)
+		return 0 ;;
+	--maximize|--minimize)
+		_rdmascn_figures
+		return 0 ;;
+	--find)
+		COMPREPLY=($(compgen -W 'fail gate' -- "$cur"))
+		return 0 ;;
+	--strategy)
+		COMPREPLY=($(compgen -W 'bisect grid anneal' -- "$cur"))
+		return 0 ;;
+	--out-dir)
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -d -- "$cur"))
 		return 0 ;;
 	--rendezvous)
 		# Or HOST[:PORT], which no list holds.
@@ -180,7 +193,7 @@ _rdmascn()
 	--counters)
 		COMPREPLY=($(compgen -W 'off errors all' -- "$cur"))
 		return 0 ;;
-	--junit|--deviations|--samples|--graph-out|--key-file)
+	--junit|--deviations|--samples|--graph-out|--key-file|--shrink-out)
 		_rdmascn_files
 		return 0 ;;
 	-o|--output)
@@ -202,7 +215,7 @@ _rdmascn()
 		[[ $verb == compare ]] && return 0 ;;
 	--json)
 		# run --json FILE; devices and plugins --json take no value.
-		if [[ $verb == run ]]; then
+		if [[ $verb == run || $verb == explore ]]; then
 			_rdmascn_files
 			return 0
 		fi ;;
@@ -215,6 +228,12 @@ _rdmascn()
 			--graph-out --counters --node --rendezvous --key-file
 			--insecure -v --verbose -q --quiet --color
 			--softroce -h --help' ;;
+	explore)
+		opts='-s --set --vary --maximize --minimize --find
+			--budget-cells --budget-time --strategy --seed --knee
+			--jobs --json --out-dir --graph-out --shrink-out -d
+			--device -n --dry-run --deviations --strict --softroce
+			-q --quiet --color -h --help' ;;
 	validate)
 		opts='-s --set -h --help' ;;
 	plan)
@@ -239,7 +258,7 @@ _rdmascn()
 		return 0
 	fi
 	case $verb in
-	run|validate|plan|graph)
+	run|explore|validate|plan|graph)
 		_rdmascn_files '*.yaml' '*.yml' ;;
 	compare|report)
 		_rdmascn_files '*.json' ;;
