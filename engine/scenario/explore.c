@@ -217,7 +217,8 @@ int rs_explore_axis_list(const char *name, const char *const *values,
 	int r;
 
 	if (!n || n > RS_EXPLORE_AXIS_MAX) {
-		snprintf(why, len, "--vary %s: %s", name, n ? "too many values" :
+		snprintf(why, len, "--vary %s: %s", name,
+			 n ? "too many values" :
 			 "no values: V1,V2,... or LO..HI");
 		return -EINVAL;
 	}
@@ -370,9 +371,9 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 	int r = 0;
 
 	if (v->type != RS_NODE_MAP || !v->n) {
-		rs_diag_error(d, &v->loc, "explore: vary: expected a mapping of "
-			      "params to ranges (LO..HI[:pow2|:lin|:step=N]) or "
-			      "lists of values");
+		rs_diag_error(d, &v->loc, "explore: vary: expected a mapping "
+			      "of params to ranges "
+			      "(LO..HI[:pow2|:lin|:step=N]) or lists of values");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i + 1 < v->n && !r; i += 2) {
@@ -381,8 +382,8 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 
 		if (!rs_explore_is_param(s, k->value)) {
 			rs_param_near(s, k->value, true, near, sizeof(near));
-			rs_diag_error(d, &k->loc, "explore: vary: '%s' is not a "
-				      "param%s", k->value, near);
+			rs_diag_error(d, &k->loc, "explore: vary: '%s' is not "
+				      "a param%s", k->value, near);
 			return -EINVAL;
 		}
 		if (val->type == RS_NODE_SCALAR) {
@@ -398,8 +399,9 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 				if (val->items[j]->type != RS_NODE_SCALAR) {
 					rs_free(vals);
 					rs_diag_error(d, &val->items[j]->loc,
-						"explore: vary: '%s': each value "
-						"must be a scalar", k->value);
+						"explore: vary: '%s': each "
+						"value must be a scalar",
+						k->value);
 					return -EINVAL;
 				}
 				vals[j] = val->items[j]->value;
@@ -408,9 +410,9 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 						 why, sizeof(why));
 			rs_free(vals);
 		} else {
-			rs_diag_error(d, &val->loc, "explore: vary: '%s': a range "
-				      "(LO..HI[:pow2|:lin|:step=N]) or a list "
-				      "of values", k->value);
+			rs_diag_error(d, &val->loc, "explore: vary: '%s': a "
+				      "range (LO..HI[:pow2|:lin|:step=N]) or a "
+				      "list of values", k->value);
 			return -EINVAL;
 		}
 		if (r == -EINVAL) {
@@ -442,8 +444,8 @@ static bool read_uint(const struct rs_node *n, const char *what,
 
 	if (n->type != RS_NODE_SCALAR || rs_explore_number(n->value, &v) ||
 	    v < min || v > max) {
-		rs_diag_error(d, &n->loc, "explore: %s: expected a whole number "
-			      "from %llu to %llu", what,
+		rs_diag_error(d, &n->loc, "explore: %s: expected a whole "
+			      "number from %llu to %llu", what,
 			      (unsigned long long)min, (unsigned long long)max);
 		return false;
 	}
@@ -474,8 +476,8 @@ static int read_budget(struct rs_explore *e, const struct rs_node *b,
 				return -EINVAL;
 			e->budget_s = v;
 		} else {
-			rs_diag_error(d, &k->loc, "explore: budget: unknown key "
-				      "'%s' (cells, seconds)", k->value);
+			rs_diag_error(d, &k->loc, "explore: budget: unknown "
+				      "key '%s' (cells, seconds)", k->value);
 			return -EINVAL;
 		}
 	}
@@ -498,7 +500,8 @@ static int read_key(struct rs_explore *e, const struct rs_node *k,
 		return -EINVAL;
 	}
 	if (v->type != RS_NODE_SCALAR) {
-		rs_diag_error(d, &v->loc, "explore: %s: expected a scalar", key);
+		rs_diag_error(d, &v->loc, "explore: %s: expected a scalar",
+			      key);
 		return -EINVAL;
 	}
 	if (!strcmp(key, "seed")) {

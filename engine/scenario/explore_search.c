@@ -579,7 +579,8 @@ static unsigned popcount(unsigned v)
 /* The @i-th of @n chunks of the bits of @set. */
 static unsigned chunk(unsigned set, unsigned n, unsigned i)
 {
-	unsigned bits = popcount(set), lo = bits * i / n, hi = bits * (i + 1) / n;
+	unsigned bits = popcount(set), lo = bits * i / n;
+	unsigned hi = bits * (i + 1) / n;
 	unsigned out = 0, k = 0;
 
 	for (unsigned a = 0; a < 32; a++) {
