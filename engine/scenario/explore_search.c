@@ -305,9 +305,13 @@ static int knee(struct rs_xsearch *x, unsigned a, const unsigned *g)
 	struct line l;
 	int r = line_init(&l, ax->n);
 
-	if (!r)
-		r = line_grid(x, "bisect", a, &through, g, &l);
-	while (!r) {
+	if (r) {
+		line_free(&l);
+		return r;
+	}
+	/* Past the budget, the knee of what is known. */
+	r = line_grid(x, "bisect", a, &through, g, &l);
+	for (;;) {
 		double best = 0;
 		bool any = false;
 		long h = -1, lo = -1;
@@ -335,7 +339,7 @@ static int knee(struct rs_xsearch *x, unsigned a, const unsigned *g)
 		x->knee[a] = at(ax, h);
 		x->knee_cell[a] = l.cell[h];
 		n = lo < 0 ? 0 : between(lo, h, x->batch, idx);
-		if (!n)
+		if (!n || r)
 			break;
 		r = line_eval(x, "bisect", a, &through, idx, n, &l);
 	}
@@ -359,11 +363,15 @@ static int boundary(struct rs_xsearch *x, unsigned a, const unsigned *g)
 	if (f < 0)
 		return 0;
 	r = line_init(&l, ax->n);
-	if (!r)
-		r = line_grid(x, "bisect", a, &through, g, &l);
+	if (r) {
+		line_free(&l);
+		return r;
+	}
+	/* Past the budget, the boundary of what is known. */
+	r = line_grid(x, "bisect", a, &through, g, &l);
 	l.known[f] = true;
 	l.ok[f] = true;
-	while (!r) {
+	for (;;) {
 		long p = -1;
 		unsigned idx[64], n;
 
@@ -385,7 +393,7 @@ static int boundary(struct rs_xsearch *x, unsigned a, const unsigned *g)
 		x->pass[a] = at(ax, p);
 		x->fail[a] = at(ax, f);
 		n = between(p < f ? p : f, p < f ? f : p, x->batch, idx);
-		if (!n)
+		if (!n || r)
 			break;
 		r = line_eval(x, "bisect", a, &through, idx, n, &l);
 	}

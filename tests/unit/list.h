@@ -191,6 +191,7 @@
 	X(wire, reach)                                                    \
 	X(explore, axis_forms)                                            \
 	X(explore, knee_within_budget)                                    \
+	X(explore, knee_past_budget)                                      \
 	X(explore, boundary_and_shrink)                                   \
 	X(explore, anneal_seeded)
 

@@ -138,6 +138,22 @@ TEST(explore, knee_within_budget)
 	rs_explore_axis_free(&e.axes[0]);
 }
 
+/* The budget spent in the bisection: the knee of what ran, said so. */
+TEST(explore, knee_past_budget)
+{
+	struct rs_explore e = { .goal = RS_EXPLORE_MAXIMIZE, .n_axes = 1 };
+	struct fn f = { .value = saturates, .budget = 5 };
+	struct rs_xsearch x = { .e = &e, .eval = fn_eval, .ctx = &f,
+				.budget = 5, .batch = 1 };
+
+	e.axes = (struct rs_explore_axis[]){ axis("size", "64..8M") };
+	CHECK_INT(rs_xsearch_run(&x), -ENOSPC);
+	CHECK_UINT(f.n, 5);
+	CHECK(x.has_knee[0]);
+	CHECK(x.knee[0] >= 65536);
+	rs_explore_axis_free(&e.axes[0]);
+}
+
 static bool above_3000(const struct rs_xpoint *p)
 {
 	return p->v[0] > 3000;
