@@ -122,6 +122,21 @@ else
 		bad "graph without gnuplot: exit $rc: $(cat "$tmp/err")"
 fi
 
+# On a terminal, a progress line redrawn in place and cleared before
+# the table; none into a pipe.
+if command -v script >/dev/null; then
+	n=$((n + 1))
+	cmd=$(printf '%q ' "$rdmascn" explore -n --strategy grid --vary size=64..64K --vary depth=4 "$scn")
+	script -qec "$cmd" /dev/null </dev/null >"$tmp/tty"
+	grep -q "$(printf '\rexplore: [0-9]* cells, [0-9]* running, [0-9]* s')" "$tmp/tty" &&
+		grep -q "$(printf '\033\\[K')" "$tmp/tty" &&
+		grep -q '^explore: done (exit 0)' "$tmp/tty" &&
+		"$rdmascn" explore -n --strategy grid --vary size=64..64K \
+			--vary depth=4 "$scn" >"$tmp/pipe" 2>&1 &&
+		! grep -q "$(printf '\r')" "$tmp/pipe" ||
+		bad "progress line: $(od -c "$tmp/tty" | head -5)"
+fi
+
 # SIGINT: the cells running are stopped, the table of what ran shown,
 # exit 130.
 n=$((n + 1))
