@@ -904,12 +904,11 @@ static int shrink(struct ex *x)
 	const char *names[RS_EXPLORE_AXES_MAX + 64];
 	const char *values[RS_EXPLORE_AXES_MAX + 64];
 	char bufs[RS_EXPLORE_AXES_MAX][32], why[512], cmdline[2048];
+	struct rs_xpoint from = x->x.failing;
+	const char *sig = x->cells[x->x.failing_r.cell - 1].r.sig;
 	char *comment = NULL;
 	unsigned n = 0, before = x->n;
 	int r;
-
-	struct rs_xpoint from = x->x.failing;
-	const char *sig = x->cells[x->x.failing_r.cell - 1].r.sig;
 
 	defaults(x, &dflt);
 	x->shrink_from = x->x.failing_r.cell;

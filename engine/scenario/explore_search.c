@@ -653,9 +653,8 @@ int rs_xshrink(const struct rs_explore *e, rs_xeval_fn eval, void *ctx,
 	for (unsigned a = 0; a < e->n_axes; a++)
 		if (fail->v[a] != dflt->v[a])
 			set |= 1u << a;
-	/* The failing point itself, once more: its result, and a check
-	 * that it fails the same way again (a flaky failure shrinks to
-	 * nothing true). */
+	/* The failing point itself: its result (a point run before is
+	 * answered from its cell), and that it fails as @sig says. */
 	if (!same(&s, fail))
 		goto out;
 	set = ddmin(&s, set);
