@@ -375,6 +375,43 @@ static void cell_path(const struct ex *x, unsigned i, const char *what,
 	snprintf(buf, size, "%s/%03u.%s", x->dir, i + 1, what);
 }
 
+/* A cell's end wakes the loop that waits for it: a self-pipe written
+ * on SIGCHLD, beside the one SIGINT and SIGTERM write (signals.c).
+ * Without it each cell cost up to the poll's timeout after it ended:
+ * 100 ms, more than a dry-run cell takes. */
+static int chld_pipe[2] = { -1, -1 };
+
+static void on_chld(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	if (chld_pipe[1] >= 0 && write(chld_pipe[1], "", 1) < 0)
+		(void)0;
+	errno = saved;
+}
+
+static void chld_wake_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_chld,
+				.sa_flags = SA_NOCLDSTOP | SA_RESTART };
+
+	if (pipe2(chld_pipe, O_CLOEXEC | O_NONBLOCK))
+		return;  /* the poll's timeout still wakes the loop */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static void chld_wake_remove(void)
+{
+	signal(SIGCHLD, SIG_DFL);
+	for (int i = 0; i < 2; i++)
+		if (chld_pipe[i] >= 0) {
+			close(chld_pipe[i]);
+			chld_pipe[i] = -1;
+		}
+}
+
 /* A process's end as an exit code: its own, or 128+signal. */
 static int exit_code(int status)
 {
@@ -463,6 +500,8 @@ static pid_t spawn(struct ex *x, unsigned i, const char *repro)
 	pid = fork();
 	if (pid)
 		return pid < 0 ? -errno : pid;
+	/* The cell's own children are the cell's. */
+	chld_wake_remove();
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		_exit(RS_EXIT_CANTRUN);
@@ -792,10 +831,17 @@ static int run_cells(struct ex *x, unsigned first, unsigned n,
 		}
 		pid = waitpid(-1, &status, WNOHANG);
 		if (!pid) {
-			struct pollfd p = { .fd = rs_signal_fd(),
-					    .events = POLLIN };
+			struct pollfd p[2] = {
+				{ .fd = rs_signal_fd(), .events = POLLIN },
+				{ .fd = chld_pipe[0], .events = POLLIN },
+			};
+			char buf[64];
 
-			poll(&p, p.fd >= 0 && !rs_interrupted, 100);
+			if (!rs_interrupted)
+				poll(p, 2, 100);
+			while (chld_pipe[0] >= 0 &&
+			       read(chld_pipe[0], buf, sizeof(buf)) > 0)
+				;
 			continue;
 		}
 		if (pid < 0) {
@@ -1106,9 +1152,11 @@ int rs_cmd_explore(const struct rs_cmd *cmd, int argc, char **argv)
 	fputs("\n", x.out);
 	fflush(x.out);
 	rs_signals_install();
+	chld_wake_install();
 	x.t0_ms = now_ms();
 	x.budget_s = x.e.budget_s;
 	r = run_search(&x);
+	chld_wake_remove();
 	rs_term_line_clear(&x.line);
 	x.elapsed_s = (now_ms() - x.t0_ms) / 1e3;
 	ret = r == -ENOMEM ? rs_cmd_no_memory(cmd) :
