@@ -80,8 +80,8 @@ void rs_ex_table(struct ex *x)
 			w = strlen(x->cells[i].name);
 	if (w > 48)
 		w = 48;
-	fprintf(x->out, "\n  %3s  %-6s  %-*s  %-13s  %14s  %s\n", "#", "phase",
-		w, "cell", "verdict", head, "");
+	fprintf(x->out, "\n  %3s  %-6s  %-*s  %-13s  %14s\n", "#", "phase",
+		w, "cell", "verdict", head);
 	for (unsigned i = 0; i < x->n; i++) {
 		const struct xcell *c = &x->cells[i];
 
@@ -96,9 +96,10 @@ void rs_ex_table(struct ex *x)
 		fprintf(x->out, "  %3u  %-6s  %-*s  ", i + 1, c->phase, w,
 			c->name);
 		rs_text_outcome(x->out, &x->ro.text, outcome(x, c));
-		fprintf(x->out, "%*s  %14s  %s\n",
+		fprintf(x->out, "%*s  %14s%s%s\n",
 			13 - (int)strlen(outcome(x, c)) > 0 ?
-			13 - (int)strlen(outcome(x, c)) : 0, "", buf, m);
+			13 - (int)strlen(outcome(x, c)) : 0, "", buf,
+			m[0] ? "  " : "", m);
 	}
 	fputs("\n", x->out);
 	if (!finding(x)) {
