@@ -123,7 +123,7 @@ static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
 	r |= attr(w, BAD_CAST "classname", BAD_CAST s->classname) < 0;
 	r |= attr(w, BAD_CAST "name", BAD_CAST t->name) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "time", "%.3f",
-					       t->time_s) < 0;
+				     t->time_s) < 0;
 	if (t->result != TC_PASSED) {
 		r |= X->StartElement(w, BAD_CAST tags[t->result]) < 0;
 		r |= attr(w, BAD_CAST "message", BAD_CAST t->message) < 0;
@@ -465,13 +465,13 @@ static int put_suite(xmlTextWriterPtr w, struct suite *s, const char *human)
 	r |= X->StartElement(w, BAD_CAST "testsuite") < 0;
 	r |= attr(w, BAD_CAST "name", BAD_CAST s->name) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "tests", "%u",
-					       s->tests) < 0;
+				     s->tests) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "failures", "%u",
-					       s->failures) < 0;
+				     s->failures) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "errors", "%u",
-					       s->errors) < 0;
+				     s->errors) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "skipped", "%u",
-					       s->skipped) < 0;
+				     s->skipped) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "time", "%.3f",
 		rs_val_get_double(rs_val_get(rec, "durations_ms"), "total") /
 		1000.0) < 0;
@@ -539,13 +539,13 @@ int rs_junit_write(FILE *f, const struct rs_cell_result *cells, size_t n)
 	r |= X->StartElement(w, BAD_CAST "testsuites") < 0;
 	r |= attr(w, BAD_CAST "name", BAD_CAST "rdmascn") < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "tests", "%u",
-					       all.tests) < 0;
+				     all.tests) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "failures", "%u",
-					       all.failures) < 0;
+				     all.failures) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "errors", "%u",
-					       all.errors) < 0;
+				     all.errors) < 0;
 	r |= X->WriteFormatAttribute(w, BAD_CAST "time", "%.3f",
-					       total / 1000.0) < 0;
+				     total / 1000.0) < 0;
 	for (size_t i = 0; i < n; i++)
 		r |= put_suite(w, &suites[i], cells[i].human);
 	r |= X->EndElement(w) < 0;
