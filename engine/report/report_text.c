@@ -285,8 +285,9 @@ static void print_call(struct text *t, const struct rs_val *e)
 	fprintf(f, "%s(%s)", vtext(e, "name"), vtext(e, "args"));
 	if (obj)
 		fprintf(f, "  # %s", rs_esc(obj));
+	/* Held with the other lines in a dry run (held()); with -v on
+	 * stderr, which is unbuffered. */
 	fputc('\n', f);
-	fflush(f);
 }
 
 static void print_event(struct text *t, const struct rs_val *e)

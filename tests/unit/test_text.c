@@ -65,12 +65,14 @@ static struct rs_val *phase(const char *name)
 	return e;
 }
 
-static void begin(struct rs_record *rec, struct log *out, struct log *err,
-		  FILE **ret_out, FILE **ret_err)
+static void begin(struct rs_record *rec, bool dry_run, struct log *out,
+		  struct log *err, FILE **ret_out, FILE **ret_err)
 {
 	struct rs_val *scn;
 
-	CHECK_INT(rs_record_init(rec, false, false), 0);
+	CHECK_INT(rs_record_init(rec, dry_run, false), 0);
+	/* As the run's head says it (run_scenario.c). */
+	rs_val_put_bool(rec->root, "dry_run", dry_run);
 	scn = rs_val_put_obj(rec->root, "scenario");
 	rs_val_put_str(scn, "name", "held");
 	rs_val_put_str(scn, "file", "held.yaml");
@@ -91,7 +93,7 @@ TEST(text, held_until_wait)
 	FILE *fo, *fe;
 	unsigned w;
 
-	begin(&rec, &out, &err, &fo, &fe);
+	begin(&rec, false, &out, &err, &fo, &fe);
 	/* The head left with the phase. */
 	CHECK_INT(out.writes, 1);
 	CHECK(strstr(out.text, "run held (held.yaml)\n"));
@@ -137,7 +139,7 @@ TEST(text, warning_at_once)
 	struct rs_val *warn;
 	FILE *fo, *fe;
 
-	begin(&rec, &out, &err, &fo, &fe);
+	begin(&rec, false, &out, &err, &fo, &fe);
 	rs_record_add(&rec, RS_REC_OBJECT, rec.objects, object("cq", 0, "cq0"));
 	CHECK(!strstr(out.text, "cq0"));
 	warn = rs_val_obj();
@@ -146,6 +148,37 @@ TEST(text, warning_at_once)
 	CHECK(strstr(out.text, "created    0 cq0"));
 	CHECK_INT(fflush(fe), 0);
 	CHECK_STR(err.text, "warning: it went on\n");
+	rs_record_free(&rec);
+	CHECK_INT(fclose(fo), 0);
+	CHECK_INT(fclose(fe), 0);
+}
+
+/* A dry run's calls are its bulk: held too, out at the end. */
+TEST(text, dry_run_calls_held)
+{
+	struct log out = { 0 }, err = { 0 };
+	struct rs_record rec;
+	FILE *fo, *fe;
+	unsigned w;
+
+	begin(&rec, true, &out, &err, &fo, &fe);
+	w = out.writes;
+	for (unsigned i = 1; i <= 3; i++) {
+		struct rs_val *c = rs_val_obj();
+
+		rs_val_put_u64(c, "no", i);
+		rs_val_put_str(c, "name", "ibv_create_cq");
+		rs_val_put_str(c, "args", "cqe=16");
+		rs_record_add(&rec, RS_REC_CALL, rec.calls, c);
+	}
+	CHECK_INT(out.writes, w);
+	CHECK(!strstr(out.text, "ibv_create_cq"));
+	rs_val_put_str(rec.root, "verdict", "passed");
+	CHECK_INT(rs_record_end(&rec), 0);
+	CHECK_INT(out.writes, w + 1);
+	CHECK(strstr(out.text, "  [3] ibv_create_cq(cqe=16)\n"));
+	CHECK(strstr(out.text, "dry run done: 0 objects, 0 steps\n"));
+	CHECK_INT(err.writes, 0);
 	rs_record_free(&rec);
 	CHECK_INT(fclose(fo), 0);
 	CHECK_INT(fclose(fe), 0);
