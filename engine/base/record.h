@@ -49,6 +49,11 @@ struct rs_reporter_ops {
 	 * be written). */
 	int (*end)(struct rs_reporter *r, const struct rs_val *record);
 	void (*free)(struct rs_reporter *r);
+	/* The engine is about to block (a step's loop, an rdma_cm event, a
+	 * rendezvous): what a reporter holds back (the text reporter keeps
+	 * a phase's lines in its stream's buffer) goes out now, so that a
+	 * log followed while the run waits shows all that came before. */
+	void (*before_wait)(struct rs_reporter *r);
 };
 
 struct rs_reporter {
@@ -90,6 +95,10 @@ void rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
 /* An entry already in the record changed: tell the reporters. */
 void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,
 		    const struct rs_val *entry);
+/* The engine will block now (each reporter's before_wait): called
+ * before every wait a reader of the output could be waiting through
+ * (record_wait.c). */
+void rs_record_before_wait(struct rs_record *rec);
 /* Verdict and exit code are in the record: the reporters finish.  0, or
  * the first reporter's -errno. */
 int rs_record_end(struct rs_record *rec);

@@ -256,6 +256,8 @@ void rs_step_execute(struct rs_step_run *sr)
 	rs_step_advance(sr);
 run:
 	if (sr->loop_ok) {
+		/* The loop blocks: what the reporters hold goes out first. */
+		rs_record_before_wait(sr->run->rec);
 		uv_run(&sr->loop, UV_RUN_DEFAULT);
 		if (!sr->finished) {
 			rs_step_fail(sr, RS_STEP_FAILED, NULL, "internal: its "

@@ -167,6 +167,8 @@ int rs_cm_wait(struct rs_run *run, struct rs_live *l,
 					     "%s on %s within %llu ms",
 					     rdma_event_str(want), id_name,
 					     (unsigned long long)ms);
+		/* What the reporters hold goes out before we block. */
+		rs_record_before_wait(run->rec);
 		poll(p, 2, (int)left + 1);
 	}
 }

@@ -13,7 +13,9 @@
  * keeps every node's in its own (`node_runs`) and writes that one.
  * What each exchange sent and received is in the record, under
  * `node.exchanges`.  A failure here is the run's: reported, and the
- * other nodes told (rs_rdv_abort()).
+ * other nodes told (rs_rdv_abort()).  Each collective may wait for the
+ * slowest node, so the reporters' held lines go out before it
+ * (rs_record_before_wait()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -142,6 +144,7 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 	c.insecure = o->insecure;
 	/* exec's phases reach the other nodes through these. */
 	run->nodes = &nodes_ops;
+	rs_record_before_wait(run->rec);
 	r = rs_rdv_meet(&c, &run->rdv, err, sizeof(err));
 	/* An abort heard at the meeting is reported with the verdict,
 	 * which takes its exit code. */
@@ -219,6 +222,7 @@ int rs_nodes_flush(struct rs_run *run, unsigned phase, struct rs_cross *c,
 					 c[i].l->obj->index, NULL, 0 };
 	}
 	snprintf(tag, sizeof(tag), "create phase %u", phase);
+	rs_record_before_wait(run->rec);
 	r = rs_rdv_exchange(run->rdv, tag, out, n, want, n, err, sizeof(err));
 	if (!r)
 		record_exchange(run, tag, out, n, want, n, rs_now_ms() - t0);
@@ -431,6 +435,7 @@ int rs_nodes_publish(struct rs_run *run)
 							0 };
 		}
 	}
+	rs_record_before_wait(run->rec);
 	r = rs_rdv_exchange(run->rdv, "remote objects", out, n_out, want,
 			    n_want, err, sizeof(err));
 	for (unsigned i = 0; !r && i < n_want; i++) {
@@ -470,6 +475,7 @@ int rs_nodes_barrier(struct rs_run *run, const char *what)
 
 	if (!run->rdv)
 		return 0;
+	rs_record_before_wait(run->rec);
 	r = rs_rdv_barrier(run->rdv, what, err, sizeof(err));
 	return r ? rdv_failed(run, r, err) : 0;
 }
@@ -485,6 +491,7 @@ int rs_nodes_agree(struct rs_run *run, const char *what, int mine,
 		return 0;
 	/* A reduce: the leader keeps the worst and sends that one code
 	 * back, not every node's to every node. */
+	rs_record_before_wait(run->rec);
 	r = rs_rdv_agree(run->rdv, what, mine, ret_all, err, sizeof(err));
 	return r ? rdv_failed(run, r, err) : 0;
 }
@@ -502,8 +509,10 @@ void rs_nodes_fail(struct rs_run *run, int code, const char *why)
 
 void rs_nodes_done(struct rs_run *run)
 {
-	if (run->rdv && !run->dry_run)
+	if (run->rdv && !run->dry_run) {
+		rs_record_before_wait(run->rec);
 		rs_rdv_barrier(run->rdv, "teardown", NULL, 0);
+	}
 }
 
 int rs_nodes_verdict(struct rs_run *run, int mine)
@@ -515,6 +524,7 @@ int rs_nodes_verdict(struct rs_run *run, int mine)
 		return mine;
 	/* After an abort the rendezvous is failed: another node failed
 	 * (a step: 1), or was lost (3); named in the record. */
+	rs_record_before_wait(run->rec);
 	r = rs_rdv_verdict(run->rdv, mine, &all, err, sizeof(err));
 	if (r == -ECONNABORTED || r == -ECONNRESET || r == -ETIMEDOUT) {
 		int theirs = rs_rdv_fail_code(run->rdv);
@@ -541,6 +551,7 @@ void rs_nodes_gather(struct rs_run *run)
 
 	if (!run->rdv)
 		return;
+	rs_record_before_wait(run->rec);
 	mine = json_object_to_json_string_ext(rs_val_json(run->rec->root),
 					      JSON_C_TO_STRING_PLAIN);
 	all = rs_calloc(n, sizeof(*all));

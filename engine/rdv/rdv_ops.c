@@ -36,11 +36,13 @@ int rs_rdv_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 		return rdv_pmix_meet(c, ret, err, errlen);
 	case RS_RDV_AUTO:
 		/* Not launched by one, PMIx_Init would only fail, 25 ms
-		 * later; launched by one that does not answer, or in a
-		 * build without it, the TCP star is the way still. */
+		 * later; launched by one that does not answer, in a
+		 * build without it or where libpmix cannot be loaded, the
+		 * TCP star is the way still. */
 		if (rdv_pmix_launched()) {
 			e = rdv_pmix_meet(c, ret, err, errlen);
-			if (e != -EHOSTUNREACH && e != -ENOTSUP)
+			if (e != -EHOSTUNREACH && e != -ENOTSUP &&
+			    e != -ELIBACC)
 				return e;
 		}
 		break;

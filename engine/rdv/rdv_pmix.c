@@ -35,6 +35,7 @@
 
 #include "alloc.h"
 #include "exit.h"
+#include "pmix_load.h"
 #include "rdv_int.h"
 #include "signals.h"
 
@@ -1163,6 +1164,9 @@ int rdv_pmix_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 			 (unsigned long long)c->deadline_ms);
 		return -EINVAL;
 	}
+	e = rs_pmix_load(err, errlen);
+	if (e)
+		return e;
 	rc = PMIx_Init(&me, NULL, 0);
 	if (rc != PMIX_SUCCESS) {
 		const char *ns = getenv("PMIX_NAMESPACE");

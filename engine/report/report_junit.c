@@ -14,16 +14,18 @@
 #include <string.h>
 #include <time.h>
 
-#include <libxml/xmlwriter.h>
-
 #include "escape.h"
 #include "gate.h"
 #include "macros.h"
 #include "report.h"
 #include "stragglers.h"
 #include "value.h"
+#include "xml_load.h"
 
 #define NAME_MAX_LEN 512
+
+/* libxml2, loaded by rs_junit_write() (xml_load.h). */
+static const struct rs_xml *X;
 
 /* A testcase's outcome, the counters of its suite. */
 enum tc_result { TC_PASSED, TC_FAILED, TC_ERROR, TC_SKIPPED };
@@ -52,13 +54,13 @@ struct suite {
  * terminal sees it. */
 static int attr(xmlTextWriterPtr w, const xmlChar *name, const xmlChar *v)
 {
-	return xmlTextWriterWriteAttribute(w, name,
+	return X->WriteAttribute(w, name,
 		BAD_CAST rs_esc((const char *)v));
 }
 
 static int text(xmlTextWriterPtr w, const char *v)
 {
-	return xmlTextWriterWriteString(w, BAD_CAST rs_esc(v));
+	return X->WriteString(w, BAD_CAST rs_esc(v));
 }
 
 static void located(char *buf, size_t size, const struct rs_val *e,
@@ -98,14 +100,14 @@ static int put_gates(xmlTextWriterPtr w, const struct rs_val *gates)
 {
 	int r = 0;
 
-	r |= xmlTextWriterStartElement(w, BAD_CAST "system-out") < 0;
+	r |= X->StartElement(w, BAD_CAST "system-out") < 0;
 	for (size_t i = 0; i < rs_val_len(gates); i++) {
 		char text[256];
 
 		rs_gate_result_text(rs_val_at(gates, i), text, sizeof(text));
-		r |= xmlTextWriterWriteFormatString(w, "gate %s\n", text) < 0;
+		r |= X->WriteFormatString(w, "gate %s\n", text) < 0;
 	}
-	r |= xmlTextWriterEndElement(w) < 0;
+	r |= X->EndElement(w) < 0;
 	return r;
 }
 
@@ -117,22 +119,22 @@ static int put_tc(xmlTextWriterPtr w, struct suite *s, const struct tc *t)
 	};
 	int r = 0;
 
-	r |= xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0;
+	r |= X->StartElement(w, BAD_CAST "testcase") < 0;
 	r |= attr(w, BAD_CAST "classname", BAD_CAST s->classname) < 0;
 	r |= attr(w, BAD_CAST "name", BAD_CAST t->name) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
-					       t->time_s) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "time", "%.3f",
+				     t->time_s) < 0;
 	if (t->result != TC_PASSED) {
-		r |= xmlTextWriterStartElement(w, BAD_CAST tags[t->result]) < 0;
+		r |= X->StartElement(w, BAD_CAST tags[t->result]) < 0;
 		r |= attr(w, BAD_CAST "message", BAD_CAST t->message) < 0;
 		if (t->type)
 			r |= attr(w, BAD_CAST "type", BAD_CAST t->type) < 0;
 		r |= text(w, t->message) < 0;
-		r |= xmlTextWriterEndElement(w) < 0;
+		r |= X->EndElement(w) < 0;
 	}
 	if (rs_val_len(t->gates))
 		r |= put_gates(w, t->gates);
-	r |= xmlTextWriterEndElement(w) < 0;
+	r |= X->EndElement(w) < 0;
 	return r ? -EIO : 0;
 }
 
@@ -376,10 +378,10 @@ static int put_property(xmlTextWriterPtr w, const char *name,
 {
 	int r = 0;
 
-	r |= xmlTextWriterStartElement(w, BAD_CAST "property") < 0;
+	r |= X->StartElement(w, BAD_CAST "property") < 0;
 	r |= attr(w, BAD_CAST "name", BAD_CAST name) < 0;
 	r |= attr(w, BAD_CAST "value", BAD_CAST value) < 0;
-	r |= xmlTextWriterEndElement(w) < 0;
+	r |= X->EndElement(w) < 0;
 	return r;
 }
 
@@ -424,7 +426,7 @@ static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 	char name[NAME_MAX_LEN];
 	int r = 0;
 
-	r |= xmlTextWriterStartElement(w, BAD_CAST "properties") < 0;
+	r |= X->StartElement(w, BAD_CAST "properties") < 0;
 	for (size_t i = 0; i < RS_N(keys); i++)
 		if (rs_val_get(rec, keys[i]))
 			r |= put_property(w, keys[i], rs_val_text(rec, keys[i]));
@@ -446,7 +448,7 @@ static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 		r |= put_property(w, name, rs_val_text(n, "host"));
 	}
 	r |= put_stragglers(w, rs_val_get(rec, "stragglers"));
-	r |= xmlTextWriterEndElement(w) < 0;
+	r |= X->EndElement(w) < 0;
 	return r;
 }
 
@@ -460,17 +462,17 @@ static int put_suite(xmlTextWriterPtr w, struct suite *s, const char *human)
 
 	if (gmtime_r(&start, &tm))
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
-	r |= xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0;
+	r |= X->StartElement(w, BAD_CAST "testsuite") < 0;
 	r |= attr(w, BAD_CAST "name", BAD_CAST s->name) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "tests", "%u",
-					       s->tests) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "failures", "%u",
-					       s->failures) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "errors", "%u",
-					       s->errors) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "skipped", "%u",
-					       s->skipped) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
+	r |= X->WriteFormatAttribute(w, BAD_CAST "tests", "%u",
+				     s->tests) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "failures", "%u",
+				     s->failures) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "errors", "%u",
+				     s->errors) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "skipped", "%u",
+				     s->skipped) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "time", "%.3f",
 		rs_val_get_double(rs_val_get(rec, "durations_ms"), "total") /
 		1000.0) < 0;
 	r |= attr(w, BAD_CAST "timestamp", BAD_CAST stamp) < 0;
@@ -480,9 +482,9 @@ static int put_suite(xmlTextWriterPtr w, struct suite *s, const char *human)
 		rs_val_text(rs_val_get(rec, "scenario"), "file")) < 0;
 	r |= put_properties(w, rec);
 	r |= each_tc(s, write_tc, w) != 0;
-	r |= xmlTextWriterWriteElement(w, BAD_CAST "system-out",
+	r |= X->WriteElement(w, BAD_CAST "system-out",
 				       BAD_CAST human) < 0;
-	r |= xmlTextWriterEndElement(w) < 0;
+	r |= X->EndElement(w) < 0;
 	return r;
 }
 
@@ -501,10 +503,18 @@ int rs_junit_write(FILE *f, const struct rs_cell_result *cells, size_t n)
 	struct suite all = { 0 };
 	xmlTextWriterPtr w;
 	double total = 0;
-	int r = 0;
+	char err[256];
+	int r;
 
 	if (!suites)
 		return -ENOMEM;
+	r = rs_xml_load(&X, err, sizeof(err));
+	if (r) {
+		/* The caller names the file with strerror(ELIBACC). */
+		fprintf(stderr, "rdmascn: JUnit XML needs libxml2: %s\n", err);
+		free(suites);
+		return r;
+	}
 	for (size_t i = 0; i < n; i++) {
 		suite_init(&suites[i], cells[i].record);
 		all.tests += suites[i].tests;
@@ -513,36 +523,36 @@ int rs_junit_write(FILE *f, const struct rs_cell_result *cells, size_t n)
 		total += rs_val_get_double(rs_val_get(cells[i].record,
 						      "durations_ms"), "total");
 	}
-	xmlSetGenericErrorFunc(NULL, quiet);
-	out = xmlOutputBufferCreateFile(f, NULL);
-	w = out ? xmlNewTextWriter(out) : NULL;
+	X->SetGenericErrorFunc(NULL, quiet);
+	out = X->OutputBufferCreateFile(f, NULL);
+	w = out ? X->NewTextWriter(out) : NULL;
 	if (!w) {
 		if (out)
-			xmlOutputBufferClose(out);
-		xmlSetGenericErrorFunc(NULL, NULL);
+			X->OutputBufferClose(out);
+		X->SetGenericErrorFunc(NULL, NULL);
 		free(suites);
 		return -ENOMEM;
 	}
-	r |= xmlTextWriterSetIndent(w, 1) < 0;
-	r |= xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0;
-	r |= xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
-	r |= xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0;
+	r |= X->SetIndent(w, 1) < 0;
+	r |= X->SetIndentString(w, BAD_CAST "  ") < 0;
+	r |= X->StartDocument(w, NULL, "UTF-8", NULL) < 0;
+	r |= X->StartElement(w, BAD_CAST "testsuites") < 0;
 	r |= attr(w, BAD_CAST "name", BAD_CAST "rdmascn") < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "tests", "%u",
-					       all.tests) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "failures", "%u",
-					       all.failures) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "errors", "%u",
-					       all.errors) < 0;
-	r |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f",
-					       total / 1000.0) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "tests", "%u",
+				     all.tests) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "failures", "%u",
+				     all.failures) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "errors", "%u",
+				     all.errors) < 0;
+	r |= X->WriteFormatAttribute(w, BAD_CAST "time", "%.3f",
+				     total / 1000.0) < 0;
 	for (size_t i = 0; i < n; i++)
 		r |= put_suite(w, &suites[i], cells[i].human);
-	r |= xmlTextWriterEndElement(w) < 0;
-	r |= xmlTextWriterEndDocument(w) < 0;
-	r |= xmlTextWriterFlush(w) < 0;
-	xmlFreeTextWriter(w);  /* and out, which leaves @f open */
-	xmlSetGenericErrorFunc(NULL, NULL);
+	r |= X->EndElement(w) < 0;
+	r |= X->EndDocument(w) < 0;
+	r |= X->Flush(w) < 0;
+	X->FreeTextWriter(w);  /* and out, which leaves @f open */
+	X->SetGenericErrorFunc(NULL, NULL);
 	free(suites);
 	return r ? -EIO : 0;
 }

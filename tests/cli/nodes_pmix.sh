@@ -3,7 +3,8 @@
 #
 # --rendezvous tcp|pmix|auto on the host: pmix outside a launcher exits 3
 # saying no PMIx server answered (also when PMIX_NAMESPACE lies); auto
-# outside one meets by TCP at once; pmix with --jobs > 1 is refused (2).
+# outside one meets by TCP at once; pmix with --jobs > 1 is refused (2);
+# libpmix is loaded by a pmix meeting only.
 # Under mpirun (skipped, 77, without it or in a build without PMIx) two
 # nodes run by pmix and by tcp and end alike (no device here: 3), the
 # leader's record holding the other node's run (gathered through PMIx).
@@ -60,6 +61,18 @@ run 3 "node 'b' did not join within 300 ms" PMIX_NAMESPACE=bogus -- \
 	--rendezvous auto --node a "$f"
 run 2 "--jobs 2 with --rendezvous pmix: the cells would be forked children" \
 	-- --jobs 2 --rendezvous pmix --node a "$f"
+# libpmix is loaded only when PMIx is tried (glibc's LD_DEBUG=libs names
+# each library it initialises): not by a TCP meeting, by a pmix one.
+if [ "$has_pmix" = ON ]; then
+	run 3 "node 'b' did not join within 300 ms" LD_DEBUG=libs -- \
+		--rendezvous tcp --node a "$f"
+	grep -q 'calling init: .*libjson-c' "$tmp/err" &&
+		! grep -q 'calling init: .*libpmix' "$tmp/err" &&
+		ok "tcp: libpmix not loaded" || bad "tcp: libpmix loaded"
+	run 3 "$nopmix" LD_DEBUG=libs -- --rendezvous pmix --node a "$f"
+	grep -q 'calling init: .*libpmix' "$tmp/err" &&
+		ok "pmix: libpmix loaded" || bad "pmix: libpmix not loaded"
+fi
 
 if ! command -v mpirun >/dev/null || [ "$has_pmix" != ON ]; then
 	echo "$pass passed, $fail failed; under mpirun: skipped (no mpirun" \

@@ -3,8 +3,9 @@
 # XSD accepts and that a JUnit reader finds as one testsuite with set-up,
 # a testcase per step and teardown (tests/junit/check.py, against the
 # record of the same run); the text report is the same with or without
-# it; '-' puts it on stdout; a file that cannot be written is named; with
-# no device the set-up testcase is an error that says why.
+# it; '-' puts it on stdout; a file that cannot be written is named;
+# libxml2 is loaded only for it; with no device the set-up testcase is
+# an error that says why.
 #   run_junit.sh RDMASCN SCENARIO_DIR XSD CHECKER [MORE_SCENARIO_DIR...]
 set -u
 rdmascn=$1 dir=$2 xsd=$3 check=$4
@@ -50,6 +51,19 @@ n=$((n + 1))
 rc=$?
 [ $rc = 3 ] && grep -q '^rdmascn: --junit /nonexistent/dir/r.xml: ' \
 	"$tmp/err" || bad "unwritable --junit: exit $rc, $(cat "$tmp/err")"
+
+# libxml2 (and ICU, libstdc++ under it) is loaded only when a JUnit
+# file is written: a run without --junit starts without it, one with it
+# loads it (glibc's LD_DEBUG=libs names each library it initialises).
+n=$((n + 1))
+LD_DEBUG=libs "$rdmascn" run -n "$f" >/dev/null 2>"$tmp/libs"
+LD_DEBUG=libs "$rdmascn" run -n --junit "$tmp/lazy.xml" "$f" >/dev/null \
+	2>"$tmp/libs_junit"
+grep -q 'calling init: .*libjson-c' "$tmp/libs" &&
+	! grep -q 'calling init: .*libxml2' "$tmp/libs" &&
+	grep -q 'calling init: .*libxml2' "$tmp/libs_junit" &&
+	xmllint --noout --schema "$xsd" "$tmp/lazy.xml" 2>/dev/null ||
+	bad "libxml2 loaded $(grep -c 'init: .*libxml2' "$tmp/libs") time(s) without --junit, $(grep -c 'init: .*libxml2' "$tmp/libs_junit") with it"
 
 # No device here: set-up is an error naming why, the steps are skipped.
 if ! "$rdmascn" devices >/dev/null 2>&1; then

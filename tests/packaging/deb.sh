@@ -59,6 +59,9 @@ elif grep -Eo '[a-z0-9.+-]+ \(>= [0.:~-]+\)' <<<"$depends" >"$tmp/zero"; then
 	     "$(tr '\n' ' ' <"$tmp/zero")"
 elif ! grep -Eq '(^|, )libmd0(,|$)' <<<"$depends"; then
 	fail "Depends has no unversioned libmd0: $depends"
+elif ! grep -Eq '(^|, )libxml2(-16)?(,|$)' <<<"$depends"; then
+	# dlopen()ed for --junit: dpkg-shlibdeps cannot see it.
+	fail "Depends has no libxml2: $depends"
 else
 	echo "ok Depends: $depends"
 fi

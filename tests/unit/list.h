@@ -14,6 +14,9 @@
 	X(value, oom_is_sticky)                                           \
 	X(value, escape)                                                  \
 	X(value, many_reporters)                                          \
+	X(text, held_until_wait)                                          \
+	X(text, warning_at_once)                                          \
+	X(text, dry_run_calls_held)                                       \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
 	X(literal, path_and_load)                                         \
