@@ -31,7 +31,8 @@ declare -A lacks=(
 
 n=0
 for f in "$scndir"/*.yaml "$scndir"/mlx5/*.yaml; do
-	name=$(basename "$f" .yaml)
+	name=${f##*/}
+	name=${name%.yaml}
 	pass_or_skip "$name" "${lacks[$name]:-}" "$f"
 	n=$((n + 1))
 done
