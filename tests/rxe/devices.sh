@@ -7,6 +7,8 @@ set -u
 rdmascn=$1
 . "$(dirname "$0")/tap.sh"
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 json=$("$rdmascn" devices -j) || fail "rdmascn devices -j exited $?"
 q() { jq -r "$1" <<<"$json"; }
 dev='.[] | select(.name == "rxe0")'
@@ -20,7 +22,9 @@ jv() {
 		names+=("${v%%=*}")
 		prog+="${prog:+, }([$dev | ${v#*=}] | map(if type == \"string\" then . else tojson end) | join(\"\\n\")), \"\\u0000\""
 	done
-	mapfile -d '' vals < <(jq -j "$prog" <<<"$json")
+	# (A file, not <(...): the VM has no /dev/fd; and $(...) drops NULs.)
+	jq -j "$prog" <<<"$json" >"$tmp/jv"
+	mapfile -d '' vals <"$tmp/jv"
 	for i in "${!names[@]}"; do
 		printf -v "${names[$i]}" '%s' "${vals[$i]:-}"
 	done
@@ -175,8 +179,6 @@ ok "rxe0 as expected"
 seeds=$(dirname "$0")/../../scenarios/seeds
 rec_schema=$(dirname "$0")/../../schemas/rdmascn-run.schema.json
 rec_check=$(dirname "$0")/../schema/run_record.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 "$rdmascn" run -v --check-leaks --json "$tmp/split.json" \
 	"$seeds/pyverbs_query_port_split_write.yaml" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -259,9 +261,10 @@ EOF
 # fv FACT: the fact's value as the record says (" assumed" after it if
 # it was), from one jq of the record, not one a fact.
 declare -A fv_of=()
-mapfile -d '' facts < <(jq -j '.device_facts[] | .fact, "\u0000",
+jq -j '.device_facts[] | .fact, "\u0000",
 	((.value | tostring) + (if .assumed then " assumed" else "" end)),
-	"\u0000"' "$tmp/ids.json")
+	"\u0000"' "$tmp/ids.json" >"$tmp/facts"
+mapfile -d '' facts <"$tmp/facts"
 for ((i = 0; i + 1 < ${#facts[@]}; i += 2)); do
 	fv_of[${facts[$i]}]+=${fv_of[${facts[$i]}]+$'\n'}${facts[$((i + 1))]}
 done

@@ -74,7 +74,9 @@ recvars() {
 		names+=("${v%%=*}")
 		prog+="${prog:+, }(${v#*=} | if type == \"string\" then . else tojson end), \"\\u0000\""
 	done
-	mapfile -d '' vals < <(jq -j "${opts[@]}" "$prog" "$tmp/rec.json")
+	# (A file, not <(...): the VM has no /dev/fd; and $(...) drops NULs.)
+	jq -j "${opts[@]}" "$prog" "$tmp/rec.json" >"$tmp/recvars"
+	mapfile -d '' vals <"$tmp/recvars"
 	for i in "${!names[@]}"; do
 		printf -v "${names[$i]}" '%s' "${vals[$i]:-}"
 	done
