@@ -501,12 +501,13 @@ expect ud_wrong_gid 1 "$tmp/ud_wrong_gid.yaml"
 has ud_wrong_gid "$tmp/err" "'srv_rx1': recv wr .* but grh sgid ::ffff:10\\.99\\.0\\.1, expected ::ffff:10\\.99\\.0\\.7"
 ok "ud checks: $(grep -o "but grh sgid.*expected [^ ]*" "$tmp/err")"
 expect cq_ex 0 "$scndir/seeds/pyverbs_cq_ex.yaml"
-# The QPNs as numbers in the same jq (qpn's $((...)) of a count is it).
-q='(.objects[] | select(.id == "a") | .facts.qpn) as $a |
-	(.objects[] | select(.id == "b") | .facts.qpn) as $b |
-	.steps[] | select(.id == "send")'
-recvars -- rwc_ok="$q | .recv_wc | .completions == 16 and .byte_len == 552 and .src_qp == \$a and .qp_num == \$b and .sl == 0" \
-	wc_ok="$q | .wc | .completions == 16 and .qp_num == \$a" \
+# Two jqs, not six: the QPNs (hex strings; $((...)) makes them numbers),
+# then the completions with them.
+recvars -- qa='.objects[] | select(.id == "a") | .facts.qpn' \
+	qb='.objects[] | select(.id == "b") | .facts.qpn'
+qa=$((qa)) qb=$((qb))
+recvars -- rwc_ok=".steps[] | select(.id == \"send\") | .recv_wc | .completions == 16 and .byte_len == 552 and .src_qp == $qa and .qp_num == $qb and .sl == 0" \
+	wc_ok=".steps[] | select(.id == \"send\") | .wc | .completions == 16 and .qp_num == $qa" \
 	rwc='.steps[] | select(.id == "send") | .recv_wc' \
 	wc='.steps[] | select(.id == "send") | .wc'
 [ "$rwc_ok" = true ] || fail "cq_ex: recv_wc $rwc"
