@@ -1,51 +1,36 @@
 #!/bin/bash
 # Runs inside the Soft-RoCE VM: rdmascn devices must show rxe0 as the VM
 # set it up.  No device is a failure here, not a skip.
+# (jv sets the variables the checks read: SC2154 cannot see it.)
+# shellcheck disable=SC2154
 set -u
 rdmascn=$1
 . "$(dirname "$0")/tap.sh"
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 json=$("$rdmascn" devices -j) || fail "rdmascn devices -j exited $?"
 q() { jq -r "$1" <<<"$json"; }
-[ "$(q '.[] | select(.name == "rxe0") | .name')" = rxe0 ] || fail "no rxe0 in: $json"
 dev='.[] | select(.name == "rxe0")'
-[ "$(q "$dev | .ports[0].port")" = 1 ] || fail "port 1 missing"
-[ "$(q "$dev | .ports[0].state")" = ACTIVE ] || fail "port 1 not ACTIVE"
-[ "$(q "$dev | .ports[0].phys_state")" = LINK_UP ] || fail "port 1 not LINK_UP"
-[ "$(q "$dev | .ports[0].link_layer")" = Ethernet ] || fail "link layer not Ethernet"
-[ "$(q "$dev | .ports[0].gids[] | select(.index == 1) | .gid")" = "::ffff:10.99.0.1" ] ||
-	fail "GID index 1 is not ::ffff:10.99.0.1"
-[ "$(q "$dev | .ports[0].gids[] | select(.index == 1) | .type")" = "RoCE v2" ] ||
-	fail "GID index 1 is not RoCE v2"
-[ "$(q "$dev | .ports[0].gids[] | select(.index == 1) | .netdev")" = veth0 ] ||
-	fail "GID index 1 not on veth0"
-# What the VM notes say rxe has, and lacks.
-[ "$(q "$dev | .caps.atomic")" = hca ] || fail "atomic cap not hca"
-for f in srq mw_type1 atomics; do
-	q "$dev | .features[]" | grep -qx "$f" || fail "feature $f missing"
-done
-for f in xrc dm flow_steering raw_packet mlx5dv devx; do
-	q "$dev | .features[]" | grep -qx "$f" && fail "rxe claims $f"
-done
-[ "$(q "$dev | .caps.max_qp")" -gt 1000 ] || fail "max_qp too small"
-[ "$(q "$dev | has(\"mlx5\")")" = false ] || fail "mlx5 plugin described rxe0"
-
-# The human table says the same.
-table=$("$rdmascn" devices) || fail "rdmascn devices exited $?"
-grep -Eq '^  1 +ACTIVE +Ethernet +1024 ' <<<"$table" || fail "table: $table"
-grep -Eq ' 1 +::ffff:10\.99\.0\.1 +RoCE v2 +veth0$' <<<"$table" || fail "table: $table"
-# The summary stays a summary: the groups are for -v.
-grep -q '^  limits:$' <<<"$table" && fail "the summary has -v's groups: $table"
-
-# -j holds every attribute of ibv_query_device_ex and ibv_query_port,
-# numbers as numbers, flag words as names and raw.
-# qall PATH...: "PATH VALUE" a line for each jq path under $dev, by one
-# jq (under TCG each jq costs the best part of a second).
-qall() {
-	local prog= p
-	for p; do prog+="${prog:+, }(\"$p \" + ($p | tostring))"; done
-	q "$dev | $prog"
+# jv VAR=EXPR...: the values of EXPRs under rxe0 in shell variables, by
+# one jq for all (under TCG each jq costs the best part of a second): a
+# string as it is, anything else as compact JSON, a stream of them one a
+# line (as `q "$dev | EXPR"` prints them).
+jv() {
+	local prog='' names=() vals=() v i
+	for v; do
+		names+=("${v%%=*}")
+		prog+="${prog:+, }([$dev | ${v#*=}] | map(if type == \"string\" then . else tojson end) | join(\"\\n\")), \"\\u0000\""
+	done
+	# (A file, not <(...): the VM has no /dev/fd; and $(...) drops NULs.)
+	jq -j "$prog" <<<"$json" >"$tmp/jv"
+	mapfile -d '' vals <"$tmp/jv"
+	for i in "${!names[@]}"; do
+		printf -v "${names[$i]}" '%s' "${vals[$i]:-}"
+	done
 }
+# has_line LINES WORD: WORD is one of LINES (grep -qx).
+has_line() { [[ $'\n'$1$'\n' == *$'\n'"$2"$'\n'* ]]; }
 nums=()
 isnum() { nums+=("$1"); }
 for k in num_comp_vectors max_srq_sge page_size_cap local_ca_ack_delay \
@@ -67,27 +52,84 @@ for k in port_cap_flags_raw port_cap_flags2_raw flags_raw lmc max_vl_num \
 done
 types=()
 for p in "${nums[@]}"; do types+=("($p | type)"); done
-q "$dev | [$(IFS=,; echo "${types[*]}")] | map(select(. != \"number\")) | length" |
-	grep -qx 0 || fail "not all numbers: $(qall "${nums[@]}")"
-[ "$(q "$dev | .caps.rss_caps.rx_hash_fields_mask | type")" = array ] ||
+gid1='.ports[0].gids[] | select(.index == 1)'
+jv name=.name port=.ports[0].port state=.ports[0].state \
+	phys_state=.ports[0].phys_state link_layer=.ports[0].link_layer \
+	gid="$gid1 | .gid" gid_type="$gid1 | .type" gid_netdev="$gid1 | .netdev" \
+	atomic=.caps.atomic features='.features[]' max_qp=.caps.max_qp \
+	has_mlx5='has("mlx5")' \
+	not_nums="[$(IFS=,; echo "${types[*]}")] | map(select(. != \"number\")) | length" \
+	mask_type='.caps.rss_caps.rx_hash_fields_mask | type' \
+	ncv=.caps.num_comp_vectors pcf='.ports[0].port_cap_flags[]' \
+	pcf_list=.ports[0].port_cap_flags pcf_raw=.ports[0].port_cap_flags_raw \
+	port_flags='.ports[0].flags[]' dcf='.caps.device_cap_flags[]' \
+	msg=.ports[0].max_msg_sz mtu=.ports[0].active_mtu \
+	max_cqe=.caps.max_cqe max_qp_wr=.caps.max_qp_wr max_pd=.caps.max_pd \
+	max_cq=.caps.max_cq max_srq=.caps.max_srq max_mw=.caps.max_mw \
+	vendor_id=.vendor_id rwq=.caps.rss_caps.max_rwq_indirection_table_size \
+	id_fw_ver=.fw_ver id_node_guid=.node_guid \
+	id_sys_image_guid=.sys_image_guid id_vendor_part_id=.vendor_part_id \
+	id_hw_ver=.hw_ver id_phys_port_cnt=.phys_port_cnt
+[ "$name" = rxe0 ] || fail "no rxe0 in: $json"
+[ "$port" = 1 ] || fail "port 1 missing"
+[ "$state" = ACTIVE ] || fail "port 1 not ACTIVE"
+[ "$phys_state" = LINK_UP ] || fail "port 1 not LINK_UP"
+[ "$link_layer" = Ethernet ] || fail "link layer not Ethernet"
+[ "$gid" = "::ffff:10.99.0.1" ] || fail "GID index 1 is not ::ffff:10.99.0.1"
+[ "$gid_type" = "RoCE v2" ] || fail "GID index 1 is not RoCE v2"
+[ "$gid_netdev" = veth0 ] || fail "GID index 1 not on veth0"
+# What the VM notes say rxe has, and lacks.
+[ "$atomic" = hca ] || fail "atomic cap not hca"
+for f in srq mw_type1 atomics; do
+	has_line "$features" "$f" || fail "feature $f missing"
+done
+for f in xrc dm flow_steering raw_packet mlx5dv devx; do
+	has_line "$features" "$f" && fail "rxe claims $f"
+done
+[ "$max_qp" -gt 1000 ] || fail "max_qp too small"
+[ "$has_mlx5" = false ] || fail "mlx5 plugin described rxe0"
+
+# The human table says the same.
+table=$("$rdmascn" devices) || fail "rdmascn devices exited $?"
+grep -Eq '^  1 +ACTIVE +Ethernet +1024 ' <<<"$table" || fail "table: $table"
+grep -Eq ' 1 +::ffff:10\.99\.0\.1 +RoCE v2 +veth0$' <<<"$table" || fail "table: $table"
+# The summary stays a summary: the groups are for -v.
+grep -q '^  limits:$' <<<"$table" && fail "the summary has -v's groups: $table"
+
+# -j holds every attribute of ibv_query_device_ex and ibv_query_port,
+# numbers as numbers, flag words as names and raw.
+# qall PATH...: "PATH VALUE" a line for each jq path under $dev, by one
+# jq (under TCG each jq costs the best part of a second).
+qall() {
+	local prog= p
+	for p; do prog+="${prog:+, }(\"$p \" + ($p | tostring))"; done
+	q "$dev | $prog"
+}
+[ "$not_nums" = 0 ] || fail "not all numbers: $(qall "${nums[@]}")"
+[ "$mask_type" = array ] ||
 	fail "rss_caps.rx_hash_fields_mask is not a name list"
-[ "$(q "$dev | .caps.num_comp_vectors")" -ge 1 ] || fail "no completion vector"
+[ "$ncv" -ge 1 ] || fail "no completion vector"
 # rxe's port: a connection manager (CM_SUP), and a GRH on every AH.
-q "$dev | .ports[0].port_cap_flags[]" | grep -qx cm_sup ||
-	fail "port_cap_flags lacks cm_sup: $(q "$dev | .ports[0].port_cap_flags")"
-[ $(( $(q "$dev | .ports[0].port_cap_flags_raw") & 0x10000 )) != 0 ] ||
+has_line "$pcf" cm_sup || fail "port_cap_flags lacks cm_sup: $pcf_list"
+[ $(( pcf_raw & 0x10000 )) != 0 ] ||
 	fail "port_cap_flags_raw lacks bit 16"
-q "$dev | .ports[0].flags[]" | grep -qx grh_required || fail "no grh_required"
-q "$dev | .caps.device_cap_flags[]" | grep -qx mem_mgt_extensions ||
+has_line "$port_flags" grh_required || fail "no grh_required"
+has_line "$dcf" mem_mgt_extensions ||
 	fail "device_cap_flags lacks mem_mgt_extensions"
 
 # The same numbers as ibv_devinfo -v.
 devinfo=$(ibv_devinfo -v -d rxe0) || fail "ibv_devinfo -v exited $?"
-di() {
-	awk -v k="$1" '{ sub(/^[ \t]+/, "") }
-		index($0, k ":") == 1 { sub(/^[^:]*:[ \t]*/, ""); print $1; exit }' \
-		<<<"$devinfo"
-}
+# di KEY: the first word after "KEY:" on the first line (less its
+# indent) that starts so; read once into devinfo_of, not an awk a key.
+declare -A devinfo_of=()
+while IFS= read -r l; do
+	l=${l#"${l%%[! $'\t']*}"}
+	[[ $l == *:* ]] || continue
+	[ -n "${devinfo_of[${l%%:*}]+set}" ] && continue
+	[[ ${l#*:} =~ ^[[:space:]]*([^[:space:]]*) ]]
+	devinfo_of[${l%%:*}]=${BASH_REMATCH[1]}
+done <<<"$devinfo"
+di() { printf '%s\n' "${devinfo_of[$1]:-}"; }
 keys=() paths=()
 same() { keys+=("$1"); paths+=("$2"); } # KEY JQ-PATH
 for k in max_qp max_qp_wr max_sge max_sge_rd max_cq max_cqe max_mr max_pd \
@@ -105,7 +147,7 @@ done
 # (A here-string, not <(...): the VM has no /dev/fd.)
 i=0
 while read -r path got; do
-	want=$(di "${keys[$i]}")
+	want=${devinfo_of[${keys[$i]}]:-}
 	[ -n "$want" ] || fail "ibv_devinfo -v has no ${keys[$i]}"
 	[ "$path" = "${paths[$i]}" ] && [ $((want)) = "$got" ] ||
 		fail "$path is $got, ibv_devinfo says ${keys[$i]} $want"
@@ -137,11 +179,6 @@ ok "rxe0 as expected"
 seeds=$(dirname "$0")/../../scenarios/seeds
 rec_schema=$(dirname "$0")/../../schemas/rdmascn-run.schema.json
 rec_check=$(dirname "$0")/../schema/run_record.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-msg=$(q "$dev | .ports[0].max_msg_sz")
-mtu=$(q "$dev | .ports[0].active_mtu")
-ncv=$(q "$dev | .caps.num_comp_vectors")
 "$rdmascn" run -v --check-leaks --json "$tmp/split.json" \
 	"$seeds/pyverbs_query_port_split_write.yaml" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -161,7 +198,6 @@ ok "facts: split write on rxe0: max_msg_sz=$msg active_mtu=$mtu piece=$piece, pa
 # A param computed from a fact is recorded as the run used it: rxe0's
 # max_cqe (32767) sizes the CQ, and the record's scenario.params says
 # so, not the 100000 of the assumed 4194303.
-max_cqe=$(q "$dev | .caps.max_cqe")
 cat >"$tmp/pf.yaml" <<'YAML'
 scenario: params_from_facts
 params:
@@ -190,10 +226,10 @@ rc=$?
 grep -q "rxe0 has no device.max_dm_size of at least 4096 (it has 0; requires.facts\[0\])" \
 	"$tmp/err" || fail "the skip does not name fact, bound and value: $(cat "$tmp/err")"
 ok "facts: $(grep -m1 max_dm_size "$tmp/err")"
-/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/split.json" 0 &&
-/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/dm.json" 77 &&
-/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/pf.json" 0 ||
-	fail "records (see above)"
+# The records are checked with the ids run's, below: one python (a
+# python start takes seconds under TCG).
+printf '%s\n' "$tmp/split.json:0 split write" "$tmp/dm.json:77 dm seed" \
+	"$tmp/pf.json:0 params from facts" >"$tmp/recs"
 
 # What identifies rxe0 (fw_ver, GUIDs, vendor, part, hw_ver, port count),
 # a cap flag bit by bit and rss_caps, read as facts by a run: the values
@@ -222,18 +258,28 @@ contexts:
 EOF
 "$rdmascn" run --json "$tmp/ids.json" "$tmp/ids.yaml" >"$tmp/out" 2>"$tmp/err" ||
 	fail "ids: exit $?: $(cat "$tmp/out" "$tmp/err")"
-fv() { jq -r --arg f "$1" '.device_facts[] | select(.fact == $f) |
-	(.value | tostring) + (if .assumed then " assumed" else "" end)' \
-	"$tmp/ids.json"; }
+# fv FACT: the fact's value as the record says (" assumed" after it if
+# it was), from one jq of the record, not one a fact.
+declare -A fv_of=()
+jq -j '.device_facts[] | .fact, "\u0000",
+	((.value | tostring) + (if .assumed then " assumed" else "" end)),
+	"\u0000"' "$tmp/ids.json" >"$tmp/facts"
+mapfile -d '' facts <"$tmp/facts"
+for ((i = 0; i + 1 < ${#facts[@]}; i += 2)); do
+	fv_of[${facts[$i]}]+=${fv_of[${facts[$i]}]+$'\n'}${facts[$((i + 1))]}
+done
+fv() { printf '%s\n' "${fv_of[$1]:-}"; }
 for k in fw_ver node_guid sys_image_guid vendor_part_id hw_ver \
 	phys_port_cnt; do
-	[ "$(fv "device.$k")" = "$(q "$dev | .$k")" ] ||
-		fail "device.$k is '$(fv "device.$k")', devices -j says '$(q "$dev | .$k")'"
+	v=id_$k
+	[ "${fv_of[device.$k]:-}" = "${!v}" ] ||
+		fail "device.$k is '${fv_of[device.$k]:-}', devices -j says '${!v}'"
 done
 [ "$(fv device.vendor_id)" = $((0xffffff)) ] ||
 	fail "device.vendor_id is $(fv device.vendor_id), rxe's is 0xffffff"
-[ "$(printf '0x%04x' "$(fv device.vendor_id)")" = "$(q "$dev | .vendor_id")" ] ||
-	fail "device.vendor_id is not devices -j's $(q "$dev | .vendor_id")"
+printf -v got '0x%04x' "${fv_of[device.vendor_id]:-}"
+[ "$got" = "$vendor_id" ] ||
+	fail "device.vendor_id is not devices -j's $vendor_id"
 [ "$(fv device.phys_port_cnt)" = 1 ] || fail "phys_port_cnt $(fv device.phys_port_cnt)"
 grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' <<<"$(fv device.fw_ver)" ||
 	fail "fw_ver '$(fv device.fw_ver)' is not rxe's MAJOR.MINOR.SUB"
@@ -242,13 +288,13 @@ grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' <<<"$(fv device.fw_ver)" ||
 	fail "cap_flags.mem_mgt_extensions is $(fv device.cap_flags.mem_mgt_extensions)"
 [ "$(fv device.cap_flags.xrc)" = 0 ] || fail "rxe has cap_flags.xrc"
 [ "$(fv port.cap_flags.cm_sup)" = 1 ] || fail "port.cap_flags.cm_sup not 1"
-[ "$(fv device.rss_caps.max_rwq_indirection_table_size)" = \
-  "$(q "$dev | .caps.rss_caps.max_rwq_indirection_table_size")" ] ||
+[ "$(fv device.rss_caps.max_rwq_indirection_table_size)" = "$rwq" ] ||
 	fail "rss_caps.max_rwq_indirection_table_size differs from devices -j"
 # rxe is no mlx5 device: the mlx5 plugin says nothing of it, so 0.
 [ "$(fv mlx5.version)" = 0 ] || fail "rxe0 has mlx5.version $(fv mlx5.version)"
-/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/ids.json" 0 ||
-	fail "ids: record (see above)"
+echo "$tmp/ids.json:0 ids" >>"$tmp/recs"
+/usr/bin/python3 "$rec_check" "$rec_schema" "$tmp/recs" ||
+	fail "records of split write, dm seed, params from facts, ids (see above)"
 echo "facts: rxe0 fw_ver=$(fv device.fw_ver) node_guid=$(fv device.node_guid) vendor_id=$(fv device.vendor_id) phys_port_cnt=$(fv device.phys_port_cnt), passed"
 
 # Limits, before anything is created: more objects than one of rxe0's
@@ -257,8 +303,6 @@ echo "facts: rxe0 fw_ver=$(fv device.fw_ver) node_guid=$(fv device.node_guid) ve
 # QP's cap over max_qp_wr, refused at the probe (exit 3) naming the
 # limit, with no create call made; an mr over RLIMIT_MEMLOCK without
 # CAP_IPC_LOCK refused at validate (exit 2).
-max_cqe=$(q "$dev | .caps.max_cqe")
-max_qp_wr=$(q "$dev | .caps.max_qp_wr")
 lim() { # NAME EXTRA-YAML: a scenario on rxe0
 	{ echo "scenario: limit-$1"
 	  echo "contexts: [{id: ctx, device: rxe0}]"
@@ -267,7 +311,8 @@ lim() { # NAME EXTRA-YAML: a scenario on rxe0
 }
 best= best_max=
 for k in pd:max_pd cq:max_cq qp:max_qp srq:max_srq mw:max_mw; do
-	m=$(q "$dev | .caps.${k#*:}")
+	v=${k#*:}
+	m=${!v}
 	if [ -z "$best" ] || [ "$m" -lt "$best_max" ]; then best=$k best_max=$m; fi
 done
 kind=${best%%:*} fact=${best#*:}

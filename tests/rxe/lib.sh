@@ -16,6 +16,14 @@ junit_xsd=$(dirname "$0")/../junit/junit.xsd
 junit_check=$(dirname "$0")/../junit/check.py
 
 nrec=0
+# keep_file SRC DST: a copy of SRC at DST with builtins alone (a text
+# file: records and JUnit XML hold no NUL byte); cp is a process, and
+# every process start costs under TCG (fork, exec, the loader).
+keep_file() {
+	local x
+	IFS= read -r -d '' x <"$1"
+	printf '%s' "$x" >"$2"
+}
 # run_scn OUT ERR ARGS...: rdmascn run ARGS, stdout to OUT, stderr to ERR,
 # its record to $tmp/rec.json and its JUnit XML to $tmp/rec.xml (kept, to
 # be checked when the test ends: one python under TCG takes seconds to
@@ -29,10 +37,10 @@ run_scn() {
 	rc=$?
 	if [ -e "$tmp/rec.json" ]; then
 		nrec=$((nrec + 1))
-		cp "$tmp/rec.json" "$tmp/recs/$nrec.json"
+		keep_file "$tmp/rec.json" "$tmp/recs/$nrec.json"
 		echo "$tmp/recs/$nrec.json:$rc run $*" >>"$tmp/recs/list"
 		if [ -e "$tmp/rec.xml" ]; then
-			cp "$tmp/rec.xml" "$tmp/recs/$nrec.xml"
+			keep_file "$tmp/rec.xml" "$tmp/recs/$nrec.xml"
 			echo "$tmp/recs/$nrec.xml $tmp/recs/$nrec.json" \
 				>>"$tmp/recs/junit"
 		fi
@@ -54,25 +62,81 @@ records_ok() {
 }
 # rec JQ: a value of the last run's record.
 rec() { jq -r "$@" "$tmp/rec.json"; }
+# recvars [JQ_OPTION...] -- VAR=EXPR...: one jq over the last run's
+# record for all of a check's values (a jq start is most of a second
+# under TCG): each EXPR's value in shell variable VAR, a string as it is,
+# anything else as compact JSON (as `rec -c` would print it).
+recvars() {
+	local opts=() prog='' names=() vals=() v i
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	for v in "$@"; do
+		names+=("${v%%=*}")
+		prog+="${prog:+, }(${v#*=} | if type == \"string\" then . else tojson end), \"\\u0000\""
+	done
+	# (A file, not <(...): the VM has no /dev/fd; and $(...) drops NULs.)
+	jq -j "${opts[@]}" "$prog" "$tmp/rec.json" >"$tmp/recvars"
+	mapfile -d '' vals <"$tmp/recvars"
+	for i in "${!names[@]}"; do
+		printf -v "${names[$i]}" '%s' "${vals[$i]:-}"
+	done
+}
+
+# scan_out FILE: what a text report says, read with builtins (no sed,
+# tac or grep process per check): the objects created, in order, in the
+# array made ("kind 'id'"), those destroyed, in order, in gone; how many
+# were failed and not created in nfailed, nmissing, how many lines start
+# "created" in ncreated; leaks_none 1 when it says "leaks: none"; its
+# last line in last.
+scan_out() {
+	local l re_c="^created *[0-9]* ([a-z_0-9]* '[^']*')" \
+		re_d="^destroyed [0-9]* (.*)$"
+	made=() gone=() nfailed=0 nmissing=0 ncreated=0 leaks_none=0 last=''
+	while IFS= read -r l || [ -n "$l" ]; do
+		last=$l
+		case $l in
+		created*)
+			ncreated=$((ncreated + 1))
+			[[ $l =~ $re_c ]] && made+=("${BASH_REMATCH[1]}") ;;
+		destroyed*) [[ $l =~ $re_d ]] && gone+=("${BASH_REMATCH[1]}") ;;
+		"failed "*) nfailed=$((nfailed + 1)) ;;
+		"not created "*) nmissing=$((nmissing + 1)) ;;
+		"leaks: none"*) leaks_none=1 ;;
+		esac
+	done <"$1"
+}
+# reversed: after scan_out, gone is made in reverse.
+reversed() {
+	local i n=${#made[@]}
+	[ "$n" = "${#gone[@]}" ] || return 1
+	for ((i = 0; i < n; i++)); do
+		[ "${made[$i]}" = "${gone[$((n - 1 - i))]}" ] || return 1
+	done
+}
 
 # The objects a report says were created, in order, one per line.
-created() { sed -n "s/^created *[0-9]* \([a-z_0-9]* '[^']*'\).*/\1/p" "$1"; }
+created() { local made gone nfailed nmissing ncreated leaks_none last; scan_out "$1"; [ ${#made[@]} = 0 ] || printf '%s\n' "${made[@]}"; }
 # ... and destroyed, in the order they were.
-destroyed() { sed -n "s/^destroyed [0-9]* \(.*\)$/\1/p" "$1"; }
+destroyed() { local made gone nfailed nmissing ncreated leaks_none last; scan_out "$1"; [ ${#gone[@]} = 0 ] || printf '%s\n' "${gone[@]}"; }
 
-# Teardown was the exact reverse of creation, and nothing leaked.
+# assert_clean OUT ERR WHAT [VAR=EXPR...]: teardown was the exact
+# reverse of creation, and nothing leaked.  Sets what scan_out sets, and
+# each VAR to its EXPR of the record as recvars does, in the same jq.
 assert_clean() {
-	local out=$1 err=$2 what=$3
-	if [ "$(created "$out" | tac)" != "$(destroyed "$out")" ]; then
+	local out=$1 err=$2 what=$3 leaks leaks_ok
+	shift 3
+	scan_out "$out"
+	if ! reversed; then
 		echo "--- created:"; created "$out"
 		echo "--- destroyed:"; destroyed "$out"
 		fail "$what: teardown is not the reverse of creation"
 	fi
-	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
+	[ "$leaks_none" = 1 ] || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
 	# A matrix's record has a record per cell (scenarios/rc_sweep.yaml).
-	[ "$(rec '[if .cells then .cells[] else . end |
-		  .leaks.checked and .leaks.count == 0] | all')" = true ] ||
-		fail "$what: the record's leaks: $(rec -c '[if .cells then .cells[] else . end | .leaks]')"
+	recvars -- leaks_ok='[if .cells then .cells[] else . end |
+		  .leaks.checked and .leaks.count == 0] | all' \
+		leaks='[if .cells then .cells[] else . end | .leaks]' "$@"
+	[ "$leaks_ok" = true ] || fail "$what: the record's leaks: $leaks"
 }
 
 # expect NAME WANT_RC FILE [ARGS]: run it with --check-leaks into
@@ -89,18 +153,25 @@ expect() {
 # rxe lacks) it must be skipped (77) naming it, with nothing created;
 # without, it must pass with a clean teardown.
 pass_or_skip() {
-	local name=$1 cap=$2 f=$3
+	local name=$1 cap=$2 f=$3 l said=
 	run_scn "$tmp/out" "$tmp/err" --check-leaks "$f"
 	if [ -n "$cap" ]; then
 		[ $rc = 77 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want 77"; }
-		grep -q "has no $cap" "$tmp/err" ||
-			{ cat "$tmp/err"; fail "$name: the skip does not name $cap"; }
-		grep -q '^created' "$tmp/out" && fail "$name: skipped after creating objects"
-		ok "$name: skipped: $(grep -m1 "has no" "$tmp/err")"
+		while IFS= read -r l || [ -n "$l" ]; do
+			[[ $l == *"has no $cap"* ]] && { said=$l; break; }
+		done <"$tmp/err"
+		[ -n "$said" ] || { cat "$tmp/err"; fail "$name: the skip does not name $cap"; }
+		scan_out "$tmp/out"
+		[ "$ncreated" = 0 ] || fail "$name: skipped after creating objects"
+		# The first line that says what it lacks (it names $cap).
+		while IFS= read -r l || [ -n "$l" ]; do
+			[[ $l == *"has no"* ]] && { said=$l; break; }
+		done <"$tmp/err"
+		ok "$name: skipped: $said"
 	else
 		[ $rc = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: exit $rc, want 0"; }
 		assert_clean "$tmp/out" "$tmp/err" "$name"
-		ok "$name: $(tail -n1 "$tmp/out")"
+		ok "$name: $last"
 	fi
 }
 # has NAME FILE REGEX: the output says it.
@@ -133,26 +204,33 @@ run_bg() {
 # and has no escape byte: checked, then the prefix is taken off for the
 # checks below.
 node_ok() {
-	local what=$1 out=$2 err=$3 got=$4 want=$5 node
+	local what=$1 out=$2 err=$3 got=$4 want=$5 node='' l f \
+		re='^(\[[a-z_0-9]*(\[[0-9]*\])?\] )'
 	[ "$got" = "$want" ] || { cat "$out" "$err"; fail "$what: exit $got, want $want"; }
-	node=$(sed -n '1s/^\(\[[a-z_0-9]*\(\[[0-9]*\]\)\{0,1\}\] \).*/\1/p' "$out")
+	IFS= read -r l <"$out"
+	[[ $l =~ $re ]] && node=${BASH_REMATCH[1]}
 	if [ -n "$node" ]; then
-		if grep -qvF "$node" "$out" "$err" || grep -q $'\033' "$out" "$err"; then
-			cat "$out" "$err"; fail "$what: a line without '$node', or an escape byte"
-		fi
-		sed "s/^\[[a-z_0-9]*\(\[[0-9]*\]\)\{0,1\}\] //" "$out" >"$out.plain"
+		for f in "$out" "$err"; do
+			while IFS= read -r l || [ -n "$l" ]; do
+				[[ $l == *"$node"* && $l != *$'\033'* ]] && continue
+				cat "$out" "$err"; fail "$what: a line without '$node', or an escape byte"
+			done <"$f"
+		done
+		while IFS= read -r l || [ -n "$l" ]; do
+			[[ $l =~ $re ]] && l=${l:${#BASH_REMATCH[1]}}
+			printf '%s\n' "$l"
+		done <"$out" >"$out.plain"
 		out=$out.plain
 	fi
-	if [ "$(created "$out" | tac)" != "$(destroyed "$out")" ]; then
-		cat "$out"; fail "$what: teardown is not the reverse of creation"
-	fi
-	grep -q '^leaks: none' "$out" || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
+	scan_out "$out"
+	reversed || { cat "$out"; fail "$what: teardown is not the reverse of creation"; }
+	[ "$leaks_none" = 1 ] || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
 }
 # keep_rec JSON RC WHAT: have the record checked when the test ends.
 keep_rec() {
 	[ -s "$1" ] || fail "$3: no record $1"
 	nrec=$((nrec + 1))
-	cp "$1" "$tmp/recs/$nrec.json"
+	keep_file "$1" "$tmp/recs/$nrec.json"
 	echo "$tmp/recs/$nrec.json:$2 $3" >>"$tmp/recs/list"
 }
 # by_hand FILE WANT NODE... -- ARGS: one process per NODE (--node), the

@@ -5,6 +5,8 @@
 # lacks, with nothing created.  Then a feature a plugin adds: with the
 # tests' plugin (PLUGDIR), requires test_fake is met on rxe0 and the
 # scenario runs; requires mlx5dv is still skipped, naming mlx5dv.
+#
+#   scenarios.sh RDMASCN SCENARIOS PLUGDIR
 set -u
 rdmascn=$1
 scndir=$2
@@ -29,9 +31,21 @@ declare -A lacks=(
 	[var]="devx"
 )
 
+# RDMASCN_SCENARIO_LIST=FILE: only the scenarios FILE names, a name
+# (from SCENARIOS, without .yaml) a line (sanitized.sh: sanitized.list,
+# every kind and step type once); without it, every scenario.
+files=("$scndir"/*.yaml "$scndir"/mlx5/*.yaml)
+if [ -n "${RDMASCN_SCENARIO_LIST:-}" ]; then
+	files=()
+	while read -r l _; do
+		case $l in '#'* | '') continue ;; esac
+		files+=("$scndir/$l.yaml")
+	done <"$RDMASCN_SCENARIO_LIST"
+fi
 n=0
-for f in "$scndir"/*.yaml "$scndir"/mlx5/*.yaml; do
-	name=$(basename "$f" .yaml)
+for f in "${files[@]}"; do
+	name=${f##*/}
+	name=${name%.yaml}
 	pass_or_skip "$name" "${lacks[$name]:-}" "$f"
 	n=$((n + 1))
 done

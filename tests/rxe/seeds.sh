@@ -52,7 +52,8 @@ seed_says() {
 n=0
 for f in "$seeddir"/*.yaml; do
 	[ -e "$f" ] || continue
-	name=$(basename "$f" .yaml)
+	name=${f##*/}
+	name=${name%.yaml}
 	pass_or_skip "$name" "${lacks[$name]:-}" "$f"
 	[ -n "${lacks[$name]:-}" ] || seed_says "$name"
 	n=$((n + 1))

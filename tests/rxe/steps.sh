@@ -7,6 +7,9 @@
 # as they should, with a clean teardown; work requests with strides,
 # offsets, SGE lists, chosen wr_ids and split messages put their bytes
 # where they say; bench/long_qps.yaml streams on all its groups at once.
+# (lib.sh's recvars sets the variables some checks read: SC2154 cannot
+# see it.)
+# shellcheck disable=SC2154
 set -u
 rdmascn=$1
 scndir=$2
@@ -152,11 +155,17 @@ EOF
 expect buffers 0 "$tmp/buffers.yaml"
 has buffers "$tmp/out" "^step 6 +verify +'ft' +passed .* 5 bytes equal"
 has buffers "$tmp/out" "^step 8 +verify +'ho' +passed .* 3 bytes equal"
-[ "$(rec -c '[.objects[] | select(.kind == "mr") | [.id, .facts.memory, .facts.map_length]]')" = \
+# One jq for the record's values here and below (a jq start is most of
+# a second under TCG).
+recvars -- mem='[.objects[] | select(.kind == "mr") | [.id, .facts.memory, .facts.map_length]]' \
+	mr_facts='[.objects[] | select(.kind == "mr") | .facts]' \
+	fdst_file='.objects[] | select(.id == "fdst") | .facts.memory_file' \
+	fdst_facts='.objects[] | select(.id == "fdst") | .facts'
+[ "$mem" = \
   '[["txt","heap",null],["hex","anonymous",64],["lit","heap",null],["fdst","file",8192],["hdst","hugetlb",2097152]]' ] ||
-	fail "buffers: the mrs' memory facts: $(rec -c '[.objects[] | select(.kind == "mr") | .facts]')"
-[ "$(rec -r '.objects[] | select(.id == "fdst") | .facts.memory_file')" = /dev/shm/rdmascn-steps-buf.bin ] ||
-	fail "buffers: fdst's memory_file: $(rec -c '.objects[] | select(.id == "fdst") | .facts')"
+	fail "buffers: the mrs' memory facts: $mr_facts"
+[ "$fdst_file" = /dev/shm/rdmascn-steps-buf.bin ] ||
+	fail "buffers: fdst's memory_file: $fdst_facts"
 [ "$(stat -c %s /dev/shm/rdmascn-steps-buf.bin)" = 8192 ] || fail "buffers: the backing file is not 8192 bytes"
 [ "$(dd if=/dev/shm/rdmascn-steps-buf.bin bs=1 skip=100 count=5 2>/dev/null)" = hello ] ||
 	fail "buffers: the backing file does not hold the write: $(od -c -j 96 -N 16 /dev/shm/rdmascn-steps-buf.bin)"
@@ -220,19 +229,28 @@ for s in pw ps pe; do
 	has pattern "$tmp/out" "^step [0-9]+ +pingpong +'$s' +passed .*latency usec: min [0-9.]+ typ [0-9.]+ avg .* p99\.9 [0-9.]+ max [0-9.]+ \([0-9]+ samples\)$"
 done
 # The same figures as numbers, from the record.
+vars=()
 for s in sw sr ss sm sd; do
-	[ "$(rec ".steps[] | select(.id == \"$s\") | .figures.throughput |
-		.\"MB/s\" > 0 and .Mpps > 0 and .messages > 0")" = true ] ||
-		fail "stream $s: record $(rec -c ".steps[] | select(.id == \"$s\")")"
+	vars+=("tp_$s=.steps[] | select(.id == \"$s\") | .figures.throughput |
+		.\"MB/s\" > 0 and .Mpps > 0 and .messages > 0"
+		"step_$s=.steps[] | select(.id == \"$s\")")
 done
-[ "$(rec '.steps[] | select(.id == "sw") | .figures.throughput |
-	.messages == 2000 and .size_bytes == 4096')" = true ] ||
-	fail "stream sw: $(rec -c '.steps[] | select(.id == "sw")')"
 for s in pw ps; do
-	[ "$(rec ".steps[] | select(.id == \"$s\") | .figures.latency |
+	vars+=("lat_$s=.steps[] | select(.id == \"$s\") | .figures.latency |
 		.samples == 500 and .unit == \"usec\" and .min <= .typical and
-		.typical <= .p99 and .p99 <= .max")" = true ] ||
-		fail "pingpong $s: record $(rec -c ".steps[] | select(.id == \"$s\")")"
+		.typical <= .p99 and .p99 <= .max"
+		"step_$s=.steps[] | select(.id == \"$s\")")
+done
+recvars -- "${vars[@]}" sw_ok='.steps[] | select(.id == "sw") | .figures.throughput |
+	.messages == 2000 and .size_bytes == 4096'
+for s in sw sr ss sm sd; do
+	v=tp_$s w=step_$s
+	[ "${!v}" = true ] || fail "stream $s: record ${!w}"
+done
+[ "$sw_ok" = true ] || fail "stream sw: $step_sw"
+for s in pw ps; do
+	v=lat_$s w=step_$s
+	[ "${!v}" = true ] || fail "pingpong $s: record ${!w}"
 done
 ok "stream (write, read, send, two QPs, duration) and pingpong (write, send, events)"
 grep -E "^step [0-9]+ +(stream|pingpong)" "$tmp/out" | sed 's/^/  /'
@@ -245,8 +263,11 @@ scn gates "  - pingpong: {id: pg, qp: c, peer: d, op: send, completion: busy, lo
   - stream: {id: sg, qp: c, local: src, remote: dst, size: 4096, iterations: 200, depth: 16,
       gate: {throughput.MB/s: {min: 0.000001}}}"
 expect gates 0 --samples "$tmp/gates.csv" "$tmp/gates.yaml"
-[ "$(rec '[.steps[] | .gates[]? | .passed and (.value | type == "number")] |
-	length == 3 and all')" = true ] || fail "gates: record $(rec -c '[.steps[] | .gates]')"
+recvars -- gates_ok='[.steps[] | .gates[]? | .passed and (.value | type == "number")] |
+	length == 3 and all' gates='[.steps[] | .gates]' \
+	n_s='.steps[] | select(.id == "pg") | .figures.latency.samples' \
+	n_hist='.steps[] | select(.id == "pg") | .figures.latency.histogram.counts | add'
+[ "$gates_ok" = true ] || fail "gates: record $gates"
 # ... and the text report shows each gate that held under its step.
 grep -qE '^  gate latency\.typical <= 1e\+06 usec: [0-9.e+-]+ usec held$' "$tmp/out" &&
 grep -qE '^  gate latency\.min >= 0 usec: [0-9.e+-]+ usec held$' "$tmp/out" &&
@@ -254,11 +275,10 @@ grep -qE '^  gate throughput\.MB/s >= 1e-06 MB/s: [0-9.e+-]+ MB/s held$' "$tmp/o
 	{ cat "$tmp/out"; fail "gates: the text report does not show them"; }
 # --samples: a row per measured round trip, as many as the figures say,
 # and the histogram counts them all.
-n_s=$(rec '.steps[] | select(.id == "pg") | .figures.latency.samples')
 [ "$(head -1 "$tmp/gates.csv")" = "cell,step,iteration,usec" ] &&
 [ "$(grep -cE '^,pg,[0-9]+,[0-9]+\.[0-9]{3}$' "$tmp/gates.csv")" = "$n_s" ] &&
 [ "$(wc -l <"$tmp/gates.csv")" = $((n_s + 1)) ] &&
-[ "$(rec '.steps[] | select(.id == "pg") | .figures.latency.histogram.counts | add')" = "$n_s" ] ||
+[ "$n_hist" = "$n_s" ] ||
 	fail "samples: $n_s samples, $(wc -l <"$tmp/gates.csv") lines: $(head -3 "$tmp/gates.csv")"
 ok "--samples: $n_s rows, and the histogram counts $n_s"
 cp "$tmp/rec.json" "$tmp/gates_rec.json"
@@ -481,11 +501,18 @@ expect ud_wrong_gid 1 "$tmp/ud_wrong_gid.yaml"
 has ud_wrong_gid "$tmp/err" "'srv_rx1': recv wr .* but grh sgid ::ffff:10\\.99\\.0\\.1, expected ::ffff:10\\.99\\.0\\.7"
 ok "ud checks: $(grep -o "but grh sgid.*expected [^ ]*" "$tmp/err")"
 expect cq_ex 0 "$scndir/seeds/pyverbs_cq_ex.yaml"
-[ "$(rec ".steps[] | select(.id == \"send\") | .recv_wc | .completions == 16 and .byte_len == 552 and .src_qp == $(qpn a) and .qp_num == $(qpn b) and .sl == 0")" = true ] ||
-	fail "cq_ex: recv_wc $(rec -c '.steps[] | select(.id == "send") | .recv_wc')"
-[ "$(rec ".steps[] | select(.id == \"send\") | .wc | .completions == 16 and .qp_num == $(qpn a)")" = true ] ||
-	fail "cq_ex: wc $(rec -c '.steps[] | select(.id == "send") | .wc')"
-ok "cq_ex read: $(rec -c '.steps[] | select(.id == "send") | .recv_wc')"
+# Two jqs, not six: the QPNs (hex strings; $((...)) makes them numbers),
+# then the completions with them.
+recvars -- qa='.objects[] | select(.id == "a") | .facts.qpn' \
+	qb='.objects[] | select(.id == "b") | .facts.qpn'
+qa=$((qa)) qb=$((qb))
+recvars -- rwc_ok=".steps[] | select(.id == \"send\") | .recv_wc | .completions == 16 and .byte_len == 552 and .src_qp == $qa and .qp_num == $qb and .sl == 0" \
+	wc_ok=".steps[] | select(.id == \"send\") | .wc | .completions == 16 and .qp_num == $qa" \
+	rwc='.steps[] | select(.id == "send") | .recv_wc' \
+	wc='.steps[] | select(.id == "send") | .wc'
+[ "$rwc_ok" = true ] || fail "cq_ex: recv_wc $rwc"
+[ "$wc_ok" = true ] || fail "cq_ex: wc $wc"
+ok "cq_ex read: $rwc"
 sed 's/wc: {qp_num: b, src_qp: a, sl: 0,/wc: {qp_num: b, src_qp: a, sl: 3,/' "$scndir/seeds/pyverbs_cq_ex.yaml" >"$tmp/cq_ex_sl.yaml"
 expect cq_ex_sl 1 "$tmp/cq_ex_sl.yaml"
 has cq_ex_sl "$tmp/err" "'post': recv wr .* but sl 0, expected 3"
@@ -599,11 +626,13 @@ ok "-v on an ex QP: $(tr -s ' ' <"$tmp/ex_seq" | cut -d'#' -f1 | tr '\n' ';')"
 # run in turn) and "hung" bench/long_runs.sh: the count of steps is
 # asserted here.
 expect long_qps 0 "$scndir/../bench/long_qps.yaml" --set n=20 --set ms=1500
-[ "$(rec '[.steps[] | select(.type == "stream")] | length')" = 10 ] &&
-	[ "$(rec '.steps | length')" = 11 ] ||
-	fail "long_qps: steps $(rec -c '[.steps[] | {no, type, outcome}]')"
-[ "$(rec '[.steps[] | select(.type == "stream") | .figures.throughput.messages > 0] | all')" = true ] ||
-	fail "long_qps: a stream moved nothing: $(rec -c '[.steps[] | .figures]')"
+recvars -- nstreams='[.steps[] | select(.type == "stream")] | length' \
+	nsteps='.steps | length' steps='[.steps[] | {no, type, outcome}]' \
+	moved='[.steps[] | select(.type == "stream") | .figures.throughput.messages > 0] | all' \
+	figures='[.steps[] | .figures]'
+[ "$nstreams" = 10 ] && [ "$nsteps" = 11 ] ||
+	fail "long_qps: steps $steps"
+[ "$moved" = true ] || fail "long_qps: a stream moved nothing: $figures"
 ok "long_qps, 40 QPs: $(grep -E '^step 1 ' "$tmp/out")"
 
 echo "steps as expected"
