@@ -200,7 +200,7 @@ static struct rs_val *arg_value(const char *s, size_t len)
 				return rs_val_u64(v);
 		}
 	}
-	return rs_val_of(json_object_new_string_len(s, (int)len));
+	return rs_val_strn(s, len);
 }
 
 /* Each rs_call_arg() as a member of "fields". */
@@ -277,9 +277,10 @@ static bool call_go(struct rs_run *run, const struct rs_obj *obj,
 		put_fields(e, c);
 		if (obj)
 			rs_val_put_str(e, "object", obj->name);
-		rs_record_add(run->rec, RS_REC_CALL, run->rec->calls, e);
-		/* The record keeps it; its outcome comes at rs_call_done(). */
-		c->entry = e;
+		/* The record keeps a copy; its outcome comes at
+		 * rs_call_done(). */
+		c->entry = rs_record_add(run->rec, RS_REC_CALL,
+					 run->rec->calls, e);
 	}
 	if (run->dry_run) {
 		c->ok = true;
@@ -311,12 +312,14 @@ void rs_call_returned(struct rs_call *c)
 
 /* Made, or failed by RDMASCN_FAULT: what came of it, in the entry.  A
  * dry run's calls are not made and have none. */
-static void put_outcome(struct rs_call *c)
+static void put_outcome(struct rs_run *run, struct rs_call *c)
 {
 	struct rs_val *e = c->entry;
 
 	if (!e || (!c->made && c->ok))
 		return;
+	/* The entry is the record's: steps of a parallel add beside us. */
+	pthread_mutex_lock(&run->rec->lock);
 	rs_val_put_bool(e, "ok", c->ok);
 	if (!c->ok) {
 		const char *name = strerrorname_np(c->err);
@@ -331,6 +334,7 @@ static void put_outcome(struct rs_call *c)
 	} else {
 		rs_val_put_bool(e, "injected", true);
 	}
+	pthread_mutex_unlock(&run->rec->lock);
 }
 
 int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
@@ -340,7 +344,7 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 
 	if (!c->ok && !c->err)
 		c->err = EIO;
-	put_outcome(c);
+	put_outcome(run, c);
 	if (c->ok)
 		return 0;
 	/* A create the file expects to fail: the create path judges it. */

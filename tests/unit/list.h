@@ -14,6 +14,10 @@
 	X(value, oom_is_sticky)                                           \
 	X(value, escape)                                                  \
 	X(value, many_reporters)                                          \
+	X(value, json_as_json_c)                                          \
+	X(value, json_read_back)                                          \
+	X(value, tree)                                                    \
+	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
 	X(literal, path_and_load)                                         \
