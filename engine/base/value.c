@@ -79,8 +79,23 @@ struct rs_val {
 			struct rs_val **items;
 			uint32_t cap;
 		} arr;
+		/* T_PAIRS: as obj until its members are made (pairs()). */
+		struct {
+			struct rs_arena *ar;
+			const struct rs_val *text;  /* a string member */
+			const uint16_t *at;         /* len of them */
+		} pairs;
 	} u;
 };
+
+/*
+ * An object read from "key=value key=value" text (rs_val_put_pairs()):
+ * a call's "fields", a dozen members derived from its "args", which were
+ * most of a dry run's record (a QP's modify has 15).  It stays text and
+ * offsets until something reads its members; the writer writes it from
+ * the text.  Its type is RS_VAL_OBJ to readers.
+ */
+#define T_PAIRS 0x40
 
 #define HEAD offsetof(struct rs_val, u)
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
@@ -192,15 +207,16 @@ static struct rs_arena *arena_of_root(const struct rs_val *v)
 
 static struct rs_arena *arena_of(const struct rs_val *c)
 {
-	return c->type == RS_VAL_OBJ ? c->u.obj.ar : c->u.arr.ar;
+	return c->type == RS_VAL_ARR ? c->u.arr.ar : c->u.obj.ar;
 }
 
 static size_t node_size(enum rs_val_type t, size_t len)
 {
-	switch (t) {
+	switch ((int)t) {
 	case RS_VAL_STR: return HEAD + len + 1;
 	case RS_VAL_DOUBLE: return HEAD + sizeof(((struct rs_val *)0)->u.dbl);
 	case RS_VAL_OBJ: return HEAD + sizeof(((struct rs_val *)0)->u.obj);
+	case T_PAIRS: return HEAD + sizeof(((struct rs_val *)0)->u.pairs);
 	case RS_VAL_ARR: return HEAD + sizeof(((struct rs_val *)0)->u.arr);
 	default: return HEAD + sizeof(uint64_t);
 	}
@@ -238,6 +254,8 @@ static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
 		v->u.arr.ar = ar;
 		v->u.arr.items = NULL;
 		v->u.arr.cap = 0;
+	} else if ((int)t == T_PAIRS) {
+		v->u.pairs.ar = ar;
 	}
 	return v;
 }
@@ -304,6 +322,149 @@ static void adopt(struct rs_val *parent, struct rs_val *child)
 	child->flags &= ~F_ROOT;
 	car->sib = par->kids;
 	par->kids = car;
+}
+
+/* A value's text as the record types it: an integer when it is a plain
+ * decimal number (no leading zero, no sign but '-'), else the text
+ * (hex handles and keys such as 0x1a2b, flag names, "qpn(b)").  Returns
+ * its type, the number in *@ret_u. */
+static enum rs_val_type pair_type(const char *s, size_t len, uint64_t *ret_u)
+{
+	char num[24], *end;
+	const char *d = s + (len && *s == '-');
+	size_t digits = len - (size_t)(d - s);
+	bool plain = digits && digits < sizeof(num) &&
+		     (*d != '0' || digits == 1);
+	int saved = errno;
+	enum rs_val_type t = RS_VAL_STR;
+
+	for (size_t i = 0; plain && i < digits; i++)
+		plain = d[i] >= '0' && d[i] <= '9';
+	if (!plain)
+		return RS_VAL_STR;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	errno = 0;
+	if (*s == '-') {
+		long long v = strtoll(num, &end, 10);
+
+		if (!errno && !*end) {
+			*ret_u = (uint64_t)v;
+			t = v < 0 ? RS_VAL_INT : RS_VAL_UINT;
+		}
+	} else {
+		unsigned long long v = strtoull(num, &end, 10);
+
+		if (!errno && !*end) {
+			*ret_u = v;
+			t = RS_VAL_UINT;
+		}
+	}
+	errno = saved;
+	return t;
+}
+
+struct pair {
+	char name[128];
+	const char *val;
+	size_t len;
+};
+
+/* Pair @i of @v's text: 1 with it in *@p, 0 to skip it, -1 when the
+ * text ran out (cut short when it had no more room). */
+static int pair_at(const struct rs_val *v, unsigned i, struct pair *p)
+{
+	const char *args = str_of(v->u.pairs.text);
+	size_t len = v->u.pairs.text->len;
+	const uint16_t *at = v->u.pairs.at;
+	size_t end = i + 1 < v->len ? at[i + 1] - 1u : len;
+	const char *key = args + at[i], *eq;
+
+	if (at[i] >= len)
+		return -1;
+	eq = memchr(key, '=', len - at[i]);
+	if (!eq || (size_t)(eq - key) >= sizeof(p->name) || end > len ||
+	    args + end < eq + 1)
+		return 0;
+	memcpy(p->name, key, eq - key);
+	p->name[eq - key] = '\0';
+	p->val = eq + 1;
+	p->len = args + end - (eq + 1);
+	return 1;
+}
+
+static struct rs_val *put_new(struct rs_val *obj, const char *key,
+			      enum rs_val_type t, size_t len);
+
+/* Its members made, from the text: an object from now on. */
+static void pairs(struct rs_val *v)
+{
+	struct rs_val saved = *v;
+	struct pair p;
+	int r;
+
+	v->type = RS_VAL_OBJ;
+	v->len = 0;
+	v->u.obj.first = v->u.obj.last = NULL;
+	for (unsigned i = 0; i < saved.len; i++) {
+		struct rs_val *m;
+		enum rs_val_type t;
+		uint64_t u = 0;
+
+		r = pair_at(&saved, i, &p);
+		if (r < 0)
+			break;
+		if (!r)
+			continue;
+		t = pair_type(p.val, p.len, &u);
+		m = new_node(v->u.obj.ar, t, t == RS_VAL_STR ? p.len : 0,
+			     p.name);
+		if (!m) {
+			v->flags |= F_OOM;
+			return;
+		}
+		if (t == RS_VAL_STR) {
+			m->len = (uint32_t)p.len;
+			memcpy(str_of(m), p.val, p.len);
+			str_of(m)[p.len] = '\0';
+		} else {
+			m->u.u = u;
+		}
+		link_member(v, m);
+	}
+}
+
+/* @v, its members made when they were text: for a reader. */
+static const struct rs_val *ready(const struct rs_val *v)
+{
+	if (v && v->type == T_PAIRS)
+		pairs((struct rs_val *)v);
+	return v;
+}
+
+void rs_val_put_pairs(struct rs_val *obj, const char *key,
+		      const struct rs_val *text, const uint16_t *at,
+		      unsigned n_at)
+{
+	struct rs_val *v;
+	uint16_t *copy;
+
+	if (!obj || !text || text->type != RS_VAL_STR) {
+		mark_oom(obj);
+		return;
+	}
+	v = put_new(obj, key, T_PAIRS, 0);
+	if (!v)
+		return;
+	copy = arena_alloc(v->u.obj.ar, n_at * sizeof(*at) + 1);
+	if (!copy) {
+		mark_oom(obj);
+		return;
+	}
+	memcpy(copy, at, n_at * sizeof(*at));
+	v->len = n_at;
+	v->u.pairs.text = text;
+	v->u.pairs.at = copy;
 }
 
 struct rs_val *rs_val_obj(void)
@@ -425,6 +586,7 @@ struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 {
 	char *k;
 
+	ready(obj);
 	if (!obj || obj->type != RS_VAL_OBJ) {
 		rs_val_free(child);
 		return obj ? mark_oom(obj) : NULL;
@@ -459,6 +621,7 @@ static struct rs_val *put_new(struct rs_val *obj, const char *key,
 
 	if (!obj)
 		return NULL;
+	ready(obj);
 	if (obj->type != RS_VAL_OBJ)
 		return mark_oom(obj);
 	v = new_node(obj->u.obj.ar, t, len, key);
@@ -653,7 +816,7 @@ void rs_val_push_u64(struct rs_val *arr, uint64_t u)
 
 const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key)
 {
-	if (!obj || obj->type != RS_VAL_OBJ)
+	if (!ready(obj) || obj->type != RS_VAL_OBJ)
 		return NULL;
 	for (const struct rs_val *m = obj->u.obj.first; m; m = m->next)
 		if (!strcmp(m->key, key))
@@ -699,12 +862,14 @@ bool rs_val_get_bool(const struct rs_val *obj, const char *key)
 
 enum rs_val_type rs_val_type_of(const struct rs_val *v)
 {
+	if (v && v->type == T_PAIRS)
+		return RS_VAL_OBJ;
 	return v ? (enum rs_val_type)v->type : RS_VAL_NULL;
 }
 
 size_t rs_val_len(const struct rs_val *v)
 {
-	return is_container(v) ? v->len : 0;
+	return is_container(ready(v)) ? v->len : 0;
 }
 
 const struct rs_val *rs_val_at(const struct rs_val *arr, size_t i)
@@ -716,7 +881,7 @@ const struct rs_val *rs_val_at(const struct rs_val *arr, size_t i)
 
 const struct rs_val *rs_val_first(const struct rs_val *obj)
 {
-	return obj && obj->type == RS_VAL_OBJ ? obj->u.obj.first : NULL;
+	return ready(obj) && obj->type == RS_VAL_OBJ ? obj->u.obj.first : NULL;
 }
 
 const struct rs_val *rs_val_next(const struct rs_val *member)
@@ -793,11 +958,39 @@ bool rs_val_bool_of(const struct rs_val *v)
 	}
 }
 
+/* @m, a member to copy into @c, when it is pairs whose text is a member
+ * copied before it: pairs of the copy's text (else NULL). */
+static struct rs_val *copy_pairs(struct rs_val *c, const struct rs_val *m)
+{
+	const struct rs_val *text;
+	struct rs_val *k;
+	uint16_t *at;
+
+	if (m->type != T_PAIRS || !m->u.pairs.text->key)
+		return NULL;
+	text = rs_val_get(c, m->u.pairs.text->key);
+	if (!text || text->type != RS_VAL_STR ||
+	    !rs_val_equal(text, m->u.pairs.text))
+		return NULL;
+	k = new_node(c->u.obj.ar, T_PAIRS, 0, m->key);
+	at = k ? arena_alloc(c->u.obj.ar, m->len * sizeof(*at) + 1) : NULL;
+	if (!at)
+		return NULL;
+	memcpy(at, m->u.pairs.at, m->len * sizeof(*at));
+	k->len = m->len;
+	k->u.pairs.text = text;
+	k->u.pairs.at = at;
+	return k;
+}
+
 /* Copy @v's value (not its key) into a new node of @ar (NULL: its own). */
 static struct rs_val *copy_node(struct rs_arena *ar, const struct rs_val *v,
 				const char *key)
 {
-	struct rs_val *c = new_node(ar, v->type,
+	struct rs_val *c;
+
+	ready(v);
+	c = new_node(ar, v->type,
 				    v->type == RS_VAL_STR ? v->len : 0, key);
 
 	if (!c)
@@ -819,8 +1012,10 @@ static struct rs_val *copy_node(struct rs_arena *ar, const struct rs_val *v,
 		break;
 	case RS_VAL_OBJ:
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
-			struct rs_val *k = copy_node(c->u.obj.ar, m, m->key);
+			struct rs_val *k = copy_pairs(c, m);
 
+			if (!k)
+				k = copy_node(c->u.obj.ar, m, m->key);
 			if (!k)
 				goto fail;
 			link_member(c, k);
@@ -854,7 +1049,7 @@ struct rs_val *rs_val_copy(const struct rs_val *v)
 
 bool rs_val_equal(const struct rs_val *a, const struct rs_val *b)
 {
-	if (!a || !b)
+	if (!ready(a) || !ready(b))
 		return a == b;
 	if (a->type != b->type || (is_container(a) && a->len != b->len))
 		return false;
@@ -1070,12 +1265,75 @@ static void put_double(FILE *f, const struct rs_val *v)
 	fputs(buf, f);
 }
 
+static void put_pair_value(FILE *f, const struct pair *p)
+{
+	uint64_t u = 0;
+
+	switch (pair_type(p->val, p->len, &u)) {
+	case RS_VAL_INT: fprintf(f, "%" PRId64, (int64_t)u); break;
+	case RS_VAL_UINT: fprintf(f, "%" PRIu64, u); break;
+	default: put_escaped(f, p->val, p->len); break;
+	}
+}
+
+/* Pairs as the object they read as: a key given again keeps the place
+ * of its first and takes the value of its last. */
+static void put_pairs(FILE *f, const struct rs_val *v, unsigned level,
+		      bool pretty)
+{
+	bool had = false;
+	struct pair p, q;
+
+	fputc('{', f);
+	if (pretty)
+		fputc('\n', f);
+	for (unsigned i = 0; i < v->len; i++) {
+		bool again = false;
+		int r = pair_at(v, i, &p);
+
+		if (r < 0)
+			break;
+		if (!r)
+			continue;
+		for (unsigned j = 0; j < i && !again; j++)
+			again = pair_at(v, j, &q) > 0 &&
+				!strcmp(q.name, p.name);
+		if (again)
+			continue;
+		for (unsigned j = i + 1; j < v->len; j++) {
+			int rq = pair_at(v, j, &q);
+
+			if (rq < 0)
+				break;
+			if (rq > 0 && !strcmp(q.name, p.name))
+				p.val = q.val, p.len = q.len;
+		}
+		if (had) {
+			fputc(',', f);
+			if (pretty)
+				fputc('\n', f);
+		}
+		had = true;
+		indent(f, level + 1, pretty);
+		put_escaped(f, p.name, strlen(p.name));
+		fputs(pretty ? ": " : ":", f);
+		put_pair_value(f, &p);
+	}
+	if (pretty) {
+		if (had)
+			fputc('\n', f);
+		indent(f, level, pretty);
+	}
+	fputc('}', f);
+}
+
 static void put_json(FILE *f, const struct rs_val *v, unsigned level,
 		     bool pretty)
 {
 	bool had = false;
 
 	switch (v->type) {
+	case T_PAIRS: put_pairs(f, v, level, pretty); break;
 	case RS_VAL_NULL: fputs("null", f); break;
 	case RS_VAL_BOOL: fputs(v->u.b ? "true" : "false", f); break;
 	case RS_VAL_INT: fprintf(f, "%" PRId64, v->u.i); break;

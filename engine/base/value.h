@@ -72,6 +72,15 @@ struct rs_val *rs_val_push_obj(struct rs_val *arr);
 struct rs_val *rs_val_push_arr(struct rs_val *arr);
 void rs_val_push_str(struct rs_val *arr, const char *s);
 void rs_val_push_u64(struct rs_val *arr, uint64_t u);
+/* @obj's member @key: the object of @text's "key=value" pairs, a key
+ * starting at each of @at (a call's arguments as -v prints them, the
+ * string member @text of @obj's): a value an integer when it is a plain
+ * decimal number, else its text.  Held as the text's offsets, a few
+ * bytes, until something reads its members (nothing in the engine does
+ * but the JSON writer, which writes them from the text). */
+void rs_val_put_pairs(struct rs_val *obj, const char *key,
+		      const struct rs_val *text, const uint16_t *at,
+		      unsigned n_at);
 /* @key's member (if any) first of @obj's. */
 void rs_val_move_first(struct rs_val *obj, const char *key);
 

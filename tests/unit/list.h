@@ -17,6 +17,7 @@
 	X(value, json_as_json_c)                                          \
 	X(value, json_read_back)                                          \
 	X(value, tree)                                                    \
+	X(value, pairs)                                                   \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
