@@ -228,7 +228,8 @@ static struct rs_val *rnd_val(unsigned depth, struct json_object **j)
 		return rs_val_u64(u);
 	}
 	case 1: {
-		int64_t i = -(int64_t)rnd(100000) - (rnd(2) ? INT64_MAX : 0);
+		int64_t i = rnd(2) ? INT64_MIN + (int64_t)rnd(100000) :
+			    -(int64_t)rnd(100000);
 
 		*j = json_object_new_int64(i);
 		return rs_val_i64(i);
