@@ -43,6 +43,7 @@ struct rs_arena {
 	unsigned next;              /* the next chunk's size */
 	unsigned refs;              /* rs_val_ref()s not yet freed */
 	pthread_mutex_t *lock;      /* rs_val_share(): threads add to it */
+	bool own_lock;              /* else the tree's it was added to */
 };
 
 enum {
@@ -164,7 +165,7 @@ static void arena_free(struct rs_arena *ar)
 		struct rs_arena *sib = ar->sib;
 
 		arena_free(ar->kids);
-		if (ar->lock) {
+		if (ar->own_lock) {
 			pthread_mutex_destroy(ar->lock);
 			rs_free(ar->lock);
 		}
@@ -314,11 +315,24 @@ static bool arr_add(struct rs_val *arr, struct rs_val *child)
 	return true;
 }
 
-/* @child's arena is @parent's root's from now on: freed with it. */
+/* @ar and the trees added to it allocate under @lock (when they did
+ * not already): they are part of a shared tree now. */
+static void take_lock(struct rs_arena *ar, pthread_mutex_t *lock)
+{
+	if (!ar->lock)
+		ar->lock = lock;
+	for (struct rs_arena *k = ar->kids; k; k = k->sib)
+		take_lock(k, lock);
+}
+
+/* @child's arena is @parent's root's from now on: freed with it, and
+ * under its lock if it has one (a thread may go on adding to @child). */
 static void adopt(struct rs_val *parent, struct rs_val *child)
 {
 	struct rs_arena *par = arena_of(parent), *car = arena_of_root(child);
 
+	if (par->lock)
+		take_lock(car, par->lock);
 	child->flags &= ~F_ROOT;
 	car->sib = par->kids;
 	par->kids = car;
@@ -507,6 +521,8 @@ int rs_val_share(struct rs_val *root)
 	if (!ar->lock)
 		return -ENOMEM;
 	pthread_mutex_init(ar->lock, NULL);
+	ar->own_lock = true;
+	take_lock(ar, ar->lock);
 	return 0;
 }
 

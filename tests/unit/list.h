@@ -18,6 +18,7 @@
 	X(value, json_read_back)                                          \
 	X(value, tree)                                                    \
 	X(value, pairs)                                                   \
+	X(value, threads)                                                 \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \

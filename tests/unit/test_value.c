@@ -2,6 +2,7 @@
 /* The value tree and its JSON form: what every reporter prints from. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -460,5 +461,65 @@ TEST(value, pairs)
 	s = to_json(f, false, &r);
 	CHECK_STR(s, want);
 	free(s);
+	rs_record_free(&rec);
+}
+
+/* Steps of a parallel add to the record from threads of their own: an
+ * entry each (copied in under the record's lock), and members of
+ * containers of their own in it (a tree added whole allocates under
+ * the record's arena lock from then on). */
+struct adder {
+	struct rs_record *rec;
+	struct rs_val *mine;
+};
+
+static void *add_many(void *arg)
+{
+	struct adder *a = arg;
+
+	for (unsigned i = 0; i < 20000; i++) {
+		struct rs_val *e = rs_val_obj();
+
+		rs_val_put_u64(e, "no", i);
+		rs_val_put_str(e, "name", "ibv_modify_qp");
+		rs_val_put_u64(a->mine, "last", i);
+		rs_val_push_str(rs_val_get_mut(a->mine, "list"), "x");
+		rs_record_add(a->rec, RS_REC_CALL, a->rec->calls, e);
+	}
+	return NULL;
+}
+
+TEST(value, threads)
+{
+	struct rs_val *tree = rs_val_obj();
+	struct rs_record rec;
+	struct adder a[4];
+	pthread_t t[4];
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	/* Four containers of one tree, one arena: added whole. */
+	for (unsigned i = 0; i < 4; i++) {
+		char key[8];
+
+		snprintf(key, sizeof(key), "t%u", i);
+		a[i] = (struct adder){ &rec, rs_val_put_obj(tree, key) };
+		rs_val_put_arr(a[i].mine, "list");
+		CHECK(a[i].mine);
+	}
+	CHECK_PTR(rs_val_put(rec.root, "threads", tree), tree);
+	for (unsigned i = 0; i < 4; i++)
+		CHECK_INT(pthread_create(&t[i], NULL, add_many, &a[i]), 0);
+	for (unsigned i = 0; i < 4; i++)
+		CHECK_INT(pthread_join(t[i], NULL), 0);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	CHECK_INT(rs_val_len(rec.calls), 80000);
+	for (unsigned i = 0; i < 4; i++) {
+		const struct rs_val *l = rs_val_get(a[i].mine, "list");
+
+		CHECK_UINT(rs_val_get_u64(a[i].mine, "last"), 19999);
+		CHECK_INT(rs_val_len(l), 20000);
+		for (unsigned j = 0; j < 20000; j++)
+			CHECK_STR(rs_val_str_of(rs_val_at(l, j)), "x");
+	}
 	rs_record_free(&rec);
 }
