@@ -975,28 +975,32 @@ bool rs_val_bool_of(const struct rs_val *v)
 }
 
 /* @m, a member to copy into @c, when it is pairs whose text is a member
- * copied before it: pairs of the copy's text (else NULL). */
-static struct rs_val *copy_pairs(struct rs_val *c, const struct rs_val *m)
+ * copied before it: pairs of the copy's text in *@ret.  1, 0 when it
+ * is not such pairs, -ENOMEM. */
+static int copy_pairs(struct rs_val *c, const struct rs_val *m,
+		      struct rs_val **ret)
 {
 	const struct rs_val *text;
 	struct rs_val *k;
 	uint16_t *at;
 
-	if (m->type != T_PAIRS || !m->u.pairs.text->key)
-		return NULL;
+	if (m->type != T_PAIRS || !m->u.pairs.text ||
+	    !m->u.pairs.text->key)
+		return 0;
 	text = rs_val_get(c, m->u.pairs.text->key);
 	if (!text || text->type != RS_VAL_STR ||
 	    !rs_val_equal(text, m->u.pairs.text))
-		return NULL;
+		return 0;
 	k = new_node(c->u.obj.ar, T_PAIRS, 0, m->key);
 	at = k ? arena_alloc(c->u.obj.ar, m->len * sizeof(*at) + 1) : NULL;
 	if (!at)
-		return NULL;
+		return -ENOMEM;
 	memcpy(at, m->u.pairs.at, m->len * sizeof(*at));
 	k->len = m->len;
 	k->u.pairs.text = text;
 	k->u.pairs.at = at;
-	return k;
+	*ret = k;
+	return 1;
 }
 
 /* Copy @v's value (not its key) into a new node of @ar (NULL: its own). */
@@ -1028,9 +1032,10 @@ static struct rs_val *copy_node(struct rs_arena *ar, const struct rs_val *v,
 		break;
 	case RS_VAL_OBJ:
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
-			struct rs_val *k = copy_pairs(c, m);
+			struct rs_val *k = NULL;
+			int r = copy_pairs(c, m, &k);
 
-			if (!k)
+			if (!r)
 				k = copy_node(c->u.obj.ar, m, m->key);
 			if (!k)
 				goto fail;
