@@ -13,8 +13,9 @@
  * stay numbers), and reporters render it.  A reporter sees each entry
  * the moment it is appended (the text reporter prints it then, so a long
  * run shows its progress) and the whole record at the end (the JSON
- * reporter writes it then).  Entries are json-c objects (struct rs_val);
- * their members are listed in schemas/rdmascn-run.schema.json.
+ * reporter writes it then).  Entries are value trees (struct rs_val),
+ * held in the root's arena; their members are listed in
+ * schemas/rdmascn-run.schema.json.
  *
  * Appending is thread-safe: steps of a `parallel:` run on threads of
  * their own and report events from there.
@@ -88,10 +89,13 @@ void rs_record_free(struct rs_record *rec);
 /* The head is complete (scenario, file, the planned objects and steps):
  * tell the reporters. */
 void rs_record_begin(struct rs_record *rec);
-/* Append @entry (owned from here on) to @list (NULL: no list; the entry
- * then lives only as long as the call), tell the reporters. */
-void rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
-		   struct rs_val *list, struct rs_val *entry);
+/* Tell the reporters of @entry (a tree of its own, freed here) and
+ * append a copy of it to @list (NULL: no list; the entry then lives only
+ * as long as the call).  Returns the copy, the one to change from then
+ * on (under rec->lock, or while no steps run); NULL when out of memory
+ * or without a list. */
+struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
+			     struct rs_val *list, struct rs_val *entry);
 /* An entry already in the record changed: tell the reporters. */
 void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,
 		    const struct rs_val *entry);

@@ -1,147 +1,754 @@
 // SPDX-License-Identifier: MIT
 /*
- * The value tree, on json-c.  A struct rs_val is a struct json_object.
- * Builders tolerate a NULL parent (its own allocation failed) and mark a
- * container whose child could not be added, so that a builder never
- * checks each call and rs_val_check() says it once, at the end.
+ * The value tree: typed nodes in arenas (value.h).  A tree made on its
+ * own (rs_val_obj(), rs_val_str(), ...) owns an arena; what is added to
+ * a container is allocated from the container's arena, and a tree added
+ * whole (rs_val_put() of a standalone child) hands its arena to the
+ * root's, to be freed with it.  A container keeps allocating from the
+ * arena it was made in, so a tree built by one thread and added to the
+ * record under its lock can go on growing from that thread without
+ * sharing an allocator with the record's other builders.
+ *
+ * No hashing: a record entry has a dozen members or fewer, and a scan
+ * of them costs less than a table (json-c's 16 buckets were most of the
+ * 12 KB an object of a dry run cost).  Builders tolerate a NULL parent
+ * (its own allocation failed) and mark a container whose child could not
+ * be added, so that a builder never checks each call and rs_val_check()
+ * says it once, at the end.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
+#include "alloc.h"
 #include "value.h"
 
-/* The userdata of a container that lost a child. */
-static char oom_mark;
+/* A chunk's first bytes link it to the one made before it. */
+struct rs_chunk {
+	struct rs_chunk *prev;
+};
 
-#define J(v) rs_val_json(v)
+struct rs_arena {
+	char *cur, *end;
+	struct rs_chunk *chunks;    /* newest first; not the inline one */
+	struct rs_arena *kids;      /* trees added whole, freed with this */
+	struct rs_arena *sib;
+	unsigned next;              /* the next chunk's size */
+	unsigned refs;              /* rs_val_ref()s not yet freed */
+	pthread_mutex_t *lock;      /* rs_val_share(): threads add to it */
+	bool own_lock;              /* else the tree's it was added to */
+};
+
+enum {
+	F_OOM = 1,                  /* a child could not be added */
+	F_ROOT = 2,                 /* first in its own arena: rs_val_free() */
+};
+
+/*
+ * Every node: its type, and where an object holds it, its key and the
+ * next member (an object's members are a list in the order they were
+ * added).  The rest is as long as its type needs: a string's bytes
+ * follow the header, an integer is 8 bytes, a container 24.
+ */
+struct rs_val {
+	uint8_t type;
+	uint8_t flags;
+	uint32_t len;               /* a string's bytes; a container's items */
+	const char *key;
+	struct rs_val *next;
+	union {
+		bool b;
+		int64_t i;
+		uint64_t u;
+		struct {
+			double d;
+			const char *text;  /* as written, from a JSON file */
+		} dbl;
+		struct {
+			struct rs_arena *ar;
+			struct rs_val *first, *last;
+		} obj;
+		struct {
+			struct rs_arena *ar;
+			struct rs_val **items;
+			uint32_t cap;
+		} arr;
+		/* T_PAIRS: as obj until its members are made (pairs()). */
+		struct {
+			struct rs_arena *ar;
+			const struct rs_val *text;  /* a string member */
+			const uint16_t *at;         /* len of them */
+		} pairs;
+	} u;
+};
+
+/*
+ * An object read from "key=value key=value" text (rs_val_put_pairs()):
+ * a call's "fields", a dozen members derived from its "args", which were
+ * most of a dry run's record (a QP's modify has 15).  It stays text and
+ * offsets until something reads its members; the writer writes it from
+ * the text.  Its type is RS_VAL_OBJ to readers.
+ */
+#define T_PAIRS 0x40
+
+#define HEAD offsetof(struct rs_val, u)
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
+/* A new tree's arena: its header and its first bytes, one allocation. */
+#define FIRST_CHUNK 256
+#define MAX_CHUNK (64u << 10)
+
+static char *str_of(const struct rs_val *v)
+{
+	return (char *)v + HEAD;
+}
+
+static void *arena_take(struct rs_arena *ar, size_t size);
+
+static void *arena_alloc(struct rs_arena *ar, size_t size)
+{
+	void *p;
+
+	if (!ar->lock)
+		return arena_take(ar, size);
+	pthread_mutex_lock(ar->lock);
+	p = arena_take(ar, size);
+	pthread_mutex_unlock(ar->lock);
+	return p;
+}
+
+static void *arena_take(struct rs_arena *ar, size_t size)
+{
+	struct rs_chunk *c;
+	size_t want;
+	char *p;
+
+	size = ALIGN8(size);
+	if ((size_t)(ar->end - ar->cur) >= size) {
+		p = ar->cur;
+		ar->cur += size;
+		return p;
+	}
+	/* Something big (a long array's items) gets a chunk of its own,
+	 * so that the current one's free bytes are not given up. */
+	if (size > ar->next / 2) {
+		c = rs_malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->prev = ar->chunks;
+		ar->chunks = c;
+		return c + 1;
+	}
+	want = ar->next;
+	c = rs_malloc(sizeof(*c) + want);
+	if (!c)
+		return NULL;
+	c->prev = ar->chunks;
+	ar->chunks = c;
+	if (ar->next < MAX_CHUNK)
+		ar->next *= 2;
+	p = (char *)(c + 1);
+	ar->cur = p + size;
+	ar->end = p + want;
+	return p;
+}
+
+static void arena_free(struct rs_arena *ar)
+{
+	while (ar) {
+		struct rs_arena *sib = ar->sib;
+
+		arena_free(ar->kids);
+		if (ar->own_lock) {
+			pthread_mutex_destroy(ar->lock);
+			rs_free(ar->lock);
+		}
+		while (ar->chunks) {
+			struct rs_chunk *prev = ar->chunks->prev;
+
+			rs_free(ar->chunks);
+			ar->chunks = prev;
+		}
+		rs_free(ar);
+		ar = sib;
+	}
+}
+
+/* A tree of its own: an arena whose first node is @size bytes (and
+ * whose first chunk follows it, for a container's members). */
+static struct rs_val *new_root(size_t size, unsigned room)
+{
+	struct rs_arena *ar;
+	struct rs_val *v;
+	size_t head = ALIGN8(sizeof(*ar));
+
+	size = ALIGN8(size);
+	ar = rs_malloc(head + size + room);
+	if (!ar)
+		return NULL;
+	v = (struct rs_val *)((char *)ar + head);
+	*ar = (struct rs_arena){ .cur = (char *)v + size,
+				 .end = (char *)v + size + room,
+				 .next = FIRST_CHUNK };
+	memset(v, 0, size);
+	v->flags = F_ROOT;
+	return v;
+}
+
+static struct rs_arena *arena_of_root(const struct rs_val *v)
+{
+	return (struct rs_arena *)((char *)v - ALIGN8(sizeof(struct rs_arena)));
+}
+
+static struct rs_arena *arena_of(const struct rs_val *c)
+{
+	return c->type == RS_VAL_ARR ? c->u.arr.ar : c->u.obj.ar;
+}
+
+static size_t node_size(enum rs_val_type t, size_t len)
+{
+	switch ((int)t) {
+	case RS_VAL_STR: return HEAD + len + 1;
+	case RS_VAL_DOUBLE: return HEAD + sizeof(((struct rs_val *)0)->u.dbl);
+	case RS_VAL_OBJ: return HEAD + sizeof(((struct rs_val *)0)->u.obj);
+	case T_PAIRS: return HEAD + sizeof(((struct rs_val *)0)->u.pairs);
+	case RS_VAL_ARR: return HEAD + sizeof(((struct rs_val *)0)->u.arr);
+	default: return HEAD + sizeof(uint64_t);
+	}
+}
+
+/* A node of type @t: in @ar (with @key's bytes after it), or in an
+ * arena of its own when @ar is NULL. */
+static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
+			       size_t len, const char *key)
+{
+	size_t size = ALIGN8(node_size(t, len));
+	size_t klen = key ? strlen(key) + 1 : 0;
+	struct rs_val *v;
+
+	if (!ar) {
+		bool c = t == RS_VAL_OBJ || t == RS_VAL_ARR;
+
+		v = new_root(size, c ? FIRST_CHUNK : 0);
+		if (!v)
+			return NULL;
+		ar = arena_of_root(v);
+	} else {
+		v = arena_alloc(ar, size + klen);
+		if (!v)
+			return NULL;
+		memset(v, 0, size);
+		if (key)
+			v->key = memcpy((char *)v + size, key, klen);
+	}
+	v->type = t;
+	if (t == RS_VAL_OBJ) {
+		v->u.obj.ar = ar;
+		v->u.obj.first = v->u.obj.last = NULL;
+	} else if (t == RS_VAL_ARR) {
+		v->u.arr.ar = ar;
+		v->u.arr.items = NULL;
+		v->u.arr.cap = 0;
+	} else if ((int)t == T_PAIRS) {
+		v->u.pairs.ar = ar;
+	}
+	return v;
+}
 
 static struct rs_val *mark_oom(struct rs_val *parent)
 {
 	if (parent)
-		json_object_set_userdata(J(parent), &oom_mark, NULL);
+		parent->flags |= F_OOM;
 	return NULL;
+}
+
+/* @m as @obj's member; one of the same key is replaced where it stands,
+ * as json-c's add did. */
+static void link_member(struct rs_val *obj, struct rs_val *m)
+{
+	struct rs_val *prev = NULL;
+
+	for (struct rs_val *o = obj->u.obj.first; o; prev = o, o = o->next) {
+		if (strcmp(o->key, m->key))
+			continue;
+		m->next = o->next;
+		if (prev)
+			prev->next = m;
+		else
+			obj->u.obj.first = m;
+		if (obj->u.obj.last == o)
+			obj->u.obj.last = m;
+		return;
+	}
+	if (obj->u.obj.last)
+		obj->u.obj.last->next = m;
+	else
+		obj->u.obj.first = m;
+	obj->u.obj.last = m;
+	obj->len++;
+}
+
+static bool arr_add(struct rs_val *arr, struct rs_val *child)
+{
+	if (arr->len == arr->u.arr.cap) {
+		uint32_t cap = arr->u.arr.cap ? arr->u.arr.cap * 2 : 4;
+		struct rs_val **items;
+
+		/* The old items stay in the arena, unused: at most as
+		 * many bytes as the array ends with. */
+		items = arena_alloc(arr->u.arr.ar, cap * sizeof(*items));
+		if (!items)
+			return false;
+		if (arr->len)
+			memcpy(items, arr->u.arr.items,
+			       arr->len * sizeof(*items));
+		arr->u.arr.items = items;
+		arr->u.arr.cap = cap;
+	}
+	arr->u.arr.items[arr->len++] = child;
+	return true;
+}
+
+/* @ar and the trees added to it allocate under @lock (when they did
+ * not already): they are part of a shared tree now. */
+static void take_lock(struct rs_arena *ar, pthread_mutex_t *lock)
+{
+	if (!ar->lock)
+		ar->lock = lock;
+	for (struct rs_arena *k = ar->kids; k; k = k->sib)
+		take_lock(k, lock);
+}
+
+/* @child's arena is @parent's root's from now on: freed with it, and
+ * under its lock if it has one (a thread may go on adding to @child). */
+static void adopt(struct rs_val *parent, struct rs_val *child)
+{
+	struct rs_arena *par = arena_of(parent), *car = arena_of_root(child);
+
+	if (par->lock)
+		take_lock(car, par->lock);
+	child->flags &= ~F_ROOT;
+	car->sib = par->kids;
+	par->kids = car;
+}
+
+/* A value's text as the record types it: an integer when it is a plain
+ * decimal number (no leading zero, no sign but '-'), else the text
+ * (hex handles and keys such as 0x1a2b, flag names, "qpn(b)").  Returns
+ * its type, the number in *@ret_u. */
+static enum rs_val_type pair_type(const char *s, size_t len, uint64_t *ret_u)
+{
+	char num[24], *end;
+	const char *d = s + (len && *s == '-');
+	size_t digits = len - (size_t)(d - s);
+	bool plain = digits && digits < sizeof(num) &&
+		     (*d != '0' || digits == 1);
+	int saved = errno;
+	enum rs_val_type t = RS_VAL_STR;
+
+	for (size_t i = 0; plain && i < digits; i++)
+		plain = d[i] >= '0' && d[i] <= '9';
+	if (!plain)
+		return RS_VAL_STR;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	errno = 0;
+	if (*s == '-') {
+		long long v = strtoll(num, &end, 10);
+
+		if (!errno && !*end) {
+			*ret_u = (uint64_t)v;
+			t = v < 0 ? RS_VAL_INT : RS_VAL_UINT;
+		}
+	} else {
+		unsigned long long v = strtoull(num, &end, 10);
+
+		if (!errno && !*end) {
+			*ret_u = v;
+			t = RS_VAL_UINT;
+		}
+	}
+	errno = saved;
+	return t;
+}
+
+struct pair {
+	char name[128];
+	const char *val;
+	size_t len;
+};
+
+/* Pair @i of @v's text: 1 with it in *@p, 0 to skip it, -1 when the
+ * text ran out (cut short when it had no more room). */
+static int pair_at(const struct rs_val *v, unsigned i, struct pair *p)
+{
+	const char *args = str_of(v->u.pairs.text);
+	size_t len = v->u.pairs.text->len;
+	const uint16_t *at = v->u.pairs.at;
+	size_t end = i + 1 < v->len ? at[i + 1] - 1u : len;
+	const char *key = args + at[i], *eq;
+
+	if (at[i] >= len)
+		return -1;
+	eq = memchr(key, '=', len - at[i]);
+	if (!eq || (size_t)(eq - key) >= sizeof(p->name) || end > len ||
+	    args + end < eq + 1)
+		return 0;
+	memcpy(p->name, key, eq - key);
+	p->name[eq - key] = '\0';
+	p->val = eq + 1;
+	p->len = args + end - (eq + 1);
+	return 1;
+}
+
+static struct rs_val *put_new(struct rs_val *obj, const char *key,
+			      enum rs_val_type t, size_t len);
+
+/* Its members made, from the text: an object from now on. */
+static void pairs(struct rs_val *v)
+{
+	struct rs_val saved = *v;
+	struct pair p;
+	int r;
+
+	v->type = RS_VAL_OBJ;
+	v->len = 0;
+	v->u.obj.first = v->u.obj.last = NULL;
+	for (unsigned i = 0; i < saved.len; i++) {
+		struct rs_val *m;
+		enum rs_val_type t;
+		uint64_t u = 0;
+
+		r = pair_at(&saved, i, &p);
+		if (r < 0)
+			break;
+		if (!r)
+			continue;
+		t = pair_type(p.val, p.len, &u);
+		m = new_node(v->u.obj.ar, t, t == RS_VAL_STR ? p.len : 0,
+			     p.name);
+		if (!m) {
+			v->flags |= F_OOM;
+			return;
+		}
+		if (t == RS_VAL_STR) {
+			m->len = (uint32_t)p.len;
+			memcpy(str_of(m), p.val, p.len);
+			str_of(m)[p.len] = '\0';
+		} else {
+			m->u.u = u;
+		}
+		link_member(v, m);
+	}
+}
+
+/* @v, its members made when they were text: for a reader. */
+static const struct rs_val *ready(const struct rs_val *v)
+{
+	if (v && v->type == T_PAIRS)
+		pairs((struct rs_val *)v);
+	return v;
+}
+
+void rs_val_put_pairs(struct rs_val *obj, const char *key,
+		      const struct rs_val *text, const uint16_t *at,
+		      unsigned n_at)
+{
+	struct rs_val *v;
+	uint16_t *copy;
+
+	if (!obj || !text || text->type != RS_VAL_STR) {
+		mark_oom(obj);
+		return;
+	}
+	v = put_new(obj, key, T_PAIRS, 0);
+	if (!v)
+		return;
+	copy = arena_alloc(v->u.obj.ar, n_at * sizeof(*at) + 1);
+	if (!copy) {
+		mark_oom(obj);
+		return;
+	}
+	memcpy(copy, at, n_at * sizeof(*at));
+	v->len = n_at;
+	v->u.pairs.text = text;
+	v->u.pairs.at = copy;
 }
 
 struct rs_val *rs_val_obj(void)
 {
-	return rs_val_of(json_object_new_object());
+	return new_node(NULL, RS_VAL_OBJ, 0, NULL);
 }
 
 struct rs_val *rs_val_arr(void)
 {
-	return rs_val_of(json_object_new_array());
+	return new_node(NULL, RS_VAL_ARR, 0, NULL);
 }
 
 void rs_val_free(struct rs_val *v)
 {
-	json_object_put(J(v));
+	struct rs_arena *ar;
+
+	/* Only a tree's root owns memory; a member goes with its tree. */
+	if (!v || !(v->flags & F_ROOT))
+		return;
+	ar = arena_of_root(v);
+	if (ar->refs)
+		ar->refs--;
+	else
+		arena_free(ar);
+}
+
+static struct rs_val *copy_node(struct rs_arena *ar, const struct rs_val *v,
+				const char *key);
+
+int rs_val_share(struct rs_val *root)
+{
+	struct rs_arena *ar;
+
+	if (!root || !(root->flags & F_ROOT))
+		return -EINVAL;
+	ar = arena_of_root(root);
+	if (ar->lock)
+		return 0;
+	ar->lock = rs_malloc(sizeof(*ar->lock));
+	if (!ar->lock)
+		return -ENOMEM;
+	pthread_mutex_init(ar->lock, NULL);
+	ar->own_lock = true;
+	take_lock(ar, ar->lock);
+	return 0;
+}
+
+struct rs_val *rs_val_push_moved(struct rs_val *arr, struct rs_val *child)
+{
+	struct rs_val *c;
+
+	if (!arr || arr->type != RS_VAL_ARR || !child ||
+	    !(child->flags & F_ROOT)) {
+		rs_val_free(child);
+		return arr ? mark_oom(arr) : NULL;
+	}
+	c = copy_node(arr->u.arr.ar, child, NULL);
+	rs_val_free(child);
+	if (!c || !arr_add(arr, c))
+		return mark_oom(arr);
+	return c;
+}
+
+struct rs_val *rs_val_ref(const struct rs_val *v)
+{
+	if (!v || !(v->flags & F_ROOT))
+		return rs_val_copy(v);
+	arena_of_root(v)->refs++;
+	return (struct rs_val *)v;
 }
 
 int rs_val_check(const struct rs_val *v)
 {
-	struct json_object *j = J(v);
-
-	if (!j || json_object_get_userdata(j) == &oom_mark)
+	if (!v || (v->flags & F_OOM))
 		return -ENOMEM;
-	if (json_object_is_type(j, json_type_object)) {
-		json_object_object_foreach(j, key, m) {
-			(void)key;
-			if (rs_val_check(rs_val_of(m)) < 0)
+	if (v->type == RS_VAL_OBJ) {
+		for (const struct rs_val *m = v->u.obj.first; m; m = m->next)
+			if (rs_val_check(m) < 0)
 				return -ENOMEM;
-		}
-	} else if (json_object_is_type(j, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(j); i++)
-			if (rs_val_check(rs_val_at(v, i)) < 0)
+	} else if (v->type == RS_VAL_ARR) {
+		for (uint32_t i = 0; i < v->len; i++)
+			if (rs_val_check(v->u.arr.items[i]) < 0)
 				return -ENOMEM;
 	}
 	return 0;
 }
 
+static bool is_container(const struct rs_val *v)
+{
+	return v && (v->type == RS_VAL_OBJ || v->type == RS_VAL_ARR);
+}
+
 struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child)
 {
-	if (!arr) {
+	if (!arr || arr->type != RS_VAL_ARR) {
 		rs_val_free(child);
-		return NULL;
+		return arr ? mark_oom(arr) : NULL;
 	}
-	if (!child || json_object_array_add(J(arr), J(child))) {
+	if (!child || !(child->flags & F_ROOT) || !arr_add(arr, child)) {
 		rs_val_free(child);
 		return mark_oom(arr);
 	}
+	if (arena_of_root(child)->refs) {
+		/* Held elsewhere too (rs_val_ref()): a copy goes in. */
+		struct rs_val *c = rs_val_copy(child);
+
+		rs_val_free(child);
+		if (!c) {
+			arr->len--;
+			return mark_oom(arr);
+		}
+		arr->u.arr.items[arr->len - 1] = c;
+		child = c;
+	}
+	adopt(arr, child);
 	return child;
 }
 
 struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 			  struct rs_val *child)
 {
-	if (!obj) {
+	char *k;
+
+	ready(obj);
+	if (!obj || obj->type != RS_VAL_OBJ) {
 		rs_val_free(child);
-		return NULL;
+		return obj ? mark_oom(obj) : NULL;
 	}
-	if (!child || json_object_object_add(J(obj), key, J(child))) {
+	if (child && (child->flags & F_ROOT) && arena_of_root(child)->refs) {
+		/* Held elsewhere too (rs_val_ref()): a copy goes in. */
+		struct rs_val *c = rs_val_copy(child);
+
+		rs_val_free(child);
+		child = c;
+	}
+	if (!child || !(child->flags & F_ROOT)) {
 		rs_val_free(child);
 		return mark_oom(obj);
 	}
+	k = arena_alloc(obj->u.obj.ar, strlen(key) + 1);
+	if (!k) {
+		rs_val_free(child);
+		return mark_oom(obj);
+	}
+	child->key = strcpy(k, key);
+	adopt(obj, child);
+	link_member(obj, child);
 	return child;
+}
+
+/* A member made in @obj's arena. */
+static struct rs_val *put_new(struct rs_val *obj, const char *key,
+			      enum rs_val_type t, size_t len)
+{
+	struct rs_val *v;
+
+	if (!obj)
+		return NULL;
+	ready(obj);
+	if (obj->type != RS_VAL_OBJ)
+		return mark_oom(obj);
+	v = new_node(obj->u.obj.ar, t, len, key);
+	if (!v)
+		return mark_oom(obj);
+	link_member(obj, v);
+	return v;
+}
+
+/* An item made in @arr's arena. */
+static struct rs_val *push_new(struct rs_val *arr, enum rs_val_type t,
+			       size_t len)
+{
+	struct rs_val *v;
+
+	if (!arr)
+		return NULL;
+	if (arr->type != RS_VAL_ARR)
+		return mark_oom(arr);
+	v = new_node(arr->u.arr.ar, t, len, NULL);
+	if (!v || !arr_add(arr, v))
+		return mark_oom(arr);
+	return v;
 }
 
 struct rs_val *rs_val_put_obj(struct rs_val *obj, const char *key)
 {
-	return obj ? rs_val_put(obj, key, rs_val_obj()) : NULL;
+	return put_new(obj, key, RS_VAL_OBJ, 0);
 }
 
 struct rs_val *rs_val_put_arr(struct rs_val *obj, const char *key)
 {
-	return obj ? rs_val_put(obj, key, rs_val_arr()) : NULL;
+	return put_new(obj, key, RS_VAL_ARR, 0);
+}
+
+static void set_str(struct rs_val *v, const char *s, size_t len)
+{
+	if (!v)
+		return;
+	v->len = (uint32_t)len;
+	memcpy(str_of(v), s, len);
+	str_of(v)[len] = '\0';
 }
 
 struct rs_val *rs_val_str(const char *s)
 {
-	return rs_val_of(json_object_new_string(s ? s : ""));
+	size_t len = s ? strlen(s) : 0;
+	struct rs_val *v = new_node(NULL, RS_VAL_STR, len, NULL);
+
+	set_str(v, s ? s : "", len);
+	return v;
+}
+
+struct rs_val *rs_val_strn(const char *s, size_t len)
+{
+	struct rs_val *v = new_node(NULL, RS_VAL_STR, len, NULL);
+
+	set_str(v, s, len);
+	return v;
 }
 
 struct rs_val *rs_val_u64(uint64_t u)
 {
-	return rs_val_of(json_object_new_uint64(u));
+	struct rs_val *v = new_node(NULL, RS_VAL_UINT, 0, NULL);
+
+	if (v)
+		v->u.u = u;
+	return v;
 }
 
 struct rs_val *rs_val_i64(int64_t i)
 {
-	return rs_val_of(json_object_new_int64(i));
+	struct rs_val *v = new_node(NULL, i < 0 ? RS_VAL_INT : RS_VAL_UINT, 0,
+				    NULL);
+
+	if (v)
+		v->u.i = i;
+	return v;
 }
 
 struct rs_val *rs_val_bool(bool b)
 {
-	return rs_val_of(json_object_new_boolean(b));
+	struct rs_val *v = new_node(NULL, RS_VAL_BOOL, 0, NULL);
+
+	if (v)
+		v->u.b = b;
+	return v;
 }
 
-/* Written with the fewest digits that read back as the same double,
- * so 704.9 stays 704.9 in the JSON.  A decimal of up to 15 significant
- * digits (DBL_DIG) survives the trip to a double and back at 15, and %g
- * drops the zeros that pad it: so 15 gives what the shortest of 6..15
- * would, and only 16 and 17 are left to try.  (Trying each from 6 up
- * was a dozen snprintf()s and strtod()s for a measured time, once per
- * object created: in perf, printf_fp, strtod and vfprintf were about 6%
- * of a 400-QP run's samples, the most of any of rdmascn's own code.) */
+struct rs_val *rs_val_null(void)
+{
+	return new_node(NULL, RS_VAL_NULL, 0, NULL);
+}
+
 struct rs_val *rs_val_double(double d)
 {
-	char buf[32];
+	struct rs_val *v = new_node(NULL, RS_VAL_DOUBLE, 0, NULL);
 
-	/* (A subnormal holds fewer digits: from 6, as before.) */
-	for (int prec = isnormal(d) || d == 0 ? 15 : 6; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	return rs_val_of(json_object_new_double_s(d, buf));
+	if (v)
+		v->u.dbl.d = d;
+	return v;
 }
 
 void rs_val_put_str(struct rs_val *obj, const char *key, const char *s)
 {
-	if (obj)
-		rs_val_put(obj, key, rs_val_str(s));
+	size_t len;
+
+	if (!s)
+		s = "";
+	len = strlen(s);
+	set_str(put_new(obj, key, RS_VAL_STR, len), s, len);
 }
 
 void rs_val_put_vstrf(struct rs_val *obj, const char *key, const char *fmt,
@@ -164,119 +771,691 @@ void rs_val_put_strf(struct rs_val *obj, const char *key, const char *fmt, ...)
 
 void rs_val_put_u64(struct rs_val *obj, const char *key, uint64_t u)
 {
-	if (obj)
-		rs_val_put(obj, key, rs_val_u64(u));
+	struct rs_val *v = put_new(obj, key, RS_VAL_UINT, 0);
+
+	if (v)
+		v->u.u = u;
 }
 
 void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i)
 {
-	if (obj)
-		rs_val_put(obj, key, rs_val_i64(i));
+	struct rs_val *v = put_new(obj, key, i < 0 ? RS_VAL_INT : RS_VAL_UINT,
+				   0);
+
+	if (v)
+		v->u.i = i;
 }
 
 void rs_val_put_bool(struct rs_val *obj, const char *key, bool b)
 {
-	if (obj)
-		rs_val_put(obj, key, rs_val_bool(b));
+	struct rs_val *v = put_new(obj, key, RS_VAL_BOOL, 0);
+
+	if (v)
+		v->u.b = b;
 }
 
 void rs_val_put_double(struct rs_val *obj, const char *key, double d)
 {
-	if (obj)
-		rs_val_put(obj, key, rs_val_double(d));
+	struct rs_val *v = put_new(obj, key, RS_VAL_DOUBLE, 0);
+
+	if (v)
+		v->u.dbl.d = d;
 }
 
 struct rs_val *rs_val_push_obj(struct rs_val *arr)
 {
-	return arr ? rs_val_push(arr, rs_val_obj()) : NULL;
+	return push_new(arr, RS_VAL_OBJ, 0);
+}
+
+struct rs_val *rs_val_push_arr(struct rs_val *arr)
+{
+	return push_new(arr, RS_VAL_ARR, 0);
 }
 
 void rs_val_push_str(struct rs_val *arr, const char *s)
 {
-	if (arr)
-		rs_val_push(arr, rs_val_str(s));
+	size_t len;
+
+	if (!s)
+		s = "";
+	len = strlen(s);
+	set_str(push_new(arr, RS_VAL_STR, len), s, len);
+}
+
+void rs_val_push_u64(struct rs_val *arr, uint64_t u)
+{
+	struct rs_val *v = push_new(arr, RS_VAL_UINT, 0);
+
+	if (v)
+		v->u.u = u;
 }
 
 const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key)
 {
-	struct json_object *m = NULL;
-
-	if (!obj || !json_object_is_type(J(obj), json_type_object) ||
-	    !json_object_object_get_ex(J(obj), key, &m))
+	if (!ready(obj) || obj->type != RS_VAL_OBJ)
 		return NULL;
-	return rs_val_of(m);
+	for (const struct rs_val *m = obj->u.obj.first; m; m = m->next)
+		if (!strcmp(m->key, key))
+			return m;
+	return NULL;
+}
+
+struct rs_val *rs_val_get_mut(struct rs_val *obj, const char *key)
+{
+	return (struct rs_val *)rs_val_get(obj, key);
 }
 
 const char *rs_val_get_str(const struct rs_val *obj, const char *key)
 {
-	const struct rs_val *v = rs_val_get(obj, key);
-
-	return v && json_object_is_type(J(v), json_type_string) ?
-	       json_object_get_string(J(v)) : NULL;
+	return rs_val_str_of(rs_val_get(obj, key));
 }
 
 uint64_t rs_val_get_u64(const struct rs_val *obj, const char *key)
 {
 	const struct rs_val *v = rs_val_get(obj, key);
 
-	return v && json_object_is_type(J(v), json_type_int) ?
-	       json_object_get_uint64(J(v)) : 0;
+	return v && (v->type == RS_VAL_UINT || v->type == RS_VAL_INT) ?
+	       rs_val_u64_of(v) : 0;
+}
+
+int64_t rs_val_get_i64(const struct rs_val *obj, const char *key)
+{
+	return rs_val_i64_of(rs_val_get(obj, key));
 }
 
 double rs_val_get_double(const struct rs_val *obj, const char *key)
 {
 	const struct rs_val *v = rs_val_get(obj, key);
 
-	return v && (json_object_is_type(J(v), json_type_double) ||
-		     json_object_is_type(J(v), json_type_int)) ?
-	       json_object_get_double(J(v)) : 0;
+	return v && (v->type == RS_VAL_DOUBLE || v->type == RS_VAL_INT ||
+		     v->type == RS_VAL_UINT) ? rs_val_double_of(v) : 0;
+}
+
+bool rs_val_get_bool(const struct rs_val *obj, const char *key)
+{
+	return rs_val_bool_of(rs_val_get(obj, key));
 }
 
 enum rs_val_type rs_val_type_of(const struct rs_val *v)
 {
-	switch (json_object_get_type(J(v))) {
-	case json_type_boolean: return RS_VAL_BOOL;
-	case json_type_double: return RS_VAL_DOUBLE;
-	case json_type_int:
-		return json_object_get_int64(J(v)) < 0 ? RS_VAL_INT :
-		       RS_VAL_UINT;
-	case json_type_string: return RS_VAL_STR;
-	case json_type_array: return RS_VAL_ARR;
-	case json_type_object: return RS_VAL_OBJ;
-	default: return RS_VAL_NULL;
-	}
+	if (v && v->type == T_PAIRS)
+		return RS_VAL_OBJ;
+	return v ? (enum rs_val_type)v->type : RS_VAL_NULL;
 }
 
 size_t rs_val_len(const struct rs_val *v)
 {
-	if (json_object_is_type(J(v), json_type_array))
-		return json_object_array_length(J(v));
-	if (json_object_is_type(J(v), json_type_object))
-		return json_object_object_length(J(v));
-	return 0;
+	return is_container(ready(v)) ? v->len : 0;
 }
 
 const struct rs_val *rs_val_at(const struct rs_val *arr, size_t i)
 {
-	if (!json_object_is_type(J(arr), json_type_array))
+	if (!arr || arr->type != RS_VAL_ARR || i >= arr->len)
 		return NULL;
-	return rs_val_of(json_object_array_get_idx(J(arr), i));
+	return arr->u.arr.items[i];
+}
+
+const struct rs_val *rs_val_first(const struct rs_val *obj)
+{
+	return ready(obj) && obj->type == RS_VAL_OBJ ? obj->u.obj.first : NULL;
+}
+
+const struct rs_val *rs_val_next(const struct rs_val *member)
+{
+	return member ? member->next : NULL;
+}
+
+const char *rs_val_key(const struct rs_val *member)
+{
+	return member ? member->key : NULL;
+}
+
+/* As json-c's getters converted: a string only from a string, a number
+ * from any number (and a bool), a bool from anything not zero. */
+const char *rs_val_str_of(const struct rs_val *v)
+{
+	return v && v->type == RS_VAL_STR ? str_of(v) : NULL;
+}
+
+int64_t rs_val_i64_of(const struct rs_val *v)
+{
+	if (!v)
+		return 0;
+	switch (v->type) {
+	case RS_VAL_BOOL: return v->u.b;
+	case RS_VAL_INT: return v->u.i;
+	case RS_VAL_UINT: return v->u.u > INT64_MAX ? INT64_MAX :
+				 (int64_t)v->u.u;
+	case RS_VAL_DOUBLE: return (int64_t)v->u.dbl.d;
+	case RS_VAL_STR: return strtoll(str_of(v), NULL, 10);
+	default: return 0;
+	}
+}
+
+uint64_t rs_val_u64_of(const struct rs_val *v)
+{
+	if (!v)
+		return 0;
+	switch (v->type) {
+	case RS_VAL_BOOL: return v->u.b;
+	case RS_VAL_INT: return v->u.i < 0 ? 0 : (uint64_t)v->u.i;
+	case RS_VAL_UINT: return v->u.u;
+	case RS_VAL_DOUBLE: return v->u.dbl.d < 0 ? 0 :
+				   (uint64_t)v->u.dbl.d;
+	case RS_VAL_STR: return strtoull(str_of(v), NULL, 10);
+	default: return 0;
+	}
+}
+
+double rs_val_double_of(const struct rs_val *v)
+{
+	if (!v)
+		return 0;
+	switch (v->type) {
+	case RS_VAL_BOOL: return v->u.b;
+	case RS_VAL_INT: return (double)v->u.i;
+	case RS_VAL_UINT: return (double)v->u.u;
+	case RS_VAL_DOUBLE: return v->u.dbl.d;
+	case RS_VAL_STR: return strtod(str_of(v), NULL);
+	default: return 0;
+	}
+}
+
+bool rs_val_bool_of(const struct rs_val *v)
+{
+	if (!v)
+		return false;
+	switch (v->type) {
+	case RS_VAL_BOOL: return v->u.b;
+	case RS_VAL_INT: case RS_VAL_UINT: return v->u.u != 0;
+	case RS_VAL_DOUBLE: return v->u.dbl.d != 0;
+	case RS_VAL_STR: return v->len != 0;
+	default: return false;
+	}
+}
+
+/* @m, a member to copy into @c, when it is pairs whose text is a member
+ * copied before it: pairs of the copy's text in *@ret.  1, 0 when it
+ * is not such pairs, -ENOMEM. */
+static int copy_pairs(struct rs_val *c, const struct rs_val *m,
+		      struct rs_val **ret)
+{
+	const struct rs_val *text;
+	struct rs_val *k;
+	uint16_t *at;
+
+	if (m->type != T_PAIRS || !m->u.pairs.text ||
+	    !m->u.pairs.text->key)
+		return 0;
+	text = rs_val_get(c, m->u.pairs.text->key);
+	if (!text || text->type != RS_VAL_STR ||
+	    !rs_val_equal(text, m->u.pairs.text))
+		return 0;
+	k = new_node(c->u.obj.ar, T_PAIRS, 0, m->key);
+	at = k ? arena_alloc(c->u.obj.ar, m->len * sizeof(*at) + 1) : NULL;
+	if (!at)
+		return -ENOMEM;
+	memcpy(at, m->u.pairs.at, m->len * sizeof(*at));
+	k->len = m->len;
+	k->u.pairs.text = text;
+	k->u.pairs.at = at;
+	*ret = k;
+	return 1;
+}
+
+/* Copy @v's value (not its key) into a new node of @ar (NULL: its own). */
+static struct rs_val *copy_node(struct rs_arena *ar, const struct rs_val *v,
+				const char *key)
+{
+	struct rs_val *c;
+
+	ready(v);
+	c = new_node(ar, v->type,
+				    v->type == RS_VAL_STR ? v->len : 0, key);
+
+	if (!c)
+		return NULL;
+	switch (v->type) {
+	case RS_VAL_STR:
+		set_str(c, str_of(v), v->len);
+		break;
+	case RS_VAL_DOUBLE:
+		c->u.dbl.d = v->u.dbl.d;
+		if (v->u.dbl.text) {
+			char *t = arena_alloc(ar ? ar : arena_of_root(c),
+					      strlen(v->u.dbl.text) + 1);
+
+			if (!t)
+				goto fail;
+			c->u.dbl.text = strcpy(t, v->u.dbl.text);
+		}
+		break;
+	case RS_VAL_OBJ:
+		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
+			struct rs_val *k = NULL;
+			int r = copy_pairs(c, m, &k);
+
+			if (!r)
+				k = copy_node(c->u.obj.ar, m, m->key);
+			if (!k)
+				goto fail;
+			link_member(c, k);
+		}
+		break;
+	case RS_VAL_ARR:
+		for (uint32_t i = 0; i < v->len; i++) {
+			struct rs_val *k = copy_node(c->u.arr.ar,
+						     v->u.arr.items[i], NULL);
+
+			if (!k || !arr_add(c, k))
+				goto fail;
+		}
+		break;
+	default:
+		c->u.u = v->u.u;
+		break;
+	}
+	c->flags |= v->flags & F_OOM;
+	return c;
+fail:
+	if (!ar)
+		rs_val_free(c);
+	return NULL;
+}
+
+struct rs_val *rs_val_copy(const struct rs_val *v)
+{
+	return v ? copy_node(NULL, v, NULL) : NULL;
+}
+
+bool rs_val_equal(const struct rs_val *a, const struct rs_val *b)
+{
+	if (!ready(a) || !ready(b))
+		return a == b;
+	if (a->type != b->type || (is_container(a) && a->len != b->len))
+		return false;
+	switch (a->type) {
+	case RS_VAL_NULL: return true;
+	case RS_VAL_BOOL: return a->u.b == b->u.b;
+	case RS_VAL_INT: case RS_VAL_UINT: return a->u.u == b->u.u;
+	case RS_VAL_DOUBLE: return a->u.dbl.d == b->u.dbl.d;
+	case RS_VAL_STR:
+		return a->len == b->len && !memcmp(str_of(a), str_of(b),
+						   a->len);
+	case RS_VAL_ARR:
+		for (uint32_t i = 0; i < a->len; i++)
+			if (!rs_val_equal(a->u.arr.items[i],
+					  b->u.arr.items[i]))
+				return false;
+		return true;
+	case RS_VAL_OBJ:
+		for (const struct rs_val *m = a->u.obj.first; m; m = m->next)
+			if (!rs_val_equal(m, rs_val_get(b, m->key)))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+void rs_val_move_first(struct rs_val *obj, const char *key)
+{
+	struct rs_val *prev = NULL, *m;
+
+	if (!obj || obj->type != RS_VAL_OBJ)
+		return;
+	for (m = obj->u.obj.first; m && strcmp(m->key, key); m = m->next)
+		prev = m;
+	if (!m || !prev)
+		return;
+	prev->next = m->next;
+	if (obj->u.obj.last == m)
+		obj->u.obj.last = prev;
+	m->next = obj->u.obj.first;
+	obj->u.obj.first = m;
+}
+
+/* json-c -> a tree: for what is read from a JSON file. */
+static struct rs_val *from_json(struct rs_arena *ar, struct json_object *j,
+				const char *key)
+{
+	enum json_type t = json_object_get_type(j);
+	struct rs_val *v;
+
+	switch (t) {
+	case json_type_null:
+		return new_node(ar, RS_VAL_NULL, 0, key);
+	case json_type_boolean:
+		v = new_node(ar, RS_VAL_BOOL, 0, key);
+		if (v)
+			v->u.b = json_object_get_boolean(j);
+		return v;
+	case json_type_int:
+		if (json_object_get_int64(j) < 0) {
+			v = new_node(ar, RS_VAL_INT, 0, key);
+			if (v)
+				v->u.i = json_object_get_int64(j);
+		} else {
+			v = new_node(ar, RS_VAL_UINT, 0, key);
+			if (v)
+				v->u.u = json_object_get_uint64(j);
+		}
+		return v;
+	case json_type_double: {
+		/* Written again as it was read (json-c keeps the text). */
+		const char *s = json_object_to_json_string_ext(j,
+				JSON_C_TO_STRING_PLAIN);
+		char *text;
+
+		v = new_node(ar, RS_VAL_DOUBLE, 0, key);
+		if (!v)
+			return NULL;
+		v->u.dbl.d = json_object_get_double(j);
+		text = arena_alloc(ar ? ar : arena_of_root(v), strlen(s) + 1);
+		if (!text) {
+			if (!ar)
+				rs_val_free(v);
+			return NULL;
+		}
+		v->u.dbl.text = strcpy(text, s);
+		return v;
+	}
+	case json_type_string: {
+		size_t len = (size_t)json_object_get_string_len(j);
+
+		v = new_node(ar, RS_VAL_STR, len, key);
+		set_str(v, json_object_get_string(j), len);
+		return v;
+	}
+	case json_type_object:
+		v = new_node(ar, RS_VAL_OBJ, 0, key);
+		if (!v)
+			return NULL;
+		json_object_object_foreach(j, k, m) {
+			struct rs_val *c = from_json(v->u.obj.ar, m, k);
+
+			if (!c) {
+				v->flags |= F_OOM;
+				break;
+			}
+			link_member(v, c);
+		}
+		return v;
+	case json_type_array:
+		v = new_node(ar, RS_VAL_ARR, 0, key);
+		if (!v)
+			return NULL;
+		for (size_t i = 0; i < json_object_array_length(j); i++) {
+			struct rs_val *c = from_json(v->u.arr.ar,
+				json_object_array_get_idx(j, i), NULL);
+
+			if (!c || !arr_add(v, c)) {
+				v->flags |= F_OOM;
+				break;
+			}
+		}
+		return v;
+	}
+	return NULL;
+}
+
+struct rs_val *rs_val_from_json(struct json_object *j)
+{
+	return from_json(NULL, j, NULL);
+}
+
+struct rs_val *rs_val_parse(const char *text)
+{
+	struct json_object *j = json_tokener_parse(text);
+	struct rs_val *v;
+
+	if (!j)
+		return NULL;
+	v = rs_val_from_json(j);
+	json_object_put(j);
+	return v;
+}
+
+/*
+ * JSON out, byte for byte as json-c's json_object_to_json_string_ext()
+ * wrote it with NOSLASHESCAPE and PRETTY|SPACED (pretty) or PLAIN: two
+ * spaces a level, "key": value, an empty object as {} and an empty array
+ * as [ and its closing bracket on the next line, at the array's level;
+ * control characters as \uXXXX (lower-case hex) but for the five with a
+ * short form.  tests/unit/test_value_json.c holds the two side by side.
+ */
+static void put_escaped(FILE *f, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	fputc('"', f);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '\b': fputs("\\b", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\f': fputs("\\f", f); break;
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		default:
+			if (c < ' ') {
+				fputs("\\u00", f);
+				fputc(hex[c >> 4], f);
+				fputc(hex[c & 15], f);
+			} else {
+				fputc(c, f);
+			}
+		}
+	}
+	fputc('"', f);
+}
+
+static void indent(FILE *f, unsigned level, bool pretty)
+{
+	if (pretty)
+		for (unsigned i = 0; i < level; i++)
+			fputs("  ", f);
+}
+
+/* As the value builders wrote a double: the fewest digits that read
+ * back as the same double, so 704.9 stays 704.9 in the JSON.  A decimal
+ * of up to 15 significant digits (DBL_DIG) survives the trip to a
+ * double and back at 15, and %g drops the zeros that pad it: so 15
+ * gives what the shortest of 6..15 would, and only 16 and 17 are left
+ * to try.  (Trying each from 6 up was a dozen snprintf()s and strtod()s
+ * for a measured time, once per object created: in perf, printf_fp,
+ * strtod and vfprintf were about 6% of a 400-QP run's samples.)  Now
+ * made when the JSON is written, not when the value is. */
+static void put_double(FILE *f, const struct rs_val *v)
+{
+	double d = v->u.dbl.d;
+	char buf[32];
+
+	if (v->u.dbl.text) {
+		fputs(v->u.dbl.text, f);
+		return;
+	}
+	/* (A subnormal holds fewer digits: from 6, as before.) */
+	for (int prec = isnormal(d) || d == 0 ? 15 : 6; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	fputs(buf, f);
+}
+
+static void put_pair_value(FILE *f, const struct pair *p)
+{
+	uint64_t u = 0;
+
+	switch (pair_type(p->val, p->len, &u)) {
+	case RS_VAL_INT: fprintf(f, "%" PRId64, (int64_t)u); break;
+	case RS_VAL_UINT: fprintf(f, "%" PRIu64, u); break;
+	default: put_escaped(f, p->val, p->len); break;
+	}
+}
+
+/* Pairs as the object they read as: a key given again keeps the place
+ * of its first and takes the value of its last. */
+static void put_pairs(FILE *f, const struct rs_val *v, unsigned level,
+		      bool pretty)
+{
+	bool had = false;
+	struct pair p, q;
+
+	fputc('{', f);
+	if (pretty)
+		fputc('\n', f);
+	for (unsigned i = 0; i < v->len; i++) {
+		bool again = false;
+		int r = pair_at(v, i, &p);
+
+		if (r < 0)
+			break;
+		if (!r)
+			continue;
+		for (unsigned j = 0; j < i && !again; j++)
+			again = pair_at(v, j, &q) > 0 &&
+				!strcmp(q.name, p.name);
+		if (again)
+			continue;
+		for (unsigned j = i + 1; j < v->len; j++) {
+			int rq = pair_at(v, j, &q);
+
+			if (rq < 0)
+				break;
+			if (rq > 0 && !strcmp(q.name, p.name))
+				p.val = q.val, p.len = q.len;
+		}
+		if (had) {
+			fputc(',', f);
+			if (pretty)
+				fputc('\n', f);
+		}
+		had = true;
+		indent(f, level + 1, pretty);
+		put_escaped(f, p.name, strlen(p.name));
+		fputs(pretty ? ": " : ":", f);
+		put_pair_value(f, &p);
+	}
+	if (pretty) {
+		if (had)
+			fputc('\n', f);
+		indent(f, level, pretty);
+	}
+	fputc('}', f);
+}
+
+static void put_json(FILE *f, const struct rs_val *v, unsigned level,
+		     bool pretty)
+{
+	bool had = false;
+
+	switch (v->type) {
+	case T_PAIRS: put_pairs(f, v, level, pretty); break;
+	case RS_VAL_NULL: fputs("null", f); break;
+	case RS_VAL_BOOL: fputs(v->u.b ? "true" : "false", f); break;
+	case RS_VAL_INT: fprintf(f, "%" PRId64, v->u.i); break;
+	case RS_VAL_UINT: fprintf(f, "%" PRIu64, v->u.u); break;
+	case RS_VAL_DOUBLE: put_double(f, v); break;
+	case RS_VAL_STR: put_escaped(f, str_of(v), v->len); break;
+	case RS_VAL_OBJ:
+		fputc('{', f);
+		if (pretty)
+			fputc('\n', f);
+		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
+			if (had) {
+				fputc(',', f);
+				if (pretty)
+					fputc('\n', f);
+			}
+			had = true;
+			indent(f, level + 1, pretty);
+			put_escaped(f, m->key, strlen(m->key));
+			fputs(pretty ? ": " : ":", f);
+			put_json(f, m, level + 1, pretty);
+		}
+		if (pretty) {
+			if (had)
+				fputc('\n', f);
+			indent(f, level, pretty);
+		}
+		fputc('}', f);
+		break;
+	case RS_VAL_ARR:
+		fputc('[', f);
+		if (pretty)
+			fputc('\n', f);
+		for (uint32_t i = 0; i < v->len; i++) {
+			if (had) {
+				fputc(',', f);
+				if (pretty)
+					fputc('\n', f);
+			}
+			had = true;
+			indent(f, level + 1, pretty);
+			put_json(f, v->u.arr.items[i], level + 1, pretty);
+		}
+		if (pretty) {
+			if (had)
+				fputc('\n', f);
+			indent(f, level, pretty);
+		}
+		fputc(']', f);
+		break;
+	}
 }
 
 int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 {
-	int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
-		    (pretty ? JSON_C_TO_STRING_PRETTY |
-			      JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
 	int r = rs_val_check(v);
-	const char *s;
 
 	if (r < 0)
 		return r;
-	s = json_object_to_json_string_ext(J(v), flags);
-	if (!s)
-		return -ENOMEM;
-	fputs(s, f);
+	put_json(f, v, 0, pretty);
 	fputc('\n', f);
 	return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
+}
+
+const char *rs_val_text_of(const struct rs_val *v, char *buf, size_t len)
+{
+	FILE *f;
+
+	if (!v)
+		return NULL;
+	if (v->type == RS_VAL_STR)
+		return str_of(v);
+	if (!len)
+		return "";
+	buf[0] = '\0';
+	f = fmemopen(buf, len, "w");
+	if (!f)
+		return buf;
+	/* (Cut: the last byte stays the terminating NUL.) */
+	setvbuf(f, NULL, _IONBF, 0);
+	put_json(f, v, 0, false);
+	fclose(f);
+	buf[len - 1] = '\0';
+	return buf;
+}
+
+char *rs_val_json_string(const struct rs_val *v, bool pretty)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	if (rs_val_check(v) < 0)
+		return NULL;
+	f = open_memstream(&s, &n);
+	if (!f)
+		return NULL;
+	put_json(f, v, 0, pretty);
+	if (fclose(f)) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }

@@ -2,16 +2,16 @@
 #ifndef RDMASCN_VALUE_H
 #define RDMASCN_VALUE_H
 
-#include <json-c/json.h>
-
 /*
  * Results are data: commands build a tree of values and a reporter prints
  * it (JSON here; tables, JUnit and others walk the same tree).  Builders
  * never check each call: a failed allocation marks the container, and
- * rs_val_check() reports it once at the end.  The tree is a json-c one
- * (struct rs_val is a struct json_object), for what the builder does not
- * say; the builders keep members in the order they were added.  Plugins
- * call the builders as rdmascn_val_* (rdmascn/value.h, value_api.c).
+ * rs_val_check() reports it once at the end.  The tree is typed nodes in
+ * arenas owned by its root (value.c); an object keeps its members in the
+ * order they were added (adding a key again replaces its value where it
+ * stands), and JSON is written as json-c wrote it.  json-c is for JSON
+ * files read (rs_val_from_json()), not the tree.  Plugins call the
+ * builders as rdmascn_val_* (rdmascn/value.h, value_api.c).
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -22,6 +22,7 @@
 #include "diag.h"
 
 struct rs_val;
+struct json_object;
 
 enum rs_val_type {
 	RS_VAL_NULL,
@@ -37,11 +38,15 @@ enum rs_val_type {
 /* An empty object or array; NULL when out of memory. */
 struct rs_val *rs_val_obj(void);
 struct rs_val *rs_val_arr(void);
+/* Frees a tree made on its own (NULL: nothing); what was added to a
+ * container goes with that container's tree. */
 void rs_val_free(struct rs_val *v);
 int rs_val_check(const struct rs_val *v);
 
 /* Scalars on their own, to add to an array or an object. */
 struct rs_val *rs_val_str(const char *s);
+struct rs_val *rs_val_strn(const char *s, size_t len);
+struct rs_val *rs_val_null(void);
 struct rs_val *rs_val_u64(uint64_t u);
 struct rs_val *rs_val_i64(int64_t i);
 struct rs_val *rs_val_bool(bool b);
@@ -64,20 +69,85 @@ void rs_val_put_i64(struct rs_val *obj, const char *key, int64_t i);
 void rs_val_put_bool(struct rs_val *obj, const char *key, bool b);
 void rs_val_put_double(struct rs_val *obj, const char *key, double d);
 struct rs_val *rs_val_push_obj(struct rs_val *arr);
+struct rs_val *rs_val_push_arr(struct rs_val *arr);
 void rs_val_push_str(struct rs_val *arr, const char *s);
+void rs_val_push_u64(struct rs_val *arr, uint64_t u);
+/* @obj's member @key: the object of @text's "key=value" pairs, a key
+ * starting at each of @at (a call's arguments as -v prints them, the
+ * string member @text of @obj's): a value an integer when it is a plain
+ * decimal number, else its text.  Held as the text's offsets, a few
+ * bytes, until something reads its members (nothing in the engine does
+ * but the JSON writer, which writes them from the text). */
+void rs_val_put_pairs(struct rs_val *obj, const char *key,
+		      const struct rs_val *text, const uint16_t *at,
+		      unsigned n_at);
+/* @key's member (if any) first of @obj's. */
+void rs_val_move_first(struct rs_val *obj, const char *key);
 
 const struct rs_val *rs_val_get(const struct rs_val *obj, const char *key);
+/* The same, to add to what it finds. */
+struct rs_val *rs_val_get_mut(struct rs_val *obj, const char *key);
 const char *rs_val_get_str(const struct rs_val *obj, const char *key);
 uint64_t rs_val_get_u64(const struct rs_val *obj, const char *key);
 double rs_val_get_double(const struct rs_val *obj, const char *key);
+int64_t rs_val_get_i64(const struct rs_val *obj, const char *key);
+bool rs_val_get_bool(const struct rs_val *obj, const char *key);
+
+/* A value as a C type, converted as json-c's getters did (a number
+ * from a bool or a numeric string, a bool true when not zero or empty);
+ * a string only from a string (NULL otherwise). */
+const char *rs_val_str_of(const struct rs_val *v);
+uint64_t rs_val_u64_of(const struct rs_val *v);
+int64_t rs_val_i64_of(const struct rs_val *v);
+double rs_val_double_of(const struct rs_val *v);
+bool rs_val_bool_of(const struct rs_val *v);
+/* A string's text, or any other value's JSON (PLAIN) in @buf, cut to
+ * fit, as json-c's json_object_get_string() gave it; NULL for NULL. */
+const char *rs_val_text_of(const struct rs_val *v, char *buf, size_t len);
 
 /* Reading a tree: its type, the length of an array (or the members of an
  * object), the item of an array at @i. */
 enum rs_val_type rs_val_type_of(const struct rs_val *v);
 size_t rs_val_len(const struct rs_val *v);
 const struct rs_val *rs_val_at(const struct rs_val *arr, size_t i);
+/* An object's members in order: the first (NULL: none), the one after
+ * @member, and a member's key. */
+const struct rs_val *rs_val_first(const struct rs_val *obj);
+const struct rs_val *rs_val_next(const struct rs_val *member);
+const char *rs_val_key(const struct rs_val *member);
+#define rs_val_foreach(obj, m) \
+	for (const struct rs_val *m = rs_val_first(obj); m; \
+	     m = rs_val_next(m))
 
+/* @child (a tree of its own) copied into @arr's arena, compact, and
+ * freed: the copy is the one to change from then on.  For an entry built
+ * on its own and kept in a long list (the record's): its own arena would
+ * be a chunk each, half empty. */
+struct rs_val *rs_val_push_moved(struct rs_val *arr, struct rs_val *child);
+/* From now on, what is added to @root's tree allocates under a lock of
+ * the tree's: threads may add to different containers of it at once
+ * (adding to the same one is still the caller's to serialize).  0,
+ * -ENOMEM, or -EINVAL when @root is not a tree's root. */
+int rs_val_share(struct rs_val *root);
+/* @v to be freed once more with rs_val_free(): the same tree when @v is
+ * a tree's root, else a copy.  Added to a container, a root held so is
+ * copied. */
+struct rs_val *rs_val_ref(const struct rs_val *v);
+/* A tree of its own with @v's contents (NULL when out of memory). */
+struct rs_val *rs_val_copy(const struct rs_val *v);
+/* Same type and contents; an object's members in any order. */
+bool rs_val_equal(const struct rs_val *a, const struct rs_val *b);
+/* A tree of @j's contents, for a JSON file read with json-c; doubles
+ * are written again as they were read. */
+struct rs_val *rs_val_from_json(struct json_object *j);
+/* A tree of JSON text; NULL when it is not JSON or out of memory. */
+struct rs_val *rs_val_parse(const char *text);
+
+/* As json-c's json_object_to_json_string_ext() wrote it with
+ * NOSLASHESCAPE and PRETTY|SPACED (@pretty) or PLAIN. */
 int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty);
+/* The same, without the newline, as a string to free(). */
+char *rs_val_json_string(const struct rs_val *v, bool pretty);
 
 /* @loc (NULL: nothing) as @e's "file", "line" and "col".  Inline: not a
  * plugin's call (struct rs_loc is not public). */
@@ -97,16 +167,6 @@ static inline const char *rs_val_text(const struct rs_val *obj,
 	const char *s = rs_val_get_str(obj, key);
 
 	return s ? s : "";
-}
-
-static inline struct json_object *rs_val_json(const struct rs_val *v)
-{
-	return (struct json_object *)v;
-}
-
-static inline struct rs_val *rs_val_of(struct json_object *j)
-{
-	return (struct rs_val *)j;
 }
 
 #endif

@@ -339,14 +339,12 @@ static void print_rows(FILE *f, const struct rs_val *res)
 	for (size_t i = 0; i < rs_val_len(rows); i++) {
 		const struct rs_val *r = rs_val_at(rows, i);
 		const char *step = rs_val_get_str(r, "step");
-		bool reg = json_object_get_boolean(
-			rs_val_json(rs_val_get(r, "regressed")));
+		bool reg = rs_val_get_bool(r, "regressed");
 
 		if (strcmp(step, last))
 			fprintf(f, "%s\n", step);
 		last = step;
-		bool judge = json_object_get_boolean(
-			rs_val_json(rs_val_get(r, "judged")));
+		bool judge = rs_val_get_bool(r, "judged");
 
 		fprintf(f, "  %-22s", rs_val_get_str(r, "figure"));
 		put_num(f, rs_val_get_double(r, "old"));
@@ -365,8 +363,8 @@ static void print_rows(FILE *f, const struct rs_val *res)
 			fputs(", not judged\n", f);
 	}
 	for (size_t i = 0; i < rs_val_len(rs_val_get(res, "unmatched")); i++)
-		fprintf(f, "%s: not in both records\n", json_object_get_string(
-			rs_val_json(rs_val_at(rs_val_get(res, "unmatched"), i))));
+		fprintf(f, "%s: not in both records\n", rs_val_str_of(
+			rs_val_at(rs_val_get(res, "unmatched"), i)));
 }
 
 static void put_count(FILE *f, const struct rs_val *r, const char *key)
@@ -403,18 +401,15 @@ static void print_counters(FILE *f, const struct rs_val *res)
 		put_count(f, r, "old");
 		put_count(f, r, "new");
 		if (d)
-			fprintf(f, " %+12lld", (long long)json_object_get_int64(
-				rs_val_json(d)));
+			fprintf(f, " %+12lld", (long long)rs_val_i64_of(d));
 		else
 			fprintf(f, " %12s", "-");
-		if (!json_object_get_boolean(rs_val_json(rs_val_get(r,
-								"judged"))))
+		if (!rs_val_get_bool(r, "judged"))
 			fputs("  not judged\n", f);
 		else
 			fprintf(f, "  tolerance %g%%%s\n",
 				rs_val_get_double(r, "tolerance_pct"),
-				json_object_get_boolean(rs_val_json(rs_val_get(
-					r, "regressed"))) ? "  REGRESSED" : "");
+				rs_val_get_bool(r, "regressed") ? "  REGRESSED" : "");
 	}
 }
 
@@ -427,8 +422,7 @@ static void say_regressions(const struct rs_val *res)
 	for (size_t i = 0; i < rs_val_len(ctrs); i++) {
 		const struct rs_val *r = rs_val_at(ctrs, i);
 
-		if (!json_object_get_boolean(rs_val_json(rs_val_get(r,
-							 "regressed"))))
+		if (!rs_val_get_bool(r, "regressed"))
 			continue;
 		fprintf(stderr, "rdmascn: compare: %s: counter %s %s "
 			"regressed: %llu -> %llu", rs_val_get_str(r, "step"),
@@ -445,8 +439,7 @@ static void say_regressions(const struct rs_val *res)
 	for (size_t i = 0; i < rs_val_len(rows); i++) {
 		const struct rs_val *r = rs_val_at(rows, i);
 
-		if (!json_object_get_boolean(rs_val_json(rs_val_get(r,
-							 "regressed"))))
+		if (!rs_val_get_bool(r, "regressed"))
 			continue;
 		fprintf(stderr, "rdmascn: compare: %s: %s regressed: %g -> %g "
 			"%s (%.1f%% worse, tolerance %g%%)\n",

@@ -116,7 +116,6 @@ static int report_graph(const struct rs_cmd *cmd, const char *out,
 	const struct rs_val *params = rs_val_get(scn, "params");
 	const char *want = rs_val_get_str(scn, "sha256");
 	char digest[SHA256_DIGEST_STRING_LENGTH];
-	struct json_object_iterator it, end;
 	struct rs_scenario *s = NULL;
 	struct rs_reporter *r;
 	struct rs_set *sets;
@@ -132,13 +131,12 @@ static int report_graph(const struct rs_cmd *cmd, const char *out,
 	sets = rs_calloc(rs_val_len(params) + 1, sizeof(*sets));
 	if (!sets)
 		return rs_cmd_no_memory(cmd);
-	it = json_object_iter_begin(rs_val_json(params));
-	end = json_object_iter_end(rs_val_json(params));
-	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it))
-		sets[n++] = (struct rs_set){
-			json_object_iter_peek_name(&it),
-			json_object_get_string(json_object_iter_peek_value(&it)),
-		};
+	/* (The record writes each as a string.) */
+	rs_val_foreach(params, v) {
+		const char *val = rs_val_str_of(v);
+
+		sets[n++] = (struct rs_set){ rs_val_key(v), val ? val : "" };
+	}
 	rs_diag_init(&d, stderr);
 	rs_cli_registry_init();
 	ret = rs_scenario_load(file, sets, n, &d, &s);
@@ -177,7 +175,8 @@ int rs_cmd_report(const struct rs_cmd *cmd, int argc, char **argv)
 	enum report_format fmt = REPORT_TEXT;
 	const char *out = "-", *scenario = NULL;
 	const struct rs_val *cells;
-	struct json_object *doc;
+	struct json_object *j;
+	struct rs_val *doc;
 	struct rs_out o;
 	size_t n;
 	int c, ret;
@@ -213,12 +212,18 @@ int rs_cmd_report(const struct rs_cmd *cmd, int argc, char **argv)
 		return rs_cmd_usage_error(cmd, optind < argc ?
 					  "Give one RECORD.json." :
 					  "No RECORD.json given.");
-	doc = rs_cli_read_json("report", argv[optind]);
-	if (!doc)
+	j = rs_cli_read_json("report", argv[optind]);
+	if (!j)
 		return RS_EXIT_INVALID;
-	cells = records_of(argv[optind], rs_val_of(doc), &n);
+	doc = rs_val_from_json(j);
+	json_object_put(j);
+	if (rs_val_check(doc)) {
+		rs_val_free(doc);
+		return rs_cmd_no_memory(cmd);
+	}
+	cells = records_of(argv[optind], doc, &n);
 	if (!n) {
-		json_object_put(doc);
+		rs_val_free(doc);
 		return RS_EXIT_INVALID;
 	}
 	if (fmt == REPORT_GRAPH) {
@@ -229,24 +234,23 @@ int rs_cmd_report(const struct rs_cmd *cmd, int argc, char **argv)
 						 "wants -o FILE.dot, .svg "
 						 "or .png.");
 		else
-			ret = report_graph(cmd, out, scenario, rs_val_of(doc));
-		json_object_put(doc);
+			ret = report_graph(cmd, out, scenario, doc);
+		rs_val_free(doc);
 		return ret;
 	}
 	if (fmt == REPORT_JUNIT) {
-		ret = report_junit(out, rs_val_of(doc), cells, n);
+		ret = report_junit(out, doc, cells, n);
 	} else {
 		ret = rs_out_open(&o, "--output", out);
 		if (!ret) {
-			ret = replay_each(rs_val_of(doc), cells, n, text_on,
-					  o.f);
+			ret = replay_each(doc, cells, n, text_on, o.f);
 			if (ret)
 				rs_out_abort(&o);
 			else
 				ret = rs_out_commit(&o);
 		}
 	}
-	json_object_put(doc);
+	rs_val_free(doc);
 	if (ret == -ENOMEM)
 		return rs_cmd_no_memory(cmd);
 	return ret ? RS_EXIT_CANTRUN : RS_EXIT_PASSED;

@@ -259,9 +259,10 @@ static void collect(struct mx *x, unsigned long i)
 		free(human);
 		free(errs);
 		if (rec)
-			rs_results_add(x->res, rs_val_of(rec), both);
+			rs_results_add(x->res, rs_val_from_json(rec), both);
 		else
 			free(both);
+		json_object_put(rec);
 	}
 	if (x->o->samples_f) {
 		cell_path(x, i, "csv", path, sizeof(path));

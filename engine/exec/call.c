@@ -167,66 +167,12 @@ void rs_call_hint(struct rs_call *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * An argument's value as the record has it: a JSON integer when the text
- * is a plain decimal number, else the text (hex handles and keys such as
- * 0x1a2b, flag names, "qpn(b)" in a dry run).
- */
-static struct rs_val *arg_value(const char *s, size_t len)
-{
-	char num[24];
-	const char *d = s + (len && *s == '-');
-	size_t digits = len - (size_t)(d - s);
-	bool plain = digits && digits < sizeof(num) &&
-		     (*d != '0' || digits == 1);
-
-	for (size_t i = 0; plain && i < digits; i++)
-		plain = d[i] >= '0' && d[i] <= '9';
-	if (plain) {
-		char *end;
-
-		memcpy(num, s, len);
-		num[len] = '\0';
-		errno = 0;
-		if (*s == '-') {
-			long long v = strtoll(num, &end, 10);
-
-			if (!errno && !*end)
-				return rs_val_i64(v);
-		} else {
-			unsigned long long v = strtoull(num, &end, 10);
-
-			if (!errno && !*end)
-				return rs_val_u64(v);
-		}
-	}
-	return rs_val_of(json_object_new_string_len(s, (int)len));
-}
-
-/* Each rs_call_arg() as a member of "fields". */
+/* Each rs_call_arg() as a member of "fields": read from "args" when
+ * something reads them (value.c); a modify's 15 were most of a dry run's
+ * record as nodes of their own. */
 static void put_fields(struct rs_val *e, const struct rs_call *c)
 {
-	struct rs_val *fields = rs_val_put_obj(e, "fields");
-	int saved = errno;
-
-	for (unsigned i = 0; fields && i < c->n_at; i++) {
-		const char *key = c->args + c->at[i], *eq;
-		size_t end = i + 1 < c->n_at ? c->at[i + 1] - 1u : c->len;
-		char name[128];
-
-		/* Cut short when the text ran out of room. */
-		if (c->at[i] >= c->len)
-			break;
-		eq = memchr(key, '=', c->len - c->at[i]);
-		if (!eq || (size_t)(eq - key) >= sizeof(name) ||
-		    end > c->len || c->args + end < eq + 1)
-			continue;
-		memcpy(name, key, eq - key);
-		name[eq - key] = '\0';
-		rs_val_put(fields, name,
-			   arg_value(eq + 1, c->args + end - (eq + 1)));
-	}
-	errno = saved;
+	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), c->at, c->n_at);
 }
 
 static struct rs_fault *fault_for(struct rs_run *run, const struct rs_call *c)
@@ -277,9 +223,10 @@ static bool call_go(struct rs_run *run, const struct rs_obj *obj,
 		put_fields(e, c);
 		if (obj)
 			rs_val_put_str(e, "object", obj->name);
-		rs_record_add(run->rec, RS_REC_CALL, run->rec->calls, e);
-		/* The record keeps it; its outcome comes at rs_call_done(). */
-		c->entry = e;
+		/* The record keeps a copy; its outcome comes at
+		 * rs_call_done(). */
+		c->entry = rs_record_add(run->rec, RS_REC_CALL,
+					 run->rec->calls, e);
 	}
 	if (run->dry_run) {
 		c->ok = true;
@@ -311,12 +258,14 @@ void rs_call_returned(struct rs_call *c)
 
 /* Made, or failed by RDMASCN_FAULT: what came of it, in the entry.  A
  * dry run's calls are not made and have none. */
-static void put_outcome(struct rs_call *c)
+static void put_outcome(struct rs_run *run, struct rs_call *c)
 {
 	struct rs_val *e = c->entry;
 
 	if (!e || (!c->made && c->ok))
 		return;
+	/* The entry is the record's: steps of a parallel add beside us. */
+	pthread_mutex_lock(&run->rec->lock);
 	rs_val_put_bool(e, "ok", c->ok);
 	if (!c->ok) {
 		const char *name = strerrorname_np(c->err);
@@ -331,6 +280,7 @@ static void put_outcome(struct rs_call *c)
 	} else {
 		rs_val_put_bool(e, "injected", true);
 	}
+	pthread_mutex_unlock(&run->rec->lock);
 }
 
 int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
@@ -340,7 +290,7 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 
 	if (!c->ok && !c->err)
 		c->err = EIO;
-	put_outcome(c);
+	put_outcome(run, c);
 	if (c->ok)
 		return 0;
 	/* A create the file expects to fail: the create path judges it. */

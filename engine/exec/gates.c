@@ -76,12 +76,12 @@ static void element_text(const struct rs_step_run *sr, char *buf, size_t len)
 		snprintf(buf + n, len - n, " (%s)", rs_node_name(s, o->on));
 }
 
-/* The figures step @id recorded in this run (this node's record), with a
- * reference the caller puts; NULL: none.  Steps of a parallel: append
+/* A copy of the figures step @id recorded in this run (this node's
+ * record), for the caller to free; NULL: none.  Steps of a parallel: append
  * beside us, hence the lock. */
 static struct rs_val *figures_of(struct rs_record *rec, const char *id)
 {
-	struct json_object *found = NULL;
+	struct rs_val *found = NULL;
 
 	if (!rec || !id)
 		return NULL;
@@ -91,11 +91,13 @@ static struct rs_val *figures_of(struct rs_record *rec, const char *id)
 		const char *eid = rs_val_get_str(e, "id");
 		const struct rs_val *f = rs_val_get(e, "figures");
 
-		if (eid && f && !strcmp(eid, id))
-			found = json_object_get(rs_val_json(f));
+		if (eid && f && !strcmp(eid, id)) {
+			rs_val_free(found);
+			found = rs_val_copy(f);
+		}
 	}
 	pthread_mutex_unlock(&rec->lock);
-	return rs_val_of(found);
+	return found;
 }
 
 static void judge(struct step_judging *j, const struct rs_gate *g, bool each)
@@ -179,8 +181,7 @@ int rs_run_check_gates(struct rs_run *run)
 	pthread_mutex_lock(&rec->lock);
 	totals = rs_val_get(rec->root, "counters");
 	if (totals)
-		rs_val_put(figures, "counters",
-			   rs_val_of(json_object_get(rs_val_json(totals))));
+		rs_val_put(figures, "counters", rs_val_copy(totals));
 	pthread_mutex_unlock(&rec->lock);
 	for (unsigned i = 0; i < g->n; i++)
 		rs_gate_judge(&g->b[i], NULL, figures, NULL, arr, run_miss, &j);

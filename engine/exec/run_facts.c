@@ -103,8 +103,7 @@ static void record_facts(struct rs_run *run)
  */
 static void record_params(struct rs_run *run)
 {
-	struct rs_val *scn = rs_val_of(rs_val_json(rs_val_get(run->rec->root,
-							      "scenario")));
+	struct rs_val *scn = rs_val_get_mut(run->rec->root, "scenario");
 	struct rs_val *params = rs_val_put_obj(scn, "params");
 
 	for (unsigned i = 0; i < run->s->n_params; i++)

@@ -544,7 +544,7 @@ int rs_nodes_verdict(struct rs_run *run, int mine)
 void rs_nodes_gather(struct rs_run *run)
 {
 	unsigned n = rs_nodes_count(run->s);
-	const char *mine;
+	char *mine;
 	struct rs_rdv_blob *all;
 	struct rs_val *list;
 	char err[1024] = "";
@@ -552,8 +552,7 @@ void rs_nodes_gather(struct rs_run *run)
 	if (!run->rdv)
 		return;
 	rs_record_before_wait(run->rec);
-	mine = json_object_to_json_string_ext(rs_val_json(run->rec->root),
-					      JSON_C_TO_STRING_PLAIN);
+	mine = rs_val_json_string(run->rec->root, false);
 	all = rs_calloc(n, sizeof(*all));
 	if (!mine || !all ||
 	    rs_rdv_gather(run->rdv, "records", mine, strlen(mine),
@@ -562,9 +561,11 @@ void rs_nodes_gather(struct rs_run *run)
 		if (run->node == 0)
 			rs_val_put_strf(run->rec->root, "node_runs_error",
 					"%s", err[0] ? err : "out of memory");
+		free(mine);
 		rs_free(all);
 		return;
 	}
+	free(mine);
 	if (run->node == 0) {
 		list = rs_val_put_arr(run->rec->root, "node_runs");
 		for (unsigned i = 1; i < n; i++) {
@@ -578,7 +579,8 @@ void rs_nodes_gather(struct rs_run *run)
 			}
 			rs_free(text);
 			if (j)
-				rs_val_push(list, rs_val_of(j));
+				rs_val_push(list, rs_val_from_json(j));
+			json_object_put(j);
 		}
 	}
 	rs_rdv_blobs_free(all, n);

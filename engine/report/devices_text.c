@@ -42,9 +42,12 @@ static void print_caps(FILE *f, const struct rs_val *dev)
 	}
 	fprintf(f, "\n  atomic: %s", rs_val_get_str(caps, "atomic"));
 	fputs("  features:", f);
-	for (size_t i = 0; feat && i < rs_val_len(feat); i++)
-		fprintf(f, " %s",
-			json_object_get_string(rs_val_json(rs_val_at(feat, i))));
+	for (size_t i = 0; feat && i < rs_val_len(feat); i++) {
+		char buf[64];
+
+		fprintf(f, " %s", rs_val_text_of(rs_val_at(feat, i), buf,
+						 sizeof(buf)));
+	}
 	if (!feat || !rs_val_len(feat))
 		fputs(" -", f);
 	fputc('\n', f);
@@ -121,14 +124,14 @@ static bool is_raw_of_flags(const struct rs_val *obj, const char *key)
 static void print_scalar(FILE *f, int indent, const char *key,
 			 const struct rs_val *v)
 {
-	struct json_object *j = rs_val_json(v);
 	const char *name;
+	char buf[256];
 
 	fprintf(f, "%*s%-*s ", indent, "", VALUE_COL - indent - 1, key);
 	switch (rs_val_type_of(v)) {
 	case RS_VAL_UINT:
 	case RS_VAL_INT: {
-		uint64_t u = json_object_get_uint64(j);
+		uint64_t u = rs_val_u64_of(v);
 
 		if (shown_in_hex(key))
 			fprintf(f, "0x%" PRIx64, u);
@@ -140,7 +143,7 @@ static void print_scalar(FILE *f, int indent, const char *key,
 		break;
 	}
 	default:
-		fputs(json_object_get_string(j), f);
+		fputs(rs_val_text_of(v, buf, sizeof(buf)), f);
 		break;
 	}
 	fputc('\n', f);
@@ -162,8 +165,9 @@ static void print_flag_list(FILE *f, int indent, const struct rs_val *obj,
 	else if (!rs_val_len(list))
 		fputc('-', f);
 	for (size_t i = 0; i < rs_val_len(list); i++) {
-		const char *name =
-			json_object_get_string(rs_val_json(rs_val_at(list, i)));
+		char buf[64];
+		const char *name = rs_val_text_of(rs_val_at(list, i), buf,
+						  sizeof(buf));
 		int len = (int)strlen(name);
 
 		if (col + sep + len > 79) {
@@ -184,8 +188,8 @@ static void print_flag_list(FILE *f, int indent, const struct rs_val *obj,
 /* An object's numbers and strings, a line each. */
 static void print_scalars(FILE *f, int indent, const struct rs_val *obj)
 {
-	json_object_object_foreach(rs_val_json(obj), key, j) {
-		const struct rs_val *v = rs_val_of(j);
+	rs_val_foreach(obj, v) {
+		const char *key = rs_val_key(v);
 
 		if (rs_val_type_of(v) != RS_VAL_OBJ &&
 		    rs_val_type_of(v) != RS_VAL_ARR &&
@@ -196,9 +200,9 @@ static void print_scalars(FILE *f, int indent, const struct rs_val *obj)
 
 static void print_flag_lists(FILE *f, int indent, const struct rs_val *obj)
 {
-	json_object_object_foreach(rs_val_json(obj), key, j)
-		if (is_flag_list(rs_val_of(j)))
-			print_flag_list(f, indent, obj, key, rs_val_of(j));
+	rs_val_foreach(obj, j)
+		if (is_flag_list(j))
+			print_flag_list(f, indent, obj, rs_val_key(j), j);
 }
 
 static void print_members(FILE *f, int indent, const struct rs_val *obj);
@@ -207,12 +211,14 @@ static void print_members(FILE *f, int indent, const struct rs_val *obj);
 static void print_groups(FILE *f, int indent, const struct rs_val *obj,
 			 const char *skip)
 {
-	json_object_object_foreach(rs_val_json(obj), key, j) {
-		if (rs_val_type_of(rs_val_of(j)) != RS_VAL_OBJ ||
+	rs_val_foreach(obj, j) {
+		const char *key = rs_val_key(j);
+
+		if (rs_val_type_of(j) != RS_VAL_OBJ ||
 		    (skip && !strcmp(key, skip)))
 			continue;
 		fprintf(f, "%*s%s:\n", indent, "", key);
-		print_members(f, indent + 2, rs_val_of(j));
+		print_members(f, indent + 2, j);
 	}
 }
 

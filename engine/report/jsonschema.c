@@ -77,8 +77,7 @@ static void add_unique(struct rs_val *arr, struct rs_val *v)
 		return;
 	}
 	for (size_t i = 0; i < rs_val_len(arr); i++)
-		if (json_object_equal(rs_val_json(rs_val_at(arr, i)),
-				      rs_val_json(v)))
+		if (rs_val_equal(rs_val_at(arr, i), v))
 			goto drop;
 	rs_val_push(arr, v);
 	return;
@@ -499,22 +498,7 @@ static void describe(struct rs_val *o, const char *text)
 	rs_val_put_str(o, "description", text);
 	if (rs_val_check(o))
 		return;
-	/* json-c keeps members in the order they were added: add the
-	 * others again, after it, the first of them first. */
-	for (size_t i = rs_val_len(o); i-- > 1;) {
-		struct lh_entry *head = json_object_get_object(
-			rs_val_json(o))->head;
-		char *key = strdup(lh_entry_k(head));
-		struct json_object *m = json_object_get(
-			(struct json_object *)lh_entry_v(head));
-
-		json_object_object_del(rs_val_json(o), key);
-		if (!key || json_object_object_add(rs_val_json(o), key, m)) {
-			json_object_put(m);
-			rs_val_push(o, NULL); /* marks it */
-		}
-		free(key);
-	}
+	rs_val_move_first(o, "description");
 }
 
 static struct rs_val *field_schema(const cyaml_schema_field_t *f, bool top)

@@ -98,7 +98,7 @@ void rs_results_free(struct rs_results *res);
 
 /* The cells' records and human reports, for the writers. */
 struct rs_cell_result {
-	const struct rs_val *record;
+	struct rs_val *record;   /* freed with the results */
 	char *human;           /* what the text reporter printed */
 };
 

@@ -127,8 +127,7 @@ static int graph_end(struct rs_reporter *r, const struct rs_val *rec)
 		 s->top->scenario ? s->top->scenario : "scenario",
 		 cell_name ? " (" : "", cell_name ? cell_name : "",
 		 cell_name ? ")" : "", verdict ? verdict : "not finished",
-		 json_object_get_boolean(rs_val_json(
-			rs_val_get(rec, "dry_run"))) ? " (dry run)" : "");
+		 rs_val_get_bool(rec, "dry_run") ? " (dry run)" : "");
 	snprintf(what, sizeof(what), "--graph-out %s", path);
 	ret = rs_graph_write(path, g->fmt, what, s, &(struct rs_dot_run){
 		.outcome = outcome,

@@ -213,8 +213,7 @@ static void unrun_tc(const struct rs_val *rec, const struct rs_val *plan,
 		     struct tc *t, char *name, size_t size)
 {
 	const char *id = rs_val_get_str(plan, "id");
-	bool dry = json_object_get_boolean(
-		rs_val_json(rs_val_get(rec, "dry_run")));
+	bool dry = rs_val_get_bool(rec, "dry_run");
 
 	if (id)
 		snprintf(name, size, "%s", id);
@@ -235,8 +234,7 @@ static void teardown_tc(const struct rs_val *rec, struct tc *t)
 
 	*t = (struct tc){ .name = "teardown",
 			  .time_s = phase_s(rec, "teardown") };
-	if (json_object_get_boolean(rs_val_json(
-		    rs_val_get(rec, "teardown_failed")))) {
+	if (rs_val_get_bool(rec, "teardown_failed")) {
 		t->result = TC_FAILED;
 		t->type = "failed";
 		first_error(t->message, sizeof(t->message), rec);
@@ -259,10 +257,8 @@ static void gates_tc(const struct rs_val *rec, struct tc *t)
 	for (size_t i = 0; i < rs_val_len(gates); i++) {
 		const struct rs_val *g = rs_val_at(gates, i);
 
-		if (json_object_get_boolean(rs_val_json(rs_val_get(g,
-								   "passed"))) ||
-		    json_object_get_boolean(rs_val_json(rs_val_get(g,
-								   "skipped"))))
+		if (rs_val_get_bool(g, "passed") ||
+		    rs_val_get_bool(g, "skipped"))
 			continue;
 		t->result = TC_FAILED;
 		t->type = "failed";
@@ -432,10 +428,13 @@ static int put_properties(xmlTextWriterPtr w, const struct rs_val *rec)
 			r |= put_property(w, keys[i], rs_val_text(rec, keys[i]));
 	/* A cell that never ran has none. */
 	if (params) {
-		json_object_object_foreach(rs_val_json(params), key, val) {
-			snprintf(name, sizeof(name), "param.%s", key);
-			r |= put_property(w, name,
-					  json_object_get_string(val));
+		rs_val_foreach(params, val) {
+			char buf[256];
+
+			snprintf(name, sizeof(name), "param.%s",
+				 rs_val_key(val));
+			r |= put_property(w, name, rs_val_text_of(val, buf,
+								 sizeof(buf)));
 		}
 	}
 	/* Across nodes: which node ran where. */

@@ -56,8 +56,7 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 	const struct rs_val *scn = rs_val_get(rec, "scenario");
 	const char *name = rs_val_get_str(scn, "name");
 
-	t->dry_run = json_object_get_boolean(
-		rs_val_json(rs_val_get(rec, "dry_run")));
+	t->dry_run = rs_val_get_bool(rec, "dry_run");
 	t->width = 24;
 	for (size_t i = 0; i < rs_val_len(objs); i++) {
 		int w = strlen(vtext(rs_val_at(objs, i), "name"));
@@ -180,25 +179,23 @@ static void step_progress(struct text *t, const struct rs_val *e)
 
 /* A fact of an object: "qpn 0x000011", "state RESET".  Facts that are
  * objects or arrays (a connection's settings) are the record's only. */
-static void print_fact(FILE *f, const char *key, struct json_object *v)
+static void print_fact(FILE *f, const char *key, const struct rs_val *v)
 {
-	if (json_object_is_type(v, json_type_object) ||
-	    json_object_is_type(v, json_type_array))
+	if (rs_val_type_of(v) == RS_VAL_OBJ || rs_val_type_of(v) == RS_VAL_ARR)
 		return;
 	fprintf(f, " %s ", key);
-	switch (json_object_get_type(v)) {
-	case json_type_string:
-		fputs(rs_esc(json_object_get_string(v)), f);
+	switch (rs_val_type_of(v)) {
+	case RS_VAL_STR:
+		fputs(rs_esc(rs_val_str_of(v)), f);
 		break;
-	case json_type_int:
-		if (json_object_get_int64(v) < 0)
-			fprintf(f, "%lld", (long long)json_object_get_int64(v));
-		else
-			fprintf(f, "%llu",
-				(unsigned long long)json_object_get_uint64(v));
+	case RS_VAL_INT:
+		fprintf(f, "%lld", (long long)rs_val_i64_of(v));
 		break;
-	case json_type_boolean:
-		fputs(json_object_get_boolean(v) ? "yes" : "no", f);
+	case RS_VAL_UINT:
+		fprintf(f, "%llu", (unsigned long long)rs_val_u64_of(v));
+		break;
+	case RS_VAL_BOOL:
+		fputs(rs_val_bool_of(v) ? "yes" : "no", f);
 		break;
 	default:
 		fputs("...", f);
@@ -249,10 +246,8 @@ static void print_object(struct text *t, const struct rs_val *e)
 		(unsigned long long)rs_val_get_u64(e, "no"), t->width,
 		vtext(e, "name"));
 	facts = rs_val_get(e, "facts");
-	if (facts) {
-		json_object_object_foreach(rs_val_json(facts), key, v)
-			print_fact(out(t), key, v);
-	}
+	rs_val_foreach(facts, v)
+		print_fact(out(t), rs_val_key(v), v);
 	fputc('\n', out(t));
 }
 
@@ -265,10 +260,8 @@ static void print_destroyed(struct text *t, const struct rs_val *e)
 	fprintf(out(t), "destroyed %llu %s",
 		(unsigned long long)rs_val_get_u64(e, "no"),
 		vtext(e, "name"));
-	if (facts) {
-		json_object_object_foreach(rs_val_json(facts), key, v)
-			print_fact(out(t), key, v);
-	}
+	rs_val_foreach(facts, v)
+		print_fact(out(t), rs_val_key(v), v);
 	fputc('\n', out(t));
 }
 
@@ -318,7 +311,6 @@ static void print_figure_value(FILE *f, const struct rs_figure_row *row,
 			       const struct rs_val *v)
 {
 	const struct rs_val *x = row->key ? rs_val_get(v, row->key) : v;
-	json_object *j = rs_val_json(x);
 
 	/* A record made before the figure was: nothing, not a 0. */
 	if (!x)
@@ -326,15 +318,13 @@ static void print_figure_value(FILE *f, const struct rs_figure_row *row,
 	fputs(row->before ? row->before : "", f);
 	switch (row->type) {
 	case RS_FIGT_NUMBER:
-		fprintf(f, "%.*f", row->digits, json_object_get_double(j));
+		fprintf(f, "%.*f", row->digits, rs_val_double_of(x));
 		break;
 	case RS_FIGT_COUNT:
-		fprintf(f, "%llu",
-			(unsigned long long)json_object_get_uint64(j));
+		fprintf(f, "%llu", (unsigned long long)rs_val_u64_of(x));
 		break;
 	case RS_FIGT_HEX:
-		fprintf(f, "%llx",
-			(unsigned long long)json_object_get_uint64(j));
+		fprintf(f, "%llx", (unsigned long long)rs_val_u64_of(x));
 		break;
 	case RS_FIGT_UNIT:
 	case RS_FIGT_ID:
@@ -363,10 +353,12 @@ static void print_figure(FILE *f, const char *name, const struct rs_val *v)
 		print_figure_value(f, row, v);
 		known = true;
 	}
-	if (!known)
-		fprintf(f, "%s %s", name,
-			json_object_to_json_string_ext(rs_val_json(v),
-						       JSON_C_TO_STRING_PLAIN));
+	if (!known) {
+		char *s = rs_val_json_string(v, false);
+
+		fprintf(f, "%s %s", name, s ? s : "");
+		free(s);
+	}
 }
 
 /* Whether group @name is shown on lines of its own under the step's
@@ -387,9 +379,12 @@ static void print_counters(struct text *t, const char *head,
 {
 	if (!ctrs)
 		return;
-	json_object_object_foreach(rs_val_json(ctrs), where, per) {
-		json_object_object_foreach(per, name, j) {
-			uint64_t v = json_object_get_uint64(j);
+	rs_val_foreach(ctrs, per) {
+		const char *where = rs_val_key(per);
+
+		rs_val_foreach(per, j) {
+			const char *name = rs_val_key(j);
+			uint64_t v = rs_val_u64_of(j);
 			bool error = rs_counter_is_error(name);
 			const char *unit = rs_counter_unit(name);
 
@@ -425,12 +420,14 @@ static void print_step(struct text *t, const struct rs_val *e)
 	if (wrs)
 		fprintf(out(t), "  %llu wr", (unsigned long long)wrs);
 	if (figs) {
-		json_object_object_foreach(rs_val_json(figs), key, v) {
+		rs_val_foreach(figs, v) {
+			const char *key = rs_val_key(v);
+
 			/* Lines of their own, below. */
 			if (!strcmp(key, "counters") || figure_below(key))
 				continue;
 			fputs("  ", out(t));
-			print_figure(out(t), key, rs_val_of(v));
+			print_figure(out(t), key, v);
 		}
 	}
 	if (msg && strcmp(outcome, "passed"))
@@ -478,13 +475,14 @@ int rs_leak_text(const struct rs_val *leak, char *buf, size_t size)
 		buf[0] = '\0';
 	put(&o, "%s %s", vtext(leak, "device"), vtext(leak, "kind"));
 	if (fs) {
-		json_object_object_foreach(rs_val_json(fs), key, j) {
-			if (json_object_is_type(j, json_type_string))
-				put(&o, " %s %s", key,
-				    json_object_get_string(j));
+		rs_val_foreach(fs, j) {
+			const char *key = rs_val_key(j);
+
+			if (rs_val_type_of(j) == RS_VAL_STR)
+				put(&o, " %s %s", key, rs_val_str_of(j));
 			else
 				put(&o, " %s %llu", key, (unsigned long long)
-				    json_object_get_uint64(j));
+				    rs_val_u64_of(j));
 		}
 	}
 	put(&o, " (pid %llu)",
@@ -518,7 +516,7 @@ static void print_leaked(struct text *t, const struct rs_val *e)
 		const struct rs_val *own = rs_val_get(l, "librdmacm");
 
 		rs_leak_text(l, line, sizeof(line));
-		if (json_object_get_boolean(rs_val_json(own)))
+		if (rs_val_bool_of(own))
 			fprintf(err(t), "rdmascn: --check-leaks: %s: "
 				"librdmacm's own, open until exit; not "
 				"counted\n", line);
@@ -694,12 +692,13 @@ static void print_device_facts(struct text *t, const struct rs_val *facts)
 		const struct rs_val *f = rs_val_at(facts, i);
 		const char *dev = rs_val_get_str(f, "device");
 
-		fprintf(out(t), "%-9s %s.%s = %s", json_object_get_boolean(
-				rs_val_json(rs_val_get(f, "assumed"))) ?
-			"assumed" : "fact", vtext(f, "context"),
-			vtext(f, "fact"),
-			rs_esc(json_object_get_string(rs_val_json(
-				rs_val_get(f, "value")))));
+		char val[64];
+
+		fprintf(out(t), "%-9s %s.%s = %s",
+			rs_val_get_bool(f, "assumed") ? "assumed" : "fact",
+			vtext(f, "context"), vtext(f, "fact"),
+			rs_esc(rs_val_text_of(rs_val_get(f, "value"), val,
+					      sizeof(val))));
 		if (dev)
 			fprintf(out(t), " (%s)", rs_esc(dev));
 		fputc('\n', out(t));
@@ -713,8 +712,8 @@ static void print_qp_binding(struct text *t, const struct rs_val *qc)
 {
 	if (!qc)
 		return;
-	json_object_object_foreach(rs_val_json(qc), key, pj) {
-		const struct rs_val *p = rs_val_of(pj);
+	rs_val_foreach(qc, p) {
+		const char *key = rs_val_key(p);
 		const struct rs_val *failed = rs_val_get(p, "unbind_failed");
 		const char *skipped = rs_val_get_str(p, "skipped");
 		size_t n = rs_val_len(rs_val_get(p, "bound"));
@@ -728,10 +727,14 @@ static void print_qp_binding(struct text *t, const struct rs_val *qc)
 				n, n == 1 ? "" : "s");
 		if (!failed)
 			continue;
-		json_object_object_foreach(rs_val_json(failed), qp, why)
+		rs_val_foreach(failed, why) {
+			char buf[256];
+
 			fprintf(err(t), "rdmascn: qp counters: %s: qp '%s': "
-				"unbind failed: %s\n", rs_esc(key), rs_esc(qp),
-				json_object_get_string(why));
+				"unbind failed: %s\n", rs_esc(key),
+				rs_esc(rs_val_key(why)),
+				rs_val_text_of(why, buf, sizeof(buf)));
+		}
 	}
 }
 
@@ -767,9 +770,8 @@ static bool each_missed(const struct rs_val *step)
 	for (size_t i = 0; i < rs_val_len(gates); i++) {
 		const struct rs_val *g = rs_val_at(gates, i);
 
-		if (json_object_get_boolean(rs_val_json(rs_val_get(g, "each")))
-		    && !json_object_get_boolean(rs_val_json(rs_val_get(g,
-								"passed"))))
+		if (rs_val_get_bool(g, "each") &&
+		    !rs_val_get_bool(g, "passed"))
 			return true;
 	}
 	return false;

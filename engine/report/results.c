@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * One invocation's result files.  Each cell's record ends into a
- * struct rs_cell_result (the record, kept with a json-c reference, and
+ * struct rs_cell_result (the record, kept with rs_val_ref(), and
  * the human report, printed a second time into memory for JUnit's
  * system-out); the files are written once, from all of them.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -69,7 +70,7 @@ int rs_results_add(struct rs_results *res, struct rs_val *record,
 		}
 	}
 	if (!human || res->n == res->cap) {
-		json_object_put(rs_val_json(record));
+		rs_val_free(record);
 		free(human);
 		return -ENOMEM;
 	}
@@ -93,7 +94,7 @@ static int cell_end(struct rs_reporter *r, const struct rs_val *rec)
 	human = c->buf;
 	c->buf = NULL;  /* the cell owns it now */
 	return rs_results_add(c->res,
-			      rs_val_of(json_object_get(rs_val_json(rec))),
+			      rs_val_ref(rec),
 			      human);
 }
 
@@ -172,13 +173,13 @@ static int write_json(struct rs_results *res, int exit_code)
 		doc = rs_val_obj();
 		rs_val_put_str(doc, "format", "rdmascn-run/1");
 		rs_val_put(doc, "matrix",
-			   rs_val_of(json_object_get(rs_val_json(res->matrix))));
+			   rs_val_ref(res->matrix));
 		rs_val_put_str(doc, "verdict", rs_exit_verdict(exit_code));
 		rs_val_put_i64(doc, "exit_code", exit_code);
 		cells = rs_val_put_arr(doc, "cells");
 		for (size_t i = 0; i < res->n; i++)
-			rs_val_push(cells, rs_val_of(json_object_get(
-				rs_val_json(res->cells[i].record))));
+			rs_val_push(cells,
+				    rs_val_ref(res->cells[i].record));
 		if (rs_val_check(doc)) {
 			rs_val_free(doc);
 			return -ENOMEM;
@@ -234,7 +235,7 @@ void rs_results_free(struct rs_results *res)
 	if (!res)
 		return;
 	for (size_t i = 0; i < res->n; i++) {
-		json_object_put(rs_val_json(res->cells[i].record));
+		rs_val_free(res->cells[i].record);
 		free(res->cells[i].human);  /* open_memstream's or strdup's */
 	}
 	rs_free(res->cells);

@@ -7,6 +7,7 @@
  * the reporters; what happens goes to the record, and they print it.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -494,7 +495,12 @@ out:
 	record_verdict(run, ret, &t);
 	rs_nodes_gather(run);
 	put_stragglers(run);
-	if (rs_record_end(run->rec) && ret == RS_EXIT_PASSED)
+	r = rs_record_end(run->rec);
+	/* An entry lost to a failed allocation: the record is not whole,
+	 * whether or not a reporter wrote it (the caller says so). */
+	if (rs_val_check(run->rec->root) < 0)
+		ret = -ENOMEM;
+	else if (r && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 	rs_nodes_close(run);
 	/* What the record says, even when a signal came after it was
@@ -541,15 +547,15 @@ int rs_run_invalid_cell(const struct rs_scenario *s,
 	}
 	record_head(&rec, s, file, cell);
 	/* @s is the file with the defaults: the cell's values over them. */
-	params = rs_val_of(rs_val_json(rs_val_get(rs_val_get(rec.root,
-		"scenario"), "params")));
+	params = rs_val_get_mut(rs_val_get_mut(rec.root, "scenario"),
+				"params");
 	for (unsigned i = 0; cell && i < cell->n_sets; i++)
 		rs_val_put_str(params, cell->sets[i].name, cell->sets[i].value);
 	rs_val_put_arr(rec.root, "plan_steps");
 	rs_record_begin(&rec);
 	for (size_t i = 0; i < rs_val_len(errors); i++)
-		rs_record_add(&rec, RS_REC_ERROR, rec.errors, rs_val_of(
-			json_object_get(rs_val_json(rs_val_at(errors, i)))));
+		rs_record_add(&rec, RS_REC_ERROR, rec.errors,
+			      rs_val_copy(rs_val_at(errors, i)));
 	d = rs_val_put_obj(rec.root, "durations_ms");
 	rs_val_put_double(d, "setup", 0);
 	rs_val_put_double(d, "steps", 0);

@@ -215,21 +215,20 @@ static void get_mlx5(const struct rs_fact *f, const struct rs_fact_src *s,
 	switch (rs_val_type_of(v)) {
 	case RS_VAL_ARR:
 		for (size_t i = 0; *p && i < rs_val_len(v); i++) {
-			const char *e = json_object_get_string(
-				rs_val_json(rs_val_at(v, i)));
+			const char *e = rs_val_str_of(rs_val_at(v, i));
 
 			if (e && !strcmp(e, p))
 				ret->num = 1;
 		}
 		break;
 	case RS_VAL_BOOL:
-		ret->num = json_object_get_boolean(rs_val_json(v));
+		ret->num = rs_val_bool_of(v);
 		break;
 	case RS_VAL_INT:
-		ret->num = (uint64_t)json_object_get_int64(rs_val_json(v));
+		ret->num = (uint64_t)rs_val_i64_of(v);
 		break;
 	case RS_VAL_UINT:
-		ret->num = json_object_get_uint64(rs_val_json(v));
+		ret->num = rs_val_u64_of(v);
 		break;
 	default:
 		break;

@@ -756,24 +756,19 @@ struct rs_val *rs_gate_entries(const struct rs_gate *g)
 static bool counter_value(const struct rs_val *counters, const char *scope,
 			  const char *name, double *ret, struct rs_val *where)
 {
-	struct json_object *c = rs_val_json(counters);
 	bool found = false;
 	double sum = 0;
 
-	if (!c || !json_object_is_type(c, json_type_object))
-		return false;
-	json_object_object_foreach(c, place, at) {
-		struct json_object *v;
+	rs_val_foreach(counters, at) {
+		const char *place = rs_val_key(at);
+		const struct rs_val *v = rs_val_get(at, name);
 
-		if (scope && strcmp(place, scope))
-			continue;
-		if (!json_object_object_get_ex(at, name, &v))
+		if ((scope && strcmp(place, scope)) || !v)
 			continue;
 		found = true;
-		sum += json_object_get_double(v);
+		sum += rs_val_double_of(v);
 		if (where)
-			rs_val_put_double(where, place,
-					  json_object_get_double(v));
+			rs_val_put_double(where, place, rs_val_double_of(v));
 	}
 	if (found)
 		*ret = sum;
@@ -785,16 +780,11 @@ static bool counter_value(const struct rs_val *counters, const char *scope,
 static void places_text(const struct rs_val *counters, const char *scope,
 			char *buf, size_t len)
 {
-	struct json_object *c = rs_val_json(counters);
 	size_t n = 0, i = 0, o = 0;
 
 	buf[0] = '\0';
-	if (c && json_object_is_type(c, json_type_object)) {
-		json_object_object_foreach(c, p0, v0) {
-			(void)v0;
-			n += !scope || !strcmp(p0, scope);
-		}
-	}
+	rs_val_foreach(counters, v0)
+		n += !scope || !strcmp(rs_val_key(v0), scope);
 	if (!n) {
 		if (scope)
 			snprintf(buf, len, "%s has no counters recorded",
@@ -804,8 +794,9 @@ static void places_text(const struct rs_val *counters, const char *scope,
 				 "are with --counters=off)");
 		return;
 	}
-	json_object_object_foreach(c, p, v) {
-		(void)v;
+	rs_val_foreach(counters, v) {
+		const char *p = rs_val_key(v);
+
 		if (scope && strcmp(p, scope))
 			continue;
 		i++;
@@ -821,17 +812,16 @@ static void places_text(const struct rs_val *counters, const char *scope,
 /* " (rxe_a/1 2000, rxe_b/1 0)" */
 static void where_text(const struct rs_val *where, char *buf, size_t len)
 {
-	struct json_object *w = rs_val_json(where);
 	size_t o = 0;
 
 	buf[0] = '\0';
-	if (!w || !json_object_object_length(w))
+	if (!rs_val_len(where))
 		return;
-	json_object_object_foreach(w, p, v) {
+	rs_val_foreach(where, v) {
 		if (o < len)
 			o += snprintf(buf + o, len - o, "%s%s %g",
-				      o ? ", " : " (", p,
-				      json_object_get_double(v));
+				      o ? ", " : " (", rs_val_key(v),
+				      rs_val_double_of(v));
 	}
 	if (o < len)
 		snprintf(buf + o, len - o, ")");
@@ -1030,18 +1020,14 @@ static void judge_one(struct judging *j)
 static struct rs_val *matches(const struct rs_val *counters, const char *scope,
 			      const char *glob)
 {
-	struct json_object *c = rs_val_json(counters);
 	struct rs_val *names = rs_val_obj();
 
-	if (!c || !json_object_is_type(c, json_type_object))
-		return names;
-	json_object_object_foreach(c, place, at) {
-		if (scope && strcmp(place, scope))
+	rs_val_foreach(counters, at) {
+		if (scope && strcmp(rs_val_key(at), scope))
 			continue;
-		if (!json_object_is_type(at, json_type_object))
-			continue;
-		json_object_object_foreach(at, name, v) {
-			(void)v;
+		rs_val_foreach(at, v) {
+			const char *name = rs_val_key(v);
+
 			if (!fnmatch(glob, name, 0))
 				rs_val_put_bool(names, name, true);
 		}
@@ -1074,8 +1060,9 @@ unsigned rs_gate_judge(const struct rs_bound *b, const char *elem,
 		j.e = put_entry(arr, b, elem != NULL);
 		judge_one(&j);
 	}
-	json_object_object_foreach(rs_val_json(names), name, v) {
-		(void)v;
+	rs_val_foreach(names, v) {
+		const char *name = rs_val_key(v);
+
 		if (b->scope)
 			snprintf(full, sizeof(full), COUNTERS "%s.%s",
 				 b->scope, name);
@@ -1096,7 +1083,7 @@ unsigned rs_gate_judge(const struct rs_bound *b, const char *elem,
 
 static bool flag(const struct rs_val *e, const char *key)
 {
-	return json_object_get_boolean(rs_val_json(rs_val_get(e, key)));
+	return rs_val_get_bool(e, key);
 }
 
 static void append(char *buf, size_t len, size_t *o, const char *fmt, ...)

@@ -17,6 +17,12 @@
 	X(text, held_until_wait)                                          \
 	X(text, warning_at_once)                                          \
 	X(text, dry_run_calls_held)                                       \
+	X(value, json_as_json_c)                                          \
+	X(value, json_read_back)                                          \
+	X(value, tree)                                                    \
+	X(value, pairs)                                                   \
+	X(value, threads)                                                 \
+	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
 	X(literal, path_and_load)                                         \

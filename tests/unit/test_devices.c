@@ -42,6 +42,7 @@ static void renders_as(const char *golden, bool all)
 {
 	struct json_object *j = json_object_from_file(DIR "rxe0.json");
 	char *text = NULL, *want = slurp(golden);
+	struct rs_val *v;
 	size_t len = 0;
 	FILE *f;
 
@@ -49,7 +50,9 @@ static void renders_as(const char *golden, bool all)
 	CHECK(want != NULL);
 	f = open_memstream(&text, &len);
 	CHECK(f != NULL);
-	rs_devices_text(f, rs_val_of(j), all);
+	v = rs_val_from_json(j);
+	rs_devices_text(f, v, all);
+	rs_val_free(v);
 	fclose(f);
 	if (strcmp(text, want))
 		fprintf(stderr, "--- want %s\n%s--- got\n%s", golden, want,

@@ -83,7 +83,7 @@ static void fix_close(struct fix *f)
 /* @json, {"DEV/PORT": {...}, ...}, as the step's counters. */
 static void counters(struct fix *f, const char *json)
 {
-	struct rs_val *c = rs_val_of(json_tokener_parse(json));
+	struct rs_val *c = rs_val_parse(json);
 
 	CHECK(c);
 	rs_val_put(rs_step_figures(&f->sr), "counters", c);
@@ -120,8 +120,8 @@ static const struct rs_val *entry(const struct fix *f, const char *figure)
 
 static bool passed(const struct rs_val *g)
 {
-	return g && json_object_get_boolean(rs_val_json(rs_val_get(g,
-								   "passed")));
+	return g && rs_val_bool_of(rs_val_get(g,
+								   "passed"));
 }
 
 #define HELD_COUNTERS                                                    \
@@ -296,9 +296,9 @@ TEST(gate_counters, run_gates)
 
 	fix_open(&f, yaml, 1);
 	CHECK(f.s->gates);
-	rs_val_put(f.rec.root, "counters", rs_val_of(json_tokener_parse(
+	rs_val_put(f.rec.root, "counters", rs_val_parse(
 		"{\"mlx5_0/1\": {\"port_xmit_discards\": 0, "
-		"\"port_rcv_discards\": 3, \"retry_exceeded_err\": 0}}")));
+		"\"port_rcv_discards\": 3, \"retry_exceeded_err\": 0}}"));
 	CHECK_INT(rs_run_check_gates(&f.run), RS_EXIT_FAILED);
 	CHECK_UINT(f.run.diag.errors, 1);
 	CHECK(strstr(f.run.diag.first, ":12:29: gates: counters."
@@ -310,9 +310,9 @@ TEST(gate_counters, run_gates)
 	fix_close(&f);
 
 	fix_open(&f, yaml, 1);
-	rs_val_put(f.rec.root, "counters", rs_val_of(json_tokener_parse(
+	rs_val_put(f.rec.root, "counters", rs_val_parse(
 		"{\"mlx5_0/1\": {\"port_xmit_discards\": 0, "
-		"\"retry_exceeded_err\": 0}}")));
+		"\"retry_exceeded_err\": 0}}"));
 	CHECK_INT(rs_run_check_gates(&f.run), 0);
 	CHECK_UINT(f.run.diag.errors, 0);
 	fix_close(&f);
@@ -366,19 +366,18 @@ TEST(gate_counters, run_gates_shown)
 	FILE *mem;
 
 	fix_open(&f, yaml, 1);
-	rec = rs_val_of(json_tokener_parse(
+	rec = rs_val_parse(
 		"{\"scenario\": {\"file\": \"gatec.yaml\"}, \"verdict\": "
 		"\"failed\", \"dry_run\": false, \"durations_ms\": {\"setup\": "
 		"0, \"steps\": 1, \"teardown\": 0, \"total\": 1}, \"objects\": "
 		"[], \"plan_steps\": [], \"steps\": [], \"counters\": "
 		"{\"mlx5_0/1\": {\"port_rcv_discards\": 3, "
-		"\"retry_exceeded_err\": 0}}}"));
+		"\"retry_exceeded_err\": 0}}}");
 	CHECK(rec);
-	rs_val_put(f.rec.root, "counters", rs_val_of(json_object_get(
-		rs_val_json(rs_val_get(rec, "counters")))));
+	rs_val_put(f.rec.root, "counters",
+		   rs_val_copy(rs_val_get(rec, "counters")));
 	CHECK_INT(rs_run_check_gates(&f.run), RS_EXIT_FAILED);
-	rs_val_put(rec, "gates", rs_val_of(json_object_get(rs_val_json(
-		rs_val_get(f.rec.root, "gates")))));
+	rs_val_put(rec, "gates", rs_val_copy(rs_val_get(f.rec.root, "gates")));
 
 	mem = open_memstream(&text, &len);
 	CHECK(mem);

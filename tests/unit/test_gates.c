@@ -92,7 +92,7 @@ TEST(gates, within)
 	CHECK_STR(rs_val_get_str(g, "figure"), "latency.min");
 	CHECK(rs_val_get_double(g, "value") == 1.5);
 	CHECK(rs_val_get_double(g, "min") == 1 && rs_val_get_double(g, "max") == 2);
-	CHECK(json_object_get_boolean(rs_val_json(rs_val_get(g, "passed"))));
+	CHECK(rs_val_bool_of(rs_val_get(g, "passed")));
 	g = rs_val_at(f.sr.gates, 1);
 	CHECK_STR(rs_val_get_str(g, "figure"), "latency.typical");
 	CHECK_UINT(rs_val_get_u64(g, "line"), 19);
@@ -116,8 +116,8 @@ TEST(gates, missed)
 	CHECK(!strncmp(f.sr.why, "gate: latency.min is 0.5 usec, below min 1 (",
 		       44));
 	CHECK(strstr(f.sr.why, ":20:28)"));
-	CHECK(!json_object_get_boolean(rs_val_json(rs_val_get(
-		rs_val_at(f.sr.gates, 1), "passed"))));
+	CHECK(!rs_val_bool_of(rs_val_get(
+		rs_val_at(f.sr.gates, 1), "passed")));
 	fix_close(&f);
 
 	fix_open(&f);
@@ -167,15 +167,15 @@ TEST(gates, samples)
 	/* 1 usec to 8: bucket 0 to 12, 13 counts, 14 edges. */
 	CHECK_UINT(rs_val_len(counts), 13);
 	CHECK_UINT(rs_val_len(edges), 14);
-	CHECK(json_object_get_double(rs_val_json(rs_val_at(edges, 0))) == 1);
-	CHECK(json_object_get_double(rs_val_json(rs_val_at(edges, 4))) == 2);
+	CHECK(rs_val_double_of(rs_val_at(edges, 0)) == 1);
+	CHECK(rs_val_double_of(rs_val_at(edges, 4)) == 2);
 	for (size_t i = 0; i < rs_val_len(counts); i++)
-		sum += json_object_get_uint64(rs_val_json(rs_val_at(counts, i)));
+		sum += rs_val_u64_of(rs_val_at(counts, i));
 	CHECK_UINT(sum, 4);
 	/* 1 and 1.1 share [1, 1.19); 2 is in [2, 2.38); 8 in the last. */
-	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 0))), 2);
-	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 4))), 1);
-	CHECK_UINT(json_object_get_uint64(rs_val_json(rs_val_at(counts, 12))), 1);
+	CHECK_UINT(rs_val_u64_of(rs_val_at(counts, 0)), 2);
+	CHECK_UINT(rs_val_u64_of(rs_val_at(counts, 4)), 1);
+	CHECK_UINT(rs_val_u64_of(rs_val_at(counts, 12)), 1);
 	fix_close(&f);
 }
 
@@ -201,14 +201,14 @@ TEST(gates, shown)
 	latency(&f, 1.5, 4.25);
 	rs_step_check_gates(&f.sr);
 	CHECK_INT(f.sr.result, RS_STEP_PASSED);
-	rec = rs_val_of(json_tokener_parse(
+	rec = rs_val_parse(
 		"{\"scenario\": {\"file\": \"gates.yaml\"}, \"verdict\": "
 		"\"passed\", \"dry_run\": false, \"durations_ms\": {\"setup\": "
 		"0, \"steps\": 1, \"teardown\": 0, \"total\": 1}, \"objects\": "
 		"[], \"plan_steps\": [{\"no\": \"1\", \"type\": \"pingpong\", "
 		"\"id\": \"lat\"}], \"steps\": [{\"no\": \"1\", \"type\": "
 		"\"pingpong\", \"id\": \"lat\", \"outcome\": \"passed\", "
-		"\"duration_ms\": 1}]}"));
+		"\"duration_ms\": 1}]}");
 	CHECK(rec);
 	step = (struct rs_val *)rs_val_at(rs_val_get(rec, "steps"), 0);
 	rs_val_put(step, "gates", f.sr.gates);
@@ -312,8 +312,8 @@ TEST(gates, each)
 	CHECK_UINT(rs_val_len(f.sr.gates), 2);
 	g = rs_val_at(f.sr.gates, 1);
 	CHECK_STR(rs_val_get_str(g, "figure"), "latency.typical");
-	CHECK(json_object_get_boolean(rs_val_json(rs_val_get(g, "each"))));
-	CHECK(!json_object_get_boolean(rs_val_json(rs_val_get(g, "passed"))));
+	CHECK(rs_val_bool_of(rs_val_get(g, "each")));
+	CHECK(!rs_val_bool_of(rs_val_get(g, "passed")));
 	CHECK(rs_val_get_double(g, "value") == 31.2);
 	CHECK(!rs_val_get(rs_val_at(f.sr.gates, 0), "each"));
 	fix_close(&f);

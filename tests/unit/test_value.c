@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* The value tree and its JSON form: what every reporter prints from. */
 #include <errno.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
 
 #include "check.h"
 #include "escape.h"
 #include "list.h"
+#include "macros.h"
 #include "record.h"
 #include "value.h"
 
@@ -157,4 +163,363 @@ TEST(value, many_reporters)
 	}
 	rs_record_free(&rec);
 	CHECK_INT(freed, 9);
+}
+
+/*
+ * The tree's JSON against json-c's, byte for byte: the record's files
+ * were json-c's (NOSLASHESCAPE, PRETTY|SPACED or PLAIN) and stay as they
+ * were.  The same random trees are built twice, once in each, and
+ * written in both forms.
+ */
+static unsigned long lcg = 12345;
+
+static unsigned rnd(unsigned n)
+{
+	lcg = lcg * 6364136223846793005ul + 1442695040888963407ul;
+	return (unsigned)(lcg >> 33) % n;
+}
+
+/* A string with any byte but NUL: escapes, UTF-8, DEL, slashes. */
+static void rnd_str(char *buf, size_t len)
+{
+	size_t n = rnd((unsigned)len - 1);
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)(1 + rnd(255));
+	buf[n] = '\0';
+}
+
+/* As rs_val_double() wrote a double into json-c before the tree was
+ * ours (json_object_new_double_s): the fewest digits, from 15 up. */
+static struct json_object *jc_double(double d)
+{
+	char buf[32];
+
+	for (int prec = isnormal(d) || d == 0 ? 15 : 6; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return json_object_new_double_s(d, buf);
+}
+
+static double rnd_double(void)
+{
+	static const double some[] = { 0, -0.0, 0.1, 704.9, 1e300, 5e-324,
+				       2.2250738585072014e-308, 1.0 / 3,
+				       123456789.125, -42 };
+
+	if (rnd(2))
+		return some[rnd(RS_N(some))];
+	return (double)rnd(1000000) / (1 + rnd(997)) - 300;
+}
+
+/* A value of depth up to @depth, in @v (ours) and *@j (json-c's). */
+static struct rs_val *rnd_val(unsigned depth, struct json_object **j)
+{
+	char s[24];
+	unsigned kind = rnd(depth ? 9 : 6);
+	struct rs_val *v;
+
+	switch (kind) {
+	case 0: {
+		uint64_t u = rnd(3) ? rnd(100000) : UINT64_MAX - rnd(10);
+
+		*j = json_object_new_uint64(u);
+		return rs_val_u64(u);
+	}
+	case 1: {
+		int64_t i = rnd(2) ? INT64_MIN + (int64_t)rnd(100000) :
+			    -(int64_t)rnd(100000);
+
+		*j = json_object_new_int64(i);
+		return rs_val_i64(i);
+	}
+	case 2: {
+		bool b = rnd(2);
+
+		*j = json_object_new_boolean(b);
+		return rs_val_bool(b);
+	}
+	case 3: {
+		double d = rnd_double();
+
+		*j = jc_double(d);
+		return rs_val_double(d);
+	}
+	case 4:
+	case 5:
+		rnd_str(s, sizeof(s));
+		*j = json_object_new_string(s);
+		return rs_val_str(s);
+	case 6:
+	case 7: {
+		unsigned n = rnd(5);
+
+		*j = json_object_new_object();
+		v = rs_val_obj();
+		for (unsigned i = 0; i < n; i++) {
+			struct json_object *cj;
+			struct rs_val *c = rnd_val(depth - 1, &cj);
+
+			/* A key again now and then: replaced in place. */
+			if (rnd(4))
+				rnd_str(s, 8);
+			json_object_object_add(*j, s, cj);
+			rs_val_put(v, s, c);
+		}
+		return v;
+	}
+	default: {
+		unsigned n = rnd(5);
+
+		*j = json_object_new_array();
+		v = rs_val_arr();
+		for (unsigned i = 0; i < n; i++) {
+			struct json_object *cj;
+
+			rs_val_push(v, rnd_val(depth - 1, &cj));
+			json_object_array_add(*j, cj);
+		}
+		return v;
+	}
+	}
+}
+
+TEST(value, json_as_json_c)
+{
+	static const int flags[2] = {
+		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PLAIN,
+		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY |
+		JSON_C_TO_STRING_SPACED,
+	};
+	unsigned empties = 0;
+
+	for (unsigned t = 0; t < 2000; t++) {
+		struct json_object *j;
+		struct rs_val *v = rnd_val(1 + t % 5, &j);
+
+		CHECK_INT(rs_val_check(v), 0);
+		for (int p = 0; p < 2; p++) {
+			const char *want = json_object_to_json_string_ext(
+				j, flags[p]);
+			char *got, *mem;
+			int r;
+
+			got = to_json(v, p, &r);
+			CHECK_INT(r, 0);
+			/* (rs_val_write_json() ends the line.) */
+			got[strlen(got) - 1] = '\0';
+			CHECK_STR(got, want);
+			mem = rs_val_json_string(v, p);
+			CHECK_STR(mem, want);
+			empties += strstr(want, "{\n") && strstr(want, "[\n");
+			free(got);
+			free(mem);
+		}
+		rs_val_free(v);
+		json_object_put(j);
+	}
+	/* The trees did have empty containers and nesting. */
+	CHECK(empties > 10);
+}
+
+/* A file read with json-c is written again as it was: doubles keep
+ * their digits ("1.50" is not 1.5), integers their sign. */
+TEST(value, json_read_back)
+{
+	static const char text[] =
+		"{\"a\":1.50,\"b\":-3,\"c\":18446744073709551615,"
+		"\"d\":[true,false,null,\"x\\/y\\u0001\"],\"e\":{},\"f\":[],"
+		"\"g\":1e3}";
+	struct rs_val *v = rs_val_parse(text), *c;
+	char *s;
+	int r;
+
+	CHECK(v);
+	s = to_json(v, false, &r);
+	CHECK_INT(r, 0);
+	CHECK_STR(s, "{\"a\":1.50,\"b\":-3,\"c\":18446744073709551615,"
+		  "\"d\":[true,false,null,\"x/y\\u0001\"],\"e\":{},\"f\":[],"
+		  "\"g\":1e3}\n");
+	free(s);
+	CHECK_INT(rs_val_type_of(rs_val_get(v, "b")), RS_VAL_INT);
+	CHECK_INT(rs_val_get_i64(v, "b"), -3);
+	CHECK_UINT(rs_val_get_u64(v, "c"), UINT64_MAX);
+	CHECK(rs_val_get_double(v, "a") == 1.5);
+	/* A copy is equal, and a tree of its own. */
+	c = rs_val_copy(v);
+	CHECK(rs_val_equal(v, c));
+	rs_val_free(v);
+	s = to_json(c, false, &r);
+	CHECK(strstr(s, "\"a\":1.50,"));
+	free(s);
+	rs_val_free(c);
+	CHECK_PTR(rs_val_parse("{not json"), NULL);
+}
+
+/* An object's members in order (a key added again keeps its place);
+ * an array's items by index in O(1), however many; trees made on their
+ * own and added whole, and shared with rs_val_ref(). */
+TEST(value, tree)
+{
+	struct rs_val *root = rs_val_obj(), *arr, *e, *shared;
+	const char *keys[3];
+	unsigned n = 0;
+	char buf[32];
+
+	rs_val_put_u64(root, "a", 1);
+	rs_val_put_str(root, "b", "two");
+	rs_val_put_u64(root, "a", 3);
+	rs_val_put_str(root, "description", "first");
+	rs_val_move_first(root, "description");
+	rs_val_foreach(root, m)
+		keys[n++ < 3 ? n - 1 : 2] = rs_val_key(m);
+	CHECK_INT(n, 3);
+	CHECK_STR(keys[0], "description");
+	CHECK_STR(keys[1], "a");
+	CHECK_STR(keys[2], "b");
+	CHECK_UINT(rs_val_get_u64(root, "a"), 3);
+	CHECK_INT(rs_val_len(root), 3);
+	CHECK_STR(rs_val_text_of(rs_val_get(root, "a"), buf, sizeof(buf)),
+		  "3");
+	CHECK_STR(rs_val_text_of(rs_val_get(root, "b"), buf, sizeof(buf)),
+		  "two");
+
+	arr = rs_val_put_arr(root, "many");
+	for (unsigned i = 0; i < 100000; i++) {
+		e = rs_val_obj();
+		rs_val_put_u64(e, "no", i);
+		/* Added, then grown: it allocates from its own arena. */
+		CHECK_PTR(rs_val_push(arr, e), e);
+		rs_val_put_str(e, "outcome", "created");
+	}
+	CHECK_INT(rs_val_len(arr), 100000);
+	CHECK_UINT(rs_val_get_u64(rs_val_at(arr, 76543), "no"), 76543);
+	CHECK_STR(rs_val_get_str(rs_val_at(arr, 99999), "outcome"),
+		  "created");
+	CHECK_PTR(rs_val_at(arr, 100000), NULL);
+	CHECK_INT(rs_val_check(root), 0);
+
+	/* Held twice: freed twice; added somewhere, a copy goes in. */
+	shared = rs_val_ref(root);
+	CHECK_PTR(shared, root);
+	e = rs_val_arr();
+	CHECK(rs_val_push(e, rs_val_ref(root)) != root);
+	CHECK(rs_val_equal(rs_val_at(e, 0), root));
+	rs_val_free(e);
+	rs_val_free(shared);
+	CHECK_UINT(rs_val_get_u64(root, "a"), 3);
+	rs_val_free(root);
+}
+
+/* A call's "fields", kept as its "args" text: written and read as the
+ * object of its pairs (numbers typed, a key again in its first place
+ * with its last value, a pair without '=' skipped), copied with the
+ * entry into the record, and made members when something reads them. */
+TEST(value, pairs)
+{
+	static const char args[] = "qp=a[0] psn=0 timeout=-14 key=0x1a "
+				   "odd psn=7 id=007 flags=a|b c";
+	static const uint16_t at[] = { 0, 8, 14, 26, 35, 39, 45, 52 };
+	static const char want[] = "{\"qp\":\"a[0]\",\"psn\":7,"
+		"\"timeout\":-14,\"key\":\"0x1a\",\"id\":\"007\","
+		"\"flags\":\"a|b c\"}\n";
+	struct rs_record rec;
+	struct rs_val *e = rs_val_obj(), *kept;
+	const struct rs_val *f;
+	char *s;
+	int r;
+
+	rs_val_put_str(e, "args", args);
+	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), at, RS_N(at));
+	rs_val_put_pairs(e, "none", rs_val_get(e, "args"), at, 0);
+	s = to_json(rs_val_get(e, "fields"), false, &r);
+	CHECK_INT(r, 0);
+	CHECK_STR(s, want);
+	free(s);
+	s = to_json(rs_val_get(e, "none"), true, &r);
+	CHECK_STR(s, "{\n}\n");
+	free(s);
+
+	/* Into the record: a compact copy that still reads the same. */
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	kept = rs_record_add(&rec, RS_REC_CALL, rec.calls, e);
+	CHECK(kept);
+	s = to_json(rs_val_get(kept, "fields"), false, &r);
+	CHECK_STR(s, want);
+	free(s);
+
+	/* Read: members of their own from then on, written the same. */
+	f = rs_val_get(kept, "fields");
+	CHECK_INT(rs_val_type_of(f), RS_VAL_OBJ);
+	CHECK_INT(rs_val_len(f), 6);
+	CHECK_UINT(rs_val_get_u64(f, "psn"), 7);
+	CHECK_INT(rs_val_get_i64(f, "timeout"), -14);
+	CHECK_STR(rs_val_get_str(f, "flags"), "a|b c");
+	CHECK_PTR(rs_val_get(f, "odd"), NULL);
+	s = to_json(f, false, &r);
+	CHECK_STR(s, want);
+	free(s);
+	rs_record_free(&rec);
+}
+
+/* Steps of a parallel add to the record from threads of their own: an
+ * entry each (copied in under the record's lock), and members of
+ * containers of their own in it (a tree added whole allocates under
+ * the record's arena lock from then on). */
+struct adder {
+	struct rs_record *rec;
+	struct rs_val *mine;
+};
+
+static void *add_many(void *arg)
+{
+	struct adder *a = arg;
+
+	for (unsigned i = 0; i < 20000; i++) {
+		struct rs_val *e = rs_val_obj();
+
+		rs_val_put_u64(e, "no", i);
+		rs_val_put_str(e, "name", "ibv_modify_qp");
+		rs_val_put_u64(a->mine, "last", i);
+		rs_val_push_str(rs_val_get_mut(a->mine, "list"), "x");
+		rs_record_add(a->rec, RS_REC_CALL, a->rec->calls, e);
+	}
+	return NULL;
+}
+
+TEST(value, threads)
+{
+	struct rs_val *tree = rs_val_obj();
+	struct rs_record rec;
+	struct adder a[4];
+	pthread_t t[4];
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	/* Four containers of one tree, one arena: added whole. */
+	for (unsigned i = 0; i < 4; i++) {
+		char key[8];
+
+		snprintf(key, sizeof(key), "t%u", i);
+		a[i] = (struct adder){ &rec, rs_val_put_obj(tree, key) };
+		rs_val_put_arr(a[i].mine, "list");
+		CHECK(a[i].mine);
+	}
+	CHECK_PTR(rs_val_put(rec.root, "threads", tree), tree);
+	for (unsigned i = 0; i < 4; i++)
+		CHECK_INT(pthread_create(&t[i], NULL, add_many, &a[i]), 0);
+	for (unsigned i = 0; i < 4; i++)
+		CHECK_INT(pthread_join(t[i], NULL), 0);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	CHECK_INT(rs_val_len(rec.calls), 80000);
+	for (unsigned i = 0; i < 4; i++) {
+		const struct rs_val *l = rs_val_get(a[i].mine, "list");
+
+		CHECK_UINT(rs_val_get_u64(a[i].mine, "last"), 19999);
+		CHECK_INT(rs_val_len(l), 20000);
+		for (unsigned j = 0; j < 20000; j++)
+			CHECK_STR(rs_val_str_of(rs_val_at(l, j)), "x");
+	}
+	rs_record_free(&rec);
 }
