@@ -70,24 +70,42 @@ char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n)
 	return d;
 }
 
-/* The old array stays in the arena: doubling, the waste is at most
- * what the array holds at the end. */
-static int node_push(struct rs_doc *doc, struct rs_node *parent,
-		     struct rs_node *child)
-{
-	if (parent->n == parent->cap) {
-		size_t cap = parent->cap ? parent->cap * 2 : 4;
-		struct rs_node **items = rs_doc_alloc(doc, cap * sizeof(*items));
+/*
+ * The items of the collections being read, on one stack: a collection's
+ * own are the top of it from where it started, and at its end they are
+ * copied to the arena at their final count.  Grown in the arena by
+ * doubling, each node's array held up to four times its items (4, 8,
+ * 16 pointers for a mapping of 10).
+ */
+struct pending {
+	struct rs_node **items;
+	unsigned n, cap;
+};
 
-		if (!items)
+static int pending_push(struct pending *p, struct rs_node *n)
+{
+	struct rs_node **items = rs_grow(p->items, p->n, &p->cap,
+					 sizeof(*items));
+
+	if (!items)
+		return -ENOMEM;
+	p->items = items;
+	p->items[p->n++] = n;
+	return 0;
+}
+
+/* Collection @c, whose items start at @base, is complete. */
+static int pending_close(struct rs_doc *doc, struct pending *p,
+			 struct rs_node *c, unsigned base)
+{
+	c->n = p->n - base;
+	if (c->n) {
+		c->items = rs_doc_alloc(doc, c->n * sizeof(*c->items));
+		if (!c->items)
 			return -ENOMEM;
-		if (parent->n)
-			memcpy(items, parent->items,
-			       parent->n * sizeof(*items));
-		parent->items = items;
-		parent->cap = cap;
+		memcpy(c->items, p->items + base, c->n * sizeof(*c->items));
 	}
-	parent->items[parent->n++] = child;
+	p->n = base;
 	return 0;
 }
 
@@ -130,6 +148,8 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		 size_t len, struct rs_diag *d)
 {
 	struct rs_node *stack[MAX_DEPTH + 1];
+	unsigned base[MAX_DEPTH + 1];
+	struct pending pend = { 0 };
 	int depth = 0, r = 0;
 	unsigned nodes = 0;
 	yaml_parser_t p;
@@ -145,6 +165,8 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 
 	while (!done) {
 		struct rs_node *n = NULL, *top = depth ? stack[depth - 1] : NULL;
+		/* How many items @top has so far. */
+		unsigned top_n = depth ? pend.n - base[depth - 1] : 0;
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&p, &ev)) {
@@ -177,8 +199,9 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 			r = -EINVAL;
 			break;
 		}
-		/* About 100 bytes a node: 128 MiB of "0," would be 6.9 GB
-		 * of tree.  A million objects take half the bound. */
+		/* About 70 bytes a node with its text and its place in
+		 * its parent's items: 128 MiB of "0," would be 4.7 GB of
+		 * tree.  A million objects take half the bound. */
 		if ((ev.type == YAML_SCALAR_EVENT ||
 		     ev.type == YAML_SEQUENCE_START_EVENT ||
 		     ev.type == YAML_MAPPING_START_EVENT) &&
@@ -258,6 +281,8 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		case YAML_MAPPING_END_EVENT:
 			top->end = ev.end_mark.index;
 			depth--;
+			if (pending_close(doc, &pend, top, base[depth]) < 0)
+				r = -ENOMEM;
 			break;
 		default:
 			break;
@@ -266,7 +291,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		if (r < 0 || !n)
 			goto next;
 
-		if (top && top->type == RS_NODE_MAP && top->n % 2 == 0 &&
+		if (top && top->type == RS_NODE_MAP && top_n % 2 == 0 &&
 		    n->type != RS_NODE_SCALAR) {
 			/* Keys must be scalars: the schema never has others. */
 			rs_diag_error(d, &n->loc, "a mapping key must be a "
@@ -276,19 +301,22 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		}
 		if (!top) {
 			doc->root = n;
-		} else if (node_push(doc, top, n) < 0) {
+		} else if (pending_push(&pend, n) < 0) {
 			r = -ENOMEM;
 			goto next;
-		} else if (top->type == RS_NODE_MAP && top->n % 2 == 0) {
-			n->key = top->items[top->n - 2];
+		} else if (top->type == RS_NODE_MAP && top_n % 2 == 1) {
+			n->key = pend.items[pend.n - 2];
 		}
-		if (n->type != RS_NODE_SCALAR)
+		if (n->type != RS_NODE_SCALAR) {
+			base[depth] = pend.n;
 			stack[depth++] = n;
+		}
 next:
 		if (r < 0)
 			break;
 	}
 	yaml_parser_delete(&p);
+	rs_free(pend.items);
 	if (r < 0) {
 		rs_doc_arena_free(doc);
 		doc->root = NULL;
