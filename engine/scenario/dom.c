@@ -109,6 +109,37 @@ static int pending_close(struct rs_doc *doc, struct pending *p,
 	return 0;
 }
 
+/*
+ * Short scalars that repeat (every key, and values such as "rc" or
+ * "4096") are one copy in the arena: a direct-mapped cache of the ones
+ * seen first, by hash, never evicted, so unique ids arriving later cost
+ * one comparison and change nothing.  Nothing writes into a node's
+ * text (a ${} substitution points the node at a new one), so nodes may
+ * share it.
+ */
+#define INTERN_SLOTS 4096u
+#define INTERN_LEN 24u
+
+static char *intern(struct rs_doc *doc, char **cache, const char *v,
+		    size_t len)
+{
+	uint32_t h = 2166136261u;
+	char **slot;
+
+	/* A text with a \0 is cut there by its copy: not comparable. */
+	if (len > INTERN_LEN || memchr(v, '\0', len))
+		return rs_doc_strndup(doc, v, len);
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)v[i]) * 16777619u;
+	slot = &cache[h & (INTERN_SLOTS - 1)];
+	if (*slot && !strncmp(*slot, v, len) && !(*slot)[len])
+		return *slot;
+	if (*slot)
+		return rs_doc_strndup(doc, v, len);
+	*slot = rs_doc_strndup(doc, v, len);
+	return *slot;
+}
+
 static struct rs_node *node_new(struct rs_doc *doc, enum rs_node_type type,
 				const char *file, const yaml_mark_t *m)
 {
@@ -150,6 +181,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 	struct rs_node *stack[MAX_DEPTH + 1];
 	unsigned base[MAX_DEPTH + 1];
 	struct pending pend = { 0 };
+	char **cache = rs_calloc(INTERN_SLOTS, sizeof(*cache));
 	int depth = 0, r = 0;
 	unsigned nodes = 0;
 	yaml_parser_t p;
@@ -159,8 +191,10 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 	doc->file = file;
 	doc->text = text;
 	doc->len = len;
-	if (!yaml_parser_initialize(&p))
+	if (!cache || !yaml_parser_initialize(&p)) {
+		rs_free(cache);
 		return -ENOMEM;
+	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 
 	while (!done) {
@@ -245,7 +279,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		}
 		case YAML_SCALAR_EVENT:
 			n = node_new(doc, RS_NODE_SCALAR, file, &ev.start_mark);
-			if (!n || !(n->value = rs_doc_strndup(doc,
+			if (!n || !(n->value = intern(doc, cache,
 					(char *)ev.data.scalar.value,
 					ev.data.scalar.length))) {
 				n = NULL;
@@ -317,6 +351,7 @@ next:
 	}
 	yaml_parser_delete(&p);
 	rs_free(pend.items);
+	rs_free(cache);
 	if (r < 0) {
 		rs_doc_arena_free(doc);
 		doc->root = NULL;

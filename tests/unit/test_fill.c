@@ -240,3 +240,29 @@ TEST(fill, refused_is_libcyamls)
 		rs_doc_free(&doc);
 	}
 }
+
+/* The DOM keeps one copy of a short text that repeats (dom.c's intern()):
+ * what fill.c hands on as strings is shared, and still right. */
+TEST(fill, dom_shares_texts)
+{
+	static const char yaml[] = "a: {x: rc, y: \"n\\0l\"}\n"
+				   "b: {x: rc, y: n}\n";
+	struct rs_node *a, *b;
+	struct rs_doc doc;
+	struct rs_diag d;
+
+	rs_diag_init(&d, stderr);
+	CHECK_INT(rs_doc_parse(&doc, "t.yaml", rs_strdup(yaml), strlen(yaml),
+			       &d), 0);
+	a = rs_node_get(doc.root, "a");
+	b = rs_node_get(doc.root, "b");
+	CHECK(a && b);
+	CHECK_PTR(a->items[0]->value, b->items[0]->value); /* the key x */
+	CHECK_PTR(rs_node_get(a, "x")->value, rs_node_get(b, "x")->value);
+	CHECK_STR(rs_node_get(b, "x")->value, "rc");
+	/* A text cut at its \0 is not another's "n". */
+	CHECK(rs_node_get(a, "y")->nul);
+	CHECK_STR(rs_node_get(a, "y")->value, "n");
+	CHECK(rs_node_get(a, "y")->value != rs_node_get(b, "y")->value);
+	rs_doc_free(&doc);
+}
