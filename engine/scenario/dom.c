@@ -120,11 +120,16 @@ static int pending_close(struct rs_doc *doc, struct pending *p,
 #define INTERN_SLOTS 4096u
 #define INTERN_LEN 24u
 
-static char *intern(struct rs_doc *doc, char **cache, const char *v,
-		    size_t len)
+struct interned {
+	char *text;
+	size_t len;
+};
+
+static char *intern(struct rs_doc *doc, struct interned *cache,
+		    const char *v, size_t len)
 {
 	uint32_t h = 2166136261u;
-	char **slot;
+	struct interned *slot;
 
 	/* A text with a \0 is cut there by its copy: not comparable. */
 	if (len > INTERN_LEN || memchr(v, '\0', len))
@@ -132,12 +137,13 @@ static char *intern(struct rs_doc *doc, char **cache, const char *v,
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)v[i]) * 16777619u;
 	slot = &cache[h & (INTERN_SLOTS - 1)];
-	if (*slot && !strncmp(*slot, v, len) && !(*slot)[len])
-		return *slot;
-	if (*slot)
+	if (slot->text && slot->len == len && !memcmp(slot->text, v, len))
+		return slot->text;
+	if (slot->text)
 		return rs_doc_strndup(doc, v, len);
-	*slot = rs_doc_strndup(doc, v, len);
-	return *slot;
+	slot->text = rs_doc_strndup(doc, v, len);
+	slot->len = len;
+	return slot->text;
 }
 
 static struct rs_node *node_new(struct rs_doc *doc, enum rs_node_type type,
@@ -181,7 +187,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 	struct rs_node *stack[MAX_DEPTH + 1];
 	unsigned base[MAX_DEPTH + 1];
 	struct pending pend = { 0 };
-	char **cache = rs_calloc(INTERN_SLOTS, sizeof(*cache));
+	struct interned *cache = rs_calloc(INTERN_SLOTS, sizeof(*cache));
 	int depth = 0, r = 0;
 	unsigned nodes = 0;
 	yaml_parser_t p;

@@ -243,14 +243,18 @@ static int mapping(struct rs_doc *doc, const struct rs_node *n,
 	while (fields[count].key)
 		if (++count > FIELDS_MAX)
 			return NOT_MINE;
-	for (size_t i = 0; i + 1 < n->n; i += 2) {
+	for (size_t i = 0, at = 0; i + 1 < n->n; i += 2) {
 		const char *key = n->items[i]->value;
-		unsigned f;
+		unsigned f = at, tries;
 
-		for (f = 0; f < count && strcmp(fields[f].key, key); f++)
-			;
-		if (f == count)
+		/* Files mostly give a kind's fields in the table's order:
+		 * look from the one after the last found, round. */
+		for (tries = 0; tries < count && strcmp(fields[f].key, key);
+		     tries++)
+			f = f + 1 < count ? f + 1 : 0;
+		if (tries == count)
 			return NOT_MINE; /* "Unexpected key" */
+		at = f + 1 < count ? f + 1 : 0;
 		if (fields[f].value.type != CYAML_IGNORE &&
 		    (seen[f / 64] >> (f % 64) & 1))
 			return NOT_MINE;
