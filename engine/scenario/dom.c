@@ -70,25 +70,80 @@ char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n)
 	return d;
 }
 
-/* The old array stays in the arena: doubling, the waste is at most
- * what the array holds at the end. */
-static int node_push(struct rs_doc *doc, struct rs_node *parent,
-		     struct rs_node *child)
-{
-	if (parent->n == parent->cap) {
-		size_t cap = parent->cap ? parent->cap * 2 : 4;
-		struct rs_node **items = rs_doc_alloc(doc, cap * sizeof(*items));
+/*
+ * The items of the collections being read, on one stack: a collection's
+ * own are the top of it from where it started, and at its end they are
+ * copied to the arena at their final count.  Grown in the arena by
+ * doubling, each node's array held up to four times its items (4, 8,
+ * 16 pointers for a mapping of 10).
+ */
+struct pending {
+	struct rs_node **items;
+	unsigned n, cap;
+};
 
-		if (!items)
-			return -ENOMEM;
-		if (parent->n)
-			memcpy(items, parent->items,
-			       parent->n * sizeof(*items));
-		parent->items = items;
-		parent->cap = cap;
-	}
-	parent->items[parent->n++] = child;
+static int pending_push(struct pending *p, struct rs_node *n)
+{
+	struct rs_node **items = rs_grow(p->items, p->n, &p->cap,
+					 sizeof(*items));
+
+	if (!items)
+		return -ENOMEM;
+	p->items = items;
+	p->items[p->n++] = n;
 	return 0;
+}
+
+/* Collection @c, whose items start at @base, is complete. */
+static int pending_close(struct rs_doc *doc, struct pending *p,
+			 struct rs_node *c, unsigned base)
+{
+	c->n = p->n - base;
+	if (c->n) {
+		c->items = rs_doc_alloc(doc, c->n * sizeof(*c->items));
+		if (!c->items)
+			return -ENOMEM;
+		memcpy(c->items, p->items + base, c->n * sizeof(*c->items));
+	}
+	p->n = base;
+	return 0;
+}
+
+/*
+ * Short scalars that repeat (every key, and values such as "rc" or
+ * "4096") are one copy in the arena: a direct-mapped cache of the ones
+ * seen first, by hash, never evicted, so unique ids arriving later cost
+ * one comparison and change nothing.  Nothing writes into a node's
+ * text (a ${} substitution points the node at a new one), so nodes may
+ * share it.
+ */
+#define INTERN_SLOTS 4096u
+#define INTERN_LEN 24u
+
+struct interned {
+	char *text;
+	size_t len;
+};
+
+static char *intern(struct rs_doc *doc, struct interned *cache,
+		    const char *v, size_t len)
+{
+	uint32_t h = 2166136261u;
+	struct interned *slot;
+
+	/* A text with a \0 is cut there by its copy: not comparable. */
+	if (len > INTERN_LEN || memchr(v, '\0', len))
+		return rs_doc_strndup(doc, v, len);
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)v[i]) * 16777619u;
+	slot = &cache[h & (INTERN_SLOTS - 1)];
+	if (slot->text && slot->len == len && !memcmp(slot->text, v, len))
+		return slot->text;
+	if (slot->text)
+		return rs_doc_strndup(doc, v, len);
+	slot->text = rs_doc_strndup(doc, v, len);
+	slot->len = len;
+	return slot->text;
 }
 
 static struct rs_node *node_new(struct rs_doc *doc, enum rs_node_type type,
@@ -130,6 +185,9 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		 size_t len, struct rs_diag *d)
 {
 	struct rs_node *stack[MAX_DEPTH + 1];
+	unsigned base[MAX_DEPTH + 1];
+	struct pending pend = { 0 };
+	struct interned *cache = rs_calloc(INTERN_SLOTS, sizeof(*cache));
 	int depth = 0, r = 0;
 	unsigned nodes = 0;
 	yaml_parser_t p;
@@ -139,12 +197,16 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 	doc->file = file;
 	doc->text = text;
 	doc->len = len;
-	if (!yaml_parser_initialize(&p))
+	if (!cache || !yaml_parser_initialize(&p)) {
+		rs_free(cache);
 		return -ENOMEM;
+	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 
 	while (!done) {
 		struct rs_node *n = NULL, *top = depth ? stack[depth - 1] : NULL;
+		/* How many items @top has so far. */
+		unsigned top_n = depth ? pend.n - base[depth - 1] : 0;
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&p, &ev)) {
@@ -177,8 +239,9 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 			r = -EINVAL;
 			break;
 		}
-		/* About 100 bytes a node: 128 MiB of "0," would be 6.9 GB
-		 * of tree.  A million objects take half the bound. */
+		/* About 70 bytes a node with its text and its place in
+		 * its parent's items: 128 MiB of "0," would be 4.7 GB of
+		 * tree.  A million objects take half the bound. */
 		if ((ev.type == YAML_SCALAR_EVENT ||
 		     ev.type == YAML_SEQUENCE_START_EVENT ||
 		     ev.type == YAML_MAPPING_START_EVENT) &&
@@ -222,7 +285,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		}
 		case YAML_SCALAR_EVENT:
 			n = node_new(doc, RS_NODE_SCALAR, file, &ev.start_mark);
-			if (!n || !(n->value = rs_doc_strndup(doc,
+			if (!n || !(n->value = intern(doc, cache,
 					(char *)ev.data.scalar.value,
 					ev.data.scalar.length))) {
 				n = NULL;
@@ -258,6 +321,8 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		case YAML_MAPPING_END_EVENT:
 			top->end = ev.end_mark.index;
 			depth--;
+			if (pending_close(doc, &pend, top, base[depth]) < 0)
+				r = -ENOMEM;
 			break;
 		default:
 			break;
@@ -266,7 +331,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		if (r < 0 || !n)
 			goto next;
 
-		if (top && top->type == RS_NODE_MAP && top->n % 2 == 0 &&
+		if (top && top->type == RS_NODE_MAP && top_n % 2 == 0 &&
 		    n->type != RS_NODE_SCALAR) {
 			/* Keys must be scalars: the schema never has others. */
 			rs_diag_error(d, &n->loc, "a mapping key must be a "
@@ -276,19 +341,23 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		}
 		if (!top) {
 			doc->root = n;
-		} else if (node_push(doc, top, n) < 0) {
+		} else if (pending_push(&pend, n) < 0) {
 			r = -ENOMEM;
 			goto next;
-		} else if (top->type == RS_NODE_MAP && top->n % 2 == 0) {
-			n->key = top->items[top->n - 2];
+		} else if (top->type == RS_NODE_MAP && top_n % 2 == 1) {
+			n->key = pend.items[pend.n - 2];
 		}
-		if (n->type != RS_NODE_SCALAR)
+		if (n->type != RS_NODE_SCALAR) {
+			base[depth] = pend.n;
 			stack[depth++] = n;
+		}
 next:
 		if (r < 0)
 			break;
 	}
 	yaml_parser_delete(&p);
+	rs_free(pend.items);
+	rs_free(cache);
 	if (r < 0) {
 		rs_doc_arena_free(doc);
 		doc->root = NULL;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 
@@ -16,15 +17,18 @@
 enum rs_node_type { RS_NODE_SCALAR, RS_NODE_SEQ, RS_NODE_MAP };
 
 struct rs_node {
-	enum rs_node_type type;
-	bool plain;            /* an unquoted scalar */
-	bool nul;              /* its text held a \0: value is cut there */
 	struct rs_loc loc;
-	size_t start, end;     /* byte range in the file */
 	char *value;           /* scalar text (after ${} substitution) */
 	struct rs_node *key;   /* for a mapping value: its key node */
-	struct rs_node **items;
-	size_t n, cap;
+	struct rs_node **items; /* exactly n of them */
+	/* Byte range in the file, and the item count: 32 bits hold a
+	 * RS_DOC_MAX file and its RS_DOC_NODES_MAX nodes.  56 bytes a
+	 * node, not 80: 10.5 million of them for a million objects. */
+	uint32_t start, end;
+	uint32_t n;
+	uint8_t type;          /* enum rs_node_type */
+	bool plain;            /* an unquoted scalar */
+	bool nul;              /* its text held a \0: value is cut there */
 };
 
 struct rs_doc_chunk;
@@ -44,7 +48,7 @@ struct rs_diag;
  * (bench/gen_scenario.sh 1000000 is 68 MiB). */
 #define RS_DOC_MAX (128u * 1024u * 1024u)
 /* The most nodes (scalars, mappings, sequences) its tree may hold:
- * gen_scenario.sh 1000000 makes 10.5 million, about 100 bytes each. */
+ * gen_scenario.sh 1000000 makes 10.5 million, about 60 bytes each. */
 #define RS_DOC_NODES_MAX 20000000u
 
 /* Read and parse @path ("-" is stdin).  Errors go to @d; returns 0 or

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "fill.h"
 #include "gate.h"
 #include "idmap.h"
 #include "load_error.h"
@@ -803,9 +804,18 @@ static int load(const char *path, const struct rs_doc *again,
 	if (r < 0)
 		goto fail;
 
-	ce = cyaml_load_data((const uint8_t *)(s->text ? s->text : s->doc.text),
-			     s->text ? s->text_len : s->doc.len, &cfg,
-			     rs_registry_schema(), (void **)&s->top, NULL);
+	/* One parse: the structs from the DOM.  What it does not take,
+	 * libcyaml loads from the text, and says why it is wrong. */
+	r = rs_fill(&s->doc, s->doc.root, rs_registry_schema(),
+		    (void **)&s->top);
+	if (r == -ENOMEM)
+		goto fail;
+	s->top_in_doc = !r;
+	ce = r ? cyaml_load_data((const uint8_t *)(s->text ? s->text :
+						   s->doc.text),
+				 s->text ? s->text_len : s->doc.len, &cfg,
+				 rs_registry_schema(), (void **)&s->top, NULL) :
+		 CYAML_OK;
 	if (ce == CYAML_ERR_OOM) {
 		r = -ENOMEM;
 		goto fail;
@@ -877,7 +887,8 @@ void rs_scenario_free(struct rs_scenario *s)
 		s->top->nodes = s->nodes_decl;
 		s->top->nodes_count = s->n_nodes_decl;
 	}
-	if (s->top)
+	/* What rs_fill() made is in the DOM's arena, freed with it. */
+	if (s->top && !s->top_in_doc)
 		cyaml_free(&cfg, rs_registry_schema(), s->top, 0);
 	for (unsigned i = 0; i < s->n_objs; i++)
 		rs_free(s->objs[i].edges);

@@ -102,6 +102,7 @@ struct rs_scenario {
 	struct rs_text_edit *edits;
 	size_t n_edits;
 	struct rs_top *top;
+	bool top_in_doc;         /* filled from the DOM (fill.h), not libcyaml */
 	struct rs_param *params;
 	unsigned n_params;
 	/* ${CTX.GROUP.FIELD}: each fact once; NULL facts: assumed. */

@@ -146,7 +146,7 @@ int rs_expect_check_refs(struct rs_scenario *s, struct rs_diag *d);
 /* The most elements one entry may make. */
 #define RS_COUNT_MAX 100000u
 /* The most objects and steps a scenario may hold, counts expanded: a
- * million is what bench/validate_scale.sh measures (1.9 GB to
+ * million is what bench/validate_scale.sh measures (1.4 GB to
  * validate); past it a file only exhausts the host. */
 #define RS_OBJECTS_MAX 1000000u
 /* The most objects one list may name once counted entries in it are

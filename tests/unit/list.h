@@ -52,6 +52,9 @@
 	X(flow_mask, prepare_errors)                                      \
 	X(flow_mask, loaded)                                              \
 	X(flow_mask, parse)                                               \
+	X(fill, same_as_libcyaml)                                         \
+	X(fill, refused_is_libcyamls)                                     \
+	X(fill, dom_shares_texts)                                         \
 	X(flow_attr, eth_ipv4_udp)                                        \
 	X(flow_attr, vxlan_inner_tcp)                                     \
 	X(flow_attr, other_headers)                                       \

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/* rs_fill(): the structs libcyaml fills, filled from the DOM with the same
+ * schema; whatever libcyaml refuses is left to it (-EAGAIN). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cyaml/cyaml.h>
+
+#include "alloc.h"
+#include "check.h"
+#include "diag.h"
+#include "dom.h"
+#include "fill.h"
+#include "list.h"
+
+struct t_inner {
+	uint16_t a;
+	char *s;
+};
+
+struct t_top {
+	int8_t i8;
+	int64_t i64;
+	uint8_t u8;
+	uint32_t u32;
+	uint64_t u64;
+	uint64_t *uptr;
+	int e;
+	int lax;
+	uint32_t flags;
+	uint16_t numflags;
+	bool b;
+	float f;
+	double *d;
+	char *str;
+	char fixed[8];
+	char **list;
+	unsigned list_count;
+	struct t_inner *inner;
+	struct t_inner *many;
+	uint8_t many_count;
+	struct t_inner plain;
+	unsigned req;
+};
+
+static const cyaml_strval_t names[] = {
+	{ "zero", 0 }, { "one", 1 }, { "big", 70000 },
+};
+
+static const cyaml_strval_t bits[] = {
+	{ "x", 1 }, { "y", 2 }, { "z", 0x80 },
+};
+
+static const cyaml_schema_value_t str_entry = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, 5),
+};
+
+static const cyaml_schema_field_t inner_fields[] = {
+	CYAML_FIELD_UINT("a", CYAML_FLAG_OPTIONAL, struct t_inner, a),
+	CYAML_FIELD_STRING_PTR("s", CYAML_FLAG_POINTER, struct t_inner, s, 0,
+			       CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t inner_value = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct t_inner, inner_fields),
+};
+
+static const cyaml_schema_field_t top_fields[] = {
+	CYAML_FIELD_INT("i8", CYAML_FLAG_OPTIONAL, struct t_top, i8),
+	CYAML_FIELD_INT("i64", CYAML_FLAG_OPTIONAL, struct t_top, i64),
+	CYAML_FIELD_UINT("u8", CYAML_FLAG_OPTIONAL, struct t_top, u8),
+	CYAML_FIELD_UINT("u32", CYAML_FLAG_OPTIONAL, struct t_top, u32),
+	CYAML_FIELD_UINT("u64", CYAML_FLAG_OPTIONAL, struct t_top, u64),
+	CYAML_FIELD_UINT_PTR("uptr", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct t_top, uptr),
+	CYAML_FIELD_ENUM("e", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT,
+			 struct t_top, e, names, CYAML_ARRAY_LEN(names)),
+	CYAML_FIELD_ENUM("lax", CYAML_FLAG_OPTIONAL, struct t_top, lax,
+			 names, CYAML_ARRAY_LEN(names)),
+	CYAML_FIELD_FLAGS("flags", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT,
+			  struct t_top, flags, bits, CYAML_ARRAY_LEN(bits)),
+	CYAML_FIELD_FLAGS("numflags", CYAML_FLAG_OPTIONAL, struct t_top,
+			  numflags, bits, CYAML_ARRAY_LEN(bits)),
+	CYAML_FIELD_BOOL("b", CYAML_FLAG_OPTIONAL, struct t_top, b),
+	CYAML_FIELD_FLOAT("f", CYAML_FLAG_OPTIONAL, struct t_top, f),
+	CYAML_FIELD_FLOAT_PTR("d", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			      struct t_top, d),
+	CYAML_FIELD_STRING_PTR("str", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			       struct t_top, str, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING("fixed", CYAML_FLAG_OPTIONAL, struct t_top, fixed,
+			   0),
+	CYAML_FIELD_SEQUENCE("list", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct t_top, list, &str_entry, 0, 3),
+	CYAML_FIELD_MAPPING_PTR("inner", CYAML_FLAG_POINTER |
+				CYAML_FLAG_OPTIONAL, struct t_top, inner,
+				inner_fields),
+	CYAML_FIELD_SEQUENCE("many", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL,
+			     struct t_top, many, &inner_value, 1,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_MAPPING("plain", CYAML_FLAG_OPTIONAL, struct t_top, plain,
+			    inner_fields),
+	CYAML_FIELD_IGNORE("skip", CYAML_FLAG_OPTIONAL),
+	CYAML_FIELD_UINT("req", CYAML_FLAG_DEFAULT, struct t_top, req),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t top_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct t_top, top_fields),
+};
+
+static const cyaml_config_t cfg = {
+	.log_level = CYAML_LOG_ERROR,
+	.log_fn = NULL,
+	.mem_fn = cyaml_mem,
+	.flags = CYAML_CFG_NO_ALIAS,
+};
+
+/* @yaml through both: libcyaml's result in *@ret_ref, rs_fill()'s return
+ * value returned, its struct in *@ret. */
+static int both(const char *yaml, struct rs_doc *doc, struct t_top **ret_ref,
+		struct t_top **ret, cyaml_err_t *ret_ce)
+{
+	struct rs_diag d;
+
+	*ret_ref = NULL;
+	*ret = NULL;
+	*ret_ce = cyaml_load_data((const uint8_t *)yaml, strlen(yaml), &cfg,
+				  &top_schema, (cyaml_data_t **)ret_ref, NULL);
+	rs_diag_init(&d, stderr);
+	CHECK_INT(rs_doc_parse(doc, "t.yaml", rs_strdup(yaml), strlen(yaml),
+			       &d), 0);
+	return rs_fill(doc, doc->root, &top_schema, (void **)ret);
+}
+
+static void same_inner(const struct t_inner *a, const struct t_inner *b)
+{
+	CHECK_UINT(a->a, b->a);
+	CHECK_STR(a->s, b->s);
+}
+
+TEST(fill, same_as_libcyaml)
+{
+	static const char yaml[] =
+		"i8: -128\ni64: -0x7fffffffffffffff\nu8: 255\nu32: 0x10\n"
+		"u64: 18446744073709551615\nuptr: 7\ne: big\nlax: 42\n"
+		"flags: [x, z]\nnumflags: [y, 8]\nb: Off\nf: 1.5\nd: -2e300\n"
+		"str: \"a \\\"quoted\\\" one\"\nfixed: short\n"
+		"list: [a, bb, ccc]\ninner: {a: 3, s: in}\n"
+		"many: [{s: m0}, {a: 9, s: ''}]\nplain: {s: p}\n"
+		"skip: {anything: [at, all]}\nreq: 1\n";
+	struct t_top *ref, *got;
+	struct rs_doc doc;
+	cyaml_err_t ce;
+
+	CHECK_INT(both(yaml, &doc, &ref, &got, &ce), 0);
+	CHECK_INT(ce, CYAML_OK);
+	CHECK_INT(got->i8, ref->i8);
+	CHECK_INT(got->i8, -128);
+	CHECK(got->i64 == ref->i64);
+	CHECK_UINT(got->u8, ref->u8);
+	CHECK_UINT(got->u32, ref->u32);
+	CHECK_UINT(got->u64, ref->u64);
+	CHECK(got->uptr && ref->uptr);
+	CHECK_UINT(*got->uptr, *ref->uptr);
+	CHECK_INT(got->e, ref->e);
+	CHECK_INT(got->e, 70000);
+	CHECK_INT(got->lax, ref->lax);
+	CHECK_INT(got->lax, 42);
+	CHECK_UINT(got->flags, ref->flags);
+	CHECK_UINT(got->flags, 0x81);
+	CHECK_UINT(got->numflags, ref->numflags);
+	CHECK_UINT(got->numflags, 10);
+	CHECK_INT(got->b, ref->b);
+	CHECK(!got->b);
+	CHECK(got->f == ref->f);
+	CHECK(got->d && *got->d == *ref->d);
+	CHECK_STR(got->str, ref->str);
+	CHECK_STR(got->fixed, ref->fixed);
+	CHECK_UINT(got->list_count, ref->list_count);
+	CHECK_UINT(got->list_count, 3);
+	for (unsigned i = 0; i < 3; i++)
+		CHECK_STR(got->list[i], ref->list[i]);
+	CHECK(got->inner && ref->inner);
+	same_inner(got->inner, ref->inner);
+	CHECK_UINT(got->many_count, ref->many_count);
+	CHECK_UINT(got->many_count, 2);
+	same_inner(&got->many[0], &ref->many[0]);
+	same_inner(&got->many[1], &ref->many[1]);
+	same_inner(&got->plain, &ref->plain);
+	CHECK_UINT(got->req, ref->req);
+	cyaml_free(&cfg, &top_schema, ref, 0);
+	rs_doc_free(&doc);
+
+	/* Absent optional fields stay zero and NULL, as in libcyaml's. */
+	CHECK_INT(both("req: 2\nlist: []\n", &doc, &ref, &got, &ce), 0);
+	CHECK_INT(ce, CYAML_OK);
+	CHECK(!got->list && !ref->list);
+	CHECK_UINT(got->list_count, 0);
+	CHECK(!got->inner && !got->uptr && !got->str && !got->many);
+	CHECK_UINT(got->req, 2);
+	cyaml_free(&cfg, &top_schema, ref, 0);
+	rs_doc_free(&doc);
+}
+
+/* Each of these libcyaml refuses, with a message of its own: rs_fill()
+ * leaves it to libcyaml. */
+TEST(fill, refused_is_libcyamls)
+{
+	static const char *const bad[] = {
+		"req: 1\nnope: 2\n",            /* unknown key */
+		"u8: 1\n",                      /* missing required field */
+		"req: 1\nu8: 256\n",            /* out of range */
+		"req: 1\ni8: -129\n",
+		"req: 1\nu32: -1x\n",           /* not a number at all */
+		"req: 1\ne: two\n",             /* strict enum */
+		"req: 1\nflags: [x, w]\n",      /* strict flags */
+		"req: 1\nflags: [[x]]\n",
+		"req: 1\nlist: [a, b, c, d]\n", /* more than max */
+		"req: 1\nmany: []\n",           /* fewer than min */
+		"req: 1\nlist: [toolong]\n",    /* string longer than max */
+		"req: 1\nlist: ['']\n",         /* shorter than min */
+		"req: 1\ninner: 3\n",           /* a scalar for a mapping */
+		"req: 1\nlist: {a: b}\n",       /* a mapping for a sequence */
+		"req: 1\nstr: [a]\n",           /* a sequence for a scalar */
+		"req: 1\nf: x\n",
+		"req: [1]\n",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct t_top *ref, *got;
+		struct rs_doc doc;
+		cyaml_err_t ce;
+
+		fprintf(stderr, "%s", bad[i]);
+		CHECK_INT(both(bad[i], &doc, &ref, &got, &ce), -EAGAIN);
+		CHECK(ce != CYAML_OK);
+		CHECK(!got);
+		rs_doc_free(&doc);
+	}
+}
+
+/* The DOM keeps one copy of a short text that repeats (dom.c's intern()):
+ * what fill.c hands on as strings is shared, and still right. */
+TEST(fill, dom_shares_texts)
+{
+	static const char yaml[] = "a: {x: rc, y: \"n\\0l\"}\n"
+				   "b: {x: rc, y: n}\n";
+	struct rs_node *a, *b;
+	struct rs_doc doc;
+	struct rs_diag d;
+
+	rs_diag_init(&d, stderr);
+	CHECK_INT(rs_doc_parse(&doc, "t.yaml", rs_strdup(yaml), strlen(yaml),
+			       &d), 0);
+	a = rs_node_get(doc.root, "a");
+	b = rs_node_get(doc.root, "b");
+	CHECK(a && b);
+	CHECK_PTR(a->items[0]->value, b->items[0]->value); /* the key x */
+	CHECK_PTR(rs_node_get(a, "x")->value, rs_node_get(b, "x")->value);
+	CHECK_STR(rs_node_get(b, "x")->value, "rc");
+	/* A text cut at its \0 is not another's "n". */
+	CHECK(rs_node_get(a, "y")->nul);
+	CHECK_STR(rs_node_get(a, "y")->value, "n");
+	CHECK(rs_node_get(a, "y")->value != rs_node_get(b, "y")->value);
+	rs_doc_free(&doc);
+}
