@@ -378,7 +378,7 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 	}
 	for (size_t i = 0; i + 1 < v->n && !r; i += 2) {
 		const struct rs_node *k = v->items[i], *val = v->items[i + 1];
-		struct rs_explore_axis a;
+		struct rs_explore_axis a = { 0 };
 
 		if (!rs_explore_is_param(s, k->value)) {
 			rs_param_near(s, k->value, true, near, sizeof(near));
@@ -425,8 +425,9 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 		}
 		if (!r)
 			r = rs_explore_add_axis(e, &a);
-		if (r == -E2BIG) {
+		if (r)	/* -ENOMEM or -E2BIG: the axis is still ours */
 			rs_explore_axis_free(&a);
+		if (r == -E2BIG) {
 			rs_diag_error(d, &k->loc, "explore: vary: at most %u "
 				      "params", RS_EXPLORE_AXES_MAX);
 			return -EINVAL;
