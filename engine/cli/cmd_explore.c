@@ -39,6 +39,7 @@ static const struct option explore_long[] = {
 	{ "strategy", required_argument, NULL, 'S' },
 	{ "seed", required_argument, NULL, 'r' },
 	{ "knee", required_argument, NULL, 'k' },
+	{ "repeat", required_argument, NULL, 'E' },
 	{ "jobs", required_argument, NULL, 'P' },
 	{ "json", required_argument, NULL, 'j' },
 	{ "out-dir", required_argument, NULL, 'O' },
@@ -75,6 +76,7 @@ struct ex_opts {
 	enum rs_explore_strategy strategy;
 	uint64_t seed;
 	double knee;
+	unsigned repeat;
 	const char *out_dir;
 };
 
@@ -170,6 +172,11 @@ static int parse(struct ex *x, int argc, char **argv, struct ex_opts *eo)
 		case 'k':
 			r = number_opt(cmd, "--knee", optarg, 1, 99, &v);
 			eo->knee = v;
+			break;
+		case 'E':
+			r = number_opt(cmd, "--repeat", optarg, 1,
+				       RS_EXPLORE_REPEAT_MAX, &v);
+			eo->repeat = v;
 			break;
 		case 'P':
 			r = number_opt(cmd, "--jobs", optarg, 1, 256, &v);
@@ -297,6 +304,8 @@ static int merge(struct ex *x, const struct ex_opts *eo)
 	}
 	if (eo->knee)
 		e->knee_pct = eo->knee;
+	if (eo->repeat)
+		e->repeat = eo->repeat;
 	if (!e->n_axes)
 		return rs_cmd_usage_error(x->cmd, "nothing to vary: --vary "
 			"NAME=RANGE, or explore: vary: in %s.", x->file);
@@ -827,6 +836,18 @@ static int eval(void *ctx, const char *phase, const struct rs_xpoint *pts,
 		point_name(x, &pts[i], name, sizeof(name));
 		for (j = 0; j < x->n && strcmp(x->cells[j].name, name); j++)
 			;
+		/* Run again (repeat: the knee's deciding cells): a cell
+		 * of its own, its name numbered. */
+		if (!strcmp(phase, "repeat")) {
+			unsigned k = 1;
+
+			for (j = 0; j < x->n; j++)
+				k += !memcmp(&x->cells[j].p, &pts[i],
+					     sizeof(pts[i]));
+			snprintf(name + strlen(name), sizeof(name) -
+				 strlen(name), "#%u", k);
+			j = x->n;
+		}
 		if (j == x->n) {
 			x->cells[j] = (struct xcell){ .p = pts[i],
 						      .phase = phase };
@@ -1087,6 +1108,8 @@ int rs_cmd_explore(const struct rs_cmd *cmd, int argc, char **argv)
 		(unsigned long long)x.e.seed, x.e.budget_cells);
 	if (x.e.budget_s)
 		fprintf(x.out, ", %.0f s", x.e.budget_s);
+	if (x.e.repeat > 1)
+		fprintf(x.out, ", repeat %u", x.e.repeat);
 	fputs("\n", x.out);
 	fflush(x.out);
 	rs_signals_install();
