@@ -304,21 +304,30 @@ static unsigned line_repeat(struct rs_xsearch *x, unsigned a,
 	struct rs_xpoint pts[64];
 	struct rs_xresult res[64];
 	unsigned idx[64], k = 0;
+	bool more = true;
 
-	for (unsigned w = 0; w < n; w++) {
-		long i = which[w];
+	/* Round by round (b, h, lo, b, h, lo), not b, b, h, h: a host
+	 * that is busy for a while then takes from each value alike, and
+	 * the medians compare runs of the same moments. */
+	while (more && k < 64) {
+		more = false;
+		for (unsigned w = 0; w < n && k < 64; w++) {
+			long i = which[w];
 
-		if (i < 0 || !l->known[i])
-			continue;
-		/* A value another of @which named is asked for once. */
-		for (unsigned j = 0; j < w; j++)
-			if (which[j] == i)
-				i = -1;
-		for (; i >= 0 && l->tries[i] < x->e->repeat && k < 64;
-		     l->tries[i]++) {
+			if (i < 0 || !l->known[i] ||
+			    l->tries[i] >= x->e->repeat)
+				continue;
+			/* A value @which names twice is run once a round. */
+			for (unsigned j = 0; j < w; j++)
+				if (which[j] == i)
+					i = -1;
+			if (i < 0)
+				continue;
 			pts[k] = *through;
 			pts[k].v[a] = at(axis(x, a), i);
 			idx[k++] = i;
+			l->tries[i]++;
+			more = true;
 		}
 	}
 	if (!k)
