@@ -434,6 +434,10 @@ static int child_run(struct ex *x, unsigned i, const char *repro,
 						   sizeof(bufs[a]));
 	}
 	snprintf(cell.name, sizeof(cell.name), "%s", c->name);
+	/* A repeat's record is its point's, as a matrix cell's name is its
+	 * params: the #N is the search's table and order only. */
+	if (!strcmp(c->phase, "repeat") && strrchr(cell.name, '#'))
+		*strrchr(cell.name, '#') = '\0';
 	cell.sets = sets + x->ro.scn.n_sets;
 	cell.n_sets = n_sets - x->ro.scn.n_sets;
 	ret = rs_scn_load_cell(x->s, sets, n_sets, cell.name, errors, &cs);
