@@ -10,16 +10,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
+#include "cells.h"
 #include "cli.h"
 #include "explore_cli.h"
 #include "macros.h"
@@ -40,6 +39,7 @@ static const struct option explore_long[] = {
 	{ "strategy", required_argument, NULL, 'S' },
 	{ "seed", required_argument, NULL, 'r' },
 	{ "knee", required_argument, NULL, 'k' },
+	{ "repeat", required_argument, NULL, 'E' },
 	{ "jobs", required_argument, NULL, 'P' },
 	{ "json", required_argument, NULL, 'j' },
 	{ "out-dir", required_argument, NULL, 'O' },
@@ -76,6 +76,7 @@ struct ex_opts {
 	enum rs_explore_strategy strategy;
 	uint64_t seed;
 	double knee;
+	unsigned repeat;
 	const char *out_dir;
 };
 
@@ -171,6 +172,11 @@ static int parse(struct ex *x, int argc, char **argv, struct ex_opts *eo)
 		case 'k':
 			r = number_opt(cmd, "--knee", optarg, 1, 99, &v);
 			eo->knee = v;
+			break;
+		case 'E':
+			r = number_opt(cmd, "--repeat", optarg, 1,
+				       RS_EXPLORE_REPEAT_MAX, &v);
+			eo->repeat = v;
 			break;
 		case 'P':
 			r = number_opt(cmd, "--jobs", optarg, 1, 256, &v);
@@ -298,6 +304,8 @@ static int merge(struct ex *x, const struct ex_opts *eo)
 	}
 	if (eo->knee)
 		e->knee_pct = eo->knee;
+	if (eo->repeat)
+		e->repeat = eo->repeat;
 	if (!e->n_axes)
 		return rs_cmd_usage_error(x->cmd, "nothing to vary: --vary "
 			"NAME=RANGE, or explore: vary: in %s.", x->file);
@@ -375,51 +383,6 @@ static void cell_path(const struct ex *x, unsigned i, const char *what,
 	snprintf(buf, size, "%s/%03u.%s", x->dir, i + 1, what);
 }
 
-/* A cell's end wakes the loop that waits for it: a self-pipe written
- * on SIGCHLD, beside the one SIGINT and SIGTERM write (signals.c).
- * Without it each cell cost up to the poll's timeout after it ended:
- * 100 ms, more than a dry-run cell takes. */
-static int chld_pipe[2] = { -1, -1 };
-
-static void on_chld(int sig)
-{
-	int saved = errno;
-
-	(void)sig;
-	if (chld_pipe[1] >= 0 && write(chld_pipe[1], "", 1) < 0)
-		(void)0;
-	errno = saved;
-}
-
-static void chld_wake_install(void)
-{
-	struct sigaction sa = { .sa_handler = on_chld,
-				.sa_flags = SA_NOCLDSTOP | SA_RESTART };
-
-	if (pipe2(chld_pipe, O_CLOEXEC | O_NONBLOCK))
-		return;  /* the poll's timeout still wakes the loop */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, NULL);
-}
-
-static void chld_wake_remove(void)
-{
-	signal(SIGCHLD, SIG_DFL);
-	for (int i = 0; i < 2; i++)
-		if (chld_pipe[i] >= 0) {
-			close(chld_pipe[i]);
-			chld_pipe[i] = -1;
-		}
-}
-
-/* A process's end as an exit code: its own, or 128+signal. */
-static int exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : RS_EXIT_CANTRUN;
-}
-
 static void repro_error(void *ctx, const struct rs_loc *loc, const char *msg)
 {
 	struct rs_val *e = rs_val_push_obj(ctx);
@@ -471,6 +434,10 @@ static int child_run(struct ex *x, unsigned i, const char *repro,
 						   sizeof(bufs[a]));
 	}
 	snprintf(cell.name, sizeof(cell.name), "%s", c->name);
+	/* A repeat's record is its point's, as a matrix cell's name is its
+	 * params: the #N is the search's table and order only. */
+	if (!strcmp(c->phase, "repeat") && strrchr(cell.name, '#'))
+		*strrchr(cell.name, '#') = '\0';
 	cell.sets = sets + x->ro.scn.n_sets;
 	cell.n_sets = n_sets - x->ro.scn.n_sets;
 	ret = rs_scn_load_cell(x->s, sets, n_sets, cell.name, errors, &cs);
@@ -483,33 +450,24 @@ static int child_run(struct ex *x, unsigned i, const char *repro,
 	return ret;
 }
 
-/* Start cell @i in a process of its own: its report to DIR/N.out and
- * DIR/N.err, its record to DIR/N.json.  The pid, or -errno. */
-static pid_t spawn(struct ex *x, unsigned i, const char *repro)
+/* In cell @i's process (cells.c made its stdout DIR/N.out and its
+ * stderr DIR/N.err): its record to DIR/N.json. */
+struct child {
+	struct ex *x;
+	unsigned i;
+	const char *repro;
+};
+
+static int child_main(void *ctx)
 {
-	char out[PATH_MAX + 16], err[PATH_MAX + 16], json[PATH_MAX + 16];
+	struct child *ch = ctx;
+	struct ex *x = ch->x;
+	char json[PATH_MAX + 16];
 	struct run_opts co = x->ro;
 	struct rs_results *cr;
-	pid_t pid;
-	int fd, ret;
+	int ret;
 
-	cell_path(x, i, "out", out, sizeof(out));
-	cell_path(x, i, "err", err, sizeof(err));
-	cell_path(x, i, "json", json, sizeof(json));
-	fflush(NULL);
-	pid = fork();
-	if (pid)
-		return pid < 0 ? -errno : pid;
-	/* The cell's own children are the cell's. */
-	chld_wake_remove();
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-		_exit(RS_EXIT_CANTRUN);
-	close(fd);
-	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
-		_exit(RS_EXIT_CANTRUN);
-	close(fd);
+	cell_path(x, ch->i, "json", json, sizeof(json));
 	co.json = json;
 	co.out = stdout;
 	co.err = stderr;
@@ -517,11 +475,21 @@ static pid_t spawn(struct ex *x, unsigned i, const char *repro)
 	co.text.color = false;
 	co.text.quiet = false;
 	cr = rs_results_new(json, NULL);
-	ret = cr ? child_run(x, i, repro, &co, cr) : RS_EXIT_CANTRUN;
+	ret = cr ? child_run(x, ch->i, ch->repro, &co, cr) : RS_EXIT_CANTRUN;
 	if (cr && rs_results_write(cr, ret) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
-	fflush(NULL);
-	_exit(ret);
+	return ret;
+}
+
+/* Start cell @i in a process of its own.  The pid, or -errno. */
+static pid_t spawn(struct ex *x, unsigned i, const char *repro)
+{
+	struct child ch = { .x = x, .i = i, .repro = repro };
+	char out[PATH_MAX + 16], err[PATH_MAX + 16];
+
+	cell_path(x, i, "out", out, sizeof(out));
+	cell_path(x, i, "err", err, sizeof(err));
+	return rs_cells_spawn(out, err, child_main, &ch);
 }
 
 /* @text with every run of digits as '#' and the scenario's path as
@@ -798,7 +766,7 @@ static int run_cells(struct ex *x, unsigned first, unsigned n,
 		return -ENOMEM;
 	}
 	for (;;) {
-		int status;
+		int code;
 		pid_t pid;
 
 		while (running < x->jobs && next < end && !r) {
@@ -824,36 +792,19 @@ static int run_cells(struct ex *x, unsigned first, unsigned n,
 			break;
 		progress(x, running);
 		if (rs_interrupted && !forwarded) {
-			for (unsigned i = 0; i < next - first; i++)
-				if (pids[i] > 0)
-					kill(pids[i], rs_interrupted);
+			rs_cells_kill(pids, next - first, rs_interrupted);
 			forwarded = true;
 		}
-		pid = waitpid(-1, &status, WNOHANG);
-		if (!pid) {
-			struct pollfd p[2] = {
-				{ .fd = rs_signal_fd(), .events = POLLIN },
-				{ .fd = chld_pipe[0], .events = POLLIN },
-			};
-			char buf[64];
-
-			if (!rs_interrupted)
-				poll(p, 2, 100);
-			while (chld_pipe[0] >= 0 &&
-			       read(chld_pipe[0], buf, sizeof(buf)) > 0)
-				;
+		/* The progress line's seconds move while a cell runs. */
+		pid = rs_cells_wait(x->progress ? 1000 : -1, &code);
+		if (!pid)
 			continue;
-		}
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
+		if (pid < 0)
 			break;
-		}
 		for (unsigned i = 0; i < next - first; i++)
 			if (pids[i] == pid) {
 				pids[i] = 0;
-				finish(x, first + i, exit_code(status),
-				       t0[i]);
+				finish(x, first + i, code, t0[i]);
 				running--;
 			}
 	}
@@ -889,6 +840,18 @@ static int eval(void *ctx, const char *phase, const struct rs_xpoint *pts,
 		point_name(x, &pts[i], name, sizeof(name));
 		for (j = 0; j < x->n && strcmp(x->cells[j].name, name); j++)
 			;
+		/* Run again (repeat: the knee's deciding cells): a cell
+		 * of its own, its name numbered. */
+		if (!strcmp(phase, "repeat")) {
+			unsigned k = 1;
+
+			for (j = 0; j < x->n; j++)
+				k += !memcmp(&x->cells[j].p, &pts[i],
+					     sizeof(pts[i]));
+			snprintf(name + strlen(name), sizeof(name) -
+				 strlen(name), "#%u", k);
+			j = x->n;
+		}
 		if (j == x->n) {
 			x->cells[j] = (struct xcell){ .p = pts[i],
 						      .phase = phase };
@@ -1149,14 +1112,17 @@ int rs_cmd_explore(const struct rs_cmd *cmd, int argc, char **argv)
 		(unsigned long long)x.e.seed, x.e.budget_cells);
 	if (x.e.budget_s)
 		fprintf(x.out, ", %.0f s", x.e.budget_s);
+	if (x.e.repeat > 1)
+		fprintf(x.out, ", repeat %u", x.e.repeat);
 	fputs("\n", x.out);
 	fflush(x.out);
 	rs_signals_install();
-	chld_wake_install();
+	/* Without the self-pipe the wait polls: slower, not wrong. */
+	(void)rs_cells_open();
 	x.t0_ms = now_ms();
 	x.budget_s = x.e.budget_s;
 	r = run_search(&x);
-	chld_wake_remove();
+	rs_cells_close();
 	rs_term_line_clear(&x.line);
 	x.elapsed_s = (now_ms() - x.t0_ms) / 1e3;
 	ret = r == -ENOMEM ? rs_cmd_no_memory(cmd) :

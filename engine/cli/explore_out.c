@@ -116,11 +116,13 @@ void rs_ex_table(struct ex *x)
 			if (x->x.has_knee[a])
 				fprintf(x->out, "knee of %s: %lld (cell %u): "
 					"the smallest value within %.0f%% of "
-					"the best on its line\n",
+					"the best on its line%s\n",
 					x->e.axes[a].name,
 					(long long)x->x.knee[a],
 					x->x.knee_cell[a], x->e.knee_pct ?
-					x->e.knee_pct : 10.0);
+					x->e.knee_pct : 10.0, x->e.repeat > 1 ?
+					", on the medians of its deciding "
+					"cells' runs" : "");
 	} else if (x->x.found) {
 		fprintf(x->out, "found: cell %u: %s: %s\n",
 			x->x.failing_r.cell,
@@ -170,6 +172,8 @@ static struct json_object *search_json(const struct ex *x)
 
 	put(e, "strategy", str(rs_explore_strategy_name(x->e.strategy)));
 	put(e, "seed", json_object_new_uint64(x->e.seed));
+	if (x->e.repeat > 1)
+		put(e, "repeat", json_object_new_int(x->e.repeat));
 	o = json_object_new_object();
 	put(o, "goal", str(rs_explore_goal_name(x->e.goal)));
 	if (x->e.figure)

@@ -6,17 +6,15 @@
  * and its record to files the parent then shows and keeps in cell order.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 
 #include <json-c/json.h>
 
 #include "alloc.h"
+#include "cells.h"
 #include "cmd_run.h"
 #include "escape.h"
 #include "exit.h"
@@ -117,37 +115,25 @@ static void cell_path(const struct mx *x, unsigned long i, const char *what,
 	snprintf(buf, size, "%s/%lu.%s", x->dir, i, what);
 }
 
-/* Start cell @i in a process of its own: its stdout to DIR/I.out, its
- * stderr to DIR/I.err (the parent's stderr gets it, with -q too), its
+/* In cell @i's process (cells.c made its stdout DIR/I.out and its
+ * stderr DIR/I.err: the parent's stderr gets it, with -q too): its
  * record to DIR/I.json, its samples to DIR/I.csv. */
-static int spawn(struct mx *x, unsigned long i)
+struct child {
+	struct mx *x;
+	unsigned long i;
+};
+
+static int child_run(void *ctx)
 {
-	char out[96], err[96], json[96], csv[96];
+	struct child *ch = ctx;
+	struct mx *x = ch->x;
+	char json[96], csv[96];
 	struct run_opts co = *x->o;
 	struct rs_results *cr;
-	pid_t pid;
-	int fd, ret;
+	int ret;
 
-	cell_path(x, i, "out", out, sizeof(out));
-	cell_path(x, i, "err", err, sizeof(err));
-	cell_path(x, i, "json", json, sizeof(json));
-	cell_path(x, i, "csv", csv, sizeof(csv));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid) {
-		x->pids[i] = pid;
-		return 0;
-	}
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-		_exit(RS_EXIT_CANTRUN);
-	close(fd);
-	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
-		_exit(RS_EXIT_CANTRUN);
-	close(fd);
+	cell_path(x, ch->i, "json", json, sizeof(json));
+	cell_path(x, ch->i, "csv", csv, sizeof(csv));
 	co.json = json;
 	co.junit = NULL;
 	/* Its report is a file the parent shows: no line redrawn in it,
@@ -160,17 +146,32 @@ static int spawn(struct mx *x, unsigned long i)
 	/* Its rows, no header: the parent adds them to its --samples. */
 	co.samples_f = x->o->samples_f ? fopen(csv, "we") : NULL;
 	if (x->o->samples_f && !co.samples_f)
-		_exit(RS_EXIT_CANTRUN);
+		return RS_EXIT_CANTRUN;
 	cr = rs_results_new(json, NULL);
-	ret = cr ? run_cell(x, i, &co, cr) : RS_EXIT_CANTRUN;
+	ret = cr ? run_cell(x, ch->i, &co, cr) : RS_EXIT_CANTRUN;
 	if (co.samples_f && (ferror(co.samples_f) | fclose(co.samples_f)) &&
 	    ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 	if (cr && rs_results_write(cr, ret) && ret == RS_EXIT_PASSED)
 		ret = RS_EXIT_CANTRUN;
 	rs_results_free(cr);
-	fflush(NULL);
-	_exit(ret);
+	return ret;
+}
+
+/* Start cell @i in a process of its own. */
+static int spawn(struct mx *x, unsigned long i)
+{
+	struct child ch = { .x = x, .i = i };
+	char out[96], err[96];
+	pid_t pid;
+
+	cell_path(x, i, "out", out, sizeof(out));
+	cell_path(x, i, "err", err, sizeof(err));
+	pid = rs_cells_spawn(out, err, child_run, &ch);
+	if (pid < 0)
+		return pid;
+	x->pids[i] = pid;
+	return 0;
 }
 
 /* Copy @path to @f. */
@@ -283,21 +284,15 @@ static void cleanup_dir(struct mx *x)
 	rmdir(x->dir);
 }
 
-/* A process's end as an exit code: its own, or 128+signal. */
-static int exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : RS_EXIT_CANTRUN;
-}
-
 static void run_parallel(struct mx *x)
 {
 	unsigned long next = 0, running = 0;
 	bool forwarded = false;
 
+	/* Without the self-pipe the wait polls: slower, not wrong. */
+	(void)rs_cells_open();
 	while (x->shown < x->n) {
-		int status, i;
+		int code, i;
 		pid_t pid;
 
 		while (running < x->o->jobs && next < x->n && !rs_interrupted) {
@@ -330,26 +325,19 @@ static void run_parallel(struct mx *x)
 					kill(x->pids[c], rs_interrupted);
 			forwarded = true;
 		}
-		pid = waitpid(-1, &status, WNOHANG);
-		if (!pid) {
-			struct pollfd p = { .fd = rs_signal_fd(),
-					    .events = POLLIN };
-
-			poll(&p, p.fd >= 0 && !rs_interrupted, 100);
+		pid = rs_cells_wait(-1, &code);
+		if (!pid)
 			continue;
-		}
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
+		if (pid < 0)
 			break;
-		}
 		for (i = 0; i < (int)x->n && x->pids[i] != pid; i++)
 			;
 		if (i == (int)x->n)
 			continue;
-		x->codes[i] = exit_code(status);
+		x->codes[i] = code;
 		running--;
 	}
+	rs_cells_close();
 	cleanup_dir(x);
 }
 

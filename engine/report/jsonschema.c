@@ -372,6 +372,9 @@ static struct rs_val *explore_schema(void)
 	one = rs_val_put(p, "knee", typed("integer"));
 	rs_val_put_u64(one, "minimum", 1);
 	rs_val_put_u64(one, "maximum", 99);
+	one = rs_val_put(p, "repeat", typed("integer"));
+	rs_val_put_u64(one, "minimum", 1);
+	rs_val_put_u64(one, "maximum", RS_EXPLORE_REPEAT_MAX);
 	rs_val_push_str(rs_val_put_arr(o, "required"), "vary");
 	rs_val_put_bool(o, "additionalProperties", false);
 	return o;

@@ -494,10 +494,11 @@ static int read_key(struct rs_explore *e, const struct rs_node *k,
 
 	if (strcmp(key, "maximize") && strcmp(key, "minimize") &&
 	    strcmp(key, "find") && strcmp(key, "strategy") &&
-	    strcmp(key, "seed") && strcmp(key, "knee")) {
+	    strcmp(key, "seed") && strcmp(key, "knee") &&
+	    strcmp(key, "repeat")) {
 		rs_diag_error(d, &k->loc, "explore: unknown key '%s' (vary, "
 			      "maximize, minimize, find, budget, strategy, "
-			      "seed, knee)", key);
+			      "seed, knee, repeat)", key);
 		return -EINVAL;
 	}
 	if (v->type != RS_NODE_SCALAR) {
@@ -516,6 +517,13 @@ static int read_key(struct rs_explore *e, const struct rs_node *k,
 		if (!read_uint(v, "knee (percent)", 1, 99, &n, d))
 			return -EINVAL;
 		e->knee_pct = n;
+		return 0;
+	}
+	if (!strcmp(key, "repeat")) {
+		if (!read_uint(v, "repeat (runs of a cell)", 1,
+			       RS_EXPLORE_REPEAT_MAX, &n, d))
+			return -EINVAL;
+		e->repeat = n;
 		return 0;
 	}
 	if (!strcmp(key, "strategy")) {
@@ -567,7 +575,7 @@ int rs_explore_read(struct rs_explore *e, const struct rs_scenario *s,
 	if (x->type != RS_NODE_MAP) {
 		rs_diag_error(d, &x->loc, "explore: expected a mapping (vary, "
 			      "maximize/minimize/find, budget, strategy, "
-			      "seed, knee)");
+			      "seed, knee, repeat)");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i + 1 < x->n && !r; i += 2) {

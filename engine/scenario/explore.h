@@ -25,11 +25,14 @@ struct rs_scenario;
  *	  strategy: bisect              # grid, bisect, anneal
  *	  seed: 1
  *	  knee: 10                      # percent
+ *	  repeat: 3                     # runs of each cell deciding a knee
  */
 
 /* An axis takes at most this many values: each may be a run. */
 #define RS_EXPLORE_AXIS_MAX 4096u
 #define RS_EXPLORE_AXES_MAX 8u
+/* The runs of a point the knee is judged on (repeat:) at most. */
+#define RS_EXPLORE_REPEAT_MAX 9u
 
 struct rs_explore_axis {
 	const char *name;        /* the param's */
@@ -74,6 +77,7 @@ struct rs_explore {
 	uint64_t seed;
 	bool has_seed;
 	double knee_pct;         /* 0: not said */
+	unsigned repeat;         /* 0: not said (1: each point once) */
 };
 
 const char *rs_explore_goal_name(enum rs_explore_goal g);

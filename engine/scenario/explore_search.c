@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "macros.h"
 #include "explore_search.h"
 
 /* The knee: the smallest value within this many percent of the best on
@@ -193,12 +194,16 @@ static int grid(struct rs_xsearch *x, const unsigned *g, const char *phase)
 	return r;
 }
 
-/* What is known along one axis through a point. */
+/* What is known along one axis through a point.  With repeat: a
+ * value's figures (runs[i] of them, tries[i] runs asked for) and val[i]
+ * their median. */
 struct line {
 	unsigned n;
 	bool *known, *ok;
 	double *val;
 	unsigned *cell;
+	double (*fig)[RS_EXPLORE_REPEAT_MAX];
+	unsigned *runs, *tries;
 };
 
 static int line_init(struct line *l, unsigned n)
@@ -208,7 +213,11 @@ static int line_init(struct line *l, unsigned n)
 	l->ok = rs_calloc(n, sizeof(*l->ok));
 	l->val = rs_calloc(n, sizeof(*l->val));
 	l->cell = rs_calloc(n, sizeof(*l->cell));
-	return l->known && l->ok && l->val && l->cell ? 0 : -ENOMEM;
+	l->fig = rs_calloc(n, sizeof(*l->fig));
+	l->runs = rs_calloc(n, sizeof(*l->runs));
+	l->tries = rs_calloc(n, sizeof(*l->tries));
+	return l->known && l->ok && l->val && l->cell && l->fig &&
+	       l->runs && l->tries ? 0 : -ENOMEM;
 }
 
 static void line_free(struct line *l)
@@ -217,6 +226,33 @@ static void line_free(struct line *l)
 	rs_free(l->ok);
 	rs_free(l->val);
 	rs_free(l->cell);
+	rs_free(l->fig);
+	rs_free(l->runs);
+	rs_free(l->tries);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One more figure of value @i; its value becomes their median. */
+static void line_add(struct line *l, unsigned i, double v)
+{
+	double sorted[RS_EXPLORE_REPEAT_MAX];
+	unsigned n;
+
+	if (l->runs[i] >= RS_EXPLORE_REPEAT_MAX)
+		return;
+	l->fig[i][l->runs[i]++] = v;
+	n = l->runs[i];
+	memcpy(sorted, l->fig[i], n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	l->val[i] = n % 2 ? sorted[n / 2] :
+		    (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	l->ok[i] = true;
 }
 
 /* Run the indices @idx (n of them) of axis @a through @through. */
@@ -240,11 +276,67 @@ static int line_eval(struct rs_xsearch *x, const char *phase, unsigned a,
 			continue;
 		l->known[idx[i]] = true;
 		l->cell[idx[i]] = res[i].cell;
+		/* A point asked for again is answered from its cell: its
+		 * figure is not a second run's. */
+		if (l->tries[idx[i]]++)
+			continue;
 		/* find: ok is "fails"; else val is the figure, ok below. */
 		l->ok[idx[i]] = finding(x) ? res[i].fails : res[i].has_value;
 		l->val[idx[i]] = res[i].value;
+		if (!finding(x) && res[i].has_value)
+			line_add(l, idx[i], res[i].value);
 	}
 	return r;
+}
+
+/*
+ * repeat: run each of the @n values @which of axis @a again (phase
+ * "repeat": a new cell each time, not the answer of the first) until it
+ * was asked for repeat times; its value becomes the median of what it
+ * gave.  What a starved host took from one run does not move a knee
+ * judged on three.  The number of runs asked for, or 0; *@ret_r the
+ * evaluator's error.
+ */
+static unsigned line_repeat(struct rs_xsearch *x, unsigned a,
+			    const struct rs_xpoint *through, const long *which,
+			    unsigned n, struct line *l, int *ret_r)
+{
+	struct rs_xpoint pts[64];
+	struct rs_xresult res[64];
+	unsigned idx[64], k = 0;
+	bool more = true;
+
+	/* Round by round (b, h, lo, b, h, lo), not b, b, h, h: a host
+	 * that is busy for a while then takes from each value alike, and
+	 * the medians compare runs of the same moments. */
+	while (more && k < 64) {
+		more = false;
+		for (unsigned w = 0; w < n && k < 64; w++) {
+			long i = which[w];
+
+			if (i < 0 || !l->known[i] ||
+			    l->tries[i] >= x->e->repeat)
+				continue;
+			/* A value @which names twice is run once a round. */
+			for (unsigned j = 0; j < w; j++)
+				if (which[j] == i)
+					i = -1;
+			if (i < 0)
+				continue;
+			pts[k] = *through;
+			pts[k].v[a] = at(axis(x, a), i);
+			idx[k++] = i;
+			l->tries[i]++;
+			more = true;
+		}
+	}
+	if (!k)
+		return 0;
+	*ret_r = ask(x, "repeat", pts, k, res);
+	for (unsigned j = 0; j < k; j++)
+		if (res[j].ran && res[j].has_value)
+			line_add(l, idx[j], res[j].value);
+	return k;
 }
 
 /* The grid's indices of axis @a: so that a line knows what the grid
@@ -314,7 +406,7 @@ static int knee(struct rs_xsearch *x, unsigned a, const unsigned *g)
 	for (;;) {
 		double best = 0;
 		bool any = false;
-		long h = -1, lo = -1;
+		long h = -1, lo = -1, b = -1;
 		unsigned idx[64], n;
 
 		for (unsigned i = 0; i < ax->n; i++)
@@ -322,6 +414,7 @@ static int knee(struct rs_xsearch *x, unsigned a, const unsigned *g)
 			    (!any || (x->e->goal == RS_EXPLORE_MINIMIZE ?
 				      l.val[i] < best : l.val[i] > best))) {
 				best = l.val[i];
+				b = i;
 				any = true;
 			}
 		if (!any)
@@ -339,6 +432,16 @@ static int knee(struct rs_xsearch *x, unsigned a, const unsigned *g)
 		x->knee[a] = at(ax, h);
 		x->knee_cell[a] = l.cell[h];
 		n = lo < 0 ? 0 : between(lo, h, x->batch, idx);
+		if (!n && !r && x->e->repeat > 1) {
+			/* Bisected down to neighbours: the best, the knee
+			 * and the value short of it decide; once each is a
+			 * median, the knee is judged again from them. */
+			long which[] = { b, h, lo };
+
+			if (line_repeat(x, a, &through, which, RS_N(which),
+					&l, &r))
+				continue;
+		}
 		if (!n || r)
 			break;
 		r = line_eval(x, "bisect", a, &through, idx, n, &l);
@@ -432,8 +535,10 @@ static double energy(const struct rs_xsearch *x, const struct rs_xresult *r,
 static int anneal(struct rs_xsearch *x)
 {
 	unsigned k = x->e->n_axes, batch = x->batch ? x->batch : 1;
-	/* maximize, minimize: a quarter left for the knees. */
+	/* maximize, minimize: a quarter left for the knees; half with
+	 * repeat, whose runs of the deciding cells are cells too. */
 	unsigned long limit = !x->budget ? 48 : finding(x) ? x->budget :
+			      x->e->repeat > 1 ? x->budget / 2 :
 			      x->budget * 3 / 4, tries = 0, used;
 	struct rs_xpoint cur, pts[64];
 	struct rs_xresult cur_r, res[64];

@@ -109,13 +109,21 @@ ex --vary size=64..256 --maximize throughput.MB/s "$scn"
 	grep -q '^best: none: no cell recorded throughput.MB/s (a dry run measures nothing)$' "$tmp/out" ||
 	bad "maximize dry run: exit $rc: $(tail -n 4 "$tmp/out" "$tmp/err")"
 
-# --graph-out: gnuplot's SVG, or a message that it is not there.
+# --graph-out: gnuplot's SVG (./bootstrap installs gnuplot-nox, so CI
+# draws it), or a message that it is not there.  The SVG: the axes'
+# labels, the title, and a point (gnuplot's pt 7, gpPt6) for every cell
+# the search ran, and one more in the key.
 n=$((n + 1))
-ex --graph-out "$tmp/g.svg" "$scn"
+ex --graph-out "$tmp/g.svg" --json "$tmp/g.json" "$scn"
 if command -v gnuplot >/dev/null; then
-	[ $rc = 0 ] && grep -q '<svg' "$tmp/g.svg" &&
-		grep -q 'size' "$tmp/g.svg" ||
-		bad "graph: exit $rc: $(cat "$tmp/err")"
+	cells=$(jq '[.cells[] | select(.cell.search.phase != "check")] | length' "$tmp/g.json")
+	points=$(grep -c "<use xlink:href='#gpPt6'" "$tmp/g.svg")
+	[ $rc = 0 ] && grep -q '^<svg ' "$tmp/g.svg" &&
+		grep -q '<text>size</text>' "$tmp/g.svg" &&
+		grep -q '<text>fails (1) or passes (0)</text>' "$tmp/g.svg" &&
+		grep -q "<text>rdmascn explore $scn: fail, seed 7</text>" "$tmp/g.svg" &&
+		[ "$cells" -gt 1 ] && [ "$points" = $((cells + 1)) ] ||
+		bad "graph: exit $rc, $cells cells, $points points: $(cat "$tmp/err")"
 else
 	[ $rc = 0 ] && [ ! -e "$tmp/g.svg" ] &&
 		grep -q "^rdmascn explore: --graph-out $tmp/g.svg: gnuplot is not installed (Debian: gnuplot-nox); no plot drawn$" "$tmp/err" ||
@@ -153,6 +161,14 @@ rc=$?
 	grep -q '^explore: interrupted (exit 130)$' "$tmp/out" ||
 	bad "SIGINT: exit $rc: $(tail -n 4 "$tmp/out" "$tmp/err")"
 
+# --repeat: said on the first line and in the document (a dry run
+# measures nothing, so no knee is repeated: the unit tests do that).
+n=$((n + 1))
+ex --repeat 3 --vary size=64..256 --maximize throughput.MB/s --json "$tmp/r.json" "$scn"
+[ $rc = 0 ] && head -1 "$tmp/out" | grep -q ', budget 24 cells, repeat 3$' &&
+	[ "$(jq '.matrix.explore.repeat' "$tmp/r.json")" = 3 ] ||
+	bad "--repeat 3: exit $rc: $(head -1 "$tmp/out") $(cat "$tmp/err")"
+
 # Bad usage: exit 2, the axis named and what would be valid.
 while IFS='|' read -r args want; do
 	n=$((n + 1))
@@ -173,6 +189,7 @@ done < <(sed "s|SCN|$scn|" <<'END'
 --find fail --maximize throughput.MB/s|one objective: --maximize, --minimize or --find, not two.
 --set size=64|size is both varied and --set: one or the other.
 --budget-cells 0|--budget-cells takes a whole number from 1 to 100000, not '0'.
+--repeat 10|--repeat takes a whole number from 1 to 9, not '10'.
 --graph-out g.png|--graph-out g.png: name a .svg file.
 END
 )

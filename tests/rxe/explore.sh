@@ -5,10 +5,11 @@
 # failing corner by the file's bisect (seed 1) and by the annealing walk
 # (seed 2), both shrunk to the same value, depth back to its default; the
 # reproducer run alone fails the same way.  The write-throughput knee
-# over size: within 20 cells on both seeds, each naming a knee; whether
-# the two agree is said, not asserted (rxe under TCG on a busy host is
-# too noisy for it; the tables are printed when they differ).  Every
-# document is checked against the record's schema.
+# over size: within 20 cells on both seeds (bisect seed 1, anneal seed
+# 2), each naming a knee judged on the medians of three runs of the
+# cells that decide it (repeat: 3); whether the two agree is said, not
+# asserted (too noisy under TCG on a busy host).  Every document is
+# checked against the record's schema.
 set -u
 rdmascn=$1
 ex=$2/explore
@@ -67,25 +68,30 @@ run_scn "$tmp/out" "$tmp/err" "$tmp/repro.yaml"
 	{ cat "$tmp/err"; head -8 "$tmp/repro.yaml"; fail "reproducer: exit $rc"; }
 ok "the reproducer alone: exit 3, max_inline_data $thr1 refused"
 
-# 4. The knee, on two seeds: within 20 cells, named both times.
+# 4. The knee, on two seeds: within 20 cells (the repeats among them),
+# each naming a knee judged on the medians of three runs of the cells
+# that decide it (repeat: 3).  Whether the two agree is said, not
+# asserted: rxe under TCG on a busy host gives one size 10 MB/s and
+# 33 MB/s within a minute, and the medians of three interleaved runs
+# still named 4096 and 16384, then 16384 and 65536 (docs/explore.md,
+# "On rxe"); the tables are printed when they differ.
 search k1 "$ex/write_knee.yaml"
 knee1=$(doc k1 '.matrix.explore.knee.size.value // "none"')
-[ $rc = 0 ] && [ "$knee1" != none ] && [ "$(doc k1 '.cells | length')" -le 20 ] ||
+[ $rc = 0 ] && [ "$knee1" != none ] && [ "$(doc k1 '.cells | length')" -le 20 ] &&
+	[ "$(doc k1 '[.cells[] | select(.cell.search.phase == "repeat")] | length')" -ge 2 ] ||
 	{ cat "$tmp/k1.out" "$tmp/k1.err"; fail "knee, seed 1: exit $rc, knee $knee1"; }
 search k2 "$ex/write_knee.yaml" --strategy anneal --seed 2
 knee2=$(doc k2 '.matrix.explore.knee.size.value // "none"')
-[ $rc = 0 ] && [ "$knee2" != none ] && [ "$(doc k2 '.cells | length')" -le 20 ] ||
-	{ cat "$tmp/k2.out" "$tmp/k2.err"; fail "knee, seed 2: exit $rc, knee $knee2"; }
-# rxe under TCG on a busy host: one cell's MB/s is two or three times
-# the next one's when the host takes the VM's CPU, so the two knees are
-# said, not asserted equal (docs/explore.md, "On rxe").
+[ $rc = 0 ] && [ "$knee2" != none ] && [ "$(doc k2 '.cells | length')" -le 20 ] &&
+	[ "$(doc k2 '[.cells[] | select(.cell.search.phase == "repeat")] | length')" -ge 2 ] ||
+	{ cat "$tmp/k2.out" "$tmp/k2.err"; fail "knee, anneal seed 2: exit $rc, knee $knee2"; }
 if [ "$knee2" = "$knee1" ]; then
 	same="the same knee"
 else
-	same="different knees (noise: see both tables in $tmp/k*.out)"
+	same="different knees (noise: see both tables)"
 	echo "# knee, seed 1:"; sed 's/^/# /' "$tmp/k1.out"
 	echo "# knee, seed 2:"; sed 's/^/# /' "$tmp/k2.out"
 fi
-ok "knee of write throughput: $knee1 (bisect, seed 1, $(doc k1 '.cells | length') cells, best $(doc k1 '.cells[.matrix.explore.best - 1].cell | "\(.params.size): \(.search.objective) MB/s"')), $knee2 (anneal, seed 2, $(doc k2 '.cells | length') cells): $same"
+ok "knee of write throughput: $knee1 (bisect, seed 1, $(doc k1 '.cells | length') cells), $knee2 (anneal, seed 2, $(doc k2 '.cells | length') cells), medians of 3: $same"
 
 ok "explore on rxe0: $((SECONDS - t_all)) s"

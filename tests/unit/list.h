@@ -204,6 +204,7 @@
 	X(explore, axis_forms)                                            \
 	X(explore, knee_within_budget)                                    \
 	X(explore, knee_past_budget)                                      \
+	X(explore, knee_repeat_median)                                    \
 	X(explore, boundary_and_shrink)                                   \
 	X(explore, anneal_seeded)
 

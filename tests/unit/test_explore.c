@@ -80,6 +80,8 @@ TEST(explore, axis_forms)
  * cell, numbered; the points in the order asked. */
 struct fn {
 	double (*value)(const struct rs_xpoint *p);
+	/* Instead of value: a point's figure on its run-th run (0-). */
+	double (*noisy)(const struct rs_xpoint *p, unsigned run);
 	bool (*fails)(const struct rs_xpoint *p);
 	unsigned long budget;
 	struct rs_xpoint seen[256];
@@ -91,22 +93,28 @@ static int fn_eval(void *ctx, const char *phase, const struct rs_xpoint *pts,
 {
 	struct fn *f = ctx;
 
-	(void)phase;
 	for (unsigned i = 0; i < n; i++) {
-		unsigned j;
+		unsigned j, run = 0;
 
 		for (j = 0; j < f->n; j++)
 			if (!memcmp(&f->seen[j], &pts[i], sizeof(pts[i])))
 				break;
+		/* "repeat" runs a point again, as the command does. */
+		if (!strcmp(phase, "repeat"))
+			j = f->n;
 		if (j == f->n) {
 			if (f->n >= f->budget || f->n >= 256)
 				return -ENOSPC;
 			f->seen[f->n++] = pts[i];
 		}
+		/* Answered from a cell: that cell's run of the point. */
+		for (unsigned k = 0; k < j; k++)
+			run += !memcmp(&f->seen[k], &pts[i], sizeof(pts[i]));
 		ret[i] = (struct rs_xresult){ .ran = true, .cell = j + 1 };
-		if (f->value) {
+		if (f->value || f->noisy) {
 			ret[i].has_value = true;
-			ret[i].value = f->value(&pts[i]);
+			ret[i].value = f->value ? f->value(&pts[i]) :
+				       f->noisy(&pts[i], run);
 		}
 		if (f->fails) {
 			ret[i].fails = f->fails(&pts[i]);
@@ -151,6 +159,44 @@ TEST(explore, knee_past_budget)
 	CHECK_UINT(f.n, 5);
 	CHECK(x.has_knee[0]);
 	CHECK(x.knee[0] >= 65536);
+	rs_explore_axis_free(&e.axes[0]);
+}
+
+/* saturates(), but the first run of 2048 met an idle host: five times
+ * the plateau, once (rxe under TCG gives two or three times). */
+static double lucky_2048(const struct rs_xpoint *p, unsigned run)
+{
+	return p->v[0] == 2048 && !run ? 5 * 65536 : saturates(p);
+}
+
+/* One lucky run decides the knee; with repeat: 3 the cells that decide
+ * it run three times each (cells of the budget) and the medians name
+ * the plateau's knee again. */
+TEST(explore, knee_repeat_median)
+{
+	struct rs_explore e = { .goal = RS_EXPLORE_MAXIMIZE, .n_axes = 1 };
+	struct fn f = { .noisy = lucky_2048, .budget = 24 };
+	struct rs_xsearch x = { .e = &e, .eval = fn_eval, .ctx = &f,
+				.budget = 24, .batch = 1 };
+	unsigned runs_2048 = 0;
+
+	e.axes = (struct rs_explore_axis[]){ axis("size", "64..8M") };
+	CHECK_INT(rs_xsearch_run(&x), 0);
+	CHECK(x.has_knee[0]);
+	CHECK_INT(x.knee[0], 2048);  /* the lucky run alone */
+
+	memset(&x, 0, sizeof(x));
+	x = (struct rs_xsearch){ .e = &e, .eval = fn_eval, .ctx = &f,
+				 .budget = 24, .batch = 2 };
+	f = (struct fn){ .noisy = lucky_2048, .budget = 24 };
+	e.repeat = 3;
+	CHECK_INT(rs_xsearch_run(&x), 0);
+	CHECK(x.has_knee[0]);
+	CHECK_INT(x.knee[0], 65536);
+	CHECK(f.n <= 24);
+	for (unsigned i = 0; i < f.n; i++)
+		runs_2048 += f.seen[i].v[0] == 2048;
+	CHECK_UINT(runs_2048, 3);
 	rs_explore_axis_free(&e.axes[0]);
 }
 
