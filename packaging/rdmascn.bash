@@ -230,7 +230,7 @@ _rdmascn()
 			--softroce -h --help' ;;
 	explore)
 		opts='-s --set --vary --maximize --minimize --find
-			--budget-cells --budget-time --strategy --seed --knee
+			--budget-cells --budget-time --strategy --seed --knee --repeat
 			--jobs --json --out-dir --graph-out --shrink-out -d
 			--device -n --dry-run --deviations --strict --softroce
 			-q --quiet --color -h --help' ;;
