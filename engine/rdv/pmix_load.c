@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* libpmix, loaded on first use (pmix_load.h). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 
 #define RS_PMIX_LOAD_IMPL
+#include "dl.h"
 #include "macros.h"
 #include "pmix_load.h"
 
@@ -18,10 +18,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} syms[] = {
+	static const struct rs_dl_sym syms[] = {
 #define SYM(field) { "PMIx_" #field, offsetof(struct rs_pmix_lib, field) }
 		SYM(Init), SYM(Finalize), SYM(Abort), SYM(Put), SYM(Commit),
 		SYM(Get), SYM(Fence_nb), SYM(Notify_event),
@@ -29,28 +26,13 @@ static void load(void)
 		SYM(Error_string), SYM(Info_load), SYM(Value_destruct),
 #undef SYM
 	};
-	/* Never closed: PMIx_Finalize() leaves libpmix's threads and
-	 * state behind, and a later meeting in the process uses it
-	 * again. */
-	void *h = dlopen(RDMASCN_PMIX_LIB, RTLD_NOW | RTLD_LOCAL);
-
-	loaded = -ELIBACC;
-	if (!h) {
-		snprintf(why, sizeof(why), "%s", dlerror());
-		return;
-	}
-	for (size_t i = 0; i < RS_N(syms); i++) {
-		void *f = dlsym(h, syms[i].name);
-
-		if (!f) {
-			snprintf(why, sizeof(why), "%s: no %s",
-				 RDMASCN_PMIX_LIB, syms[i].name);
-			return;
-		}
-		*(void **)((char *)&lib + syms[i].off) = f;
-	}
-	loaded = 0;
-	rs_pmix_lib = &lib;
+	/* Never closed (rs_dl_load()): PMIx_Finalize() leaves libpmix's
+	 * threads and state behind, and a later meeting in the process
+	 * uses it again. */
+	loaded = rs_dl_load(RDMASCN_PMIX_LIB, syms, RS_N(syms), &lib, why,
+			    sizeof(why));
+	if (!loaded)
+		rs_pmix_lib = &lib;
 }
 
 int rs_pmix_load(char *err, size_t errlen)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* libxml2's text writer, loaded on first use (xml_load.h). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 
+#include "dl.h"
 #include "macros.h"
 #include "xml_load.h"
 
@@ -16,16 +16,13 @@
 #endif
 
 static struct rs_xml xml;
-static int loaded;              /* 0 not yet, 1 loaded, -ELIBACC failed */
+static int loaded;              /* 0 loaded, -ELIBACC failed */
 static char why[256];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} syms[] = {
+	static const struct rs_dl_sym syms[] = {
 #define SYM(field, name) { name, offsetof(struct rs_xml, field) }
 		SYM(SetGenericErrorFunc, "xmlSetGenericErrorFunc"),
 		SYM(OutputBufferCreateFile, "xmlOutputBufferCreateFile"),
@@ -46,32 +43,16 @@ static void load(void)
 		SYM(Flush, "xmlTextWriterFlush"),
 #undef SYM
 	};
-	/* Never closed: the process writes its JUnit file once, at the
-	 * end, and libxml2 keeps global state of its own. */
-	void *h = dlopen(XML_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-	loaded = -ELIBACC;
-	if (!h) {
-		snprintf(why, sizeof(why), "%s", dlerror());
-		return;
-	}
-	for (size_t i = 0; i < RS_N(syms); i++) {
-		void *f = dlsym(h, syms[i].name);
-
-		if (!f) {
-			snprintf(why, sizeof(why), "%s: no %s", XML_SONAME,
-				 syms[i].name);
-			return;
-		}
-		*(void **)((char *)&xml + syms[i].off) = f;
-	}
-	loaded = 1;
+	/* Never closed (rs_dl_load()): the process writes its JUnit file
+	 * once, at the end, and libxml2 keeps global state of its own. */
+	loaded = rs_dl_load(XML_SONAME, syms, RS_N(syms), &xml, why,
+			    sizeof(why));
 }
 
 int rs_xml_load(const struct rs_xml **ret_xml, char *err, size_t errlen)
 {
 	pthread_once(&once, load);
-	if (loaded < 0) {
+	if (loaded) {
 		snprintf(err, errlen, "%s", why);
 		return loaded;
 	}
