@@ -9,7 +9,7 @@ set -u
 rdmascn=$1
 fails=0 n=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
 cat >s.yaml <<'YAML'

@@ -10,7 +10,7 @@
 set -u
 rdmascn=$1 dir=$2/cluster
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 has() { grep -q -- "$2" "$1" || { cat "$1"; fail "no '$2'"; }; }
 # per_node PLAN KIND ID NODE: how many KIND 'ID[k]' lines of `plan -v`

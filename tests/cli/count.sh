@@ -11,7 +11,7 @@ set -u
 rdmascn=$1 dir=$2
 f=$dir/rc_many.yaml
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 has() { grep -q -- "$2" "$1" || { cat "$1"; fail "no '$2'"; }; }
 

@@ -10,7 +10,7 @@
 set -u
 rdmascn=$1 scn=$2 golden=$3 schema=$4 check=$5
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fails=0 n=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
 

@@ -8,7 +8,7 @@ scndir=$2
 golden=$3
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 
 # check_dry NAME FILE [--set K=V...]: $tmp/dry is FILE's dry run (one
 # cell's, with the cell's params): its calls against plan's objects.

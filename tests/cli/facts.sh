@@ -8,7 +8,7 @@
 set -u
 rdmascn=$1 dir=$2 schema=$3 check=$4
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fails=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
 split=$dir/pyverbs_query_port_split_write.yaml

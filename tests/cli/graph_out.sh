@@ -10,7 +10,9 @@
 set -u
 rdmascn=$1 dir=$2 matrix=$3
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# A subshell (a background one killed early) inherits this trap and
+# would run it: only the script itself cleans up.
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fails=0 n=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
 f=$dir/rc_pingpong.yaml

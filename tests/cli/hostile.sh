@@ -19,7 +19,7 @@
 set -u
 rdmascn=$1
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL $*"; fail=1; }
 

@@ -6,7 +6,7 @@
 set -u
 rdmascn=$1 scn=$2 dir=$3 schema=$4 rcheck=$5 xsd=$6 jcheck=$7
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fails=0 n=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
 

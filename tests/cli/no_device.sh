@@ -31,7 +31,7 @@ echo "run without a device ok"
 # says it too, below the error, as the run did (stderr compared: replay
 # tells objects the probe never reached as created, a limit of its own).
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 "$rdmascn" run --json "$tmp/r.json" "$scn" >"$tmp/out" 2>"$tmp/err"
 jq -e '.advice | startswith("rdmascn: no RDMA device found.\n")' \
 	"$tmp/r.json" >/dev/null || { echo "FAIL: no advice in the record: $(cat "$tmp/r.json")"; exit 1; }

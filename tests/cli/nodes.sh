@@ -17,7 +17,7 @@ rdmascn=$1 scn=$2 golden=$3 schema=$4 check=$5 xsd=$6 jcheck=$7
 f=$scn/nodes/rc_pingpong.yaml
 pass=0 fail=0
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); echo "ok $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 # No launcher of the caller's may leak in.

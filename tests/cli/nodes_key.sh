@@ -15,7 +15,7 @@ rdmascn=$1 scn=$2
 f=$scn/nodes/rc_pingpong.yaml
 pass=0 fail=0
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); echo "ok $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 unset OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE SLURM_PROCID SLURM_NTASKS \

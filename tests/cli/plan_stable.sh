@@ -9,7 +9,7 @@ fi
 rdmascn=$1 file=$2
 shift 2
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 
 for run in 1 2; do
 	"$rdmascn" plan "$@" "$file" >"$tmp/plan$run" 2>"$tmp/err$run"

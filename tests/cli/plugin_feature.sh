@@ -10,7 +10,7 @@ plugdir=$2
 scn=$3
 fails=0 n=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 
 check() { # WHAT COMMAND...: the command succeeds
 	local what=$1

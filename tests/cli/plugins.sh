@@ -12,7 +12,7 @@ testdir=$3     # where the tests' plugin is
 abi1dir=$4     # where the tests' ABI 1, 6 and 8 plugins are
 fails=0 n=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # same WHAT GOT WANT

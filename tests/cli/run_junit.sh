@@ -11,7 +11,7 @@ set -u
 rdmascn=$1 dir=$2 xsd=$3 check=$4
 shift 4
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fails=0 n=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
 

@@ -10,7 +10,9 @@ set -u
 rdmascn=$1 dir=$2 schema=$3 rcheck=$4 xsd=$5 jcheck=$6
 tmp=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill -KILL $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
+# A subshell (a background one killed early) inherits this trap and
+# would run it: only the script itself cleans up.
+trap '[ "$BASHPID" = $$ ] || exit; for p in "${pids[@]}"; do kill -KILL $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 fails=0 n=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
 

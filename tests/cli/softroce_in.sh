@@ -13,7 +13,9 @@ rdmascn=$1
 command -v script >/dev/null || { echo "no script(1): skipped"; exit 77; }
 tmp=$(mktemp -d)
 fake= loop=
-trap '[ -n "$loop" ] && kill $loop; [ -n "$fake" ] && kill $fake; rm -rf "$tmp"' EXIT
+# A subshell (a background one killed early) inherits this trap and
+# would run it: only the script itself cleans up.
+trap '[ "$BASHPID" = $$ ] || exit; [ -n "$loop" ] && kill $loop; [ -n "$fake" ] && kill $fake; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }

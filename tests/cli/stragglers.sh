@@ -15,7 +15,7 @@ set -u
 rdmascn=$1 schema=$2 checker=$3
 dir=$(dirname "$0")/strag
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fails=0
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

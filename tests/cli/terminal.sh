@@ -13,7 +13,7 @@
 set -u
 rdmascn=$1 gen=$2 dir=$3
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fails=0 n=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
 ok() { echo "ok $*"; }

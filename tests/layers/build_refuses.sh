@@ -9,7 +9,7 @@ fail=0 n=0
 IFS=';' read -ra pass <<<"$2"
 IFS=';' read -ra refused <<<"$3"
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -f "$out"' EXIT
 
 # Those that build, in one go: the output names any that does not.
 n=${#pass[@]}

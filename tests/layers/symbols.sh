@@ -7,7 +7,7 @@
 #   symbols.sh base=... scenario=... exec=... kinds=... steps=... ...
 set -u
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 fail=0 n=0
 
 . "$(dirname "$0")/rank.sh"

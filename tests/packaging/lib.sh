@@ -10,4 +10,4 @@ finish() {
 	[ $n -gt 0 ] && [ $fails -eq 0 ]
 }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT

@@ -22,7 +22,7 @@ if [ "$has_pmix" != ON ]; then
 	exit 77
 fi
 out=$(mktemp) || exit 1
-trap 'rm -f "$out"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -f "$out"' EXIT
 # A case never takes this long; a hung one is killed and fails.
 timeout -s KILL 60 mpirun --allow-run-as-root --oversubscribe "$@" \
 	-np "$np" "$rdv_test" pmix "$case" >"$out" 2>&1

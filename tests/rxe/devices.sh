@@ -8,7 +8,7 @@ rdmascn=$1
 . "$(dirname "$0")/tap.sh"
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 json=$("$rdmascn" devices -j) || fail "rdmascn devices -j exited $?"
 q() { jq -r "$1" <<<"$json"; }
 dev='.[] | select(.name == "rxe0")'

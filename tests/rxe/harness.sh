@@ -14,7 +14,7 @@ set -u
 rdmascn=$1 vm=$2
 . "$(dirname "$0")/tap.sh"
 work=$(mktemp -d "$PWD/harness.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$work"' EXIT
 cd "$work"
 
 probe='echo out; echo err >&2; echo written >result

@@ -5,7 +5,7 @@
 # Scratch space for the reports, gone when the test ends.
 tmp=$(mktemp -d)
 mkdir "$tmp/recs"
-trap 'records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 
 # The run record's schema, and what checks a record against it and its
 # promises (exit code, verdict, teardown the reverse of creation).

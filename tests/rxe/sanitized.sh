@@ -17,7 +17,7 @@ rdmascn=$1 scndir=$2 plugdir=$3
 here=$(cd "$(dirname "$0")" && pwd)
 supp=${4:-$here/lsan.supp}
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$logs"' EXIT
 export ASAN_OPTIONS="detect_leaks=1:log_path=$logs/asan:abort_on_error=0:${ASAN_OPTIONS:-}"
 export LSAN_OPTIONS="suppressions=$supp:print_suppressions=0:${LSAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan:${UBSAN_OPTIONS:-}"

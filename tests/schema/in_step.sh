@@ -5,7 +5,7 @@ set -u
 rdmascn=$1
 checked_in=$2
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -f "$out"' EXIT
 
 if ! "$rdmascn" schema >"$out"; then
 	echo "FAIL: rdmascn schema exited $?"

@@ -14,7 +14,7 @@ incdir=$3
 fails=0 n=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 
 # The list's patterns: the words before ';' inside { }.
 mapfile -t pats < <(sed -n 's/^[[:space:]]*\([A-Za-z0-9_*]*\);.*/\1/p' "$dynlist")
