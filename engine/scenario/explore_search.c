@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "macros.h"
 #include "explore_search.h"
+#include "stragglers.h"
 
 /* The knee: the smallest value within this many percent of the best on
  * its line, unless the file or --knee says. */
@@ -231,13 +232,6 @@ static void line_free(struct line *l)
 	rs_free(l->tries);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* One more figure of value @i; its value becomes their median. */
 static void line_add(struct line *l, unsigned i, double v)
 {
@@ -249,9 +243,7 @@ static void line_add(struct line *l, unsigned i, double v)
 	l->fig[i][l->runs[i]++] = v;
 	n = l->runs[i];
 	memcpy(sorted, l->fig[i], n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
-	l->val[i] = n % 2 ? sorted[n / 2] :
-		    (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	l->val[i] = rs_median(sorted, n);
 	l->ok[i] = true;
 }
 
