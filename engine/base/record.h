@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "value.h"
@@ -64,11 +65,44 @@ struct rs_reporter {
 /* The longest id an entry names (RDMASCN_ID_MAX). */
 #define RS_REC_ID_MAX 64
 
+/*
+ * A verbs call as the record keeps it (a dry run keeps about four an
+ * object): a typed struct in the record's arena, its name and object
+ * pointers to strings the record holds once, its args text and the
+ * offsets of its keys after it.  Made as the tree schemas/ describe (the
+ * "calls" items) only to be told or written (rs_rec_call_tree()).
+ */
+struct rs_rec_call {
+	struct rs_rec_call *next;
+	const char *name;        /* one copy a name, the record's */
+	const char *object;      /* the object's name; NULL: none */
+	uint64_t duration_ns;
+	uint32_t no;             /* 0: not numbered */
+	int32_t err;
+	uint16_t len;            /* of args */
+	uint16_t n_at;
+	uint8_t outcome;         /* enum rs_rec_call_outcome */
+	bool ok;
+	uint16_t at[];           /* n_at key offsets, then the args text */
+};
+
+enum rs_rec_call_outcome {
+	RS_REC_CALL_NONE,        /* not made (a dry run) or not yet back */
+	RS_REC_CALL_MADE,        /* ok, errno; duration_ns */
+	RS_REC_CALL_INJECTED,    /* failed by RDMASCN_FAULT, not made */
+};
+
+/* A string the record holds, one copy of each (a call's name). */
+struct rs_rec_name;
+
 struct rs_record {
 	struct rs_val *root;
 	struct rs_val *objects;  /* every object, in creation order */
 	struct rs_val *steps;    /* every step, in execution order */
-	struct rs_val *calls;
+	struct rs_val *calls;    /* a list (rs_val_put_list()) of the */
+	struct rs_rec_calls *call_list; /* struct rs_rec_call */
+	struct rs_rec_name *names;
+	const char *last_object; /* the record's copy of the last one */
 	struct rs_val *events;
 	struct rs_val *teardown;
 	struct rs_val *errors;
@@ -96,6 +130,19 @@ void rs_record_begin(struct rs_record *rec);
  * or without a list. */
 struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
 			     struct rs_val *list, struct rs_val *entry);
+/* A call (@at, @n_at: where each key of @args starts), in the record
+ * and told to the reporters; @object, its object's name (NULL: none), is
+ * copied unless it is the last one given or @object_kept says it is the
+ * record's own (an object entry's "name").  Returns the record's struct,
+ * to change under rec->lock; NULL when out of memory (the run then ends
+ * "out of memory") or when the record keeps no calls. */
+struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
+				   const char *name, const char *args,
+				   const uint16_t *at, unsigned n_at,
+				   const char *object, bool object_kept);
+/* @c as the tree its JSON is (no, name, args, fields, object and the
+ * outcome): a tree of its own, NULL when out of memory. */
+struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c);
 /* An entry already in the record changed: tell the reporters. */
 void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,
 		    const struct rs_val *entry);

@@ -299,7 +299,8 @@ struct rs_call {
 	unsigned n_at;
 	uint16_t at[RS_CALL_MAX_ARGS]; /* where each key starts in args */
 	char hint[256];          /* why, when the attributes tell */
-	struct rs_val *entry;    /* in the run record (dry run, -v), or NULL */
+	struct rs_rec_call *entry; /* in the run record (dry run, -v), or
+				    * NULL */
 	uint64_t t0, t1;         /* made, returned (ns); with an entry only */
 };
 

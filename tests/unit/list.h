@@ -22,6 +22,7 @@
 	X(value, tree)                                                    \
 	X(value, pairs)                                                   \
 	X(value, threads)                                                 \
+	X(value, record_calls)                                            \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \

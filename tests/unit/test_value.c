@@ -442,9 +442,11 @@ TEST(value, pairs)
 	CHECK_STR(s, "{\n}\n");
 	free(s);
 
-	/* Into the record: a compact copy that still reads the same. */
+	/* Into the record: a typed call whose tree reads the same. */
 	CHECK_INT(rs_record_init(&rec, true, false), 0);
-	kept = rs_record_add(&rec, RS_REC_CALL, rec.calls, e);
+	CHECK(rs_record_call(&rec, 0, "ibv_modify_qp", args, at, RS_N(at),
+			     NULL, false));
+	kept = (struct rs_val *)rs_val_at(rec.calls, 0);
 	CHECK(kept);
 	s = to_json(rs_val_get(kept, "fields"), false, &r);
 	CHECK_STR(s, want);
@@ -462,6 +464,7 @@ TEST(value, pairs)
 	CHECK_STR(s, want);
 	free(s);
 	rs_record_free(&rec);
+	rs_val_free(e);
 }
 
 /* Steps of a parallel add to the record from threads of their own: an
@@ -478,13 +481,17 @@ static void *add_many(void *arg)
 	struct adder *a = arg;
 
 	for (unsigned i = 0; i < 20000; i++) {
-		struct rs_val *e = rs_val_obj();
+		static const uint16_t at[] = { 0 };
+		char obj[16];
 
-		rs_val_put_u64(e, "no", i);
-		rs_val_put_str(e, "name", "ibv_modify_qp");
+		/* A name of its own a thread: the record's last object is
+		 * shared. */
+		snprintf(obj, sizeof(obj), "qp %p", (void *)a);
 		rs_val_put_u64(a->mine, "last", i);
 		rs_val_push_str(rs_val_get_mut(a->mine, "list"), "x");
-		rs_record_add(a->rec, RS_REC_CALL, a->rec->calls, e);
+		rs_record_call(a->rec, i + 1, i & 1 ? "ibv_modify_qp" :
+			       "ibv_create_qp", "qp_state=RTS", at, 1, obj,
+			       false);
 	}
 	return NULL;
 }
@@ -521,5 +528,65 @@ TEST(value, threads)
 		for (unsigned j = 0; j < 20000; j++)
 			CHECK_STR(rs_val_str_of(rs_val_at(l, j)), "x");
 	}
+	rs_record_free(&rec);
+}
+
+/* The record's calls are typed structs (record.h), made as trees only
+ * to be told and written: the same JSON as the tree the engine built
+ * for each before, outcome and all, and one copy of a name however
+ * many calls give it. */
+TEST(value, record_calls)
+{
+	static const uint16_t at[] = { 0, 6 };
+	static const char want[] = "[{\"no\":1,\"name\":\"ibv_create_qp\","
+		"\"args\":\"pd=pd cqe=64\",\"fields\":{\"pd\":\"pd\","
+		"\"cqe\":64},\"object\":\"qp 'a'\"},"
+		"{\"name\":\"ibv_destroy_qp\",\"args\":\"\",\"fields\":{},"
+		"\"ok\":false,\"errno\":12,\"error\":\"ENOMEM\","
+		"\"injected\":true},"
+		"{\"no\":3,\"name\":\"ibv_create_qp\",\"args\":\"pd=pd\","
+		"\"fields\":{\"pd\":\"pd\"},\"object\":\"qp 'a'\","
+		"\"ok\":true,\"duration_ns\":42}]\n";
+	struct rs_rec_call *c1, *c2, *c3;
+	char name[] = "ibv_create_qp";
+	const char *kept = "qp 'a'";
+	struct rs_record rec;
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	c1 = rs_record_call(&rec, 1, name, "pd=pd cqe=64", at, 2, "qp 'a'",
+			    false);
+	c2 = rs_record_call(&rec, 0, "ibv_destroy_qp", "", at, 0, NULL,
+			    false);
+	/* The same name from another buffer; an object the caller says
+	 * the record holds already. */
+	name[0] = 'i';
+	c3 = rs_record_call(&rec, 3, name, "pd=pd", at, 1, kept, true);
+	CHECK(c1 && c2 && c3);
+	CHECK_PTR(c1->name, c3->name);
+	CHECK(c1->name != name);
+	CHECK(c1->object != kept);
+	CHECK_PTR(c3->object, kept);
+	c2->ok = false;
+	c2->err = ENOMEM;
+	c2->outcome = RS_REC_CALL_INJECTED;
+	c3->ok = true;
+	c3->duration_ns = 42;
+	c3->outcome = RS_REC_CALL_MADE;
+	CHECK_INT(rs_val_len(rec.calls), 3);
+	CHECK_INT(rs_val_type_of(rec.calls), RS_VAL_ARR);
+	/* Written from the structs, then read: the same bytes both ways. */
+	s = to_json(rec.calls, false, &r);
+	CHECK_INT(r, 0);
+	CHECK_STR(s, want);
+	free(s);
+	CHECK_STR(rs_val_get_str(rs_val_at(rec.calls, 2), "object"),
+		  "qp 'a'");
+	CHECK_UINT(rs_val_get_u64(rs_val_at(rec.calls, 1), "errno"), ENOMEM);
+	s = to_json(rec.calls, false, &r);
+	CHECK_STR(s, want);
+	free(s);
+	CHECK_INT(rs_val_check(rec.root), 0);
 	rs_record_free(&rec);
 }
