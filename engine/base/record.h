@@ -62,28 +62,38 @@ struct rs_reporter {
 	const struct rs_reporter_ops *ops;
 };
 
+/* The most keys a call's args are split at (RS_CALL_MAX_ARGS). */
+#define RS_REC_MAX_ARGS 48
+
 /* The longest id an entry names (RDMASCN_ID_MAX). */
 #define RS_REC_ID_MAX 64
 
 /*
  * A verbs call as the record keeps it (a dry run keeps about four an
  * object): a typed struct in the record's arena, its name and object
- * pointers to strings the record holds once, its args text and the
- * offsets of its keys after it.  Made as the tree schemas/ describe (the
- * "calls" items) only to be told or written (rs_rec_call_tree()).
+ * pointers to strings the record holds once.  Its args text is its own
+ * (after the struct: the n_at offsets of its keys, then the text), or,
+ * when an earlier call of the name had the same keys (@base: a QP's
+ * modify to RTR names the same 15 keys each time, and differs in two
+ * values), only the values that differ from @base's: n_diff pairs of
+ * (key index, length), then their bytes.  Made as the tree schemas/
+ * describe (the "calls" items) only to be told or written
+ * (rs_rec_call_tree()).
  */
 struct rs_rec_call {
 	struct rs_rec_call *next;
 	const char *name;        /* one copy a name, the record's */
 	const char *object;      /* the object's name; NULL: none */
+	const struct rs_rec_call *base; /* NULL: the text is its own */
 	uint64_t duration_ns;
 	uint32_t no;             /* 0: not numbered */
 	int32_t err;
 	uint16_t len;            /* of args */
 	uint16_t n_at;
+	uint8_t n_diff;
 	uint8_t outcome;         /* enum rs_rec_call_outcome */
 	bool ok;
-	uint16_t at[];           /* n_at key offsets, then the args text */
+	uint16_t at[];
 };
 
 enum rs_rec_call_outcome {
@@ -103,6 +113,7 @@ struct rs_record {
 	struct rs_rec_calls *call_list; /* struct rs_rec_call */
 	struct rs_rec_name *names;
 	const char *last_object; /* the record's copy of the last one */
+	const char *last_file;   /* and of an object entry's file */
 	struct rs_val *events;
 	struct rs_val *teardown;
 	struct rs_val *errors;
@@ -143,6 +154,34 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 /* @c as the tree its JSON is (no, name, args, fields, object and the
  * outcome): a tree of its own, NULL when out of memory. */
 struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c);
+/*
+ * An object's entry (id, kind, name, file, line, col, outcome, no), as a
+ * struct in the record's arena (rs_val_push_struct()): kind and file
+ * are the record's one copy, @outcome a string that lives as long as the
+ * program.  Made into an object of nodes when something else is added to
+ * it (a real run's facts) or read from it; told with
+ * rs_record_tell_obj().  NULL when out of memory (the record marked).
+ */
+struct rs_val *rs_record_object(struct rs_record *rec, const char *id,
+				const char *kind, const char *name,
+				const struct rs_loc *loc, const char *outcome);
+/* Its "no" and "outcome", set in whichever form it is now. */
+void rs_rec_obj_no(struct rs_val *entry, unsigned no);
+void rs_rec_obj_outcome(struct rs_val *entry, const char *outcome);
+/* Its name (NULL: none), the record's: for a call's "object". */
+const char *rs_rec_obj_name(const struct rs_val *entry);
+/* Its outcome ("" when it has none): for a reporter, without making
+ * the struct into nodes. */
+const char *rs_rec_obj_outcome_of(const struct rs_val *entry);
+/* Tell the reporters of @entry, an object's, as it is now. */
+void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry);
+/* @no, @id and @name taken down (a dry run's teardown entry: a real
+ * run's has facts, and is a tree of its own, rs_record_add()): a struct
+ * whose strings are @obj_entry's (the object's entry; NULL: copies).
+ * Told and appended to rec->teardown. */
+void rs_record_destroyed(struct rs_record *rec, unsigned no,
+			 const struct rs_val *obj_entry, const char *id,
+			 const char *name);
 /* An entry already in the record changed: tell the reporters. */
 void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,
 		    const struct rs_val *entry);

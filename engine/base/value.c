@@ -86,6 +86,11 @@ struct rs_val {
 			const struct rs_val *text;  /* a string member */
 			const uint16_t *at;         /* len of them */
 		} pairs;
+		/* T_STRUCT: its owner's struct follows, len bytes. */
+		struct {
+			struct rs_arena *ar;
+			const struct rs_val_struct *ops;
+		} st;
 		/* T_LIST: as arr until its items are made (list_items()). */
 		struct {
 			struct rs_arena *ar;
@@ -111,6 +116,16 @@ struct rs_val {
  * then on).
  */
 #define T_LIST 0x41
+/*
+ * An object that is its owner's typed struct (a record's object and
+ * teardown entries, rs_val_push_struct()): the struct follows the node,
+ * and its members are made by its ops as a tree of their own to be
+ * written, or in place, once, when something reads or adds to it (an
+ * RS_VAL_OBJ from then on: the struct's first bytes are overwritten,
+ * the rest stay where they were).
+ */
+#define T_STRUCT 0x42
+#define ST_DATA(v) ((char *)(v) + HEAD + sizeof((v)->u.st))
 
 #define HEAD offsetof(struct rs_val, u)
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
@@ -233,6 +248,7 @@ static size_t node_size(enum rs_val_type t, size_t len)
 	case RS_VAL_OBJ: return HEAD + sizeof(((struct rs_val *)0)->u.obj);
 	case T_PAIRS: return HEAD + sizeof(((struct rs_val *)0)->u.pairs);
 	case T_LIST: return HEAD + sizeof(((struct rs_val *)0)->u.list);
+	case T_STRUCT: return HEAD + sizeof(((struct rs_val *)0)->u.st) + len;
 	case RS_VAL_ARR: return HEAD + sizeof(((struct rs_val *)0)->u.arr);
 	default: return HEAD + sizeof(uint64_t);
 	}
@@ -274,6 +290,9 @@ static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
 		v->u.pairs.ar = ar;
 	} else if ((int)t == T_LIST) {
 		v->u.list.ar = ar;
+	} else if ((int)t == T_STRUCT) {
+		v->u.st.ar = ar;
+		v->len = (uint32_t)len;
 	}
 	return v;
 }
@@ -493,6 +512,20 @@ static void list_items(struct rs_val *v)
 	}
 }
 
+/* Its members made from its struct: an object from now on. */
+static void struct_members(struct rs_val *v)
+{
+	const struct rs_val_struct *ops = v->u.st.ops;
+	char data[RS_VAL_STRUCT_MAX];
+
+	memcpy(data, ST_DATA(v), v->len < sizeof(data) ? v->len :
+	       sizeof(data));
+	v->type = RS_VAL_OBJ;
+	v->len = 0;
+	v->u.obj.first = v->u.obj.last = NULL;
+	ops->members(v, data);
+}
+
 /* @v, its members made when they were text or structs: for a reader. */
 static const struct rs_val *ready(const struct rs_val *v)
 {
@@ -500,7 +533,49 @@ static const struct rs_val *ready(const struct rs_val *v)
 		pairs((struct rs_val *)v);
 	else if (v && v->type == T_LIST)
 		list_items((struct rs_val *)v);
+	else if (v && v->type == T_STRUCT)
+		struct_members((struct rs_val *)v);
 	return v;
+}
+
+struct rs_val *rs_val_push_struct(struct rs_val *arr,
+				  const struct rs_val_struct *ops, size_t size)
+{
+	struct rs_val *v;
+
+	if (!arr)
+		return NULL;
+	if (arr->type != RS_VAL_ARR || size > RS_VAL_STRUCT_MAX)
+		return mark_oom(arr);
+	v = new_node(arr->u.arr.ar, T_STRUCT, size, NULL);
+	if (!v || !arr_add(arr, v))
+		return mark_oom(arr);
+	v->u.st.ops = ops;
+	memset(ST_DATA(v), 0, size);
+	return v;
+}
+
+void *rs_val_struct_of(const struct rs_val *v,
+		       const struct rs_val_struct *ops)
+{
+	return v && v->type == T_STRUCT && v->u.st.ops == ops ? ST_DATA(v) :
+	       NULL;
+}
+
+struct rs_val *rs_val_struct_tree(const struct rs_val *v)
+{
+	struct rs_val *t;
+
+	if (!v || v->type != T_STRUCT)
+		return NULL;
+	t = rs_val_obj();
+	if (t)
+		v->u.st.ops->members(t, ST_DATA(v));
+	if (rs_val_check(t) < 0) {
+		rs_val_free(t);
+		return NULL;
+	}
+	return t;
 }
 
 struct rs_val *rs_val_put_list(struct rs_val *obj, const char *key,
@@ -642,6 +717,7 @@ static bool is_container(const struct rs_val *v)
 
 struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child)
 {
+	ready(arr);
 	if (!arr || arr->type != RS_VAL_ARR) {
 		rs_val_free(child);
 		return arr ? mark_oom(arr) : NULL;
@@ -951,6 +1027,8 @@ enum rs_val_type rs_val_type_of(const struct rs_val *v)
 		return RS_VAL_OBJ;
 	if (v && v->type == T_LIST)
 		return RS_VAL_ARR;
+	if (v && v->type == T_STRUCT)
+		return RS_VAL_OBJ;
 	return v ? (enum rs_val_type)v->type : RS_VAL_NULL;
 }
 
@@ -1461,6 +1539,21 @@ static void put_list(FILE *f, const struct rs_val *v, unsigned level,
 	fputc(']', f);
 }
 
+/* Its members made as a tree of their own, written, let go. */
+static void put_struct(FILE *f, const struct rs_val *v, unsigned level,
+		       bool pretty)
+{
+	struct rs_val *t = rs_val_struct_tree(v);
+
+	if (!t) {
+		/* rs_val_write_json() says so. */
+		((struct rs_val *)v)->flags |= F_OOM;
+		return;
+	}
+	put_json(f, t, level, pretty);
+	rs_val_free(t);
+}
+
 static void put_json(FILE *f, const struct rs_val *v, unsigned level,
 		     bool pretty)
 {
@@ -1469,6 +1562,7 @@ static void put_json(FILE *f, const struct rs_val *v, unsigned level,
 	switch (v->type) {
 	case T_PAIRS: put_pairs(f, v, level, pretty); break;
 	case T_LIST: put_list(f, v, level, pretty); break;
+	case T_STRUCT: put_struct(f, v, level, pretty); break;
 	case RS_VAL_NULL: fputs("null", f); break;
 	case RS_VAL_BOOL: fputs(v->u.b ? "true" : "false", f); break;
 	case RS_VAL_INT: fprintf(f, "%" PRId64, v->u.i); break;

@@ -208,7 +208,7 @@ static bool call_go(struct rs_run *run, const struct rs_live *l,
 	if (run->rec->calls_wanted) {
 		/* The object's name as its entry holds it: not a copy a
 		 * call (four an object in a dry run). */
-		const char *kept = l ? rs_val_get_str(l->entry, "name") : NULL;
+		const char *kept = l ? rs_rec_obj_name(l->entry) : NULL;
 
 		/* Its outcome comes at rs_call_done(). */
 		c->entry = rs_record_call(run->rec, c->no, c->name, c->args,

@@ -284,7 +284,7 @@ enum rs_call_class { RS_CALL_CREATE, RS_CALL_MODIFY, RS_CALL_QUERY,
 		     RS_CALL_DESTROY };
 
 /* More arguments than this are in the text, not in the entry's fields. */
-#define RS_CALL_MAX_ARGS 48
+#define RS_CALL_MAX_ARGS RS_REC_MAX_ARGS /* the record splits at as many */
 
 struct rs_call {
 	enum rs_call_class cls;

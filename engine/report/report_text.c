@@ -59,7 +59,10 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 	t->dry_run = rs_val_get_bool(rec, "dry_run");
 	t->width = 24;
 	for (size_t i = 0; i < rs_val_len(objs); i++) {
-		int w = strlen(vtext(rs_val_at(objs, i), "name"));
+		/* (Read as the record holds it: a struct, not made into
+		 * nodes.) */
+		const char *n = rs_rec_obj_name(rs_val_at(objs, i));
+		int w = n ? strlen(n) : 0;
 
 		if (w > t->width)
 			t->width = w;

@@ -590,3 +590,125 @@ TEST(value, record_calls)
 	CHECK_INT(rs_val_check(rec.root), 0);
 	rs_record_free(&rec);
 }
+
+/* A call whose keys an earlier call of its name had keeps only the
+ * values that differ, and is written as the whole text it was. */
+TEST(value, record_calls_shared_keys)
+{
+	static const char *texts[] = {
+		"qp=a state=RTR psn=0",
+		"qp=b state=RTR psn=0",
+		"qp=bb state=RTR psn=10",
+		"qp=a state=RTR psn=0",
+		"qp=a stat=RTRR psn=0",   /* other keys: its own */
+		"qp=a state=RTR psn=",    /* an empty value */
+		"qp=a odd psn=0",         /* not pairs: its own */
+	};
+	const struct rs_rec_call *c[RS_N(texts)];
+	struct rs_record rec;
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	for (unsigned i = 0; i < RS_N(texts); i++) {
+		uint16_t at[3] = { 0 };
+		unsigned n = 1;
+
+		/* A key after each space, as rs_call_arg() notes them. */
+		for (const char *p = texts[i]; *p; p++)
+			if (*p == ' ')
+				at[n++] = (uint16_t)(p + 1 - texts[i]);
+		CHECK_INT(n, 3);
+		c[i] = rs_record_call(&rec, i + 1, "ibv_modify_qp", texts[i],
+				      at, n, "x", false);
+		CHECK(c[i]);
+	}
+	CHECK_PTR(c[0]->base, NULL);
+	CHECK_PTR(c[1]->base, c[0]);
+	CHECK_INT(c[1]->n_diff, 1);
+	/* Against the first: "bb" and "10" differ in length too. */
+	CHECK_PTR(c[2]->base, c[0]);
+	CHECK_INT(c[2]->n_diff, 2);
+	CHECK_PTR(c[3]->base, c[0]);
+	CHECK_INT(c[3]->n_diff, 0);
+	CHECK_PTR(c[4]->base, NULL);
+	CHECK_PTR(c[5]->base, c[0]);
+	CHECK_INT(c[5]->n_diff, 1);
+	CHECK_PTR(c[6]->base, NULL);
+	for (unsigned i = 0; i < RS_N(texts); i++) {
+		struct rs_val *t = rs_rec_call_tree(c[i]);
+
+		CHECK_STR(rs_val_get_str(t, "args"), texts[i]);
+		CHECK_STR(rs_val_get_str(t, "object"), "x");
+		rs_val_free(t);
+	}
+	s = to_json(rs_val_get(rs_val_at(rec.calls, 2), "fields"), false,
+		    &r);
+	CHECK_STR(s, "{\"qp\":\"bb\",\"state\":\"RTR\",\"psn\":10}\n");
+	free(s);
+	rs_record_free(&rec);
+}
+
+/* An object's entry and its teardown entry are structs in the record,
+ * written as the members they were; adding to one (a real run's facts)
+ * makes it an object of nodes that reads the same. */
+TEST(value, record_objects)
+{
+	static const char want[] = "[{\"id\":\"a\",\"kind\":\"qp\","
+		"\"name\":\"qp 'a'\",\"file\":\"f.yaml\",\"line\":3,"
+		"\"col\":5,\"outcome\":\"created\",\"no\":1},"
+		"{\"id\":\"b\",\"kind\":\"qp\",\"name\":\"qp 'b'\","
+		"\"outcome\":\"pending\"},"
+		"{\"id\":\"c\",\"kind\":\"cq\",\"name\":\"cq 'c'\","
+		"\"file\":\"f.yaml\",\"line\":4,\"col\":5,"
+		"\"outcome\":\"created\",\"no\":2,\"create_ms\":1.5}]\n";
+	static const char want_down[] = "[{\"no\":2,\"id\":\"c\","
+		"\"name\":\"cq 'c'\"},{\"no\":1,\"id\":\"a\","
+		"\"name\":\"qp 'a'\"},{\"no\":3,\"id\":\"x\","
+		"\"name\":\"x\"}]\n";
+	struct rs_loc la = { .file = "f.yaml", .line = 3, .col = 5 };
+	struct rs_loc lc = { .file = "f.yaml", .line = 4, .col = 5 };
+	struct rs_val *a, *b, *c;
+	const char *name_a;
+	struct rs_record rec;
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	a = rs_record_object(&rec, "a", "qp", "qp 'a'", &la, "pending");
+	b = rs_record_object(&rec, "b", "qp", "qp 'b'", NULL, "pending");
+	c = rs_record_object(&rec, "c", "cq", "cq 'c'", &lc, "pending");
+	CHECK(a && b && c);
+	name_a = rs_rec_obj_name(a);
+	CHECK_STR(name_a, "qp 'a'");
+	rs_rec_obj_no(a, 1);
+	rs_rec_obj_outcome(a, "created");
+	CHECK_STR(rs_rec_obj_outcome_of(a), "created");
+	rs_rec_obj_no(c, 2);
+	/* A member of its own: nodes from here on, in the same order. */
+	rs_val_put_double(c, "create_ms", 1.5);
+	rs_rec_obj_outcome(c, "created");
+	CHECK_STR(rs_rec_obj_name(c), "cq 'c'");
+	CHECK_STR(rs_rec_obj_outcome_of(c), "created");
+	s = to_json(rec.objects, false, &r);
+	CHECK_INT(r, 0);
+	CHECK_STR(s, want);
+	free(s);
+	/* Teardown: the strings are the entries', or copies. */
+	rs_record_destroyed(&rec, 2, c, "c", "cq 'c'");
+	rs_record_destroyed(&rec, 1, a, "a", "qp 'a'");
+	rs_record_destroyed(&rec, 3, NULL, "x", "x");
+	s = to_json(rec.teardown, false, &r);
+	CHECK_STR(s, want_down);
+	free(s);
+	CHECK_STR(rs_val_get_str(rs_val_at(rec.teardown, 1), "name"),
+		  "qp 'a'");
+	/* Read as nodes, the objects are the same JSON. */
+	CHECK_STR(rs_val_get_str(rs_val_at(rec.objects, 0), "kind"), "qp");
+	CHECK_STR(rs_rec_obj_name(rs_val_at(rec.objects, 0)), "qp 'a'");
+	s = to_json(rec.objects, false, &r);
+	CHECK_STR(s, want);
+	free(s);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_record_free(&rec);
+}
