@@ -156,10 +156,25 @@ void rs_record_begin(struct rs_record *rec)
 static void tell(struct rs_record *rec, enum rs_rec_entry type,
 		 const struct rs_val *entry)
 {
-	for (unsigned i = 0; i < rec->n_reporters; i++)
-		if (rec->reporters[i]->ops->entry)
-			rec->reporters[i]->ops->entry(rec->reporters[i], type,
-						      entry);
+	for (unsigned i = 0; i < rec->n_reporters; i++) {
+		struct rs_reporter *r = rec->reporters[i];
+
+		if (r->ops->entry && (!r->ops->wants || r->ops->wants(r, type)))
+			r->ops->entry(r, type, entry);
+	}
+}
+
+/* A reporter would do something with an entry of @type. */
+static bool wanted(struct rs_record *rec, enum rs_rec_entry type)
+{
+	for (unsigned i = 0; i < rec->n_reporters; i++) {
+		const struct rs_reporter_ops *ops = rec->reporters[i]->ops;
+
+		if (ops->entry && (!ops->wants ||
+				   ops->wants(rec->reporters[i], type)))
+			return true;
+	}
+	return false;
 }
 
 struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
@@ -362,7 +377,10 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 		rec->call_list->first = c;
 	rec->call_list->last = c;
 	rec->call_list->n++;
-	/* Told as the tree it is written as, made for the telling. */
+	/* Told as the tree it is written as, made for the telling (when
+	 * a reporter would do something with it). */
+	if (!wanted(rec, RS_REC_CALL))
+		goto out;
 	t = rs_rec_call_tree(c);
 	if (t)
 		tell(rec, RS_REC_CALL, t);
@@ -594,8 +612,12 @@ void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
 		rs_record_tell(rec, RS_REC_OBJECT, entry);
 		return;
 	}
-	t = rs_val_struct_tree(entry);
 	pthread_mutex_lock(&rec->lock);
+	if (!wanted(rec, RS_REC_OBJECT)) {
+		pthread_mutex_unlock(&rec->lock);
+		return;
+	}
+	t = rs_val_struct_tree(entry);
 	if (t)
 		tell(rec, RS_REC_OBJECT, t);
 	else
@@ -655,6 +677,8 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 	d = rs_val_struct_of(e, &down_ops);
 	if (d && kid && kname) {
 		*d = (struct rec_down){ .id = kid, .name = kname, .no = no };
+		if (!wanted(rec, RS_REC_DESTROYED))
+			goto out;
 		t = rs_val_struct_tree(e);
 		if (t)
 			tell(rec, RS_REC_DESTROYED, t);
@@ -664,6 +688,7 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 	} else {
 		rs_val_put(rec->root, "entry", NULL);
 	}
+out:
 	pthread_mutex_unlock(&rec->lock);
 }
 

@@ -47,6 +47,11 @@ struct rs_reporter_ops {
 	void (*begin)(struct rs_reporter *r, const struct rs_val *record);
 	void (*entry)(struct rs_reporter *r, enum rs_rec_entry type,
 		      const struct rs_val *entry);
+	/* Whether entry() does anything with @type now (NULL: it does):
+	 * an entry the record holds as a struct (a call, an object, a dry
+	 * run's teardown) is made into a tree only to be told, and a dry
+	 * run with -q tells 1.7 million calls to nobody. */
+	bool (*wants)(struct rs_reporter *r, enum rs_rec_entry type);
 	/* The verdict is in the record; 0 or -errno (the report could not
 	 * be written). */
 	int (*end)(struct rs_reporter *r, const struct rs_val *record);

@@ -579,21 +579,30 @@ static bool held(enum rs_rec_entry type)
 	       type == RS_REC_DESTROYED || type == RS_REC_CALL;
 }
 
+static bool text_wants(struct rs_reporter *r, enum rs_rec_entry type)
+{
+	struct text *t = TEXT(r);
+
+	if (type == RS_REC_PROGRESS)
+		return t->o.progress;
+	/* -q: errors, leaks, and the calls -v asks for, still go to
+	 * stderr. */
+	return !t->o.quiet || type == RS_REC_ERROR ||
+	       type == RS_REC_WARNING || type == RS_REC_LEAKS ||
+	       (type == RS_REC_CALL && !t->dry_run);
+}
+
 static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		       const struct rs_val *e)
 {
 	struct text *t = TEXT(r);
 
+	if (!text_wants(r, type))
+		return;
 	if (type == RS_REC_PROGRESS) {
-		if (t->o.progress)
-			step_progress(t, e);
+		step_progress(t, e);
 		return;
 	}
-	/* -q: errors, leaks, and the calls -v asks for, still go to
-	 * stderr. */
-	if (t->o.quiet && type != RS_REC_ERROR && type != RS_REC_WARNING &&
-	    type != RS_REC_LEAKS && !(type == RS_REC_CALL && !t->dry_run))
-		return;
 	switch (type) {
 	case RS_REC_PHASE:
 		if (t->dry_run && !strcmp(vtext(e, "phase"), "teardown") &&
@@ -906,6 +915,7 @@ static void text_free(struct rs_reporter *r)
 static const struct rs_reporter_ops text_ops = {
 	.begin = text_begin,
 	.entry = text_entry,
+	.wants = text_wants,
 	.end = text_end,
 	.free = text_free,
 	.before_wait = text_before_wait,

@@ -25,6 +25,7 @@
 	X(value, record_calls)                                            \
 	X(value, record_calls_shared_keys)                                \
 	X(value, record_objects)                                          \
+	X(value, record_wants)                                            \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \

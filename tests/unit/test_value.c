@@ -712,3 +712,50 @@ TEST(value, record_objects)
 	CHECK_INT(rs_val_check(rec.root), 0);
 	rs_record_free(&rec);
 }
+
+/* A reporter that wants no calls (the text reporter of a dry run with
+ * -q) is not told of them, and a call's tree is not made for it; one
+ * that wants them still is, beside it. */
+static bool no_calls(struct rs_reporter *r, enum rs_rec_entry type)
+{
+	(void)r;
+	return type != RS_REC_CALL;
+}
+
+static const struct rs_reporter_ops no_calls_ops = {
+	.begin = count_begin, .entry = count_entry, .end = count_end,
+	.free = count_free, .wants = no_calls,
+};
+
+TEST(value, record_wants)
+{
+	static const uint16_t at[] = { 0 };
+	struct counting q = { .r.ops = &no_calls_ops }, all = q;
+	struct rs_record rec;
+	unsigned freed = 0;
+	struct rs_val *o;
+
+	q.freed = all.freed = &freed;
+	all.r.ops = &count_ops;
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	CHECK_INT(rs_record_add_reporter(&rec, &q.r), 0);
+	rs_record_begin(&rec);
+	CHECK(rs_record_call(&rec, 1, "ibv_create_cq", "cqe=1", at, 1, NULL,
+			     false));
+	o = rs_record_object(&rec, "cq", "cq", "cq 'cq'", NULL, "pending");
+	rs_record_tell_obj(&rec, o);
+	rs_record_destroyed(&rec, 1, o, "cq", "cq 'cq'");
+	/* The object told, the call and the teardown entry (wanted) too. */
+	CHECK_INT(q.entries, 2);
+	CHECK_INT(rs_record_add_reporter(&rec, &all.r), 0);
+	CHECK(rs_record_call(&rec, 2, "ibv_create_cq", "cqe=2", at, 1, NULL,
+			     false));
+	CHECK_INT(q.entries, 2);
+	CHECK_INT(all.entries, 1);
+	/* Kept all the same. */
+	CHECK_INT(rs_val_len(rec.calls), 2);
+	CHECK_INT(rs_val_len(rec.teardown), 1);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_record_free(&rec);
+	CHECK_INT(freed, 2);
+}
