@@ -1,9 +1,97 @@
 // SPDX-License-Identifier: MIT
 /* The run record and the reporters that render it (record.h). */
 #include <errno.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "record.h"
+
+/* The record's calls, in its arena: they outlive struct rs_record when a
+ * reporter keeps the tree (rs_val_ref()). */
+struct rs_rec_calls {
+	struct rs_rec_call *first, *last;
+	size_t n;
+};
+
+/* The calls of a name whose text is their own, most recent first: what
+ * a later call of it is written against (shape_of()). */
+#define N_BASES 4
+/* A text written against another is made again in a buffer this long
+ * (a call's args are 1536 bytes at most, struct rs_call). */
+#define TEXT_MAX 2048
+
+struct rs_rec_name {
+	struct rs_rec_name *next;
+	const struct rs_rec_call *bases[N_BASES];
+	char text[];
+};
+
+/* A call's text as "key=value" pairs, @n of them at @at: where each
+ * value starts and ends.  False when the text is not exactly the pairs
+ * joined by spaces (cut short, a key without '='): it is then kept as it
+ * is. */
+struct pairs_of {
+	uint16_t val[RS_REC_MAX_ARGS], end[RS_REC_MAX_ARGS];
+};
+
+static bool split(const char *t, size_t len, const uint16_t *at, unsigned n,
+		  struct pairs_of *p)
+{
+	if (!n || n > RS_REC_MAX_ARGS || at[0])
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		size_t end = i + 1 < n ? at[i + 1] - 1u : len;
+		const char *eq;
+
+		if (at[i] >= end || end > len || (i + 1 < n && t[end] != ' '))
+			return false;
+		eq = memchr(t + at[i], '=', end - at[i]);
+		if (!eq)
+			return false;
+		p->val[i] = (uint16_t)(eq + 1 - t);
+		p->end[i] = (uint16_t)end;
+	}
+	return true;
+}
+
+static const char *own_text(const struct rs_rec_call *c)
+{
+	return (const char *)(c->at + c->n_at);
+}
+
+
+static const void *calls_next(const void *data, const void *prev)
+{
+	const struct rs_rec_calls *l = data;
+
+	return prev ? ((const struct rs_rec_call *)prev)->next : l->first;
+}
+
+static struct rs_val *calls_make(const void *item)
+{
+	return rs_rec_call_tree(item);
+}
+
+static size_t calls_len(const void *data)
+{
+	return ((const struct rs_rec_calls *)data)->n;
+}
+
+static const struct rs_val_list call_list_ops = {
+	.next = calls_next,
+	.make = calls_make,
+	.len = calls_len,
+};
+
+static void init_calls(struct rs_record *rec)
+{
+	rec->call_list = rs_val_alloc(rec->root, sizeof(*rec->call_list));
+	if (!rec->call_list)
+		return;
+	*rec->call_list = (struct rs_rec_calls){ 0 };
+	rec->calls = rs_val_put_list(rec->root, "calls", &call_list_ops,
+				     rec->call_list);
+}
 
 int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 {
@@ -19,8 +107,8 @@ int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 	rs_val_put_str(rec->root, "format", "rdmascn-run/1");
 	rec->objects = rs_val_put_arr(rec->root, "objects");
 	rec->steps = rs_val_put_arr(rec->root, "steps");
-	rec->calls = rec->calls_wanted ? rs_val_put_arr(rec->root, "calls") :
-		     NULL;
+	if (rec->calls_wanted)
+		init_calls(rec);
 	rec->events = rs_val_put_arr(rec->root, "events");
 	rec->teardown = rs_val_put_arr(rec->root, "teardown");
 	rec->errors = rs_val_put_arr(rec->root, "errors");
@@ -68,10 +156,25 @@ void rs_record_begin(struct rs_record *rec)
 static void tell(struct rs_record *rec, enum rs_rec_entry type,
 		 const struct rs_val *entry)
 {
-	for (unsigned i = 0; i < rec->n_reporters; i++)
-		if (rec->reporters[i]->ops->entry)
-			rec->reporters[i]->ops->entry(rec->reporters[i], type,
-						      entry);
+	for (unsigned i = 0; i < rec->n_reporters; i++) {
+		struct rs_reporter *r = rec->reporters[i];
+
+		if (r->ops->entry && (!r->ops->wants || r->ops->wants(r, type)))
+			r->ops->entry(r, type, entry);
+	}
+}
+
+/* A reporter would do something with an entry of @type. */
+static bool wanted(struct rs_record *rec, enum rs_rec_entry type)
+{
+	for (unsigned i = 0; i < rec->n_reporters; i++) {
+		const struct rs_reporter_ops *ops = rec->reporters[i]->ops;
+
+		if (ops->entry && (!ops->wants ||
+				   ops->wants(rec->reporters[i], type)))
+			return true;
+	}
+	return false;
 }
 
 struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
@@ -98,6 +201,495 @@ struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
 		rs_val_free(entry);
 	pthread_mutex_unlock(&rec->lock);
 	return list ? entry : NULL;
+}
+
+/* The record's copy of @s: a dozen call names, looked for most recent
+ * first (a list, moved to the front, not a table: calls come in runs of
+ * one name). */
+static struct rs_rec_name *kept_name(struct rs_record *rec, const char *s)
+{
+	struct rs_rec_name **pp, *n;
+	size_t len;
+
+	for (pp = &rec->names; (n = *pp); pp = &n->next) {
+		if (strcmp(n->text, s))
+			continue;
+		*pp = n->next;
+		n->next = rec->names;
+		rec->names = n;
+		return n;
+	}
+	len = strlen(s) + 1;
+	n = rs_val_alloc(rec->root, sizeof(*n) + len);
+	if (!n)
+		return NULL;
+	memset(n->bases, 0, sizeof(n->bases));
+	memcpy(n->text, s, len);
+	n->next = rec->names;
+	rec->names = n;
+	return n;
+}
+
+/* An object's name: the last one again (an object's calls come
+ * together), else a copy. */
+static const char *kept_object(struct rs_record *rec, const char *s)
+{
+	size_t len;
+	char *p;
+
+	if (rec->last_object && !strcmp(rec->last_object, s))
+		return rec->last_object;
+	len = strlen(s) + 1;
+	p = rs_val_alloc(rec->root, len);
+	if (!p)
+		return NULL;
+	rec->last_object = memcpy(p, s, len);
+	return p;
+}
+
+/* @t's values against @b's, when @b has the same keys: the bytes the
+ * values that differ take (with their index and length), in *@ret_size;
+ * false when the keys differ. */
+static bool diff_size(const struct rs_rec_call *b, const char *t,
+		      const uint16_t *at, unsigned n,
+		      const struct pairs_of *p, size_t *ret_size)
+{
+	const char *bt = own_text(b);
+	struct pairs_of bp;
+	size_t size = 0;
+
+	if (b->n_at != n || !split(bt, b->len, b->at, n, &bp))
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		size_t klen = p->val[i] - at[i], vlen = p->end[i] - p->val[i];
+
+		if (bp.val[i] - b->at[i] != (int)klen ||
+		    memcmp(bt + b->at[i], t + at[i], klen))
+			return false;
+		if (bp.end[i] - bp.val[i] != (int)vlen ||
+		    memcmp(bt + bp.val[i], t + p->val[i], vlen))
+			size += 2 * sizeof(uint16_t) + vlen;
+	}
+	*ret_size = size;
+	return true;
+}
+
+/* The earlier call of @name with @t's keys, if there is one and
+ * writing @t against it takes fewer bytes than @t; its size so. */
+static const struct rs_rec_call *shape_of(struct rs_rec_name *name,
+					  const char *t, size_t len,
+					  const uint16_t *at, unsigned n,
+					  const struct pairs_of *p,
+					  size_t *ret_size)
+{
+	for (unsigned i = 0; i < N_BASES && name->bases[i]; i++) {
+		const struct rs_rec_call *b = name->bases[i];
+		size_t size;
+
+		if (diff_size(b, t, at, n, p, &size) &&
+		    size < n * sizeof(*at) + len) {
+			*ret_size = size;
+			return b;
+		}
+	}
+	return NULL;
+}
+
+struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
+				   const char *name, const char *args,
+				   const uint16_t *at, unsigned n_at,
+				   const char *object, bool object_kept)
+{
+	size_t len = strlen(args), size = 0;
+	const struct rs_rec_call *base = NULL;
+	struct rs_rec_call *c = NULL;
+	struct rs_rec_name *kn;
+	struct pairs_of p;
+	bool pairs;
+	struct rs_val *t;
+
+	pthread_mutex_lock(&rec->lock);
+	if (!rec->call_list)
+		goto out;
+	if (len > UINT16_MAX)
+		len = UINT16_MAX;
+	kn = kept_name(rec, name);
+	if (!kn)
+		goto out;
+	pairs = len < TEXT_MAX && split(args, len, at, n_at, &p);
+	if (pairs)
+		base = shape_of(kn, args, len, at, n_at, &p, &size);
+	if (!base)
+		size = n_at * sizeof(*at) + len + 1;
+	c = rs_val_alloc(rec->root, sizeof(*c) + size);
+	if (!c)
+		goto out;
+	*c = (struct rs_rec_call){ .no = no, .len = (uint16_t)len,
+				   .n_at = (uint16_t)n_at, .base = base,
+				   .name = kn->text };
+	c->object = !object || object_kept ? object :
+		    kept_object(rec, object);
+	if (object && !c->object) {
+		c = NULL;
+		goto out;
+	}
+	if (base) {
+		const char *bt = own_text(base);
+		uint16_t *d = c->at;
+		char *bytes;
+		struct pairs_of bp;
+
+		split(bt, base->len, base->at, n_at, &bp);
+		for (unsigned i = 0; i < n_at; i++) {
+			unsigned vlen = p.end[i] - p.val[i];
+
+			if (bp.end[i] - bp.val[i] == (int)vlen &&
+			    !memcmp(bt + bp.val[i], args + p.val[i], vlen))
+				continue;
+			c->n_diff++;
+		}
+		bytes = (char *)(d + 2 * c->n_diff);
+		for (unsigned i = 0; i < n_at; i++) {
+			unsigned vlen = p.end[i] - p.val[i];
+
+			if (bp.end[i] - bp.val[i] == (int)vlen &&
+			    !memcmp(bt + bp.val[i], args + p.val[i], vlen))
+				continue;
+			*d++ = (uint16_t)i;
+			*d++ = (uint16_t)vlen;
+			memcpy(bytes, args + p.val[i], vlen);
+			bytes += vlen;
+		}
+	} else {
+		memcpy(c->at, at, n_at * sizeof(*at));
+		memcpy(c->at + n_at, args, len);
+		((char *)(c->at + n_at))[len] = '\0';
+		if (pairs) {
+			/* What the name's next calls are written against. */
+			memmove(kn->bases + 1, kn->bases,
+				(N_BASES - 1) * sizeof(kn->bases[0]));
+			kn->bases[0] = c;
+		}
+	}
+	if (rec->call_list->last)
+		rec->call_list->last->next = c;
+	else
+		rec->call_list->first = c;
+	rec->call_list->last = c;
+	rec->call_list->n++;
+	/* Told as the tree it is written as, made for the telling (when
+	 * a reporter would do something with it). */
+	if (!wanted(rec, RS_REC_CALL))
+		goto out;
+	t = rs_rec_call_tree(c);
+	if (t)
+		tell(rec, RS_REC_CALL, t);
+	else
+		rs_val_put(rec->root, "entry", NULL);
+	rs_val_free(t);
+out:
+	pthread_mutex_unlock(&rec->lock);
+	return c;
+}
+
+/* @c's text and key offsets: its own, or made from its base's and the
+ * values that differ, in @buf and @at_buf. */
+static const char *text_of(const struct rs_rec_call *c, char *buf,
+			   uint16_t *at_buf, const uint16_t **ret_at)
+{
+	const struct rs_rec_call *b = c->base;
+	const char *bt, *bytes;
+	const uint16_t *d = c->at;
+	struct pairs_of bp;
+	size_t len = 0;
+
+	if (!b) {
+		*ret_at = c->at;
+		return own_text(c);
+	}
+	bt = own_text(b);
+	split(bt, b->len, b->at, b->n_at, &bp);
+	bytes = (const char *)(c->at + 2 * c->n_diff);
+	for (unsigned i = 0; i < c->n_at; i++) {
+		const char *v = bt + bp.val[i];
+		size_t klen = bp.val[i] - b->at[i];
+		size_t vlen = bp.end[i] - bp.val[i];
+
+		if (d < c->at + 2 * c->n_diff && d[0] == i) {
+			v = bytes;
+			vlen = d[1];
+			bytes += vlen;
+			d += 2;
+		}
+		if (i)
+			buf[len++] = ' ';
+		at_buf[i] = (uint16_t)len;
+		memcpy(buf + len, bt + b->at[i], klen);
+		len += klen;
+		memcpy(buf + len, v, vlen);
+		len += vlen;
+	}
+	buf[len] = '\0';
+	*ret_at = at_buf;
+	return buf;
+}
+
+struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
+{
+	struct rs_val *e = rs_val_obj();
+	uint16_t at_buf[RS_REC_MAX_ARGS];
+	char buf[TEXT_MAX];
+	const uint16_t *at;
+	const char *args = text_of(c, buf, at_buf, &at);
+
+	if (c->no)
+		rs_val_put_u64(e, "no", c->no);
+	rs_val_put_str(e, "name", c->name);
+	rs_val_put_str(e, "args", args);
+	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), at, c->n_at);
+	if (c->object)
+		rs_val_put_str(e, "object", c->object);
+	if (c->outcome != RS_REC_CALL_NONE) {
+		rs_val_put_bool(e, "ok", c->ok);
+		if (!c->ok) {
+			const char *name = strerrorname_np(c->err);
+
+			rs_val_put_i64(e, "errno", c->err);
+			if (name)
+				rs_val_put_str(e, "error", name);
+		}
+		if (c->outcome == RS_REC_CALL_MADE)
+			rs_val_put_u64(e, "duration_ns", c->duration_ns);
+		else
+			rs_val_put_bool(e, "injected", true);
+	}
+	if (rs_val_check(e) < 0) {
+		rs_val_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* An object's entry while it is a struct: id and name after it. */
+struct rec_obj {
+	const char *kind;
+	const char *file;       /* NULL: not located */
+	const char *outcome;
+	uint32_t line, col, no;
+	char text[];            /* id, NUL, name, NUL */
+};
+
+static void obj_members(struct rs_val *e, const void *data)
+{
+	const struct rec_obj *o = data;
+	const char *id = o->text;
+
+	rs_val_put_str(e, "id", id);
+	rs_val_put_str(e, "kind", o->kind);
+	rs_val_put_str(e, "name", id + strlen(id) + 1);
+	if (o->file) {
+		rs_val_put_str(e, "file", o->file);
+		rs_val_put_u64(e, "line", o->line);
+		rs_val_put_u64(e, "col", o->col);
+	}
+	rs_val_put_str(e, "outcome", o->outcome);
+	if (o->no)
+		rs_val_put_u64(e, "no", o->no);
+}
+
+static const struct rs_val_struct obj_ops = { .members = obj_members };
+
+/* The record's copy of a file's name: the last one again (a file's
+ * objects come together), else a copy. */
+static const char *kept_file(struct rs_record *rec, const char *s)
+{
+	size_t len;
+	char *p;
+
+	if (rec->last_file && !strcmp(rec->last_file, s))
+		return rec->last_file;
+	len = strlen(s) + 1;
+	p = rs_val_alloc(rec->root, len);
+	if (!p)
+		return NULL;
+	rec->last_file = memcpy(p, s, len);
+	return p;
+}
+
+static struct rs_val *object(struct rs_record *rec, const char *id,
+			     const char *kind, const char *name,
+			     const struct rs_loc *loc, const char *outcome)
+{
+	size_t ilen = strlen(id) + 1, nlen = strlen(name) + 1;
+	struct rs_rec_name *kn = kept_name(rec, kind);
+	struct rs_val *e;
+	struct rec_obj *o;
+
+	if (sizeof(*o) + ilen + nlen > RS_VAL_STRUCT_MAX) {
+		/* Too long for a struct: the tree it is written as. */
+		e = rs_val_push_obj(rec->objects);
+		rs_val_put_str(e, "id", id);
+		rs_val_put_str(e, "kind", kind);
+		rs_val_put_str(e, "name", name);
+		rs_val_put_loc(e, loc);
+		rs_val_put_str(e, "outcome", outcome);
+		return e;
+	}
+	e = rs_val_push_struct(rec->objects, &obj_ops,
+			       sizeof(*o) + ilen + nlen);
+	o = rs_val_struct_of(e, &obj_ops);
+	if (!o || !kn)
+		return NULL;
+	o->kind = kn->text;
+	o->outcome = outcome;
+	if (loc) {
+		o->file = kept_file(rec, loc->file ? loc->file : "");
+		if (!o->file)
+			return NULL;
+		o->line = loc->line;
+		o->col = loc->col;
+	}
+	memcpy(o->text, id, ilen);
+	memcpy(o->text + ilen, name, nlen);
+	return e;
+}
+
+struct rs_val *rs_record_object(struct rs_record *rec, const char *id,
+				const char *kind, const char *name,
+				const struct rs_loc *loc, const char *outcome)
+{
+	struct rs_val *e;
+
+	pthread_mutex_lock(&rec->lock);
+	e = object(rec, id, kind, name, loc, outcome);
+	pthread_mutex_unlock(&rec->lock);
+	return e;
+}
+
+void rs_rec_obj_no(struct rs_val *entry, unsigned no)
+{
+	struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+
+	if (o && no)
+		o->no = no;
+	else
+		rs_val_put_u64(entry, "no", no);
+}
+
+void rs_rec_obj_outcome(struct rs_val *entry, const char *outcome)
+{
+	struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+
+	if (o)
+		o->outcome = outcome;
+	else
+		rs_val_put_str(entry, "outcome", outcome);
+}
+
+const char *rs_rec_obj_name(const struct rs_val *entry)
+{
+	const struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+
+	if (o)
+		return o->text + strlen(o->text) + 1;
+	return rs_val_get_str(entry, "name");
+}
+
+const char *rs_rec_obj_outcome_of(const struct rs_val *entry)
+{
+	const struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+
+	return o ? o->outcome : rs_val_text(entry, "outcome");
+}
+
+void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
+{
+	/* Told as the tree it is written as: read as itself, it would be
+	 * made into nodes for good. */
+	struct rs_val *t;
+
+	if (!rs_val_struct_of(entry, &obj_ops)) {
+		rs_record_tell(rec, RS_REC_OBJECT, entry);
+		return;
+	}
+	pthread_mutex_lock(&rec->lock);
+	if (!wanted(rec, RS_REC_OBJECT)) {
+		pthread_mutex_unlock(&rec->lock);
+		return;
+	}
+	t = rs_val_struct_tree(entry);
+	if (t)
+		tell(rec, RS_REC_OBJECT, t);
+	else
+		rs_val_put(rec->root, "entry", NULL);
+	pthread_mutex_unlock(&rec->lock);
+	rs_val_free(t);
+}
+
+/* A teardown entry: its strings the object entry's, or copies. */
+struct rec_down {
+	const char *id, *name;
+	uint32_t no;
+};
+
+static void down_members(struct rs_val *e, const void *data)
+{
+	const struct rec_down *d = data;
+
+	rs_val_put_u64(e, "no", d->no);
+	rs_val_put_str(e, "id", d->id);
+	rs_val_put_str(e, "name", d->name);
+}
+
+static const struct rs_val_struct down_ops = { .members = down_members };
+
+static const char *kept_copy(struct rs_record *rec, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *p = rs_val_alloc(rec->root, len);
+
+	return p ? memcpy(p, s, len) : NULL;
+}
+
+void rs_record_destroyed(struct rs_record *rec, unsigned no,
+			 const struct rs_val *obj_entry, const char *id,
+			 const char *name)
+{
+	const struct rec_obj *o = rs_val_struct_of(obj_entry, &obj_ops);
+	const char *kid = NULL, *kname = NULL;
+	struct rec_down *d;
+	struct rs_val *e, *t;
+
+	pthread_mutex_lock(&rec->lock);
+	if (o) {
+		kid = o->text;
+		kname = o->text + strlen(o->text) + 1;
+	} else if (obj_entry) {
+		kid = rs_val_get_str(obj_entry, "id");
+		kname = rs_val_get_str(obj_entry, "name");
+	}
+	/* Its strings as they are: an entry's, if they are the same. */
+	if (!kid || strcmp(kid, id))
+		kid = kept_copy(rec, id);
+	if (!kname || strcmp(kname, name))
+		kname = kept_copy(rec, name);
+	e = rs_val_push_struct(rec->teardown, &down_ops, sizeof(*d));
+	d = rs_val_struct_of(e, &down_ops);
+	if (d && kid && kname) {
+		*d = (struct rec_down){ .id = kid, .name = kname, .no = no };
+		if (!wanted(rec, RS_REC_DESTROYED))
+			goto out;
+		t = rs_val_struct_tree(e);
+		if (t)
+			tell(rec, RS_REC_DESTROYED, t);
+		else
+			rs_val_put(rec->root, "entry", NULL);
+		rs_val_free(t);
+	} else {
+		rs_val_put(rec->root, "entry", NULL);
+	}
+out:
+	pthread_mutex_unlock(&rec->lock);
 }
 
 void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "value.h"
@@ -46,6 +47,11 @@ struct rs_reporter_ops {
 	void (*begin)(struct rs_reporter *r, const struct rs_val *record);
 	void (*entry)(struct rs_reporter *r, enum rs_rec_entry type,
 		      const struct rs_val *entry);
+	/* Whether entry() does anything with @type now (NULL: it does):
+	 * an entry the record holds as a struct (a call, an object, a dry
+	 * run's teardown) is made into a tree only to be told, and a dry
+	 * run with -q tells 1.7 million calls to nobody. */
+	bool (*wants)(struct rs_reporter *r, enum rs_rec_entry type);
 	/* The verdict is in the record; 0 or -errno (the report could not
 	 * be written). */
 	int (*end)(struct rs_reporter *r, const struct rs_val *record);
@@ -61,14 +67,58 @@ struct rs_reporter {
 	const struct rs_reporter_ops *ops;
 };
 
+/* The most keys a call's args are split at (RS_CALL_MAX_ARGS). */
+#define RS_REC_MAX_ARGS 48
+
 /* The longest id an entry names (RDMASCN_ID_MAX). */
 #define RS_REC_ID_MAX 64
+
+/*
+ * A verbs call as the record keeps it (a dry run keeps about four an
+ * object): a typed struct in the record's arena, its name and object
+ * pointers to strings the record holds once.  Its args text is its own
+ * (after the struct: the n_at offsets of its keys, then the text), or,
+ * when an earlier call of the name had the same keys (@base: a QP's
+ * modify to RTR names the same 15 keys each time, and differs in two
+ * values), only the values that differ from @base's: n_diff pairs of
+ * (key index, length), then their bytes.  Made as the tree schemas/
+ * describe (the "calls" items) only to be told or written
+ * (rs_rec_call_tree()).
+ */
+struct rs_rec_call {
+	struct rs_rec_call *next;
+	const char *name;        /* one copy a name, the record's */
+	const char *object;      /* the object's name; NULL: none */
+	const struct rs_rec_call *base; /* NULL: the text is its own */
+	uint64_t duration_ns;
+	uint32_t no;             /* 0: not numbered */
+	int32_t err;
+	uint16_t len;            /* of args */
+	uint16_t n_at;
+	uint8_t n_diff;
+	uint8_t outcome;         /* enum rs_rec_call_outcome */
+	bool ok;
+	uint16_t at[];
+};
+
+enum rs_rec_call_outcome {
+	RS_REC_CALL_NONE,        /* not made (a dry run) or not yet back */
+	RS_REC_CALL_MADE,        /* ok, errno; duration_ns */
+	RS_REC_CALL_INJECTED,    /* failed by RDMASCN_FAULT, not made */
+};
+
+/* A string the record holds, one copy of each (a call's name). */
+struct rs_rec_name;
 
 struct rs_record {
 	struct rs_val *root;
 	struct rs_val *objects;  /* every object, in creation order */
 	struct rs_val *steps;    /* every step, in execution order */
-	struct rs_val *calls;
+	struct rs_val *calls;    /* a list (rs_val_put_list()) of the */
+	struct rs_rec_calls *call_list; /* struct rs_rec_call */
+	struct rs_rec_name *names;
+	const char *last_object; /* the record's copy of the last one */
+	const char *last_file;   /* and of an object entry's file */
 	struct rs_val *events;
 	struct rs_val *teardown;
 	struct rs_val *errors;
@@ -96,6 +146,47 @@ void rs_record_begin(struct rs_record *rec);
  * or without a list. */
 struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
 			     struct rs_val *list, struct rs_val *entry);
+/* A call (@at, @n_at: where each key of @args starts), in the record
+ * and told to the reporters; @object, its object's name (NULL: none), is
+ * copied unless it is the last one given or @object_kept says it is the
+ * record's own (an object entry's "name").  Returns the record's struct,
+ * to change under rec->lock; NULL when out of memory (the run then ends
+ * "out of memory") or when the record keeps no calls. */
+struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
+				   const char *name, const char *args,
+				   const uint16_t *at, unsigned n_at,
+				   const char *object, bool object_kept);
+/* @c as the tree its JSON is (no, name, args, fields, object and the
+ * outcome): a tree of its own, NULL when out of memory. */
+struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c);
+/*
+ * An object's entry (id, kind, name, file, line, col, outcome, no), as a
+ * struct in the record's arena (rs_val_push_struct()): kind and file
+ * are the record's one copy, @outcome a string that lives as long as the
+ * program.  Made into an object of nodes when something else is added to
+ * it (a real run's facts) or read from it; told with
+ * rs_record_tell_obj().  NULL when out of memory (the record marked).
+ */
+struct rs_val *rs_record_object(struct rs_record *rec, const char *id,
+				const char *kind, const char *name,
+				const struct rs_loc *loc, const char *outcome);
+/* Its "no" and "outcome", set in whichever form it is now. */
+void rs_rec_obj_no(struct rs_val *entry, unsigned no);
+void rs_rec_obj_outcome(struct rs_val *entry, const char *outcome);
+/* Its name (NULL: none), the record's: for a call's "object". */
+const char *rs_rec_obj_name(const struct rs_val *entry);
+/* Its outcome ("" when it has none): for a reporter, without making
+ * the struct into nodes. */
+const char *rs_rec_obj_outcome_of(const struct rs_val *entry);
+/* Tell the reporters of @entry, an object's, as it is now. */
+void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry);
+/* @no, @id and @name taken down (a dry run's teardown entry: a real
+ * run's has facts, and is a tree of its own, rs_record_add()): a struct
+ * whose strings are @obj_entry's (the object's entry; NULL: copies).
+ * Told and appended to rec->teardown. */
+void rs_record_destroyed(struct rs_record *rec, unsigned no,
+			 const struct rs_val *obj_entry, const char *id,
+			 const char *name);
 /* An entry already in the record changed: tell the reporters. */
 void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,
 		    const struct rs_val *entry);

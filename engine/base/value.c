@@ -86,6 +86,17 @@ struct rs_val {
 			const struct rs_val *text;  /* a string member */
 			const uint16_t *at;         /* len of them */
 		} pairs;
+		/* T_STRUCT: its owner's struct follows, len bytes. */
+		struct {
+			struct rs_arena *ar;
+			const struct rs_val_struct *ops;
+		} st;
+		/* T_LIST: as arr until its items are made (list_items()). */
+		struct {
+			struct rs_arena *ar;
+			const struct rs_val_list *ops;
+			const void *data;
+		} list;
 	} u;
 };
 
@@ -97,6 +108,24 @@ struct rs_val {
  * the text.  Its type is RS_VAL_OBJ to readers.
  */
 #define T_PAIRS 0x40
+/*
+ * An array whose items are typed C structs of its owner's (the record's
+ * calls, rs_val_put_list()): each made as a tree only while it is
+ * written or told, a few hundred bytes of nodes it does not keep.  A
+ * reader that asks for an item makes them all, once (an RS_VAL_ARR from
+ * then on).
+ */
+#define T_LIST 0x41
+/*
+ * An object that is its owner's typed struct (a record's object and
+ * teardown entries, rs_val_push_struct()): the struct follows the node,
+ * and its members are made by its ops as a tree of their own to be
+ * written, or in place, once, when something reads or adds to it (an
+ * RS_VAL_OBJ from then on: the struct's first bytes are overwritten,
+ * the rest stay where they were).
+ */
+#define T_STRUCT 0x42
+#define ST_DATA(v) ((char *)(v) + HEAD + sizeof((v)->u.st))
 
 #define HEAD offsetof(struct rs_val, u)
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
@@ -218,6 +247,8 @@ static size_t node_size(enum rs_val_type t, size_t len)
 	case RS_VAL_DOUBLE: return HEAD + sizeof(((struct rs_val *)0)->u.dbl);
 	case RS_VAL_OBJ: return HEAD + sizeof(((struct rs_val *)0)->u.obj);
 	case T_PAIRS: return HEAD + sizeof(((struct rs_val *)0)->u.pairs);
+	case T_LIST: return HEAD + sizeof(((struct rs_val *)0)->u.list);
+	case T_STRUCT: return HEAD + sizeof(((struct rs_val *)0)->u.st) + len;
 	case RS_VAL_ARR: return HEAD + sizeof(((struct rs_val *)0)->u.arr);
 	default: return HEAD + sizeof(uint64_t);
 	}
@@ -257,6 +288,11 @@ static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
 		v->u.arr.cap = 0;
 	} else if ((int)t == T_PAIRS) {
 		v->u.pairs.ar = ar;
+	} else if ((int)t == T_LIST) {
+		v->u.list.ar = ar;
+	} else if ((int)t == T_STRUCT) {
+		v->u.st.ar = ar;
+		v->len = (uint32_t)len;
 	}
 	return v;
 }
@@ -409,6 +445,7 @@ static int pair_at(const struct rs_val *v, unsigned i, struct pair *p)
 
 static struct rs_val *put_new(struct rs_val *obj, const char *key,
 			      enum rs_val_type t, size_t len);
+static bool is_container(const struct rs_val *v);
 
 /* Its members made, from the text: an object from now on. */
 static void pairs(struct rs_val *v)
@@ -448,12 +485,122 @@ static void pairs(struct rs_val *v)
 	}
 }
 
-/* @v, its members made when they were text: for a reader. */
+static struct rs_val *copy_node(struct rs_arena *ar, const struct rs_val *v,
+				const char *key);
+static bool arr_add(struct rs_val *arr, struct rs_val *child);
+
+/* Its items made and kept: an array from now on. */
+static void list_items(struct rs_val *v)
+{
+	struct rs_val saved = *v;
+
+	v->type = RS_VAL_ARR;
+	v->len = 0;
+	v->u.arr.ar = saved.u.list.ar;
+	v->u.arr.items = NULL;
+	v->u.arr.cap = 0;
+	for (const void *it = saved.u.list.ops->next(saved.u.list.data, NULL);
+	     it; it = saved.u.list.ops->next(saved.u.list.data, it)) {
+		struct rs_val *t = saved.u.list.ops->make(it), *c;
+
+		c = t ? copy_node(v->u.arr.ar, t, NULL) : NULL;
+		rs_val_free(t);
+		if (!c || !arr_add(v, c)) {
+			v->flags |= F_OOM;
+			return;
+		}
+	}
+}
+
+/* Its members made from its struct: an object from now on. */
+static void struct_members(struct rs_val *v)
+{
+	const struct rs_val_struct *ops = v->u.st.ops;
+	char data[RS_VAL_STRUCT_MAX];
+
+	memcpy(data, ST_DATA(v), v->len < sizeof(data) ? v->len :
+	       sizeof(data));
+	v->type = RS_VAL_OBJ;
+	v->len = 0;
+	v->u.obj.first = v->u.obj.last = NULL;
+	ops->members(v, data);
+}
+
+/* @v, its members made when they were text or structs: for a reader. */
 static const struct rs_val *ready(const struct rs_val *v)
 {
 	if (v && v->type == T_PAIRS)
 		pairs((struct rs_val *)v);
+	else if (v && v->type == T_LIST)
+		list_items((struct rs_val *)v);
+	else if (v && v->type == T_STRUCT)
+		struct_members((struct rs_val *)v);
 	return v;
+}
+
+struct rs_val *rs_val_push_struct(struct rs_val *arr,
+				  const struct rs_val_struct *ops, size_t size)
+{
+	struct rs_val *v;
+
+	if (!arr)
+		return NULL;
+	if (arr->type != RS_VAL_ARR || size > RS_VAL_STRUCT_MAX)
+		return mark_oom(arr);
+	v = new_node(arr->u.arr.ar, T_STRUCT, size, NULL);
+	if (!v || !arr_add(arr, v))
+		return mark_oom(arr);
+	v->u.st.ops = ops;
+	memset(ST_DATA(v), 0, size);
+	return v;
+}
+
+void *rs_val_struct_of(const struct rs_val *v,
+		       const struct rs_val_struct *ops)
+{
+	return v && v->type == T_STRUCT && v->u.st.ops == ops ? ST_DATA(v) :
+	       NULL;
+}
+
+struct rs_val *rs_val_struct_tree(const struct rs_val *v)
+{
+	struct rs_val *t;
+
+	if (!v || v->type != T_STRUCT)
+		return NULL;
+	t = rs_val_obj();
+	if (t)
+		v->u.st.ops->members(t, ST_DATA(v));
+	if (rs_val_check(t) < 0) {
+		rs_val_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct rs_val *rs_val_put_list(struct rs_val *obj, const char *key,
+			       const struct rs_val_list *ops, const void *data)
+{
+	struct rs_val *v = put_new(obj, key, T_LIST, 0);
+
+	if (v) {
+		v->u.list.ops = ops;
+		v->u.list.data = data;
+	}
+	return v;
+}
+
+void *rs_val_alloc(struct rs_val *c, size_t size)
+{
+	void *p;
+
+	ready(c);
+	if (!is_container(c))
+		return NULL;
+	p = arena_alloc(arena_of(c), size);
+	if (!p)
+		mark_oom(c);
+	return p;
 }
 
 void rs_val_put_pairs(struct rs_val *obj, const char *key,
@@ -504,9 +651,6 @@ void rs_val_free(struct rs_val *v)
 	else
 		arena_free(ar);
 }
-
-static struct rs_val *copy_node(struct rs_arena *ar, const struct rs_val *v,
-				const char *key);
 
 int rs_val_share(struct rs_val *root)
 {
@@ -573,6 +717,7 @@ static bool is_container(const struct rs_val *v)
 
 struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child)
 {
+	ready(arr);
 	if (!arr || arr->type != RS_VAL_ARR) {
 		rs_val_free(child);
 		return arr ? mark_oom(arr) : NULL;
@@ -880,17 +1025,23 @@ enum rs_val_type rs_val_type_of(const struct rs_val *v)
 {
 	if (v && v->type == T_PAIRS)
 		return RS_VAL_OBJ;
+	if (v && v->type == T_LIST)
+		return RS_VAL_ARR;
+	if (v && v->type == T_STRUCT)
+		return RS_VAL_OBJ;
 	return v ? (enum rs_val_type)v->type : RS_VAL_NULL;
 }
 
 size_t rs_val_len(const struct rs_val *v)
 {
+	if (v && v->type == T_LIST)
+		return v->u.list.ops->len(v->u.list.data);
 	return is_container(ready(v)) ? v->len : 0;
 }
 
 const struct rs_val *rs_val_at(const struct rs_val *arr, size_t i)
 {
-	if (!arr || arr->type != RS_VAL_ARR || i >= arr->len)
+	if (!ready(arr) || arr->type != RS_VAL_ARR || i >= arr->len)
 		return NULL;
 	return arr->u.arr.items[i];
 }
@@ -1349,12 +1500,69 @@ static void put_pairs(FILE *f, const struct rs_val *v, unsigned level,
 }
 
 static void put_json(FILE *f, const struct rs_val *v, unsigned level,
+		     bool pretty);
+
+/* Each item made, written and let go: the list keeps its structs. */
+static void put_list(FILE *f, const struct rs_val *v, unsigned level,
+		     bool pretty)
+{
+	const struct rs_val_list *ops = v->u.list.ops;
+	bool had = false;
+
+	fputc('[', f);
+	if (pretty)
+		fputc('\n', f);
+	for (const void *it = ops->next(v->u.list.data, NULL); it;
+	     it = ops->next(v->u.list.data, it)) {
+		struct rs_val *t = ops->make(it);
+
+		if (!t) {
+			/* rs_val_write_json() says so. */
+			((struct rs_val *)v)->flags |= F_OOM;
+			break;
+		}
+		if (had) {
+			fputc(',', f);
+			if (pretty)
+				fputc('\n', f);
+		}
+		had = true;
+		indent(f, level + 1, pretty);
+		put_json(f, t, level + 1, pretty);
+		rs_val_free(t);
+	}
+	if (pretty) {
+		if (had)
+			fputc('\n', f);
+		indent(f, level, pretty);
+	}
+	fputc(']', f);
+}
+
+/* Its members made as a tree of their own, written, let go. */
+static void put_struct(FILE *f, const struct rs_val *v, unsigned level,
+		       bool pretty)
+{
+	struct rs_val *t = rs_val_struct_tree(v);
+
+	if (!t) {
+		/* rs_val_write_json() says so. */
+		((struct rs_val *)v)->flags |= F_OOM;
+		return;
+	}
+	put_json(f, t, level, pretty);
+	rs_val_free(t);
+}
+
+static void put_json(FILE *f, const struct rs_val *v, unsigned level,
 		     bool pretty)
 {
 	bool had = false;
 
 	switch (v->type) {
 	case T_PAIRS: put_pairs(f, v, level, pretty); break;
+	case T_LIST: put_list(f, v, level, pretty); break;
+	case T_STRUCT: put_struct(f, v, level, pretty); break;
 	case RS_VAL_NULL: fputs("null", f); break;
 	case RS_VAL_BOOL: fputs(v->u.b ? "true" : "false", f); break;
 	case RS_VAL_INT: fprintf(f, "%" PRId64, v->u.i); break;
@@ -1416,6 +1624,9 @@ int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 		return r;
 	put_json(f, v, 0, pretty);
 	fputc('\n', f);
+	/* An item of a list could not be made (put_list()). */
+	if (rs_val_check(v) < 0)
+		return -ENOMEM;
 	return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
 }
 
@@ -1453,7 +1664,7 @@ char *rs_val_json_string(const struct rs_val *v, bool pretty)
 	if (!f)
 		return NULL;
 	put_json(f, v, 0, pretty);
-	if (fclose(f)) {
+	if (fclose(f) || rs_val_check(v) < 0) {
 		free(s);
 		return NULL;
 	}

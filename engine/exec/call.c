@@ -167,14 +167,6 @@ void rs_call_hint(struct rs_call *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Each rs_call_arg() as a member of "fields": read from "args" when
- * something reads them (value.c); a modify's 15 were most of a dry run's
- * record as nodes of their own. */
-static void put_fields(struct rs_val *e, const struct rs_call *c)
-{
-	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), c->at, c->n_at);
-}
-
 static struct rs_fault *fault_for(struct rs_run *run, const struct rs_call *c)
 {
 	for (unsigned i = 0; i < run->n_faults; i++) {
@@ -188,12 +180,12 @@ static struct rs_fault *fault_for(struct rs_run *run, const struct rs_call *c)
 	return NULL;
 }
 
-static bool call_go(struct rs_run *run, const struct rs_obj *obj,
-		    struct rs_call *c);
+static bool call_go(struct rs_run *run, const struct rs_live *l,
+		    const struct rs_obj *obj, struct rs_call *c);
 
 bool rs_call_go(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 {
-	return call_go(run, l ? l->obj : NULL, c);
+	return call_go(run, l, l ? l->obj : NULL, c);
 }
 
 void rs_step_call(struct rs_run *run, const struct rs_obj *step,
@@ -201,32 +193,28 @@ void rs_step_call(struct rs_run *run, const struct rs_obj *step,
 {
 	if (!run->rec->calls_wanted)
 		return;
-	call_go(run, step, c);
+	call_go(run, NULL, step, c);
 	/* Made by the step itself, outside the wrapper: no outcome. */
 	c->entry = NULL;
 }
 
-static bool call_go(struct rs_run *run, const struct rs_obj *obj,
-		    struct rs_call *c)
+static bool call_go(struct rs_run *run, const struct rs_live *l,
+		    const struct rs_obj *obj, struct rs_call *c)
 {
 	struct rs_fault *f;
 
 	if (c->cls == RS_CALL_CREATE || c->cls == RS_CALL_MODIFY)
 		c->no = ++run->calls;
 	if (run->rec->calls_wanted) {
-		struct rs_val *e = rs_val_obj();
+		/* The object's name as its entry holds it: not a copy a
+		 * call (four an object in a dry run). */
+		const char *kept = l ? rs_rec_obj_name(l->entry) : NULL;
 
-		if (c->no)
-			rs_val_put_u64(e, "no", c->no);
-		rs_val_put_str(e, "name", c->name);
-		rs_val_put_str(e, "args", c->args);
-		put_fields(e, c);
-		if (obj)
-			rs_val_put_str(e, "object", obj->name);
-		/* The record keeps a copy; its outcome comes at
-		 * rs_call_done(). */
-		c->entry = rs_record_add(run->rec, RS_REC_CALL,
-					 run->rec->calls, e);
+		/* Its outcome comes at rs_call_done(). */
+		c->entry = rs_record_call(run->rec, c->no, c->name, c->args,
+					  c->at, c->n_at,
+					  kept ? kept : obj ? obj->name : NULL,
+					  kept != NULL);
 	}
 	if (run->dry_run) {
 		c->ok = true;
@@ -260,25 +248,20 @@ void rs_call_returned(struct rs_call *c)
  * dry run's calls are not made and have none. */
 static void put_outcome(struct rs_run *run, struct rs_call *c)
 {
-	struct rs_val *e = c->entry;
+	struct rs_rec_call *e = c->entry;
 
 	if (!e || (!c->made && c->ok))
 		return;
 	/* The entry is the record's: steps of a parallel add beside us. */
 	pthread_mutex_lock(&run->rec->lock);
-	rs_val_put_bool(e, "ok", c->ok);
-	if (!c->ok) {
-		const char *name = strerrorname_np(c->err);
-
-		rs_val_put_i64(e, "errno", c->err);
-		if (name)
-			rs_val_put_str(e, "error", name);
-	}
+	e->ok = c->ok;
+	e->err = c->ok ? 0 : c->err;
 	if (c->made) {
 		rs_call_returned(c);
-		rs_val_put_u64(e, "duration_ns", c->t1 - c->t0);
+		e->duration_ns = c->t1 - c->t0;
+		e->outcome = RS_REC_CALL_MADE;
 	} else {
-		rs_val_put_bool(e, "injected", true);
+		e->outcome = RS_REC_CALL_INJECTED;
 	}
 	pthread_mutex_unlock(&run->rec->lock);
 }

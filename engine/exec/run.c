@@ -334,15 +334,15 @@ int rs_run_check_caps(struct rs_run *run)
 static void record_object(struct rs_run *run, struct rs_live *l,
 			  const char *outcome)
 {
-	rs_val_put_str(l->entry, "outcome", outcome);
-	rs_record_tell(run->rec, RS_REC_OBJECT, l->entry);
+	rs_rec_obj_outcome(l->entry, outcome);
+	rs_record_tell_obj(run->rec, l->entry);
 }
 
 static void record_created(struct rs_run *run, struct rs_live *l)
 {
 	const struct rdmascn_ops *ops = l->obj->kind->ops;
 
-	rs_val_put_u64(l->entry, "no", run->n_created);
+	rs_rec_obj_no(l->entry, run->n_created);
 	if (!run->dry_run) {
 		rs_val_put_double(l->entry, "create_ms", l->create_ms);
 		if (ops->describe)
@@ -751,17 +751,23 @@ void rs_run_teardown(struct rs_run *run)
 		const struct rdmascn_ops *ops = l->obj->kind->ops;
 		struct rs_val *down;
 
-		down = rs_val_obj();
+		/* A dry run's entry has nothing but these: a struct in
+		 * the record, its strings the object entry's. */
+		down = run->dry_run ? NULL : rs_val_obj();
 		rs_val_put_u64(down, "no", i + 1);
 		rs_val_put_str(down, "id", l->obj->id);
 		rs_val_put_str(down, "name", l->obj->name);
-		l->down = run->dry_run ? NULL : down;
+		l->down = down;
 		if (ops->destroy)
 			ops->destroy(run, l);
 		l->down = NULL;
 		l->state = RS_LIVE_DESTROYED;
-		rs_record_add(run->rec, RS_REC_DESTROYED, run->rec->teardown,
-			      down);
+		if (down)
+			rs_record_add(run->rec, RS_REC_DESTROYED,
+				      run->rec->teardown, down);
+		else
+			rs_record_destroyed(run->rec, i + 1, l->entry,
+					    l->obj->id, l->obj->name);
 	}
 	run->n_created = 0;
 	rs_signals_teardown_end();

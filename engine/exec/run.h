@@ -284,7 +284,7 @@ enum rs_call_class { RS_CALL_CREATE, RS_CALL_MODIFY, RS_CALL_QUERY,
 		     RS_CALL_DESTROY };
 
 /* More arguments than this are in the text, not in the entry's fields. */
-#define RS_CALL_MAX_ARGS 48
+#define RS_CALL_MAX_ARGS RS_REC_MAX_ARGS /* the record splits at as many */
 
 struct rs_call {
 	enum rs_call_class cls;
@@ -299,7 +299,8 @@ struct rs_call {
 	unsigned n_at;
 	uint16_t at[RS_CALL_MAX_ARGS]; /* where each key starts in args */
 	char hint[256];          /* why, when the attributes tell */
-	struct rs_val *entry;    /* in the run record (dry run, -v), or NULL */
+	struct rs_rec_call *entry; /* in the run record (dry run, -v), or
+				    * NULL */
 	uint64_t t0, t1;         /* made, returned (ns); with an entry only */
 };
 

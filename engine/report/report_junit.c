@@ -154,7 +154,8 @@ static void setup_tc(const struct rs_val *rec, struct tc *t)
 	for (size_t i = 0; i < rs_val_len(objs); i++) {
 		const struct rs_val *o = rs_val_at(objs, i);
 
-		if (!strcmp(rs_val_text(o, "outcome"), "failed")) {
+		/* (The record's accessor: a struct is read as one.) */
+		if (!strcmp(rs_rec_obj_outcome_of(o), "failed")) {
 			t->result = TC_FAILED;
 			t->type = "failed";
 			first_error(t->message, sizeof(t->message), rec);
@@ -168,7 +169,8 @@ static void setup_tc(const struct rs_val *rec, struct tc *t)
 	    !strcmp(verdict, "interrupted") || !strcmp(verdict, "invalid")) {
 		const struct rs_val *o = rs_val_at(objs, 0);
 
-		if (rs_val_len(objs) && strcmp(rs_val_text(o, "outcome"), "pending"))
+		if (rs_val_len(objs) &&
+		    strcmp(rs_rec_obj_outcome_of(o), "pending"))
 			return;
 		t->result = TC_ERROR;
 		t->type = verdict;

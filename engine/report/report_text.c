@@ -59,7 +59,10 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 	t->dry_run = rs_val_get_bool(rec, "dry_run");
 	t->width = 24;
 	for (size_t i = 0; i < rs_val_len(objs); i++) {
-		int w = strlen(vtext(rs_val_at(objs, i), "name"));
+		/* (Read as the record holds it: a struct, not made into
+		 * nodes.) */
+		const char *n = rs_rec_obj_name(rs_val_at(objs, i));
+		int w = n ? strlen(n) : 0;
 
 		if (w > t->width)
 			t->width = w;
@@ -576,21 +579,30 @@ static bool held(enum rs_rec_entry type)
 	       type == RS_REC_DESTROYED || type == RS_REC_CALL;
 }
 
+static bool text_wants(struct rs_reporter *r, enum rs_rec_entry type)
+{
+	struct text *t = TEXT(r);
+
+	if (type == RS_REC_PROGRESS)
+		return t->o.progress;
+	/* -q: errors, leaks, and the calls -v asks for, still go to
+	 * stderr. */
+	return !t->o.quiet || type == RS_REC_ERROR ||
+	       type == RS_REC_WARNING || type == RS_REC_LEAKS ||
+	       (type == RS_REC_CALL && !t->dry_run);
+}
+
 static void text_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		       const struct rs_val *e)
 {
 	struct text *t = TEXT(r);
 
+	if (!text_wants(r, type))
+		return;
 	if (type == RS_REC_PROGRESS) {
-		if (t->o.progress)
-			step_progress(t, e);
+		step_progress(t, e);
 		return;
 	}
-	/* -q: errors, leaks, and the calls -v asks for, still go to
-	 * stderr. */
-	if (t->o.quiet && type != RS_REC_ERROR && type != RS_REC_WARNING &&
-	    type != RS_REC_LEAKS && !(type == RS_REC_CALL && !t->dry_run))
-		return;
 	switch (type) {
 	case RS_REC_PHASE:
 		if (t->dry_run && !strcmp(vtext(e, "phase"), "teardown") &&
@@ -903,6 +915,7 @@ static void text_free(struct rs_reporter *r)
 static const struct rs_reporter_ops text_ops = {
 	.begin = text_begin,
 	.entry = text_entry,
+	.wants = text_wants,
 	.end = text_end,
 	.free = text_free,
 	.before_wait = text_before_wait,

@@ -52,6 +52,14 @@ static void cell_entry(struct rs_reporter *r, enum rs_rec_entry type,
 		c->text->ops->entry(c->text, type, e);
 }
 
+static bool cell_wants(struct rs_reporter *r, enum rs_rec_entry type)
+{
+	struct cell_rep *c = CELL(r);
+
+	return c->text && (!c->text->ops->wants ||
+			   c->text->ops->wants(c->text, type));
+}
+
 int rs_results_add(struct rs_results *res, struct rs_val *record,
 		   char *human)
 {
@@ -113,6 +121,7 @@ static void cell_free(struct rs_reporter *r)
 static const struct rs_reporter_ops cell_ops = {
 	.begin = cell_begin,
 	.entry = cell_entry,
+	.wants = cell_wants,
 	.end = cell_end,
 	.free = cell_free,
 };

@@ -169,14 +169,22 @@ static int record_init(struct rs_run *run, const char *file,
 
 		if (!rs_obj_on(obj, run->node))
 			continue;
-		e = rs_val_push_obj(rec->objects);
+		if (rs_nodes_count(s) && obj->on != RS_NODE_ANY) {
+			/* Placed on a node: the entry says where, in
+			 * members of its own. */
+			e = rs_val_push_obj(rec->objects);
+			rs_val_put_str(e, "id", obj->id);
+			rs_val_put_str(e, "kind", obj->kind->name);
+			rs_val_put_str(e, "name", obj->name);
+			put_node(e, s, obj);
+			rs_val_put_loc(e, rs_obj_loc(obj, NULL));
+			rs_val_put_str(e, "outcome", "pending");
+		} else {
+			e = rs_record_object(rec, obj->id, obj->kind->name,
+					     obj->name, rs_obj_loc(obj, NULL),
+					     "pending");
+		}
 		run->live[obj->index].entry = e;
-		rs_val_put_str(e, "id", obj->id);
-		rs_val_put_str(e, "kind", obj->kind->name);
-		rs_val_put_str(e, "name", obj->name);
-		put_node(e, s, obj);
-		rs_val_put_loc(e, rs_obj_loc(obj, NULL));
-		rs_val_put_str(e, "outcome", "pending");
 	}
 	plan = rs_val_put_arr(rec->root, "plan_steps");
 	for (unsigned i = 0; i < s->n_steps; i++) {

@@ -22,6 +22,10 @@
 	X(value, tree)                                                    \
 	X(value, pairs)                                                   \
 	X(value, threads)                                                 \
+	X(value, record_calls)                                            \
+	X(value, record_calls_shared_keys)                                \
+	X(value, record_objects)                                          \
+	X(value, record_wants)                                            \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \

@@ -442,9 +442,11 @@ TEST(value, pairs)
 	CHECK_STR(s, "{\n}\n");
 	free(s);
 
-	/* Into the record: a compact copy that still reads the same. */
+	/* Into the record: a typed call whose tree reads the same. */
 	CHECK_INT(rs_record_init(&rec, true, false), 0);
-	kept = rs_record_add(&rec, RS_REC_CALL, rec.calls, e);
+	CHECK(rs_record_call(&rec, 0, "ibv_modify_qp", args, at, RS_N(at),
+			     NULL, false));
+	kept = (struct rs_val *)rs_val_at(rec.calls, 0);
 	CHECK(kept);
 	s = to_json(rs_val_get(kept, "fields"), false, &r);
 	CHECK_STR(s, want);
@@ -462,6 +464,7 @@ TEST(value, pairs)
 	CHECK_STR(s, want);
 	free(s);
 	rs_record_free(&rec);
+	rs_val_free(e);
 }
 
 /* Steps of a parallel add to the record from threads of their own: an
@@ -478,13 +481,17 @@ static void *add_many(void *arg)
 	struct adder *a = arg;
 
 	for (unsigned i = 0; i < 20000; i++) {
-		struct rs_val *e = rs_val_obj();
+		static const uint16_t at[] = { 0 };
+		char obj[16];
 
-		rs_val_put_u64(e, "no", i);
-		rs_val_put_str(e, "name", "ibv_modify_qp");
+		/* A name of its own a thread: the record's last object is
+		 * shared. */
+		snprintf(obj, sizeof(obj), "qp %p", (void *)a);
 		rs_val_put_u64(a->mine, "last", i);
 		rs_val_push_str(rs_val_get_mut(a->mine, "list"), "x");
-		rs_record_add(a->rec, RS_REC_CALL, a->rec->calls, e);
+		rs_record_call(a->rec, i + 1, i & 1 ? "ibv_modify_qp" :
+			       "ibv_create_qp", "qp_state=RTS", at, 1, obj,
+			       false);
 	}
 	return NULL;
 }
@@ -522,4 +529,233 @@ TEST(value, threads)
 			CHECK_STR(rs_val_str_of(rs_val_at(l, j)), "x");
 	}
 	rs_record_free(&rec);
+}
+
+/* The record's calls are typed structs (record.h), made as trees only
+ * to be told and written: the same JSON as the tree the engine built
+ * for each before, outcome and all, and one copy of a name however
+ * many calls give it. */
+TEST(value, record_calls)
+{
+	static const uint16_t at[] = { 0, 6 };
+	static const char want[] = "[{\"no\":1,\"name\":\"ibv_create_qp\","
+		"\"args\":\"pd=pd cqe=64\",\"fields\":{\"pd\":\"pd\","
+		"\"cqe\":64},\"object\":\"qp 'a'\"},"
+		"{\"name\":\"ibv_destroy_qp\",\"args\":\"\",\"fields\":{},"
+		"\"ok\":false,\"errno\":12,\"error\":\"ENOMEM\","
+		"\"injected\":true},"
+		"{\"no\":3,\"name\":\"ibv_create_qp\",\"args\":\"pd=pd\","
+		"\"fields\":{\"pd\":\"pd\"},\"object\":\"qp 'a'\","
+		"\"ok\":true,\"duration_ns\":42}]\n";
+	struct rs_rec_call *c1, *c2, *c3;
+	char name[] = "ibv_create_qp";
+	const char *kept = "qp 'a'";
+	struct rs_record rec;
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	c1 = rs_record_call(&rec, 1, name, "pd=pd cqe=64", at, 2, "qp 'a'",
+			    false);
+	c2 = rs_record_call(&rec, 0, "ibv_destroy_qp", "", at, 0, NULL,
+			    false);
+	/* The same name from another buffer; an object the caller says
+	 * the record holds already. */
+	name[0] = 'i';
+	c3 = rs_record_call(&rec, 3, name, "pd=pd", at, 1, kept, true);
+	CHECK(c1 && c2 && c3);
+	CHECK_PTR(c1->name, c3->name);
+	CHECK(c1->name != name);
+	CHECK(c1->object != kept);
+	CHECK_PTR(c3->object, kept);
+	c2->ok = false;
+	c2->err = ENOMEM;
+	c2->outcome = RS_REC_CALL_INJECTED;
+	c3->ok = true;
+	c3->duration_ns = 42;
+	c3->outcome = RS_REC_CALL_MADE;
+	CHECK_INT(rs_val_len(rec.calls), 3);
+	CHECK_INT(rs_val_type_of(rec.calls), RS_VAL_ARR);
+	/* Written from the structs, then read: the same bytes both ways. */
+	s = to_json(rec.calls, false, &r);
+	CHECK_INT(r, 0);
+	CHECK_STR(s, want);
+	free(s);
+	CHECK_STR(rs_val_get_str(rs_val_at(rec.calls, 2), "object"),
+		  "qp 'a'");
+	CHECK_UINT(rs_val_get_u64(rs_val_at(rec.calls, 1), "errno"), ENOMEM);
+	s = to_json(rec.calls, false, &r);
+	CHECK_STR(s, want);
+	free(s);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_record_free(&rec);
+}
+
+/* A call whose keys an earlier call of its name had keeps only the
+ * values that differ, and is written as the whole text it was. */
+TEST(value, record_calls_shared_keys)
+{
+	static const char *texts[] = {
+		"qp=a state=RTR psn=0",
+		"qp=b state=RTR psn=0",
+		"qp=bb state=RTR psn=10",
+		"qp=a state=RTR psn=0",
+		"qp=a stat=RTRR psn=0",   /* other keys: its own */
+		"qp=a state=RTR psn=",    /* an empty value */
+		"qp=a odd psn=0",         /* not pairs: its own */
+	};
+	const struct rs_rec_call *c[RS_N(texts)];
+	struct rs_record rec;
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	for (unsigned i = 0; i < RS_N(texts); i++) {
+		uint16_t at[3] = { 0 };
+		unsigned n = 1;
+
+		/* A key after each space, as rs_call_arg() notes them. */
+		for (const char *p = texts[i]; *p; p++)
+			if (*p == ' ')
+				at[n++] = (uint16_t)(p + 1 - texts[i]);
+		CHECK_INT(n, 3);
+		c[i] = rs_record_call(&rec, i + 1, "ibv_modify_qp", texts[i],
+				      at, n, "x", false);
+		CHECK(c[i]);
+	}
+	CHECK_PTR(c[0]->base, NULL);
+	CHECK_PTR(c[1]->base, c[0]);
+	CHECK_INT(c[1]->n_diff, 1);
+	/* Against the first: "bb" and "10" differ in length too. */
+	CHECK_PTR(c[2]->base, c[0]);
+	CHECK_INT(c[2]->n_diff, 2);
+	CHECK_PTR(c[3]->base, c[0]);
+	CHECK_INT(c[3]->n_diff, 0);
+	CHECK_PTR(c[4]->base, NULL);
+	CHECK_PTR(c[5]->base, c[0]);
+	CHECK_INT(c[5]->n_diff, 1);
+	CHECK_PTR(c[6]->base, NULL);
+	for (unsigned i = 0; i < RS_N(texts); i++) {
+		struct rs_val *t = rs_rec_call_tree(c[i]);
+
+		CHECK_STR(rs_val_get_str(t, "args"), texts[i]);
+		CHECK_STR(rs_val_get_str(t, "object"), "x");
+		rs_val_free(t);
+	}
+	s = to_json(rs_val_get(rs_val_at(rec.calls, 2), "fields"), false,
+		    &r);
+	CHECK_STR(s, "{\"qp\":\"bb\",\"state\":\"RTR\",\"psn\":10}\n");
+	free(s);
+	rs_record_free(&rec);
+}
+
+/* An object's entry and its teardown entry are structs in the record,
+ * written as the members they were; adding to one (a real run's facts)
+ * makes it an object of nodes that reads the same. */
+TEST(value, record_objects)
+{
+	static const char want[] = "[{\"id\":\"a\",\"kind\":\"qp\","
+		"\"name\":\"qp 'a'\",\"file\":\"f.yaml\",\"line\":3,"
+		"\"col\":5,\"outcome\":\"created\",\"no\":1},"
+		"{\"id\":\"b\",\"kind\":\"qp\",\"name\":\"qp 'b'\","
+		"\"outcome\":\"pending\"},"
+		"{\"id\":\"c\",\"kind\":\"cq\",\"name\":\"cq 'c'\","
+		"\"file\":\"f.yaml\",\"line\":4,\"col\":5,"
+		"\"outcome\":\"created\",\"no\":2,\"create_ms\":1.5}]\n";
+	static const char want_down[] = "[{\"no\":2,\"id\":\"c\","
+		"\"name\":\"cq 'c'\"},{\"no\":1,\"id\":\"a\","
+		"\"name\":\"qp 'a'\"},{\"no\":3,\"id\":\"x\","
+		"\"name\":\"x\"}]\n";
+	struct rs_loc la = { .file = "f.yaml", .line = 3, .col = 5 };
+	struct rs_loc lc = { .file = "f.yaml", .line = 4, .col = 5 };
+	struct rs_val *a, *b, *c;
+	const char *name_a;
+	struct rs_record rec;
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	a = rs_record_object(&rec, "a", "qp", "qp 'a'", &la, "pending");
+	b = rs_record_object(&rec, "b", "qp", "qp 'b'", NULL, "pending");
+	c = rs_record_object(&rec, "c", "cq", "cq 'c'", &lc, "pending");
+	CHECK(a && b && c);
+	name_a = rs_rec_obj_name(a);
+	CHECK_STR(name_a, "qp 'a'");
+	rs_rec_obj_no(a, 1);
+	rs_rec_obj_outcome(a, "created");
+	CHECK_STR(rs_rec_obj_outcome_of(a), "created");
+	rs_rec_obj_no(c, 2);
+	/* A member of its own: nodes from here on, in the same order. */
+	rs_val_put_double(c, "create_ms", 1.5);
+	rs_rec_obj_outcome(c, "created");
+	CHECK_STR(rs_rec_obj_name(c), "cq 'c'");
+	CHECK_STR(rs_rec_obj_outcome_of(c), "created");
+	s = to_json(rec.objects, false, &r);
+	CHECK_INT(r, 0);
+	CHECK_STR(s, want);
+	free(s);
+	/* Teardown: the strings are the entries', or copies. */
+	rs_record_destroyed(&rec, 2, c, "c", "cq 'c'");
+	rs_record_destroyed(&rec, 1, a, "a", "qp 'a'");
+	rs_record_destroyed(&rec, 3, NULL, "x", "x");
+	s = to_json(rec.teardown, false, &r);
+	CHECK_STR(s, want_down);
+	free(s);
+	CHECK_STR(rs_val_get_str(rs_val_at(rec.teardown, 1), "name"),
+		  "qp 'a'");
+	/* Read as nodes, the objects are the same JSON. */
+	CHECK_STR(rs_val_get_str(rs_val_at(rec.objects, 0), "kind"), "qp");
+	CHECK_STR(rs_rec_obj_name(rs_val_at(rec.objects, 0)), "qp 'a'");
+	s = to_json(rec.objects, false, &r);
+	CHECK_STR(s, want);
+	free(s);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_record_free(&rec);
+}
+
+/* A reporter that wants no calls (the text reporter of a dry run with
+ * -q) is not told of them, and a call's tree is not made for it; one
+ * that wants them still is, beside it. */
+static bool no_calls(struct rs_reporter *r, enum rs_rec_entry type)
+{
+	(void)r;
+	return type != RS_REC_CALL;
+}
+
+static const struct rs_reporter_ops no_calls_ops = {
+	.begin = count_begin, .entry = count_entry, .end = count_end,
+	.free = count_free, .wants = no_calls,
+};
+
+TEST(value, record_wants)
+{
+	static const uint16_t at[] = { 0 };
+	struct counting q = { .r.ops = &no_calls_ops }, all = q;
+	struct rs_record rec;
+	unsigned freed = 0;
+	struct rs_val *o;
+
+	q.freed = all.freed = &freed;
+	all.r.ops = &count_ops;
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	CHECK_INT(rs_record_add_reporter(&rec, &q.r), 0);
+	rs_record_begin(&rec);
+	CHECK(rs_record_call(&rec, 1, "ibv_create_cq", "cqe=1", at, 1, NULL,
+			     false));
+	o = rs_record_object(&rec, "cq", "cq", "cq 'cq'", NULL, "pending");
+	rs_record_tell_obj(&rec, o);
+	rs_record_destroyed(&rec, 1, o, "cq", "cq 'cq'");
+	/* The object told, the call and the teardown entry (wanted) too. */
+	CHECK_INT(q.entries, 2);
+	CHECK_INT(rs_record_add_reporter(&rec, &all.r), 0);
+	CHECK(rs_record_call(&rec, 2, "ibv_create_cq", "cqe=2", at, 1, NULL,
+			     false));
+	CHECK_INT(q.entries, 2);
+	CHECK_INT(all.entries, 1);
+	/* Kept all the same. */
+	CHECK_INT(rs_val_len(rec.calls), 2);
+	CHECK_INT(rs_val_len(rec.teardown), 1);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_record_free(&rec);
+	CHECK_INT(freed, 2);
 }
