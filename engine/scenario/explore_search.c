@@ -206,11 +206,13 @@ struct line {
 	unsigned *cell;
 	double (*fig)[RS_EXPLORE_REPEAT_MAX];
 	unsigned *runs, *tries;
+	unsigned last_cell;      /* the newest cell a round of it ran */
 };
 
 static int line_init(struct line *l, unsigned n)
 {
 	l->n = n;
+	l->last_cell = 0;
 	l->known = rs_calloc(n, sizeof(*l->known));
 	l->ok = rs_calloc(n, sizeof(*l->ok));
 	l->val = rs_calloc(n, sizeof(*l->val));
@@ -335,10 +337,20 @@ static int line_round(struct rs_xsearch *x, unsigned a,
 	}
 	/* New values first, then the repeats: with --jobs, each set runs at
 	 * once. */
-	for (unsigned w = 0; w < 2 && !r; w++)
-		if (k[w])
-			r = ask(x, w ? "repeat" : "bisect", pts[w], k[w],
-				res[w]);
+	if (k[0])
+		r = ask(x, "bisect", pts[0], k[0], res[0]);
+	/* A new value of the line that ran before (the anneal walk's, or
+	 * another line's) is answered from that cell, of another moment:
+	 * in a round after the grid's it runs again, with the round. */
+	for (unsigned j = 0; again && !r && j < k[0]; j++)
+		if (res[0][j].ran && res[0][j].cell <= l->last_cell &&
+		    k[1] < 64) {
+			pts[1][k[1]] = pts[0][j];
+			at_[1][k[1]++] = at_[0][j];
+			res[0][j].ran = false;
+		}
+	if (k[1] && !r)
+		r = ask(x, "repeat", pts[1], k[1], res[1]);
 	for (unsigned w = 0; w < 2; w++)
 		for (unsigned j = 0; j < k[w]; j++) {
 			const struct rs_xresult *q = &res[w][j];
@@ -346,6 +358,8 @@ static int line_round(struct rs_xsearch *x, unsigned a,
 
 			if (!q->ran)
 				continue;
+			if (q->cell > l->last_cell)
+				l->last_cell = q->cell;
 			if (!l->known[i])
 				l->cell[i] = q->cell;
 			l->known[i] = true;
