@@ -94,8 +94,8 @@ read -r knee2 score2 short2 sscore2 <<<"$(knee k2)"
 ok "knee of write throughput: $knee1 on both seeds (bisect, seed 1: $(doc k1 '.cells | length') cells, score $score1, $short1: $sscore1; anneal, seed 2: $(doc k2 '.cells | length') cells, score $score2, $short2: $sscore2)"
 
 # 5. --find gate: the largest write that is one packet.  A cell misses
-# the step's gate on counters.sent_pkts (64 writes and their acks at
-# most 128 packets) once a write is more than one MTU; the boundary is
+# the step's gate on counters.sent_pkts (512 writes and their acks at
+# most 1024 packets) once a write is more than one MTU; the boundary is
 # bisected, the failing cell shrunk to one byte over the MTU, and the
 # reproducer alone misses the same gate (exit 1).
 search g1 "$ex/write_packets.yaml" --shrink-out "$tmp/mtu.yaml"
@@ -110,7 +110,7 @@ mtu=$((gsize - 1))
 	{ cat "$tmp/g1.out" "$tmp/g1.err"; fail "gate, seed 1: exit $rc, shrunk to size $gsize"; }
 run_scn "$tmp/out" "$tmp/err" "$tmp/mtu.yaml"
 [ $rc = 1 ] && grep -q "^  size: {default: $gsize, " "$tmp/mtu.yaml" &&
-	grep -q "gate: counters.sent_pkts is .*, above max 128" "$tmp/out" "$tmp/err" ||
+	grep -q "gate: counters.sent_pkts is .*, above max 1024" "$tmp/out" "$tmp/err" ||
 	{ cat "$tmp/out" "$tmp/err"; fail "gate reproducer: exit $rc"; }
 ok "find gate: a write of $gsize bytes is the first to miss the packets gate (boundary $mtu..$((mtu * 2)), $(doc g1 '.cells | length') cells); the reproducer alone misses it, exit 1"
 
