@@ -5,7 +5,9 @@
 # Scratch space for the reports, gone when the test ends.
 tmp=$(mktemp -d)
 mkdir "$tmp/recs"
-trap '[ "$BASHPID" = $$ ] || exit; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+# records_ok reads the script's exit status from $?: taken first, as the
+# subshell test in front would leave 0 there (a fail then exited 0).
+trap 'st_=$?; [ "$BASHPID" = $$ ] || exit; (exit $st_); records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 
 # The run record's schema, and what checks a record against it and its
 # promises (exit code, verdict, teardown the reverse of creation).
