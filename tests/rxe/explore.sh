@@ -90,9 +90,10 @@ run_scn "$tmp/out" "$tmp/err" "$tmp/mtu.yaml"
 	{ cat "$tmp/out" "$tmp/err"; fail "gate reproducer: exit $rc"; }
 ok "find gate: a write of $gsize bytes is the first to miss the packets gate (boundary $mtu..$((mtu * 2)), $(doc g1 '.cells | length') cells); the reproducer alone misses it, exit 1"
 
-# 5. The knee, on two seeds (last: the one a busy host may fail), within 20 cells: the smallest size whose
-# score (the median of its ratios to the best of each round of cells
-# it ran in) reaches 90% of the plateau's.  Both name the same one.
+# 5. The knee, on two seeds, within 20 cells (last: a busy host may
+# fail it): the smallest size whose score (the median of its ratios to
+# the best of each round of cells it ran in) reaches 90% of the
+# plateau's.  Both name the same one.
 knee() {
 	local n=$1
 	doc "$n" '.matrix.explore.knee.size |
