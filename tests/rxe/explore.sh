@@ -92,8 +92,8 @@ ok "find gate: a write of $gsize bytes is the first to miss the packets gate (bo
 
 # 5. The knee, on two seeds, within 20 cells (last: a busy host may
 # fail it): the smallest size whose score (the median of its ratios to
-# the best of each round of cells it ran in) reaches 75% of the
-# plateau's (the file's knee: 25).  Both name the same one.
+# the best of each round of cells it ran in) reaches 80% of the
+# plateau's (the file's knee: 20).  Both name the same one.
 knee() {
 	local n=$1
 	doc "$n" '.matrix.explore.knee.size |
