@@ -97,7 +97,8 @@ ok "find gate: a write of $gsize bytes is the first to miss the packets gate (bo
 knee() {
 	local n=$1
 	doc "$n" '.matrix.explore.knee.size |
-		"\(.value // "none") \(.score // 0) \(.short.value // "-") \(.short.score // 0)"'
+		def r2: . * 100 | round / 100;
+		"\(.value // "none") \(.score // 0 | r2) \(.short.value // "-") \(.short.score // 0 | r2)"'
 }
 search k1 "$ex/write_knee.yaml"
 read -r knee1 score1 short1 sscore1 <<<"$(knee k1)"
