@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "alloc.h"
 #include "cells.h"
 #include "cli.h"
@@ -515,31 +517,28 @@ static void mask(const char *text, const char *file, char *out, size_t size)
 	out[n < size ? n : size - 1] = '\0';
 }
 
-static const char *str_of(struct json_object *o, const char *key)
+static const char *str_of(const struct rs_val *o, const char *key)
 {
-	struct json_object *v;
+	const struct rs_val *v = rs_val_get(o, key);
 
-	return json_object_object_get_ex(o, key, &v) &&
-	       json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
+	return rs_val_type_of(v) == RS_VAL_STR ? rs_val_str_of(v) : NULL;
 }
 
-static struct json_object *arr_of(struct json_object *o, const char *key)
+static const struct rs_val *arr_of(const struct rs_val *o, const char *key)
 {
-	struct json_object *v;
+	const struct rs_val *v = rs_val_get(o, key);
 
-	return json_object_object_get_ex(o, key, &v) &&
-	       json_object_is_type(v, json_type_array) ? v : NULL;
+	return rs_val_type_of(v) == RS_VAL_ARR ? v : NULL;
 }
 
 /* A gate in @gates that was judged and missed: its figure. */
-static const char *missed_gate(struct json_object *gates)
+static const char *missed_gate(const struct rs_val *gates)
 {
-	for (size_t i = 0; gates && i < json_object_array_length(gates); i++) {
-		struct json_object *g = json_object_array_get_idx(gates, i), *p;
+	for (size_t i = 0; i < rs_val_len(gates); i++) {
+		const struct rs_val *g = rs_val_at(gates, i);
+		const struct rs_val *p = rs_val_get(g, "passed");
 
-		if (json_object_object_get_ex(g, "passed", &p) &&
-		    !json_object_get_boolean(p))
+		if (p && !rs_val_bool_of(p))
 			return str_of(g, "figure");
 	}
 	return NULL;
@@ -550,21 +549,19 @@ static const char *missed_gate(struct json_object *gates)
  * first error's place), the message with its numbers masked. */
 static void signature(struct ex *x, struct xcell *c)
 {
-	struct json_object *rec = c->rec, *steps, *objs, *errs;
+	const struct rs_val *rec = c->rec, *steps, *objs, *errs;
 	const char *verdict = rec ? str_of(rec, "verdict") : NULL;
 	const char *where = NULL, *msg = NULL, *gate = NULL;
 	char what[160] = "", masked[256] = "", sig[320];
-	struct json_object *scn;
 	const char *file = x->file;
 
-	if (rec && json_object_object_get_ex(rec, "scenario", &scn) &&
-	    str_of(scn, "file"))
-		file = str_of(scn, "file");
+	if (rec && str_of(rs_val_get(rec, "scenario"), "file"))
+		file = str_of(rs_val_get(rec, "scenario"), "file");
 	if (!verdict)
 		verdict = c->code >= 128 ? "killed" : rs_exit_verdict(c->code);
 	objs = rec ? arr_of(rec, "objects") : NULL;
-	for (size_t i = 0; objs && i < json_object_array_length(objs); i++) {
-		struct json_object *o = json_object_array_get_idx(objs, i);
+	for (size_t i = 0; i < rs_val_len(objs); i++) {
+		const struct rs_val *o = rs_val_at(objs, i);
 		const char *out = str_of(o, "outcome");
 
 		if (out && !strcmp(out, "failed")) {
@@ -575,9 +572,8 @@ static void signature(struct ex *x, struct xcell *c)
 		}
 	}
 	steps = rec ? arr_of(rec, "steps") : NULL;
-	for (size_t i = 0; !where && steps &&
-	     i < json_object_array_length(steps); i++) {
-		struct json_object *st = json_object_array_get_idx(steps, i);
+	for (size_t i = 0; !where && i < rs_val_len(steps); i++) {
+		const struct rs_val *st = rs_val_at(steps, i);
 		const char *out = str_of(st, "outcome");
 
 		gate = missed_gate(arr_of(st, "gates"));
@@ -596,8 +592,8 @@ static void signature(struct ex *x, struct xcell *c)
 	if (!msg && rec)
 		msg = str_of(rec, "message");
 	errs = rec ? arr_of(rec, "errors") : NULL;
-	if (!msg && errs && json_object_array_length(errs))
-		msg = str_of(json_object_array_get_idx(errs, 0), "message");
+	if (!msg && rs_val_len(errs))
+		msg = str_of(rs_val_at(errs, 0), "message");
 	if (msg)
 		mask(msg, file, masked, sizeof(masked));
 	if (c->code >= 128)
@@ -611,18 +607,19 @@ static void signature(struct ex *x, struct xcell *c)
 		     c->code != RS_EXIT_PASSED && c->code != RS_EXIT_SKIPPED;
 }
 
-static bool number_of(struct json_object *v, double *ret)
+static bool number_of(const struct rs_val *v, double *ret)
 {
-	if (!v || !(json_object_is_type(v, json_type_double) ||
-		    json_object_is_type(v, json_type_int)))
+	enum rs_val_type t = rs_val_type_of(v);
+
+	if (!v || (t != RS_VAL_DOUBLE && t != RS_VAL_INT && t != RS_VAL_UINT))
 		return false;
-	*ret = json_object_get_double(v);
+	*ret = rs_val_double_of(v);
 	return true;
 }
 
 /* counters.[WHERE.]NAME in @ctrs ({WHERE: {NAME: n}}): summed over the
  * places that have it, without WHERE. */
-static bool counter_of(const struct ex *x, struct json_object *ctrs,
+static bool counter_of(const struct ex *x, const struct rs_val *ctrs,
 		       double *ret)
 {
 	const char *dot = strrchr(x->fig_key, '.');
@@ -630,17 +627,16 @@ static bool counter_of(const struct ex *x, struct json_object *ctrs,
 	bool any = false;
 	double sum = 0;
 
-	if (!ctrs || !json_object_is_type(ctrs, json_type_object))
+	if (rs_val_type_of(ctrs) != RS_VAL_OBJ)
 		return false;
-	json_object_object_foreach(ctrs, where, per) {
-		struct json_object *v;
+	rs_val_foreach(ctrs, per) {
+		const char *where = rs_val_key(per);
 		double d;
 
 		if (dot && (strlen(where) != (size_t)(dot - x->fig_key) ||
 			    strncmp(where, x->fig_key, dot - x->fig_key)))
 			continue;
-		if (json_object_object_get_ex(per, name, &v) &&
-		    number_of(v, &d)) {
+		if (number_of(rs_val_get(per, name), &d)) {
 			sum += d;
 			any = true;
 		}
@@ -654,25 +650,25 @@ static bool counter_of(const struct ex *x, struct json_object *ctrs,
  * by its best, as perftest reports its peak: what a busy host took
  * from one of them is not the device's); a counter: the run's totals
  * when no step has it. */
-static bool figure_of(const struct ex *x, struct json_object *rec,
+static bool figure_of(const struct ex *x, const struct rs_val *rec,
 		      double *ret)
 {
-	struct json_object *steps = arr_of(rec, "steps"), *figs, *g, *v;
+	const struct rs_val *steps = arr_of(rec, "steps");
 	bool counters = !strcmp(x->fig_group, "counters"), any = false;
 	double d;
 
-	for (size_t i = 0; steps && i < json_object_array_length(steps); i++) {
-		struct json_object *st = json_object_array_get_idx(steps, i);
+	for (size_t i = 0; i < rs_val_len(steps); i++) {
+		const struct rs_val *st = rs_val_at(steps, i);
+		const struct rs_val *g;
 		const char *id = str_of(st, "id");
 
 		if (x->fig_step[0] && (!id || strcmp(id, x->fig_step)))
 			continue;
-		if (!json_object_object_get_ex(st, "figures", &figs) ||
-		    !json_object_object_get_ex(figs, x->fig_group, &g))
+		g = rs_val_get(rs_val_get(st, "figures"), x->fig_group);
+		if (!g)
 			continue;
 		if (!(counters ? counter_of(x, g, &d) :
-		      json_object_object_get_ex(g, x->fig_key, &v) &&
-		      number_of(v, &d)))
+		      number_of(rs_val_get(g, x->fig_key), &d)))
 			continue;
 		if (!any || (x->e.goal == RS_EXPLORE_MINIMIZE ? d < *ret :
 			     d > *ret))
@@ -682,8 +678,17 @@ static bool figure_of(const struct ex *x, struct json_object *rec,
 	if (any)
 		return true;
 	return counters && !x->fig_step[0] &&
-	       json_object_object_get_ex(rec, "counters", &g) &&
-	       counter_of(x, g, ret);
+	       counter_of(x, rs_val_get(rec, "counters"), ret);
+}
+
+/* The record at @path as a tree (json-c reads it); NULL: none. */
+static struct rs_val *read_record(const char *path)
+{
+	struct json_object *j = json_object_from_file(path);
+	struct rs_val *v = j ? rs_val_from_json(j) : NULL;
+
+	json_object_put(j);
+	return v;
 }
 
 /* A finished cell: its record read, what it gave. */
@@ -695,7 +700,7 @@ static void finish(struct ex *x, unsigned i, int code, double t0)
 	c->code = code;
 	c->ms = now_ms() - t0;
 	cell_path(x, i, "json", path, sizeof(path));
-	c->rec = json_object_from_file(path);
+	c->rec = read_record(path);
 	/* A cell a signal of ours ended did not run to a verdict. */
 	c->r.ran = !(code >= 128 && rs_interrupted);
 	c->r.cell = i + 1;
@@ -1148,7 +1153,7 @@ int rs_cmd_explore(const struct rs_cmd *cmd, int argc, char **argv)
 out:
 	cleanup_dir(&x);
 	for (unsigned i = 0; i < x.n; i++) {
-		json_object_put(x.cells[i].rec);
+		rs_val_free(x.cells[i].rec);
 		rs_free(x.cells[i].sig);
 	}
 	rs_free(x.cells);

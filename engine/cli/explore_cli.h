@@ -5,11 +5,10 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include <json-c/json.h>
-
 #include "cmd_run.h"
 #include "explore_search.h"
 #include "term.h"
+#include "value.h"
 
 /* One cell the search ran, in the order it ran (cmd_explore.c). */
 struct xcell {
@@ -21,7 +20,7 @@ struct xcell {
 	/* How it failed; on the heap, as r.sig is kept by the search
 	 * while this array grows. */
 	char *sig;
-	struct json_object *rec; /* its record; NULL: none was written */
+	struct rs_val *rec;      /* its record; NULL: none was written */
 	double ms;
 };
 

@@ -15,6 +15,7 @@
 #include "explore_cli.h"
 #include "macros.h"
 #include "outfile.h"
+#include "report.h"
 #include "signals.h"
 
 static bool finding(const struct ex *x)
@@ -69,6 +70,24 @@ static const char *outcome(const struct ex *x, const struct xcell *c)
 	return c->code >= 128 ? "interrupted" : rs_exit_verdict(c->code);
 }
 
+/* The knee of axis @a and what named it: its score and the one of the
+ * value short of it, the medians of their ratios to the best figure of
+ * each round they ran in. */
+static void knee_line(const struct ex *x, unsigned a)
+{
+	double pct = x->e.knee_pct ? x->e.knee_pct : 10.0;
+
+	fprintf(x->out, "knee of %s: %lld (cell %u): the smallest value "
+		"reaching %.0f%% of the plateau, each scored by the median "
+		"of its ratios to the best of its rounds: %.2f",
+		x->e.axes[a].name, (long long)x->x.knee[a],
+		x->x.knee_cell[a], 100 - pct, x->x.knee_score[a]);
+	if (x->x.has_short[a])
+		fprintf(x->out, " (%lld: %.2f)", (long long)x->x.short_of[a],
+			x->x.short_score[a]);
+	fputc('\n', x->out);
+}
+
 void rs_ex_table(struct ex *x)
 {
 	const char *head = finding(x) ? "fails" : x->e.figure;
@@ -114,15 +133,7 @@ void rs_ex_table(struct ex *x)
 				" (a dry run measures nothing)" : "");
 		for (unsigned a = 0; a < x->e.n_axes; a++)
 			if (x->x.has_knee[a])
-				fprintf(x->out, "knee of %s: %lld (cell %u): "
-					"the smallest value within %.0f%% of "
-					"the best on its line%s\n",
-					x->e.axes[a].name,
-					(long long)x->x.knee[a],
-					x->x.knee_cell[a], x->e.knee_pct ?
-					x->e.knee_pct : 10.0, x->e.repeat > 1 ?
-					", on the medians of its deciding "
-					"cells' runs" : "");
+				knee_line(x, a);
 	} else if (x->x.found) {
 		fprintf(x->out, "found: cell %u: %s: %s\n",
 			x->x.failing_r.cell,
@@ -155,168 +166,157 @@ void rs_ex_table(struct ex *x)
 	fflush(x->out);
 }
 
-static struct json_object *str(const char *s)
-{
-	return json_object_new_string(s ? s : "");
-}
-
-static void put(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 /* The search's part of the document: matrix.explore. */
-static struct json_object *search_json(const struct ex *x)
+static void put_search(const struct ex *x, struct rs_val *e)
 {
-	struct json_object *e = json_object_new_object(), *o, *order;
+	struct rs_val *o, *order;
 
-	put(e, "strategy", str(rs_explore_strategy_name(x->e.strategy)));
-	put(e, "seed", json_object_new_uint64(x->e.seed));
+	rs_val_put_str(e, "strategy", rs_explore_strategy_name(x->e.strategy));
+	rs_val_put_u64(e, "seed", x->e.seed);
 	if (x->e.repeat > 1)
-		put(e, "repeat", json_object_new_int(x->e.repeat));
-	o = json_object_new_object();
-	put(o, "goal", str(rs_explore_goal_name(x->e.goal)));
+		rs_val_put_u64(e, "repeat", x->e.repeat);
+	o = rs_val_put_obj(e, "objective");
+	rs_val_put_str(o, "goal", rs_explore_goal_name(x->e.goal));
 	if (x->e.figure)
-		put(o, "figure", str(x->e.figure));
-	put(e, "objective", o);
-	o = json_object_new_object();
-	put(o, "cells", json_object_new_uint64(x->e.budget_cells));
+		rs_val_put_str(o, "figure", x->e.figure);
+	o = rs_val_put_obj(e, "budget");
+	rs_val_put_u64(o, "cells", x->e.budget_cells);
 	if (x->e.budget_s)
-		put(o, "seconds", json_object_new_double(x->e.budget_s));
-	put(e, "budget", o);
-	put(e, "stopped", str(x->stopped ? x->stopped : "done"));
-	order = json_object_new_array();
+		rs_val_put_double(o, "seconds", x->e.budget_s);
+	rs_val_put_str(e, "stopped", x->stopped ? x->stopped : "done");
+	order = rs_val_put_arr(e, "order");
 	for (unsigned i = 0; i < x->n; i++)
-		json_object_array_add(order, str(x->cells[i].name));
-	put(e, "order", order);
+		rs_val_push_str(order, x->cells[i].name);
 	if (x->x.has_best)
-		put(e, "best", json_object_new_int(x->x.best_r.cell));
+		rs_val_put_u64(e, "best", x->x.best_r.cell);
 	if (x->x.found)
-		put(e, "found", json_object_new_int(x->x.failing_r.cell));
-	o = json_object_new_object();
+		rs_val_put_u64(e, "found", x->x.failing_r.cell);
+	o = NULL;
 	for (unsigned a = 0; a < x->e.n_axes; a++) {
-		struct json_object *k;
+		struct rs_val *k;
 
 		if (!x->x.has_knee[a])
 			continue;
-		k = json_object_new_object();
-		put(k, "value", json_object_new_int64(x->x.knee[a]));
-		put(k, "cell", json_object_new_int(x->x.knee_cell[a]));
-		put(o, x->e.axes[a].name, k);
+		if (!o)
+			o = rs_val_put_obj(e, "knee");
+		k = rs_val_put_obj(o, x->e.axes[a].name);
+		rs_val_put_i64(k, "value", x->x.knee[a]);
+		rs_val_put_u64(k, "cell", x->x.knee_cell[a]);
+		rs_val_put_double(k, "score", x->x.knee_score[a]);
+		if (x->x.has_short[a]) {
+			struct rs_val *sh = rs_val_put_obj(k, "short");
+
+			rs_val_put_i64(sh, "value", x->x.short_of[a]);
+			rs_val_put_double(sh, "score", x->x.short_score[a]);
+		}
 	}
-	if (json_object_object_length(o))
-		put(e, "knee", o);
-	else
-		json_object_put(o);
-	o = json_object_new_object();
+	o = NULL;
 	for (unsigned a = 0; a < x->e.n_axes; a++) {
-		struct json_object *b;
+		struct rs_val *b;
 
 		if (!x->x.has_boundary[a])
 			continue;
-		b = json_object_new_object();
-		put(b, "passes", json_object_new_int64(x->x.pass[a]));
-		put(b, "fails", json_object_new_int64(x->x.fail[a]));
-		put(o, x->e.axes[a].name, b);
+		if (!o)
+			o = rs_val_put_obj(e, "boundary");
+		b = rs_val_put_obj(o, x->e.axes[a].name);
+		rs_val_put_i64(b, "passes", x->x.pass[a]);
+		rs_val_put_i64(b, "fails", x->x.fail[a]);
 	}
-	if (json_object_object_length(o))
-		put(e, "boundary", o);
-	else
-		json_object_put(o);
 	if (x->shrunk) {
-		o = json_object_new_object();
-		put(o, "cell", json_object_new_int(x->small_cell));
-		put(o, "from", json_object_new_int(x->shrink_from));
-		put(o, "cells", json_object_new_int(x->shrink_cells));
+		o = rs_val_put_obj(e, "shrunk");
+		rs_val_put_u64(o, "cell", x->small_cell);
+		rs_val_put_u64(o, "from", x->shrink_from);
+		rs_val_put_u64(o, "cells", x->shrink_cells);
 		if (x->repro_written) {
-			put(o, "file", str(x->shrink_out));
-			put(o, "fails_the_same_way",
-			    json_object_new_boolean(x->repro_same));
+			rs_val_put_str(o, "file", x->shrink_out ?
+				       x->shrink_out : "");
+			rs_val_put_bool(o, "fails_the_same_way",
+					x->repro_same);
 		}
-		put(e, "shrunk", o);
 	}
-	return e;
 }
 
-/* A cell that left no record (killed before it wrote one): the
- * not-run record of the matrix document, with its search. */
-static struct json_object *bare(const struct ex *x, const struct xcell *c)
+/* Cell @c's record for the document, with its search: a copy of what it
+ * wrote, or (killed before it wrote one) the not-run record of the
+ * matrix document; the reproducer's run, no cell of the file, with an
+ * empty name and no params. */
+static struct rs_val *cell_record(const struct ex *x, unsigned i)
 {
-	struct json_object *rec = json_object_new_object(), *cell;
+	const struct xcell *c = &x->cells[i];
+	struct rs_val *rec = c->rec ? rs_val_copy(c->rec) : rs_val_obj();
+	struct rs_val *cell, *s;
+	char m[512];
 
-	put(rec, "format", str("rdmascn-run/1"));
-	cell = json_object_new_object();
-	put(cell, "name", str(c->name));
-	put(cell, "params", json_object_new_object());
-	put(rec, "cell", cell);
-	put(rec, "verdict", str("not run"));
-	(void)x;
+	if (!c->rec) {
+		rs_val_put_str(rec, "format", "rdmascn-run/1");
+		cell = rs_val_put_obj(rec, "cell");
+		rs_val_put_str(cell, "name", c->name);
+		rs_val_put_obj(cell, "params");
+		rs_val_put_str(rec, "verdict", "not run");
+	}
+	cell = rs_val_get_mut(rec, "cell");
+	if (!cell) {
+		cell = rs_val_put_obj(rec, "cell");
+		rs_val_put_str(cell, "name", "");
+		rs_val_put_obj(cell, "params");
+	}
+	s = rs_val_put_obj(cell, "search");
+	rs_val_put_u64(s, "order", i + 1);
+	rs_val_put_str(s, "phase", c->phase);
+	if (c->r.has_value)
+		rs_val_put_double(s, "objective", c->r.value);
+	if (c->r.ran && finding(x))
+		rs_val_put_bool(s, "fails", c->r.fails);
+	if (c->r.ran && c->code != RS_EXIT_PASSED)
+		rs_val_put_str(s, "failure", c->sig ? c->sig : "");
+	marks(x, i + 1, m, sizeof(m));
+	if (m[0])
+		rs_val_put_str(s, "marks", m);
 	return rec;
 }
 
+/*
+ * --json: the matrix document, written by the code that writes the
+ * matrix's (rs_results): matrix.params the axes, matrix.cells the number
+ * run, matrix.explore the search; a record per cell in the order they
+ * ran.  The document's exit code is the search's.
+ */
 int rs_ex_json(struct ex *x, int code)
 {
-	struct json_object *doc = json_object_new_object(), *mx, *params;
-	struct json_object *cells = json_object_new_array();
-	struct rs_out out = { 0 };
-	const char *text;
-	char m[512];
-	int r;
+	struct rs_results *res = rs_results_new(x->json, NULL);
+	struct rs_val *mx = res ? rs_results_matrix(res) : NULL;
+	struct rs_val *params;
+	int r = 0;
 
-	put(doc, "format", str("rdmascn-run/1"));
-	mx = json_object_new_object();
-	params = json_object_new_object();
+	if (!mx) {
+		rs_results_free(res);
+		return -ENOMEM;
+	}
+	params = rs_val_put_obj(mx, "params");
 	for (unsigned a = 0; a < x->e.n_axes; a++) {
-		struct json_object *v = json_object_new_array();
+		struct rs_val *v = rs_val_put_arr(params, x->e.axes[a].name);
 
 		for (unsigned i = 0; i < x->e.axes[a].n; i++)
-			json_object_array_add(v, str(x->e.axes[a].values[i]));
-		put(params, x->e.axes[a].name, v);
+			rs_val_push_str(v, x->e.axes[a].values[i]);
 	}
-	put(mx, "params", params);
-	put(mx, "cells", json_object_new_int(x->n));
-	put(mx, "explore", search_json(x));
-	put(doc, "matrix", mx);
-	put(doc, "verdict", str(code >= 128 ? "interrupted" :
-				rs_exit_verdict(code)));
-	put(doc, "exit_code", json_object_new_int(code));
-	for (unsigned i = 0; i < x->n; i++) {
-		const struct xcell *c = &x->cells[i];
-		struct json_object *rec = c->rec ? json_object_get(c->rec) :
-					  bare(x, c);
-		struct json_object *cell, *s = json_object_new_object();
+	rs_val_put_u64(mx, "cells", x->n);
+	put_search(x, rs_val_put_obj(mx, "explore"));
+	if (rs_val_check(mx))
+		r = -ENOMEM;
+	for (unsigned i = 0; i < x->n && !r; i++) {
+		struct rs_val *rec = cell_record(x, i);
 
-		/* The reproducer's run is no cell of the file: no params. */
-		if (!json_object_object_get_ex(rec, "cell", &cell)) {
-			cell = json_object_new_object();
-			put(cell, "name", str(""));
-			put(cell, "params", json_object_new_object());
-			put(rec, "cell", cell);
+		if (!rec || rs_val_check(rec)) {
+			rs_val_free(rec);
+			r = -ENOMEM;
+		} else {
+			/* Owned by @res from here, freed by it on failure. */
+			r = rs_results_add(res, rec, NULL);
 		}
-		put(s, "order", json_object_new_int(i + 1));
-		put(s, "phase", str(c->phase));
-		if (c->r.has_value)
-			put(s, "objective", json_object_new_double(c->r.value));
-		if (c->r.ran && finding(x))
-			put(s, "fails", json_object_new_boolean(c->r.fails));
-		if (c->r.ran && c->code != RS_EXIT_PASSED)
-			put(s, "failure", str(c->sig));
-		marks(x, i + 1, m, sizeof(m));
-		if (m[0])
-			put(s, "marks", str(m));
-		put(cell, "search", s);
-		json_object_array_add(cells, rec);
 	}
-	put(doc, "cells", cells);
-	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	r = text ? rs_out_open(&out, "--json", x->json) : -ENOMEM;
-	if (!r) {
-		fputs(text, out.f);
-		fputc('\n', out.f);
-		r = rs_out_commit(&out);
-	}
-	json_object_put(doc);
+	if (!r)
+		r = rs_results_write(res, code);
+	rs_results_free(res);
 	return r;
 }
 

@@ -195,9 +195,10 @@ static int grid(struct rs_xsearch *x, const unsigned *g, const char *phase)
 	return r;
 }
 
-/* What is known along one axis through a point.  With repeat: a
- * value's figures (runs[i] of them, tries[i] runs asked for) and val[i]
- * their median. */
+/* What is known along one axis through a point.  For a knee, each
+ * value's scores: its figure's ratio to the best figure of each round it
+ * ran in (runs[i] of them, tries[i] runs asked for), and val[i] their
+ * median. */
 struct line {
 	unsigned n;
 	bool *known, *ok;
@@ -205,11 +206,13 @@ struct line {
 	unsigned *cell;
 	double (*fig)[RS_EXPLORE_REPEAT_MAX];
 	unsigned *runs, *tries;
+	unsigned last_cell;      /* the newest cell a round of it ran */
 };
 
 static int line_init(struct line *l, unsigned n)
 {
 	l->n = n;
+	l->last_cell = 0;
 	l->known = rs_calloc(n, sizeof(*l->known));
 	l->ok = rs_calloc(n, sizeof(*l->ok));
 	l->val = rs_calloc(n, sizeof(*l->val));
@@ -232,7 +235,7 @@ static void line_free(struct line *l)
 	rs_free(l->tries);
 }
 
-/* One more figure of value @i; its value becomes their median. */
+/* One more score of value @i; its value becomes their median. */
 static void line_add(struct line *l, unsigned i, double v)
 {
 	double sorted[RS_EXPLORE_REPEAT_MAX];
@@ -247,7 +250,8 @@ static void line_add(struct line *l, unsigned i, double v)
 	l->ok[i] = true;
 }
 
-/* Run the indices @idx (n of them) of axis @a through @through. */
+/* Run the indices @idx (n of them) of axis @a through @through: for the
+ * boundary, whether each fails. */
 static int line_eval(struct rs_xsearch *x, const char *phase, unsigned a,
 		     const struct rs_xpoint *through, const unsigned *idx,
 		     unsigned n, struct line *l)
@@ -268,67 +272,10 @@ static int line_eval(struct rs_xsearch *x, const char *phase, unsigned a,
 			continue;
 		l->known[idx[i]] = true;
 		l->cell[idx[i]] = res[i].cell;
-		/* A point asked for again is answered from its cell: its
-		 * figure is not a second run's. */
-		if (l->tries[idx[i]]++)
-			continue;
-		/* find: ok is "fails"; else val is the figure, ok below. */
-		l->ok[idx[i]] = finding(x) ? res[i].fails : res[i].has_value;
-		l->val[idx[i]] = res[i].value;
-		if (!finding(x) && res[i].has_value)
-			line_add(l, idx[i], res[i].value);
+		l->tries[idx[i]]++;
+		l->ok[idx[i]] = res[i].fails;
 	}
 	return r;
-}
-
-/*
- * repeat: run each of the @n values @which of axis @a again (phase
- * "repeat": a new cell each time, not the answer of the first) until it
- * was asked for repeat times; its value becomes the median of what it
- * gave.  What a starved host took from one run does not move a knee
- * judged on three.  The number of runs asked for, or 0; *@ret_r the
- * evaluator's error.
- */
-static unsigned line_repeat(struct rs_xsearch *x, unsigned a,
-			    const struct rs_xpoint *through, const long *which,
-			    unsigned n, struct line *l, int *ret_r)
-{
-	struct rs_xpoint pts[64];
-	struct rs_xresult res[64];
-	unsigned idx[64], k = 0;
-	bool more = true;
-
-	/* Round by round (b, h, lo, b, h, lo), not b, b, h, h: a host
-	 * that is busy for a while then takes from each value alike, and
-	 * the medians compare runs of the same moments. */
-	while (more && k < 64) {
-		more = false;
-		for (unsigned w = 0; w < n && k < 64; w++) {
-			long i = which[w];
-
-			if (i < 0 || !l->known[i] ||
-			    l->tries[i] >= x->e->repeat)
-				continue;
-			/* A value @which names twice is run once a round. */
-			for (unsigned j = 0; j < w; j++)
-				if (which[j] == i)
-					i = -1;
-			if (i < 0)
-				continue;
-			pts[k] = *through;
-			pts[k].v[a] = at(axis(x, a), i);
-			idx[k++] = i;
-			l->tries[i]++;
-			more = true;
-		}
-	}
-	if (!k)
-		return 0;
-	*ret_r = ask(x, "repeat", pts, k, res);
-	for (unsigned j = 0; j < k; j++)
-		if (res[j].ran && res[j].has_value)
-			line_add(l, idx[j], res[j].value);
-	return k;
 }
 
 /* The grid's indices of axis @a: so that a line knows what the grid
@@ -344,6 +291,94 @@ static int line_grid(struct rs_xsearch *x, const char *phase, unsigned a,
 	return line_eval(x, phase, a, through, idx, n, l);
 }
 
+/* @v's ratio to @best, the best figure of its round: 1 for the best, less
+ * for the others, of their size (a figure may be negative: a counter's
+ * delta). */
+static double ratio(enum rs_explore_goal goal, double v, double best)
+{
+	double d = goal == RS_EXPLORE_MINIMIZE ? v - best : best - v;
+
+	if (d <= 0)
+		return 1;
+	if (!best)
+		return 0;
+	d /= fabs(best);
+	return d >= 1 ? 0 : 1 - d;
+}
+
+/*
+ * A round of the knee: the values @idx (n of them, none twice) of axis @a
+ * through @through run back to back, and each scored by its figure's
+ * ratio to the best figure of the round.  A value asked for before runs
+ * again (@again: phase "repeat", a cell of its own) or is answered from
+ * its cell (the grid's round); a new one is a cell of phase "bisect".
+ * What a busy minute of the host takes, it takes from every value of
+ * the round, and the ratios do not move; a lucky or a starved single
+ * run moves one score of several, not the median.
+ */
+static int line_round(struct rs_xsearch *x, unsigned a,
+		      const struct rs_xpoint *through, const unsigned *idx,
+		      unsigned n, bool again, struct line *l)
+{
+	struct rs_xpoint pts[2][64];
+	struct rs_xresult res[2][64];
+	unsigned at_[2][64], k[2] = { 0, 0 };
+	enum rs_explore_goal goal = x->e->goal;
+	bool any = false;
+	double best = 0;
+	int r = 0;
+
+	for (unsigned i = 0; i < n && i < 64; i++) {
+		unsigned w = again && l->known[idx[i]];
+
+		pts[w][k[w]] = *through;
+		pts[w][k[w]].v[a] = at(axis(x, a), idx[i]);
+		at_[w][k[w]++] = idx[i];
+	}
+	/* New values first, then the repeats: with --jobs, each set runs at
+	 * once. */
+	if (k[0])
+		r = ask(x, "bisect", pts[0], k[0], res[0]);
+	/* A new value of the line that ran before (the anneal walk's, or
+	 * another line's) is answered from that cell, of another moment:
+	 * in a round after the grid's it runs again, with the round. */
+	for (unsigned j = 0; again && !r && j < k[0]; j++)
+		if (res[0][j].ran && res[0][j].cell <= l->last_cell &&
+		    k[1] < 64) {
+			pts[1][k[1]] = pts[0][j];
+			at_[1][k[1]++] = at_[0][j];
+			res[0][j].ran = false;
+		}
+	if (k[1] && !r)
+		r = ask(x, "repeat", pts[1], k[1], res[1]);
+	for (unsigned w = 0; w < 2; w++)
+		for (unsigned j = 0; j < k[w]; j++) {
+			const struct rs_xresult *q = &res[w][j];
+			unsigned i = at_[w][j];
+
+			if (!q->ran)
+				continue;
+			if (q->cell > l->last_cell)
+				l->last_cell = q->cell;
+			if (!l->known[i])
+				l->cell[i] = q->cell;
+			l->known[i] = true;
+			l->tries[i]++;
+			if (q->has_value &&
+			    (!any || (goal == RS_EXPLORE_MINIMIZE ?
+				      q->value < best : q->value > best))) {
+				best = q->value;
+				any = true;
+			}
+		}
+	for (unsigned w = 0; w < 2 && any; w++)
+		for (unsigned j = 0; j < k[w]; j++)
+			if (res[w][j].ran && res[w][j].has_value)
+				line_add(l, at_[w][j], ratio(goal,
+					 res[w][j].value, best));
+	return r;
+}
+
 /* Up to @batch indices evenly between @lo and @hi (both out). */
 static unsigned between(unsigned lo, unsigned hi, unsigned batch,
 			unsigned *idx)
@@ -354,8 +389,8 @@ static unsigned between(unsigned lo, unsigned hi, unsigned batch,
 		return 0;
 	if (batch > gap - 1)
 		batch = gap - 1;
-	if (batch > 64)
-		batch = 64;
+	if (batch > 63)
+		batch = 63;
 	for (unsigned j = 1; j <= batch; j++) {
 		unsigned i = lo + (unsigned)((uint64_t)gap * j / (batch + 1));
 
@@ -365,27 +400,37 @@ static unsigned between(unsigned lo, unsigned hi, unsigned batch,
 	return n;
 }
 
-/* Within the knee's percent of the line's best. */
-static bool near_best(const struct rs_xsearch *x, double v, double best)
+/* @i, unless @idx (n of them) has it already. */
+static unsigned add_once(unsigned *idx, unsigned n, long i)
 {
-	double p = (x->e->knee_pct ? x->e->knee_pct : KNEE_PCT_DEFAULT) / 100;
-
-	/* Of its size: a figure may be negative (a counter's delta). */
-	if (x->e->goal == RS_EXPLORE_MINIMIZE)
-		return v <= best + fabs(best) * p;
-	return v >= best - fabs(best) * p;
+	if (i < 0)
+		return n;
+	for (unsigned j = 0; j < n; j++)
+		if (idx[j] == (unsigned)i)
+			return n;
+	idx[n] = i;
+	return n + 1;
 }
 
 /*
  * The knee of numeric axis @a on the line through the best point: the
- * smallest value whose figure is within the knee's percent of the best
- * on that line, by bisection between the last grid value short of it
- * and the first within.
+ * smallest value whose score (the median of its ratios to the best
+ * figure of each round it ran in) reaches 100 - knee percent (90% by
+ * default) of the plateau, the best score.  The grid's values are the
+ * first round; then bisection between the knee and the known value
+ * short of it, each round the new values and the best; then, with
+ * repeat, rounds of the best, the knee and the value short of it until
+ * each has repeat scores.  Whatever a round changes is judged again.
+ * On a pow2 axis the bisection ends on a power of two; of equal scores
+ * the smaller value is the knee and the best.
  */
 static int knee(struct rs_xsearch *x, unsigned a, const unsigned *g)
 {
 	const struct rs_explore_axis *ax = axis(x, a);
+	double p = (x->e->knee_pct ? x->e->knee_pct : KNEE_PCT_DEFAULT) / 100;
+	unsigned want = x->e->repeat > 1 ? x->e->repeat : 1;
 	struct rs_xpoint through = x->best;
+	unsigned idx[64], n = 0, ga = g[a] < 64 ? g[a] : 64;
 	struct line l;
 	int r = line_init(&l, ax->n);
 
@@ -393,50 +438,76 @@ static int knee(struct rs_xsearch *x, unsigned a, const unsigned *g)
 		line_free(&l);
 		return r;
 	}
-	/* Past the budget, the knee of what is known. */
-	r = line_grid(x, "bisect", a, &through, g, &l);
+	/* The grid's values through the best: the first round. */
+	for (unsigned j = 0; j < ga; j++)
+		n = add_once(idx, n, spread(j, ga, ax->n));
+	r = line_round(x, a, &through, idx, n, false, &l);
 	for (;;) {
-		double best = 0;
-		bool any = false;
-		long h = -1, lo = -1, b = -1;
-		unsigned idx[64], n;
+		long h = -1, lo = -1, b = -1, u = -1, m = -1;
 
 		for (unsigned i = 0; i < ax->n; i++)
 			if (l.known[i] && l.ok[i] &&
-			    (!any || (x->e->goal == RS_EXPLORE_MINIMIZE ?
-				      l.val[i] < best : l.val[i] > best))) {
-				best = l.val[i];
-				b = i;
-				any = true;
-			}
-		if (!any)
+			    (m < 0 || l.val[i] > l.val[m]))
+				m = i;
+		if (m < 0)
 			break;
+		/* The plateau's start: the smallest value within half the
+		 * knee's percent of the best score.  A value above it that
+		 * only ties it on another round is no reason to walk up. */
+		for (unsigned i = 0; i < ax->n && b < 0; i++)
+			if (l.known[i] && l.ok[i] &&
+			    l.val[i] >= l.val[m] * (1 - p / 2))
+				b = i;
 		for (unsigned i = 0; i < ax->n && h < 0; i++)
 			if (l.known[i] && l.ok[i] &&
-			    near_best(x, l.val[i], best))
+			    l.val[i] >= l.val[m] * (1 - p))
 				h = i;
-		if (h < 0)
-			break;
 		for (long i = h - 1; i >= 0 && lo < 0; i--)
 			if (l.known[i])
 				lo = i;
+		for (unsigned i = b + 1; i < ax->n && u < 0; i++)
+			if (l.known[i] && l.ok[i])
+				u = i;
 		x->has_knee[a] = true;
 		x->knee[a] = at(ax, h);
 		x->knee_cell[a] = l.cell[h];
-		n = lo < 0 ? 0 : between(lo, h, x->batch, idx);
-		if (!n && !r && x->e->repeat > 1) {
-			/* Bisected down to neighbours: the best, the knee
-			 * and the value short of it decide; once each is a
-			 * median, the knee is judged again from them. */
-			long which[] = { b, h, lo };
-
-			if (line_repeat(x, a, &through, which, RS_N(which),
-					&l, &r))
-				continue;
-		}
-		if (!n || r)
+		x->knee_score[a] = l.val[h];
+		x->has_short[a] = lo >= 0;
+		x->short_of[a] = lo >= 0 ? at(ax, lo) : 0;
+		x->short_score[a] = lo >= 0 && l.ok[lo] ? l.val[lo] : 0;
+		if (r)
 			break;
-		r = line_eval(x, "bisect", a, &through, idx, n, &l);
+		/* Bisect: the values between, and the best again, with the
+		 * value above it: a best that was one lucky run is beaten
+		 * there, in the same round, and the plateau moves up. */
+		n = lo < 0 ? 0 : between(lo, h, x->batch, idx);
+		if (n) {
+			n = add_once(idx, n, b);
+			if (want > 1)
+				n = add_once(idx, n, u);
+		} else {
+			/* Neighbours: the ones that decide, until each has
+			 * its scores: the knee, the value short of it, the
+			 * best and the value above the best (the plateau
+			 * holds where the best is not beaten by it). */
+			long which[] = { b, h, lo, u };
+
+			for (unsigned w = 0; w < RS_N(which); w++)
+				if (which[w] >= 0 && l.runs[which[w]] < want &&
+				    l.tries[which[w]] < want + 2)
+					n = add_once(idx, n, which[w]);
+			/* The best beside them: each round has the
+			 * plateau to compare with. */
+			if (n)
+				n = add_once(idx, n, b);
+			if (n == 1)
+				n = add_once(idx, n, lo >= 0 ? lo : h);
+			if (n == 1)
+				n = 0;
+		}
+		if (!n)
+			break;
+		r = line_round(x, a, &through, idx, n, true, &l);
 	}
 	line_free(&l);
 	return r;
@@ -607,6 +678,11 @@ int rs_xsearch_run(struct rs_xsearch *x)
 	unsigned g[RS_EXPLORE_AXES_MAX], full[RS_EXPLORE_AXES_MAX];
 	unsigned long target = x->budget ? x->budget / 2 : GRID_TARGET_DEFAULT;
 	int r;
+
+	/* A knee judged on repeat scores: a third of the budget for the
+	 * grid, the rest for the rounds that bisect and repeat. */
+	if (x->budget && !finding(x) && x->e->repeat > 1)
+		target = x->budget / 3;
 
 	if (!x->batch)
 		x->batch = 1;

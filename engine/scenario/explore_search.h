@@ -62,6 +62,13 @@ struct rs_xsearch {
 	bool has_knee[RS_EXPLORE_AXES_MAX];
 	int64_t knee[RS_EXPLORE_AXES_MAX];
 	unsigned knee_cell[RS_EXPLORE_AXES_MAX];
+	/* The knee's score, the median of its ratios to the best of each
+	 * round it ran in; the value short of it and its score (has_short
+	 * false: the knee is the axis's first value). */
+	double knee_score[RS_EXPLORE_AXES_MAX];
+	bool has_short[RS_EXPLORE_AXES_MAX];
+	int64_t short_of[RS_EXPLORE_AXES_MAX];
+	double short_score[RS_EXPLORE_AXES_MAX];
 	bool has_boundary[RS_EXPLORE_AXES_MAX];
 	int64_t pass[RS_EXPLORE_AXES_MAX], fail[RS_EXPLORE_AXES_MAX];
 	bool found;              /* find: a failing point */

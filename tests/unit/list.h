@@ -209,6 +209,7 @@
 	X(explore, knee_within_budget)                                    \
 	X(explore, knee_past_budget)                                      \
 	X(explore, knee_repeat_median)                                    \
+	X(explore, knee_rounds_rerun_walk_cells)                          \
 	X(explore, boundary_and_shrink)                                   \
 	X(explore, anneal_seeded)
 

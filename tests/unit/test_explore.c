@@ -86,6 +86,9 @@ struct fn {
 	unsigned long budget;
 	struct rs_xpoint seen[256];
 	unsigned n;
+	/* The cells run in this phase gave five times their figure. */
+	const char *lucky_phase;
+	bool lucky[256];
 };
 
 static int fn_eval(void *ctx, const char *phase, const struct rs_xpoint *pts,
@@ -105,6 +108,8 @@ static int fn_eval(void *ctx, const char *phase, const struct rs_xpoint *pts,
 		if (j == f->n) {
 			if (f->n >= f->budget || f->n >= 256)
 				return -ENOSPC;
+			f->lucky[f->n] = f->lucky_phase &&
+					 !strcmp(phase, f->lucky_phase);
 			f->seen[f->n++] = pts[i];
 		}
 		/* Answered from a cell: that cell's run of the point. */
@@ -115,6 +120,8 @@ static int fn_eval(void *ctx, const char *phase, const struct rs_xpoint *pts,
 			ret[i].has_value = true;
 			ret[i].value = f->value ? f->value(&pts[i]) :
 				       f->noisy(&pts[i], run);
+			if (f->lucky[j])
+				ret[i].value *= 5;
 		}
 		if (f->fails) {
 			ret[i].fails = f->fails(&pts[i]);
@@ -169,16 +176,18 @@ static double lucky_2048(const struct rs_xpoint *p, unsigned run)
 	return p->v[0] == 2048 && !run ? 5 * 65536 : saturates(p);
 }
 
-/* One lucky run decides the knee; with repeat: 3 the cells that decide
- * it run three times each (cells of the budget) and the medians name
- * the plateau's knee again. */
+/* One lucky run decides the knee; with repeat: 3 the knee is judged on
+ * rounds: the best of the grid is run again beside the value above it,
+ * loses to it there, and the plateau moves up until it holds; the knee
+ * is the plateau's again, its value and the one short of it scored
+ * three times each (cells of the budget). */
 TEST(explore, knee_repeat_median)
 {
 	struct rs_explore e = { .goal = RS_EXPLORE_MAXIMIZE, .n_axes = 1 };
-	struct fn f = { .noisy = lucky_2048, .budget = 24 };
+	struct fn f = { .noisy = lucky_2048, .budget = 48 };
 	struct rs_xsearch x = { .e = &e, .eval = fn_eval, .ctx = &f,
-				.budget = 24, .batch = 1 };
-	unsigned runs_2048 = 0;
+				.budget = 48, .batch = 1 };
+	unsigned runs_2048 = 0, runs_32k = 0;
 
 	e.axes = (struct rs_explore_axis[]){ axis("size", "64..8M") };
 	CHECK_INT(rs_xsearch_run(&x), 0);
@@ -187,16 +196,51 @@ TEST(explore, knee_repeat_median)
 
 	memset(&x, 0, sizeof(x));
 	x = (struct rs_xsearch){ .e = &e, .eval = fn_eval, .ctx = &f,
-				 .budget = 24, .batch = 2 };
-	f = (struct fn){ .noisy = lucky_2048, .budget = 24 };
+				 .budget = 48, .batch = 2 };
+	f = (struct fn){ .noisy = lucky_2048, .budget = 48 };
 	e.repeat = 3;
 	CHECK_INT(rs_xsearch_run(&x), 0);
 	CHECK(x.has_knee[0]);
 	CHECK_INT(x.knee[0], 65536);
-	CHECK(f.n <= 24);
-	for (unsigned i = 0; i < f.n; i++)
+	CHECK(x.has_short[0]);
+	CHECK_INT(x.short_of[0], 32768);
+	CHECK(x.knee_score[0] >= 0.9);
+	CHECK(x.short_score[0] < 0.9);
+	CHECK(f.n <= 48);
+	for (unsigned i = 0; i < f.n; i++) {
 		runs_2048 += f.seen[i].v[0] == 2048;
-	CHECK_UINT(runs_2048, 3);
+		runs_32k += f.seen[i].v[0] == 32768;
+	}
+	CHECK(runs_2048 >= 2);
+	CHECK(runs_32k >= 3);
+	rs_explore_axis_free(&e.axes[0]);
+}
+
+/* The walk's cells are of other moments than the knee's rounds (here
+ * every one of them met an idle host: five times the figure): a value
+ * the walk ran runs again with its round, and the knee is the
+ * plateau's, not the one a lucky walk cell made. */
+TEST(explore, knee_rounds_rerun_walk_cells)
+{
+	struct rs_explore e = { .goal = RS_EXPLORE_MAXIMIZE, .n_axes = 1,
+				.strategy = RS_EXPLORE_S_ANNEAL, .seed = 2 };
+	struct fn f = { .value = saturates, .budget = 20,
+			.lucky_phase = "anneal" };
+	struct rs_xsearch x = { .e = &e, .eval = fn_eval, .ctx = &f,
+				.budget = 20, .batch = 1 };
+	unsigned runs = 0;
+	int r;
+
+	e.axes = (struct rs_explore_axis[]){ axis("size", "64..8M") };
+	r = rs_xsearch_run(&x);
+	CHECK(r == 0 || r == -ENOSPC);
+	CHECK(x.has_knee[0]);
+	CHECK_INT(x.knee[0], 65536);
+	/* The walk ran 65536 (cell 7); the bisection's round ran it again
+	 * beside the best, not answered from the walk's lucky cell. */
+	for (unsigned i = 0; i < f.n; i++)
+		runs += f.seen[i].v[0] == 65536;
+	CHECK_UINT(runs, 2);
 	rs_explore_axis_free(&e.axes[0]);
 }
 
