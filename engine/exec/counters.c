@@ -251,11 +251,19 @@ unsigned rs_ctr_snap_lifespan(const struct rs_ctr_snap *s)
 	return ms;
 }
 
+/*
+ * The kernel keeps a hw_counters cache while jiffies <= its timestamp +
+ * lifespan, so it expires up to a jiffy after the lifespan: a jiffy is
+ * at most 10 ms (HZ=100).  Seen on rxe (HZ=250): a step of 12-15 ms read
+ * the cached values twice and recorded deltas of 0.
+ */
+#define JIFFY_MAX_MS 10
+
 /* Until @d's cache has expired since its last read: a second read any
  * sooner would see the first one's values again. */
 static void wait_lifespan(const struct rs_ctr_dir *d)
 {
-	double left = d->read_ms + d->lifespan_ms - rs_now_ms();
+	double left = d->read_ms + d->lifespan_ms + JIFFY_MAX_MS - rs_now_ms();
 	struct timespec ts;
 
 	if (!d->lifespan_ms || left <= 0)
