@@ -595,18 +595,6 @@ static int name_elements(struct rs_scenario *s, struct rs_obj *first,
 	return 0;
 }
 
-static void name_one(struct rs_obj *o)
-{
-	if (!o->kind->step)
-		snprintf(o->name, sizeof(o->name), "%s '%s'", o->kind->name,
-			 o->id);
-	else if (o->id)
-		snprintf(o->name, sizeof(o->name), "step '%s'", o->id);
-	else
-		snprintf(o->name, sizeof(o->name), "step %s (%s)", o->no,
-			 o->kind->section);
-}
-
 /* A list naming a counted entry by its bare id names each element: the
  * entry's data is copied once, with the lists that need it made anew,
  * for all its elements (pair_refs() copies from it). */
@@ -826,16 +814,20 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 			o->to_side = c.to_side[i];
 			pair_node(s, o);
 			/* Deep numbers are cut; the name keeps the id. */
-			if (e->kind->step &&
-			    snprintf(o->no, sizeof(o->no), "%s[%u]", e->no,
-				     k) >= (int)sizeof(o->no))
-				o->no[sizeof(o->no) - 1] = '\0';
+			if (e->kind->step) {
+				char no[RS_STEP_NO_MAX];
+
+				snprintf(no, sizeof(no), "%s[%u]", e->no, k);
+				if (rs_obj_number(s, o, no) < 0)
+					goto out;
+			}
 		}
 		if (c.count[i] && e->id &&
 		    name_elements(s, &objs[first[i]], n) < 0)
 			goto out;
 		for (unsigned k = 0; c.count[i] && k < n; k++)
-			name_one(&objs[first[i] + k]);
+			if (rs_obj_name(s, &objs[first[i] + k]) < 0)
+				goto out;
 	}
 	rs_free(s->objs);
 	s->objs = objs;

@@ -56,6 +56,37 @@ static const char *article(const char *name)
 
 /* --- objects from what libcyaml filled ------------------------------------ */
 
+int rs_obj_number(struct rs_scenario *s, struct rs_obj *o, const char *no)
+{
+	if (!no || !*no) {
+		o->no = "";
+		return 0;
+	}
+	o->no = rs_doc_strndup(&s->doc, no, RS_STEP_NO_MAX - 1);
+	return o->no ? 0 : -ENOMEM;
+}
+
+int rs_obj_name(struct rs_scenario *s, struct rs_obj *o)
+{
+	/* As long as the inline name was: an id is at most RDMASCN_ID_MAX
+	 * bytes, so nothing is cut. */
+	char name[RDMASCN_ID_MAX + 32];
+	int len;
+
+	if (!o->kind->step)
+		len = snprintf(name, sizeof(name), "%s '%s'", o->kind->name,
+			       o->id);
+	else if (o->id)
+		len = snprintf(name, sizeof(name), "step '%s'", o->id);
+	else
+		len = snprintf(name, sizeof(name), "step %s (%s)", o->no,
+			       o->kind->section);
+	if (len < 0)
+		return -EINVAL;
+	o->name = rs_doc_strndup(&s->doc, name, sizeof(name) - 1);
+	return o->name ? 0 : -ENOMEM;
+}
+
 static unsigned count_steps(const struct rs_step_entry *e, unsigned n)
 {
 	unsigned total = n;
@@ -113,15 +144,11 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 		o->data = data;
 		o->index = sc->n_objs - 1;
 		o->parent = parent;
-		memcpy(o->no, no, sizeof(o->no));
 		o->node = rs_node_get(entry, found->section);
 		o->id = *(char **)((char *)data + found->id_offset);
 		o->for_id = ((const struct rs_step_common *)data)->for_id;
-		if (o->id)
-			snprintf(o->name, sizeof(o->name), "step '%s'", o->id);
-		else
-			snprintf(o->name, sizeof(o->name), "step %s (%s)",
-				 no, found->section);
+		if (rs_obj_number(sc, o, no) < 0 || rs_obj_name(sc, o) < 0)
+			return -ENOMEM;
 		if (found->children_offset) {
 			int r = add_steps(sc, d,
 				*(struct rs_step_entry **)((char *)data + found->children_offset),
@@ -165,8 +192,9 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 						RS_NODE_AT(kd));
 			o->for_id = *(char **)((char *)o->data +
 					       RS_FOR_AT(kd));
-			snprintf(o->name, sizeof(o->name), "%s '%s'", kd->name,
-				 o->id);
+			o->no = "";
+			if (rs_obj_name(s, o) < 0)
+				return -ENOMEM;
 			if (rs_expect_read(o, d) < 0)
 				bad = -EINVAL;
 		}
