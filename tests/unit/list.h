@@ -36,6 +36,7 @@
 	X(load, deterministic)                                            \
 	X(load, int_scalars)                                              \
 	X(load, sealed)                                                   \
+	X(load, step_types_max)                                           \
 	X(load, param_uses_param)                                         \
 	X(load, param_loop)                                               \
 	X(count, elements_pair)                                           \
