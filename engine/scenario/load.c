@@ -66,24 +66,42 @@ int rs_obj_number(struct rs_scenario *s, struct rs_obj *o, const char *no)
 	return o->no ? 0 : -ENOMEM;
 }
 
+/* @a @b... into @buf of @size (cut there), as snprintf("%s%s...") would:
+ * a name for each of 100k objects through snprintf() was 5% of a
+ * validate. */
+static size_t cat(char *buf, size_t size, const char *const *parts)
+{
+	size_t len = 0;
+
+	for (; *parts; parts++) {
+		size_t n = strlen(*parts);
+
+		if (n > size - 1 - len)
+			n = size - 1 - len;
+		memcpy(buf + len, *parts, n);
+		len += n;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
 int rs_obj_name(struct rs_scenario *s, struct rs_obj *o)
 {
 	/* As long as the inline name was: an id is at most RDMASCN_ID_MAX
 	 * bytes, so nothing is cut. */
 	char name[RDMASCN_ID_MAX + 32];
-	int len;
+	size_t len;
 
 	if (!o->kind->step)
-		len = snprintf(name, sizeof(name), "%s '%s'", o->kind->name,
-			       o->id);
+		len = cat(name, sizeof(name), (const char *[]){
+			o->kind->name, " '", o->id, "'", NULL });
 	else if (o->id)
-		len = snprintf(name, sizeof(name), "step '%s'", o->id);
+		len = cat(name, sizeof(name), (const char *[]){
+			"step '", o->id, "'", NULL });
 	else
-		len = snprintf(name, sizeof(name), "step %s (%s)", o->no,
-			       o->kind->section);
-	if (len < 0)
-		return -EINVAL;
-	o->name = rs_doc_strndup(&s->doc, name, sizeof(name) - 1);
+		len = cat(name, sizeof(name), (const char *[]){
+			"step ", o->no, " (", o->kind->section, ")", NULL });
+	o->name = rs_doc_strndup(&s->doc, name, len);
 	return o->name ? 0 : -ENOMEM;
 }
 
