@@ -845,8 +845,6 @@ static int load(const char *path, const struct rs_doc *again,
 		r = rs_matrix_read(&s->matrix, s, d);
 	if (!r)
 		r = rs_explore_read(&s->explore, s, d);
-	if (!r)
-		r = rs_int_scalars_check(s, d);
 	if (r < 0)
 		goto fail;
 
@@ -857,7 +855,15 @@ static int load(const char *path, const struct rs_doc *again,
 	if (r == -ENOMEM)
 		goto fail;
 	s->top_in_doc = !r;
-	ce = r ? cyaml_load_data((const uint8_t *)(s->text ? s->text :
+	/* Integers as the language writes them, before libcyaml reads
+	 * them its way: a file rs_fill() took has only those (it refuses
+	 * the rest), so the walk is for one it did not. */
+	if (r) {
+		r = rs_int_scalars_check(s, d);
+		if (r < 0)
+			goto fail;
+	}
+	ce = !s->top_in_doc ? cyaml_load_data((const uint8_t *)(s->text ? s->text :
 						   s->doc.text),
 				 s->text ? s->text_len : s->doc.len, &cfg,
 				 rs_registry_schema(), (void **)&s->top, NULL) :

@@ -55,6 +55,7 @@
 	X(flow_mask, parse)                                               \
 	X(fill, same_as_libcyaml)                                         \
 	X(fill, refused_is_libcyamls)                                     \
+	X(fill, int_syntax_refused)                                       \
 	X(fill, dom_shares_texts)                                         \
 	X(flow_attr, eth_ipv4_udp)                                        \
 	X(flow_attr, vxlan_inner_tcp)                                     \
