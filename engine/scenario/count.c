@@ -513,7 +513,7 @@ static unsigned given_count(struct counting *c, struct rs_obj *o)
 	    !v->value[0] || (v->value[0] == '0' && v->value[1])) {
 		rs_obj_error(c->d, o, "count", "expected a whole number from "
 			     "1 to %u, got '%s'", RS_COUNT_MAX,
-			     v->value ? v->value : "");
+			     rs_node_text(v) ? v->value : "");
 		fail(c);
 		return 0;
 	}

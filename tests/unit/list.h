@@ -57,6 +57,7 @@
 	X(fill, refused_is_libcyamls)                                     \
 	X(fill, int_syntax_refused)                                       \
 	X(fill, dom_shares_texts)                                         \
+	X(fill, node_text_by_type)                                        \
 	X(flow_attr, eth_ipv4_udp)                                        \
 	X(flow_attr, vxlan_inner_tcp)                                     \
 	X(flow_attr, other_headers)                                       \

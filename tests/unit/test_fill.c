@@ -299,3 +299,30 @@ TEST(fill, dom_shares_texts)
 	CHECK(rs_node_get(a, "y")->value != rs_node_get(b, "y")->value);
 	rs_doc_free(&doc);
 }
+
+/* A scalar's text and a collection's items share their place in a node:
+ * rs_node_text() is NULL for a mapping or a sequence, even a non-empty
+ * one, whose value field holds its items. */
+TEST(fill, node_text_by_type)
+{
+	static const char yaml[] = "m: {k: v}\ns: [1, 2]\ne: []\nt: x\n";
+	struct rs_doc doc;
+	struct rs_diag d;
+	struct rs_node *m, *s;
+
+	rs_diag_init(&d, stderr);
+	CHECK_INT(rs_doc_parse(&doc, "t.yaml", rs_strdup(yaml), strlen(yaml),
+			       &d), 0);
+	m = rs_node_get(doc.root, "m");
+	s = rs_node_get(doc.root, "s");
+	CHECK(m && s && m->n == 2 && s->n == 2);
+	CHECK_PTR(rs_node_text(m), NULL);
+	CHECK_PTR(rs_node_text(s), NULL);
+	CHECK_PTR(rs_node_text(rs_node_get(doc.root, "e")), NULL);
+	CHECK_PTR(rs_node_text(NULL), NULL);
+	CHECK_STR(rs_node_text(rs_node_get(doc.root, "t")), "x");
+	CHECK_STR(rs_node_text(s->items[1]), "2");
+	CHECK_STR(rs_node_text(rs_node_get(m, "k")), "v");
+	CHECK(sizeof(struct rs_node) <= 48);
+	rs_doc_free(&doc);
+}
