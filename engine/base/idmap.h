@@ -14,6 +14,9 @@ struct rs_idmap {
 	struct rs_idmap_slot {
 		const char *id;          /* NULL: empty */
 		unsigned index;
+		/* The id's hash, cut: a probe past another id compares
+		 * this, not the string (in the padding: no bigger). */
+		unsigned hash;
 	} *slots;
 	size_t mask;                 /* number of slots - 1 (a power of 2) */
 	unsigned n;                  /* ids held */

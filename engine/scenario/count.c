@@ -513,7 +513,7 @@ static unsigned given_count(struct counting *c, struct rs_obj *o)
 	    !v->value[0] || (v->value[0] == '0' && v->value[1])) {
 		rs_obj_error(c->d, o, "count", "expected a whole number from "
 			     "1 to %u, got '%s'", RS_COUNT_MAX,
-			     v->value ? v->value : "");
+			     rs_node_text(v) ? v->value : "");
 		fail(c);
 		return 0;
 	}
@@ -593,18 +593,6 @@ static int name_elements(struct rs_scenario *s, struct rs_obj *first,
 		o->id = ids + each * i;
 	}
 	return 0;
-}
-
-static void name_one(struct rs_obj *o)
-{
-	if (!o->kind->step)
-		snprintf(o->name, sizeof(o->name), "%s '%s'", o->kind->name,
-			 o->id);
-	else if (o->id)
-		snprintf(o->name, sizeof(o->name), "step '%s'", o->id);
-	else
-		snprintf(o->name, sizeof(o->name), "step %s (%s)", o->no,
-			 o->kind->section);
 }
 
 /* A list naming a counted entry by its bare id names each element: the
@@ -826,16 +814,20 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 			o->to_side = c.to_side[i];
 			pair_node(s, o);
 			/* Deep numbers are cut; the name keeps the id. */
-			if (e->kind->step &&
-			    snprintf(o->no, sizeof(o->no), "%s[%u]", e->no,
-				     k) >= (int)sizeof(o->no))
-				o->no[sizeof(o->no) - 1] = '\0';
+			if (e->kind->step) {
+				char no[RS_STEP_NO_MAX];
+
+				snprintf(no, sizeof(no), "%s[%u]", e->no, k);
+				if (rs_obj_number(s, o, no) < 0)
+					goto out;
+			}
 		}
 		if (c.count[i] && e->id &&
 		    name_elements(s, &objs[first[i]], n) < 0)
 			goto out;
 		for (unsigned k = 0; c.count[i] && k < n; k++)
-			name_one(&objs[first[i] + k]);
+			if (rs_obj_name(s, &objs[first[i] + k]) < 0)
+				goto out;
 	}
 	rs_free(s->objs);
 	s->objs = objs;

@@ -18,11 +18,16 @@ enum rs_node_type { RS_NODE_SCALAR, RS_NODE_SEQ, RS_NODE_MAP };
 
 struct rs_node {
 	struct rs_loc loc;
-	char *value;           /* scalar text (after ${} substitution) */
+	/* One or the other, by type: 8 bytes a node less (84 an object).
+	 * A collection's value is not NULL: read a node of unknown type
+	 * with rs_node_text(). */
+	union {
+		char *value;            /* scalar text (after ${} substitution) */
+		struct rs_node **items; /* exactly n of them */
+	};
 	struct rs_node *key;   /* for a mapping value: its key node */
-	struct rs_node **items; /* exactly n of them */
 	/* Byte range in the file, and the item count: 32 bits hold a
-	 * RS_DOC_MAX file and its RS_DOC_NODES_MAX nodes.  56 bytes a
+	 * RS_DOC_MAX file and its RS_DOC_NODES_MAX nodes.  48 bytes a
 	 * node, not 80: 10.5 million of them for a million objects. */
 	uint32_t start, end;
 	uint32_t n;
@@ -63,6 +68,12 @@ void rs_doc_arena_free(struct rs_doc *doc);
  * as @doc's nodes (a node's value replaced goes here too). */
 void *rs_doc_alloc(struct rs_doc *doc, size_t size);
 char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n);
+
+/* @n's text when it is a scalar, else NULL. */
+static inline const char *rs_node_text(const struct rs_node *n)
+{
+	return n && n->type == RS_NODE_SCALAR ? n->value : NULL;
+}
 
 /* The value node of @key in mapping @map, or NULL. */
 struct rs_node *rs_node_get(const struct rs_node *map, const char *key);

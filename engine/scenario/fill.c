@@ -303,11 +303,25 @@ static int sequence(struct rs_doc *doc, const struct rs_node *n,
 	return r;
 }
 
+/* What rs_int_scalars_check() would refuse (before libcyaml, which reads
+ * `2abc` as 2): refused here too, and the caller's walk then says so. */
+static bool int_ok(const cyaml_schema_value_t *v, const struct rs_node *n)
+{
+	if ((v->type != CYAML_INT && v->type != CYAML_UINT) ||
+	    n->type != RS_NODE_SCALAR || !n->value[0])
+		return true;
+	if (rs_int_syntax(n->value))
+		return false;
+	return !(v->type == CYAML_UINT && n->value[0] == '-');
+}
+
 static int value(struct rs_doc *doc, const struct rs_node *n,
 		 const cyaml_schema_value_t *v,
 		 const cyaml_schema_field_t *field, uint8_t *data,
 		 uint8_t *parent)
 {
+	if (!int_ok(v, n))
+		return NOT_MINE;
 	if (n->type == RS_NODE_SCALAR && is_null(v, n->value))
 		return 0;
 	if (!node_fits(v, n))

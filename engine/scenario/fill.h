@@ -25,4 +25,13 @@
 int rs_fill(struct rs_doc *doc, const struct rs_node *root,
 	    const cyaml_schema_value_t *schema, void **ret);
 
+/*
+ * An integer as the language writes it (int_scalars.c): NULL when @v is
+ * decimal without a leading zero or 0x hex, else why not ("" when it is
+ * no number at all).  rs_fill() refuses (-EAGAIN) an integer field that
+ * fails it, or a negative one for an unsigned field, so that a file it
+ * fills needs no rs_int_scalars_check() walk: only one it refused does.
+ */
+const char *rs_int_syntax(const char *v);
+
 #endif

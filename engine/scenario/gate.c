@@ -312,7 +312,8 @@ static int read_words(const struct reader *rd, struct rs_bound *b,
 				rs_diag_error(rd->d, &x->loc, "%s%s.%s: "
 					      "expected a number, got '%s'",
 					      pth, b->name, w,
-					      x->value ? x->value : "");
+					      rs_node_text(x) ?
+					      rs_node_text(x) : "");
 				r = -EINVAL;
 			} else {
 				b->has |= numbers[i].bit;

@@ -17,12 +17,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fill.h"
 #include "load_error.h"
 #include "registry.h"
 
 /* Decimal without a leading zero, or 0x hex; a sign is libcyaml's to
  * judge (a u32's -1 is out of range, an int's is fine). */
-static const char *int_syntax(const char *v)
+const char *rs_int_syntax(const char *v)
 {
 	const char *p = v + (*v == '-' || *v == '+');
 
@@ -43,7 +44,7 @@ static const char *int_syntax(const char *v)
 static int check(const struct rs_scenario *s, const struct rs_node *n,
 		 const cyaml_schema_value_t *v, struct rs_diag *d)
 {
-	const char *why = int_syntax(n->value);
+	const char *why = rs_int_syntax(n->value);
 	/* libcyaml reads an unsigned field with strtoull(), which takes a
 	 * sign and wraps: a u64's -18446744073709547520 would be 4096. */
 	bool negative = v->type == CYAML_UINT && n->value[0] == '-' && !why;

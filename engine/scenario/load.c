@@ -113,15 +113,11 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 		o->data = data;
 		o->index = sc->n_objs - 1;
 		o->parent = parent;
-		memcpy(o->no, no, sizeof(o->no));
 		o->node = rs_node_get(entry, found->section);
 		o->id = *(char **)((char *)data + found->id_offset);
 		o->for_id = ((const struct rs_step_common *)data)->for_id;
-		if (o->id)
-			snprintf(o->name, sizeof(o->name), "step '%s'", o->id);
-		else
-			snprintf(o->name, sizeof(o->name), "step %s (%s)",
-				 no, found->section);
+		if (rs_obj_number(sc, o, no) < 0 || rs_obj_name(sc, o) < 0)
+			return -ENOMEM;
 		if (found->children_offset) {
 			int r = add_steps(sc, d,
 				*(struct rs_step_entry **)((char *)data + found->children_offset),
@@ -165,8 +161,9 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 						RS_NODE_AT(kd));
 			o->for_id = *(char **)((char *)o->data +
 					       RS_FOR_AT(kd));
-			snprintf(o->name, sizeof(o->name), "%s '%s'", kd->name,
-				 o->id);
+			o->no = "";
+			if (rs_obj_name(s, o) < 0)
+				return -ENOMEM;
 			if (rs_expect_read(o, d) < 0)
 				bad = -EINVAL;
 		}
@@ -422,18 +419,29 @@ static int check_edges(struct rs_scenario *s, const struct idmap *m,
 	return 0;
 }
 
+/*
+ * All objects' edges in one block that lives as long as the scenario: a
+ * calloc() an object cost malloc's header and rounding (about 16 bytes
+ * an object) and a free() each.  An object's edges follow the previous
+ * one's, as many as it made (at most count_refs()).
+ */
 static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 {
 	struct rs_obj *prev_step = NULL;
+	struct rs_edge *next;
+	size_t total = 0;
 	int r = 0;
 
+	for (unsigned i = 0; i < s->n_objs; i++)
+		total += count_refs(s, m, &s->objs[i]);
+	next = rs_scenario_block(s, (total ? total : 1) * sizeof(*next));
+	if (!next)
+		return -ENOMEM;
 	for (unsigned i = 0; i < s->n_objs && d->errors < RS_MAX_ERRORS; i++) {
 		struct rs_obj *o = &s->objs[i];
 		const char *base = (const char *)o->data;
 
-		o->edges = rs_calloc(count_refs(s, m, o), sizeof(*o->edges));
-		if (!o->edges)
-			return -ENOMEM;
+		o->edges = next;
 		for (const struct rdmascn_ref *ref = o->kind->refs;
 		     ref && ref->field; ref++) {
 			if (ref->count_offset < 0) {
@@ -462,6 +470,7 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 					.order_only = true };
 			prev_step = o;
 		}
+		next += o->n_edges;
 	}
 	return r;
 }
@@ -799,8 +808,6 @@ static int load(const char *path, const struct rs_doc *again,
 		r = rs_matrix_read(&s->matrix, s, d);
 	if (!r)
 		r = rs_explore_read(&s->explore, s, d);
-	if (!r)
-		r = rs_int_scalars_check(s, d);
 	if (r < 0)
 		goto fail;
 
@@ -811,7 +818,15 @@ static int load(const char *path, const struct rs_doc *again,
 	if (r == -ENOMEM)
 		goto fail;
 	s->top_in_doc = !r;
-	ce = r ? cyaml_load_data((const uint8_t *)(s->text ? s->text :
+	/* Integers as the language writes them, before libcyaml reads
+	 * them its way: a file rs_fill() took has only those (it refuses
+	 * the rest), so the walk is for one it did not. */
+	if (r) {
+		r = rs_int_scalars_check(s, d);
+		if (r < 0)
+			goto fail;
+	}
+	ce = !s->top_in_doc ? cyaml_load_data((const uint8_t *)(s->text ? s->text :
 						   s->doc.text),
 				 s->text ? s->text_len : s->doc.len, &cfg,
 				 rs_registry_schema(), (void **)&s->top, NULL) :
@@ -832,6 +847,10 @@ static int load(const char *path, const struct rs_doc *again,
 		r = build_objects(s, d);
 	if (!r)
 		r = check_objects(s, &ids, d);
+	/* Nothing later looks an id up: 32-64 bytes an id, freed before
+	 * the plan is made, not at the peak beside it. */
+	rs_idmap_free(&ids.ids);
+	rs_idmap_free(&ids.groups);
 	if (!r)
 		r = rs_graph_plan(s, d);
 	if (!r)
@@ -844,8 +863,6 @@ static int load(const char *path, const struct rs_doc *again,
 		r = rs_deviations_read(&s->deviations,
 				       rs_node_get(s->doc.root, "deviations"),
 				       s, d);
-	rs_idmap_free(&ids.ids);
-	rs_idmap_free(&ids.groups);
 	if (r < 0)
 		goto fail;
 	*ret = s;
@@ -890,8 +907,7 @@ void rs_scenario_free(struct rs_scenario *s)
 	/* What rs_fill() made is in the DOM's arena, freed with it. */
 	if (s->top && !s->top_in_doc)
 		cyaml_free(&cfg, rs_registry_schema(), s->top, 0);
-	for (unsigned i = 0; i < s->n_objs; i++)
-		rs_free(s->objs[i].edges);
+	/* The objects' edges are one rs_scenario_block() (resolve()). */
 	rs_free(s->objs);
 	rs_count_free(s);
 	rs_free(s->create);

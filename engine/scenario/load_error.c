@@ -460,8 +460,8 @@ void rs_load_error_report(const struct rs_scenario *s,
 				      ch[n - 2] : NULL;
 
 		for (size_t j = 0; seq && j < seq->n; j++)
-			if (!strcmp(seq->items[j]->value ? seq->items[j]->value : "",
-				    m + 14))
+			if (!strcmp(rs_node_text(seq->items[j]) ?
+				    rs_node_text(seq->items[j]) : "", m + 14))
 				target = seq->items[j];
 		if (seq && ch[n - 1] != seq) {
 			n--; /* the path names the list */

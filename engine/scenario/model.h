@@ -22,13 +22,17 @@
 struct rs_obj {
 	const struct rdmascn_kind *kind;
 	const char *id;          /* declared id; steps may have none */
-	char name[RDMASCN_ID_MAX + 32]; /* "qp 'a'" or "step 3 (write)", for messages */
-	char no[RS_STEP_NO_MAX]; /* a step's number: "3", "3.1" inside step 3 */
+	/* "qp 'a'" or "step 3 (write)", for messages, and a step's number
+	 * ("3", "3.1" inside step 3; "" for an object): made at their
+	 * length in the DOM's arena (rs_obj_name()), not inline, where
+	 * they were 144 of 264 bytes an object. */
+	const char *name;
+	const char *no;
 	void *data;
 	struct rs_node *node;    /* its mapping in the DOM */
-	unsigned index;          /* declaration order, all kinds together */
 	struct rs_obj *parent;   /* the step a nested step belongs to */
 	struct rs_edge *edges;   /* what this one needs before it */
+	unsigned index;          /* declaration order, all kinds together */
 	unsigned n_edges;
 	/* An element of a counted entry (`count: N`, or a bare reference
 	 * to one): id "a[17]", group "a", elem 17 of count N; its data is
@@ -47,11 +51,11 @@ struct rs_obj {
 	const char *for_id;
 	/* Once counted: the pattern it is for and its side (true: .to). */
 	const struct rs_pairs *pairs;
-	bool to_side;
 	/* expect: {create: fail}: its create is to fail, with this errno
 	 * (0: any); expect.c read it. */
-	bool expect_fail;
 	int expect_errno;
+	bool expect_fail;
+	bool to_side;
 };
 
 #define RS_NODE_ANY (-1)
@@ -164,6 +168,12 @@ int rs_scenario_load_cell(const struct rs_scenario *s,
 			  const struct rs_set *sets, unsigned n_sets,
 			  struct rs_diag *d, struct rs_scenario **ret);
 void rs_scenario_free(struct rs_scenario *s);
+
+/* @o's name from its kind, id and number ("qp 'a'", "step 'w'", "step 3
+ * (write)"), and @no as its step number (cut at RS_STEP_NO_MAX - 1
+ * bytes; NULL: ""), in @s's DOM arena.  0 or -ENOMEM. */
+int rs_obj_name(struct rs_scenario *s, struct rs_obj *o);
+int rs_obj_number(struct rs_scenario *s, struct rs_obj *o, const char *no);
 
 /* Where a field of an object is: its value node, or the object's own
  * mapping when the field is absent.  @path is dotted ("cap.max_send_wr"). */

@@ -210,7 +210,7 @@ static int decl_count(const struct rs_scenario *s, unsigned i,
 	    n->count > RS_COUNT_MAX) {
 		rs_diag_error(d, &v->loc, "node '%s': count: expected a whole "
 			      "number from 1 to %u, got '%s'", n->id,
-			      RS_COUNT_MAX, v->value ? v->value : "");
+			      RS_COUNT_MAX, rs_node_text(v) ? v->value : "");
 		return -EINVAL;
 	}
 	*ret = n->count;

@@ -18,7 +18,7 @@ static unsigned n_objects, n_steps;
 static bool sealed;
 
 /* Step entries: one optional pointer field per step type. */
-static cyaml_schema_field_t step_fields[RS_MAX_KINDS + 1];
+static cyaml_schema_field_t step_fields[RS_MAX_STEP_TYPES + 1];
 const cyaml_schema_value_t rs_step_entry_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct rs_step_entry,
 			    step_fields),
@@ -51,7 +51,8 @@ int rs_registry_add(const struct rdmascn_kind *kind)
 	const struct rdmascn_kind **list = kind->step ? steps : objects;
 	unsigned *n = kind->step ? &n_steps : &n_objects;
 
-	if (sealed || n_objects + n_steps == RS_MAX_KINDS)
+	if (sealed || n_objects + n_steps == RS_MAX_KINDS ||
+	    (kind->step && n_steps == RS_MAX_STEP_TYPES))
 		return -ENOSPC;
 	for (unsigned i = 0; i < *n; i++)
 		if (!strcmp(list[i]->section, kind->section) ||

@@ -6,6 +6,9 @@
 #include "rdmascn/kind.h"
 
 #define RS_MAX_KINDS 64
+/* Of them step types: a `steps:` entry holds a pointer for each (512
+ * bytes a step at 64, 256 at 32; the core registers 17). */
+#define RS_MAX_STEP_TYPES 32
 
 /*
  * Object kinds and step types, core and plugin, each in registration order
@@ -97,7 +100,7 @@ struct rs_top {
 /* One `steps:` entry: one pointer per registered step type, all NULL but
  * one in a valid file. */
 struct rs_step_entry {
-	void *types[RS_MAX_KINDS];
+	void *types[RS_MAX_STEP_TYPES];
 };
 
 struct rs_gate;

@@ -40,6 +40,7 @@
 	X(load, deterministic)                                            \
 	X(load, int_scalars)                                              \
 	X(load, sealed)                                                   \
+	X(load, step_types_max)                                           \
 	X(load, param_uses_param)                                         \
 	X(load, param_loop)                                               \
 	X(count, elements_pair)                                           \
@@ -58,7 +59,9 @@
 	X(flow_mask, parse)                                               \
 	X(fill, same_as_libcyaml)                                         \
 	X(fill, refused_is_libcyamls)                                     \
+	X(fill, int_syntax_refused)                                       \
 	X(fill, dom_shares_texts)                                         \
+	X(fill, node_text_by_type)                                        \
 	X(flow_attr, eth_ipv4_udp)                                        \
 	X(flow_attr, vxlan_inner_tcp)                                     \
 	X(flow_attr, other_headers)                                       \

@@ -241,6 +241,39 @@ TEST(fill, refused_is_libcyamls)
 	}
 }
 
+/* Integers libcyaml reads its own way (2abc as 2, 010 as 8, -1 of a u64
+ * as its largest): rs_fill() refuses them, so that the loader's
+ * int_scalars.c walk, which runs only then, reports each. */
+TEST(fill, int_syntax_refused)
+{
+	static const char *const odd[] = {
+		"req: 1\nu32: 2abc\n",
+		"req: 1\nu32: 010\n",
+		"req: 1\ni64: 2.5\n",
+		"req: 1\nu64: -1\n",
+		"req: 1\ninner: {a: 07, s: x}\n",
+		"req: 0x\n",
+	};
+
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		struct t_top *ref, *got;
+		struct rs_doc doc;
+		cyaml_err_t ce;
+
+		fprintf(stderr, "%s", odd[i]);
+		CHECK_INT(both(odd[i], &doc, &ref, &got, &ce), -EAGAIN);
+		CHECK(!got);
+		/* libcyaml takes every one ("0x" as 0). */
+		CHECK_INT(ce, CYAML_OK);
+		cyaml_free(&cfg, &top_schema, ref, 0);
+		rs_doc_free(&doc);
+	}
+	CHECK(!rs_int_syntax("0x1F") && !rs_int_syntax("-12") &&
+	      !rs_int_syntax("0"));
+	CHECK(rs_int_syntax("012") && rs_int_syntax("1e3") &&
+	      rs_int_syntax("0x"));
+}
+
 /* The DOM keeps one copy of a short text that repeats (dom.c's intern()):
  * what fill.c hands on as strings is shared, and still right. */
 TEST(fill, dom_shares_texts)
@@ -264,5 +297,32 @@ TEST(fill, dom_shares_texts)
 	CHECK(rs_node_get(a, "y")->nul);
 	CHECK_STR(rs_node_get(a, "y")->value, "n");
 	CHECK(rs_node_get(a, "y")->value != rs_node_get(b, "y")->value);
+	rs_doc_free(&doc);
+}
+
+/* A scalar's text and a collection's items share their place in a node:
+ * rs_node_text() is NULL for a mapping or a sequence, even a non-empty
+ * one, whose value field holds its items. */
+TEST(fill, node_text_by_type)
+{
+	static const char yaml[] = "m: {k: v}\ns: [1, 2]\ne: []\nt: x\n";
+	struct rs_doc doc;
+	struct rs_diag d;
+	struct rs_node *m, *s;
+
+	rs_diag_init(&d, stderr);
+	CHECK_INT(rs_doc_parse(&doc, "t.yaml", rs_strdup(yaml), strlen(yaml),
+			       &d), 0);
+	m = rs_node_get(doc.root, "m");
+	s = rs_node_get(doc.root, "s");
+	CHECK(m && s && m->n == 2 && s->n == 2);
+	CHECK_PTR(rs_node_text(m), NULL);
+	CHECK_PTR(rs_node_text(s), NULL);
+	CHECK_PTR(rs_node_text(rs_node_get(doc.root, "e")), NULL);
+	CHECK_PTR(rs_node_text(NULL), NULL);
+	CHECK_STR(rs_node_text(rs_node_get(doc.root, "t")), "x");
+	CHECK_STR(rs_node_text(s->items[1]), "2");
+	CHECK_STR(rs_node_text(rs_node_get(m, "k")), "v");
+	CHECK(sizeof(struct rs_node) <= 48);
 	rs_doc_free(&doc);
 }

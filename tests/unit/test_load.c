@@ -466,6 +466,29 @@ TEST(load, sealed)
 	CHECK_INT(rs_registry_add(&lid_kind), -ENOSPC);
 }
 
+/* A `steps:` entry holds a pointer per step type: past RS_MAX_STEP_TYPES
+ * a step type is refused, while object kinds still have room. */
+TEST(load, step_types_max)
+{
+	static struct rdmascn_kind more[RS_MAX_STEP_TYPES];
+	static char names[RS_MAX_STEP_TYPES][16];
+
+	add_kinds();
+	for (unsigned i = 0; i < RS_MAX_STEP_TYPES; i++) {
+		snprintf(names[i], sizeof(names[i]), "poke%u", i);
+		more[i] = poke_kind;
+		more[i].name = more[i].section = names[i];
+	}
+	/* poke is one already. */
+	for (unsigned i = 0; i + 1 < RS_MAX_STEP_TYPES; i++)
+		CHECK_INT(rs_registry_add(&more[i]), 0);
+	CHECK_UINT(rs_registry_count(true), RS_MAX_STEP_TYPES);
+	CHECK_INT(rs_registry_add(&more[RS_MAX_STEP_TYPES - 1]), -ENOSPC);
+	CHECK_STR(try_load("boxes:\n  - {id: a, size: 1}\n"
+			   "steps:\n  - poke30: {box: a}\n", NULL, 0, NULL),
+		  "");
+}
+
 /* A param's value may use other params, in any order, through --set
  * too; $${ stays literal. */
 TEST(load, param_uses_param)
