@@ -17,7 +17,7 @@ np=16
 export RDMASCN_NODES_DEADLINE_MS=120000
 RDMASCN_KEY=$(head -c 32 /dev/urandom | base64)
 export RDMASCN_KEY
-trap '[ "$BASHPID" = $$ ] || exit; veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+trap 'st_=$?; [ "$BASHPID" = $$ ] || exit $st_; status $st_; veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 
 # Each rank: rdmascn run ARGS with its output in PREFIX.RANK.{out,err}
 # and its record in PREFIX.RANK.json.

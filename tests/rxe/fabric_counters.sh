@@ -15,7 +15,7 @@
 set -u
 rdmascn=$1 scn=$2
 . "$(dirname "$0")/lib.sh"
-trap '[ "$BASHPID" = $$ ] || exit; veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+trap 'st_=$?; [ "$BASHPID" = $$ ] || exit $st_; status $st_; veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 f=$scn/fabric/counters.yaml
 iters=500
 # What the text report calls an error counter (exec/counters.c).

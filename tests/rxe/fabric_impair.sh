@@ -14,7 +14,7 @@ fab=$2/fabric
 t_all=$SECONDS
 # A subshell (a background one killed early) inherits this trap and
 # would run it: only the script itself cleans up.
-trap '[ "$BASHPID" = $$ ] || exit; veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+trap 'st_=$?; [ "$BASHPID" = $$ ] || exit $st_; status $st_; veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 veth_rxe_up || fail "could not set up the veth pair and rxe_a, rxe_b"
 
 # No netem on veth2 now: a run left none.

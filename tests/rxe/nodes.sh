@@ -294,7 +294,7 @@ ok "SIGINT on node b mid-step: both exit 130 within $t s, a names b's interrupti
 # nothing leaked.
 un=$(dirname "$0")/scn/nodes_uniform.yaml
 un_t0=$(date +%s)
-trap '[ "$BASHPID" = $$ ] || exit; veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
+trap 'st_=$?; [ "$BASHPID" = $$ ] || exit $st_; status $st_; veth_rxe_down; records_ok; rc_=$?; rm -rf "$tmp"; exit $rc_' EXIT
 veth_rxe_up || fail "uniformity: could not set up the veth pair and rxe_a, rxe_b"
 tx0=$(cat /sys/class/net/veth2/statistics/tx_packets)
 by_hand "$un" 0 b a -- --set iters=20
