@@ -27,11 +27,15 @@ trap 'st_=$?; [ "$BASHPID" = $$ ] || exit $st_; status $st_; veth_rxe_down; reco
 per_rank='r=$OMPI_COMM_WORLD_RANK p=$1; shift
 	exec "$0" run --json "$p.$r.json" "$@" >"$p.$r.out" 2>"$p.$r.err"'
 # mpi PREFIX ARGS...: ARGS on $np ranks; sets $rc (mpirun's) and $secs.
+# --enable-recovery: where every node ends with an error (the port
+# mismatch), mpirun would kill the ranks still writing their records
+# when the first exits non-zero.
 mpi() {
 	local p=$1 t0=$SECONDS
 	shift
 	rm -f "$p".*
-	mpirun --allow-run-as-root --oversubscribe -x RDMASCN_KEY \
+	mpirun --allow-run-as-root --oversubscribe --enable-recovery \
+		-x RDMASCN_KEY \
 		-x RDMASCN_NODES_DEADLINE_MS -np $np sh -c "$per_rank" \
 		"$rdmascn" "$p" --check-leaks "$@" >"$p.mpirun" 2>&1
 	rc=$?
