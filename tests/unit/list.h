@@ -22,6 +22,8 @@
 	X(value, tree)                                                    \
 	X(value, pairs)                                                   \
 	X(value, threads)                                                 \
+	X(value, json_large_writes)                                       \
+	X(value, many_pairs)                                              \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
