@@ -566,16 +566,19 @@ TEST(value, json_large_writes)
 		s[i] = i % 97 ? (char)('a' + i % 26) : (char)(1 + i % 40);
 	s[big] = '\0';
 	for (unsigned i = 0; i < 30000; i++) {
+		static const char name[] = "qp 'a'[7] \\ \x7f";
+		int64_t delta = -(int64_t)i * 977;
+
 		e = rs_val_push_obj(v);
 		je = json_object_new_object();
 		rs_val_put_u64(e, "no", i);
 		json_object_object_add(je, "no", json_object_new_uint64(i));
-		rs_val_put_i64(e, "delta", -(int64_t)i * 977);
+		rs_val_put_i64(e, "delta", delta);
 		json_object_object_add(je, "delta",
-				       json_object_new_int64(-(int64_t)i * 977));
-		rs_val_put_str(e, "name\t\"q\"", "qp 'a'[7] \\ \x7f");
+				       json_object_new_int64(delta));
+		rs_val_put_str(e, "name\t\"q\"", name);
 		json_object_object_add(je, "name\t\"q\"",
-				       json_object_new_string("qp 'a'[7] \\ \x7f"));
+				       json_object_new_string(name));
 		if (i == 12345) {
 			rs_val_put_str(e, "long", s);
 			json_object_object_add(je, "long",
