@@ -71,6 +71,8 @@ static void out_free(struct rs_out *o)
 {
 	if (o->target != o->path)
 		free(o->target);
+	rs_free(o->buf);
+	o->buf = NULL;
 	free(o->tmp);
 	o->target = NULL;
 	o->tmp = NULL;
@@ -155,6 +157,16 @@ int rs_out_open(struct rs_out *o, const char *what, const char *path)
 	if (!o->f) {
 		e = -errno;
 		goto fail;
+	}
+	/* Nobody sees a temporary file before it is renamed: it is written
+	 * in large pieces (a record is megabytes, a write(2) is dear in a
+	 * VM).  Special files keep stdio's own buffer: whoever reads a
+	 * FIFO sees what was written as soon as it was.  Without the
+	 * memory, stdio's buffer still does. */
+	if (o->tmp) {
+		o->buf = rs_malloc(RS_OUT_BUF);
+		if (o->buf)
+			setvbuf(o->f, o->buf, _IOFBF, RS_OUT_BUF);
 	}
 	return 0;
 fail:

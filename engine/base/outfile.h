@@ -17,6 +17,9 @@
  * on SIGINT/SIGTERM (rs_interrupted) instead of blocking on a FIFO
  * nobody reads.
  */
+/* A temporary file's stream buffer: its writes are this large. */
+#define RS_OUT_BUF ((size_t)256 << 10)
+
 struct rs_out {
 	const char *what;     /* the option, for messages: "--json" */
 	const char *path;     /* as given */
@@ -24,6 +27,7 @@ struct rs_out {
 			       * symbolic link points */
 	char *tmp;            /* the temporary file; NULL: in place */
 	FILE *f;              /* write here */
+	char *buf;            /* f's buffer, for a temporary file */
 	int fd;
 	int err;              /* the first failed write's errno */
 };

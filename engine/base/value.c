@@ -420,9 +420,17 @@ struct pair {
 	size_t len;
 };
 
-/* Pair @i of @v's text: 1 with it in *@p, 0 to skip it, -1 when the
- * text ran out (cut short when it had no more room). */
-static int pair_at(const struct rs_val *v, unsigned i, struct pair *p)
+/* A pair where it stands in the text: its name is not NUL-terminated. */
+struct pair_span {
+	const char *name;
+	size_t name_len;
+	const char *val;
+	size_t len;
+	int r;           /* as pair_at() returns */
+};
+
+static int pair_span_at(const struct rs_val *v, unsigned i,
+			struct pair_span *p)
 {
 	const char *args = str_of(v->u.pairs.text);
 	size_t len = v->u.pairs.text->len;
@@ -430,16 +438,36 @@ static int pair_at(const struct rs_val *v, unsigned i, struct pair *p)
 	size_t end = i + 1 < v->len ? at[i + 1] - 1u : len;
 	const char *key = args + at[i], *eq;
 
+	p->r = -1;
 	if (at[i] >= len)
 		return -1;
+	p->r = 0;
 	eq = memchr(key, '=', len - at[i]);
-	if (!eq || (size_t)(eq - key) >= sizeof(p->name) || end > len ||
-	    args + end < eq + 1)
+	if (!eq || (size_t)(eq - key) >= sizeof(((struct pair *)0)->name) ||
+	    end > len || args + end < eq + 1)
 		return 0;
-	memcpy(p->name, key, eq - key);
-	p->name[eq - key] = '\0';
+	p->name = key;
+	/* (To a NUL, as the copy pair_at() makes reads.) */
+	p->name_len = strnlen(key, eq - key);
 	p->val = eq + 1;
 	p->len = args + end - (eq + 1);
+	p->r = 1;
+	return 1;
+}
+
+/* Pair @i of @v's text: 1 with it in *@p, 0 to skip it, -1 when the
+ * text ran out (cut short when it had no more room). */
+static int pair_at(const struct rs_val *v, unsigned i, struct pair *p)
+{
+	struct pair_span s;
+	int r = pair_span_at(v, i, &s);
+
+	if (r <= 0)
+		return r;
+	memcpy(p->name, s.name, s.name_len);
+	p->name[s.name_len] = '\0';
+	p->val = s.val;
+	p->len = s.len;
 	return 1;
 }
 
@@ -1373,41 +1401,186 @@ struct rs_val *rs_val_parse(const char *text)
  * as [ and its closing bracket on the next line, at the array's level;
  * control characters as \uXXXX (lower-case hex) but for the five with a
  * short form.  tests/unit/test_value_json.c holds the two side by side.
+ *
+ * Into a buffer of our own, not a byte at a time into stdio: a record of
+ * 2000 QPs is 10 MB, and fputc() a byte with a stream lock each, then a
+ * write(2) each 8 KiB (the output's stream buffer), cost about a third
+ * of a second of the bench's run in the VM, where every system call is
+ * dear (docs/setup-speed.md).  Given to the stream JOUT_CHUNK at a time,
+ * so that it goes to the file in writes that large.
  */
-static void put_escaped(FILE *f, const char *s, size_t len)
+#define JOUT_CHUNK ((size_t)256 << 10)
+
+struct jout {
+	char *buf;
+	size_t len, cap;
+	FILE *f;        /* full: the buffer goes to it */
+	bool grow;      /* full: a bigger buffer (rs_val_json_string()) */
+	bool cut;       /* full, and neither: the rest dropped */
+};
+
+static void jput_slow(struct jout *j, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
+	if (j->f) {
+		if (j->len)
+			fwrite(j->buf, 1, j->len, j->f);
+		j->len = 0;
+		if (n > j->cap) {
+			fwrite(s, 1, n, j->f);
+			return;
+		}
+	} else if (j->grow && !j->cut) {
+		size_t cap = j->cap * 2 > j->len + n ? j->cap * 2 : j->len + n;
+		char *b = rs_reallocarray(j->buf, cap + 1, 1);
 
-	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '\b': fputs("\\b", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\f': fputs("\\f", f); break;
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		default:
-			if (c < ' ') {
-				fputs("\\u00", f);
-				fputc(hex[c >> 4], f);
-				fputc(hex[c & 15], f);
-			} else {
-				fputc(c, f);
-			}
+		if (b) {
+			j->buf = b;
+			j->cap = cap;
+		} else {
+			j->cut = true;
 		}
 	}
-	fputc('"', f);
+	if (n > j->cap - j->len) {
+		n = j->cap - j->len;
+		j->cut = true;
+	}
+	memcpy(j->buf + j->len, s, n);
+	j->len += n;
 }
 
-static void indent(FILE *f, unsigned level, bool pretty)
+static inline void jput(struct jout *j, const char *s, size_t n)
 {
-	if (pretty)
-		for (unsigned i = 0; i < level; i++)
-			fputs("  ", f);
+	if (n <= j->cap - j->len) {
+		memcpy(j->buf + j->len, s, n);
+		j->len += n;
+	} else {
+		jput_slow(j, s, n);
+	}
+}
+
+static inline void jputc(struct jout *j, char c)
+{
+	if (j->len < j->cap)
+		j->buf[j->len++] = c;
+	else
+		jput_slow(j, &c, 1);
+}
+
+#define JPUTS(j, lit) jput(j, lit, sizeof(lit) - 1)
+
+static void put_u64(struct jout *j, uint64_t u)
+{
+	char b[20], *p = b + sizeof(b);
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	jput(j, p, b + sizeof(b) - p);
+}
+
+static void put_i64(struct jout *j, int64_t i)
+{
+	if (i < 0) {
+		jputc(j, '-');
+		put_u64(j, -(uint64_t)i);
+	} else {
+		put_u64(j, (uint64_t)i);
+	}
+}
+
+static void put_escape(struct jout *j, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+	switch (c) {
+	case '\b': JPUTS(j, "\\b"); break;
+	case '\n': JPUTS(j, "\\n"); break;
+	case '\r': JPUTS(j, "\\r"); break;
+	case '\t': JPUTS(j, "\\t"); break;
+	case '\f': JPUTS(j, "\\f"); break;
+	case '"': JPUTS(j, "\\\""); break;
+	case '\\': JPUTS(j, "\\\\"); break;
+	default: jput(j, u, sizeof(u)); break;
+	}
+}
+
+static inline bool plain_byte(unsigned char c)
+{
+	return c >= ' ' && c != '"' && c != '\\';
+}
+
+/* Whether any of the 8 bytes in @w needs an escape: one below ' ', a
+ * '"' or a '\\' (a byte is zero or below n by the carry tricks of
+ * Hacker's Delight, 6-1; exact for "any", which is all it asks). */
+static inline bool escape_in8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t highs = 0x8080808080808080ull;
+	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+
+	return (((w - ones * ' ') & ~w) | ((q - ones) & ~q) |
+		((b - ones) & ~b)) & highs;
+}
+
+/* The bytes that need no escape go in runs, one copy each, found 8 at a
+ * time: a record is mostly names and paths, nothing to escape. */
+static void put_escaped(struct jout *j, const char *s, size_t len)
+{
+	size_t run = 0, i = 0;
+
+	jputc(j, '"');
+	while (i < len) {
+		unsigned char c;
+		uint64_t w;
+
+		if (len - i >= 8) {
+			memcpy(&w, s + i, 8);
+			if (!escape_in8(w)) {
+				i += 8;
+				continue;
+			}
+		}
+		c = (unsigned char)s[i++];
+		if (plain_byte(c))
+			continue;
+		jput(j, s + run, i - 1 - run);
+		put_escape(j, c);
+		run = i;
+	}
+	jput(j, s + run, len - run);
+	jputc(j, '"');
+}
+
+/* A member's key: the scan finds its end too (no strlen() first). */
+static void put_escaped_key(struct jout *j, const char *s)
+{
+	const char *run = s, *p;
+
+	jputc(j, '"');
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (plain_byte(c))
+			continue;
+		jput(j, run, p - run);
+		put_escape(j, c);
+		run = p + 1;
+	}
+	jput(j, run, p - run);
+	jputc(j, '"');
+}
+
+static void indent(struct jout *j, unsigned level, bool pretty)
+{
+	static const char spaces[] = "                                ";
+	size_t n = 2 * (size_t)level;
+
+	if (!pretty)
+		return;
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		jput(j, spaces, sizeof(spaces) - 1);
+	jput(j, spaces, n);
 }
 
 /* As the value builders wrote a double: the fewest digits that read
@@ -1419,13 +1592,13 @@ static void indent(FILE *f, unsigned level, bool pretty)
  * for a measured time, once per object created: in perf, printf_fp,
  * strtod and vfprintf were about 6% of a 400-QP run's samples.)  Now
  * made when the JSON is written, not when the value is. */
-static void put_double(FILE *f, const struct rs_val *v)
+static void put_double(struct jout *j, const struct rs_val *v)
 {
 	double d = v->u.dbl.d;
 	char buf[32];
 
 	if (v->u.dbl.text) {
-		fputs(v->u.dbl.text, f);
+		jput(j, v->u.dbl.text, strlen(v->u.dbl.text));
 		return;
 	}
 	/* (A subnormal holds fewer digits: from 6, as before.) */
@@ -1434,84 +1607,112 @@ static void put_double(FILE *f, const struct rs_val *v)
 		if (strtod(buf, NULL) == d)
 			break;
 	}
-	fputs(buf, f);
+	jput(j, buf, strlen(buf));
 }
 
-static void put_pair_value(FILE *f, const struct pair *p)
+static void put_pair_value(struct jout *j, const struct pair_span *p)
 {
 	uint64_t u = 0;
 
 	switch (pair_type(p->val, p->len, &u)) {
-	case RS_VAL_INT: fprintf(f, "%" PRId64, (int64_t)u); break;
-	case RS_VAL_UINT: fprintf(f, "%" PRIu64, u); break;
-	default: put_escaped(f, p->val, p->len); break;
+	case RS_VAL_INT: put_i64(j, (int64_t)u); break;
+	case RS_VAL_UINT: put_u64(j, u); break;
+	default: put_escaped(j, p->val, p->len); break;
 	}
+}
+
+static bool same_name(const struct pair_span *a, const struct pair_span *b)
+{
+	return a->r > 0 && b->r > 0 && a->name_len == b->name_len &&
+	       !memcmp(a->name, b->name, a->name_len);
+}
+
+/* The first PAIRS_SEEN pairs are found in the text once, not once for
+ * each pair they are compared with (a QP's modify has 15: the compares
+ * were a tenth of a dry run's time); any after that, each time. */
+#define PAIRS_SEEN 64
+
+static const struct pair_span *span(const struct rs_val *v, unsigned i,
+				    struct pair_span *seen,
+				    struct pair_span *tmp)
+{
+	if (i < PAIRS_SEEN)
+		return &seen[i];
+	pair_span_at(v, i, tmp);
+	return tmp;
 }
 
 /* Pairs as the object they read as: a key given again keeps the place
  * of its first and takes the value of its last. */
-static void put_pairs(FILE *f, const struct rs_val *v, unsigned level,
+static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
 		      bool pretty)
 {
+	struct pair_span seen[PAIRS_SEEN], pi, qi;
+	unsigned n = v->len;
 	bool had = false;
-	struct pair p, q;
 
-	fputc('{', f);
+	for (unsigned i = 0; i < n && i < PAIRS_SEEN; i++)
+		if (pair_span_at(v, i, &seen[i]) < 0)
+			n = i;
+	jputc(j, '{');
 	if (pretty)
-		fputc('\n', f);
-	for (unsigned i = 0; i < v->len; i++) {
+		jputc(j, '\n');
+	for (unsigned i = 0; i < n; i++) {
+		const struct pair_span *p = span(v, i, seen, &pi), *q;
 		bool again = false;
-		int r = pair_at(v, i, &p);
+		struct pair_span out;
 
-		if (r < 0)
+		if (p->r < 0)
 			break;
-		if (!r)
+		if (!p->r)
 			continue;
-		for (unsigned j = 0; j < i && !again; j++)
-			again = pair_at(v, j, &q) > 0 &&
-				!strcmp(q.name, p.name);
+		for (unsigned k = 0; k < i && !again; k++)
+			again = same_name(span(v, k, seen, &qi), p);
 		if (again)
 			continue;
-		for (unsigned j = i + 1; j < v->len; j++) {
-			int rq = pair_at(v, j, &q);
-
-			if (rq < 0)
+		out = *p;
+		for (unsigned k = i + 1; k < n; k++) {
+			q = span(v, k, seen, &qi);
+			if (q->r < 0)
 				break;
-			if (rq > 0 && !strcmp(q.name, p.name))
-				p.val = q.val, p.len = q.len;
+			if (same_name(q, p))
+				out.val = q->val, out.len = q->len;
 		}
 		if (had) {
-			fputc(',', f);
+			jputc(j, ',');
 			if (pretty)
-				fputc('\n', f);
+				jputc(j, '\n');
 		}
 		had = true;
-		indent(f, level + 1, pretty);
-		put_escaped(f, p.name, strlen(p.name));
-		fputs(pretty ? ": " : ":", f);
-		put_pair_value(f, &p);
+		indent(j, level + 1, pretty);
+		put_escaped(j, out.name, out.name_len);
+		if (pretty)
+			JPUTS(j, ": ");
+		else
+			jputc(j, ':');
+		put_pair_value(j, &out);
 	}
 	if (pretty) {
 		if (had)
-			fputc('\n', f);
-		indent(f, level, pretty);
+			jputc(j, '\n');
+		indent(j, level, pretty);
 	}
-	fputc('}', f);
+	jputc(j, '}');
 }
 
-static void put_json(FILE *f, const struct rs_val *v, unsigned level,
+static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 		     bool pretty);
 
 /* Each item made, written and let go: the list keeps its structs. */
-static void put_list(FILE *f, const struct rs_val *v, unsigned level,
+static void put_list(struct jout *j, const struct rs_val *v, unsigned level,
 		     bool pretty)
 {
 	const struct rs_val_list *ops = v->u.list.ops;
 	bool had = false;
 
-	fputc('[', f);
+	jputc(j, '[');
 	if (pretty)
-		fputc('\n', f);
+		jputc(j, '\n');
 	for (const void *it = ops->next(v->u.list.data, NULL); it;
 	     it = ops->next(v->u.list.data, it)) {
 		struct rs_val *t = ops->make(it);
@@ -1522,25 +1723,25 @@ static void put_list(FILE *f, const struct rs_val *v, unsigned level,
 			break;
 		}
 		if (had) {
-			fputc(',', f);
+			jputc(j, ',');
 			if (pretty)
-				fputc('\n', f);
+				jputc(j, '\n');
 		}
 		had = true;
-		indent(f, level + 1, pretty);
-		put_json(f, t, level + 1, pretty);
+		indent(j, level + 1, pretty);
+		put_json(j, t, level + 1, pretty);
 		rs_val_free(t);
 	}
 	if (pretty) {
 		if (had)
-			fputc('\n', f);
-		indent(f, level, pretty);
+			jputc(j, '\n');
+		indent(j, level, pretty);
 	}
-	fputc(']', f);
+	jputc(j, ']');
 }
 
 /* Its members made as a tree of their own, written, let go. */
-static void put_struct(FILE *f, const struct rs_val *v, unsigned level,
+static void put_struct(struct jout *j, const struct rs_val *v, unsigned level,
 		       bool pretty)
 {
 	struct rs_val *t = rs_val_struct_tree(v);
@@ -1550,80 +1751,102 @@ static void put_struct(FILE *f, const struct rs_val *v, unsigned level,
 		((struct rs_val *)v)->flags |= F_OOM;
 		return;
 	}
-	put_json(f, t, level, pretty);
+	put_json(j, t, level, pretty);
 	rs_val_free(t);
 }
 
-static void put_json(FILE *f, const struct rs_val *v, unsigned level,
+static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 		     bool pretty)
 {
 	bool had = false;
 
 	switch (v->type) {
-	case T_PAIRS: put_pairs(f, v, level, pretty); break;
-	case T_LIST: put_list(f, v, level, pretty); break;
-	case T_STRUCT: put_struct(f, v, level, pretty); break;
-	case RS_VAL_NULL: fputs("null", f); break;
-	case RS_VAL_BOOL: fputs(v->u.b ? "true" : "false", f); break;
-	case RS_VAL_INT: fprintf(f, "%" PRId64, v->u.i); break;
-	case RS_VAL_UINT: fprintf(f, "%" PRIu64, v->u.u); break;
-	case RS_VAL_DOUBLE: put_double(f, v); break;
-	case RS_VAL_STR: put_escaped(f, str_of(v), v->len); break;
+	case T_PAIRS: put_pairs(j, v, level, pretty); break;
+	case T_LIST: put_list(j, v, level, pretty); break;
+	case T_STRUCT: put_struct(j, v, level, pretty); break;
+	case RS_VAL_NULL: JPUTS(j, "null"); break;
+	case RS_VAL_BOOL:
+		if (v->u.b)
+			JPUTS(j, "true");
+		else
+			JPUTS(j, "false");
+		break;
+	case RS_VAL_INT: put_i64(j, v->u.i); break;
+	case RS_VAL_UINT: put_u64(j, v->u.u); break;
+	case RS_VAL_DOUBLE: put_double(j, v); break;
+	case RS_VAL_STR: put_escaped(j, str_of(v), v->len); break;
 	case RS_VAL_OBJ:
-		fputc('{', f);
+		jputc(j, '{');
 		if (pretty)
-			fputc('\n', f);
+			jputc(j, '\n');
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
 			if (had) {
-				fputc(',', f);
+				jputc(j, ',');
 				if (pretty)
-					fputc('\n', f);
+					jputc(j, '\n');
 			}
 			had = true;
-			indent(f, level + 1, pretty);
-			put_escaped(f, m->key, strlen(m->key));
-			fputs(pretty ? ": " : ":", f);
-			put_json(f, m, level + 1, pretty);
+			indent(j, level + 1, pretty);
+			put_escaped_key(j, m->key);
+			if (pretty)
+				JPUTS(j, ": ");
+			else
+				jputc(j, ':');
+			put_json(j, m, level + 1, pretty);
 		}
 		if (pretty) {
 			if (had)
-				fputc('\n', f);
-			indent(f, level, pretty);
+				jputc(j, '\n');
+			indent(j, level, pretty);
 		}
-		fputc('}', f);
+		jputc(j, '}');
 		break;
 	case RS_VAL_ARR:
-		fputc('[', f);
+		jputc(j, '[');
 		if (pretty)
-			fputc('\n', f);
+			jputc(j, '\n');
 		for (uint32_t i = 0; i < v->len; i++) {
 			if (had) {
-				fputc(',', f);
+				jputc(j, ',');
 				if (pretty)
-					fputc('\n', f);
+					jputc(j, '\n');
 			}
 			had = true;
-			indent(f, level + 1, pretty);
-			put_json(f, v->u.arr.items[i], level + 1, pretty);
+			indent(j, level + 1, pretty);
+			put_json(j, v->u.arr.items[i], level + 1, pretty);
 		}
 		if (pretty) {
 			if (had)
-				fputc('\n', f);
-			indent(f, level, pretty);
+				jputc(j, '\n');
+			indent(j, level, pretty);
 		}
-		fputc(']', f);
+		jputc(j, ']');
 		break;
 	}
 }
 
 int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 {
+	char small[4096];
+	struct jout j = { .buf = rs_malloc(JOUT_CHUNK), .cap = JOUT_CHUNK,
+			  .f = f };
 	int r = rs_val_check(v);
 
-	if (r < 0)
+	if (r < 0) {
+		rs_free(j.buf);
 		return r;
-	put_json(f, v, 0, pretty);
-	fputc('\n', f);
+	}
+	/* Out of memory the output is still written, in smaller pieces. */
+	if (!j.buf) {
+		j.buf = small;
+		j.cap = sizeof(small);
+	}
+	put_json(&j, v, 0, pretty);
+	jputc(&j, '\n');
+	if (j.len)
+		fwrite(j.buf, 1, j.len, f);
+	if (j.buf != small)
+		rs_free(j.buf);
 	/* An item of a list could not be made (put_list()). */
 	if (rs_val_check(v) < 0)
 		return -ENOMEM;
@@ -1632,7 +1855,7 @@ int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 
 const char *rs_val_text_of(const struct rs_val *v, char *buf, size_t len)
 {
-	FILE *f;
+	struct jout j = { .buf = buf, .cap = len ? len - 1 : 0 };
 
 	if (!v)
 		return NULL;
@@ -1640,33 +1863,26 @@ const char *rs_val_text_of(const struct rs_val *v, char *buf, size_t len)
 		return str_of(v);
 	if (!len)
 		return "";
-	buf[0] = '\0';
-	f = fmemopen(buf, len, "w");
-	if (!f)
-		return buf;
-	/* (Cut: the last byte stays the terminating NUL.) */
-	setvbuf(f, NULL, _IONBF, 0);
-	put_json(f, v, 0, false);
-	fclose(f);
-	buf[len - 1] = '\0';
+	/* (Cut: what fits, and the terminating NUL.) */
+	put_json(&j, v, 0, false);
+	buf[j.len] = '\0';
 	return buf;
 }
 
 char *rs_val_json_string(const struct rs_val *v, bool pretty)
 {
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f;
+	struct jout j = { .cap = 256, .grow = true };
 
 	if (rs_val_check(v) < 0)
 		return NULL;
-	f = open_memstream(&s, &n);
-	if (!f)
+	j.buf = rs_malloc(j.cap + 1);
+	if (!j.buf)
 		return NULL;
-	put_json(f, v, 0, pretty);
-	if (fclose(f) || rs_val_check(v) < 0) {
-		free(s);
+	put_json(&j, v, 0, pretty);
+	if (j.cut || rs_val_check(v) < 0) {
+		rs_free(j.buf);
 		return NULL;
 	}
-	return s;
+	j.buf[j.len] = '\0';
+	return j.buf;
 }

@@ -25,7 +25,12 @@ static struct rs_node *descend(struct rs_node *n, const char *path,
 			path = strchr(path, ']');
 			path = path ? path + 1 : NULL;
 		} else {
-			snprintf(seg, sizeof(seg), "%.*s", (int)len, path);
+			/* (Cut as snprintf() would; a copy, not a format:
+			 * a run looks up paths for every object.) */
+			size_t cut = len < sizeof(seg) ? len : sizeof(seg) - 1;
+
+			memcpy(seg, path, cut);
+			seg[cut] = '\0';
 			next = rs_node_get(n, seg);
 			path += len;
 		}

@@ -26,6 +26,8 @@
 	X(value, record_calls_shared_keys)                                \
 	X(value, record_objects)                                          \
 	X(value, record_wants)                                            \
+	X(value, json_large_writes)                                       \
+	X(value, many_pairs)                                              \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \

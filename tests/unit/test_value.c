@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -12,6 +13,7 @@
 #include "escape.h"
 #include "list.h"
 #include "macros.h"
+#include "outfile.h"
 #include "record.h"
 #include "value.h"
 
@@ -758,4 +760,147 @@ TEST(value, record_wants)
 	CHECK_INT(rs_val_check(rec.root), 0);
 	rs_record_free(&rec);
 	CHECK_INT(freed, 2);
+}
+
+/* write(2)s this process made so far (/proc/self/io's syscw); -1 when
+ * the kernel does not count them. */
+static long writes_made(void)
+{
+	FILE *f = fopen("/proc/self/io", "r");
+	char line[64];
+	long n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "syscw: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* A record of megabytes reaches its file in writes of 256 KiB (a
+ * write(2) each 8 KiB, a byte at a time into stdio, was a third of a
+ * second in the VM), with json-c's bytes, a value longer than the
+ * writer's buffer among them; the other two outputs (a string, a text
+ * cut to its buffer) from the same writer. */
+TEST(value, json_large_writes)
+{
+	struct rs_val *v = rs_val_arr(), *e;
+	struct json_object *j = json_object_new_array(), *je;
+	char path[] = "/tmp/rdmascn-json-XXXXXX", *s, *got, *mem, buf[8];
+	size_t big = 600 << 10, len;
+	const char *want;
+	long before, after;
+	struct rs_out o;
+	FILE *f;
+	int fd;
+
+	s = malloc(big + 1);
+	CHECK(s);
+	for (size_t i = 0; i < big; i++)
+		s[i] = i % 97 ? (char)('a' + i % 26) : (char)(1 + i % 40);
+	s[big] = '\0';
+	for (unsigned i = 0; i < 30000; i++) {
+		static const char name[] = "qp 'a'[7] \\ \x7f";
+		int64_t delta = -(int64_t)i * 977;
+
+		e = rs_val_push_obj(v);
+		je = json_object_new_object();
+		rs_val_put_u64(e, "no", i);
+		json_object_object_add(je, "no", json_object_new_uint64(i));
+		rs_val_put_i64(e, "delta", delta);
+		json_object_object_add(je, "delta",
+				       json_object_new_int64(delta));
+		rs_val_put_str(e, "name\t\"q\"", name);
+		json_object_object_add(je, "name\t\"q\"",
+				       json_object_new_string(name));
+		if (i == 12345) {
+			rs_val_put_str(e, "long", s);
+			json_object_object_add(je, "long",
+					       json_object_new_string(s));
+		}
+		json_object_array_add(j, je);
+	}
+	want = json_object_to_json_string_ext(j,
+		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY |
+		JSON_C_TO_STRING_SPACED);
+	len = strlen(want);
+	CHECK(len > 4 * big);
+
+	/* Through an output as --json opens it: to a file made for it. */
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK_INT(rs_out_open(&o, "--json", path), 0);
+	before = writes_made();
+	CHECK_INT(rs_val_write_json(o.f, v, true), 0);
+	CHECK_INT(rs_out_commit(&o), 0);
+	after = writes_made();
+	if (before >= 0)
+		CHECK(after - before <= (long)(len / RS_OUT_BUF) + 2);
+	f = fopen(path, "r");
+	CHECK(f);
+	got = malloc(len + 2);
+	CHECK(got);
+	CHECK_UINT(fread(got, 1, len + 2, f), len + 1);
+	fclose(f);
+	unlink(path);
+	CHECK_MEM(got, want, len);
+	CHECK(got[len] == '\n');
+	free(got);
+
+	mem = rs_val_json_string(v, true);
+	CHECK_STR(mem, want);
+	free(mem);
+
+	/* Cut: seven bytes and the NUL. */
+	CHECK_STR(rs_val_text_of(rs_val_at(v, 1), buf, sizeof(buf)),
+		  "{\"no\":1");
+	CHECK_STR(rs_val_text_of(rs_val_at(v, 1), buf, 1), "");
+
+	free(s);
+	rs_val_free(v);
+	json_object_put(j);
+}
+
+/* More pairs than the writer finds in the text once (64): a key given
+ * again on either side of that still keeps its first place and takes
+ * its last value, as json-c's object reads the same pairs. */
+TEST(value, many_pairs)
+{
+	struct json_object *j = json_object_new_object();
+	static const unsigned keys[] = { 3, 66, 70, 3, 70, 80 };
+	struct rs_val *e = rs_val_obj();
+	char args[2048], *p = args;
+	uint16_t at[100];
+	unsigned n = 0;
+	const char *want;
+	char *s;
+	int r;
+
+	for (unsigned i = 0; i < 90; i++) {
+		/* Pairs 64-69 name keys seen before: 3, 66, 70, ... */
+		unsigned key = i >= 64 && i < 70 ? keys[i - 64] : i;
+		char name[8];
+
+		snprintf(name, sizeof(name), "k%u", key);
+		at[n++] = (uint16_t)(p - args);
+		p += sprintf(p, "%s=%u", name, i);
+		*p++ = ' ';
+		json_object_object_add(j, name, json_object_new_uint64(i));
+	}
+	p[-1] = '\0';
+	want = json_object_to_json_string_ext(j,
+		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PLAIN);
+	rs_val_put_str(e, "args", args);
+	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), at, n);
+	s = to_json(rs_val_get(e, "fields"), false, &r);
+	CHECK_INT(r, 0);
+	s[strlen(s) - 1] = '\0';
+	CHECK_STR(s, want);
+	CHECK(strstr(s, "\"k3\":67,"));
+	free(s);
+	rs_val_free(e);
+	json_object_put(j);
 }
