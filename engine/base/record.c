@@ -230,21 +230,35 @@ static struct rs_rec_name *kept_name(struct rs_record *rec, const char *s)
 	return n;
 }
 
-/* An object's name: the last one again (an object's calls come
- * together), else a copy. */
+/* A copy of @s in the record's arena. */
+static const char *record_copy(struct rs_record *rec, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *p = rs_val_alloc(rec->root, len);
+
+	return p ? memcpy(p, s, len) : NULL;
+}
+
+/* The record's copy of @s: @last again when it is the same (an
+ * object's calls come together, as a file's objects do), else a copy,
+ * kept in @last. */
+static const char *kept_copy(struct rs_record *rec, const char **last,
+			     const char *s)
+{
+	const char *p;
+
+	if (*last && !strcmp(*last, s))
+		return *last;
+	p = record_copy(rec, s);
+	if (p)
+		*last = p;
+	return p;
+}
+
+/* An object's name. */
 static const char *kept_object(struct rs_record *rec, const char *s)
 {
-	size_t len;
-	char *p;
-
-	if (rec->last_object && !strcmp(rec->last_object, s))
-		return rec->last_object;
-	len = strlen(s) + 1;
-	p = rs_val_alloc(rec->root, len);
-	if (!p)
-		return NULL;
-	rec->last_object = memcpy(p, s, len);
-	return p;
+	return kept_copy(rec, &rec->last_object, s);
 }
 
 /* @t's values against @b's, when @b has the same keys: the bytes the
@@ -499,21 +513,10 @@ static void obj_members(struct rs_val *e, const void *data)
 
 static const struct rs_val_struct obj_ops = { .members = obj_members };
 
-/* The record's copy of a file's name: the last one again (a file's
- * objects come together), else a copy. */
+/* The record's copy of a file's name. */
 static const char *kept_file(struct rs_record *rec, const char *s)
 {
-	size_t len;
-	char *p;
-
-	if (rec->last_file && !strcmp(rec->last_file, s))
-		return rec->last_file;
-	len = strlen(s) + 1;
-	p = rs_val_alloc(rec->root, len);
-	if (!p)
-		return NULL;
-	rec->last_file = memcpy(p, s, len);
-	return p;
+	return kept_copy(rec, &rec->last_file, s);
 }
 
 static struct rs_val *object(struct rs_record *rec, const char *id,
@@ -643,14 +646,6 @@ static void down_members(struct rs_val *e, const void *data)
 
 static const struct rs_val_struct down_ops = { .members = down_members };
 
-static const char *kept_copy(struct rs_record *rec, const char *s)
-{
-	size_t len = strlen(s) + 1;
-	char *p = rs_val_alloc(rec->root, len);
-
-	return p ? memcpy(p, s, len) : NULL;
-}
-
 void rs_record_destroyed(struct rs_record *rec, unsigned no,
 			 const struct rs_val *obj_entry, const char *id,
 			 const char *name)
@@ -670,9 +665,9 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 	}
 	/* Its strings as they are: an entry's, if they are the same. */
 	if (!kid || strcmp(kid, id))
-		kid = kept_copy(rec, id);
+		kid = record_copy(rec, id);
 	if (!kname || strcmp(kname, name))
-		kname = kept_copy(rec, name);
+		kname = record_copy(rec, name);
 	e = rs_val_push_struct(rec->teardown, &down_ops, sizeof(*d));
 	d = rs_val_struct_of(e, &down_ops);
 	if (d && kid && kname) {

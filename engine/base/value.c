@@ -1583,6 +1583,45 @@ static void indent(struct jout *j, unsigned level, bool pretty)
 	jput(j, spaces, n);
 }
 
+/* A container's parts as json-c prints them: its opening, each item's
+ * separator and indent, the colon after a key, its closing. */
+static void open_c(struct jout *j, char c, bool pretty)
+{
+	jputc(j, c);
+	if (pretty)
+		jputc(j, '\n');
+}
+
+static void next_item(struct jout *j, bool *had, unsigned level, bool pretty)
+{
+	if (*had) {
+		jputc(j, ',');
+		if (pretty)
+			jputc(j, '\n');
+	}
+	*had = true;
+	indent(j, level + 1, pretty);
+}
+
+static void put_colon(struct jout *j, bool pretty)
+{
+	if (pretty)
+		JPUTS(j, ": ");
+	else
+		jputc(j, ':');
+}
+
+static void close_c(struct jout *j, char c, bool had, unsigned level,
+		    bool pretty)
+{
+	if (pretty) {
+		if (had)
+			jputc(j, '\n');
+		indent(j, level, pretty);
+	}
+	jputc(j, c);
+}
+
 /* As the value builders wrote a double: the fewest digits that read
  * back as the same double, so 704.9 stays 704.9 in the JSON.  A decimal
  * of up to 15 significant digits (DBL_DIG) survives the trip to a
@@ -1654,9 +1693,7 @@ static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
 	for (unsigned i = 0; i < n && i < PAIRS_SEEN; i++)
 		if (pair_span_at(v, i, &seen[i]) < 0)
 			n = i;
-	jputc(j, '{');
-	if (pretty)
-		jputc(j, '\n');
+	open_c(j, '{', pretty);
 	for (unsigned i = 0; i < n; i++) {
 		const struct pair_span *p = span(v, i, seen, &pi), *q;
 		bool again = false;
@@ -1678,26 +1715,12 @@ static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
 			if (same_name(q, p))
 				out.val = q->val, out.len = q->len;
 		}
-		if (had) {
-			jputc(j, ',');
-			if (pretty)
-				jputc(j, '\n');
-		}
-		had = true;
-		indent(j, level + 1, pretty);
+		next_item(j, &had, level, pretty);
 		put_escaped(j, out.name, out.name_len);
-		if (pretty)
-			JPUTS(j, ": ");
-		else
-			jputc(j, ':');
+		put_colon(j, pretty);
 		put_pair_value(j, &out);
 	}
-	if (pretty) {
-		if (had)
-			jputc(j, '\n');
-		indent(j, level, pretty);
-	}
-	jputc(j, '}');
+	close_c(j, '}', had, level, pretty);
 }
 
 static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
@@ -1710,9 +1733,7 @@ static void put_list(struct jout *j, const struct rs_val *v, unsigned level,
 	const struct rs_val_list *ops = v->u.list.ops;
 	bool had = false;
 
-	jputc(j, '[');
-	if (pretty)
-		jputc(j, '\n');
+	open_c(j, '[', pretty);
 	for (const void *it = ops->next(v->u.list.data, NULL); it;
 	     it = ops->next(v->u.list.data, it)) {
 		struct rs_val *t = ops->make(it);
@@ -1722,22 +1743,11 @@ static void put_list(struct jout *j, const struct rs_val *v, unsigned level,
 			((struct rs_val *)v)->flags |= F_OOM;
 			break;
 		}
-		if (had) {
-			jputc(j, ',');
-			if (pretty)
-				jputc(j, '\n');
-		}
-		had = true;
-		indent(j, level + 1, pretty);
+		next_item(j, &had, level, pretty);
 		put_json(j, t, level + 1, pretty);
 		rs_val_free(t);
 	}
-	if (pretty) {
-		if (had)
-			jputc(j, '\n');
-		indent(j, level, pretty);
-	}
-	jputc(j, ']');
+	close_c(j, ']', had, level, pretty);
 }
 
 /* Its members made as a tree of their own, written, let go. */
@@ -1776,51 +1786,22 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 	case RS_VAL_DOUBLE: put_double(j, v); break;
 	case RS_VAL_STR: put_escaped(j, str_of(v), v->len); break;
 	case RS_VAL_OBJ:
-		jputc(j, '{');
-		if (pretty)
-			jputc(j, '\n');
+		open_c(j, '{', pretty);
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
-			if (had) {
-				jputc(j, ',');
-				if (pretty)
-					jputc(j, '\n');
-			}
-			had = true;
-			indent(j, level + 1, pretty);
+			next_item(j, &had, level, pretty);
 			put_escaped_key(j, m->key);
-			if (pretty)
-				JPUTS(j, ": ");
-			else
-				jputc(j, ':');
+			put_colon(j, pretty);
 			put_json(j, m, level + 1, pretty);
 		}
-		if (pretty) {
-			if (had)
-				jputc(j, '\n');
-			indent(j, level, pretty);
-		}
-		jputc(j, '}');
+		close_c(j, '}', had, level, pretty);
 		break;
 	case RS_VAL_ARR:
-		jputc(j, '[');
-		if (pretty)
-			jputc(j, '\n');
+		open_c(j, '[', pretty);
 		for (uint32_t i = 0; i < v->len; i++) {
-			if (had) {
-				jputc(j, ',');
-				if (pretty)
-					jputc(j, '\n');
-			}
-			had = true;
-			indent(j, level + 1, pretty);
+			next_item(j, &had, level, pretty);
 			put_json(j, v->u.arr.items[i], level + 1, pretty);
 		}
-		if (pretty) {
-			if (had)
-				jputc(j, '\n');
-			indent(j, level, pretty);
-		}
-		jputc(j, ']');
+		close_c(j, ']', had, level, pretty);
 		break;
 	}
 }
