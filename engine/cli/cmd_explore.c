@@ -442,14 +442,8 @@ static int child_run(struct ex *x, unsigned i, const char *repro,
 		*strrchr(cell.name, '#') = '\0';
 	cell.sets = sets + x->ro.scn.n_sets;
 	cell.n_sets = n_sets - x->ro.scn.n_sets;
-	ret = rs_scn_load_cell(x->s, sets, n_sets, cell.name, errors, &cs);
-	if (ret == RS_EXIT_PASSED)
-		ret = rs_run_one(x->cmd, cs, x->file, co, &cell, cr);
-	else if (ret == RS_EXIT_INVALID)
-		ret = rs_run_invalid(x->cmd, x->s, x->file, co, &cell, errors,
-				     cr);
-	rs_scenario_free(cs);
-	return ret;
+	return rs_run_cell(x->cmd, x->s, x->file, sets, n_sets, co, &cell,
+			   errors, cr);
 }
 
 /* In cell @i's process (cells.c made its stdout DIR/N.out and its

@@ -60,6 +60,13 @@ int rs_run_invalid(const struct rs_cmd *cmd, const struct rs_scenario *s,
 		   const char *file, const struct run_opts *o,
 		   const struct rs_cell *cell, const struct rs_val *errors,
 		   struct rs_results *res);
+/* Cell @cell of @s, loaded again with @sets (rs_scn_load_cell(), its
+ * errors appended to @errors) and run with rs_run_one(), or, when it
+ * does not load, recorded by rs_run_invalid(); the exit code. */
+int rs_run_cell(const struct rs_cmd *cmd, const struct rs_scenario *s,
+		const char *file, const struct rs_set *sets, unsigned n_sets,
+		const struct run_opts *o, const struct rs_cell *cell,
+		struct rs_val *errors, struct rs_results *res);
 /* Every cell of @s's matrix, each a full build-up, steps and teardown,
  * --jobs of them at once; a table of the cells on @out at the end; the
  * worst exit code. */

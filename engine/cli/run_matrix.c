@@ -89,22 +89,15 @@ static int run_cell(struct mx *x, unsigned long i, const struct run_opts *o,
 		    struct rs_results *res)
 {
 	struct rs_val *errors = rs_val_arr();
-	struct rs_scenario *cs = NULL;
 	struct rs_cell cell;
 	int ret;
 
 	cell_of(x, i, &cell);
 	/* A cell that does not load is a record too: its errors, in the
 	 * JSON and JUnit files beside the cells that ran. */
-	ret = errors ? rs_scn_load_cell(x->s, x->sets, x->n_sets, cell.name,
-					errors, &cs) :
+	ret = errors ? rs_run_cell(x->cmd, x->s, x->file, x->sets, x->n_sets,
+				   o, &cell, errors, res) :
 	      rs_cmd_no_memory(x->cmd);
-	if (ret == RS_EXIT_PASSED)
-		ret = rs_run_one(x->cmd, cs, x->file, o, &cell, res);
-	else if (ret == RS_EXIT_INVALID)
-		ret = rs_run_invalid(x->cmd, x->s, x->file, o, &cell, errors,
-				     res);
-	rs_scenario_free(cs);
 	rs_val_free(errors);
 	return ret;
 }

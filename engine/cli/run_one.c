@@ -69,3 +69,20 @@ int rs_run_invalid(const struct rs_cmd *cmd, const struct rs_scenario *s,
 	ret = rs_run_invalid_cell(s, &c, errors, r, RS_N(r));
 	return ret == -ENOMEM ? rs_cmd_no_memory(cmd) : ret;
 }
+
+int rs_run_cell(const struct rs_cmd *cmd, const struct rs_scenario *s,
+		const char *file, const struct rs_set *sets, unsigned n_sets,
+		const struct run_opts *o, const struct rs_cell *cell,
+		struct rs_val *errors, struct rs_results *res)
+{
+	struct rs_scenario *cs = NULL;
+	int ret;
+
+	ret = rs_scn_load_cell(s, sets, n_sets, cell->name, errors, &cs);
+	if (ret == RS_EXIT_PASSED)
+		ret = rs_run_one(cmd, cs, file, o, cell, res);
+	else if (ret == RS_EXIT_INVALID)
+		ret = rs_run_invalid(cmd, s, file, o, cell, errors, res);
+	rs_scenario_free(cs);
+	return ret;
+}
