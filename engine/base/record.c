@@ -177,6 +177,19 @@ static bool wanted(struct rs_record *rec, enum rs_rec_entry type)
 	return false;
 }
 
+/* @t, a tree made for the telling, told and let go; NULL (it could not
+ * be made): marked, so that the run ends "out of memory"
+ * (rs_val_check()), not passed without it. */
+static void tell_made(struct rs_record *rec, enum rs_rec_entry type,
+		      struct rs_val *t)
+{
+	if (t)
+		tell(rec, type, t);
+	else
+		rs_val_put(rec->root, "entry", NULL);
+	rs_val_free(t);
+}
+
 struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
 			     struct rs_val *list, struct rs_val *entry)
 {
@@ -320,7 +333,6 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	struct rs_rec_name *kn;
 	struct pairs_of p;
 	bool pairs;
-	struct rs_val *t;
 
 	pthread_mutex_lock(&rec->lock);
 	if (!rec->call_list)
@@ -395,12 +407,7 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	 * a reporter would do something with it). */
 	if (!wanted(rec, RS_REC_CALL))
 		goto out;
-	t = rs_rec_call_tree(c);
-	if (t)
-		tell(rec, RS_REC_CALL, t);
-	else
-		rs_val_put(rec->root, "entry", NULL);
-	rs_val_free(t);
+	tell_made(rec, RS_REC_CALL, rs_rec_call_tree(c));
 out:
 	pthread_mutex_unlock(&rec->lock);
 	return c;
@@ -609,8 +616,6 @@ void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
 {
 	/* Told as the tree it is written as: read as itself, it would be
 	 * made into nodes for good. */
-	struct rs_val *t;
-
 	if (!rs_val_struct_of(entry, &obj_ops)) {
 		rs_record_tell(rec, RS_REC_OBJECT, entry);
 		return;
@@ -620,13 +625,8 @@ void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
 		pthread_mutex_unlock(&rec->lock);
 		return;
 	}
-	t = rs_val_struct_tree(entry);
-	if (t)
-		tell(rec, RS_REC_OBJECT, t);
-	else
-		rs_val_put(rec->root, "entry", NULL);
+	tell_made(rec, RS_REC_OBJECT, rs_val_struct_tree(entry));
 	pthread_mutex_unlock(&rec->lock);
-	rs_val_free(t);
 }
 
 /* A teardown entry: its strings the object entry's, or copies. */
@@ -653,7 +653,7 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 	const struct rec_obj *o = rs_val_struct_of(obj_entry, &obj_ops);
 	const char *kid = NULL, *kname = NULL;
 	struct rec_down *d;
-	struct rs_val *e, *t;
+	struct rs_val *e;
 
 	pthread_mutex_lock(&rec->lock);
 	if (o) {
@@ -674,12 +674,7 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 		*d = (struct rec_down){ .id = kid, .name = kname, .no = no };
 		if (!wanted(rec, RS_REC_DESTROYED))
 			goto out;
-		t = rs_val_struct_tree(e);
-		if (t)
-			tell(rec, RS_REC_DESTROYED, t);
-		else
-			rs_val_put(rec->root, "entry", NULL);
-		rs_val_free(t);
+		tell_made(rec, RS_REC_DESTROYED, rs_val_struct_tree(e));
 	} else {
 		rs_val_put(rec->root, "entry", NULL);
 	}
