@@ -3,6 +3,7 @@
  * Start-up: the CLI puts the core kinds and steps into the registry, then
  * the plugins' kinds.  The loader below it only reads the registry.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -26,6 +27,23 @@ void rs_cli_plugins_load(bool all)
 			fprintf(stderr, "rdmascn: %s\n", text);
 }
 
+/* A kind the registry refuses is named with why: its name or section
+ * taken (by the core or a plugin loaded before), or the registry full. */
+static void plugin_kind_add(unsigned i, const struct rdmascn_kind *k)
+{
+	int ret = rs_registry_add(k);
+
+	if (ret == -EEXIST)
+		fprintf(stderr, "rdmascn: plugin %s: kind '%s' (section '%s') "
+			"clashes with a registered one; not loaded\n",
+			rs_plugin_path(i), k->name, k->section);
+	else if (ret < 0)
+		fprintf(stderr, "rdmascn: plugin %s: kind '%s' (section '%s') "
+			"not loaded: the registry holds at most %d kinds, "
+			"%d of them step types\n", rs_plugin_path(i), k->name,
+			k->section, RS_MAX_KINDS, RS_MAX_STEP_TYPES);
+}
+
 void rs_cli_registry_init(void)
 {
 	static bool done;
@@ -42,9 +60,6 @@ void rs_cli_registry_init(void)
 		const struct rdmascn_plugin *p = rs_plugin_at(i);
 
 		for (const struct rdmascn_kind *const *k = p->kinds; k && *k; k++)
-			if (rs_registry_add(*k) < 0)
-				fprintf(stderr, "rdmascn: plugin %s: kind '%s' "
-					"clashes with a registered one\n",
-					p->name, (*k)->name);
+			plugin_kind_add(i, *k);
 	}
 }

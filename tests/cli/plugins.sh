@@ -91,6 +91,16 @@ printf 'scenario: s\ncontexts: [{id: ctx, device: any}]\n' >"$tmp/s.yaml"
 out=$(RDMASCN_EXTRA_PLUGIN_DIR=$tmp/odd timeout 20 "$rdmascn" validate "$tmp/s.yaml" 2>&1)
 same "fifo: validate" "$out rc=$?" "$tmp/s.yaml: valid (1 object, 0 steps) rc=0"
 
+# The same plugin under another name: its kind clashes with the first
+# copy's, named with the file and section; the run goes on.
+mkdir "$tmp/dup"
+cp "$testdir/fake.so" "$tmp/dup/fake2.so"
+out=$(RDMASCN_PLUGIN_DIR=$testdir RDMASCN_EXTRA_PLUGIN_DIR=$tmp/dup \
+	"$rdmascn" validate "$tmp/s.yaml" 2>"$tmp/err")
+same "clash: exit" "$out rc=$?" "$tmp/s.yaml: valid (1 object, 0 steps) rc=0"
+same "clash: stderr" "$(cat "$tmp/err")" \
+	"rdmascn: plugin $tmp/dup/fake2.so: kind 'fake_tag' (section 'fake_tags') clashes with a registered one; not loaded"
+
 abi=$(sed -n 's/^#define RDMASCN_PLUGIN_ABI \([0-9]*\)$/\1/p' \
 	"$(dirname "$0")/../../engine/include/rdmascn/plugin.h")
 [ "$abi" = 7 ] || fail "the header's ABI is '$abi', this test knows 7"
