@@ -124,6 +124,9 @@ void rs_step_counters_end(struct rs_step_run *sr)
 	if (!sr->ctrs)
 		return;
 	g = rs_val_obj();
+	/* The second read may wait out the counters' cache (up to its
+	 * lifespan and a jiffy): what the reporters hold goes out first. */
+	rs_record_before_wait(sr->run->rec);
 	if (g)
 		r = rs_ctr_snap_end(sr->ctrs, g);
 	if (!r && rs_val_len(g))
@@ -162,6 +165,7 @@ int rs_steps_counters_end(struct rs_steps *st, struct rs_ctr_snap *s)
 	int r = 0;
 
 	if (st->ctrs && s->n) {
+		rs_record_before_wait(st->run->rec);
 		g = rs_val_obj();
 		r = g ? rs_ctr_snap_end(s, g) : -ENOMEM;
 		if (!r && rs_val_len(g))
