@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The run record and the reporters that render it (record.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -339,6 +340,8 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 		goto out;
 	if (len > UINT16_MAX)
 		len = UINT16_MAX;
+	if (n_at > RS_REC_MAX_ARGS)
+		n_at = RS_REC_MAX_ARGS;
 	kn = kept_name(rec, name);
 	if (!kn)
 		goto out;
@@ -347,12 +350,22 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 		base = shape_of(kn, args, len, at, n_at, &p, &size);
 	if (!base)
 		size = n_at * sizeof(*at) + len + 1;
-	c = rs_val_alloc(rec->root, sizeof(*c) + size);
+	/* The header as far as its keys' offsets: its padding is where
+	 * they start. */
+	size += offsetof(struct rs_rec_call, at);
+	if (!rec->dry_run)
+		size += sizeof(struct rs_rec_call_out);
+	c = rs_val_alloc(rec->root, size);
 	if (!c)
 		goto out;
+	if (!rec->dry_run) {
+		*(struct rs_rec_call_out *)c = (struct rs_rec_call_out){ 0 };
+		c = (struct rs_rec_call *)((struct rs_rec_call_out *)c + 1);
+	}
 	*c = (struct rs_rec_call){ .no = no, .len = (uint16_t)len,
-				   .n_at = (uint16_t)n_at, .base = base,
-				   .name = kn->text };
+				   .n_at = (uint8_t)n_at, .base = base,
+				   .name = kn->text,
+				   .has_out = !rec->dry_run };
 	c->object = !object || object_kept ? object :
 		    kept_object(rec, object);
 	if (object && !c->object) {
@@ -462,6 +475,8 @@ struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 	char buf[TEXT_MAX];
 	const uint16_t *at;
 	const char *args = text_of(c, buf, at_buf, &at);
+	const struct rs_rec_call_out *out =
+		rs_rec_call_out((struct rs_rec_call *)c);
 
 	if (c->no)
 		rs_val_put_u64(e, "no", c->no);
@@ -470,17 +485,17 @@ struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), at, c->n_at);
 	if (c->object)
 		rs_val_put_str(e, "object", c->object);
-	if (c->outcome != RS_REC_CALL_NONE) {
-		rs_val_put_bool(e, "ok", c->ok);
-		if (!c->ok) {
-			const char *name = strerrorname_np(c->err);
+	if (out && out->outcome != RS_REC_CALL_NONE) {
+		rs_val_put_bool(e, "ok", out->ok);
+		if (!out->ok) {
+			const char *name = strerrorname_np(out->err);
 
-			rs_val_put_i64(e, "errno", c->err);
+			rs_val_put_i64(e, "errno", out->err);
 			if (name)
 				rs_val_put_str(e, "error", name);
 		}
-		if (c->outcome == RS_REC_CALL_MADE)
-			rs_val_put_u64(e, "duration_ns", c->duration_ns);
+		if (out->outcome == RS_REC_CALL_MADE)
+			rs_val_put_u64(e, "duration_ns", out->duration_ns);
 		else
 			rs_val_put_bool(e, "injected", true);
 	}

@@ -83,21 +83,20 @@ struct rs_reporter {
  * values), only the values that differ from @base's: n_diff pairs of
  * (key index, length), then their bytes.  Made as the tree schemas/
  * describe (the "calls" items) only to be told or written
- * (rs_rec_call_tree()).
+ * (rs_rec_call_tree()).  What came of it (struct rs_rec_call_out) is
+ * kept only by a record of calls that are made: a dry run's are not,
+ * and it has 1.7 million of them at 400k objects.
  */
 struct rs_rec_call {
 	struct rs_rec_call *next;
 	const char *name;        /* one copy a name, the record's */
 	const char *object;      /* the object's name; NULL: none */
 	const struct rs_rec_call *base; /* NULL: the text is its own */
-	uint64_t duration_ns;
 	uint32_t no;             /* 0: not numbered */
-	int32_t err;
 	uint16_t len;            /* of args */
-	uint16_t n_at;
+	uint8_t n_at;            /* at most RS_REC_MAX_ARGS */
 	uint8_t n_diff;
-	uint8_t outcome;         /* enum rs_rec_call_outcome */
-	bool ok;
+	bool has_out;            /* rs_rec_call_out() is there */
 	uint16_t at[];
 };
 
@@ -106,6 +105,21 @@ enum rs_rec_call_outcome {
 	RS_REC_CALL_MADE,        /* ok, errno; duration_ns */
 	RS_REC_CALL_INJECTED,    /* failed by RDMASCN_FAULT, not made */
 };
+
+/* A made call's outcome: just before its struct, in one allocation. */
+struct rs_rec_call_out {
+	uint64_t duration_ns;
+	int32_t err;
+	uint8_t outcome;         /* enum rs_rec_call_outcome */
+	bool ok;
+};
+
+/* @c's outcome, to fill in; NULL when the record keeps none (a dry
+ * run's calls are not made). */
+static inline struct rs_rec_call_out *rs_rec_call_out(struct rs_rec_call *c)
+{
+	return c && c->has_out ? (struct rs_rec_call_out *)c - 1 : NULL;
+}
 
 /* A string the record holds, one copy of each (a call's name). */
 struct rs_rec_name;

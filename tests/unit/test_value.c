@@ -556,7 +556,8 @@ TEST(value, record_calls)
 	char *s;
 	int r;
 
-	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	/* A run that makes its calls (-v): they have outcomes. */
+	CHECK_INT(rs_record_init(&rec, false, true), 0);
 	c1 = rs_record_call(&rec, 1, name, "pd=pd cqe=64", at, 2, "qp 'a'",
 			    false);
 	c2 = rs_record_call(&rec, 0, "ibv_destroy_qp", "", at, 0, NULL,
@@ -570,12 +571,12 @@ TEST(value, record_calls)
 	CHECK(c1->name != name);
 	CHECK(c1->object != kept);
 	CHECK_PTR(c3->object, kept);
-	c2->ok = false;
-	c2->err = ENOMEM;
-	c2->outcome = RS_REC_CALL_INJECTED;
-	c3->ok = true;
-	c3->duration_ns = 42;
-	c3->outcome = RS_REC_CALL_MADE;
+	rs_rec_call_out(c2)->ok = false;
+	rs_rec_call_out(c2)->err = ENOMEM;
+	rs_rec_call_out(c2)->outcome = RS_REC_CALL_INJECTED;
+	rs_rec_call_out(c3)->ok = true;
+	rs_rec_call_out(c3)->duration_ns = 42;
+	rs_rec_call_out(c3)->outcome = RS_REC_CALL_MADE;
 	CHECK_INT(rs_val_len(rec.calls), 3);
 	CHECK_INT(rs_val_type_of(rec.calls), RS_VAL_ARR);
 	/* Written from the structs, then read: the same bytes both ways. */
@@ -625,6 +626,8 @@ TEST(value, record_calls_shared_keys)
 				      at, n, "x", false);
 		CHECK(c[i]);
 	}
+	/* A dry run's calls are not made: no room for what came of them. */
+	CHECK_PTR(rs_rec_call_out((struct rs_rec_call *)c[0]), NULL);
 	CHECK_PTR(c[0]->base, NULL);
 	CHECK_PTR(c[1]->base, c[0]);
 	CHECK_INT(c[1]->n_diff, 1);
