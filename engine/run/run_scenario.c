@@ -306,6 +306,7 @@ static void run_free(struct rs_run *run)
 		for (unsigned i = 0; i < run->s->n_objects; i++)
 			rs_free(run->live[i].rt);
 	rs_free(run->live);
+	rs_free(run->far);
 	rs_free(run->created);
 	rs_free(run->faults);
 	rs_free(run->deviations);
