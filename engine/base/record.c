@@ -94,6 +94,8 @@ static void init_calls(struct rs_record *rec)
 				     rec->call_list);
 }
 
+static struct rs_val *init_downs(struct rs_record *rec);
+
 int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 {
 	*rec = (struct rs_record){ .dry_run = dry_run,
@@ -111,7 +113,10 @@ int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 	if (rec->calls_wanted)
 		init_calls(rec);
 	rec->events = rs_val_put_arr(rec->root, "events");
-	rec->teardown = rs_val_put_arr(rec->root, "teardown");
+	/* A dry run's entries are all rs_record_destroyed()'s; a real
+	 * run's are trees with facts (rs_record_add()). */
+	rec->teardown = dry_run ? init_downs(rec) :
+			rs_val_put_arr(rec->root, "teardown");
 	rec->errors = rs_val_put_arr(rec->root, "errors");
 	rec->warnings = rs_val_put_arr(rec->root, "warnings");
 	return rs_val_check(rec->root);
@@ -644,31 +649,121 @@ void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
 	pthread_mutex_unlock(&rec->lock);
 }
 
-/* A teardown entry: its strings the object entry's, or copies. */
+/*
+ * A dry run's teardown entries: a list (rs_val_put_list()) of 16-byte
+ * items in blocks of DOWN_BLOCK, the last item of a full block linking
+ * to the next; an item points at its object's "id\0name\0" (the object
+ * entry's text, which stays where it is when the entry is made into
+ * nodes, or a copy).  As nodes, an entry was 72 bytes and a pointer;
+ * there is one an object.
+ */
+#define DOWN_BLOCK 256
+
 struct rec_down {
-	const char *id, *name;
+	const char *text;        /* id, NUL, name, NUL */
 	uint32_t no;
+	bool link;               /* text is the next block's first item */
 };
 
-static void down_members(struct rs_val *e, const void *data)
-{
-	const struct rec_down *d = data;
+struct rs_rec_downs {
+	struct rec_down *first, *cur;
+	unsigned in_cur;
+	size_t n;
+};
 
-	rs_val_put_u64(e, "no", d->no);
-	rs_val_put_str(e, "id", d->id);
-	rs_val_put_str(e, "name", d->name);
+static const void *downs_next(const void *data, const void *prev)
+{
+	const struct rs_rec_downs *l = data;
+	const struct rec_down *d = prev;
+
+	if (!prev)
+		return l->n ? l->first : NULL;
+	d++;
+	if (d == l->cur + l->in_cur)
+		return NULL;
+	return d->link ? (const void *)d->text : d;
 }
 
-static const struct rs_val_struct down_ops = { .members = down_members };
+static struct rs_val *downs_make(const void *item)
+{
+	const struct rec_down *d = item;
+	struct rs_val *e = rs_val_obj();
+
+	rs_val_put_u64(e, "no", d->no);
+	rs_val_put_str(e, "id", d->text);
+	rs_val_put_str(e, "name", d->text + strlen(d->text) + 1);
+	if (rs_val_check(e) < 0) {
+		rs_val_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static size_t downs_len(const void *data)
+{
+	return ((const struct rs_rec_downs *)data)->n;
+}
+
+static const struct rs_val_list down_list_ops = {
+	.next = downs_next,
+	.make = downs_make,
+	.len = downs_len,
+};
+
+/* A dry run's teardown: the list, in place of the array. */
+static struct rs_val *init_downs(struct rs_record *rec)
+{
+	rec->down_list = rs_val_alloc(rec->root, sizeof(*rec->down_list));
+	if (!rec->down_list)
+		return NULL;
+	*rec->down_list = (struct rs_rec_downs){ 0 };
+	return rs_val_put_list(rec->root, "teardown", &down_list_ops,
+			       rec->down_list);
+}
+
+/* Room for one more item; NULL when out of memory. */
+static struct rec_down *down_item(struct rs_record *rec)
+{
+	struct rs_rec_downs *l = rec->down_list;
+
+	if (!l->cur || l->in_cur == DOWN_BLOCK - 1) {
+		struct rec_down *b = rs_val_alloc(rec->root, DOWN_BLOCK *
+						  sizeof(*b));
+
+		if (!b)
+			return NULL;
+		if (l->cur)
+			l->cur[DOWN_BLOCK - 1] = (struct rec_down){
+				.text = (const char *)b, .link = true };
+		else
+			l->first = b;
+		l->cur = b;
+		l->in_cur = 0;
+	}
+	return &l->cur[l->in_cur];
+}
+
+/* "id\0name\0" in the record's arena. */
+static const char *down_text(struct rs_record *rec, const char *id,
+			     const char *name)
+{
+	size_t ilen = strlen(id) + 1, nlen = strlen(name) + 1;
+	char *p = rs_val_alloc(rec->root, ilen + nlen);
+
+	if (!p)
+		return NULL;
+	memcpy(p, id, ilen);
+	memcpy(p + ilen, name, nlen);
+	return p;
+}
 
 void rs_record_destroyed(struct rs_record *rec, unsigned no,
 			 const struct rs_val *obj_entry, const char *id,
 			 const char *name)
 {
 	const struct rec_obj *o = rs_val_struct_of(obj_entry, &obj_ops);
-	const char *kid = NULL, *kname = NULL;
-	struct rec_down *d;
-	struct rs_val *e;
+	const char *kid = NULL, *kname = NULL, *text = NULL;
+	struct rec_down *d = NULL;
 
 	pthread_mutex_lock(&rec->lock);
 	if (o) {
@@ -678,22 +773,35 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 		kid = rs_val_get_str(obj_entry, "id");
 		kname = rs_val_get_str(obj_entry, "name");
 	}
-	/* Its strings as they are: an entry's, if they are the same. */
-	if (!kid || strcmp(kid, id))
-		kid = record_copy(rec, id);
-	if (!kname || strcmp(kname, name))
-		kname = record_copy(rec, name);
-	e = rs_val_push_struct(rec->teardown, &down_ops, sizeof(*d));
-	d = rs_val_struct_of(e, &down_ops);
-	if (d && kid && kname) {
-		*d = (struct rec_down){ .id = kid, .name = kname, .no = no };
-		if (!wanted(rec, RS_REC_DESTROYED))
-			goto out;
-		tell_made(rec, RS_REC_DESTROYED, rs_val_struct_tree(e));
+	/* Its strings as they are: the entry's struct's, if they are the
+	 * same. */
+	if (o && !strcmp(kid, id) && !strcmp(kname, name))
+		text = o->text;
+	else
+		text = down_text(rec, id, name);
+	if (!rec->down_list && text) {
+		/* A record of a real run (a test's): the tree, in its
+		 * array. */
+		struct rec_down t = { .text = text, .no = no };
+		struct rs_val *e = downs_make(&t);
+
+		if (e)
+			tell(rec, RS_REC_DESTROYED, e);
+		rs_val_push(rec->teardown, e);
+		pthread_mutex_unlock(&rec->lock);
+		return;
+	}
+	if (text)
+		d = down_item(rec);
+	if (d) {
+		*d = (struct rec_down){ .text = text, .no = no };
+		rec->down_list->in_cur++;
+		rec->down_list->n++;
+		if (wanted(rec, RS_REC_DESTROYED))
+			tell_made(rec, RS_REC_DESTROYED, downs_make(d));
 	} else {
 		rs_val_put(rec->root, "entry", NULL);
 	}
-out:
 	pthread_mutex_unlock(&rec->lock);
 }
 

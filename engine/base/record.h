@@ -135,6 +135,7 @@ struct rs_record {
 	const char *last_file;   /* and of an object entry's file */
 	struct rs_val *events;
 	struct rs_val *teardown;
+	struct rs_rec_downs *down_list; /* a dry run's teardown */
 	struct rs_val *errors;
 	struct rs_val *warnings;
 	bool dry_run;

@@ -718,6 +718,52 @@ TEST(value, record_objects)
 	rs_record_free(&rec);
 }
 
+/* A dry run's teardown entries are items of a list, in blocks: more
+ * than a block's worth are written and read in the order given. */
+TEST(value, record_teardown_blocks)
+{
+	enum { N = 1000 };
+	static const char last[] = "{\"no\":1000,\"id\":\"q[0]\","
+		"\"name\":\"renamed\"}]\n";
+	struct rs_val *e[N];
+	struct rs_record rec;
+	char id[16], name[32];
+	size_t len;
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	for (unsigned i = 0; i < N; i++) {
+		snprintf(id, sizeof(id), "q[%u]", i);
+		snprintf(name, sizeof(name), "qp 'q[%u]'", i);
+		e[i] = rs_record_object(&rec, id, "qp", name, NULL, "pending");
+		CHECK(e[i]);
+	}
+	for (unsigned i = N; i-- > 0;) {
+		snprintf(id, sizeof(id), "q[%u]", i);
+		snprintf(name, sizeof(name), "qp 'q[%u]'", i);
+		/* The last one under another name: a copy of its own. */
+		rs_record_destroyed(&rec, N - i, e[i], id,
+				    i ? name : "renamed");
+	}
+	CHECK_INT(rs_val_len(rec.teardown), N);
+	s = to_json(rec.teardown, false, &r);
+	CHECK_INT(r, 0);
+	len = strlen(s);
+	CHECK(!strncmp(s, "[{\"no\":1,\"id\":\"q[999]\",\"name\":"
+		       "\"qp 'q[999]'\"},{\"no\":2,", 45));
+	CHECK(len > strlen(last) && !strcmp(s + len - strlen(last), last));
+	free(s);
+	/* Read as nodes: every one, in order. */
+	for (unsigned i = 0; i < N; i++)
+		CHECK_UINT(rs_val_get_u64(rs_val_at(rec.teardown, i), "no"),
+			   i + 1);
+	CHECK_STR(rs_val_get_str(rs_val_at(rec.teardown, 500), "id"),
+		  "q[499]");
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_record_free(&rec);
+}
+
 /* A reporter that wants no calls (the text reporter of a dry run with
  * -q) is not told of them, and a call's tree is not made for it; one
  * that wants them still is, beside it. */
