@@ -368,9 +368,14 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 		c = (struct rs_rec_call *)((struct rs_rec_call_out *)c + 1);
 	}
 	*c = (struct rs_rec_call){ .no = no, .len = (uint16_t)len,
-				   .n_at = (uint8_t)n_at, .base = base,
-				   .name = kn->text,
+				   .n_at = (uint8_t)n_at,
 				   .has_out = !rec->dry_run };
+	if (base) {
+		c->u.base = base;
+		c->has_base = true;
+	} else {
+		c->u.name = kn->text;
+	}
 	c->object = !object || object_kept ? object :
 		    kept_object(rec, object);
 	if (object && !c->object) {
@@ -436,7 +441,7 @@ out:
 static const char *text_of(const struct rs_rec_call *c, char *buf,
 			   uint16_t *at_buf, const uint16_t **ret_at)
 {
-	const struct rs_rec_call *b = c->base;
+	const struct rs_rec_call *b = rs_rec_call_base(c);
 	const char *bt, *bytes;
 	const uint16_t *d = c->at;
 	struct pairs_of bp;
@@ -485,7 +490,7 @@ struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 
 	if (c->no)
 		rs_val_put_u64(e, "no", c->no);
-	rs_val_put_str(e, "name", c->name);
+	rs_val_put_str(e, "name", rs_rec_call_name(c));
 	rs_val_put_str(e, "args", args);
 	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), at, c->n_at);
 	if (c->object)

@@ -89,16 +89,35 @@ struct rs_reporter {
  */
 struct rs_rec_call {
 	struct rs_rec_call *next;
-	const char *name;        /* one copy a name, the record's */
+	/* Its name (one copy a name, the record's) when its text is its
+	 * own; else the call it is written against, of the same name:
+	 * rs_rec_call_name(), rs_rec_call_base(). */
+	union {
+		const char *name;
+		const struct rs_rec_call *base;
+	} u;
 	const char *object;      /* the object's name; NULL: none */
-	const struct rs_rec_call *base; /* NULL: the text is its own */
 	uint32_t no;             /* 0: not numbered */
 	uint16_t len;            /* of args */
 	uint8_t n_at;            /* at most RS_REC_MAX_ARGS */
 	uint8_t n_diff;
 	bool has_out;            /* rs_rec_call_out() is there */
+	bool has_base;
 	uint16_t at[];
 };
+
+/* The call @c is written against; NULL: its text is its own. */
+static inline const struct rs_rec_call *
+rs_rec_call_base(const struct rs_rec_call *c)
+{
+	return c->has_base ? c->u.base : NULL;
+}
+
+/* @c's name (a base's text is always its own). */
+static inline const char *rs_rec_call_name(const struct rs_rec_call *c)
+{
+	return c->has_base ? c->u.base->u.name : c->u.name;
+}
 
 enum rs_rec_call_outcome {
 	RS_REC_CALL_NONE,        /* not made (a dry run) or not yet back */

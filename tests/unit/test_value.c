@@ -567,8 +567,8 @@ TEST(value, record_calls)
 	name[0] = 'i';
 	c3 = rs_record_call(&rec, 3, name, "pd=pd", at, 1, kept, true);
 	CHECK(c1 && c2 && c3);
-	CHECK_PTR(c1->name, c3->name);
-	CHECK(c1->name != name);
+	CHECK_PTR(rs_rec_call_name(c1), rs_rec_call_name(c3));
+	CHECK(rs_rec_call_name(c1) != name);
 	CHECK(c1->object != kept);
 	CHECK_PTR(c3->object, kept);
 	rs_rec_call_out(c2)->ok = false;
@@ -628,18 +628,18 @@ TEST(value, record_calls_shared_keys)
 	}
 	/* A dry run's calls are not made: no room for what came of them. */
 	CHECK_PTR(rs_rec_call_out((struct rs_rec_call *)c[0]), NULL);
-	CHECK_PTR(c[0]->base, NULL);
-	CHECK_PTR(c[1]->base, c[0]);
+	CHECK_PTR(rs_rec_call_base(c[0]), NULL);
+	CHECK_PTR(rs_rec_call_base(c[1]), c[0]);
 	CHECK_INT(c[1]->n_diff, 1);
 	/* Against the first: "bb" and "10" differ in length too. */
-	CHECK_PTR(c[2]->base, c[0]);
+	CHECK_PTR(rs_rec_call_base(c[2]), c[0]);
 	CHECK_INT(c[2]->n_diff, 2);
-	CHECK_PTR(c[3]->base, c[0]);
+	CHECK_PTR(rs_rec_call_base(c[3]), c[0]);
 	CHECK_INT(c[3]->n_diff, 0);
-	CHECK_PTR(c[4]->base, NULL);
-	CHECK_PTR(c[5]->base, c[0]);
+	CHECK_PTR(rs_rec_call_base(c[4]), NULL);
+	CHECK_PTR(rs_rec_call_base(c[5]), c[0]);
 	CHECK_INT(c[5]->n_diff, 1);
-	CHECK_PTR(c[6]->base, NULL);
+	CHECK_PTR(rs_rec_call_base(c[6]), NULL);
 	for (unsigned i = 0; i < RS_N(texts); i++) {
 		struct rs_val *t = rs_rec_call_tree(c[i]);
 
