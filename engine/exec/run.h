@@ -109,6 +109,7 @@ struct rs_run {
 	struct rs_scenario *s;
 	const char *file;
 	struct rs_live *live;    /* indexed by obj->index (objects only) */
+	void *rt_block;          /* every live's rt, one allocation */
 	struct rs_idmap ids;     /* object id -> index */
 	struct rs_live **created;/* in creation order */
 	unsigned n_created;
