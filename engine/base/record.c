@@ -8,11 +8,22 @@
 #include "record.h"
 
 /* The record's calls, in its arena: they outlive struct rs_record when a
- * reporter keeps the tree (rs_val_ref()). */
+ * reporter keeps the tree (rs_val_ref()).  They follow each other in
+ * blocks of CALL_BLOCK bytes, each ALIGN8(call_size()) bytes after the
+ * one before (and its outcome, when the record keeps them, before it);
+ * where a block has no room for the next, a struct whose n_at is
+ * CALL_LINK says where the next block is (u.base).  A pointer to the
+ * next call was 8 of a dry run's 60-odd bytes a call. */
 struct rs_rec_calls {
-	struct rs_rec_call *first, *last;
+	char *first;             /* the first block */
+	char *cur, *end;         /* where the next call goes; room left */
 	size_t n;
+	bool out;                /* each has a struct rs_rec_call_out */
 };
+
+#define CALL_BLOCK (64u << 10)
+#define CALL_LINK 0xff
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
 /* The calls of a name whose text is their own, most recent first: what
  * a later call of it is written against (shape_of()). */
@@ -61,11 +72,79 @@ static const char *own_text(const struct rs_rec_call *c)
 }
 
 
+/* The bytes @c takes, from its struct on. */
+static size_t call_size(const struct rs_rec_call *c)
+{
+	size_t size = offsetof(struct rs_rec_call, at);
+
+	if (!c->has_base)
+		return size + c->n_at * sizeof(c->at[0]) + c->len + 1;
+	size += 2 * c->n_diff * sizeof(c->at[0]);
+	for (unsigned i = 0; i < c->n_diff; i++)
+		size += c->at[2 * i + 1];
+	return size;
+}
+
+/* The call at @p, following a link to the next block. */
+static const struct rs_rec_call *call_at(const struct rs_rec_calls *l,
+					 const char *p)
+{
+	const struct rs_rec_call *c;
+
+	if (p == l->cur)
+		return NULL;
+	if (l->out)
+		p += sizeof(struct rs_rec_call_out);
+	c = (const struct rs_rec_call *)p;
+	if (c->n_at == CALL_LINK)
+		return call_at(l, (const char *)c->u.base);
+	return c;
+}
+
 static const void *calls_next(const void *data, const void *prev)
 {
 	const struct rs_rec_calls *l = data;
+	const struct rs_rec_call *c = prev;
 
-	return prev ? ((const struct rs_rec_call *)prev)->next : l->first;
+	if (!prev)
+		return l->n ? call_at(l, l->first) : NULL;
+	return call_at(l, (const char *)c + ALIGN8(call_size(c)));
+}
+
+/* @size bytes for the next call (and its outcome), in the current
+ * block or a new one; NULL when out of memory. */
+static void *call_room(struct rs_record *rec, size_t size)
+{
+	struct rs_rec_calls *l = rec->call_list;
+	size_t link = (l->out ? sizeof(struct rs_rec_call_out) : 0) +
+		      ALIGN8(sizeof(struct rs_rec_call));
+	char *p;
+
+	size = ALIGN8(size);
+	if (!l->cur || (size_t)(l->end - l->cur) < size + link) {
+		size_t want = size + link > CALL_BLOCK ? size + link :
+			      CALL_BLOCK;
+		char *b = rs_val_alloc(rec->root, want);
+
+		if (!b)
+			return NULL;
+		if (l->cur) {
+			struct rs_rec_call *lk = (struct rs_rec_call *)
+				(l->cur + (l->out ?
+					   sizeof(struct rs_rec_call_out) :
+					   0));
+
+			*lk = (struct rs_rec_call){ .n_at = CALL_LINK };
+			lk->u.base = (const struct rs_rec_call *)b;
+		} else {
+			l->first = b;
+		}
+		l->cur = b;
+		l->end = b + want;
+	}
+	p = l->cur;
+	l->cur += size;
+	return p;
 }
 
 static struct rs_val *calls_make(const void *item)
@@ -89,7 +168,7 @@ static void init_calls(struct rs_record *rec)
 	rec->call_list = rs_val_alloc(rec->root, sizeof(*rec->call_list));
 	if (!rec->call_list)
 		return;
-	*rec->call_list = (struct rs_rec_calls){ 0 };
+	*rec->call_list = (struct rs_rec_calls){ .out = !rec->dry_run };
 	rec->calls = rs_val_put_list(rec->root, "calls", &call_list_ops,
 				     rec->call_list);
 }
@@ -337,6 +416,7 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	const struct rs_rec_call *base = NULL;
 	struct rs_rec_call *c = NULL;
 	struct rs_rec_name *kn;
+	const char *kobj;
 	struct pairs_of p;
 	bool pairs;
 
@@ -348,7 +428,9 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	if (n_at > RS_REC_MAX_ARGS)
 		n_at = RS_REC_MAX_ARGS;
 	kn = kept_name(rec, name);
-	if (!kn)
+	/* Before its room is taken: a call begun is in the list. */
+	kobj = !object || object_kept ? object : kept_object(rec, object);
+	if (!kn || (object && !kobj))
 		goto out;
 	pairs = len < TEXT_MAX && split(args, len, at, n_at, &p);
 	if (pairs)
@@ -360,7 +442,7 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	size += offsetof(struct rs_rec_call, at);
 	if (!rec->dry_run)
 		size += sizeof(struct rs_rec_call_out);
-	c = rs_val_alloc(rec->root, size);
+	c = call_room(rec, size);
 	if (!c)
 		goto out;
 	if (!rec->dry_run) {
@@ -376,12 +458,7 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	} else {
 		c->u.name = kn->text;
 	}
-	c->object = !object || object_kept ? object :
-		    kept_object(rec, object);
-	if (object && !c->object) {
-		c = NULL;
-		goto out;
-	}
+	c->object = kobj;
 	if (base) {
 		const char *bt = own_text(base);
 		uint16_t *d = c->at;
@@ -420,11 +497,6 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 			kn->bases[0] = c;
 		}
 	}
-	if (rec->call_list->last)
-		rec->call_list->last->next = c;
-	else
-		rec->call_list->first = c;
-	rec->call_list->last = c;
 	rec->call_list->n++;
 	/* Told as the tree it is written as, made for the telling (when
 	 * a reporter would do something with it). */

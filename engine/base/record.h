@@ -83,12 +83,12 @@ struct rs_reporter {
  * values), only the values that differ from @base's: n_diff pairs of
  * (key index, length), then their bytes.  Made as the tree schemas/
  * describe (the "calls" items) only to be told or written
- * (rs_rec_call_tree()).  What came of it (struct rs_rec_call_out) is
+ * (rs_rec_call_tree()).  The record lays its calls out one after the
+ * other in blocks of their own, which is how the next is found.  What came of it (struct rs_rec_call_out) is
  * kept only by a record of calls that are made: a dry run's are not,
  * and it has 1.7 million of them at 400k objects.
  */
 struct rs_rec_call {
-	struct rs_rec_call *next;
 	/* Its name (one copy a name, the record's) when its text is its
 	 * own; else the call it is written against, of the same name:
 	 * rs_rec_call_name(), rs_rec_call_base(). */
