@@ -654,6 +654,58 @@ TEST(value, record_calls_shared_keys)
 	rs_record_free(&rec);
 }
 
+/* Calls fill blocks of their own, one after another: more than a
+ * block's worth, with outcomes (a run that makes them) and without (a
+ * dry run), read back in order, each whole. */
+TEST(value, record_calls_blocks)
+{
+	enum { N = 3000 };
+	static const uint16_t at[] = { 0, 5 };
+	char args[64];
+
+	for (int dry = 0; dry < 2; dry++) {
+		struct rs_record rec;
+
+		CHECK_INT(rs_record_init(&rec, dry, !dry), 0);
+		for (unsigned i = 0; i < N; i++) {
+			struct rs_rec_call *c;
+
+			/* Own text every 7th (other keys), else against
+			 * a base. */
+			snprintf(args, sizeof(args), i % 7 ? "qp=q%u psn=%u" :
+				 "qp=q%u xyz=%u", i, i * 3);
+			c = rs_record_call(&rec, i + 1, i % 2 ?
+					   "ibv_modify_qp" : "ibv_post_send",
+					   args, at, 2, "qp 'q'", false);
+			CHECK(c);
+			if (!dry) {
+				rs_rec_call_out(c)->ok = true;
+				rs_rec_call_out(c)->duration_ns = i;
+				rs_rec_call_out(c)->outcome =
+					RS_REC_CALL_MADE;
+			}
+		}
+		CHECK_INT(rs_val_len(rec.calls), N);
+		for (unsigned i = 0; i < N; i++) {
+			const struct rs_val *e = rs_val_at(rec.calls, i);
+
+			snprintf(args, sizeof(args), i % 7 ? "qp=q%u psn=%u" :
+				 "qp=q%u xyz=%u", i, i * 3);
+			CHECK_UINT(rs_val_get_u64(e, "no"), i + 1);
+			CHECK_STR(rs_val_get_str(e, "args"), args);
+			CHECK_STR(rs_val_get_str(e, "name"), i % 2 ?
+				  "ibv_modify_qp" : "ibv_post_send");
+			if (!dry)
+				CHECK_UINT(rs_val_get_u64(e, "duration_ns"),
+					   i);
+			else
+				CHECK(!rs_val_get(e, "duration_ns"));
+		}
+		CHECK_INT(rs_val_check(rec.root), 0);
+		rs_record_free(&rec);
+	}
+}
+
 /* An object's entry and its teardown entry are structs in the record,
  * written as the members they were; adding to one (a real run's facts)
  * makes it an object of nodes that reads the same. */
