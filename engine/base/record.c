@@ -726,6 +726,77 @@ void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
 	pthread_mutex_unlock(&rec->lock);
 }
 
+/* A planned step's entry while it is a struct: its number and id (""
+ * when it has none) after it. */
+struct rec_step {
+	const char *type;
+	char text[];             /* no, NUL, id, NUL */
+};
+
+static void step_members(struct rs_val *e, const void *data)
+{
+	const struct rec_step *st = data;
+	const char *id = st->text + strlen(st->text) + 1;
+
+	rs_val_put_str(e, "no", st->text);
+	rs_val_put_str(e, "type", st->type);
+	if (*id)
+		rs_val_put_str(e, "id", id);
+}
+
+static const struct rs_val_struct step_ops = { .members = step_members };
+
+struct rs_val *rs_record_plan_step(struct rs_record *rec, struct rs_val *plan,
+				   const char *no, const char *type,
+				   const char *id)
+{
+	size_t nlen = strlen(no) + 1, ilen = id ? strlen(id) + 1 : 1;
+	struct rs_rec_name *kn;
+	struct rec_step *st;
+	struct rs_val *e;
+
+	pthread_mutex_lock(&rec->lock);
+	kn = kept_name(rec, type);
+	if (sizeof(*st) + nlen + ilen > RS_VAL_STRUCT_MAX) {
+		/* Too long for a struct: the tree it is written as. */
+		e = rs_val_push_obj(plan);
+		rs_val_put_str(e, "no", no);
+		rs_val_put_str(e, "type", type);
+		if (id)
+			rs_val_put_str(e, "id", id);
+		goto out;
+	}
+	e = rs_val_push_struct(plan, &step_ops, sizeof(*st) + nlen + ilen);
+	st = rs_val_struct_of(e, &step_ops);
+	if (!st || !kn) {
+		e = NULL;
+		goto out;
+	}
+	st->type = kn->text;
+	memcpy(st->text, no, nlen);
+	memcpy(st->text + nlen, id ? id : "", ilen);
+out:
+	pthread_mutex_unlock(&rec->lock);
+	return e;
+}
+
+const char *rs_rec_step_id(const struct rs_val *entry)
+{
+	const struct rec_step *st = rs_val_struct_of(entry, &step_ops);
+	const char *id;
+
+	if (!st)
+		return rs_val_get_str(entry, "id");
+	id = st->text + strlen(st->text) + 1;
+	return *id ? id : NULL;
+}
+
+const struct rs_val *rs_rec_step_gates(const struct rs_val *entry)
+{
+	return rs_val_struct_of(entry, &step_ops) ? NULL :
+	       rs_val_get(entry, "gates");
+}
+
 /*
  * A dry run's teardown entries: a list (rs_val_put_list()) of 16-byte
  * items in blocks of DOWN_BLOCK, the last item of a full block linking

@@ -214,6 +214,20 @@ const char *rs_rec_obj_name(const struct rs_val *entry);
 const char *rs_rec_obj_outcome_of(const struct rs_val *entry);
 /* Tell the reporters of @entry, an object's, as it is now. */
 void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry);
+/*
+ * A planned step's entry (no, type, id: @id NULL when it has none), as a
+ * struct pushed on @plan (rs_val_push_struct()): a dry run of 100k
+ * pairs plans 200k steps, and as nodes each was 130 bytes.  A step with
+ * more (its node, its gates) is made as nodes by the caller.  NULL
+ * when out of memory (@plan marked).
+ */
+struct rs_val *rs_record_plan_step(struct rs_record *rec, struct rs_val *plan,
+				   const char *no, const char *type,
+				   const char *id);
+/* Its id (NULL: none) and gates (NULL: none), for a reporter, without
+ * making the struct into nodes. */
+const char *rs_rec_step_id(const struct rs_val *entry);
+const struct rs_val *rs_rec_step_gates(const struct rs_val *entry);
 /* @no, @id and @name taken down (a dry run's teardown entry: a real
  * run's has facts, and is a tree of its own, rs_record_add()): a struct
  * whose strings are @obj_entry's (the object's entry; NULL: copies).

@@ -193,10 +193,16 @@ static int record_init(struct rs_run *run, const char *file,
 		/* Another node's: in its record. */
 		if (!rs_run_here(run, s->steps[i]))
 			continue;
-		e = rs_val_push_obj(plan);
 		gates = rs_gate_entries(((const struct rs_step_common *)
 					 s->steps[i]->data)->gate);
-
+		/* Nothing but its number, type and id: a struct. */
+		if (!gates && !rs_nodes_count(s)) {
+			rs_record_plan_step(rec, plan, s->steps[i]->no,
+					    s->steps[i]->kind->name,
+					    s->steps[i]->id);
+			continue;
+		}
+		e = rs_val_push_obj(plan);
 		rs_val_put_str(e, "no", s->steps[i]->no);
 		rs_val_put_str(e, "type", s->steps[i]->kind->name);
 		put_node(e, s, s->steps[i]);
