@@ -588,10 +588,16 @@ struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 	return e;
 }
 
-/* An object's entry while it is a struct: id and name after it. */
-struct rec_obj {
+/* An object's kind and file, the record's copies: one for the objects
+ * that come in a run of them (a counted entry's elements). */
+struct rec_kf {
 	const char *kind;
 	const char *file;       /* NULL: not located */
+};
+
+/* An object's entry while it is a struct: id and name after it. */
+struct rec_obj {
+	const struct rec_kf *kf;
 	const char *outcome;
 	uint32_t line, col, no;
 	char text[];            /* id, NUL, name, NUL */
@@ -603,10 +609,10 @@ static void obj_members(struct rs_val *e, const void *data)
 	const char *id = o->text;
 
 	rs_val_put_str(e, "id", id);
-	rs_val_put_str(e, "kind", o->kind);
+	rs_val_put_str(e, "kind", o->kf->kind);
 	rs_val_put_str(e, "name", id + strlen(id) + 1);
-	if (o->file) {
-		rs_val_put_str(e, "file", o->file);
+	if (o->kf->file) {
+		rs_val_put_str(e, "file", o->kf->file);
 		rs_val_put_u64(e, "line", o->line);
 		rs_val_put_u64(e, "col", o->col);
 	}
@@ -623,6 +629,24 @@ static const char *kept_file(struct rs_record *rec, const char *s)
 	return kept_copy(rec, &rec->last_file, s);
 }
 
+/* The pair of @kind and @file (NULL: not located), the record's: the
+ * last one again when it is the same. */
+static const struct rec_kf *kept_kf(struct rs_record *rec, const char *kind,
+				    const char *file)
+{
+	const struct rec_kf *last = rec->last_kf;
+	struct rec_kf *kf;
+
+	if (last && last->kind == kind && last->file == file)
+		return last;
+	kf = rs_val_alloc(rec->root, sizeof(*kf));
+	if (!kf)
+		return NULL;
+	*kf = (struct rec_kf){ .kind = kind, .file = file };
+	rec->last_kf = kf;
+	return kf;
+}
+
 static struct rs_val *object(struct rs_record *rec, const char *id,
 			     const char *kind, const char *name,
 			     const struct rs_loc *loc, const char *outcome)
@@ -632,7 +656,10 @@ static struct rs_val *object(struct rs_record *rec, const char *id,
 	struct rs_val *e;
 	struct rec_obj *o;
 
-	if (sizeof(*o) + ilen + nlen > RS_VAL_STRUCT_MAX) {
+	size_t size = offsetof(struct rec_obj, text) + ilen + nlen;
+	const char *file = NULL;
+
+	if (size > RS_VAL_STRUCT_MAX) {
 		/* Too long for a struct: the tree it is written as. */
 		e = rs_val_push_obj(rec->objects);
 		rs_val_put_str(e, "id", id);
@@ -642,20 +669,21 @@ static struct rs_val *object(struct rs_record *rec, const char *id,
 		rs_val_put_str(e, "outcome", outcome);
 		return e;
 	}
-	e = rs_val_push_struct(rec->objects, &obj_ops,
-			       sizeof(*o) + ilen + nlen);
+	e = rs_val_push_struct(rec->objects, &obj_ops, size);
 	o = rs_val_struct_of(e, &obj_ops);
 	if (!o || !kn)
 		return NULL;
-	o->kind = kn->text;
 	o->outcome = outcome;
 	if (loc) {
-		o->file = kept_file(rec, loc->file ? loc->file : "");
-		if (!o->file)
+		file = kept_file(rec, loc->file ? loc->file : "");
+		if (!file)
 			return NULL;
 		o->line = loc->line;
 		o->col = loc->col;
 	}
+	o->kf = kept_kf(rec, kn->text, file);
+	if (!o->kf)
+		return NULL;
 	memcpy(o->text, id, ilen);
 	memcpy(o->text + ilen, name, nlen);
 	return e;

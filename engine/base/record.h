@@ -152,6 +152,7 @@ struct rs_record {
 	struct rs_rec_name *names;
 	const char *last_object; /* the record's copy of the last one */
 	const char *last_file;   /* and of an object entry's file */
+	const void *last_kf;     /* and of its kind and file together */
 	struct rs_val *events;
 	struct rs_val *teardown;
 	struct rs_rec_downs *down_list; /* a dry run's teardown */
