@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: MIT
 /* The run record and the reporters that render it (record.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "record.h"
 
 /* The record's calls, in its arena: they outlive struct rs_record when a
- * reporter keeps the tree (rs_val_ref()). */
+ * reporter keeps the tree (rs_val_ref()).  They follow each other in
+ * blocks of CALL_BLOCK bytes, each ALIGN8(call_size()) bytes after the
+ * one before (and its outcome, when the record keeps them, before it);
+ * where a block has no room for the next, a struct whose n_at is
+ * CALL_LINK says where the next block is (u.base).  A pointer to the
+ * next call was 8 of a dry run's 60-odd bytes a call. */
 struct rs_rec_calls {
-	struct rs_rec_call *first, *last;
+	char *first;             /* the first block */
+	char *cur, *end;         /* where the next call goes; room left */
 	size_t n;
+	bool out;                /* each has a struct rs_rec_call_out */
 };
+
+#define CALL_BLOCK (64u << 10)
+#define CALL_LINK 0xff
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
 /* The calls of a name whose text is their own, most recent first: what
  * a later call of it is written against (shape_of()). */
@@ -60,11 +72,79 @@ static const char *own_text(const struct rs_rec_call *c)
 }
 
 
+/* The bytes @c takes, from its struct on. */
+static size_t call_size(const struct rs_rec_call *c)
+{
+	size_t size = offsetof(struct rs_rec_call, at);
+
+	if (!c->has_base)
+		return size + c->n_at * sizeof(c->at[0]) + c->len + 1;
+	size += 2 * c->n_diff * sizeof(c->at[0]);
+	for (unsigned i = 0; i < c->n_diff; i++)
+		size += c->at[2 * i + 1];
+	return size;
+}
+
+/* The call at @p, following a link to the next block. */
+static const struct rs_rec_call *call_at(const struct rs_rec_calls *l,
+					 const char *p)
+{
+	const struct rs_rec_call *c;
+
+	if (p == l->cur)
+		return NULL;
+	if (l->out)
+		p += sizeof(struct rs_rec_call_out);
+	c = (const struct rs_rec_call *)p;
+	if (c->n_at == CALL_LINK)
+		return call_at(l, (const char *)c->u.base);
+	return c;
+}
+
 static const void *calls_next(const void *data, const void *prev)
 {
 	const struct rs_rec_calls *l = data;
+	const struct rs_rec_call *c = prev;
 
-	return prev ? ((const struct rs_rec_call *)prev)->next : l->first;
+	if (!prev)
+		return l->n ? call_at(l, l->first) : NULL;
+	return call_at(l, (const char *)c + ALIGN8(call_size(c)));
+}
+
+/* @size bytes for the next call (and its outcome), in the current
+ * block or a new one; NULL when out of memory. */
+static void *call_room(struct rs_record *rec, size_t size)
+{
+	struct rs_rec_calls *l = rec->call_list;
+	size_t link = (l->out ? sizeof(struct rs_rec_call_out) : 0) +
+		      ALIGN8(sizeof(struct rs_rec_call));
+	char *p;
+
+	size = ALIGN8(size);
+	if (!l->cur || (size_t)(l->end - l->cur) < size + link) {
+		size_t want = size + link > CALL_BLOCK ? size + link :
+			      CALL_BLOCK;
+		char *b = rs_val_alloc(rec->root, want);
+
+		if (!b)
+			return NULL;
+		if (l->cur) {
+			struct rs_rec_call *lk = (struct rs_rec_call *)
+				(l->cur + (l->out ?
+					   sizeof(struct rs_rec_call_out) :
+					   0));
+
+			*lk = (struct rs_rec_call){ .n_at = CALL_LINK };
+			lk->u.base = (const struct rs_rec_call *)b;
+		} else {
+			l->first = b;
+		}
+		l->cur = b;
+		l->end = b + want;
+	}
+	p = l->cur;
+	l->cur += size;
+	return p;
 }
 
 static struct rs_val *calls_make(const void *item)
@@ -88,10 +168,12 @@ static void init_calls(struct rs_record *rec)
 	rec->call_list = rs_val_alloc(rec->root, sizeof(*rec->call_list));
 	if (!rec->call_list)
 		return;
-	*rec->call_list = (struct rs_rec_calls){ 0 };
+	*rec->call_list = (struct rs_rec_calls){ .out = !rec->dry_run };
 	rec->calls = rs_val_put_list(rec->root, "calls", &call_list_ops,
 				     rec->call_list);
 }
+
+static struct rs_val *init_downs(struct rs_record *rec);
 
 int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 {
@@ -110,7 +192,10 @@ int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose)
 	if (rec->calls_wanted)
 		init_calls(rec);
 	rec->events = rs_val_put_arr(rec->root, "events");
-	rec->teardown = rs_val_put_arr(rec->root, "teardown");
+	/* A dry run's entries are all rs_record_destroyed()'s; a real
+	 * run's are trees with facts (rs_record_add()). */
+	rec->teardown = dry_run ? init_downs(rec) :
+			rs_val_put_arr(rec->root, "teardown");
 	rec->errors = rs_val_put_arr(rec->root, "errors");
 	rec->warnings = rs_val_put_arr(rec->root, "warnings");
 	return rs_val_check(rec->root);
@@ -331,6 +416,7 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	const struct rs_rec_call *base = NULL;
 	struct rs_rec_call *c = NULL;
 	struct rs_rec_name *kn;
+	const char *kobj;
 	struct pairs_of p;
 	bool pairs;
 
@@ -339,26 +425,40 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 		goto out;
 	if (len > UINT16_MAX)
 		len = UINT16_MAX;
+	if (n_at > RS_REC_MAX_ARGS)
+		n_at = RS_REC_MAX_ARGS;
 	kn = kept_name(rec, name);
-	if (!kn)
+	/* Before its room is taken: a call begun is in the list. */
+	kobj = !object || object_kept ? object : kept_object(rec, object);
+	if (!kn || (object && !kobj))
 		goto out;
 	pairs = len < TEXT_MAX && split(args, len, at, n_at, &p);
 	if (pairs)
 		base = shape_of(kn, args, len, at, n_at, &p, &size);
 	if (!base)
 		size = n_at * sizeof(*at) + len + 1;
-	c = rs_val_alloc(rec->root, sizeof(*c) + size);
+	/* The header as far as its keys' offsets: its padding is where
+	 * they start. */
+	size += offsetof(struct rs_rec_call, at);
+	if (!rec->dry_run)
+		size += sizeof(struct rs_rec_call_out);
+	c = call_room(rec, size);
 	if (!c)
 		goto out;
-	*c = (struct rs_rec_call){ .no = no, .len = (uint16_t)len,
-				   .n_at = (uint16_t)n_at, .base = base,
-				   .name = kn->text };
-	c->object = !object || object_kept ? object :
-		    kept_object(rec, object);
-	if (object && !c->object) {
-		c = NULL;
-		goto out;
+	if (!rec->dry_run) {
+		*(struct rs_rec_call_out *)c = (struct rs_rec_call_out){ 0 };
+		c = (struct rs_rec_call *)((struct rs_rec_call_out *)c + 1);
 	}
+	*c = (struct rs_rec_call){ .no = no, .len = (uint16_t)len,
+				   .n_at = (uint8_t)n_at,
+				   .has_out = !rec->dry_run };
+	if (base) {
+		c->u.base = base;
+		c->has_base = true;
+	} else {
+		c->u.name = kn->text;
+	}
+	c->object = kobj;
 	if (base) {
 		const char *bt = own_text(base);
 		uint16_t *d = c->at;
@@ -397,11 +497,6 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 			kn->bases[0] = c;
 		}
 	}
-	if (rec->call_list->last)
-		rec->call_list->last->next = c;
-	else
-		rec->call_list->first = c;
-	rec->call_list->last = c;
 	rec->call_list->n++;
 	/* Told as the tree it is written as, made for the telling (when
 	 * a reporter would do something with it). */
@@ -418,7 +513,7 @@ out:
 static const char *text_of(const struct rs_rec_call *c, char *buf,
 			   uint16_t *at_buf, const uint16_t **ret_at)
 {
-	const struct rs_rec_call *b = c->base;
+	const struct rs_rec_call *b = rs_rec_call_base(c);
 	const char *bt, *bytes;
 	const uint16_t *d = c->at;
 	struct pairs_of bp;
@@ -462,25 +557,27 @@ struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 	char buf[TEXT_MAX];
 	const uint16_t *at;
 	const char *args = text_of(c, buf, at_buf, &at);
+	const struct rs_rec_call_out *out =
+		rs_rec_call_out((struct rs_rec_call *)c);
 
 	if (c->no)
 		rs_val_put_u64(e, "no", c->no);
-	rs_val_put_str(e, "name", c->name);
+	rs_val_put_str(e, "name", rs_rec_call_name(c));
 	rs_val_put_str(e, "args", args);
 	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), at, c->n_at);
 	if (c->object)
 		rs_val_put_str(e, "object", c->object);
-	if (c->outcome != RS_REC_CALL_NONE) {
-		rs_val_put_bool(e, "ok", c->ok);
-		if (!c->ok) {
-			const char *name = strerrorname_np(c->err);
+	if (out && out->outcome != RS_REC_CALL_NONE) {
+		rs_val_put_bool(e, "ok", out->ok);
+		if (!out->ok) {
+			const char *name = strerrorname_np(out->err);
 
-			rs_val_put_i64(e, "errno", c->err);
+			rs_val_put_i64(e, "errno", out->err);
 			if (name)
 				rs_val_put_str(e, "error", name);
 		}
-		if (c->outcome == RS_REC_CALL_MADE)
-			rs_val_put_u64(e, "duration_ns", c->duration_ns);
+		if (out->outcome == RS_REC_CALL_MADE)
+			rs_val_put_u64(e, "duration_ns", out->duration_ns);
 		else
 			rs_val_put_bool(e, "injected", true);
 	}
@@ -491,10 +588,16 @@ struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 	return e;
 }
 
-/* An object's entry while it is a struct: id and name after it. */
-struct rec_obj {
+/* An object's kind and file, the record's copies: one for the objects
+ * that come in a run of them (a counted entry's elements). */
+struct rec_kf {
 	const char *kind;
 	const char *file;       /* NULL: not located */
+};
+
+/* An object's entry while it is a struct: id and name after it. */
+struct rec_obj {
+	const struct rec_kf *kf;
 	const char *outcome;
 	uint32_t line, col, no;
 	char text[];            /* id, NUL, name, NUL */
@@ -506,10 +609,10 @@ static void obj_members(struct rs_val *e, const void *data)
 	const char *id = o->text;
 
 	rs_val_put_str(e, "id", id);
-	rs_val_put_str(e, "kind", o->kind);
+	rs_val_put_str(e, "kind", o->kf->kind);
 	rs_val_put_str(e, "name", id + strlen(id) + 1);
-	if (o->file) {
-		rs_val_put_str(e, "file", o->file);
+	if (o->kf->file) {
+		rs_val_put_str(e, "file", o->kf->file);
 		rs_val_put_u64(e, "line", o->line);
 		rs_val_put_u64(e, "col", o->col);
 	}
@@ -526,6 +629,24 @@ static const char *kept_file(struct rs_record *rec, const char *s)
 	return kept_copy(rec, &rec->last_file, s);
 }
 
+/* The pair of @kind and @file (NULL: not located), the record's: the
+ * last one again when it is the same. */
+static const struct rec_kf *kept_kf(struct rs_record *rec, const char *kind,
+				    const char *file)
+{
+	const struct rec_kf *last = rec->last_kf;
+	struct rec_kf *kf;
+
+	if (last && last->kind == kind && last->file == file)
+		return last;
+	kf = rs_val_alloc(rec->root, sizeof(*kf));
+	if (!kf)
+		return NULL;
+	*kf = (struct rec_kf){ .kind = kind, .file = file };
+	rec->last_kf = kf;
+	return kf;
+}
+
 static struct rs_val *object(struct rs_record *rec, const char *id,
 			     const char *kind, const char *name,
 			     const struct rs_loc *loc, const char *outcome)
@@ -535,7 +656,10 @@ static struct rs_val *object(struct rs_record *rec, const char *id,
 	struct rs_val *e;
 	struct rec_obj *o;
 
-	if (sizeof(*o) + ilen + nlen > RS_VAL_STRUCT_MAX) {
+	size_t size = offsetof(struct rec_obj, text) + ilen + nlen;
+	const char *file = NULL;
+
+	if (size > RS_VAL_STRUCT_MAX) {
 		/* Too long for a struct: the tree it is written as. */
 		e = rs_val_push_obj(rec->objects);
 		rs_val_put_str(e, "id", id);
@@ -545,20 +669,21 @@ static struct rs_val *object(struct rs_record *rec, const char *id,
 		rs_val_put_str(e, "outcome", outcome);
 		return e;
 	}
-	e = rs_val_push_struct(rec->objects, &obj_ops,
-			       sizeof(*o) + ilen + nlen);
+	e = rs_val_push_struct(rec->objects, &obj_ops, size);
 	o = rs_val_struct_of(e, &obj_ops);
 	if (!o || !kn)
 		return NULL;
-	o->kind = kn->text;
 	o->outcome = outcome;
 	if (loc) {
-		o->file = kept_file(rec, loc->file ? loc->file : "");
-		if (!o->file)
+		file = kept_file(rec, loc->file ? loc->file : "");
+		if (!file)
 			return NULL;
 		o->line = loc->line;
 		o->col = loc->col;
 	}
+	o->kf = kept_kf(rec, kn->text, file);
+	if (!o->kf)
+		return NULL;
 	memcpy(o->text, id, ilen);
 	memcpy(o->text + ilen, name, nlen);
 	return e;
@@ -629,31 +754,192 @@ void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
 	pthread_mutex_unlock(&rec->lock);
 }
 
-/* A teardown entry: its strings the object entry's, or copies. */
-struct rec_down {
-	const char *id, *name;
-	uint32_t no;
+/* A planned step's entry while it is a struct: its number and id (""
+ * when it has none) after it. */
+struct rec_step {
+	const char *type;
+	char text[];             /* no, NUL, id, NUL */
 };
 
-static void down_members(struct rs_val *e, const void *data)
+static void step_members(struct rs_val *e, const void *data)
 {
-	const struct rec_down *d = data;
+	const struct rec_step *st = data;
+	const char *id = st->text + strlen(st->text) + 1;
 
-	rs_val_put_u64(e, "no", d->no);
-	rs_val_put_str(e, "id", d->id);
-	rs_val_put_str(e, "name", d->name);
+	rs_val_put_str(e, "no", st->text);
+	rs_val_put_str(e, "type", st->type);
+	if (*id)
+		rs_val_put_str(e, "id", id);
 }
 
-static const struct rs_val_struct down_ops = { .members = down_members };
+static const struct rs_val_struct step_ops = { .members = step_members };
+
+struct rs_val *rs_record_plan_step(struct rs_record *rec, struct rs_val *plan,
+				   const char *no, const char *type,
+				   const char *id)
+{
+	size_t nlen = strlen(no) + 1, ilen = id ? strlen(id) + 1 : 1;
+	struct rs_rec_name *kn;
+	struct rec_step *st;
+	struct rs_val *e;
+
+	pthread_mutex_lock(&rec->lock);
+	kn = kept_name(rec, type);
+	if (sizeof(*st) + nlen + ilen > RS_VAL_STRUCT_MAX) {
+		/* Too long for a struct: the tree it is written as. */
+		e = rs_val_push_obj(plan);
+		rs_val_put_str(e, "no", no);
+		rs_val_put_str(e, "type", type);
+		if (id)
+			rs_val_put_str(e, "id", id);
+		goto out;
+	}
+	e = rs_val_push_struct(plan, &step_ops, sizeof(*st) + nlen + ilen);
+	st = rs_val_struct_of(e, &step_ops);
+	if (!st || !kn) {
+		e = NULL;
+		goto out;
+	}
+	st->type = kn->text;
+	memcpy(st->text, no, nlen);
+	memcpy(st->text + nlen, id ? id : "", ilen);
+out:
+	pthread_mutex_unlock(&rec->lock);
+	return e;
+}
+
+const char *rs_rec_step_id(const struct rs_val *entry)
+{
+	const struct rec_step *st = rs_val_struct_of(entry, &step_ops);
+	const char *id;
+
+	if (!st)
+		return rs_val_get_str(entry, "id");
+	id = st->text + strlen(st->text) + 1;
+	return *id ? id : NULL;
+}
+
+const struct rs_val *rs_rec_step_gates(const struct rs_val *entry)
+{
+	return rs_val_struct_of(entry, &step_ops) ? NULL :
+	       rs_val_get(entry, "gates");
+}
+
+/*
+ * A dry run's teardown entries: a list (rs_val_put_list()) of 16-byte
+ * items in blocks of DOWN_BLOCK, the last item of a full block linking
+ * to the next; an item points at its object's "id\0name\0" (the object
+ * entry's text, which stays where it is when the entry is made into
+ * nodes, or a copy).  As nodes, an entry was 72 bytes and a pointer;
+ * there is one an object.
+ */
+#define DOWN_BLOCK 256
+
+struct rec_down {
+	const char *text;        /* id, NUL, name, NUL */
+	uint32_t no;
+	bool link;               /* text is the next block's first item */
+};
+
+struct rs_rec_downs {
+	struct rec_down *first, *cur;
+	unsigned in_cur;
+	size_t n;
+};
+
+static const void *downs_next(const void *data, const void *prev)
+{
+	const struct rs_rec_downs *l = data;
+	const struct rec_down *d = prev;
+
+	if (!prev)
+		return l->n ? l->first : NULL;
+	d++;
+	if (d == l->cur + l->in_cur)
+		return NULL;
+	return d->link ? (const void *)d->text : d;
+}
+
+static struct rs_val *downs_make(const void *item)
+{
+	const struct rec_down *d = item;
+	struct rs_val *e = rs_val_obj();
+
+	rs_val_put_u64(e, "no", d->no);
+	rs_val_put_str(e, "id", d->text);
+	rs_val_put_str(e, "name", d->text + strlen(d->text) + 1);
+	if (rs_val_check(e) < 0) {
+		rs_val_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static size_t downs_len(const void *data)
+{
+	return ((const struct rs_rec_downs *)data)->n;
+}
+
+static const struct rs_val_list down_list_ops = {
+	.next = downs_next,
+	.make = downs_make,
+	.len = downs_len,
+};
+
+/* A dry run's teardown: the list, in place of the array. */
+static struct rs_val *init_downs(struct rs_record *rec)
+{
+	rec->down_list = rs_val_alloc(rec->root, sizeof(*rec->down_list));
+	if (!rec->down_list)
+		return NULL;
+	*rec->down_list = (struct rs_rec_downs){ 0 };
+	return rs_val_put_list(rec->root, "teardown", &down_list_ops,
+			       rec->down_list);
+}
+
+/* Room for one more item; NULL when out of memory. */
+static struct rec_down *down_item(struct rs_record *rec)
+{
+	struct rs_rec_downs *l = rec->down_list;
+
+	if (!l->cur || l->in_cur == DOWN_BLOCK - 1) {
+		struct rec_down *b = rs_val_alloc(rec->root, DOWN_BLOCK *
+						  sizeof(*b));
+
+		if (!b)
+			return NULL;
+		if (l->cur)
+			l->cur[DOWN_BLOCK - 1] = (struct rec_down){
+				.text = (const char *)b, .link = true };
+		else
+			l->first = b;
+		l->cur = b;
+		l->in_cur = 0;
+	}
+	return &l->cur[l->in_cur];
+}
+
+/* "id\0name\0" in the record's arena. */
+static const char *down_text(struct rs_record *rec, const char *id,
+			     const char *name)
+{
+	size_t ilen = strlen(id) + 1, nlen = strlen(name) + 1;
+	char *p = rs_val_alloc(rec->root, ilen + nlen);
+
+	if (!p)
+		return NULL;
+	memcpy(p, id, ilen);
+	memcpy(p + ilen, name, nlen);
+	return p;
+}
 
 void rs_record_destroyed(struct rs_record *rec, unsigned no,
 			 const struct rs_val *obj_entry, const char *id,
 			 const char *name)
 {
 	const struct rec_obj *o = rs_val_struct_of(obj_entry, &obj_ops);
-	const char *kid = NULL, *kname = NULL;
-	struct rec_down *d;
-	struct rs_val *e;
+	const char *kid = NULL, *kname = NULL, *text = NULL;
+	struct rec_down *d = NULL;
 
 	pthread_mutex_lock(&rec->lock);
 	if (o) {
@@ -663,22 +949,35 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 		kid = rs_val_get_str(obj_entry, "id");
 		kname = rs_val_get_str(obj_entry, "name");
 	}
-	/* Its strings as they are: an entry's, if they are the same. */
-	if (!kid || strcmp(kid, id))
-		kid = record_copy(rec, id);
-	if (!kname || strcmp(kname, name))
-		kname = record_copy(rec, name);
-	e = rs_val_push_struct(rec->teardown, &down_ops, sizeof(*d));
-	d = rs_val_struct_of(e, &down_ops);
-	if (d && kid && kname) {
-		*d = (struct rec_down){ .id = kid, .name = kname, .no = no };
-		if (!wanted(rec, RS_REC_DESTROYED))
-			goto out;
-		tell_made(rec, RS_REC_DESTROYED, rs_val_struct_tree(e));
+	/* Its strings as they are: the entry's struct's, if they are the
+	 * same. */
+	if (o && !strcmp(kid, id) && !strcmp(kname, name))
+		text = o->text;
+	else
+		text = down_text(rec, id, name);
+	if (!rec->down_list && text) {
+		/* A record of a real run (a test's): the tree, in its
+		 * array. */
+		struct rec_down t = { .text = text, .no = no };
+		struct rs_val *e = downs_make(&t);
+
+		if (e)
+			tell(rec, RS_REC_DESTROYED, e);
+		rs_val_push(rec->teardown, e);
+		pthread_mutex_unlock(&rec->lock);
+		return;
+	}
+	if (text)
+		d = down_item(rec);
+	if (d) {
+		*d = (struct rec_down){ .text = text, .no = no };
+		rec->down_list->in_cur++;
+		rec->down_list->n++;
+		if (wanted(rec, RS_REC_DESTROYED))
+			tell_made(rec, RS_REC_DESTROYED, downs_make(d));
 	} else {
 		rs_val_put(rec->root, "entry", NULL);
 	}
-out:
 	pthread_mutex_unlock(&rec->lock);
 }
 

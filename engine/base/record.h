@@ -83,29 +83,62 @@ struct rs_reporter {
  * values), only the values that differ from @base's: n_diff pairs of
  * (key index, length), then their bytes.  Made as the tree schemas/
  * describe (the "calls" items) only to be told or written
- * (rs_rec_call_tree()).
+ * (rs_rec_call_tree()).  The record lays its calls out one after the
+ * other in blocks of their own, which is how the next is found.  What came of it (struct rs_rec_call_out) is
+ * kept only by a record of calls that are made: a dry run's are not,
+ * and it has 1.7 million of them at 400k objects.
  */
 struct rs_rec_call {
-	struct rs_rec_call *next;
-	const char *name;        /* one copy a name, the record's */
+	/* Its name (one copy a name, the record's) when its text is its
+	 * own; else the call it is written against, of the same name:
+	 * rs_rec_call_name(), rs_rec_call_base(). */
+	union {
+		const char *name;
+		const struct rs_rec_call *base;
+	} u;
 	const char *object;      /* the object's name; NULL: none */
-	const struct rs_rec_call *base; /* NULL: the text is its own */
-	uint64_t duration_ns;
 	uint32_t no;             /* 0: not numbered */
-	int32_t err;
 	uint16_t len;            /* of args */
-	uint16_t n_at;
+	uint8_t n_at;            /* at most RS_REC_MAX_ARGS */
 	uint8_t n_diff;
-	uint8_t outcome;         /* enum rs_rec_call_outcome */
-	bool ok;
+	bool has_out;            /* rs_rec_call_out() is there */
+	bool has_base;
 	uint16_t at[];
 };
+
+/* The call @c is written against; NULL: its text is its own. */
+static inline const struct rs_rec_call *
+rs_rec_call_base(const struct rs_rec_call *c)
+{
+	return c->has_base ? c->u.base : NULL;
+}
+
+/* @c's name (a base's text is always its own). */
+static inline const char *rs_rec_call_name(const struct rs_rec_call *c)
+{
+	return c->has_base ? c->u.base->u.name : c->u.name;
+}
 
 enum rs_rec_call_outcome {
 	RS_REC_CALL_NONE,        /* not made (a dry run) or not yet back */
 	RS_REC_CALL_MADE,        /* ok, errno; duration_ns */
 	RS_REC_CALL_INJECTED,    /* failed by RDMASCN_FAULT, not made */
 };
+
+/* A made call's outcome: just before its struct, in one allocation. */
+struct rs_rec_call_out {
+	uint64_t duration_ns;
+	int32_t err;
+	uint8_t outcome;         /* enum rs_rec_call_outcome */
+	bool ok;
+};
+
+/* @c's outcome, to fill in; NULL when the record keeps none (a dry
+ * run's calls are not made). */
+static inline struct rs_rec_call_out *rs_rec_call_out(struct rs_rec_call *c)
+{
+	return c && c->has_out ? (struct rs_rec_call_out *)c - 1 : NULL;
+}
 
 /* A string the record holds, one copy of each (a call's name). */
 struct rs_rec_name;
@@ -119,8 +152,10 @@ struct rs_record {
 	struct rs_rec_name *names;
 	const char *last_object; /* the record's copy of the last one */
 	const char *last_file;   /* and of an object entry's file */
+	const void *last_kf;     /* and of its kind and file together */
 	struct rs_val *events;
 	struct rs_val *teardown;
+	struct rs_rec_downs *down_list; /* a dry run's teardown */
 	struct rs_val *errors;
 	struct rs_val *warnings;
 	bool dry_run;
@@ -180,6 +215,20 @@ const char *rs_rec_obj_name(const struct rs_val *entry);
 const char *rs_rec_obj_outcome_of(const struct rs_val *entry);
 /* Tell the reporters of @entry, an object's, as it is now. */
 void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry);
+/*
+ * A planned step's entry (no, type, id: @id NULL when it has none), as a
+ * struct pushed on @plan (rs_val_push_struct()): a dry run of 100k
+ * pairs plans 200k steps, and as nodes each was 130 bytes.  A step with
+ * more (its node, its gates) is made as nodes by the caller.  NULL
+ * when out of memory (@plan marked).
+ */
+struct rs_val *rs_record_plan_step(struct rs_record *rec, struct rs_val *plan,
+				   const char *no, const char *type,
+				   const char *id);
+/* Its id (NULL: none) and gates (NULL: none), for a reporter, without
+ * making the struct into nodes. */
+const char *rs_rec_step_id(const struct rs_val *entry);
+const struct rs_val *rs_rec_step_gates(const struct rs_val *entry);
 /* @no, @id and @name taken down (a dry run's teardown entry: a real
  * run's has facts, and is a tree of its own, rs_record_add()): a struct
  * whose strings are @obj_entry's (the object's entry; NULL: copies).

@@ -49,6 +49,8 @@ struct rs_arena {
 enum {
 	F_OOM = 1,                  /* a child could not be added */
 	F_ROOT = 2,                 /* first in its own arena: rs_val_free() */
+	F_OWN_ITEMS = 4,            /* an array's items are a chunk of their
+				     * own (items_grow()) */
 };
 
 /*
@@ -330,20 +332,58 @@ static void link_member(struct rs_val *obj, struct rs_val *m)
 	obj->len++;
 }
 
+/* Items past this many bytes are a chunk of their own, grown in place. */
+#define OWN_ITEMS 1024
+
+/* @arr's items, a chunk of their own (F_OWN_ITEMS) or about to be,
+ * @cap of them: moved with realloc(), the old ones not left behind (a
+ * dry run's objects, teardown and plan, 400k items each, left as many
+ * bytes again in the arena). */
+static struct rs_val **items_grow(struct rs_val *arr, uint32_t cap)
+{
+	struct rs_arena *ar = arr->u.arr.ar;
+	struct rs_chunk *c = NULL, **pp;
+
+	if (ar->lock)
+		pthread_mutex_lock(ar->lock);
+	pp = &ar->chunks;
+	if (arr->flags & F_OWN_ITEMS) {
+		c = (struct rs_chunk *)arr->u.arr.items - 1;
+		while (*pp != c)
+			pp = &(*pp)->prev;
+	}
+	c = rs_reallocarray(c, 1, sizeof(*c) + cap * sizeof(struct rs_val *));
+	if (c) {
+		if (arr->flags & F_OWN_ITEMS) {
+			*pp = c;
+		} else {
+			c->prev = ar->chunks;
+			ar->chunks = c;
+		}
+	}
+	if (ar->lock)
+		pthread_mutex_unlock(ar->lock);
+	return c ? (struct rs_val **)(c + 1) : NULL;
+}
+
 static bool arr_add(struct rs_val *arr, struct rs_val *child)
 {
 	if (arr->len == arr->u.arr.cap) {
 		uint32_t cap = arr->u.arr.cap ? arr->u.arr.cap * 2 : 4;
+		bool own = cap * sizeof(struct rs_val *) > OWN_ITEMS;
 		struct rs_val **items;
 
-		/* The old items stay in the arena, unused: at most as
-		 * many bytes as the array ends with. */
-		items = arena_alloc(arr->u.arr.ar, cap * sizeof(*items));
+		/* Small: the old items stay in the arena, unused, at most
+		 * as many bytes as the array ends with. */
+		items = own ? items_grow(arr, cap) :
+			arena_alloc(arr->u.arr.ar, cap * sizeof(*items));
 		if (!items)
 			return false;
-		if (arr->len)
+		if (arr->len && !(arr->flags & F_OWN_ITEMS))
 			memcpy(items, arr->u.arr.items,
 			       arr->len * sizeof(*items));
+		if (own)
+			arr->flags |= F_OWN_ITEMS;
 		arr->u.arr.items = items;
 		arr->u.arr.cap = cap;
 	}

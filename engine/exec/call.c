@@ -248,7 +248,7 @@ void rs_call_returned(struct rs_call *c)
  * dry run's calls are not made and have none. */
 static void put_outcome(struct rs_run *run, struct rs_call *c)
 {
-	struct rs_rec_call *e = c->entry;
+	struct rs_rec_call_out *e = rs_rec_call_out(c->entry);
 
 	if (!e || (!c->made && c->ok))
 		return;

@@ -29,16 +29,34 @@ enum rs_live_state {
 	RS_LIVE_EXPECTED,    /* its create failed, as expect: said */
 };
 
+/* An mr or a qp another node made (nodes/, rs_nodes_publish()): what a
+ * step here posts to it with (a ud_send `to:` it: its QPN and Q_Key; its
+ * port's GID, LID, number and GID type, which the step's ah must
+ * address).  Apart from struct rs_live, in run->far, made when another
+ * node sends one: a run on one node has none, and 40 bytes an object
+ * were 15% of a dry run's own. */
+struct rs_far {
+	bool known;
+	uint32_t rkey;
+	uint64_t addr, length;
+	bool qp_known;
+	uint32_t qpn, qkey;
+	uint8_t gid[16];
+	uint16_t lid;
+	uint8_t port;
+	uint8_t gid_type;
+};
+
 struct rs_live {
 	struct rs_obj *obj;
 	enum rs_live_state state;
+	/* expect: create: fail: the errno its create call failed with,
+	 * which rs_call_done() left for the create path to judge. */
+	int create_errno;
 	void *rt;                /* the kind's runtime struct, ops->rt_size
 				  * bytes, zeroed before create */
 	struct rs_live *cause;   /* RS_LIVE_DEPENDENT: the failed object */
 	double create_ms;
-	/* expect: create: fail: the errno its create call failed with,
-	 * which rs_call_done() left for the create path to judge. */
-	int create_errno;
 	struct rs_val *entry;    /* its entry in the run record */
 	struct rs_val *down;     /* while destroy runs (not in a dry run):
 				  * its teardown entry, where a kind puts
@@ -49,21 +67,6 @@ struct rs_live {
 	 * creates it from (an ah `from_wc`), for the create only. */
 	const struct ibv_wc *from_wc;
 	const void *from_grh;
-	/* An mr or a qp another node made (nodes/, rs_nodes_publish()): what a
-	 * step here posts to it with (a ud_send `to:` it: its QPN and
-	 * Q_Key; its port's GID, LID, number and GID type, which the
-	 * step's ah must address). */
-	struct {
-		bool known;
-		uint32_t rkey;
-		uint64_t addr, length;
-		bool qp_known;
-		uint32_t qpn, qkey;
-		uint8_t gid[16];
-		uint16_t lid;
-		uint8_t port;
-		uint8_t gid_type;
-	} far;
 };
 
 /* Resources a device has a maximum of (limits.c). */
@@ -106,6 +109,7 @@ struct rs_run {
 	struct rs_scenario *s;
 	const char *file;
 	struct rs_live *live;    /* indexed by obj->index (objects only) */
+	void *rt_block;          /* every live's rt, one allocation */
 	struct rs_idmap ids;     /* object id -> index */
 	struct rs_live **created;/* in creation order */
 	unsigned n_created;
@@ -153,7 +157,19 @@ struct rs_run {
 	/* The per-QP counters' binding state (qp_counters.h), from the
 	 * steps to the leak check; none with counters_off. */
 	struct rs_qpc *qpc;
+	/* What other nodes made, indexed like live; NULL until one sent
+	 * something (rs_nodes_publish()). */
+	struct rs_far *far;
 };
+
+/* What another node published of @l (all zero when nothing). */
+static inline const struct rs_far *rs_live_far(const struct rs_run *run,
+					       const struct rs_live *l)
+{
+	static const struct rs_far none;
+
+	return run->far ? &run->far[l->obj->index] : &none;
+}
 
 /* Whether this process makes @o (or runs its step), in part or whole
  * (a connection to another node: its own side). */

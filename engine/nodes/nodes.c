@@ -289,27 +289,33 @@ static int far_of(struct rs_run *run, unsigned i, struct far_obj *f)
 	return 0;
 }
 
-static void far_take(struct rs_run *run, const struct far_obj *f)
+static int far_take(struct rs_run *run, const struct far_obj *f)
 {
-	struct rs_live *l;
+	struct rs_far *l;
 
 	if (f->index >= run->s->n_objects)
-		return;
-	l = &run->live[f->index];
-	if (f->what == FAR_MEM) {
-		l->far.known = true;
-		l->far.addr = f->addr;
-		l->far.length = f->length;
-		l->far.rkey = f->rkey;
-	} else if (f->what == FAR_QP) {
-		l->far.qp_known = true;
-		l->far.qpn = f->qpn;
-		l->far.qkey = f->qkey;
-		memcpy(l->far.gid, f->gid, sizeof(l->far.gid));
-		l->far.lid = f->lid;
-		l->far.port = f->port;
-		l->far.gid_type = f->gid_type;
+		return 0;
+	if (!run->far) {
+		run->far = rs_calloc(run->s->n_objects, sizeof(*run->far));
+		if (!run->far)
+			return -ENOMEM;
 	}
+	l = &run->far[f->index];
+	if (f->what == FAR_MEM) {
+		l->known = true;
+		l->addr = f->addr;
+		l->length = f->length;
+		l->rkey = f->rkey;
+	} else if (f->what == FAR_QP) {
+		l->qp_known = true;
+		l->qpn = f->qpn;
+		l->qkey = f->qkey;
+		memcpy(l->gid, f->gid, sizeof(l->gid));
+		l->lid = f->lid;
+		l->port = f->port;
+		l->gid_type = f->gid_type;
+	}
+	return 0;
 }
 
 /* Node @node needs object @index of another node. */
@@ -452,8 +458,11 @@ int rs_nodes_publish(struct rs_run *run)
 		}
 		memcpy(&f, want[i].data, sizeof(f));
 		/* Only what it was asked for. */
-		if (f.index == want[i].key)
-			far_take(run, &f);
+		if (f.index == want[i].key && far_take(run, &f)) {
+			snprintf(err, sizeof(err), "out of memory");
+			r = -ENOMEM;
+			break;
+		}
 	}
 	if (!r)
 		record_exchange(run, "remote objects", out, n_out, want,

@@ -69,7 +69,9 @@ static void text_begin(struct rs_reporter *r, const struct rs_val *rec)
 	}
 	t->id_width = 16;
 	for (size_t i = 0; i < rs_val_len(plan); i++) {
-		const char *id = rs_val_get_str(rs_val_at(plan, i), "id");
+		/* (As the record holds it: a struct, not made into
+		 * nodes.) */
+		const char *id = rs_rec_step_id(rs_val_at(plan, i));
 
 		if (id && (int)strlen(id) + 2 > t->id_width)
 			t->id_width = strlen(id) + 2;
@@ -681,8 +683,12 @@ static void print_plan_gates(struct text *t, const struct rs_val *plan)
 
 	for (size_t i = 0; i < rs_val_len(plan); i++) {
 		const struct rs_val *st = rs_val_at(plan, i);
-		const struct rs_val *gates = rs_val_get(st, "gates");
-		const char *id = rs_val_get_str(st, "id");
+		const struct rs_val *gates = rs_rec_step_gates(st);
+		const char *id;
+
+		if (!gates)
+			continue;
+		id = rs_val_get_str(st, "id");
 
 		for (size_t j = 0; j < rs_val_len(gates); j++) {
 			rs_gate_text(rs_val_at(gates, j), text, sizeof(text));

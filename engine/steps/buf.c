@@ -39,10 +39,12 @@ void rs_step_remote(struct rs_step_run *sr, const char *id, uint64_t offset,
 	} else if (!rs_run_here(sr->run, l->obj)) {
 		/* On another node: what it published (rs_nodes_publish());
 		 * its bytes are not here to check. */
-		*ret_addr = l->far.addr + offset;
-		*ret_rkey = l->far.rkey;
+		const struct rs_far *far = rs_live_far(sr->run, l);
+
+		*ret_addr = far->addr + offset;
+		*ret_rkey = far->rkey;
 		*ret_host = NULL;
-		len = l->far.known ? l->far.length : 0;
+		len = far->known ? far->length : 0;
 	} else {
 		mr = rs_as_mem(l);
 		*ret_addr = mr->addr + offset;

@@ -119,18 +119,21 @@ static int ud_send_start(struct rs_step_run *sr)
 	if (s->reply_to) {
 		if (reply_start(sr, w))
 			return -EIO;
-	} else if (to && !to->rt->qp && to->l->far.qp_known) {
+	} else if (to && !to->rt->qp &&
+		   rs_live_far(sr->run, to->l)->qp_known) {
+		const struct rs_far *far = rs_live_far(sr->run, to->l);
+
 		/* On another node: its QPN and Q_Key came from there
 		 * (rs_nodes_publish()); it counts its receives itself. */
 		if (to->info.type != RS_QPT_UD)
 			return rs_step_fail(sr, RS_STEP_CANTRUN, "to",
 					    "qp '%s' is not a ud qp", s->to);
 		if (ah_agrees(sr, rs_live_find(sr->run, s->ah)->obj, s->to,
-			      to->l->far.gid, to->l->far.lid))
+			      far->gid, far->lid))
 			return -EIO;
 		w->wr.ud.ah = rs_as_ah(rs_live_find(sr->run, s->ah));
-		w->wr.ud.remote_qpn = to->l->far.qpn;
-		w->wr.ud.remote_qkey = to->l->far.qkey;
+		w->wr.ud.remote_qpn = far->qpn;
+		w->wr.ud.remote_qkey = far->qkey;
 	} else {
 		p->peer = rs_wr_qp(sr, s->to, "to", false);
 		if (!p->peer)

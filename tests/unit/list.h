@@ -24,7 +24,9 @@
 	X(value, threads)                                                 \
 	X(value, record_calls)                                            \
 	X(value, record_calls_shared_keys)                                \
+	X(value, record_calls_blocks)                                     \
 	X(value, record_objects)                                          \
+	X(value, record_teardown_blocks)                                  \
 	X(value, record_wants)                                            \
 	X(value, json_large_writes)                                       \
 	X(value, many_pairs)                                              \

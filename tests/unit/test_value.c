@@ -556,7 +556,8 @@ TEST(value, record_calls)
 	char *s;
 	int r;
 
-	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	/* A run that makes its calls (-v): they have outcomes. */
+	CHECK_INT(rs_record_init(&rec, false, true), 0);
 	c1 = rs_record_call(&rec, 1, name, "pd=pd cqe=64", at, 2, "qp 'a'",
 			    false);
 	c2 = rs_record_call(&rec, 0, "ibv_destroy_qp", "", at, 0, NULL,
@@ -566,16 +567,16 @@ TEST(value, record_calls)
 	name[0] = 'i';
 	c3 = rs_record_call(&rec, 3, name, "pd=pd", at, 1, kept, true);
 	CHECK(c1 && c2 && c3);
-	CHECK_PTR(c1->name, c3->name);
-	CHECK(c1->name != name);
+	CHECK_PTR(rs_rec_call_name(c1), rs_rec_call_name(c3));
+	CHECK(rs_rec_call_name(c1) != name);
 	CHECK(c1->object != kept);
 	CHECK_PTR(c3->object, kept);
-	c2->ok = false;
-	c2->err = ENOMEM;
-	c2->outcome = RS_REC_CALL_INJECTED;
-	c3->ok = true;
-	c3->duration_ns = 42;
-	c3->outcome = RS_REC_CALL_MADE;
+	rs_rec_call_out(c2)->ok = false;
+	rs_rec_call_out(c2)->err = ENOMEM;
+	rs_rec_call_out(c2)->outcome = RS_REC_CALL_INJECTED;
+	rs_rec_call_out(c3)->ok = true;
+	rs_rec_call_out(c3)->duration_ns = 42;
+	rs_rec_call_out(c3)->outcome = RS_REC_CALL_MADE;
 	CHECK_INT(rs_val_len(rec.calls), 3);
 	CHECK_INT(rs_val_type_of(rec.calls), RS_VAL_ARR);
 	/* Written from the structs, then read: the same bytes both ways. */
@@ -625,18 +626,20 @@ TEST(value, record_calls_shared_keys)
 				      at, n, "x", false);
 		CHECK(c[i]);
 	}
-	CHECK_PTR(c[0]->base, NULL);
-	CHECK_PTR(c[1]->base, c[0]);
+	/* A dry run's calls are not made: no room for what came of them. */
+	CHECK_PTR(rs_rec_call_out((struct rs_rec_call *)c[0]), NULL);
+	CHECK_PTR(rs_rec_call_base(c[0]), NULL);
+	CHECK_PTR(rs_rec_call_base(c[1]), c[0]);
 	CHECK_INT(c[1]->n_diff, 1);
 	/* Against the first: "bb" and "10" differ in length too. */
-	CHECK_PTR(c[2]->base, c[0]);
+	CHECK_PTR(rs_rec_call_base(c[2]), c[0]);
 	CHECK_INT(c[2]->n_diff, 2);
-	CHECK_PTR(c[3]->base, c[0]);
+	CHECK_PTR(rs_rec_call_base(c[3]), c[0]);
 	CHECK_INT(c[3]->n_diff, 0);
-	CHECK_PTR(c[4]->base, NULL);
-	CHECK_PTR(c[5]->base, c[0]);
+	CHECK_PTR(rs_rec_call_base(c[4]), NULL);
+	CHECK_PTR(rs_rec_call_base(c[5]), c[0]);
 	CHECK_INT(c[5]->n_diff, 1);
-	CHECK_PTR(c[6]->base, NULL);
+	CHECK_PTR(rs_rec_call_base(c[6]), NULL);
 	for (unsigned i = 0; i < RS_N(texts); i++) {
 		struct rs_val *t = rs_rec_call_tree(c[i]);
 
@@ -649,6 +652,58 @@ TEST(value, record_calls_shared_keys)
 	CHECK_STR(s, "{\"qp\":\"bb\",\"state\":\"RTR\",\"psn\":10}\n");
 	free(s);
 	rs_record_free(&rec);
+}
+
+/* Calls fill blocks of their own, one after another: more than a
+ * block's worth, with outcomes (a run that makes them) and without (a
+ * dry run), read back in order, each whole. */
+TEST(value, record_calls_blocks)
+{
+	enum { N = 3000 };
+	static const uint16_t at[] = { 0, 5 };
+	char args[64];
+
+	for (int dry = 0; dry < 2; dry++) {
+		struct rs_record rec;
+
+		CHECK_INT(rs_record_init(&rec, dry, !dry), 0);
+		for (unsigned i = 0; i < N; i++) {
+			struct rs_rec_call *c;
+
+			/* Own text every 7th (other keys), else against
+			 * a base. */
+			snprintf(args, sizeof(args), i % 7 ? "qp=q%u psn=%u" :
+				 "qp=q%u xyz=%u", i, i * 3);
+			c = rs_record_call(&rec, i + 1, i % 2 ?
+					   "ibv_modify_qp" : "ibv_post_send",
+					   args, at, 2, "qp 'q'", false);
+			CHECK(c);
+			if (!dry) {
+				rs_rec_call_out(c)->ok = true;
+				rs_rec_call_out(c)->duration_ns = i;
+				rs_rec_call_out(c)->outcome =
+					RS_REC_CALL_MADE;
+			}
+		}
+		CHECK_INT(rs_val_len(rec.calls), N);
+		for (unsigned i = 0; i < N; i++) {
+			const struct rs_val *e = rs_val_at(rec.calls, i);
+
+			snprintf(args, sizeof(args), i % 7 ? "qp=q%u psn=%u" :
+				 "qp=q%u xyz=%u", i, i * 3);
+			CHECK_UINT(rs_val_get_u64(e, "no"), i + 1);
+			CHECK_STR(rs_val_get_str(e, "args"), args);
+			CHECK_STR(rs_val_get_str(e, "name"), i % 2 ?
+				  "ibv_modify_qp" : "ibv_post_send");
+			if (!dry)
+				CHECK_UINT(rs_val_get_u64(e, "duration_ns"),
+					   i);
+			else
+				CHECK(!rs_val_get(e, "duration_ns"));
+		}
+		CHECK_INT(rs_val_check(rec.root), 0);
+		rs_record_free(&rec);
+	}
 }
 
 /* An object's entry and its teardown entry are structs in the record,
@@ -711,6 +766,52 @@ TEST(value, record_objects)
 	s = to_json(rec.objects, false, &r);
 	CHECK_STR(s, want);
 	free(s);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_record_free(&rec);
+}
+
+/* A dry run's teardown entries are items of a list, in blocks: more
+ * than a block's worth are written and read in the order given. */
+TEST(value, record_teardown_blocks)
+{
+	enum { N = 1000 };
+	static const char last[] = "{\"no\":1000,\"id\":\"q[0]\","
+		"\"name\":\"renamed\"}]\n";
+	struct rs_val *e[N];
+	struct rs_record rec;
+	char id[16], name[32];
+	size_t len;
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, true, false), 0);
+	for (unsigned i = 0; i < N; i++) {
+		snprintf(id, sizeof(id), "q[%u]", i);
+		snprintf(name, sizeof(name), "qp 'q[%u]'", i);
+		e[i] = rs_record_object(&rec, id, "qp", name, NULL, "pending");
+		CHECK(e[i]);
+	}
+	for (unsigned i = N; i-- > 0;) {
+		snprintf(id, sizeof(id), "q[%u]", i);
+		snprintf(name, sizeof(name), "qp 'q[%u]'", i);
+		/* The last one under another name: a copy of its own. */
+		rs_record_destroyed(&rec, N - i, e[i], id,
+				    i ? name : "renamed");
+	}
+	CHECK_INT(rs_val_len(rec.teardown), N);
+	s = to_json(rec.teardown, false, &r);
+	CHECK_INT(r, 0);
+	len = strlen(s);
+	CHECK(!strncmp(s, "[{\"no\":1,\"id\":\"q[999]\",\"name\":"
+		       "\"qp 'q[999]'\"},{\"no\":2,", 45));
+	CHECK(len > strlen(last) && !strcmp(s + len - strlen(last), last));
+	free(s);
+	/* Read as nodes: every one, in order. */
+	for (unsigned i = 0; i < N; i++)
+		CHECK_UINT(rs_val_get_u64(rs_val_at(rec.teardown, i), "no"),
+			   i + 1);
+	CHECK_STR(rs_val_get_str(rs_val_at(rec.teardown, 500), "id"),
+		  "q[499]");
 	CHECK_INT(rs_val_check(rec.root), 0);
 	rs_record_free(&rec);
 }
