@@ -11,9 +11,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "alloc.h"
 #include "escape.h"
 #include "gate.h"
 #include "macros.h"
@@ -269,12 +271,29 @@ static void gates_tc(const struct rs_val *rec, struct tc *t)
 	}
 }
 
-static bool step_ran(const struct rs_val *steps, const char *no)
+static int no_cmp(const void *a, const void *b)
 {
-	for (size_t k = 0; k < rs_val_len(steps); k++)
-		if (!strcmp(rs_val_text(rs_val_at(steps, k), "no"), no))
-			return true;
-	return false;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The numbers of the steps that ran, sorted to be searched: a plan of
+ * n steps looked up in a scan of those that ran was n^2 strcmp()s. */
+static const char **ran_sorted(const struct rs_val *steps)
+{
+	size_t n = rs_val_len(steps);
+	const char **nos = rs_calloc(n ? n : 1, sizeof(*nos));
+
+	if (!nos)
+		return NULL;
+	for (size_t k = 0; k < n; k++)
+		nos[k] = rs_val_text(rs_val_at(steps, k), "no");
+	qsort(nos, n, sizeof(*nos), no_cmp);
+	return nos;
+}
+
+static bool step_ran(const char **nos, size_t n, const char *no)
+{
+	return bsearch(&no, nos, n, sizeof(*nos), no_cmp);
 }
 
 /* The testcases of one node's record (or the only one), in the order
@@ -300,12 +319,23 @@ static int record_tcs(struct suite *s, const struct rs_val *rec,
 		if ((ret = fn(s, &t, ctx)))
 			return ret;
 	}
-	for (size_t i = 0; i < rs_val_len(plan); i++) {
-		if (step_ran(steps, rs_val_text(rs_val_at(plan, i), "no")))
-			continue;
-		unrun_tc(rec, rs_val_at(plan, i), &t, name, sizeof(name));
-		if ((ret = fn(s, &t, ctx)))
-			return ret;
+	if (rs_val_len(plan)) {
+		const char **nos = ran_sorted(steps);
+
+		if (!nos)
+			return -ENOMEM;
+		for (size_t i = 0; i < rs_val_len(plan); i++) {
+			if (step_ran(nos, rs_val_len(steps),
+				     rs_val_text(rs_val_at(plan, i), "no")))
+				continue;
+			unrun_tc(rec, rs_val_at(plan, i), &t, name,
+				 sizeof(name));
+			if ((ret = fn(s, &t, ctx))) {
+				free(nos);
+				return ret;
+			}
+		}
+		free(nos);
 	}
 	if (rs_val_get(rec, "gates")) {
 		gates_tc(rec, &t);
@@ -355,7 +385,7 @@ static int write_tc(struct suite *s, const struct tc *t, void *ctx)
 	return put_tc(ctx, s, t);
 }
 
-static void suite_init(struct suite *s, const struct rs_val *rec)
+static int suite_init(struct suite *s, const struct rs_val *rec)
 {
 	const struct rs_val *scn = rs_val_get(rec, "scenario");
 	const char *cell = rs_val_get_str(rs_val_get(rec, "cell"), "name");
@@ -368,7 +398,7 @@ static void suite_init(struct suite *s, const struct rs_val *rec)
 	snprintf(s->name, sizeof(s->name), "%s%s%s%s",
 		 name ? name : rs_val_text(scn, "file"), cell ? "[" : "",
 		 cell ? cell : "", cell ? "]" : "");
-	each_tc(s, count_tc, NULL);
+	return each_tc(s, count_tc, NULL);
 }
 
 static int put_property(xmlTextWriterPtr w, const char *name,
@@ -517,7 +547,10 @@ int rs_junit_write(FILE *f, const struct rs_cell_result *cells, size_t n)
 		return r;
 	}
 	for (size_t i = 0; i < n; i++) {
-		suite_init(&suites[i], cells[i].record);
+		if (suite_init(&suites[i], cells[i].record)) {
+			free(suites);
+			return -ENOMEM;
+		}
 		all.tests += suites[i].tests;
 		all.failures += suites[i].failures;
 		all.errors += suites[i].errors;
