@@ -1,6 +1,8 @@
 # Shared by the device tests: run a scenario and read its report.
 # shellcheck shell=bash
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+# Wall-clock bounds scaled by how slow the VM is (slow_within, slow_bound).
+. "$(dirname "${BASH_SOURCE[0]}")/slow.sh"
 
 # status N: returns N; the EXIT trap hands the script's own status on
 # with it to what reads $? (records_ok, veth_rxe_down), after the test
