@@ -5,7 +5,8 @@
 # passes when the reference run says the host is that much slower, and
 # fails when it is over even the scaled bound (a hang still fails), or
 # when the reference run fails; the factor is never under 1, rounds up,
-# and never falls within a test.
+# and never falls within a test; a step's reported time is at least its
+# own and past it by under a bound so scaled.
 #
 #   slow_bound.sh RXE-DIR
 set -u
@@ -36,6 +37,13 @@ slow_scale v 10000 137; is "slow_scale 10000 137" "$v" 13700
 slow_within 14 15; is "14 s under 15" "$? $slow_said" "0 under 15"
 is "no reference run under the bound" "$slow_pct $slow_ref_ms" "100 "
 
+# A step's time: at least its own, past it by under the bound; a time
+# under its own (a timer fired early) or none fails.
+slow_took nap 250.3 200 100; is "a 200 ms sleep took 250.3" "$?" 0
+slow_took nap 199.9 200 100; is "a 200 ms sleep took 199.9" "$?" 1
+[[ $slow_said == *"under 200 ms"* ]] || bad "an early timer is not said: $slow_said"
+slow_took nap '' 200 100; is "a step without a time" "$?" 1
+
 # Over its bound with a failing reference run: fails, saying so.
 slow_within 15 15; is "15 s, reference failing" "$?" 1
 [[ $slow_said == *"reference run failed"* ]] ||
@@ -54,6 +62,8 @@ slow_within 100 15 && bad "100 s under 15 on a 3x slow host: $slow_said"
 slow_within 0 0 && bad "0 under 0: $slow_said"
 slow_bound 10000
 [ "$slow_b" -ge 30000 ] || bad "a 10 s deadline on a 3x slow host: $slow_b"
+slow_took nap 450.0 200 100; is "a 200 ms sleep took 450 ms, host 3x slow" "$?" 0
+slow_took nap 5000.0 200 100 && bad "a 200 ms sleep took 5 s on a 3x slow host: $slow_said"
 
 # The factor never falls: a quick reference run after a slow one.
 was=$slow_pct

@@ -91,6 +91,20 @@ slow_bound() {
 	slow_scale slow_b "$1" "$slow_pct"
 	slow_said_of "$1" "$slow_b"
 }
+# slow_took WHAT MS AT_LEAST OVER: a step's time MS (a text report's
+# "123.4 ms") is at least AT_LEAST ms (a timer does not fire early) and
+# past it by under OVER ms, OVER scaled as slow_within does (a timer
+# fires late on a loaded host); slow_said says which bound held.
+slow_took() {
+	local ms=${2%%.*}
+	[[ $ms =~ ^[0-9]+$ ]] || { slow_said="no time: '$2'"; return 1; }
+	if [ "$ms" -lt "$3" ]; then
+		slow_said="$2 ms is under $3 ms"
+		return 1
+	fi
+	slow_within $((ms - $3)) "$4" || { slow_said="$1 past $3 ms by $((ms - $3)) ms, $slow_said"; return 1; }
+	slow_said="$1 past $3 ms by $((ms - $3)) ms, $slow_said"
+}
 # slow_within T BASE: T (a time) is under the bound BASE (in T's unit),
 # or, over it, under BASE scaled by the slowness measured now.  Either
 # way slow_said says which bound, for the check's message.
