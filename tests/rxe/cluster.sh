@@ -120,12 +120,15 @@ ranks_ended() {
 
 if [ "$part" != veth ]; then
 # The incast's streams have the engine's default deadline, 10 s, which
-# 15 senders into one receiver under TCG passed on a quiet host and not
-# at a load of 10: a copy of incast.yaml with that deadline scaled by
-# how slow the VM is (slow.sh; the deadline is not what is checked here,
-# that the streams pass is).  The killed run below uses it too: its
-# nodes must end at the loss of h[7], not at a deadline.
-slow_bound 10000
+# 15 senders into one receiver under TCG passed on a quiet host (steps
+# 4-5 s) and not at a load of 10: a copy of incast.yaml with a deadline
+# of twice that, scaled by how slow the VM is (slow.sh).  Twice, as 16
+# processes on the VM's two CPUs slow down more than the one-process
+# reference run says (steps median 13.5 s where it said 1.62 x); the
+# deadline is not what is checked here, that the streams pass is.  The
+# killed run below uses it too: its nodes must end at the loss of h[7],
+# not at a deadline.
+slow_bound 20000
 incast_said=$slow_said
 incast=$tmp/incast.yaml
 while IFS= read -r l || [ -n "$l" ]; do
