@@ -47,7 +47,7 @@ mpi() {
 codes() {
 	local f c r
 	code=()
-	for r in $(seq 0 $((np - 1))); do code[$r]=none; done
+	for ((r = 0; r < np; r++)); do code[$r]=none; done
 	while read -r f c; do
 		f=${f%.json}
 		code[${f##*.}]=$c
@@ -62,7 +62,7 @@ ranks() {
 	local p=$1 prog l f i=0 names=()
 	shift
 	code=()
-	for i in $(seq 0 $((np - 1))); do code[$i]=none; done
+	for ((i = 0; i < np; i++)); do code[$i]=none; done
 	i=0
 	# shellcheck disable=SC2016
 	prog='[inputs | {f: input_filename, c: .exit_code,
@@ -91,21 +91,53 @@ ranks() {
 		esac
 	done <<<"$(jq -n -r --arg r0 "$p.0.json" "$prog" "$p".*.json 2>/dev/null)"
 }
+# outs PREFIX: every rank's text report, PREFIX.RANK.out, in outs.
+outs() {
+	local r
+	outs=()
+	for ((r = 0; r < np; r++)); do outs+=("$1.$r.out"); done
+}
 # ranks_ended PREFIX WANT WHAT [VAR=JQ...]: every rank exited WANT (its
 # record says so), tore down in the reverse of creation and leaked
-# nothing; sets what ranks sets.
+# nothing (one jq reads the 16 reports: scan_nodes); sets what ranks
+# sets, and tc, the seconds the checks took.
 ranks_ended() {
-	local p=$1 want=$2 what=$3 r
+	local p=$1 want=$2 what=$3 r t0=${EPOCHREALTIME/./} t1 t2
 	shift 3
 	ranks "$p" "$@"
-	for r in $(seq 0 $((np - 1))); do
-		node_ok "$what rank $r" "$p.$r.out" "$p.$r.err" "${code[$r]}" \
-			"$want"
+	t1=${EPOCHREALTIME/./}
+	outs "$p"
+	scan_nodes '' "${outs[@]}" || fail "$what: could not read the reports"
+	for ((r = 0; r < np; r++)); do
+		node_scanned "$what rank $r" "$p.$r.out" "$p.$r.err" \
+			"${code[$r]}" "$want"
 	done
+	t2=${EPOCHREALTIME/./}
 	keep_rec "$p.0.json" "$want" "$what rank 0"
+	tc=$(((${EPOCHREALTIME/./} - t0) / 1000000))
+	tc="$tc s (records $(((t1 - t0) / 1000)) ms, reports $(((t2 - t1) / 1000)) ms, keeping rank 0's $(((${EPOCHREALTIME/./} - t2) / 1000)) ms)"
 }
 
 if [ "$part" != veth ]; then
+# The incast's streams have the engine's default deadline, 10 s, which
+# 15 senders into one receiver under TCG passed on a quiet host (steps
+# 4-5 s) and not at a load of 10: a copy of incast.yaml with a deadline
+# of twice that, scaled by how slow the VM is (slow.sh).  Twice, as 16
+# processes on the VM's two CPUs slow down more than the one-process
+# reference run says (steps median 13.5 s where it said 1.62 x); the
+# deadline is not what is checked here, that the streams pass is.  The
+# killed run below uses it too: its nodes must end at the loss of h[7],
+# not at a deadline.
+slow_bound 20000
+incast_said=$slow_said
+incast=$tmp/incast.yaml
+while IFS= read -r l || [ -n "$l" ]; do
+	[[ $l == "  - stream: {"*"}" ]] && l="${l%\}}, deadline_ms: $slow_b}"
+	printf '%s\n' "$l"
+done <"$scn/cluster/incast.yaml" >"$incast"
+[[ $(<"$incast") == *"deadline_ms: $slow_b}"* ]] ||
+	fail "incast.yaml: no stream step to give a deadline"
+
 # 1. The mesh and the incast at 16, over the TCP star and over PMIx.
 for rdv in tcp pmix; do
 	p=$tmp/mesh_$rdv
@@ -123,17 +155,17 @@ for rdv in tcp pmix; do
 		fail "mesh over $rdv: rank 0's record holds $runs runs"
 	[ "$got" = "240 120 120" ] ||
 		fail "mesh over $rdv: connection sides, writes and verifies passed: $got, want 240 120 120"
-	ok "mpirun -np $np mesh over $rdv: 120 connections, 120 writes and verifies passed, every node torn down, no leaks ($secs s; median $median)"
+	ok "mpirun -np $np mesh over $rdv: 120 connections, 120 writes and verifies passed, every node torn down, no leaks ($secs s, checks $tc; median $median)"
 
 	p=$tmp/incast_$rdv
 	mpi "$p" --rendezvous "$rdv" --set n=$np --set iterations=200 \
-		"$scn/cluster/incast.yaml"
+		"$incast"
 	[ $rc = 0 ] || { cat "$p.mpirun" "$p".0.*; fail "incast over $rdv: mpirun exit $rc"; }
 	ranks_ended "$p" 0 "incast over $rdv" got='[., .node_runs[]] |
 		[.[].steps[] | select(.type == "stream" and .outcome == "passed")]
 		| length'
 	[ "$got" = 15 ] || fail "incast over $rdv: $got streams passed, want 15"
-	ok "mpirun -np $np incast over $rdv: 15 streams into h[0] passed, no leaks ($secs s; median $median)"
+	ok "mpirun -np $np incast over $rdv: 15 streams into h[0] passed, no leaks ($secs s, checks $tc; median $median; stream deadline $incast_said ms)"
 done
 
 # 2. A node killed in the middle of the streams: every other node ends
@@ -145,7 +177,7 @@ p=$tmp/killed
 mpirun --allow-run-as-root --oversubscribe --enable-recovery -x RDMASCN_KEY \
 	-x RDMASCN_NODES_DEADLINE_MS -np $np sh -c "$per_rank" "$rdmascn" "$p" \
 	--check-leaks --rendezvous tcp --set n=$np --set iterations=100000000 \
-	"$scn/cluster/incast.yaml" >"$p.mpirun" 2>&1 &
+	"$incast" >"$p.mpirun" 2>&1 &
 mpi_pid=$!
 # h[7] sends on link[6] (incast's pair 6 is h[7] -> h[0]).
 for _ in $(seq 900); do
@@ -158,15 +190,19 @@ kill -KILL "$victim"
 t0=$SECONDS
 wait $mpi_pid
 t=$((SECONDS - t0))
+t0=$SECONDS
 codes "$p"
-for r in $(seq 0 $((np - 1))); do
+outs "$p"
+scan_nodes "node 'h[7]' was lost" "${outs[@]}" ||
+	fail "killed: could not read the reports"
+for ((r = 0; r < np; r++)); do
 	[ $r = 7 ] && continue
-	node_ok "killed: rank $r" "$p.$r.out" "$p.$r.err" "${code[$r]}" 3
-	grep -qF "node 'h[7]' was lost" "$p.$r.out" "$p.$r.err" ||
+	node_scanned "killed: rank $r" "$p.$r.out" "$p.$r.err" "${code[$r]}" 3
+	[ "${sn_need[$p.$r.out]}" = 1 ] ||
 		{ cat "$p.$r.out" "$p.$r.err"; fail "killed: rank $r does not name h[7]"; }
 done
 keep_rec "$p.0.json" 3 "killed rank 0"
-ok "h[7] killed mid-stream: the other 15 exit 3 within $t s naming h[7], torn down, no leaks"
+ok "h[7] killed mid-stream: the other 15 exit 3 within $t s naming h[7], torn down, no leaks (checks $((SECONDS - t0)) s)"
 
 # 3. A node that never comes: 15 nodes by hand, h[15] missing; each ends
 # at the meeting's deadline naming it, having created nothing.
@@ -178,16 +214,29 @@ for r in $(seq 0 14); do
 		"$scn/cluster/ring.yaml" >"$p.$r.out" 2>"$p.$r.err" &
 	pids+=($!)
 done
+got=()
 for r in $(seq 0 14); do
 	wait "${pids[$r]}"
-	got=$?
-	[ $got = 3 ] || { cat "$p.$r.out" "$p.$r.err"; fail "absent: h[$r] exit $got, want 3"; }
-	grep -qF "h[15]" "$p.$r.out" "$p.$r.err" ||
-		{ cat "$p.$r.out" "$p.$r.err"; fail "absent: h[$r] does not name h[15]"; }
-	grep -q '^\[h\[[0-9]*\]\] created' "$p.$r.out" &&
-		fail "absent: h[$r] created objects before everyone met"
+	got[$r]=$?
 done
-ok "h[15] never came: the other 15 exit 3 at the deadline naming it, nothing created: $(grep -h -m1 'h\[15\]' "$p.1.err" "$p.1.out" | head -1)"
+t0=$SECONDS
+outs=()
+for ((r = 0; r < 15; r++)); do outs+=("$p.$r.out"); done
+scan_nodes "h[15]" "${outs[@]}" || fail "absent: could not read the reports"
+for ((r = 0; r < 15; r++)); do
+	[ "${got[$r]}" = 3 ] || { cat "$p.$r.out" "$p.$r.err"; fail "absent: h[$r] exit ${got[$r]}, want 3"; }
+	[ "${sn_need[$p.$r.out]}" = 1 ] ||
+		{ cat "$p.$r.out" "$p.$r.err"; fail "absent: h[$r] does not name h[15]"; }
+	[ "${sn_created[$p.$r.out]}" = 0 ] ||
+		{ cat "$p.$r.out"; fail "absent: h[$r] created objects before everyone met"; }
+done
+said=
+for f in "$p.1.err" "$p.1.out"; do
+	while IFS= read -r l || [ -n "$l" ]; do
+		[[ $l == *"h[15]"* ]] && { said=$l; break 2; }
+	done <"$f"
+done
+ok "h[15] never came: the other 15 exit 3 at the deadline naming it, nothing created (checks $((SECONDS - t0)) s): $said"
 fi
 [ "$part" = rxe0 ] && exit 0
 

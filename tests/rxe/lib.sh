@@ -1,6 +1,8 @@
 # Shared by the device tests: run a scenario and read its report.
 # shellcheck shell=bash
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+# Wall-clock bounds scaled by how slow the VM is (slow_within, slow_bound).
+. "$(dirname "${BASH_SOURCE[0]}")/slow.sh"
 
 # status N: returns N; the EXIT trap hands the script's own status on
 # with it to what reads $? (records_ok, veth_rxe_down), after the test
@@ -266,6 +268,74 @@ node_ok() {
 	scan_out "$out"
 	reversed || { cat "$out"; fail "$what: teardown is not the reverse of creation"; }
 	[ "$leaks_none" = 1 ] || { cat "$out" "$err"; fail "$what: leak check did not pass"; }
+}
+# scan_nodes NEED OUT...: what node_ok reads of each OUT and its ERR
+# (OUT with .err for .out), and whether either has a line with NEED in
+# it (grep -F; none asked when NEED is empty), by one jq for them all:
+# bash's regex loops over 16 ranks' reports took some 40 s under TCG,
+# this one process a second or two.  Into arrays by OUT: sn_node (the
+# node prefix of OUT's first line, "[h[3]] "), sn_bad (1: a line of OUT
+# or ERR without it, or with an escape byte), sn_rev (1: OUT's objects
+# destroyed in the reverse of their creation), sn_leaks (1: OUT says
+# "leaks: none"), sn_created (its lines that start "created", a node
+# prefix taken off), sn_need (1: NEED is there).  A missing file reads
+# as empty.
+scan_nodes() {
+	local need=$1 o l f=() outs=''
+	shift
+	for o; do
+		outs+=$o$'\n'
+		[ -e "$o" ] && f+=("$o")
+		[ -e "${o%.out}.err" ] && f+=("${o%.out}.err")
+	done
+	declare -gA sn_node=() sn_bad=() sn_rev=() sn_leaks=() sn_created=() \
+		sn_need=()
+	# shellcheck disable=SC2016
+	local prog='
+	def node_re: "^\\[[a-z_0-9]*(\\[[0-9]*\\])?\\] ";
+	def b: if . then 1 else 0 end;
+	(reduce inputs as $l ({}; .[input_filename] += [$l])) as $f
+	| $outs | split("\n")[] | select(. != "") as $o
+	| ($f[$o] // []) as $out | ($f[$o | sub("\\.out$"; ".err")] // []) as $err
+	| ((($out[0] // "") | capture("^(?<n>\\[[a-z_0-9]*(\\[[0-9]*\\])?\\] )").n) // "") as $n
+	| (if $n == "" then $out else [$out[] |
+		if startswith($n) then .[($n | length):]
+		elif test(node_re) then sub(node_re; "") else . end] end) as $s
+	| [$s[] | select(startswith("created")) |
+		capture("^created *[0-9]* (?<o>[a-z_0-9]* '"'"'[^'"'"']*'"'"')").o] as $made
+	| [$s[] | select(startswith("destroyed")) |
+		capture("^destroyed [0-9]* (?<o>.*)$").o] as $gone
+	| [$o,
+	   ($n != "" and any(($out + $err)[];
+		index($n) == null or index("\u001b") != null) | b),
+	   ($made == ($gone | reverse) | b),
+	   (any($s[]; startswith("leaks: none")) | b),
+	   ([$s[] | select(startswith("created"))] | length),
+	   ($need != "" and any(($out + $err)[]; index($need) != null) | b),
+	   $n]
+	| map(tostring) | join("\t")'
+	jq -n -R -r --arg outs "$outs" --arg need "$need" "$prog" \
+		${f[@]+"${f[@]}"} >"$tmp/scan_nodes" || return 1
+	# (The prefix last: it may be empty, and read folds empty fields
+	# between tabs.)
+	local bad rev leaks created has node
+	while IFS=$'\t' read -r o bad rev leaks created has node; do
+		sn_bad[$o]=$bad sn_rev[$o]=$rev sn_leaks[$o]=$leaks
+		sn_created[$o]=$created sn_need[$o]=$has sn_node[$o]=$node
+	done <"$tmp/scan_nodes"
+}
+# node_scanned WHAT OUT ERR RC WANT: node_ok, from what scan_nodes read
+# of OUT and ERR.
+node_scanned() {
+	local what=$1 out=$2 err=$3 got=$4 want=$5
+	[ "$got" = "$want" ] || { cat "$out" "$err"; fail "$what: exit $got, want $want"; }
+	[ -n "${sn_rev[$out]:-}" ] || fail "$what: $out was not scanned"
+	[ "${sn_bad[$out]}" = 0 ] ||
+		{ cat "$out" "$err"; fail "$what: a line without '${sn_node[$out]}', or an escape byte"; }
+	[ "${sn_rev[$out]}" = 1 ] ||
+		{ cat "$out"; fail "$what: teardown is not the reverse of creation"; }
+	[ "${sn_leaks[$out]}" = 1 ] ||
+		{ cat "$out" "$err"; fail "$what: leak check did not pass"; }
 }
 # keep_rec JSON RC WHAT: have the record checked when the test ends.
 keep_rec() {
