@@ -330,7 +330,7 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 						 "step %s: unknown step type "
 						 "'%s'%s", no,
 						 type->value, types);
-				w->unknown_step_loc = &type->loc;
+				w->unknown_step_loc = *rs_node_loc(type);
 				return -EINVAL;
 			}
 			if (id && id->type == RS_NODE_SCALAR && id->value[0])
@@ -379,7 +379,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 		off = rs_params_orig_offset(s, offset_of(text, len,
 			log->frames[0].line, log->frames[0].col));
 	if (rs_where_at(s->doc.root, off, w) < 0) {
-		rs_diag_error(d, w->unknown_step_loc, "%s", w->unknown_step);
+		rs_diag_error(d, &w->unknown_step_loc, "%s", w->unknown_step);
 		return;
 	}
 	n = w->n;
@@ -420,7 +420,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 		 * (`nodes:`, `requires:`): a field of it. */
 		if (!obj && path[0]) {
 			rs_suggest_fmt(&sg, true, buf, sizeof(buf));
-			rs_diag_error(d, &target->loc,
+			rs_diag_error(d, rs_node_loc(target),
 				      "%s: unknown field '%s'%s", path, key,
 				      buf);
 			return;
@@ -428,12 +428,14 @@ void rs_load_error_report(const struct rs_scenario *s,
 		if (!obj) {
 			/* Too many sections to list: the near ones only. */
 			rs_suggest_fmt(&sg, false, buf, sizeof(buf));
-			rs_diag_error(d, &target->loc, "unknown section '%s'%s",
+			rs_diag_error(d, rs_node_loc(target),
+				      "unknown section '%s'%s",
 				      key, buf);
 			return;
 		}
 		rs_suggest_fmt(&sg, true, buf, sizeof(buf));
-		rs_diag_error(d, &target->loc, "%s%s%sunknown field '%s'%s",
+		rs_diag_error(d, rs_node_loc(target),
+			      "%s%s%sunknown field '%s'%s",
 			      who, path, path[0] ? ": " : "", key, buf);
 		return;
 	}
@@ -443,13 +445,16 @@ void rs_load_error_report(const struct rs_scenario *s,
 		target = ch[mi];
 		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
 		if (target != s->doc.root && !obj && path[0])
-			rs_diag_error(d, &target->loc, "%s: missing field '%s'",
+			rs_diag_error(d, rs_node_loc(target),
+				      "%s: missing field '%s'",
 				      path, m + 32);
 		else if (target == s->doc.root || !obj)
-			rs_diag_error(d, &target->loc, "missing section '%s'",
+			rs_diag_error(d, rs_node_loc(target),
+				      "missing section '%s'",
 				      m + 32);
 		else
-			rs_diag_error(d, &target->loc, "%smissing field '%s%s%s'",
+			rs_diag_error(d, rs_node_loc(target),
+				      "%smissing field '%s%s%s'",
 				      who, path, path[0] ? "." : "", m + 32);
 		return;
 	}
@@ -532,9 +537,10 @@ void rs_load_error_report(const struct rs_scenario *s,
 		snprintf(msg, sizeof(msg), "%s", m);
 	}
 	if (path[0])
-		rs_diag_error(d, &target->loc, "%s%s: %s", who, path, msg);
+		rs_diag_error(d, rs_node_loc(target),
+			      "%s%s: %s", who, path, msg);
 	else if (ch[n - 1] == s->doc.root || n < 2)
-		rs_diag_error(d, &target->loc, "%s", msg);
+		rs_diag_error(d, rs_node_loc(target), "%s", msg);
 	else
-		rs_diag_error(d, &target->loc, "%s%s", who, msg);
+		rs_diag_error(d, rs_node_loc(target), "%s%s", who, msg);
 }

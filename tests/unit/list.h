@@ -64,6 +64,7 @@
 	X(fill, int_syntax_refused)                                       \
 	X(fill, dom_shares_texts)                                         \
 	X(fill, node_text_by_type)                                        \
+	X(fill, node_loc_is_libyamls)                                     \
 	X(flow_attr, eth_ipv4_udp)                                        \
 	X(flow_attr, vxlan_inner_tcp)                                     \
 	X(flow_attr, other_headers)                                       \
