@@ -41,6 +41,7 @@ struct rs_doc_chunk {
  */
 struct rs_doc_src {
 	const char *file;
+	struct rs_node *root;
 	/* Line i (0-based) starts at index line[i].  A line no node
 	 * starts on holds the next one's start, so that the last line
 	 * starting at or before an index is that index's line. */
@@ -84,6 +85,52 @@ const struct rs_loc *rs_node_loc_to(const struct rs_node *n,
 const char *rs_node_file(const struct rs_node *n)
 {
 	return src_of(n)->file;
+}
+
+/*
+ * The collection below @c whose item @n is, and @n's index there.  Items
+ * are in the file's order and do not overlap, except that an empty
+ * value is a point that may be where the next item starts: the item
+ * holding @n is the last one starting at or before it, or one before
+ * that starting at the same place.
+ */
+static struct rs_node *parent_of(struct rs_node *c, const struct rs_node *n,
+				 unsigned *ret_i)
+{
+	unsigned lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (c->items[mid]->start <= n->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (unsigned i = lo; i-- > 0;) {
+		struct rs_node *x = c->items[i], *p;
+
+		if (x == n) {
+			*ret_i = i;
+			return c;
+		}
+		if (x->type != RS_NODE_SCALAR && (p = parent_of(x, n, ret_i)))
+			return p;
+		if (x->start < n->start)
+			break;
+	}
+	return NULL;
+}
+
+struct rs_node *rs_node_key(const struct rs_node *n)
+{
+	struct rs_node *root = n ? src_of(n)->root : NULL, *p;
+	unsigned i;
+
+	if (!root || root == n || root->type == RS_NODE_SCALAR)
+		return NULL;
+	p = parent_of(root, n, &i);
+	return p && p->type == RS_NODE_MAP && i % 2 ? p->items[i - 1] : NULL;
 }
 
 /* A node starts at @m: the lines up to its own now have their start.
@@ -420,11 +467,10 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		}
 		if (!top) {
 			doc->root = n;
+			doc->src->root = n;
 		} else if (pending_push(&pend, n) < 0) {
 			r = -ENOMEM;
 			goto next;
-		} else if (top->type == RS_NODE_MAP && top_n % 2 == 1) {
-			n->key = pend.items[pend.n - 2];
 		}
 		if (n->type != RS_NODE_SCALAR) {
 			base[depth] = pend.n;

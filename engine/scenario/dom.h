@@ -24,12 +24,12 @@ struct rs_node {
 		char *value;            /* scalar text (after ${} substitution) */
 		struct rs_node **items; /* exactly n of them */
 	};
-	struct rs_node *key;   /* for a mapping value: its key node */
 	/* Range in the file (libyaml's mark index: bytes, for ASCII),
 	 * and the item count: 32 bits hold a RS_DOC_MAX file and its
 	 * RS_DOC_NODES_MAX nodes.  No line, column nor file: they are
 	 * worked out from @start when a message needs them
-	 * (rs_node_loc()).  32 bytes a node, not 80: 10.5 million of
+	 * (rs_node_loc()), nor its key (rs_node_key()).  24 bytes a
+	 * node, not 80: 10.5 million of
 	 * them for a million objects. */
 	uint32_t start, end;
 	uint32_t n;
@@ -85,6 +85,9 @@ const struct rs_loc *rs_node_loc_to(const struct rs_node *n,
 #define rs_node_loc(n) rs_node_loc_to((n), &(struct rs_loc){ 0 })
 /* The name of the file @n was read from. */
 const char *rs_node_file(const struct rs_node *n);
+/* The key node of @n when @n is a mapping's value, else NULL: found
+ * from the document's root, for messages. */
+struct rs_node *rs_node_key(const struct rs_node *n);
 
 /* @n's text when it is a scalar, else NULL. */
 static inline const char *rs_node_text(const struct rs_node *n)

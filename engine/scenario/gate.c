@@ -132,10 +132,11 @@ const struct rs_loc *rs_bound_loc_to(const struct rs_bound *b,
 				     const char *which, struct rs_loc *ret)
 {
 	const struct rs_node *v = which ? rs_node_get(b->node, which) : NULL;
+	const struct rs_node *key = rs_node_key(b->node);
 
 	if (v)
 		return rs_node_loc_to(v, ret);
-	return rs_node_loc_to(b->node->key ? b->node->key : b->node, ret);
+	return rs_node_loc_to(key ? key : b->node, ret);
 }
 
 /* @v as a whole number (libcyaml 1.3.1 took "1 ms" as 1); false: not. */
@@ -598,7 +599,7 @@ int rs_gate_check(struct rs_scenario *s, struct rs_obj *obj,
 	if (!obj->count) {
 		struct rs_node *each = rs_node_get(node, "each");
 
-		rs_diag_error(d, rs_node_loc(each->key),
+		rs_diag_error(d, rs_node_loc(rs_node_key(each)),
 			      "%s: gate: each: bounds every element of a "
 			      "counted step (count:, or a bare reference to a "
 			      "counted entry); this step runs once: use the "

@@ -96,7 +96,7 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 				const struct rs_node *v = entry ?
 					rs_node_get(entry, k->section) : NULL;
 
-				rs_diag_error(d, v ? rs_node_loc(v->key) : NULL,
+				rs_diag_error(d, rs_node_loc(rs_node_key(v)),
 					      "step %s: one step per entry, got "
 					      "'%s' and '%s'", no,
 					      found->section, k->section);

@@ -54,11 +54,14 @@ const struct rs_loc *rs_obj_loc_to(const struct rs_obj *obj,
 	if (!n)
 		return NULL;
 	/* A step is best pointed at by its type key ("write:"). */
-	if (n == obj->node && obj->kind->step && n->key)
-		return rs_node_loc_to(n->key, ret);
-	/* So is an empty value, a point between tokens, by its key. */
-	if (n->type == RS_NODE_SCALAR && n->start == n->end && n->key)
-		return rs_node_loc_to(n->key, ret);
+	if ((n == obj->node && obj->kind->step) ||
+	    /* So is an empty value, a point between tokens, by its key. */
+	    (n->type == RS_NODE_SCALAR && n->start == n->end)) {
+		struct rs_node *key = rs_node_key(n);
+
+		if (key)
+			return rs_node_loc_to(key, ret);
+	}
 	return rs_node_loc_to(n, ret);
 }
 
