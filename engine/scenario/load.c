@@ -758,8 +758,8 @@ static int read_doc(struct rs_scenario *s, const struct rs_doc *again,
 
 static int load(const char *path, const struct rs_doc *again,
 		const struct rs_set *sets, unsigned n_sets,
-		const struct rs_fact_resolver *facts, struct rs_diag *d,
-		struct rs_scenario **ret)
+		const struct rs_fact_resolver *facts, bool keep_text,
+		struct rs_diag *d, struct rs_scenario **ret)
 {
 	struct rs_load_log log = { 0 };
 	cyaml_config_t cfg = {
@@ -845,6 +845,15 @@ static int load(const char *path, const struct rs_doc *again,
 		r = -EINVAL;
 		goto fail;
 	}
+	/* The structs are filled: the text's last readers were the
+	 * params, libcyaml and their messages.  What reads it later is a
+	 * matrix cell's load, a reload and a run's sha256; a look at the
+	 * file drops it here, before the objects and the load's peak (68
+	 * bytes an object of gen_scenario.sh). */
+	if (!keep_text && !s->matrix.n_dims) {
+		rs_free(s->doc.text);
+		s->doc.text = NULL;
+	}
 	r = rs_requires_check(s, d);
 	if (!r)
 		r = rs_nodes_expand(s, d);
@@ -881,21 +890,29 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 		     unsigned n_sets, struct rs_diag *d,
 		     struct rs_scenario **ret)
 {
-	return load(path, NULL, sets, n_sets, NULL, d, ret);
+	return load(path, NULL, sets, n_sets, NULL, true, d, ret);
+}
+
+int rs_scenario_look(const char *path, const struct rs_set *sets,
+		     unsigned n_sets, struct rs_diag *d,
+		     struct rs_scenario **ret)
+{
+	return load(path, NULL, sets, n_sets, NULL, false, d, ret);
 }
 
 int rs_scenario_reload(const struct rs_scenario *s,
 		       const struct rs_fact_resolver *facts,
 		       struct rs_diag *d, struct rs_scenario **ret)
 {
-	return load(s->path, &s->doc, s->sets, s->n_sets, facts, d, ret);
+	return load(s->path, &s->doc, s->sets, s->n_sets, facts, true, d,
+		    ret);
 }
 
 int rs_scenario_load_cell(const struct rs_scenario *s,
 			  const struct rs_set *sets, unsigned n_sets,
 			  struct rs_diag *d, struct rs_scenario **ret)
 {
-	return load(s->path, &s->doc, sets, n_sets, NULL, d, ret);
+	return load(s->path, &s->doc, sets, n_sets, NULL, true, d, ret);
 }
 
 void rs_scenario_free(struct rs_scenario *s)

@@ -156,6 +156,13 @@ struct rs_set {
 int rs_scenario_load(const char *path, const struct rs_set *sets,
 		     unsigned n_sets, struct rs_diag *d,
 		     struct rs_scenario **ret);
+/* The same for a scenario only looked at (validate, plan): its file's
+ * text (s->doc.text) is freed once the structs are filled, unless a
+ * matrix's cells are to be loaded from it.  No reload, sha256 nor run
+ * from what it returns. */
+int rs_scenario_look(const char *path, const struct rs_set *sets,
+		     unsigned n_sets, struct rs_diag *d,
+		     struct rs_scenario **ret);
 /* Load @s's file again with its sets, the device facts from @facts
  * instead of assumed: a run does, once it probed its devices. */
 int rs_scenario_reload(const struct rs_scenario *s,

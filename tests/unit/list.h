@@ -45,6 +45,7 @@
 	X(load, step_types_max)                                           \
 	X(load, param_uses_param)                                         \
 	X(load, param_loop)                                               \
+	X(load, look_drops_text)                                          \
 	X(count, elements_pair)                                           \
 	X(count, shared_and_one)                                          \
 	X(count, steps_lists_after)                                       \
