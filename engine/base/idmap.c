@@ -41,7 +41,16 @@ int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
 
 	while (size < 2 * (size_t)n)
 		size *= 2;
-	t.slots = rs_calloc(size, sizeof(*t.slots));
+	/* Every lookup lands on a slot at random: in 4 KiB pages a table
+	 * of a million ids (32 MiB) is a TLB miss a lookup, and 8192 page
+	 * faults to fill.  Huge pages from one on. */
+	if (size * sizeof(*t.slots) >= RS_HUGE_PAGE) {
+		t.slots = rs_malloc_huge(size * sizeof(*t.slots));
+		if (t.slots)
+			memset(t.slots, 0, size * sizeof(*t.slots));
+	} else {
+		t.slots = rs_calloc(size, sizeof(*t.slots));
+	}
 	if (!t.slots)
 		return -ENOMEM;
 	t.mask = size - 1;

@@ -76,7 +76,8 @@ int rs_scn_load(const char *file, struct scn_opts *o, struct rs_scenario **s)
 	int r;
 
 	rs_diag_init(&d, stderr);
-	r = rs_scenario_load(file, o->sets, o->n_sets, &d, s);
+	r = (o->look ? rs_scenario_look : rs_scenario_load)(file, o->sets,
+							    o->n_sets, &d, s);
 	if (r == -ENOMEM) {
 		fprintf(stderr, "%s: out of memory\n", file);
 		return RS_EXIT_CANTRUN;
@@ -204,7 +205,7 @@ static int check_cells(const struct rs_scenario *s, const struct scn_opts *o,
 
 int rs_cmd_validate(const struct rs_cmd *cmd, int argc, char **argv)
 {
-	struct scn_opts o = { 0 };
+	struct scn_opts o = { .look = true };
 	int ret = rs_scn_parse(cmd, argc, argv, &o, NULL);
 	int worst = RS_EXIT_PASSED;
 
@@ -529,7 +530,7 @@ int rs_cmd_plan(const struct rs_cmd *cmd, int argc, char **argv)
 	};
 	bool unfold = false;
 	const struct scn_more more = { longopts, ":s:vh", plan_take, &unfold };
-	struct scn_opts o = { 0 };
+	struct scn_opts o = { .look = true };
 	struct rs_scenario *s = NULL;
 	char name[2 * RDMASCN_ID_MAX + 96];
 	unsigned long checked, excl;

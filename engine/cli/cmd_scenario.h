@@ -24,6 +24,8 @@ struct scn_more {
 struct scn_opts {
 	struct rs_set *sets;
 	unsigned n_sets;
+	/* validate, plan: loaded to be looked at (rs_scenario_look()). */
+	bool look;
 };
 
 /*

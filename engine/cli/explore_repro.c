@@ -142,13 +142,17 @@ int rs_ex_repro_write(const struct rs_scenario *s, const char *file,
 	for (unsigned i = 0; i < n; i++) {
 		const struct rs_param *p = NULL;
 		const struct rs_node *d;
-		long off;
+		long off = -1;
 
 		for (unsigned j = 0; j < s->n_params && !p; j++)
 			if (!strcmp(s->params[j].name, names[i]))
 				p = &s->params[j];
 		d = p ? default_node(s, p) : NULL;
-		off = d ? offset_of(text, size, d->loc.line, d->loc.col) : -1;
+		if (d) {
+			const struct rs_loc *loc = rs_node_loc(d);
+
+			off = offset_of(text, size, loc->line, loc->col);
+		}
 		if (off < 0) {
 			r = -EINVAL;
 			snprintf(why, len, "param '%s' has no default in %s "

@@ -158,10 +158,8 @@ static void check_element(struct counting *c, struct rs_obj *o,
 	}
 }
 
-static const struct rs_loc *count_loc(const struct rs_obj *o)
-{
-	return rs_obj_loc(o, "count");
-}
+/* Macros, as rs_obj_loc(): the location lives in the caller's block. */
+#define count_loc(o) rs_obj_loc((o), "count")
 
 /* The count @o's bare references give it, checked against @given. */
 static unsigned count_refs(struct counting *c, struct rs_obj *o,
@@ -276,11 +274,7 @@ static unsigned count_node(struct counting *c, struct rs_obj *o,
 }
 
 /* Where `pairs:` entry @i, or its field @key, is. */
-static const struct rs_loc *pairs_loc(const struct rs_scenario *s,
-				      unsigned i, const char *key)
-{
-	return rs_doc_entry_loc(&s->doc, "pairs", i, key);
-}
+#define pairs_loc(s, i, key) rs_doc_entry_loc(&(s)->doc, "pairs", (i), (key))
 
 /* Pairs' ids: unique among them, and no '[' or '.' (for: P.from). */
 static int check_pairs_ids(const struct rs_scenario *s, struct rs_diag *d)

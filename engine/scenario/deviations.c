@@ -27,7 +27,7 @@ static int scalar(const struct rs_node *v, const char *key, struct rs_diag *d)
 {
 	if (v->type == RS_NODE_SCALAR && v->value[0])
 		return 0;
-	rs_diag_error(d, &v->loc, "deviations: %s: expected a non-empty "
+	rs_diag_error(d, rs_node_loc(v), "deviations: %s: expected a non-empty "
 		      "scalar", key);
 	return -EINVAL;
 }
@@ -36,7 +36,8 @@ static int read_steps(struct rs_deviation *x, const struct rs_node *v,
 		      const struct rs_scenario *s, struct rs_diag *d)
 {
 	if (v->type != RS_NODE_SEQ || !v->n) {
-		rs_diag_error(d, &v->loc, "deviations: steps: expected a list "
+		rs_diag_error(d, rs_node_loc(v),
+			      "deviations: steps: expected a list "
 			      "of step ids");
 		return -EINVAL;
 	}
@@ -49,7 +50,8 @@ static int read_steps(struct rs_deviation *x, const struct rs_node *v,
 		if (scalar(id, "steps", d))
 			return -EINVAL;
 		if (s && !step_declared(s, id->value)) {
-			rs_diag_error(d, &id->loc, "deviations: steps: no step "
+			rs_diag_error(d, rs_node_loc(id),
+				      "deviations: steps: no step "
 				      "has the id '%s'", id->value);
 			return -EINVAL;
 		}
@@ -61,9 +63,10 @@ static int read_steps(struct rs_deviation *x, const struct rs_node *v,
 static int read_one(struct rs_deviation *x, const struct rs_node *e,
 		    const struct rs_scenario *s, struct rs_diag *d)
 {
-	*x = (struct rs_deviation){ .loc = e->loc };
+	*x = (struct rs_deviation){ .loc = *rs_node_loc(e) };
 	if (e->type != RS_NODE_MAP) {
-		rs_diag_error(d, &e->loc, "deviations: each entry is a mapping "
+		rs_diag_error(d, rs_node_loc(e),
+			      "deviations: each entry is a mapping "
 			      "(device or provider, steps, known, reason)");
 		return -EINVAL;
 	}
@@ -83,7 +86,8 @@ static int read_one(struct rs_deviation *x, const struct rs_node *e,
 			for (size_t f = 0; f < RS_N(fields); f++)
 				rs_suggest_add(&sg, fields[f]);
 			rs_suggest_fmt(&sg, false, near, sizeof(near));
-			rs_diag_error(d, &e->items[i]->loc, "deviations: "
+			rs_diag_error(d, rs_node_loc(e->items[i]),
+				      "deviations: "
 				      "unknown field '%s'%s (device, provider, "
 				      "scenario, steps, known, reason)", k,
 				      near);
@@ -108,17 +112,20 @@ static int read_one(struct rs_deviation *x, const struct rs_node *e,
 		else if (!strcmp(v->value, "skip") || !strcmp(v->value, "fail"))
 			x->skip = !strcmp(v->value, "skip");
 		else {
-			rs_diag_error(d, &v->loc, "deviations: known: '%s' is "
+			rs_diag_error(d, rs_node_loc(v),
+				      "deviations: known: '%s' is "
 				      "not fail or skip", v->value);
 			return -EINVAL;
 		}
 	}
 	if (!x->reason) {
-		rs_diag_error(d, &e->loc, "deviations: an entry needs a reason");
+		rs_diag_error(d, rs_node_loc(e),
+			      "deviations: an entry needs a reason");
 		return -EINVAL;
 	}
 	if (!x->device && !x->provider) {
-		rs_diag_error(d, &e->loc, "deviations: an entry names a device "
+		rs_diag_error(d, rs_node_loc(e),
+			      "deviations: an entry names a device "
 			      "or a provider (a glob: \"*\" for any)");
 		return -EINVAL;
 	}
@@ -134,7 +141,8 @@ int rs_deviations_read(struct rs_deviations *dv, const struct rs_node *list,
 	if (!list)
 		return 0;
 	if (list->type != RS_NODE_SEQ) {
-		rs_diag_error(d, &list->loc, "deviations: expected a list of "
+		rs_diag_error(d, rs_node_loc(list),
+			      "deviations: expected a list of "
 			      "entries");
 		return -EINVAL;
 	}

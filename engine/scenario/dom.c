@@ -26,8 +26,131 @@
 struct rs_doc_chunk {
 	struct rs_doc_chunk *next;
 	size_t used, cap;
+	/* A node finds its document's file and lines here: a node's
+	 * chunk is a huge page, aligned to its size (rs_malloc_huge()),
+	 * so its head is the node's address rounded down. */
+	struct rs_doc_src *src;
 	max_align_t data[];
 };
+
+/*
+ * What a location needs that its node does not hold: a node keeps only
+ * libyaml's index of its start, and its line and column are found from
+ * where each line starts.  Kept per node they were 16 of a node's 48
+ * bytes (168 bytes an object); this is 4 bytes a line.
+ */
+struct rs_doc_src {
+	const char *file;
+	struct rs_node *root;
+	/* Line i (0-based) starts at index line[i].  A line no node
+	 * starts on holds the next one's start, so that the last line
+	 * starting at or before an index is that index's line. */
+	uint32_t *line;
+	unsigned nlines, cap;
+};
+
+static struct rs_doc_src *src_of(const struct rs_node *n)
+{
+	uintptr_t head = (uintptr_t)n & ~(uintptr_t)(RS_HUGE_PAGE - 1);
+
+	return ((const struct rs_doc_chunk *)head)->src;
+}
+
+const struct rs_loc *rs_node_loc_to(const struct rs_node *n,
+				    struct rs_loc *ret)
+{
+	const struct rs_doc_src *src;
+	unsigned lo = 0, hi;
+
+	if (!n)
+		return NULL;
+	src = src_of(n);
+	/* The last line starting at or before n->start: line[0] is at
+	 * or before the first node. */
+	hi = src->nlines;
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (src->line[mid] <= n->start)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	ret->file = src->file;
+	ret->line = lo + 1;
+	ret->col = n->start - (src->nlines ? src->line[lo] : 0) + 1;
+	return ret;
+}
+
+const char *rs_node_file(const struct rs_node *n)
+{
+	return src_of(n)->file;
+}
+
+/*
+ * The collection below @c whose item @n is, and @n's index there.  Items
+ * are in the file's order and do not overlap, except that an empty
+ * value is a point that may be where the next item starts: the item
+ * holding @n is the last one starting at or before it, or one before
+ * that starting at the same place.
+ */
+static struct rs_node *parent_of(struct rs_node *c, const struct rs_node *n,
+				 unsigned *ret_i)
+{
+	unsigned lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (c->items[mid]->start <= n->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (unsigned i = lo; i-- > 0;) {
+		struct rs_node *x = c->items[i], *p;
+
+		if (x == n) {
+			*ret_i = i;
+			return c;
+		}
+		if (x->type != RS_NODE_SCALAR && (p = parent_of(x, n, ret_i)))
+			return p;
+		if (x->start < n->start)
+			break;
+	}
+	return NULL;
+}
+
+struct rs_node *rs_node_key(const struct rs_node *n)
+{
+	struct rs_node *root = n ? src_of(n)->root : NULL, *p;
+	unsigned i;
+
+	if (!root || root == n || root->type == RS_NODE_SCALAR)
+		return NULL;
+	p = parent_of(root, n, &i);
+	return p && p->type == RS_NODE_MAP && i % 2 ? p->items[i - 1] : NULL;
+}
+
+/* A node starts at @m: the lines up to its own now have their start.
+ * libyaml's marks only move forward, and its index and column count
+ * the same characters, so their difference is where the line starts. */
+static int line_seen(struct rs_doc_src *src, const yaml_mark_t *m)
+{
+	uint32_t start = m->index - m->column;
+
+	while (src->nlines <= m->line) {
+		uint32_t *line = rs_grow(src->line, src->nlines, &src->cap,
+					 sizeof(*line));
+
+		if (!line)
+			return -ENOMEM;
+		src->line = line;
+		src->line[src->nlines++] = start;
+	}
+	return 0;
+}
 
 void *rs_doc_alloc(struct rs_doc *doc, size_t size)
 {
@@ -45,6 +168,7 @@ void *rs_doc_alloc(struct rs_doc *doc, size_t size)
 			return NULL;
 		c->used = 0;
 		c->cap = cap;
+		c->src = doc->src;
 		/* A big one goes behind the current chunk, which keeps
 		 * its room for the small ones. */
 		if (cap > CHUNK && doc->arena) {
@@ -147,16 +271,13 @@ static char *intern(struct rs_doc *doc, struct interned *cache,
 }
 
 static struct rs_node *node_new(struct rs_doc *doc, enum rs_node_type type,
-				const char *file, const yaml_mark_t *m)
+				const yaml_mark_t *m)
 {
 	struct rs_node *n = rs_doc_alloc(doc, sizeof(*n));
 
-	if (!n)
+	if (!n || line_seen(doc->src, m) < 0)
 		return NULL;
 	n->type = type;
-	n->loc.file = file;
-	n->loc.line = m->line + 1;
-	n->loc.col = m->column + 1;
 	n->start = m->index;
 	return n;
 }
@@ -197,10 +318,14 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 	doc->file = file;
 	doc->text = text;
 	doc->len = len;
-	if (!cache || !yaml_parser_initialize(&p)) {
+	doc->src = rs_calloc(1, sizeof(*doc->src));
+	if (!cache || !doc->src || !yaml_parser_initialize(&p)) {
 		rs_free(cache);
+		rs_free(doc->src);
+		doc->src = NULL;
 		return -ENOMEM;
 	}
+	doc->src->file = file;
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 
 	while (!done) {
@@ -284,7 +409,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 			break;
 		}
 		case YAML_SCALAR_EVENT:
-			n = node_new(doc, RS_NODE_SCALAR, file, &ev.start_mark);
+			n = node_new(doc, RS_NODE_SCALAR, &ev.start_mark);
 			if (!n || !(n->value = intern(doc, cache,
 					(char *)ev.data.scalar.value,
 					ev.data.scalar.length))) {
@@ -312,7 +437,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 				break;
 			}
 			n = node_new(doc, ev.type == YAML_SEQUENCE_START_EVENT ?
-				     RS_NODE_SEQ : RS_NODE_MAP, file,
+				     RS_NODE_SEQ : RS_NODE_MAP,
 				     &ev.start_mark);
 			if (!n)
 				r = -ENOMEM;
@@ -334,18 +459,18 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		if (top && top->type == RS_NODE_MAP && top_n % 2 == 0 &&
 		    n->type != RS_NODE_SCALAR) {
 			/* Keys must be scalars: the schema never has others. */
-			rs_diag_error(d, &n->loc, "a mapping key must be a "
+			rs_diag_error(d, rs_node_loc(n),
+				      "a mapping key must be a "
 				      "scalar, not a %s", type_name(n->type));
 			r = -EINVAL;
 			goto next;
 		}
 		if (!top) {
 			doc->root = n;
+			doc->src->root = n;
 		} else if (pending_push(&pend, n) < 0) {
 			r = -ENOMEM;
 			goto next;
-		} else if (top->type == RS_NODE_MAP && top_n % 2 == 1) {
-			n->key = pend.items[pend.n - 2];
 		}
 		if (n->type != RS_NODE_SCALAR) {
 			base[depth] = pend.n;
@@ -462,6 +587,10 @@ void rs_doc_arena_free(struct rs_doc *doc)
 		doc->arena = c->next;
 		rs_free(c);
 	}
+	if (doc->src)
+		rs_free(doc->src->line);
+	rs_free(doc->src);
+	doc->src = NULL;
 }
 
 void rs_doc_free(struct rs_doc *doc)
@@ -482,15 +611,15 @@ struct rs_node *rs_node_get(const struct rs_node *map, const char *key)
 	return NULL;
 }
 
-const struct rs_loc *rs_doc_entry_loc(const struct rs_doc *doc,
-				      const char *section, unsigned i,
-				      const char *key)
+const struct rs_loc *rs_doc_entry_loc_to(const struct rs_doc *doc,
+					 const char *section, unsigned i,
+					 const char *key, struct rs_loc *ret)
 {
 	struct rs_node *seq = rs_node_get(doc->root, section);
 	struct rs_node *n = seq && i < seq->n ? seq->items[i] : NULL;
 	struct rs_node *v = n ? rs_node_get(n, key) : NULL;
 
-	return v ? &v->loc : n ? &n->loc : &doc->root->loc;
+	return rs_node_loc_to(v ? v : n ? n : doc->root, ret);
 }
 
 struct rs_node *rs_node_at(struct rs_node *n, size_t off)

@@ -17,7 +17,6 @@
 enum rs_node_type { RS_NODE_SCALAR, RS_NODE_SEQ, RS_NODE_MAP };
 
 struct rs_node {
-	struct rs_loc loc;
 	/* One or the other, by type: 8 bytes a node less (84 an object).
 	 * A collection's value is not NULL: read a node of unknown type
 	 * with rs_node_text(). */
@@ -25,10 +24,13 @@ struct rs_node {
 		char *value;            /* scalar text (after ${} substitution) */
 		struct rs_node **items; /* exactly n of them */
 	};
-	struct rs_node *key;   /* for a mapping value: its key node */
-	/* Byte range in the file, and the item count: 32 bits hold a
-	 * RS_DOC_MAX file and its RS_DOC_NODES_MAX nodes.  48 bytes a
-	 * node, not 80: 10.5 million of them for a million objects. */
+	/* Range in the file (libyaml's mark index: bytes, for ASCII),
+	 * and the item count: 32 bits hold a RS_DOC_MAX file and its
+	 * RS_DOC_NODES_MAX nodes.  No line, column nor file: they are
+	 * worked out from @start when a message needs them
+	 * (rs_node_loc()), nor its key (rs_node_key()).  24 bytes a
+	 * node, not 80: 10.5 million of
+	 * them for a million objects. */
 	uint32_t start, end;
 	uint32_t n;
 	uint8_t type;          /* enum rs_node_type */
@@ -37,6 +39,7 @@ struct rs_node {
 };
 
 struct rs_doc_chunk;
+struct rs_doc_src;
 
 struct rs_doc {
 	const char *file;
@@ -45,6 +48,7 @@ struct rs_doc {
 	struct rs_node *root;
 	bool nul;              /* some scalar has nul set */
 	struct rs_doc_chunk *arena; /* where the nodes and their texts are */
+	struct rs_doc_src *src; /* the file's name and where its lines start */
 };
 
 struct rs_diag;
@@ -69,6 +73,22 @@ void rs_doc_arena_free(struct rs_doc *doc);
 void *rs_doc_alloc(struct rs_doc *doc, size_t size);
 char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n);
 
+/*
+ * Where @n starts, as libyaml marked it (1-based line and column, and the
+ * file), filled into @ret; returns @ret (NULL for a NULL @n).  @n must be
+ * a node of a parsed document: its arena chunk knows the document.
+ */
+const struct rs_loc *rs_node_loc_to(const struct rs_node *n,
+				    struct rs_loc *ret);
+/* The same into a location that lives as long as the enclosing block:
+ * pass it on or copy it, never keep the pointer past the block. */
+#define rs_node_loc(n) rs_node_loc_to((n), &(struct rs_loc){ 0 })
+/* The name of the file @n was read from. */
+const char *rs_node_file(const struct rs_node *n);
+/* The key node of @n when @n is a mapping's value, else NULL: found
+ * from the document's root, for messages. */
+struct rs_node *rs_node_key(const struct rs_node *n);
+
 /* @n's text when it is a scalar, else NULL. */
 static inline const char *rs_node_text(const struct rs_node *n)
 {
@@ -79,10 +99,13 @@ static inline const char *rs_node_text(const struct rs_node *n)
 struct rs_node *rs_node_get(const struct rs_node *map, const char *key);
 /* Where entry @i of the document's top-level list @section is, or its
  * field @key when it has one: that field's value, else the entry, else
- * the document (for a message about a declaration). */
-const struct rs_loc *rs_doc_entry_loc(const struct rs_doc *doc,
-				      const char *section, unsigned i,
-				      const char *key);
+ * the document (for a message about a declaration), into @ret. */
+const struct rs_loc *rs_doc_entry_loc_to(const struct rs_doc *doc,
+					 const char *section, unsigned i,
+					 const char *key, struct rs_loc *ret);
+#define rs_doc_entry_loc(doc, section, i, key) \
+	rs_doc_entry_loc_to((doc), (section), (i), (key), \
+			    &(struct rs_loc){ 0 })
 /* The innermost node whose range holds byte @off, below @n. */
 struct rs_node *rs_node_at(struct rs_node *n, size_t off);
 

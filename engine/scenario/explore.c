@@ -371,7 +371,8 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 	int r = 0;
 
 	if (v->type != RS_NODE_MAP || !v->n) {
-		rs_diag_error(d, &v->loc, "explore: vary: expected a mapping "
+		rs_diag_error(d, rs_node_loc(v),
+			      "explore: vary: expected a mapping "
 			      "of params to ranges "
 			      "(LO..HI[:pow2|:lin|:step=N]) or lists of values");
 		return -EINVAL;
@@ -382,7 +383,8 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 
 		if (!rs_explore_is_param(s, k->value)) {
 			rs_param_near(s, k->value, true, near, sizeof(near));
-			rs_diag_error(d, &k->loc, "explore: vary: '%s' is not "
+			rs_diag_error(d, rs_node_loc(k),
+				      "explore: vary: '%s' is not "
 				      "a param%s", k->value, near);
 			return -EINVAL;
 		}
@@ -398,7 +400,8 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 			for (size_t j = 0; j < val->n; j++) {
 				if (val->items[j]->type != RS_NODE_SCALAR) {
 					rs_free(vals);
-					rs_diag_error(d, &val->items[j]->loc,
+					rs_diag_error(d,
+						rs_node_loc(val->items[j]),
 						"explore: vary: '%s': each "
 						"value must be a scalar",
 						k->value);
@@ -410,7 +413,8 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 						 why, sizeof(why));
 			rs_free(vals);
 		} else {
-			rs_diag_error(d, &val->loc, "explore: vary: '%s': a "
+			rs_diag_error(d, rs_node_loc(val),
+				      "explore: vary: '%s': a "
 				      "range (LO..HI[:pow2|:lin|:step=N]) or a "
 				      "list of values", k->value);
 			return -EINVAL;
@@ -420,7 +424,8 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 			const char *msg = !strncmp(why, "--vary ", 7) ?
 					  why + 7 : why;
 
-			rs_diag_error(d, &val->loc, "explore: vary: %s", msg);
+			rs_diag_error(d, rs_node_loc(val),
+				      "explore: vary: %s", msg);
 			return r;
 		}
 		if (!r)
@@ -428,7 +433,8 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 		if (r)	/* -ENOMEM or -E2BIG: the axis is still ours */
 			rs_explore_axis_free(&a);
 		if (r == -E2BIG) {
-			rs_diag_error(d, &k->loc, "explore: vary: at most %u "
+			rs_diag_error(d, rs_node_loc(k),
+				      "explore: vary: at most %u "
 				      "params", RS_EXPLORE_AXES_MAX);
 			return -EINVAL;
 		}
@@ -445,7 +451,8 @@ static bool read_uint(const struct rs_node *n, const char *what,
 
 	if (n->type != RS_NODE_SCALAR || rs_explore_number(n->value, &v) ||
 	    v < min || v > max) {
-		rs_diag_error(d, &n->loc, "explore: %s: expected a whole "
+		rs_diag_error(d, rs_node_loc(n),
+			      "explore: %s: expected a whole "
 			      "number from %llu to %llu", what,
 			      (unsigned long long)min, (unsigned long long)max);
 		return false;
@@ -460,7 +467,7 @@ static int read_budget(struct rs_explore *e, const struct rs_node *b,
 	uint64_t v;
 
 	if (b->type != RS_NODE_MAP) {
-		rs_diag_error(d, &b->loc, "explore: budget: expected "
+		rs_diag_error(d, rs_node_loc(b), "explore: budget: expected "
 			      "{cells: N, seconds: S}");
 		return -EINVAL;
 	}
@@ -477,7 +484,8 @@ static int read_budget(struct rs_explore *e, const struct rs_node *b,
 				return -EINVAL;
 			e->budget_s = v;
 		} else {
-			rs_diag_error(d, &k->loc, "explore: budget: unknown "
+			rs_diag_error(d, rs_node_loc(k),
+				      "explore: budget: unknown "
 				      "key '%s' (cells, seconds)", k->value);
 			return -EINVAL;
 		}
@@ -496,13 +504,15 @@ static int read_key(struct rs_explore *e, const struct rs_node *k,
 	    strcmp(key, "find") && strcmp(key, "strategy") &&
 	    strcmp(key, "seed") && strcmp(key, "knee") &&
 	    strcmp(key, "repeat")) {
-		rs_diag_error(d, &k->loc, "explore: unknown key '%s' (vary, "
+		rs_diag_error(d, rs_node_loc(k),
+			      "explore: unknown key '%s' (vary, "
 			      "maximize, minimize, find, budget, strategy, "
 			      "seed, knee, repeat)", key);
 		return -EINVAL;
 	}
 	if (v->type != RS_NODE_SCALAR) {
-		rs_diag_error(d, &v->loc, "explore: %s: expected a scalar",
+		rs_diag_error(d, rs_node_loc(v),
+			      "explore: %s: expected a scalar",
 			      key);
 		return -EINVAL;
 	}
@@ -528,7 +538,8 @@ static int read_key(struct rs_explore *e, const struct rs_node *k,
 	}
 	if (!strcmp(key, "strategy")) {
 		if (rs_explore_strategy_parse(v->value, &e->strategy)) {
-			rs_diag_error(d, &v->loc, "explore: strategy: unknown "
+			rs_diag_error(d, rs_node_loc(v),
+				      "explore: strategy: unknown "
 				      "'%s' (grid, bisect, anneal)", v->value);
 			return -EINVAL;
 		}
@@ -536,13 +547,15 @@ static int read_key(struct rs_explore *e, const struct rs_node *k,
 		return 0;
 	}
 	if (e->goal != RS_EXPLORE_NONE) {
-		rs_diag_error(d, &k->loc, "explore: one objective: maximize, "
+		rs_diag_error(d, rs_node_loc(k),
+			      "explore: one objective: maximize, "
 			      "minimize or find, not two");
 		return -EINVAL;
 	}
 	if (!strcmp(key, "find")) {
 		if (strcmp(v->value, "fail") && strcmp(v->value, "gate")) {
-			rs_diag_error(d, &v->loc, "explore: find: '%s': fail "
+			rs_diag_error(d, rs_node_loc(v),
+				      "explore: find: '%s': fail "
 				      "(a cell that does not pass) or gate (a "
 				      "cell whose gate missed)", v->value);
 			return -EINVAL;
@@ -552,7 +565,8 @@ static int read_key(struct rs_explore *e, const struct rs_node *k,
 		return 0;
 	}
 	if (!figure_ok(v->value)) {
-		rs_diag_error(d, &v->loc, "explore: %s: '%s' is not a figure: "
+		rs_diag_error(d, rs_node_loc(v),
+			      "explore: %s: '%s' is not a figure: "
 			      "[STEP:]GROUP.KEY, e.g. throughput.MB/s, "
 			      "latency.typical, counters.NAME", key, v->value);
 		return -EINVAL;
@@ -573,7 +587,8 @@ int rs_explore_read(struct rs_explore *e, const struct rs_scenario *s,
 	if (!x)
 		return 0;
 	if (x->type != RS_NODE_MAP) {
-		rs_diag_error(d, &x->loc, "explore: expected a mapping (vary, "
+		rs_diag_error(d, rs_node_loc(x),
+			      "explore: expected a mapping (vary, "
 			      "maximize/minimize/find, budget, strategy, "
 			      "seed, knee, repeat)");
 		return -EINVAL;

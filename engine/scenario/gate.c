@@ -128,13 +128,15 @@ static void path(const struct reader *rd, char *buf, size_t len)
 			 rd->each ? "each." : "");
 }
 
-const struct rs_loc *rs_bound_loc(const struct rs_bound *b, const char *which)
+const struct rs_loc *rs_bound_loc_to(const struct rs_bound *b,
+				     const char *which, struct rs_loc *ret)
 {
 	const struct rs_node *v = which ? rs_node_get(b->node, which) : NULL;
+	const struct rs_node *key = rs_node_key(b->node);
 
 	if (v)
-		return &v->loc;
-	return b->node->key ? &b->node->key->loc : &b->node->loc;
+		return rs_node_loc_to(v, ret);
+	return rs_node_loc_to(key ? key : b->node, ret);
 }
 
 /* @v as a whole number (libcyaml 1.3.1 took "1 ms" as 1); false: not. */
@@ -216,7 +218,8 @@ static int read_counter_key(const struct reader *rd, struct rs_bound *b,
 	b->glob = strpbrk(b->counter, "*?[") != NULL;
 	if ((b->scope && (!b->scope[0] || strpbrk(b->scope, "*?[."))) ||
 	    !counter_name(b->counter, true)) {
-		rs_diag_error(rd->d, &key->loc, "%s'%s': name a counter as "
+		rs_diag_error(rd->d, rs_node_loc(key),
+			      "%s'%s': name a counter as "
 			      "counters.NAME (summed over the ports and "
 			      "devices that have it), counters.DEV/PORT.NAME "
 			      "or counters.DEV.NAME; NAME is the kernel's "
@@ -249,7 +252,7 @@ static void unknown_figure(const struct reader *rd, const struct rs_node *key)
 
 	snprintf(who, sizeof(who), "%s: gate%s ",
 		 entry_name(rd, ent, sizeof(ent)), rd->each ? ".each:" : ":");
-	rs_diag_error(rd->d, &key->loc, "%sunknown figure '%s'%s", who,
+	rs_diag_error(rd->d, rs_node_loc(key), "%sunknown figure '%s'%s", who,
 		      key->value, buf);
 }
 
@@ -275,7 +278,8 @@ static int read_words(const struct reader *rd, struct rs_bound *b,
 		bool found = false;
 
 		if (!rd->obj && strstr(w, "ratio")) {
-			rs_diag_error(rd->d, &k->loc, "%s%s: %s: the run has "
+			rs_diag_error(rd->d, rs_node_loc(k),
+				      "%s%s: %s: the run has "
 				      "no other run to compare with; a ratio "
 				      "belongs in a step's gate: (of: an "
 				      "earlier step)", pth, b->name, w);
@@ -297,7 +301,8 @@ static int read_words(const struct reader *rd, struct rs_bound *b,
 					 entry_name(rd, ent, sizeof(ent)),
 					 rd->each ? "each." : "");
 			}
-			rs_diag_error(rd->d, &k->loc, "%s%s: unknown field "
+			rs_diag_error(rd->d, rs_node_loc(k),
+				      "%s%s: unknown field "
 				      "'%s'%s", pth, b->name, w, buf);
 			path(rd, pth, sizeof(pth));
 			r = -EINVAL;
@@ -309,7 +314,7 @@ static int read_words(const struct reader *rd, struct rs_bound *b,
 			found = true;
 			if (!number(x, (double *)((char *)b +
 						  numbers[i].off))) {
-				rs_diag_error(rd->d, &x->loc, "%s%s.%s: "
+				rs_diag_error(rd->d, rs_node_loc(x), "%s%s.%s: "
 					      "expected a number, got '%s'",
 					      pth, b->name, w,
 					      rs_node_text(x) ?
@@ -322,14 +327,16 @@ static int read_words(const struct reader *rd, struct rs_bound *b,
 		if (found)
 			continue;
 		if (x->type != RS_NODE_SCALAR || !x->value || !x->value[0]) {
-			rs_diag_error(rd->d, &x->loc, "%s%s.%s: expected a "
+			rs_diag_error(rd->d, rs_node_loc(x),
+				      "%s%s.%s: expected a "
 				      "name", pth, b->name, w);
 			r = -EINVAL;
 		} else if (!strcmp(w, "of")) {
 			b->of = x->value;
 		} else if (!strcmp(w, "equals_counter")) {
 			if (!counter_name(x->value, false)) {
-				rs_diag_error(rd->d, &x->loc, "%s%s.%s: '%s' "
+				rs_diag_error(rd->d, rs_node_loc(x),
+					      "%s%s.%s: '%s' "
 					      "is not a counter's name (the "
 					      "kernel's, in the same place as "
 					      "%s)", pth, b->name, w, x->value,
@@ -341,7 +348,8 @@ static int read_words(const struct reader *rd, struct rs_bound *b,
 		} else if (!strcmp(w, "missing")) {
 			if (strcmp(x->value, "fail") &&
 			    strcmp(x->value, "skip")) {
-				rs_diag_error(rd->d, &x->loc, "%s%s.missing: "
+				rs_diag_error(rd->d, rs_node_loc(x),
+					      "%s%s.missing: "
 					      "unknown value '%s' (expected "
 					      "one of: fail, skip)", pth,
 					      b->name, x->value);
@@ -462,7 +470,8 @@ static int read_bound(const struct reader *rd, struct rs_bound *b,
 			return r;
 		words = rd->obj ? counter_words : run_words;
 	} else if (!rd->obj) {
-		rs_diag_error(rd->d, &key->loc, "%s'%s': the run's gates bound "
+		rs_diag_error(rd->d, rs_node_loc(key),
+			      "%s'%s': the run's gates bound "
 			      "its counters (counters.NAME: {max: 0}); a "
 			      "step's figures are bounded by that step's "
 			      "gate:", pre, key->value);
@@ -479,13 +488,15 @@ static int read_bound(const struct reader *rd, struct rs_bound *b,
 		words = fig_words;
 	}
 	if (v->type != RS_NODE_MAP) {
-		rs_diag_error(rd->d, &v->loc, "%s%s: expected a mapping of "
+		rs_diag_error(rd->d, rs_node_loc(v),
+			      "%s%s: expected a mapping of "
 			      "bounds ({min: N, max: N})", pre, b->name);
 		return -EINVAL;
 	}
 	if (b->fig && !records(rd->obj->kind, b->fig->group)) {
 		groups_of(rd->obj->kind, groups, sizeof(groups));
-		rs_diag_error(rd->d, &key->loc, "%sa %s step records no %s "
+		rs_diag_error(rd->d, rs_node_loc(key),
+			      "%sa %s step records no %s "
 			      "figures (it records: %s)", pre,
 			      rd->obj->kind->name, b->fig->group, groups);
 		return -EINVAL;
@@ -494,7 +505,8 @@ static int read_bound(const struct reader *rd, struct rs_bound *b,
 	if (!r)
 		r = check_together(rd, b);
 	if (!r && !b->fig && rd->obj && rd->obj->parent) {
-		rs_diag_error(rd->d, &key->loc, "%s%s: counters are read "
+		rs_diag_error(rd->d, rs_node_loc(key),
+			      "%s%s: counters are read "
 			      "around each top-level step, and this one runs "
 			      "inside %s: gate them there", pre, b->name,
 			      rd->obj->parent->name);
@@ -517,7 +529,8 @@ static int read_gate(struct reader *rd, const struct rs_node *map,
 
 	prefix(rd, pre, sizeof(pre));
 	if (map->type != RS_NODE_MAP) {
-		rs_diag_error(rd->d, &map->loc, "%sexpected a mapping of "
+		rs_diag_error(rd->d, rs_node_loc(map),
+			      "%sexpected a mapping of "
 			      "figures to bounds (latency.typical: {max: 5})",
 			      pre);
 		return -EINVAL;
@@ -586,7 +599,7 @@ int rs_gate_check(struct rs_scenario *s, struct rs_obj *obj,
 	if (!obj->count) {
 		struct rs_node *each = rs_node_get(node, "each");
 
-		rs_diag_error(d, &each->key->loc,
+		rs_diag_error(d, rs_node_loc(rs_node_key(each)),
 			      "%s: gate: each: bounds every element of a "
 			      "counted step (count:, or a bare reference to a "
 			      "counted entry); this step runs once: use the "

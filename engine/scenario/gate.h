@@ -98,8 +98,12 @@ int rs_run_gates_read(struct rs_scenario *s, struct rs_diag *d,
 		      struct rs_gate **ret_gate);
 
 /* Where the bound @which ("min", "max", ...) of @b is written; its key
- * when @which is NULL or not given. */
-const struct rs_loc *rs_bound_loc(const struct rs_bound *b, const char *which);
+ * when @which is NULL or not given.  Into @ret; rs_bound_loc() into a
+ * location that lives as long as the enclosing block (rs_node_loc()). */
+const struct rs_loc *rs_bound_loc_to(const struct rs_bound *b,
+				     const char *which, struct rs_loc *ret);
+#define rs_bound_loc(b, which) \
+	rs_bound_loc_to((b), (which), &(struct rs_loc){ 0 })
 
 /*
  * The gate's entries for the run record, one per bound, in the order

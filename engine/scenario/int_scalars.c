@@ -54,17 +54,19 @@ static int check(const struct rs_scenario *s, const struct rs_node *n,
 	if ((!why && !negative) || !n->value[0])
 		return 0;
 	if (rs_where_at(s->doc.root, n->start, &w) < 0) {
-		rs_diag_error(d, w.unknown_step_loc, "%s", w.unknown_step);
+		rs_diag_error(d, &w.unknown_step_loc, "%s", w.unknown_step);
 		return -EINVAL;
 	}
 	if (negative)
-		rs_diag_error(d, &n->loc, "%s%s%s%s is out of range (0..%llu)",
+		rs_diag_error(d, rs_node_loc(n),
+			      "%s%s%s%s is out of range (0..%llu)",
 			      w.who, w.path, w.path[0] ? ": " : "", n->value,
 			      v->data_size >= 8 ?
 			      (unsigned long long)UINT64_MAX :
 			      (1ull << (8 * v->data_size)) - 1);
 	else
-		rs_diag_error(d, &n->loc, "%s%s%sexpected an integer, got "
+		rs_diag_error(d, rs_node_loc(n),
+			      "%s%s%sexpected an integer, got "
 			      "'%s'%s%s", w.who, w.path,
 			      w.path[0] ? ": " : "", n->value,
 			      why[0] ? ": " : "", why);

@@ -54,7 +54,7 @@ ssize_t rs_hex_parse(const char *s, uint8_t *out, size_t cap,
 int rs_literal_path(const struct rs_obj *obj, const char *file, char *buf,
 		    size_t len)
 {
-	const char *scn = obj->node ? obj->node->loc.file : NULL;
+	const char *scn = obj->node ? rs_node_file(obj->node) : NULL;
 	const char *slash = scn ? strrchr(scn, '/') : NULL;
 	int n;
 

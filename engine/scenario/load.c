@@ -93,7 +93,10 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 			if (!e[i].types[s])
 				continue;
 			if (found) {
-				rs_diag_error(d, entry ? &rs_node_get(entry, k->section)->key->loc : NULL,
+				const struct rs_node *v = entry ?
+					rs_node_get(entry, k->section) : NULL;
+
+				rs_diag_error(d, rs_node_loc(rs_node_key(v)),
 					      "step %s: one step per entry, got "
 					      "'%s' and '%s'", no,
 					      found->section, k->section);
@@ -103,7 +106,7 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 			data = e[i].types[s];
 		}
 		if (!found) {
-			rs_diag_error(d, entry ? &entry->loc : NULL,
+			rs_diag_error(d, entry ? rs_node_loc(entry) : NULL,
 				      "step %s: empty step (give one step type, "
 				      "e.g. write:)", no);
 			return -EINVAL;
@@ -529,9 +532,10 @@ static int check_duplicate_keys(struct rs_node *root, struct rs_node *n,
 		if (j == i)
 			continue;
 		rs_where_at(root, k->start, &w);
-		rs_diag_error(d, &k->loc, "%s%s%sduplicate key '%s' (first at "
+		rs_diag_error(d, rs_node_loc(k),
+			      "%s%s%sduplicate key '%s' (first at "
 			      "line %u)", w.who, w.path, w.path[0] ? ": " : "",
-			      k->value, n->items[j]->loc.line);
+			      k->value, rs_node_loc(n->items[j])->line);
 		r = -EINVAL;
 	}
 	rs_idmap_free(&ids);
@@ -553,7 +557,7 @@ static int check_duplicate_keys(struct rs_node *root, struct rs_node *n,
 static struct rs_loc nul_escape(const char *text, const struct rs_node *n)
 {
 	static const char *const nul[] = { "0", "x00", "u0000", "U00000000" };
-	struct rs_loc loc = n->loc;
+	struct rs_loc loc = *rs_node_loc(n);
 
 	loc.col++; /* past the opening quote */
 	for (size_t i = n->start + 1; i < n->end; i++) {
@@ -577,7 +581,7 @@ static struct rs_loc nul_escape(const char *text, const struct rs_node *n)
 			loc.col++;
 		}
 	}
-	return n->loc;
+	return *rs_node_loc(n);
 }
 
 /* A \0 would cut a key, an id or a value short without a word. */
@@ -618,7 +622,8 @@ static int count_entries(const struct rs_node *seq, size_t *n,
 		const struct rs_node *e = seq->items[i];
 
 		if (++*n > RS_OBJECTS_MAX) {
-			rs_diag_error(d, &e->loc, "more than %u objects and "
+			rs_diag_error(d, rs_node_loc(e),
+				      "more than %u objects and "
 				      "steps, the most a scenario may hold",
 				      RS_OBJECTS_MAX);
 			return -EINVAL;
@@ -753,8 +758,8 @@ static int read_doc(struct rs_scenario *s, const struct rs_doc *again,
 
 static int load(const char *path, const struct rs_doc *again,
 		const struct rs_set *sets, unsigned n_sets,
-		const struct rs_fact_resolver *facts, struct rs_diag *d,
-		struct rs_scenario **ret)
+		const struct rs_fact_resolver *facts, bool keep_text,
+		struct rs_diag *d, struct rs_scenario **ret)
 {
 	struct rs_load_log log = { 0 };
 	cyaml_config_t cfg = {
@@ -786,7 +791,7 @@ static int load(const char *path, const struct rs_doc *again,
 	if (!s->doc.root || s->doc.root->type != RS_NODE_MAP) {
 		struct rs_loc loc = { path, 1, 1 };
 
-		rs_diag_error(d, s->doc.root ? &s->doc.root->loc : &loc,
+		rs_diag_error(d, s->doc.root ? rs_node_loc(s->doc.root) : &loc,
 			      "a scenario is a mapping of sections (contexts:, "
 			      "pds:, qps:, steps:, ...)");
 		r = -EINVAL;
@@ -840,6 +845,15 @@ static int load(const char *path, const struct rs_doc *again,
 		r = -EINVAL;
 		goto fail;
 	}
+	/* The structs are filled: the text's last readers were the
+	 * params, libcyaml and their messages.  What reads it later is a
+	 * matrix cell's load, a reload and a run's sha256; a look at the
+	 * file drops it here, before the objects and the load's peak (68
+	 * bytes an object of gen_scenario.sh). */
+	if (!keep_text && !s->matrix.n_dims) {
+		rs_free(s->doc.text);
+		s->doc.text = NULL;
+	}
 	r = rs_requires_check(s, d);
 	if (!r)
 		r = rs_nodes_expand(s, d);
@@ -876,21 +890,29 @@ int rs_scenario_load(const char *path, const struct rs_set *sets,
 		     unsigned n_sets, struct rs_diag *d,
 		     struct rs_scenario **ret)
 {
-	return load(path, NULL, sets, n_sets, NULL, d, ret);
+	return load(path, NULL, sets, n_sets, NULL, true, d, ret);
+}
+
+int rs_scenario_look(const char *path, const struct rs_set *sets,
+		     unsigned n_sets, struct rs_diag *d,
+		     struct rs_scenario **ret)
+{
+	return load(path, NULL, sets, n_sets, NULL, false, d, ret);
 }
 
 int rs_scenario_reload(const struct rs_scenario *s,
 		       const struct rs_fact_resolver *facts,
 		       struct rs_diag *d, struct rs_scenario **ret)
 {
-	return load(s->path, &s->doc, s->sets, s->n_sets, facts, d, ret);
+	return load(s->path, &s->doc, s->sets, s->n_sets, facts, true, d,
+		    ret);
 }
 
 int rs_scenario_load_cell(const struct rs_scenario *s,
 			  const struct rs_set *sets, unsigned n_sets,
 			  struct rs_diag *d, struct rs_scenario **ret)
 {
-	return load(s->path, &s->doc, sets, n_sets, NULL, d, ret);
+	return load(s->path, &s->doc, sets, n_sets, NULL, true, d, ret);
 }
 
 void rs_scenario_free(struct rs_scenario *s)

@@ -131,9 +131,11 @@ static void path_to(char *path, size_t len, struct rs_node **ch,
 	for (unsigned i = from; i < to; i++) {
 		size_t o = strlen(path);
 
-		if (ch[i]->key)
+		const struct rs_node *key = rs_node_key(ch[i]);
+
+		if (key)
 			snprintf(path + o, len - o, "%s%s", o ? "." : "",
-				 ch[i]->key->value);
+				 key->value);
 		else
 			for (size_t j = 0; j < ch[i - 1]->n; j++)
 				if (ch[i - 1]->items[j] == ch[i])
@@ -194,17 +196,18 @@ static const cyaml_schema_value_t *field_value(const cyaml_schema_value_t *v,
 					       unsigned from)
 {
 	for (unsigned i = from; v && i < n; i++) {
-		struct rs_node *node = ch[i];
+		const struct rs_node *key;
 
 		if (v->type == CYAML_SEQUENCE || v->type == CYAML_SEQUENCE_FIXED) {
 			v = v->sequence.entry;
 			continue;
 		}
-		if (v->type != CYAML_MAPPING || !node->key)
+		key = v->type == CYAML_MAPPING ? rs_node_key(ch[i]) : NULL;
+		if (!key)
 			return i == n ? v : NULL;
 		const cyaml_schema_field_t *f = v->mapping.fields;
 
-		while (f->key && strcmp(f->key, node->key->value))
+		while (f->key && strcmp(f->key, key->value))
 			f++;
 		if (!f->key) {
 			/* A steps entry: its type key selects the schema. */
@@ -261,6 +264,7 @@ static bool numeric(const char *s)
 int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 {
 	struct rs_node **ch = w->ch;
+	struct rs_node *key;
 	unsigned n, section_no = 0;
 	char no[48];
 
@@ -268,8 +272,8 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 	n = w->n = chain(root, off, ch, RS_WHERE_DEPTH);
 
 	/* Which object: a section entry (or a step entry, nested ones too). */
-	if (n >= 3 && ch[1]->key) {
-		const char *section = ch[1]->key->value;
+	if (n >= 3 && (key = rs_node_key(ch[1]))) {
+		const char *section = key->value;
 
 		w->kind = rs_registry_find(section, false);
 		if (w->kind || !strcmp(section, "steps")) {
@@ -295,7 +299,8 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 		size_t o = snprintf(no, sizeof(no), "%u", section_no);
 
 		for (unsigned i = w->obj_at + 2; i + 1 < n; i++)
-			if (ch[i]->key && !strcmp(ch[i]->key->value, "steps") &&
+			if ((key = rs_node_key(ch[i])) &&
+			    !strcmp(key->value, "steps") &&
 			    ch[i]->type == RS_NODE_SEQ &&
 			    ch[i - 1]->type == RS_NODE_MAP) {
 				w->obj = ch[i + 1];
@@ -330,7 +335,7 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 						 "step %s: unknown step type "
 						 "'%s'%s", no,
 						 type->value, types);
-				w->unknown_step_loc = &type->loc;
+				w->unknown_step_loc = *rs_node_loc(type);
 				return -EINVAL;
 			}
 			if (id && id->type == RS_NODE_SCALAR && id->value[0])
@@ -379,7 +384,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 		off = rs_params_orig_offset(s, offset_of(text, len,
 			log->frames[0].line, log->frames[0].col));
 	if (rs_where_at(s->doc.root, off, w) < 0) {
-		rs_diag_error(d, w->unknown_step_loc, "%s", w->unknown_step);
+		rs_diag_error(d, &w->unknown_step_loc, "%s", w->unknown_step);
 		return;
 	}
 	n = w->n;
@@ -389,8 +394,8 @@ void rs_load_error_report(const struct rs_scenario *s,
 	target = ch[n - 1];
 	/* An empty value is a point between tokens: its key says more. */
 	if (target->type == RS_NODE_SCALAR && target->start == target->end &&
-	    target->key)
-		target = target->key;
+	    rs_node_key(target))
+		target = rs_node_key(target);
 
 	if (obj && kind) {
 		obj_value.mapping.fields = kind->fields;
@@ -420,7 +425,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 		 * (`nodes:`, `requires:`): a field of it. */
 		if (!obj && path[0]) {
 			rs_suggest_fmt(&sg, true, buf, sizeof(buf));
-			rs_diag_error(d, &target->loc,
+			rs_diag_error(d, rs_node_loc(target),
 				      "%s: unknown field '%s'%s", path, key,
 				      buf);
 			return;
@@ -428,12 +433,14 @@ void rs_load_error_report(const struct rs_scenario *s,
 		if (!obj) {
 			/* Too many sections to list: the near ones only. */
 			rs_suggest_fmt(&sg, false, buf, sizeof(buf));
-			rs_diag_error(d, &target->loc, "unknown section '%s'%s",
+			rs_diag_error(d, rs_node_loc(target),
+				      "unknown section '%s'%s",
 				      key, buf);
 			return;
 		}
 		rs_suggest_fmt(&sg, true, buf, sizeof(buf));
-		rs_diag_error(d, &target->loc, "%s%s%sunknown field '%s'%s",
+		rs_diag_error(d, rs_node_loc(target),
+			      "%s%s%sunknown field '%s'%s",
 			      who, path, path[0] ? ": " : "", key, buf);
 		return;
 	}
@@ -443,13 +450,16 @@ void rs_load_error_report(const struct rs_scenario *s,
 		target = ch[mi];
 		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
 		if (target != s->doc.root && !obj && path[0])
-			rs_diag_error(d, &target->loc, "%s: missing field '%s'",
+			rs_diag_error(d, rs_node_loc(target),
+				      "%s: missing field '%s'",
 				      path, m + 32);
 		else if (target == s->doc.root || !obj)
-			rs_diag_error(d, &target->loc, "missing section '%s'",
+			rs_diag_error(d, rs_node_loc(target),
+				      "missing section '%s'",
 				      m + 32);
 		else
-			rs_diag_error(d, &target->loc, "%smissing field '%s%s%s'",
+			rs_diag_error(d, rs_node_loc(target),
+				      "%smissing field '%s%s%s'",
 				      who, path, path[0] ? "." : "", m + 32);
 		return;
 	}
@@ -532,9 +542,10 @@ void rs_load_error_report(const struct rs_scenario *s,
 		snprintf(msg, sizeof(msg), "%s", m);
 	}
 	if (path[0])
-		rs_diag_error(d, &target->loc, "%s%s: %s", who, path, msg);
+		rs_diag_error(d, rs_node_loc(target),
+			      "%s%s: %s", who, path, msg);
 	else if (ch[n - 1] == s->doc.root || n < 2)
-		rs_diag_error(d, &target->loc, "%s", msg);
+		rs_diag_error(d, rs_node_loc(target), "%s", msg);
 	else
-		rs_diag_error(d, &target->loc, "%s%s", who, msg);
+		rs_diag_error(d, rs_node_loc(target), "%s%s", who, msg);
 }

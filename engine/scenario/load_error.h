@@ -42,7 +42,7 @@ struct rs_where {
 	char who[160];                      /* "qp 'a': ", or "" */
 	char path[256];                     /* "cap.max_send_wr", or "" */
 	char unknown_step[1024];            /* set when -EINVAL */
-	const struct rs_loc *unknown_step_loc;
+	struct rs_loc unknown_step_loc;
 };
 
 int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w);

@@ -45,7 +45,8 @@ static struct rs_node *descend(struct rs_node *n, const char *path,
 	return n;
 }
 
-const struct rs_loc *rs_obj_loc(const struct rs_obj *obj, const char *path)
+const struct rs_loc *rs_obj_loc_to(const struct rs_obj *obj,
+				   const char *path, struct rs_loc *ret)
 {
 	bool complete;
 	struct rs_node *n = descend(obj->node, path, &complete);
@@ -53,12 +54,15 @@ const struct rs_loc *rs_obj_loc(const struct rs_obj *obj, const char *path)
 	if (!n)
 		return NULL;
 	/* A step is best pointed at by its type key ("write:"). */
-	if (n == obj->node && obj->kind->step && n->key)
-		return &n->key->loc;
-	/* So is an empty value, a point between tokens, by its key. */
-	if (n->type == RS_NODE_SCALAR && n->start == n->end && n->key)
-		return &n->key->loc;
-	return &n->loc;
+	if ((n == obj->node && obj->kind->step) ||
+	    /* So is an empty value, a point between tokens, by its key. */
+	    (n->type == RS_NODE_SCALAR && n->start == n->end)) {
+		struct rs_node *key = rs_node_key(n);
+
+		if (key)
+			return rs_node_loc_to(key, ret);
+	}
+	return rs_node_loc_to(n, ret);
 }
 
 bool rs_obj_has(const struct rs_obj *obj, const char *path)

@@ -183,12 +183,14 @@ static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
 
 		rs_param_near(s, key->value, false, near, sizeof(near));
 		param_names(s, names, sizeof(names));
-		rs_diag_error(d, &key->loc, "matrix: '%s' is not a param%s "
+		rs_diag_error(d, rs_node_loc(key),
+			      "matrix: '%s' is not a param%s "
 			      "(params: %s)", key->value, near, names);
 		return -EINVAL;
 	}
 	if (val->type == RS_NODE_MAP || (val->type == RS_NODE_SEQ && !val->n)) {
-		rs_diag_error(d, &val->loc, "matrix: '%s' takes a list of one "
+		rs_diag_error(d, rs_node_loc(val),
+			      "matrix: '%s' takes a list of one "
 			      "or more values", key->value);
 		return -EINVAL;
 	}
@@ -201,7 +203,8 @@ static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
 	}
 	for (size_t i = 0; i < val->n; i++) {
 		if (val->items[i]->type != RS_NODE_SCALAR) {
-			rs_diag_error(d, &val->items[i]->loc, "matrix: '%s': "
+			rs_diag_error(d, rs_node_loc(val->items[i]),
+				      "matrix: '%s': "
 				      "each value must be a scalar", key->value);
 			return -EINVAL;
 		}
@@ -209,7 +212,8 @@ static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
 	}
 	r = dim_repeat(dm);
 	if (r >= 0)
-		rs_diag_error(d, &val->items[r]->loc, "matrix: '%s': '%s' is "
+		rs_diag_error(d, rs_node_loc(val->items[r]),
+			      "matrix: '%s': '%s' is "
 			      "there twice", key->value, val->items[r]->value);
 	return r == -1 ? 0 : r >= 0 ? -EINVAL : (int)r;
 }
@@ -220,7 +224,8 @@ static int read_excl(struct rs_matrix *m, struct rs_node *e,
 	struct rs_matrix_excl *x;
 
 	if (e->type != RS_NODE_MAP || !e->n) {
-		rs_diag_error(d, &e->loc, "matrix: exclude: each entry is a "
+		rs_diag_error(d, rs_node_loc(e),
+			      "matrix: exclude: each entry is a "
 			      "mapping of matrix params to values");
 		return -EINVAL;
 	}
@@ -240,13 +245,15 @@ static int read_excl(struct rs_matrix *m, struct rs_node *e,
 		int dim = dim_of(m, k->value);
 
 		if (dim < 0) {
-			rs_diag_error(d, &k->loc, "matrix: exclude: '%s' is not "
+			rs_diag_error(d, rs_node_loc(k),
+				      "matrix: exclude: '%s' is not "
 				      "a param of the matrix", k->value);
 			return -EINVAL;
 		}
 		if (v->type != RS_NODE_SCALAR ||
 		    !has_value(&m->dims[dim], v->value)) {
-			rs_diag_error(d, &v->loc, "matrix: exclude: '%s' is "
+			rs_diag_error(d, rs_node_loc(v),
+				      "matrix: exclude: '%s' is "
 				      "not one of the values of '%s'",
 				      v->type == RS_NODE_SCALAR ? v->value : "",
 				      k->value);
@@ -269,7 +276,8 @@ int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 	if (!mx)
 		return 0;
 	if (mx->type != RS_NODE_MAP) {
-		rs_diag_error(d, &mx->loc, "matrix: expected a mapping of "
+		rs_diag_error(d, rs_node_loc(mx),
+			      "matrix: expected a mapping of "
 			      "params to lists of values (and exclude:)");
 		return -EINVAL;
 	}
@@ -285,7 +293,8 @@ int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 			return r;
 	}
 	if (excl && excl->type != RS_NODE_SEQ) {
-		rs_diag_error(d, &excl->loc, "matrix: exclude: expected a "
+		rs_diag_error(d, rs_node_loc(excl),
+			      "matrix: exclude: expected a "
 			      "list of combinations");
 		return -EINVAL;
 	}
@@ -298,7 +307,7 @@ int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 	 * error, it excludes nothing. */
 	for (unsigned i = 0; i < m->n_dims; i++)
 		fix_set(&m->dims[i], param(s, m->dims[i].name));
-	return too_many(m, &mx->loc, "matrix", d);
+	return too_many(m, rs_node_loc(mx), "matrix", d);
 }
 
 int rs_matrix_set(struct rs_matrix *m, const struct rs_scenario *s,

@@ -156,6 +156,13 @@ struct rs_set {
 int rs_scenario_load(const char *path, const struct rs_set *sets,
 		     unsigned n_sets, struct rs_diag *d,
 		     struct rs_scenario **ret);
+/* The same for a scenario only looked at (validate, plan): its file's
+ * text (s->doc.text) is freed once the structs are filled, unless a
+ * matrix's cells are to be loaded from it.  No reload, sha256 nor run
+ * from what it returns. */
+int rs_scenario_look(const char *path, const struct rs_set *sets,
+		     unsigned n_sets, struct rs_diag *d,
+		     struct rs_scenario **ret);
 /* Load @s's file again with its sets, the device facts from @facts
  * instead of assumed: a run does, once it probed its devices. */
 int rs_scenario_reload(const struct rs_scenario *s,
@@ -176,8 +183,13 @@ int rs_obj_name(struct rs_scenario *s, struct rs_obj *o);
 int rs_obj_number(struct rs_scenario *s, struct rs_obj *o, const char *no);
 
 /* Where a field of an object is: its value node, or the object's own
- * mapping when the field is absent.  @path is dotted ("cap.max_send_wr"). */
-const struct rs_loc *rs_obj_loc(const struct rs_obj *obj, const char *path);
+ * mapping when the field is absent.  @path is dotted ("cap.max_send_wr").
+ * Into @ret; rs_obj_loc() into a location that lives as long as the
+ * enclosing block (rs_node_loc()): pass it on, do not keep it. */
+const struct rs_loc *rs_obj_loc_to(const struct rs_obj *obj,
+				   const char *path, struct rs_loc *ret);
+#define rs_obj_loc(obj, path) \
+	rs_obj_loc_to((obj), (path), &(struct rs_loc){ 0 })
 bool rs_obj_has(const struct rs_obj *obj, const char *path);
 /* For a check that needs another object's number (a verify's mr's
  * length) without its kind's struct: the field's value as libcyaml read

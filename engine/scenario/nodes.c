@@ -84,11 +84,7 @@ void rs_nodes_list(const struct rs_scenario *s, char *buf, size_t len)
 }
 
 /* Where `nodes:` entry @i, or its field @key, is. */
-static const struct rs_loc *decl_loc(const struct rs_scenario *s,
-				     unsigned i, const char *key)
-{
-	return rs_doc_entry_loc(&s->doc, "nodes", i, key);
-}
+#define decl_loc(s, i, key) rs_doc_entry_loc(&(s)->doc, "nodes", (i), (key))
 
 /*
  * A node's address as the rendezvous reads it (docs/nodes.md): "host",
@@ -208,7 +204,8 @@ static int decl_count(const struct rs_scenario *s, unsigned i,
 	    strspn(v->value, "0123456789") != strlen(v->value) ||
 	    (v->value[0] == '0' && v->value[1]) || n->count < 1 ||
 	    n->count > RS_COUNT_MAX) {
-		rs_diag_error(d, &v->loc, "node '%s': count: expected a whole "
+		rs_diag_error(d, rs_node_loc(v),
+			      "node '%s': count: expected a whole "
 			      "number from 1 to %u, got '%s'", n->id,
 			      RS_COUNT_MAX, rs_node_text(v) ? v->value : "");
 		return -EINVAL;

@@ -58,7 +58,8 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 	if (!params)
 		return 0;
 	if (params->type != RS_NODE_MAP) {
-		rs_diag_error(d, &params->loc, "params: expected a mapping of "
+		rs_diag_error(d, rs_node_loc(params),
+			      "params: expected a mapping of "
 			      "names to defaults");
 		return -EINVAL;
 	}
@@ -71,7 +72,8 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 		struct rs_node *def = v;
 
 		if (!valid_name(k->value)) {
-			rs_diag_error(d, &k->loc, "params: '%s' is not a valid "
+			rs_diag_error(d, rs_node_loc(k),
+				      "params: '%s' is not a valid "
 				      "name (letters, digits, _)", k->value);
 			return -EINVAL;
 		}
@@ -92,7 +94,8 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 					rs_suggest_add(&sg, "description");
 					rs_suggest_fmt(&sg, false, near,
 						       sizeof(near));
-					rs_diag_error(d, &v->items[j]->loc,
+					rs_diag_error(d,
+						      rs_node_loc(v->items[j]),
 						      "param '%s': unknown field "
 						      "'%s'%s (default, env, "
 						      "description)", k->value,
@@ -100,7 +103,8 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 					return -EINVAL;
 				}
 				if (val->type != RS_NODE_SCALAR) {
-					rs_diag_error(d, &val->loc, "param '%s': "
+					rs_diag_error(d, rs_node_loc(val),
+						      "param '%s': "
 						      "'%s' must be a scalar",
 						      k->value, key);
 					return -EINVAL;
@@ -110,7 +114,8 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 			if (rs_node_get(v, "env"))
 				p->env = rs_node_get(v, "env")->value;
 		} else if (v->type != RS_NODE_SCALAR) {
-			rs_diag_error(d, &v->loc, "param '%s': a default must be "
+			rs_diag_error(d, rs_node_loc(v),
+				      "param '%s': a default must be "
 				      "a scalar", k->value);
 			return -EINVAL;
 		}
@@ -183,14 +188,14 @@ static int check_outside(const char *v, char *why, size_t len)
 }
 
 /* Where a param's env: names its variable, for a bad value from it. */
-static const struct rs_loc *env_loc(const struct rs_scenario *s,
-				    const struct rs_param *p)
+static const struct rs_node *env_node(const struct rs_scenario *s,
+				      const struct rs_param *p)
 {
 	struct rs_node *decl = rs_node_get(rs_node_get(s->doc.root, "params"),
 					   p->name);
 	struct rs_node *env = rs_node_get(decl, "env");
 
-	return env ? &env->loc : &p->node->loc;
+	return env ? env : p->node;
 }
 
 static int override(struct rs_scenario *s, const struct rs_idmap *names,
@@ -237,18 +242,20 @@ static int override(struct rs_scenario *s, const struct rs_idmap *names,
 		char why[96];
 
 		if (!p->value) {
-			rs_diag_error(d, &p->node->loc, "param '%s' has "
+			rs_diag_error(d, rs_node_loc(p->node), "param '%s' has "
 				      "no default; give it with --set %s=VALUE",
 				      p->name, p->name);
 			return -EINVAL;
 		}
 		if (p->set && check_outside(p->value, why, sizeof(why)) < 0) {
-			rs_diag_error(d, &p->node->loc, "--set %s=...: %s",
+			rs_diag_error(d, rs_node_loc(p->node),
+				      "--set %s=...: %s",
 				      p->name, why);
 			return -EINVAL;
 		}
 		if (!p->set && e && check_outside(e, why, sizeof(why)) < 0) {
-			rs_diag_error(d, env_loc(s, p), "param '%s': "
+			rs_diag_error(d, rs_node_loc(env_node(s, p)),
+				      "param '%s': "
 				      "environment variable %s: %s", p->name,
 				      p->env, why);
 			return -EINVAL;
@@ -492,7 +499,7 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 {
 	const char *v0 = v;
 	size_t len = 0, cap = strlen(v) + 64;
-	struct rs_loc loc = n->loc;
+	struct rs_loc loc = *rs_node_loc(n);
 	bool failed = false;
 	char *out;
 
@@ -517,7 +524,7 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 			char why[320] = "";
 			int r = -EINVAL;
 
-			loc = n->loc;
+			loc = *rs_node_loc(n);
 			if (n->plain && n->value == v0 &&
 			    !strchr(n->value, '\n'))
 				loc.col += v - v0;

@@ -36,7 +36,8 @@ static int bad(struct rs_diag *d, const struct rs_scenario *s, unsigned i,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	rs_diag_error(d, n ? &n->loc : NULL, "requires.facts[%u]: %s", i, msg);
+	rs_diag_error(d, n ? rs_node_loc(n) : NULL,
+		      "requires.facts[%u]: %s", i, msg);
 	return -EINVAL;
 }
 
@@ -58,7 +59,7 @@ static int check_counters(struct rs_scenario *s, struct rs_diag *d)
 			const struct rs_node *e = seq && i < seq->n ?
 						  seq->items[i] : seq;
 
-			rs_diag_error(d, e ? &e->loc : NULL,
+			rs_diag_error(d, e ? rs_node_loc(e) : NULL,
 				      "requires.counters[%u]: '%s' is not a "
 				      "counter's name (the kernel's, as in "
 				      "/sys/class/infiniband/DEV/ports/PORT/"

@@ -69,7 +69,7 @@ while read -r s; do
 done <"$tmp/declared"
 
 # The engine's own stay inside: present in the binary, not exported.
-for s in rs_obj_loc rs_live_find rs_registry_add rs_plugins_load \
+for s in rs_obj_loc_to rs_live_find rs_registry_add rs_plugins_load \
 	rs_feature_add rs_call_go; do
 	n=$((n + 1))
 	grep -qx -- "$s" "$tmp/globals" || fail "$s: not in the binary at all"

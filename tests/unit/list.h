@@ -47,6 +47,7 @@
 	X(load, step_types_max)                                           \
 	X(load, param_uses_param)                                         \
 	X(load, param_loop)                                               \
+	X(load, look_drops_text)                                          \
 	X(count, elements_pair)                                           \
 	X(count, shared_and_one)                                          \
 	X(count, steps_lists_after)                                       \
@@ -66,6 +67,7 @@
 	X(fill, int_syntax_refused)                                       \
 	X(fill, dom_shares_texts)                                         \
 	X(fill, node_text_by_type)                                        \
+	X(fill, node_loc_is_libyamls)                                     \
 	X(flow_attr, eth_ipv4_udp)                                        \
 	X(flow_attr, vxlan_inner_tcp)                                     \
 	X(flow_attr, other_headers)                                       \

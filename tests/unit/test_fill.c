@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <cyaml/cyaml.h>
+#include <yaml.h>
 
 #include "alloc.h"
 #include "check.h"
@@ -323,6 +324,124 @@ TEST(fill, node_text_by_type)
 	CHECK_STR(rs_node_text(rs_node_get(doc.root, "t")), "x");
 	CHECK_STR(rs_node_text(s->items[1]), "2");
 	CHECK_STR(rs_node_text(rs_node_get(m, "k")), "v");
-	CHECK(sizeof(struct rs_node) <= 48);
+	CHECK(sizeof(struct rs_node) <= 24);
 	rs_doc_free(&doc);
+}
+
+/* Compare every node's rs_node_loc() with the start mark libyaml gives
+ * its event, in document order (the DOM's pre-order). */
+static unsigned locs_match(const struct rs_node *n, const yaml_mark_t *marks,
+			   unsigned i, unsigned *bad)
+{
+	struct rs_loc at;
+
+	rs_node_loc_to(n, &at);
+	if (at.line != marks[i].line + 1 || at.col != marks[i].column + 1) {
+		if (!(*bad)++)
+			fprintf(stderr, "node %u: %u:%u, libyaml %zu:%zu\n",
+				i, at.line, at.col, marks[i].line + 1,
+				marks[i].column + 1);
+	}
+	i++;
+	if (n->type != RS_NODE_SCALAR)
+		for (unsigned k = 0; k < n->n; k++) {
+			/* The key, found from the root, is the item before. */
+			const struct rs_node *key = n->type == RS_NODE_MAP &&
+				k % 2 ? n->items[k - 1] : NULL;
+
+			if (rs_node_key(n->items[k]) != key && !(*bad)++)
+				fprintf(stderr, "node %u: item %u: not its "
+					"key\n", i, k);
+			i = locs_match(n->items[k], marks, i, bad);
+		}
+	return i;
+}
+
+static void check_locs(const char *file, const char *yaml, size_t len)
+{
+	size_t cap = 1024, n = 0;
+	yaml_mark_t *marks = rs_malloc(cap * sizeof(*marks));
+	unsigned bad = 0;
+	yaml_parser_t p;
+	yaml_event_t ev;
+	struct rs_doc doc;
+	struct rs_diag d;
+	struct rs_loc at;
+
+	CHECK(marks && yaml_parser_initialize(&p));
+	yaml_parser_set_input_string(&p, (const unsigned char *)yaml, len);
+	do {
+		CHECK(yaml_parser_parse(&p, &ev));
+		if (ev.type == YAML_SCALAR_EVENT ||
+		    ev.type == YAML_SEQUENCE_START_EVENT ||
+		    ev.type == YAML_MAPPING_START_EVENT) {
+			if (n == cap)
+				marks = rs_reallocarray(marks, cap *= 2,
+							sizeof(*marks));
+			CHECK(marks);
+			marks[n++] = ev.start_mark;
+		}
+	} while (ev.type != YAML_STREAM_END_EVENT &&
+		 (yaml_event_delete(&ev), 1));
+	yaml_event_delete(&ev);
+	yaml_parser_delete(&p);
+
+	rs_diag_init(&d, stderr);
+	CHECK_INT(rs_doc_parse(&doc, file, rs_strndup(yaml, len), len, &d), 0);
+	CHECK_UINT(locs_match(doc.root, marks, 0, &bad), n);
+	CHECK_UINT(bad, 0);
+	CHECK_STR(rs_node_loc_to(doc.root, &at)->file, file);
+	CHECK_STR(rs_node_file(doc.root), file);
+	CHECK_PTR(rs_node_loc(NULL), NULL);
+	CHECK_PTR(rs_node_key(doc.root), NULL);
+	rs_doc_free(&doc);
+	rs_free(marks);
+}
+
+/* A node holds no line, column, file nor key (issue 33: 24 bytes, not
+ * 48): they are worked out from its start and the document's root, and
+ * must be libyaml's marks, byte for byte, wherever messages point, and
+ * the key (rs_node_key()) the item before it in its mapping.  Blank and
+ * comment lines, CRLF, a lone CR, tabs, multi-byte UTF-8 before a node,
+ * empty values (block and flow), flow collections over lines, block
+ * scalars, and a tree over several of the arena's chunks. */
+TEST(fill, node_loc_is_libyamls)
+{
+	static const char yaml[] =
+		"# a comment\n"
+		"\n"
+		"a: 1\r\n"
+		"b:\n"
+		"c:   \"q\"  # x\n"
+		"d:\tno\n"
+		"e: {x: [1,\n"
+		"\n"
+		"      2], y: \"\xc3\xa9t\xc3\xa9\", z: zz}\n"
+		"\xc3\xa9\xc3\xa9: v\rw: 2\n"
+		"f: |\n"
+		"  text\n"
+		"  more\n"
+		"g:\n"
+		"  - - k: v\n"
+		"      l:\n"
+		"    - \xe2\x82\xac: [a, b]\n"
+		"h: {p: , q: , r: {s: }}\n"
+		"i:\n"
+		"  -\n"
+		"  - j:\n"
+		"    k:\n"
+		"last:";
+	const size_t n = 200000;
+	char *big = rs_malloc(n * 16 + 1);
+	size_t len = 0;
+
+	check_locs("t.yaml", "x: 1\n", 5);
+	check_locs("t.yaml", "a", 1);
+	check_locs("u.yaml", yaml, strlen(yaml));
+	CHECK(big);
+	/* 600k nodes (14 MB) need seven chunks. */
+	for (size_t i = 0; i < n; i++)
+		len += sprintf(big + len, "- {k: %zu}\n", i % 100000);
+	check_locs("big.yaml", big, len);
+	rs_free(big);
 }

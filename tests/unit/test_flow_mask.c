@@ -32,7 +32,6 @@ static struct rs_node *tmap_build(struct tmap *t, const char *const *keys)
 		k->type = v->type = RS_NODE_SCALAR;
 		k->value = (char *)keys[i];
 		v->value = (char *)"1";
-		v->key = k;
 		t->items[t->map.n++] = k;
 		t->items[t->map.n++] = v;
 	}

@@ -73,6 +73,11 @@ TEST(idmap, many)
 		snprintf(names[i], sizeof(names[i]), "qp%u", i);
 		ids[i] = names[i];
 	}
+	/* A table this big (4 MiB) is of huge pages: failing too. */
+	rs_alloc_fail_at(1);
+	CHECK_INT(rs_idmap_build(&m, ids, N), -ENOMEM);
+	CHECK_PTR(m.slots, NULL);
+	rs_alloc_fail_at(0);
 	CHECK_INT(rs_idmap_build(&m, ids, N), 0);
 	CHECK_UINT(m.n, N);
 	CHECK(m.mask + 1 >= 2 * N);

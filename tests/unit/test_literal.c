@@ -9,6 +9,8 @@
 #include "alloc.h"
 #include "buf.h"
 #include "check.h"
+#include "diag.h"
+#include "dom.h"
 #include "list.h"
 #include "literal.h"
 
@@ -66,22 +68,32 @@ TEST(literal, hex_errors)
  * a scenario named without a directory leaves it as written. */
 TEST(literal, path_and_load)
 {
-	struct rs_node node = { .loc = { "some/dir/scn.yaml", 1, 1 } };
-	struct rs_obj obj = { .node = &node };
+	struct rs_doc doc, bare;
+	struct rs_obj obj = { 0 };
 	char path[64], tmpl[] = "/tmp/rdmascn-literal-XXXXXX";
 	char err[128];
+	struct rs_diag d;
 	uint8_t *b;
 	size_t n;
 	int fd;
 
+	/* The node knows its file through its document (rs_node_file()). */
+	rs_diag_init(&d, stderr);
+	CHECK_INT(rs_doc_parse(&doc, "some/dir/scn.yaml", rs_strdup("a: 1\n"),
+			       5, &d), 0);
+	CHECK_INT(rs_doc_parse(&bare, "scn.yaml", rs_strdup("a: 1\n"), 5,
+			       &d), 0);
+	obj.node = doc.root;
 	CHECK_INT(rs_literal_path(&obj, "data.bin", path, sizeof(path)), 0);
 	CHECK_STR(path, "some/dir/data.bin");
 	CHECK_INT(rs_literal_path(&obj, "/abs/x", path, sizeof(path)), 0);
 	CHECK_STR(path, "/abs/x");
 	CHECK_INT(rs_literal_path(&obj, "data.bin", path, 8), -ENAMETOOLONG);
-	node.loc.file = "scn.yaml";
+	obj.node = bare.root;
 	CHECK_INT(rs_literal_path(&obj, "data.bin", path, sizeof(path)), 0);
 	CHECK_STR(path, "data.bin");
+	obj.node = doc.root;
+	rs_doc_free(&bare);
 
 	CHECK_INT(rs_literal_load(&obj, RS_LIT_TEXT, "hello", &b, &n, err,
 				  sizeof(err)), 0);
@@ -110,6 +122,7 @@ TEST(literal, path_and_load)
 	CHECK_INT(rs_literal_load(&obj, RS_LIT_FILE, tmpl, &b, &n, err,
 				  sizeof(err)), -ENOENT);
 	CHECK(strstr(err, tmpl) != NULL);
+	rs_doc_free(&doc);
 }
 
 /* What verify reports: the first differing offset, found by halving. */

@@ -534,3 +534,48 @@ TEST(load, param_loop)
 	    ":2:16: params.a.default: unknown param 'nosuch' "
 	    "(expected one of: a)");
 }
+
+/* A scenario loaded to be looked at (validate, plan) drops its file's
+ * text once filled, the same objects and locations otherwise; a matrix
+ * keeps it, its cells load from it; rs_scenario_load() always keeps it. */
+TEST(load, look_drops_text)
+{
+	static const char text[] =
+		"boxes:\n"
+		"  - {id: b1, size: 1}\n"
+		"  - {id: b2, size: 2, needs: b1}\n"
+		"steps:\n"
+		"  - poke: {box: b2}\n";
+	static const char matrix[] =
+		"params: {n: 1}\n"
+		"matrix: {n: [1, 2]}\n"
+		"boxes:\n"
+		"  - {id: b1, size: \"${n}\"}\n";
+	struct rs_scenario *s, *l;
+	struct rs_diag d;
+	char *path;
+
+	add_kinds();
+	rs_diag_init(&d, NULL);
+	path = write_tmp(text);
+	CHECK_INT(rs_scenario_look(path, NULL, 0, &d, &l), 0);
+	CHECK_INT(rs_scenario_load(path, NULL, 0, &d, &s), 0);
+	CHECK_PTR(l->doc.text, NULL);
+	CHECK(s->doc.text && !strcmp(s->doc.text, text));
+	CHECK_UINT(l->n_objects, s->n_objects);
+	CHECK_UINT(l->n_steps, 1);
+	CHECK_STR(l->create[1]->id, "b2");
+	CHECK_UINT(rs_obj_loc(l->create[1], "needs")->line, 3);
+	CHECK_UINT(rs_obj_loc(l->create[1], "needs")->col, 30);
+	CHECK_UINT(rs_obj_loc(l->steps[0], NULL)->line, 5);
+	CHECK_UINT(rs_obj_loc(l->steps[0], NULL)->col, 5);   /* poke: */
+	CHECK_STR(rs_obj_loc(l->steps[0], NULL)->file, path);
+	rs_scenario_free(l);
+	rs_scenario_free(s);
+	path = write_tmp(matrix);
+	CHECK_INT(rs_scenario_look(path, NULL, 0, &d, &l), 0);
+	CHECK(l->doc.text && !strcmp(l->doc.text, matrix));
+	rs_scenario_free(l);
+	unlink(path);
+	CHECK_UINT(d.errors, 0);
+}
