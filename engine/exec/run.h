@@ -313,6 +313,9 @@ struct rdmascn_call {
 
 /* Format calls' arguments from now on (dry run, -v) or not. */
 void rs_call_want_args(bool want);
+/* Whether they are (a caller whose argument is dear to format skips it:
+ * rs_call_arg() would throw it away). */
+bool rs_call_args_wanted(void);
 void rs_call_init(struct rs_call *c, enum rs_call_class cls,
 		  const char *name);
 void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)
