@@ -24,6 +24,11 @@
 # only its total is measured, its phases are "-".  OUT2 adds tool
 # rdmascn_o2: the same rdmascn with its output going OUT2's way, so two
 # outputs are compared in one boot (OUT=file OUT2=quiet: file against -q).
+# LOCAL=yes copies the programs (setup_c, and each rdmascn with its lib/
+# and libexec/) into the guest's tmpfs first: the share they are on is
+# mounted without a page cache, so every exec reads the pages it touches
+# over 9p again (rdmascn 183 major faults a run, setup_c 4), where an
+# installed program, like the system libraries both load, is cached.
 # Tool cT (c2, c4, ...) is setup_c --threads T: T threads, each with its
 # own context and N/T of the objects (docs/setup-speed.md, Threads):
 #   TOOLS="c c2" N="1000 2000" bench/setup.sh ...
@@ -47,7 +52,7 @@ if [ "${1:-}" != --in-vm ]; then
 	esac
 	echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(pgrep -c qemu-system) qemu VM(s) running before boot"
 	exec "$rdmascn" softroce --timeout 3000 --env "N=$ns" --env "RUNS=$runs" \
-		--env "OUT=$out" --env "OUT2=${OUT2:-}" --env "JSON=$json" --env "TOOLS=$tools" --env "RDMASCN2=${RDMASCN2:-}" \
+		--env "OUT=$out" --env "OUT2=${OUT2:-}" --env "JSON=$json" --env "LOCAL=${LOCAL:-no}" --env "TOOLS=$tools" --env "RDMASCN2=${RDMASCN2:-}" \
 		-- bash "$here/setup.sh" --in-vm "$rdmascn"
 fi
 
@@ -59,6 +64,20 @@ rdmascn2=${RDMASCN2:-}
 [ -n "${OUT2:-}" ] && tools="$tools rdmascn_o2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ "${LOCAL:-no}" = yes ]; then
+	# PREFIX/bin/rdmascn finds its plugins and helpers under PREFIX.
+	local_copy() { # RDMASCN DEST: prints the copy's rdmascn
+		local p; p=$(dirname "$(dirname "$1")")
+		mkdir -p "$2" && cp -a "$p/bin" "$2/" &&
+			for d in lib libexec; do
+				[ -d "$p/$d" ] && cp -a "$p/$d" "$2/"
+			done
+		echo "$2/bin/$(basename "$1")"
+	}
+	rdmascn=$(local_copy "$rdmascn" "$tmp/a")
+	setup_c=$(dirname "$rdmascn")/setup_c
+	[ -n "$rdmascn2" ] && rdmascn2=$(local_copy "$rdmascn2" "$tmp/b")
+fi
 # OUT=tty|verbose: rdmascn prints where this script's output goes (the
 # console), not into the $(one ...) that reads the figures.
 exec {console}>&1
@@ -98,7 +117,7 @@ one() {
 		{ print f($2), f($4), f($6), sprintf("%.1f", (t1 - t0) * 1000) }' <<<"$o"
 }
 
-say "$(uname -r), $(nproc) vCPUs; N: $ns; $runs runs each; tools: $tools; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2)}; --json: $json"
+say "$(uname -r), $(nproc) vCPUs; N: $ns; $runs runs each; tools: $tools; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2)}; --json: $json; programs in the guest's tmpfs: ${LOCAL:-no}"
 # One untimed run of each first: the first run after boot pays for
 # loading the programs and libraries from the host's file system.
 # (cT: 2T objects, each thread a pair.)
@@ -129,7 +148,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) p
 
 echo
 echo "set-up on rxe0 (Soft-RoCE under TCG): N x (CQ 16 + MR 4 KiB + RC QP), N/2 pairs to RTS, teardown"
-echo "medians of $runs interleaved runs, ms; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2)}; --json: $json"
+echo "medians of $runs interleaved runs, ms; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2)}; --json: $json; programs in the guest's tmpfs: ${LOCAL:-no}"
 printf '%-6s %-9s %10s %10s %10s %10s %5s\n' N tool create connect teardown total runs
 for n in $ns; do
 	for t in $tools; do

@@ -117,6 +117,11 @@ void rs_call_want_args(bool want)
 	args_wanted = want;
 }
 
+bool rs_call_args_wanted(void)
+{
+	return args_wanted;
+}
+
 void rs_call_init(struct rs_call *c, enum rs_call_class cls,
 		  const char *name)
 {

@@ -732,6 +732,17 @@ int rs_run_create_late(struct rs_run *run, struct rs_live *l)
 	return 0;
 }
 
+struct rs_val *rs_live_down(struct rs_run *run, struct rs_live *l)
+{
+	if (l->down || !l->down_no || run->dry_run)
+		return l->down;
+	l->down = rs_val_obj();
+	rs_val_put_u64(l->down, "no", l->down_no);
+	rs_val_put_str(l->down, "id", l->obj->id);
+	rs_val_put_str(l->down, "name", l->obj->name);
+	return l->down;
+}
+
 void rs_run_teardown(struct rs_run *run)
 {
 	struct rs_val *phase = rs_val_obj();
@@ -751,16 +762,18 @@ void rs_run_teardown(struct rs_run *run)
 		const struct rdmascn_ops *ops = l->obj->kind->ops;
 		struct rs_val *down;
 
-		/* A dry run's entry has nothing but these: a struct in
-		 * the record, its strings the object entry's. */
-		down = run->dry_run ? NULL : rs_val_obj();
-		rs_val_put_u64(down, "no", i + 1);
-		rs_val_put_str(down, "id", l->obj->id);
-		rs_val_put_str(down, "name", l->obj->name);
-		l->down = down;
+		/* Its entry is a struct in the record, its strings the
+		 * object entry's, unless its kind has more to say
+		 * (rs_live_down()): a tree of its own for each object,
+		 * built, copied into the record and freed, was most of
+		 * what a real run did per object here besides the call. */
+		l->down = NULL;
+		l->down_no = i + 1;
 		if (ops->destroy)
 			ops->destroy(run, l);
+		down = l->down;
 		l->down = NULL;
+		l->down_no = 0;
 		l->state = RS_LIVE_DESTROYED;
 		if (down)
 			rs_record_add(run->rec, RS_REC_DESTROYED,

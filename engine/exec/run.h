@@ -58,10 +58,10 @@ struct rs_live {
 	struct rs_live *cause;   /* RS_LIVE_DEPENDENT: the failed object */
 	double create_ms;
 	struct rs_val *entry;    /* its entry in the run record */
-	struct rs_val *down;     /* while destroy runs (not in a dry run):
-				  * its teardown entry, where a kind puts
-				  * what it knows only at the end
-				  * (`facts`) */
+	struct rs_val *down;     /* its teardown entry as a tree, once
+				  * rs_live_down() made it */
+	unsigned down_no;        /* while teardown destroys it: its
+				  * entry's number; 0 otherwise */
 	/* An object created late (its create said RDMASCN_CREATE_LATER):
 	 * the received completion and the receive's first 40 bytes a step
 	 * creates it from (an ah `from_wc`), for the create only. */
@@ -329,6 +329,9 @@ struct rdmascn_call {
 
 /* Format calls' arguments from now on (dry run, -v) or not. */
 void rs_call_want_args(bool want);
+/* Whether they are (a caller whose argument is dear to format skips it:
+ * rs_call_arg() would throw it away). */
+bool rs_call_args_wanted(void);
 void rs_call_init(struct rs_call *c, enum rs_call_class cls,
 		  const char *name);
 void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)
@@ -451,6 +454,11 @@ int rs_run_create(struct rs_run *run);
  * already, or is not one made late). */
 int rs_run_create_late(struct rs_run *run, struct rs_live *l);
 void rs_run_teardown(struct rs_run *run);
+/* While teardown destroys @l (not in a dry run): its teardown entry as
+ * a tree, where a kind puts what it knows only at the end (`facts`),
+ * made on the first call; NULL otherwise (the puts then do nothing).
+ * An object no kind says more of is a struct in the record instead. */
+struct rs_val *rs_live_down(struct rs_run *run, struct rs_live *l);
 
 /* The steps, on libuv loops (steps_run.c): RS_EXIT_PASSED or
  * RS_EXIT_FAILED (reported), or RS_EXIT_CANTRUN. */

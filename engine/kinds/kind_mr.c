@@ -359,14 +359,17 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 	struct ibv_pd *pd = rs_live_pd(run, m->pd);
 	bool has_iova = rs_obj_has(l->obj, "iova");
 	bool zero_based = m->access & IBV_ACCESS_ZERO_BASED;
-	char acc[160];
+	char acc[160] = "";
 	struct rs_call c;
 	int ret;
 
 	if (m->import)
 		return mr_import(run, l);
 	rt->length = m->length;
-	rs_access_text(m->access, acc, sizeof(acc));
+	/* Only the call's arguments show it: an snprintf() a flag for
+	 * every mr of a run that keeps no calls, else. */
+	if (rs_call_args_wanted())
+		rs_access_text(m->access, acc, sizeof(acc));
 	if (m->dmabuf)
 		return mr_dmabuf(run, l, acc);
 	if (m->dm) {

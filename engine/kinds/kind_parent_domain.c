@@ -176,8 +176,8 @@ static void parent_domain_destroy(struct rs_run *run, struct rs_live *l)
 
 	/* What was created on it is gone by now (teardown is the reverse
 	 * of creation): the counts are final. */
-	if (p->alloc && rt->pd && l->down)
-		put_counts(rs_val_put_obj(l->down, "facts"), rt);
+	if (p->alloc && rt->pd && rs_live_down(run, l))
+		put_counts(rs_val_put_obj(rs_live_down(run, l), "facts"), rt);
 
 	RS_CALL_RELEASE(run, l, ibv_dealloc_pd, rt->pd);
 	/* A dry run prints what it would release, and there is a thread

@@ -110,6 +110,7 @@
 	X(run, reporter_missing)                                          \
 	X(run, invalid_cell)                                              \
 	X(run, role_pick)                                                 \
+	X(run, call_args_only_when_wanted)                                \
 	X(plugin, load_unload)                                            \
 	X(plugin, file_abi)                                               \
 	X(plugin, other_abi_refused)                                      \

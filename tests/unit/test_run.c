@@ -16,6 +16,7 @@
 #include "list.h"
 #include "model.h"
 #include "nodes.h"
+#include "run.h"
 #include "run_fixture.h"
 #include "run_scenario.h"
 #include "value.h"
@@ -173,4 +174,23 @@ TEST(run, role_pick)
 			       sizeof(why)), 0);
 	CHECK_INT(role.node, RS_NODE_ANY);
 	rs_scenario_free(s);
+}
+
+/* A run that keeps no calls formats no arguments, and says so to those
+ * whose argument costs to make (an mr's access flags). */
+TEST(run, call_args_only_when_wanted)
+{
+	struct rs_call c;
+
+	rs_call_want_args(false);
+	CHECK(!rs_call_args_wanted());
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_mr");
+	rs_call_arg(&c, "length", "%u", 4096u);
+	CHECK_UINT(c.len, 0);
+	CHECK_STR(c.args, "");
+	rs_call_want_args(true);
+	CHECK(rs_call_args_wanted());
+	rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_mr");
+	rs_call_arg(&c, "length", "%u", 4096u);
+	CHECK_STR(c.args, "length=4096");
 }
