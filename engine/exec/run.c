@@ -712,7 +712,8 @@ int rs_run_create(struct rs_run *run)
 	return ret;
 }
 
-int rs_run_create_late(struct rs_run *run, struct rs_live *l)
+int rs_run_create_late(struct rs_run *run, struct rs_live *l,
+		       const struct ibv_wc *wc, const void *grh)
 {
 	const struct rdmascn_ops *ops = l->obj->kind->ops;
 	int ret;
@@ -720,7 +721,13 @@ int rs_run_create_late(struct rs_run *run, struct rs_live *l)
 	if (l->state != RS_LIVE_PENDING || !ops || !ops->create ||
 	    run->n_created >= run->s->n_objects)
 		return -EALREADY;
+	run->late = l;
+	run->late_wc = wc;
+	run->late_grh = grh;
 	ret = create_timed(run, l);
+	run->late = NULL;
+	run->late_wc = NULL;
+	run->late_grh = NULL;
 	if (ret == RDMASCN_CREATE_LATER)
 		return rs_live_error(run, l, EINVAL, "nothing to create it "
 				     "from");
@@ -732,12 +739,23 @@ int rs_run_create_late(struct rs_run *run, struct rs_live *l)
 	return 0;
 }
 
+const struct ibv_wc *rs_live_late(const struct rs_run *run,
+				  const struct rs_live *l,
+				  const void **ret_grh)
+{
+	if (run->late != l || !run->late_wc)
+		return NULL;
+	if (ret_grh)
+		*ret_grh = run->late_grh;
+	return run->late_wc;
+}
+
 struct rs_val *rs_live_down(struct rs_run *run, struct rs_live *l)
 {
-	if (l->down || !l->down_no || run->dry_run)
+	if (l->down || run->down_live != l || run->dry_run)
 		return l->down;
 	l->down = rs_val_obj();
-	rs_val_put_u64(l->down, "no", l->down_no);
+	rs_val_put_u64(l->down, "no", run->down_no);
 	rs_val_put_str(l->down, "id", l->obj->id);
 	rs_val_put_str(l->down, "name", l->obj->name);
 	return l->down;
@@ -768,12 +786,13 @@ void rs_run_teardown(struct rs_run *run)
 		 * built, copied into the record and freed, was most of
 		 * what a real run did per object here besides the call. */
 		l->down = NULL;
-		l->down_no = i + 1;
+		run->down_live = l;
+		run->down_no = i + 1;
 		if (ops->destroy)
 			ops->destroy(run, l);
 		down = l->down;
 		l->down = NULL;
-		l->down_no = 0;
+		run->down_live = NULL;
 		l->state = RS_LIVE_DESTROYED;
 		if (down)
 			rs_record_add(run->rec, RS_REC_DESTROYED,

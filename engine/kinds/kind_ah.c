@@ -115,7 +115,7 @@ static void ah_hint(struct rs_run *run, struct rs_live *cl,
 }
 
 /* from_wc: ibv_create_ah_from_wc() with the completion and GRH the
- * replying step put in @l; the attributes it derives (a query,
+ * replying step creates @l from (rs_live_late()); the attributes it derives (a query,
  * ibv_init_ah_from_wc()) for the call's arguments and the facts. */
 static int ah_create_from_wc(struct rs_run *run, struct rs_live *l,
 			     struct ibv_pd *pd, struct rs_live *cl)
@@ -127,6 +127,8 @@ static int ah_create_from_wc(struct rs_run *run, struct rs_live *l,
 	struct ibv_grh grh = { 0 };
 	char gid[INET6_ADDRSTRLEN];
 	uint8_t port = a->port ? a->port : dev->port;
+	const void *from_grh = NULL;
+	const struct ibv_wc *from_wc = rs_live_late(run, l, &from_grh);
 	struct rs_call c;
 
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_create_ah_from_wc");
@@ -135,11 +137,11 @@ static int ah_create_from_wc(struct rs_run *run, struct rs_live *l,
 		rs_call_arg(&c, "port", "(context '%s')", cl->obj->id);
 	else
 		rs_call_arg(&c, "port", "%u", port);
-	if (run->dry_run || !l->from_wc) {
+	if (run->dry_run || !from_wc) {
 		rs_call_arg(&c, "wc", "(the receive a ud_send replies to)");
 	} else {
-		wc = *l->from_wc;
-		memcpy(&grh, l->from_grh, sizeof(grh));
+		wc = *from_wc;
+		memcpy(&grh, from_grh, sizeof(grh));
 		if (ibv_init_ah_from_wc(rs_live_ibv_context(run, l), port, &wc, &grh,
 					&rt->attr)) {
 			int e = errno ? errno : EINVAL;
@@ -243,7 +245,7 @@ static int ah_make(struct rs_run *run, struct rs_live *l,
 				     cl->obj->id, pd_cl->obj->id);
 	/* A reply's: when a step has the completion (a dry run says
 	 * the call it will be). */
-	if (a->from_wc && !run->dry_run && !l->from_wc)
+	if (a->from_wc && !run->dry_run && !rs_live_late(run, l, NULL))
 		return RDMASCN_CREATE_LATER;
 	if (a->from_wc)
 		return ah_create_from_wc(run, l, pd, cl);

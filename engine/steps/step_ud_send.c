@@ -38,13 +38,10 @@ static int reply_start(struct rs_step_run *sr, struct ibv_send_wr *w)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "reply_to",
 				    "step '%s''s receive buffer is not in this "
 				    "process", s->reply_to);
-	al->from_wc = &wc;
-	al->from_grh = (const uint8_t *)mr->buf + off;
 	pthread_mutex_lock(&sr->st->lock);
-	r = rs_run_create_late(sr->run, al);
+	r = rs_run_create_late(sr->run, al, &wc,
+			       (const uint8_t *)mr->buf + off);
 	pthread_mutex_unlock(&sr->st->lock);
-	al->from_wc = NULL;
-	al->from_grh = NULL;
 	if (r == -EALREADY)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "ah",
 				    "ah '%s' exists already: a reply needs an "
