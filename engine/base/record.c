@@ -623,6 +623,71 @@ static void obj_members(struct rs_val *e, const void *data)
 
 static const struct rs_val_struct obj_ops = { .members = obj_members };
 
+/*
+ * A real run's object entry: the struct, then (8-aligned, after id and
+ * name) what its create took and its facts.  As members of a tree these
+ * were most of the run's own time in create: the first put made the
+ * struct's eight members nodes, each key compared with every one before
+ * it.  Written after "no", in the order the puts made them.
+ */
+struct rec_obj_run {
+	struct rs_val *facts;   /* rs_val_obj_in(); NULL: none */
+	double create_ms;
+	bool has_ms;
+};
+
+static size_t obj_run_at(const struct rec_obj *o)
+{
+	size_t ilen = strlen(o->text) + 1;
+
+	return ALIGN8(offsetof(struct rec_obj, text) + ilen +
+		      strlen(o->text + ilen) + 1);
+}
+
+/* (By copy: a struct being made into nodes is read from a buffer of no
+ * particular alignment.) */
+static struct rec_obj_run obj_run_get(const struct rec_obj *o)
+{
+	struct rec_obj_run r;
+
+	memcpy(&r, (const char *)o + obj_run_at(o), sizeof(r));
+	return r;
+}
+
+static void obj_run_set(struct rec_obj *o, const struct rec_obj_run *r)
+{
+	memcpy((char *)o + obj_run_at(o), r, sizeof(*r));
+}
+
+static void obj_run_members(struct rs_val *e, const void *data)
+{
+	struct rec_obj_run r = obj_run_get(data);
+
+	obj_members(e, data);
+	if (r.has_ms)
+		rs_val_put_double(e, "create_ms", r.create_ms);
+	if (r.facts)
+		rs_val_link(e, r.facts);
+}
+
+static const struct rs_val *obj_run_kid(const void *data)
+{
+	return obj_run_get(data).facts;
+}
+
+static const struct rs_val_struct obj_run_ops = {
+	.members = obj_run_members,
+	.kid = obj_run_kid,
+};
+
+/* @entry's struct, a dry run's or a real run's, while it is one. */
+static struct rec_obj *rec_obj_of(const struct rs_val *entry)
+{
+	struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+
+	return o ? o : rs_val_struct_of(entry, &obj_run_ops);
+}
+
 /* The record's copy of a file's name. */
 static const char *kept_file(struct rs_record *rec, const char *s)
 {
@@ -657,7 +722,13 @@ static struct rs_val *object(struct rs_record *rec, const char *id,
 	struct rec_obj *o;
 
 	size_t size = offsetof(struct rec_obj, text) + ilen + nlen;
+	const struct rs_val_struct *ops = &obj_ops;
 	const char *file = NULL;
+
+	if (!rec->dry_run) {
+		size = ALIGN8(size) + sizeof(struct rec_obj_run);
+		ops = &obj_run_ops;
+	}
 
 	if (size > RS_VAL_STRUCT_MAX) {
 		/* Too long for a struct: the tree it is written as. */
@@ -669,8 +740,8 @@ static struct rs_val *object(struct rs_record *rec, const char *id,
 		rs_val_put_str(e, "outcome", outcome);
 		return e;
 	}
-	e = rs_val_push_struct(rec->objects, &obj_ops, size);
-	o = rs_val_struct_of(e, &obj_ops);
+	e = rs_val_push_struct(rec->objects, ops, size);
+	o = rs_val_struct_of(e, ops);
 	if (!o || !kn)
 		return NULL;
 	o->outcome = outcome;
@@ -703,7 +774,7 @@ struct rs_val *rs_record_object(struct rs_record *rec, const char *id,
 
 void rs_rec_obj_no(struct rs_val *entry, unsigned no)
 {
-	struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+	struct rec_obj *o = rec_obj_of(entry);
 
 	if (o && no)
 		o->no = no;
@@ -711,9 +782,41 @@ void rs_rec_obj_no(struct rs_val *entry, unsigned no)
 		rs_val_put_u64(entry, "no", no);
 }
 
+void rs_rec_obj_create_ms(struct rs_val *entry, double ms)
+{
+	struct rec_obj *o = rs_val_struct_of(entry, &obj_run_ops);
+	struct rec_obj_run r;
+
+	if (o) {
+		r = obj_run_get(o);
+		/* After the facts, as a put would have placed it. */
+		if (!r.facts) {
+			r.create_ms = ms;
+			r.has_ms = true;
+			obj_run_set(o, &r);
+			return;
+		}
+	}
+	rs_val_put_double(entry, "create_ms", ms);
+}
+
+struct rs_val *rs_rec_obj_facts(struct rs_val *entry)
+{
+	struct rec_obj *o = rs_val_struct_of(entry, &obj_run_ops);
+	struct rec_obj_run r;
+
+	if (!o)
+		return rs_val_put_obj(entry, "facts");
+	r = obj_run_get(o);
+	/* (Given again: a new one, where the first stood.) */
+	r.facts = rs_val_obj_in(entry, "facts");
+	obj_run_set(o, &r);
+	return r.facts;
+}
+
 void rs_rec_obj_outcome(struct rs_val *entry, const char *outcome)
 {
-	struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+	struct rec_obj *o = rec_obj_of(entry);
 
 	if (o)
 		o->outcome = outcome;
@@ -723,7 +826,7 @@ void rs_rec_obj_outcome(struct rs_val *entry, const char *outcome)
 
 const char *rs_rec_obj_name(const struct rs_val *entry)
 {
-	const struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+	const struct rec_obj *o = rec_obj_of(entry);
 
 	if (o)
 		return o->text + strlen(o->text) + 1;
@@ -732,7 +835,7 @@ const char *rs_rec_obj_name(const struct rs_val *entry)
 
 const char *rs_rec_obj_outcome_of(const struct rs_val *entry)
 {
-	const struct rec_obj *o = rs_val_struct_of(entry, &obj_ops);
+	const struct rec_obj *o = rec_obj_of(entry);
 
 	return o ? o->outcome : rs_val_text(entry, "outcome");
 }
@@ -741,7 +844,7 @@ void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
 {
 	/* Told as the tree it is written as: read as itself, it would be
 	 * made into nodes for good. */
-	if (!rs_val_struct_of(entry, &obj_ops)) {
+	if (!rec_obj_of(entry)) {
 		rs_record_tell(rec, RS_REC_OBJECT, entry);
 		return;
 	}
@@ -937,7 +1040,7 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 			 const struct rs_val *obj_entry, const char *id,
 			 const char *name)
 {
-	const struct rec_obj *o = rs_val_struct_of(obj_entry, &obj_ops);
+	const struct rec_obj *o = rec_obj_of(obj_entry);
 	const char *kid = NULL, *kname = NULL, *text = NULL;
 	struct rec_down *d = NULL;
 

@@ -208,6 +208,12 @@ struct rs_val *rs_record_object(struct rs_record *rec, const char *id,
 /* Its "no" and "outcome", set in whichever form it is now. */
 void rs_rec_obj_no(struct rs_val *entry, unsigned no);
 void rs_rec_obj_outcome(struct rs_val *entry, const char *outcome);
+/* A real run's "create_ms" and "facts" (an object to fill; NULL when
+ * out of memory, the entry marked), after "no": kept beside the struct
+ * of a record that is not a dry run's, without making it nodes, else
+ * put as members. */
+void rs_rec_obj_create_ms(struct rs_val *entry, double ms);
+struct rs_val *rs_rec_obj_facts(struct rs_val *entry);
 /* Its name (NULL: none), the record's: for a call's "object". */
 const char *rs_rec_obj_name(const struct rs_val *entry);
 /* Its outcome ("" when it has none): for a reporter, without making

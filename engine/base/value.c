@@ -646,6 +646,35 @@ struct rs_val *rs_val_struct_tree(const struct rs_val *v)
 	return t;
 }
 
+struct rs_val *rs_val_obj_in(struct rs_val *near, const char *key)
+{
+	struct rs_arena *ar;
+	struct rs_val *v;
+
+	if (!near)
+		return NULL;
+	if (near->type == T_STRUCT)
+		ar = near->u.st.ar;
+	else if (is_container(ready(near)))
+		ar = arena_of(near);
+	else
+		return mark_oom(near);
+	v = new_node(ar, RS_VAL_OBJ, 0, key);
+	return v ? v : mark_oom(near);
+}
+
+void rs_val_link(struct rs_val *obj, struct rs_val *m)
+{
+	ready(obj);
+	if (!m || !obj || obj->type != RS_VAL_OBJ) {
+		mark_oom(obj);
+		return;
+	}
+	/* Its last link was to the object it was written with. */
+	m->next = NULL;
+	link_member(obj, m);
+}
+
 struct rs_val *rs_val_put_list(struct rs_val *obj, const char *key,
 			       const struct rs_val_list *ops, const void *data)
 {
@@ -766,6 +795,12 @@ int rs_val_check(const struct rs_val *v)
 {
 	if (!v || (v->flags & F_OOM))
 		return -ENOMEM;
+	if (v->type == T_STRUCT) {
+		const struct rs_val *k = v->u.st.ops->kid ?
+					 v->u.st.ops->kid(ST_DATA(v)) : NULL;
+
+		return k ? rs_val_check(k) : 0;
+	}
 	if (v->type == RS_VAL_OBJ) {
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next)
 			if (rs_val_check(m) < 0)

@@ -108,6 +108,10 @@ struct rs_val *rs_val_put_list(struct rs_val *obj, const char *key,
  */
 struct rs_val_struct {
 	void (*members)(struct rs_val *obj, const void *data);
+	/* The one tree the struct points at (NULL: none; the op may be
+	 * NULL), for rs_val_check(): a member @members links, not copies
+	 * (rs_val_obj_in()). */
+	const struct rs_val *(*kid)(const void *data);
 };
 #define RS_VAL_STRUCT_MAX 256
 /* A struct of @size bytes (zeroed) as @arr's new item, in its arena; the
@@ -124,6 +128,17 @@ struct rs_val *rs_val_struct_tree(const struct rs_val *v);
 /* @size bytes in @c's arena (@c an object or an array), freed with its
  * tree; NULL (and @c marked) when out of memory.  For a list's structs. */
 void *rs_val_alloc(struct rs_val *c, size_t size);
+/*
+ * An empty object keyed @key in @near's arena (@near a container or a
+ * struct item, left as it is), in no object yet: a struct item's member
+ * kept as a tree of its own (a real run's object entry's facts), which
+ * its @members links with rs_val_link() each time it is made, not
+ * copied.  NULL (and @near marked) when out of memory.
+ */
+struct rs_val *rs_val_obj_in(struct rs_val *near, const char *key);
+/* @m (from rs_val_obj_in()) as @obj's last member, by its key; @m may
+ * have been linked to another object before (one written and let go). */
+void rs_val_link(struct rs_val *obj, struct rs_val *m);
 /* @key's member (if any) first of @obj's. */
 void rs_val_move_first(struct rs_val *obj, const char *key);
 

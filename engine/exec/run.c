@@ -344,10 +344,9 @@ static void record_created(struct rs_run *run, struct rs_live *l)
 
 	rs_rec_obj_no(l->entry, run->n_created);
 	if (!run->dry_run) {
-		rs_val_put_double(l->entry, "create_ms", l->create_ms);
+		rs_rec_obj_create_ms(l->entry, l->create_ms);
 		if (ops->describe)
-			ops->describe(run, l, rs_val_put_obj(l->entry,
-							     "facts"));
+			ops->describe(run, l, rs_rec_obj_facts(l->entry));
 	}
 	record_object(run, l, "created");
 }

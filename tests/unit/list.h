@@ -26,6 +26,7 @@
 	X(value, record_calls_shared_keys)                                \
 	X(value, record_calls_blocks)                                     \
 	X(value, record_objects)                                          \
+	X(value, record_objects_run)                                      \
 	X(value, record_teardown_blocks)                                  \
 	X(value, record_wants)                                            \
 	X(value, json_large_writes)                                       \

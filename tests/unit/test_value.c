@@ -770,6 +770,142 @@ TEST(value, record_objects)
 	rs_record_free(&rec);
 }
 
+/* A real run's object entry, made the way run.c's record_created()
+ * did before (its create_ms and facts put as members, which made the
+ * struct nodes) or the way it does now (kept beside the struct). */
+static void obj_made(struct rs_val *e, unsigned no, double ms, bool tree)
+{
+	struct rs_val *f;
+
+	rs_rec_obj_no(e, no);
+	if (tree) {
+		rs_val_put_double(e, "create_ms", ms);
+		f = rs_val_put_obj(e, "facts");
+	} else {
+		rs_rec_obj_create_ms(e, ms);
+		f = rs_rec_obj_facts(e);
+	}
+	/* A QP's describe. */
+	rs_val_put_strf(f, "qpn", "0x%06x", no);
+	rs_val_put_str(f, "type", "RC");
+	rs_val_put_u64(f, "max_send_wr", 16);
+	rs_val_put_u64(f, "max_recv_wr", 16);
+	rs_val_put_u64(f, "max_send_sge", 1);
+	rs_val_put_u64(f, "max_recv_sge", 1);
+	rs_val_put_u64(f, "max_inline_data", 0);
+	rs_val_put_str(f, "state", "RESET");
+	rs_rec_obj_outcome(e, "created");
+}
+
+/* A real run's N objects, the one way or the other: the record's
+ * objects' JSON (to free()). */
+static char *objects_run(unsigned n, bool tree, bool pretty)
+{
+	struct rs_loc loc = { .file = "f.yaml", .line = 3, .col = 5 };
+	struct rs_record rec;
+	char id[32], name[48];
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, false, false), 0);
+	for (unsigned i = 0; i < n; i++) {
+		struct rs_val *e;
+
+		snprintf(id, sizeof(id), "q[%u]", i);
+		snprintf(name, sizeof(name), "qp 'q[%u]'", i);
+		loc.line = 3 + i;
+		e = rs_record_object(&rec, id, "qp", name, &loc, "pending");
+		CHECK(e);
+		/* Measured times: 16 and 17 digits as often as 15. */
+		obj_made(e, i + 1, 0.0421 * (i + 1) + i / 3.0, tree);
+	}
+	CHECK_INT(rs_val_check(rec.root), 0);
+	s = to_json(rec.objects, pretty, &r);
+	CHECK_INT(r, 0);
+	rs_record_free(&rec);
+	return s;
+}
+
+/* The set-up proxy for callgrind, one way each (the tree way is
+ * main's): --toggle-collect=objects_run_tree or objects_run_struct. */
+__attribute__((noinline)) static char *objects_run_tree(unsigned n,
+							bool pretty)
+{
+	return objects_run(n, true, pretty);
+}
+
+__attribute__((noinline)) static char *objects_run_struct(unsigned n,
+							  bool pretty)
+{
+	return objects_run(n, false, pretty);
+}
+
+TEST(value, record_objects_run)
+{
+	/* As main (54e53cf) wrote it, create_ms and facts as members. */
+	static const char want[] = "[{\"id\":\"a\",\"kind\":\"qp\","
+		"\"name\":\"qp 'a'\",\"file\":\"f.yaml\",\"line\":3,"
+		"\"col\":5,\"outcome\":\"created\",\"no\":1,"
+		"\"create_ms\":0.12345678901234566,"
+		"\"facts\":{\"qpn\":\"0x000001\",\"type\":\"RC\","
+		"\"max_send_wr\":16,\"max_recv_wr\":16,\"max_send_sge\":1,"
+		"\"max_recv_sge\":1,\"max_inline_data\":0,"
+		"\"state\":\"RESET\"}}]\n";
+	struct rs_loc la = { .file = "f.yaml", .line = 3, .col = 5 };
+	const struct rs_val *f;
+	struct rs_record rec;
+	struct rs_val *a, *st;
+	char *s, *t;
+	int r;
+
+	for (int tree = 0; tree < 2; tree++) {
+		CHECK_INT(rs_record_init(&rec, false, false), 0);
+		a = rs_record_object(&rec, "a", "qp", "qp 'a'", &la,
+				     "pending");
+		CHECK(a);
+		obj_made(a, 1, 0.12345678901234566, tree);
+		CHECK_STR(rs_rec_obj_name(a), "qp 'a'");
+		CHECK_STR(rs_rec_obj_outcome_of(a), "created");
+		s = to_json(rec.objects, false, &r);
+		CHECK_INT(r, 0);
+		CHECK_STR(s, want);
+		free(s);
+		/* Written twice (its facts linked to each tree written):
+		 * the same. */
+		s = to_json(rec.objects, false, &r);
+		CHECK_STR(s, want);
+		free(s);
+		/* Made the new way, it is still the struct. */
+		st = rs_val_struct_tree(a);
+		CHECK(tree || st);
+		rs_val_free(st);
+		/* Read as nodes, then added to: the same members, then
+		 * the new one last. */
+		f = rs_val_get(a, "facts");
+		CHECK_STR(rs_val_get_str(f, "state"), "RESET");
+		CHECK(rs_val_get_double(a, "create_ms") ==
+		      0.12345678901234566);
+		s = to_json(rec.objects, false, &r);
+		CHECK_STR(s, want);
+		free(s);
+		rs_val_put_str(a, "error", "EX");
+		s = to_json(rec.objects, false, &r);
+		CHECK(strstr(s, "\"state\":\"RESET\"},\"error\":\"EX\"}]"));
+		free(s);
+		CHECK_INT(rs_val_check(rec.root), 0);
+		rs_record_free(&rec);
+	}
+	/* A thousand, plain and pretty: the same bytes both ways. */
+	for (int pretty = 0; pretty < 2; pretty++) {
+		s = objects_run_tree(1000, pretty);
+		t = objects_run_struct(1000, pretty);
+		CHECK(strlen(s) > 1000 * 200);
+		CHECK_STR(t, s);
+		free(s);
+		free(t);
+	}
+}
+
 /* A dry run's teardown entries are items of a list, in blocks: more
  * than a block's worth are written and read in the order given. */
 TEST(value, record_teardown_blocks)
