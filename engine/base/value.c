@@ -1729,7 +1729,9 @@ static void put_double(struct jout *j, const struct rs_val *v)
 	/* (A subnormal holds fewer digits: from 6, as before.) */
 	for (int prec = isnormal(d) || d == 0 ? 15 : 6; prec <= 17; prec++) {
 		snprintf(buf, sizeof(buf), "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
+		/* 17 digits always read back (a measured time mostly needs
+		 * them): no strtod() to say so. */
+		if (prec == 17 || strtod(buf, NULL) == d)
 			break;
 	}
 	jput(j, buf, strlen(buf));
