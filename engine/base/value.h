@@ -101,10 +101,11 @@ struct rs_val *rs_val_put_list(struct rs_val *obj, const char *key,
 /*
  * An object that is its owner's struct until something reads it or adds
  * to it (the record's object entries: 400k in a dry run of 100k QPs,
- * eight members each as nodes): @members adds what @data holds to @obj,
- * to write it or, once, to make it an object for good (then with a copy
- * of @data: pointers into the struct's first 16 bytes do not survive
- * it, strings after them do).
+ * eight members each as nodes): @members adds what @data holds to @obj
+ * (each key once: they are appended without looking for an earlier
+ * one), to write it or, once, to make it an object for good (then with
+ * a copy of @data: pointers into the struct's first 16 bytes do not
+ * survive it, strings after them do).
  */
 struct rs_val_struct {
 	void (*members)(struct rs_val *obj, const void *data);
