@@ -963,14 +963,24 @@ static const void *downs_next(const void *data, const void *prev)
 	return d->link ? (const void *)d->text : d;
 }
 
-static struct rs_val *downs_make(const void *item)
+static void down_members(struct rs_val *e, const void *data)
 {
-	const struct rec_down *d = item;
-	struct rs_val *e = rs_val_obj();
+	const struct rec_down *d = data;
 
 	rs_val_put_u64(e, "no", d->no);
 	rs_val_put_str(e, "id", d->text);
 	rs_val_put_str(e, "name", d->text + strlen(d->text) + 1);
+}
+
+/* A real run's entry that its kind said nothing more of: a struct in
+ * the teardown array, beside the trees of those it did. */
+static const struct rs_val_struct down_ops = { .members = down_members };
+
+static struct rs_val *downs_make(const void *item)
+{
+	struct rs_val *e = rs_val_obj();
+
+	down_members(e, item);
 	if (rs_val_check(e) < 0) {
 		rs_val_free(e);
 		return NULL;
@@ -1059,14 +1069,20 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 	else
 		text = down_text(rec, id, name);
 	if (!rec->down_list && text) {
-		/* A record of a real run (a test's): the tree, in its
-		 * array. */
-		struct rec_down t = { .text = text, .no = no };
-		struct rs_val *e = downs_make(&t);
+		/* A real run's: a struct in the array, where a kind that
+		 * says more puts its tree (rs_record_add()). */
+		struct rs_val *e = rs_val_push_struct(rec->teardown,
+						      &down_ops, sizeof(*d));
 
-		if (e)
-			tell(rec, RS_REC_DESTROYED, e);
-		rs_val_push(rec->teardown, e);
+		d = rs_val_struct_of(e, &down_ops);
+		if (d) {
+			*d = (struct rec_down){ .text = text, .no = no };
+			if (wanted(rec, RS_REC_DESTROYED))
+				tell_made(rec, RS_REC_DESTROYED,
+					  rs_val_struct_tree(e));
+		} else {
+			rs_val_put(rec->root, "entry", NULL);
+		}
 		pthread_mutex_unlock(&rec->lock);
 		return;
 	}

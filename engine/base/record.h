@@ -84,9 +84,10 @@ struct rs_reporter {
  * (key index, length), then their bytes.  Made as the tree schemas/
  * describe (the "calls" items) only to be told or written
  * (rs_rec_call_tree()).  The record lays its calls out one after the
- * other in blocks of their own, which is how the next is found.  What came of it (struct rs_rec_call_out) is
- * kept only by a record of calls that are made: a dry run's are not,
- * and it has 1.7 million of them at 400k objects.
+ * other in blocks of their own, which is how the next is found.  What
+ * came of it (struct rs_rec_call_out) is kept only by a record of calls
+ * that are made: a dry run's are not, and it has 1.7 million of them at
+ * 400k objects.
  */
 struct rs_rec_call {
 	/* Its name (one copy a name, the record's) when its text is its
@@ -235,10 +236,11 @@ struct rs_val *rs_record_plan_step(struct rs_record *rec, struct rs_val *plan,
  * making the struct into nodes. */
 const char *rs_rec_step_id(const struct rs_val *entry);
 const struct rs_val *rs_rec_step_gates(const struct rs_val *entry);
-/* @no, @id and @name taken down (a dry run's teardown entry: a real
- * run's has facts, and is a tree of its own, rs_record_add()): a struct
- * whose strings are @obj_entry's (the object's entry; NULL: copies).
- * Told and appended to rec->teardown. */
+/* @no, @id and @name taken down (every teardown entry of a dry run;
+ * a real run's whose kind says nothing more: one with facts is a tree
+ * of its own, rs_record_add()): a struct whose strings are
+ * @obj_entry's (the object's entry; NULL: copies).  Told and appended
+ * to rec->teardown. */
 void rs_record_destroyed(struct rs_record *rec, unsigned no,
 			 const struct rs_val *obj_entry, const char *id,
 			 const char *name);
