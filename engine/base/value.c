@@ -585,6 +585,16 @@ static void list_items(struct rs_val *v)
 	}
 }
 
+/* @ops's members of @data added to @obj, an empty object: each key
+ * once, so appended without looking for an earlier one (F_DISTINCT). */
+static void add_members(struct rs_val *obj, const struct rs_val_struct *ops,
+			const void *data)
+{
+	obj->flags |= F_DISTINCT;
+	ops->members(obj, data);
+	obj->flags &= ~F_DISTINCT;
+}
+
 /* Its members made from its struct: an object from now on. */
 static void struct_members(struct rs_val *v)
 {
@@ -596,9 +606,7 @@ static void struct_members(struct rs_val *v)
 	v->type = RS_VAL_OBJ;
 	v->len = 0;
 	v->u.obj.first = v->u.obj.last = NULL;
-	v->flags |= F_DISTINCT;
-	ops->members(v, data);
-	v->flags &= ~F_DISTINCT;
+	add_members(v, ops, data);
 }
 
 /* @v, its members made when they were text or structs: for a reader. */
@@ -644,11 +652,8 @@ struct rs_val *rs_val_struct_tree(const struct rs_val *v)
 	if (!v || v->type != T_STRUCT)
 		return NULL;
 	t = rs_val_obj();
-	if (t) {
-		t->flags |= F_DISTINCT;
-		v->u.st.ops->members(t, ST_DATA(v));
-		t->flags &= ~F_DISTINCT;
-	}
+	if (t)
+		add_members(t, v->u.st.ops, ST_DATA(v));
 	if (rs_val_check(t) < 0) {
 		rs_val_free(t);
 		return NULL;
@@ -1883,11 +1888,8 @@ static void put_struct(struct jout *j, const struct rs_val *v, unsigned level,
 {
 	struct rs_val *t = scratch(j);
 
-	if (t) {
-		t->flags |= F_DISTINCT;
-		v->u.st.ops->members(t, ST_DATA(v));
-		t->flags &= ~F_DISTINCT;
-	}
+	if (t)
+		add_members(t, v->u.st.ops, ST_DATA(v));
 	if (rs_val_check(t) < 0) {
 		/* rs_val_write_json() says so. */
 		((struct rs_val *)v)->flags |= F_OOM;
