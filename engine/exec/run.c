@@ -751,13 +751,15 @@ const struct ibv_wc *rs_live_late(const struct rs_run *run,
 
 struct rs_val *rs_live_down(struct rs_run *run, struct rs_live *l)
 {
-	if (l->down || run->down_live != l || run->dry_run)
-		return l->down;
-	l->down = rs_val_obj();
-	rs_val_put_u64(l->down, "no", run->down_no);
-	rs_val_put_str(l->down, "id", l->obj->id);
-	rs_val_put_str(l->down, "name", l->obj->name);
-	return l->down;
+	if (run->down_live != l || run->dry_run)
+		return NULL;
+	if (run->down_tree)
+		return run->down_tree;
+	run->down_tree = rs_val_obj();
+	rs_val_put_u64(run->down_tree, "no", run->down_no);
+	rs_val_put_str(run->down_tree, "id", l->obj->id);
+	rs_val_put_str(run->down_tree, "name", l->obj->name);
+	return run->down_tree;
 }
 
 void rs_run_teardown(struct rs_run *run)
@@ -784,13 +786,13 @@ void rs_run_teardown(struct rs_run *run)
 		 * (rs_live_down()): a tree of its own for each object,
 		 * built, copied into the record and freed, was most of
 		 * what a real run did per object here besides the call. */
-		l->down = NULL;
 		run->down_live = l;
 		run->down_no = i + 1;
+		run->down_tree = NULL;
 		if (ops->destroy)
 			ops->destroy(run, l);
-		down = l->down;
-		l->down = NULL;
+		down = run->down_tree;
+		run->down_tree = NULL;
 		run->down_live = NULL;
 		l->state = RS_LIVE_DESTROYED;
 		if (down)

@@ -58,8 +58,6 @@ struct rs_live {
 	struct rs_live *cause;   /* RS_LIVE_DEPENDENT: the failed object */
 	double create_ms;
 	struct rs_val *entry;    /* its entry in the run record */
-	struct rs_val *down;     /* its teardown entry as a tree, once
-				  * rs_live_down() made it */
 };
 
 /* Resources a device has a maximum of (limits.c). */
@@ -106,11 +104,13 @@ struct rs_run {
 	struct rs_idmap ids;     /* object id -> index */
 	struct rs_live **created;/* in creation order */
 	unsigned n_created;
-	/* While teardown destroys an object (one at a time): it and its
-	 * entry's number, for rs_live_down(); here, not in each struct
-	 * rs_live, where 8 bytes were 2% of a dry run's memory. */
+	/* While teardown destroys an object (one at a time): it, its
+	 * entry's number and its entry as a tree once rs_live_down() made
+	 * it; here, not in each struct rs_live, where 8 bytes were 2% of a
+	 * dry run's memory. */
 	struct rs_live *down_live;
 	unsigned down_no;
+	struct rs_val *down_tree;
 	/* While an object is created late (rs_run_create_late(), one at a
 	 * time): it, and the received completion and the receive's first
 	 * 40 bytes a step creates it from (an ah `from_wc`).  Here, not in

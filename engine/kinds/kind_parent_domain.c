@@ -173,11 +173,14 @@ static void parent_domain_destroy(struct rs_run *run, struct rs_live *l)
 {
 	const struct rs_parent_domain *p = l->obj->data;
 	struct rs_parent_domain_rt *rt = l->rt;
+	struct rs_val *down = NULL;
 
 	/* What was created on it is gone by now (teardown is the reverse
 	 * of creation): the counts are final. */
-	if (p->alloc && rt->pd && rs_live_down(run, l))
-		put_counts(rs_val_put_obj(rs_live_down(run, l), "facts"), rt);
+	if (p->alloc && rt->pd)
+		down = rs_live_down(run, l);
+	if (down)
+		put_counts(rs_val_put_obj(down, "facts"), rt);
 
 	RS_CALL_RELEASE(run, l, ibv_dealloc_pd, rt->pd);
 	/* A dry run prints what it would release, and there is a thread
