@@ -115,8 +115,9 @@ static void ah_hint(struct rs_run *run, struct rs_live *cl,
 }
 
 /* from_wc: ibv_create_ah_from_wc() with the completion and GRH the
- * replying step creates @l from (rs_live_late()); the attributes it derives (a query,
- * ibv_init_ah_from_wc()) for the call's arguments and the facts. */
+ * replying step creates @l from (rs_live_late()); the attributes it
+ * derives (a query, ibv_init_ah_from_wc()) for the call's arguments and
+ * the facts. */
 static int ah_create_from_wc(struct rs_run *run, struct rs_live *l,
 			     struct ibv_pd *pd, struct rs_live *cl)
 {

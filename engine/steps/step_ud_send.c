@@ -104,6 +104,8 @@ static int ud_send_start(struct rs_step_run *sr)
 	int r;
 
 	struct rs_qpi *to = s->to ? rs_step_qp(sr, s->to) : NULL;
+	/* What its node published of it, when it is on another. */
+	const struct rs_far *far = to ? rs_live_far(sr->run, to->l) : NULL;
 
 	/* The sender on another node: this node's half receives. */
 	if (to && to->rt->qp &&
@@ -116,10 +118,7 @@ static int ud_send_start(struct rs_step_run *sr)
 	if (s->reply_to) {
 		if (reply_start(sr, w))
 			return -EIO;
-	} else if (to && !to->rt->qp &&
-		   rs_live_far(sr->run, to->l)->qp_known) {
-		const struct rs_far *far = rs_live_far(sr->run, to->l);
-
+	} else if (to && !to->rt->qp && far->qp_known) {
 		/* On another node: its QPN and Q_Key came from there
 		 * (rs_nodes_publish()); it counts its receives itself. */
 		if (to->info.type != RS_QPT_UD)
