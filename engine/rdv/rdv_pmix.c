@@ -76,6 +76,38 @@ static struct {
 } heard = { .wake = -1 };
 static unsigned meetings;
 
+/*
+ * This process stays a PMIx client from its first meeting to its exit.
+ * A PMIx_Finalize at every close told the server the rank was done: a
+ * node that closed one meeting and met again (matrix cells, explore
+ * runs, one after the other) could find another node's fence of the
+ * next meeting ended by its finalize, PMIX_ERR_PARTIAL_SUCCESS, "a node
+ * was lost" (rdv.pmix_exchange2 failed 3 runs in 30 so).  PMIx counts
+ * its inits: one more, taken at the first meeting and given back at
+ * exit, keeps every close's finalize a count.  Only the process that
+ * took it gives it back, not a forked child.
+ */
+static pid_t held_by;
+
+static void pmix_release(void)
+{
+	if (held_by == getpid())
+		PMIx_Finalize(NULL, 0);
+}
+
+static void pmix_hold(void)
+{
+	pmix_proc_t me;
+
+	if (held_by || PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS)
+		return;
+	held_by = getpid();
+	if (atexit(pmix_release)) {
+		held_by = 0;
+		PMIx_Finalize(NULL, 0);
+	}
+}
+
 /* A fence under way: its callback may come after we stopped waiting
  * (a failure, the deadline), and then frees it. */
 struct fence {
@@ -1178,6 +1210,7 @@ int rdv_pmix_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 			 ns ? ns : "", PMIx_Error_string(rc));
 		return -EHOSTUNREACH;
 	}
+	pmix_hold();
 	r = rs_calloc(1, sizeof(*r));
 	if (!r) {
 		PMIx_Finalize(NULL, 0);
