@@ -11,6 +11,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -1753,6 +1754,29 @@ static int pmix_again(void)
 	return 0;
 }
 
+/* A hung process says where it hung (its stack, from backtrace()),
+ * then dies of the alarm as before. */
+static void on_hang(int sig)
+{
+	static const char m[] = "rdv_test: hung; the stack:\n";
+	void *at[32];
+	int n = backtrace(at, 32);
+
+	if (write(STDERR_FILENO, m, sizeof(m) - 1) < 0)
+		_exit(128 + sig);
+	backtrace_symbols_fd(at, n, STDERR_FILENO);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void hang_handler(void)
+{
+	void *at[1];
+
+	backtrace(at, 1);       /* loads libgcc now, not in the handler */
+	signal(SIGALRM, on_hang);
+}
+
 static const struct {
 	const char *name;
 	int (*node)(void);
@@ -1795,6 +1819,7 @@ static int run_pmix(const char *name)
 	n_pmix = (unsigned)atoi(size);
 	if (n_pmix < 1 || n_pmix > 4 || me >= n_pmix)
 		fail("%u processes: the cases have 1 to 4", n_pmix);
+	hang_handler();
 	alarm(HANG_S);
 	if (pmix_cases[c].node())
 		return 1;
