@@ -82,6 +82,17 @@ struct rs_dev {
 		uint64_t used;
 		struct rs_live *over;
 	} lim[RS_LIM_N];
+	/* Its maxima as the limits read them (max_qp, max_cqe...), each
+	 * once: by the fact name's pointer (the callers' literals).  Read
+	 * for every object, a snprintf() and a search of the fact table
+	 * each time, they were a tenth of a real run's own instructions
+	 * before its first create. */
+	struct {
+		const char *fact;
+		uint64_t max;
+		bool ok;             /* false: the device has no such fact */
+	} maxima[12];
+	unsigned n_maxima;
 };
 
 /* Where @dev's facts (scenario/facts.h) are read from. */
