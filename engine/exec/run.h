@@ -426,6 +426,12 @@ void rs_step_call(struct rs_run *run, const struct rs_obj *step,
 const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
 			 size_t n, char *buf, size_t len);
 
+/* "0x" and @v in lower-case hex, at least @digits of them (zeros in
+ * front), into @buf: "0x%0*" PRIx64 without a format to read, for the
+ * facts each object of a real run puts (an mr's keys, a qp's number). */
+#define RS_HEX_MAX 24
+const char *rs_hex(uint64_t v, unsigned digits, char buf[RS_HEX_MAX]);
+
 /* Report a problem about an object that is not a verbs call's errno
  * ("connection 'ab': qp 'u' is a ud qp"); returns -@err. */
 int rs_live_error(struct rs_run *run, struct rs_live *l, int err,
