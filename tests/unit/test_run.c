@@ -205,8 +205,8 @@ TEST(run, hex_as_printf)
 TEST(run, bits_text_as_printf)
 {
 	static const struct rs_bit_name names[] = {
-		{ 1, "local_write" }, { 2, "remote_write" }, { 4, "remote_read" },
-		{ 8, "remote_atomic" },
+		{ 1, "local_write" }, { 2, "remote_write" },
+		{ 4, "remote_read" }, { 8, "remote_atomic" },
 	};
 	static const uint64_t bits[] = { 0, 1, 2, 6, 14, 15, 16 };
 	char got[64], want[64];
