@@ -273,7 +273,7 @@ static void put_outcome(struct rs_run *run, struct rs_call *c)
 
 int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 {
-	const struct rs_loc *loc = l ? rs_obj_loc(l->obj, NULL) : NULL;
+	const struct rs_loc *loc;
 	char what[160] = "", err[128];
 
 	if (!c->ok && !c->err)
@@ -281,6 +281,9 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 	put_outcome(run, c);
 	if (c->ok)
 		return 0;
+	/* Found only for the message: a search of the file's lines, for
+	 * each of a run's calls, else. */
+	loc = l ? rs_obj_loc(l->obj, NULL) : NULL;
 	/* A create the file expects to fail: the create path judges it. */
 	if (l && l->obj->expect_fail && c->cls == RS_CALL_CREATE &&
 	    !l->create_errno) {
@@ -333,17 +336,62 @@ void rs_live_warn_at(struct rs_run *run, struct rs_live *l, const char *path,
 	va_end(ap);
 }
 
+/* @s after @used bytes of @buf (@len in all), cut where it would not
+ * fit, as snprintf() cuts; what it adds to @used (len - used when cut,
+ * which ends the caller's loop). */
+static size_t bits_put(char *buf, size_t len, size_t used, const char *s)
+{
+	size_t n = strlen(s), room = len - used - 1;
+
+	if (n > room) {
+		memcpy(buf + used, s, room);
+		buf[len - 1] = '\0';
+		return len - used;
+	}
+	memcpy(buf + used, s, n + 1);
+	return n;
+}
+
+/* Copied, not snprintf()ed: a connection's facts make two of these
+ * each, and a format for each flag cost more than the rest of them. */
 const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
 			 size_t n, char *buf, size_t len)
 {
 	size_t used = 0;
 
+	if (!len)
+		return buf;
 	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		if (bits & names[i].bit && used < len)
-			used += snprintf(buf + used, len - used, "%s%s",
-					 used ? "|" : "", names[i].name);
+	for (size_t i = 0; i < n; i++) {
+		if (!(bits & names[i].bit) || used >= len)
+			continue;
+		if (used)
+			used += bits_put(buf, len, used, "|");
+		if (used < len)
+			used += bits_put(buf, len, used, names[i].name);
+	}
 	if (!used)
-		snprintf(buf, len, "0");
+		bits_put(buf, len, 0, "0");
+	return buf;
+}
+
+const char *rs_hex(uint64_t v, unsigned digits, char buf[RS_HEX_MAX])
+{
+	char tmp[16];
+	unsigned n = 0, i = 2;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v);
+	if (digits > RS_HEX_MAX - 3)
+		digits = RS_HEX_MAX - 3;
+	buf[0] = '0';
+	buf[1] = 'x';
+	for (; n < digits; digits--)
+		buf[i++] = '0';
+	while (n)
+		buf[i++] = tmp[--n];
+	buf[i] = '\0';
 	return buf;
 }

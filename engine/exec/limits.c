@@ -33,8 +33,10 @@ static const struct {
 	[RS_LIM_MW] = { "max_mw", "mws" },
 };
 
-/* The device fact @name ("max_cqe") of @dev. */
-static bool dev_max(const struct rs_dev *dev, const char *name, uint64_t *ret)
+/* The device fact @name ("max_cqe") of @dev, read from the device's
+ * attributes. */
+static bool dev_max_read(const struct rs_dev *dev, const char *name,
+			 uint64_t *ret)
 {
 	char path[64];
 	const struct rs_fact *f;
@@ -49,6 +51,33 @@ static bool dev_max(const struct rs_dev *dev, const char *name, uint64_t *ret)
 	rs_fact_get(f, &src, &v);
 	*ret = v.num;
 	return true;
+}
+
+/* The same, each name read once for @dev (its attributes do not change
+ * after the probe). */
+static bool dev_max(struct rs_dev *dev, const char *name, uint64_t *ret)
+{
+	unsigned i;
+
+	for (i = 0; i < dev->n_maxima; i++)
+		if (dev->maxima[i].fact == name)
+			break;
+	if (i == dev->n_maxima) {
+		uint64_t max = 0;
+		bool ok = dev_max_read(dev, name, &max);
+
+		if (i == RS_N(dev->maxima)) {
+			*ret = max;
+			return ok;
+		}
+		dev->maxima[i].fact = name;
+		dev->maxima[i].max = max;
+		dev->maxima[i].ok = ok;
+		dev->n_maxima++;
+	}
+	if (dev->maxima[i].ok)
+		*ret = dev->maxima[i].max;
+	return dev->maxima[i].ok;
 }
 
 void rs_dev_limit_count(struct rs_run *run, struct rs_live *l,
@@ -69,7 +98,7 @@ int rs_dev_limit_value(struct rs_run *run, struct rs_live *l,
 		       const char *field, uint64_t value, const char *fact,
 		       char *why, unsigned len)
 {
-	const struct rs_dev *dev = rs_live_dev(run, l);
+	struct rs_dev *dev = rs_live_dev(run, l);
 	uint64_t max;
 
 	if (!dev || !dev_max(dev, fact, &max) || value <= max)

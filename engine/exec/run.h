@@ -82,6 +82,17 @@ struct rs_dev {
 		uint64_t used;
 		struct rs_live *over;
 	} lim[RS_LIM_N];
+	/* Its maxima as the limits read them (max_qp, max_cqe...), each
+	 * once: by the fact name's pointer (the callers' literals).  Read
+	 * for every object, a snprintf() and a search of the fact table
+	 * each time, they were a tenth of a real run's own instructions
+	 * before its first create. */
+	struct {
+		const char *fact;
+		uint64_t max;
+		bool ok;             /* false: the device has no such fact */
+	} maxima[12];
+	unsigned n_maxima;
 };
 
 /* Where @dev's facts (scenario/facts.h) are read from. */
@@ -414,6 +425,12 @@ void rs_step_call(struct rs_run *run, const struct rs_obj *step,
  * when none is. */
 const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
 			 size_t n, char *buf, size_t len);
+
+/* "0x" and @v in lower-case hex, at least @digits of them (zeros in
+ * front), into @buf: "0x%0*" PRIx64 without a format to read, for the
+ * facts each object of a real run puts (an mr's keys, a qp's number). */
+#define RS_HEX_MAX 24
+const char *rs_hex(uint64_t v, unsigned digits, char buf[RS_HEX_MAX]);
 
 /* Report a problem about an object that is not a verbs call's errno
  * ("connection 'ab': qp 'u' is a ud qp"); returns -@err. */

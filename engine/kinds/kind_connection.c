@@ -19,18 +19,15 @@ static void side_settings(const struct rs_obj *o, const char *name,
 {
 	const struct rs_connection *conn = o->data;
 	bool a = name[0] == 'a';
-	char key[16];
 
-	snprintf(key, sizeof(key), "%s_psn", name);
-	if (rs_obj_has(o, key)) {
+	if (rs_obj_has(o, a ? "a_psn" : "b_psn")) {
 		s->psn = a ? conn->a_psn : conn->b_psn;
 		s->psn_given = true;
 	} else {
 		s->psn = conn->psn;    /* 0 unless given */
 		s->psn_given = rs_obj_has(o, "psn");
 	}
-	snprintf(key, sizeof(key), "%s_access", name);
-	if (rs_obj_has(o, key))
+	if (rs_obj_has(o, a ? "a_access" : "b_access"))
 		s->access = a ? conn->a_access : conn->b_access;
 	else if (rs_obj_has(o, "access"))
 		s->access = conn->access;
@@ -38,12 +35,21 @@ static void side_settings(const struct rs_obj *o, const char *name,
 		s->access = -1;
 }
 
-static void side_get(struct rs_run *run, struct rs_live *cl, const char *name,
-		     const char *id, struct rs_conn_side *s)
+/*
+ * Side @name's QP, context and port, without its psn and access: what
+ * describe and destroy read.  Its settings are four DOM lookups by path
+ * (rs_obj_has()), which only the connecting needs; asked for at each
+ * describe and destroy too, they were a fifth of a connection's own
+ * instructions in a real run.
+ */
+static void side_find(struct rs_run *run, const char *name, const char *id,
+		      struct rs_conn_side *s)
 {
 	struct rs_live *ctxl;
 
-	side_settings(cl->obj, name, s);
+	s->psn = 0;
+	s->psn_given = false;
+	s->access = -1;
 	s->name = name;
 	s->l = rs_live_find(run, id);
 	if (rs_as_qp(run, s->l, &s->info))
@@ -60,6 +66,14 @@ static void side_get(struct rs_run *run, struct rs_live *cl, const char *name,
 			   ctxl->obj->data)->port ?: 1;
 	else
 		s->port = s->dev->port;
+}
+
+/* Side @name as connecting it reads it: its psn and access too. */
+static void side_get(struct rs_run *run, struct rs_live *cl, const char *name,
+		     const char *id, struct rs_conn_side *s)
+{
+	side_find(run, name, id, s);
+	side_settings(cl->obj, name, s);
 }
 
 static const char *article(int type)
@@ -244,8 +258,8 @@ static void conn_destroy(struct rs_run *run, struct rs_live *l)
 	const struct rs_connection *conn = l->obj->data;
 	struct rs_conn_side a, b;
 
-	side_get(run, l, "a", conn->a, &a);
-	side_get(run, l, "b", conn->b, &b);
+	side_find(run, "a", conn->a, &a);
+	side_find(run, "b", conn->b, &b);
 	if (conn->via == RS_VIA_RDMA_CM) {
 		rs_conn_cm_destroy(run, l, &a, &b, rs_run_here(run, a.l->obj),
 				   rs_run_here(run, b.l->obj));
@@ -290,6 +304,35 @@ static void put_settings(struct rs_val *set, const char *key,
 	rs_val_put_u64(v, "max_dest_rd_atomic", a->max_dest_rd_atomic);
 }
 
+/* "qpn 0x000011 RTS sq_psn 0" as @v's @key: put together, not
+ * formatted (two a connection, in every real run's record). */
+static void put_side(struct rs_val *v, const char *key, uint32_t qpn,
+		     const char *state, uint32_t psn)
+{
+	char buf[96], hex[RS_HEX_MAX], dec[12];
+	size_t n = 0, d = sizeof(dec) - 1;
+	const char *part[5];
+
+	dec[d] = '\0';
+	do {
+		dec[--d] = (char)('0' + psn % 10);
+		psn /= 10;
+	} while (psn);
+	part[0] = "qpn ";
+	part[1] = rs_hex(qpn, 6, hex);
+	part[2] = " ";
+	part[3] = state;
+	part[4] = " sq_psn ";
+	for (unsigned i = 0; i < RS_N(part); i++) {
+		size_t len = strnlen(part[i], sizeof(buf) - 12 - n);
+
+		memcpy(buf + n, part[i], len);
+		n += len;
+	}
+	memcpy(buf + n, dec + d, sizeof(dec) - d);
+	rs_val_put_str(v, key, buf);
+}
+
 /* One side as the device sees it: "qpn 0x000011 RTS sq_psn 0", and its
  * settings under @set. */
 static void describe_side(struct rs_val *v, struct rs_val *set,
@@ -310,8 +353,8 @@ static void describe_side(struct rs_val *v, struct rs_val *set,
 		rs_val_put_strf(v, key, "qpn 0x%06x", s->rt->qp->qp_num);
 		return;
 	}
-	rs_val_put_strf(v, key, "qpn 0x%06x %s sq_psn %u", s->rt->qp->qp_num,
-		    rs_qp_state_name(attr.qp_state), attr.sq_psn);
+	put_side(v, key, s->rt->qp->qp_num, rs_qp_state_name(attr.qp_state),
+		 attr.sq_psn);
 	put_settings(set, key, &attr, s->dev ? s->dev->gid_index : -1);
 	if (!*mtu)
 		*mtu = attr.path_mtu;
@@ -325,8 +368,8 @@ static void conn_describe(struct rs_run *run, struct rs_live *l,
 	enum ibv_mtu mtu = 0;
 	struct rs_conn_side a, b;
 
-	side_get(run, l, "a", conn->a, &a);
-	side_get(run, l, "b", conn->b, &b);
+	side_find(run, "a", conn->a, &a);
+	side_find(run, "b", conn->b, &b);
 	rs_val_put_str(v, "via",
 		       conn->via == RS_VIA_RDMA_CM ? "rdma_cm" : "oob");
 	describe_side(v, set, "a", &a, &mtu);

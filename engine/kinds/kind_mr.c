@@ -509,12 +509,12 @@ static void mr_describe(struct rs_run *run, struct rs_live *l,
 {
 	const struct rs_mr *m = l->obj->data;
 	struct rs_mr_rt *rt = l->rt;
-	char path[4096];
+	char path[4096], hex[RS_HEX_MAX];
 
 	(void)run;
-	rs_val_put_strf(v, "lkey", "0x%x", rt->mr->lkey);
-	rs_val_put_strf(v, "rkey", "0x%x", rt->mr->rkey);
-	rs_val_put_strf(v, "addr", "0x%" PRIx64, rt->addr);
+	rs_val_put_str(v, "lkey", rs_hex(rt->mr->lkey, 1, hex));
+	rs_val_put_str(v, "rkey", rs_hex(rt->mr->rkey, 1, hex));
+	rs_val_put_str(v, "addr", rs_hex(rt->addr, 1, hex));
 	rs_val_put_u64(v, "length", rt->length);
 	rs_val_put_u64(v, "handle", rt->mr->handle);
 	if (m->import)

@@ -49,8 +49,10 @@ static void qp_caps(const struct rs_obj *o, const struct rs_qp *q,
 	bool has_rq = q->type != RS_QPT_XRC_RECV &&
 		      q->type != RS_QPT_XRC_SEND && !q->srq;
 
-	rdmascn_qp_caps(q->cap, rdmascn_qp_cap_given(o), has_sq, has_rq,
-			cap);
+	/* Without cap: there is nothing given to look up (five searches
+	 * of the object's DOM, twice a QP). */
+	rdmascn_qp_caps(q->cap, q->cap ? rdmascn_qp_cap_given(o) : 0, has_sq,
+			has_rq, cap);
 }
 
 /* --- failure hints -------------------------------------------------------- */
@@ -521,11 +523,12 @@ static void qp_describe(struct rs_run *run, struct rs_live *l,
 {
 	const struct rs_qp *q = l->obj->data;
 	struct rs_qp_rt *rt = l->rt;
+	char hex[RS_HEX_MAX];
 
 	(void)run;
 	if (!rt->qp)
 		return;
-	rs_val_put_strf(v, "qpn", "0x%06x", rt->qp->qp_num);
+	rs_val_put_str(v, "qpn", rs_hex(rt->qp->qp_num, 6, hex));
 	rs_val_put_str(v, "type", rs_qp_type_name(q->type));
 	rs_val_put_u64(v, "max_send_wr", rt->cap.max_send_wr);
 	rs_val_put_u64(v, "max_recv_wr", rt->cap.max_recv_wr);

@@ -12,14 +12,24 @@
 #include "run.h"
 #include "value.h"
 
+/* @s into @buf of @size, cut to fit, as snprintf("%s") would: copied,
+ * since each connection fills two descriptions of four strings. */
+static void put_name(char *buf, size_t size, const char *s)
+{
+	size_t n = strnlen(s, size - 1);
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
 void rs_peer_fill(struct rs_peer *p, const char *qp, const char *context,
 		  uint32_t qpn, uint32_t psn, uint8_t port,
 		  const struct rs_dev *dev)
 {
 	/* Padding too: the description goes out byte for byte. */
 	memset(p, 0, sizeof(*p));
-	snprintf(p->qp, sizeof(p->qp), "%s", qp);
-	snprintf(p->context, sizeof(p->context), "%s", context);
+	put_name(p->qp, sizeof(p->qp), qp);
+	put_name(p->context, sizeof(p->context), context);
 	p->qpn = qpn;
 	p->psn = psn;
 	p->port = port;
@@ -37,9 +47,8 @@ void rs_peer_fill(struct rs_peer *p, const char *qp, const char *context,
 	p->active_width = dev->port_attr.active_width;
 	p->vendor_id = dev->attr.orig_attr.vendor_id;
 	p->vendor_part_id = dev->attr.orig_attr.vendor_part_id;
-	snprintf(p->fw_ver, sizeof(p->fw_ver), "%s",
-		 dev->attr.orig_attr.fw_ver);
-	snprintf(p->device, sizeof(p->device), "%s", dev->name);
+	put_name(p->fw_ver, sizeof(p->fw_ver), dev->attr.orig_attr.fw_ver);
+	put_name(p->device, sizeof(p->device), dev->name);
 }
 
 static const char *link_layer_name(uint8_t ll)

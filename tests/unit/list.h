@@ -112,6 +112,8 @@
 	X(run, invalid_cell)                                              \
 	X(run, role_pick)                                                 \
 	X(run, call_args_only_when_wanted)                                \
+	X(run, hex_as_printf)                                             \
+	X(run, bits_text_as_printf)                                       \
 	X(plugin, load_unload)                                            \
 	X(plugin, file_abi)                                               \
 	X(plugin, other_abi_refused)                                      \

@@ -75,6 +75,20 @@ TEST(peer, fill)
 	rs_peer_fill(&p, id, id, 0, 0, 1, NULL);
 	CHECK_STR(p.qp, id);
 	CHECK_STR(p.context, id);
+
+	/* Strings are cut to fit, as snprintf() cut them, the bytes after
+	 * them zero (the description goes out byte for byte): a firmware
+	 * version of all 64 bytes, no NUL, and a device name. */
+	dev_fill(&dev, IBV_LINK_LAYER_ETHERNET, 1, gid_v4, 0, IBV_MTU_1024);
+	memset(dev.attr.orig_attr.fw_ver, 'f',
+	       sizeof(dev.attr.orig_attr.fw_ver));
+	snprintf(dev.name, sizeof(dev.name), "rxe0");
+	rs_peer_fill(&p, "a", "ctx", 1, 0, 1, &dev);
+	CHECK_UINT(strlen(p.fw_ver), sizeof(p.fw_ver) - 1);
+	CHECK(p.fw_ver[0] == 'f' && p.fw_ver[sizeof(p.fw_ver) - 2] == 'f');
+	CHECK_STR(p.device, "rxe0");
+	for (size_t i = strlen(p.device); i < sizeof(p.device); i++)
+		CHECK(!p.device[i]);
 }
 
 TEST(peer, mtu)

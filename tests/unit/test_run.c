@@ -6,6 +6,7 @@
  * why it refuses into the caller's buffer.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -178,6 +179,61 @@ TEST(run, role_pick)
 
 /* A run that keeps no calls formats no arguments, and says so to those
  * whose argument costs to make (an mr's access flags). */
+/* rs_hex() writes what "0x%0*" PRIx64 would (the facts' bytes stay as
+ * they were when they were formatted). */
+TEST(run, hex_as_printf)
+{
+	static const uint64_t vals[] = {
+		0, 1, 0xf, 0x10, 0x7e97c, 0x0007f8, 0xffffff, 0x1000000,
+		0x55ad479ef000, UINT32_MAX, UINT64_MAX,
+	};
+	char got[RS_HEX_MAX], want[64];
+
+	for (size_t i = 0; i < RS_N(vals); i++) {
+		for (unsigned d = 0; d <= 8; d++) {
+			snprintf(want, sizeof(want), "0x%0*" PRIx64, (int)d,
+				 vals[i]);
+			CHECK_STR(rs_hex(vals[i], d, got), want);
+		}
+	}
+	/* As wide as the buffer holds, never past it. */
+	CHECK_UINT(strlen(rs_hex(0, 100, got)), RS_HEX_MAX - 1);
+}
+
+/* rs_bits_text() copies what its snprintf() wrote, cut the same way
+ * when the buffer is short. */
+TEST(run, bits_text_as_printf)
+{
+	static const struct rs_bit_name names[] = {
+		{ 1, "local_write" }, { 2, "remote_write" },
+		{ 4, "remote_read" }, { 8, "remote_atomic" },
+	};
+	static const uint64_t bits[] = { 0, 1, 2, 6, 14, 15, 16 };
+	char got[64], want[64];
+
+	for (size_t b = 0; b < RS_N(bits); b++) {
+		for (size_t len = 1; len <= sizeof(got); len++) {
+			size_t used = 0;
+
+			/* The way it was written before. */
+			want[0] = '\0';
+			for (size_t i = 0; i < RS_N(names); i++)
+				if (bits[b] & names[i].bit && used < len)
+					used += snprintf(want + used,
+							 len - used, "%s%s",
+							 used ? "|" : "",
+							 names[i].name);
+			if (!used)
+				snprintf(want, len, "0");
+			memset(got, 'X', sizeof(got));
+			rs_bits_text(bits[b], names, RS_N(names), got, len);
+			CHECK_STR(got, want);
+		}
+	}
+	CHECK_STR(rs_bits_text(14, names, RS_N(names), got, sizeof(got)),
+		  "remote_write|remote_read|remote_atomic");
+}
+
 TEST(run, call_args_only_when_wanted)
 {
 	struct rs_call c;
