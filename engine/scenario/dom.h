@@ -22,15 +22,17 @@ struct rs_node {
 	 * with rs_node_text(). */
 	union {
 		char *value;            /* scalar text (after ${} substitution) */
-		struct rs_node **items; /* exactly n of them */
+		/* Exactly n of them, in place: item i is &items[i].  An
+		 * array of pointers to them was 8 bytes a node more. */
+		struct rs_node *items;
 	};
 	/* Range in the file (libyaml's mark index: bytes, for ASCII),
 	 * and the item count: 32 bits hold a RS_DOC_MAX file and its
 	 * RS_DOC_NODES_MAX nodes.  No line, column nor file: they are
 	 * worked out from @start when a message needs them
 	 * (rs_node_loc()), nor its key (rs_node_key()).  24 bytes a
-	 * node, not 80: 10.5 million of
-	 * them for a million objects. */
+	 * node, not 80, and no pointer to it: 10.5 million of them for
+	 * a million objects. */
 	uint32_t start, end;
 	uint32_t n;
 	uint8_t type;          /* enum rs_node_type */

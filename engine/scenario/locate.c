@@ -21,7 +21,8 @@ static struct rs_node *descend(struct rs_node *n, const char *path,
 		if (*path == '[') {
 			unsigned idx = strtoul(path + 1, NULL, 10);
 
-			next = n->type == RS_NODE_SEQ && idx < n->n ? n->items[idx] : NULL;
+			next = n->type == RS_NODE_SEQ && idx < n->n ?
+			       &n->items[idx] : NULL;
 			path = strchr(path, ']');
 			path = path ? path + 1 : NULL;
 		} else {
