@@ -26,6 +26,10 @@
  */
 #define CHUNK (RS_HUGE_PAGE - sizeof(struct rs_doc_chunk))
 
+/* A node's start is a 28-bit field: the file's last index must fit. */
+_Static_assert(RS_DOC_MAX < 1u << 28, "RS_DOC_MAX past a node's start");
+_Static_assert(sizeof(struct rs_node) == 20, "a node is 20 bytes");
+
 struct rs_doc_chunk {
 	struct rs_doc_chunk *next;
 	size_t used, cap;
