@@ -28,7 +28,7 @@
 
 /* A node's start is a 28-bit field: the file's last index must fit. */
 _Static_assert(RS_DOC_MAX < 1u << 28, "RS_DOC_MAX past a node's start");
-_Static_assert(sizeof(struct rs_node) == 20, "a node is 20 bytes");
+_Static_assert(sizeof(struct rs_node) == 16, "a node is 16 bytes");
 
 struct rs_doc_chunk {
 	struct rs_doc_chunk *next;
@@ -55,6 +55,11 @@ struct rs_doc_src {
 	 * starting at or before an index is that index's line. */
 	uint32_t *line;
 	unsigned nlines, cap;
+	/* The non-empty scalars' starts and ends, in file order (so by
+	 * start), while the text is: a node has no room for its end, and
+	 * a collection's is before its items. */
+	uint32_t (*ends)[2];
+	unsigned nends, ends_cap;
 };
 
 /*
@@ -289,11 +294,11 @@ static int pending_push(struct pending *p, const struct rs_node *n)
 	return 0;
 }
 
-/* @n nodes in the arena, together: a big array in a chunk of its own,
- * a huge page's worth or more (see big_add()). */
-static struct rs_node *nodes_alloc(struct rs_doc *doc, unsigned n)
+/* @n nodes in the arena, together, after @head bytes: a big array in a
+ * chunk of its own, a huge page's worth or more (see big_add()). */
+static void *nodes_alloc(struct rs_doc *doc, size_t head, unsigned n)
 {
-	size_t size = (size_t)n * sizeof(struct rs_node);
+	size_t size = head + (size_t)n * sizeof(struct rs_node);
 	struct rs_doc_chunk *c;
 
 	if (size <= CHUNK / 4)
@@ -318,24 +323,80 @@ static struct rs_node *nodes_alloc(struct rs_doc *doc, unsigned n)
 		c->next = NULL;
 		doc->arena = c;
 	}
-	return (struct rs_node *)c->data;
+	return c->data;
 }
 
-/* Collection @ci of the stack, whose items start at @base, is complete. */
+/* Collection @ci of the stack, whose items start at @base, is complete
+ * and ends at @end: its items, after its end, to the arena (an empty
+ * one's too: it has an end). */
 static int pending_close(struct rs_doc *doc, struct pending *p,
-			 unsigned ci, unsigned base)
+			 unsigned ci, unsigned base, uint32_t end)
 {
 	struct rs_node *c = &p->items[ci];
+	uint32_t *at = nodes_alloc(doc, sizeof(*at), p->n - base);
 
+	if (!at)
+		return -ENOMEM;
+	*at = end;
 	c->n = p->n - base;
-	if (c->n) {
-		c->items = nodes_alloc(doc, c->n);
-		if (!c->items)
-			return -ENOMEM;
-		memcpy(c->items, p->items + base, c->n * sizeof(*c->items));
-	}
+	c->items = (struct rs_node *)(at + 1);
+	memcpy(c->items, p->items + base, c->n * sizeof(*c->items));
 	p->n = base;
 	return 0;
+}
+
+/* A scalar from @start to @end: an empty one says so in its style, the
+ * others' ends go to the table. */
+static int scalar_end(struct rs_doc_src *src, struct rs_node *n,
+		      uint32_t end)
+{
+	uint32_t (*ends)[2];
+
+	if (end == n->start) {
+		n->style = RS_STYLE_EMPTY;
+		return 0;
+	}
+	ends = rs_grow(src->ends, src->nends, &src->ends_cap,
+		       sizeof(*ends));
+	if (!ends)
+		return -ENOMEM;
+	src->ends = ends;
+	src->ends[src->nends][0] = n->start;
+	src->ends[src->nends++][1] = end;
+	return 0;
+}
+
+uint32_t rs_node_end(const struct rs_node *n)
+{
+	const struct rs_doc_src *src;
+	unsigned lo = 0, hi;
+
+	if (n->type != RS_NODE_SCALAR)
+		return ((const uint32_t *)n->items)[-1];
+	if (n->style == RS_STYLE_EMPTY)
+		return n->start;
+	src = src_of(n);
+	hi = src->nends;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (src->ends[mid][0] < n->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Gone with the text: its start, for lack of better. */
+	return lo < src->nends && src->ends[lo][0] == n->start ?
+	       src->ends[lo][1] : n->start;
+}
+
+void rs_doc_ends_free(struct rs_doc *doc)
+{
+	if (!doc->src)
+		return;
+	rs_free(doc->src->ends);
+	doc->src->ends = NULL;
+	doc->src->nends = doc->src->ends_cap = 0;
 }
 
 /*
@@ -526,13 +587,20 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 				r = -ENOMEM;
 				break;
 			}
-			n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+			n->style = ev.data.scalar.style ==
+				   YAML_PLAIN_SCALAR_STYLE ? RS_STYLE_PLAIN :
+				   RS_STYLE_QUOTED;
 			/* "\0" in a double-quoted scalar: C strings end there,
 			 * so the loader must refuse it, not read half. */
-			n->nul = memchr(ev.data.scalar.value, '\0',
-					ev.data.scalar.length) != NULL;
-			doc->nul |= n->nul;
-			n->end = ev.end_mark.index;
+			if (memchr(ev.data.scalar.value, '\0',
+				   ev.data.scalar.length)) {
+				n->style = RS_STYLE_QUOTED_NUL;
+				doc->nul = true;
+			}
+			if (scalar_end(doc->src, n, ev.end_mark.index) < 0) {
+				n = NULL;
+				r = -ENOMEM;
+			}
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
@@ -556,10 +624,9 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
-			top->end = ev.end_mark.index;
 			depth--;
 			if (pending_close(doc, &pend, stack[depth],
-					  base[depth]) < 0)
+					  base[depth], ev.end_mark.index) < 0)
 				r = -ENOMEM;
 			break;
 		default:
@@ -598,7 +665,7 @@ next:
 	yaml_parser_delete(&p);
 	/* The root, complete, to the arena too. */
 	if (!r && pend.n) {
-		doc->root = nodes_alloc(doc, 1);
+		doc->root = nodes_alloc(doc, 0, 1);
 		if (doc->root)
 			*doc->root = pend.items[0];
 		else
@@ -713,8 +780,10 @@ void rs_doc_arena_free(struct rs_doc *doc)
 			big_del(c);
 		rs_free(c);
 	}
-	if (doc->src)
+	if (doc->src) {
 		rs_free(doc->src->line);
+		rs_free(doc->src->ends);
+	}
 	rs_free(doc->src);
 	doc->src = NULL;
 }
@@ -754,7 +823,8 @@ struct rs_node *rs_node_at(struct rs_node *n, size_t off)
 		struct rs_node *in = NULL;
 
 		for (size_t i = 0; i < n->n; i++)
-			if (n->items[i].start <= off && off < n->items[i].end) {
+			if (n->items[i].start <= off &&
+			    off < rs_node_end(&n->items[i])) {
 				in = &n->items[i];
 				break;
 			}

@@ -561,7 +561,7 @@ static struct rs_loc nul_escape(const char *text, const struct rs_node *n)
 	struct rs_loc loc = *rs_node_loc(n);
 
 	loc.col++; /* past the opening quote */
-	for (size_t i = n->start + 1; i < n->end; i++) {
+	for (size_t i = n->start + 1, end = rs_node_end(n); i < end; i++) {
 		unsigned char c = text[i];
 
 		if (c == '\\') {
@@ -591,7 +591,7 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
 {
 	int r = 0;
 
-	if (n->nul) {
+	if (rs_node_nul(n)) {
 		struct rs_loc loc = nul_escape(s->doc.text, n);
 		struct rs_where w;
 
@@ -855,6 +855,9 @@ static int load(const char *path, const struct rs_doc *again,
 		rs_free(s->doc.text);
 		s->doc.text = NULL;
 	}
+	/* So are the scalars' ends (8 bytes a scalar, 56 an object):
+	 * the params, the checks of the text and libcyaml's messages. */
+	rs_doc_ends_free(&s->doc);
 	r = rs_requires_check(s, d);
 	if (!r)
 		r = rs_nodes_expand(s, d);

@@ -65,11 +65,12 @@ static size_t offset_of(const char *text, size_t len, unsigned line,
  * at the end of a file it is where its collections end too. */
 static bool holds(const struct rs_node *n, size_t off)
 {
-	if (n->start <= off && off < n->end)
+	if (n->start <= off && off < rs_node_end(n))
 		return true;
-	if (n->start == off && n->end == off)
+	if (n->start == off && rs_node_end(n) == off)
 		return true;
-	return n->end == off && n->n && holds(&n->items[n->n - 1], off);
+	return rs_node_end(n) == off && n->n &&
+	       holds(&n->items[n->n - 1], off);
 }
 
 /* The chain of DOM nodes from the root down to the one holding @off. */
@@ -394,8 +395,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 	kind = w->kind;
 	target = ch[n - 1];
 	/* An empty value is a point between tokens: its key says more. */
-	if (target->type == RS_NODE_SCALAR && target->start == target->end &&
-	    rs_node_key(target))
+	if (rs_node_empty(target) && rs_node_key(target))
 		target = rs_node_key(target);
 
 	if (obj && kind) {

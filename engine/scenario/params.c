@@ -526,7 +526,7 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 			int r = -EINVAL;
 
 			loc = *rs_node_loc(n);
-			if (n->plain && n->value == v0 &&
+			if (rs_node_plain(n) && n->value == v0 &&
 			    !strchr(n->value, '\n'))
 				loc.col += v - v0;
 			st->at = &loc;
@@ -805,12 +805,13 @@ static int walk(struct subst *st, struct rs_node *n)
 		return 0;
 	} else {
 		unsigned nl = 0;
+		uint32_t end = rs_node_end(n);
 		char *v, *q;
 		int r = expand(st, n->value, n, &v);
 
 		if (r < 0)
 			return r;
-		for (size_t i = n->start; i < n->end; i++)
+		for (size_t i = n->start; i < end; i++)
 			nl += st->s->doc.text[i] == '\n';
 		q = quote(v, nl);
 		if (!q) {
@@ -834,7 +835,7 @@ static int walk(struct subst *st, struct rs_node *n)
 			st->edits = e;
 			st->cap = cap;
 		}
-		st->edits[st->n++] = (struct edit){ n->start, n->end, q };
+		st->edits[st->n++] = (struct edit){ n->start, end, q };
 		return 0;
 	}
 }
