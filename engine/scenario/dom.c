@@ -34,6 +34,7 @@ struct rs_doc_chunk {
 	struct rs_doc_chunk *next;
 	size_t used, cap;
 	bool big;               /* a collection's items, in big_chunks[] */
+	bool own;               /* one rs_doc_alloc() block (rs_doc_release()) */
 	/* A node finds its document's file and lines here: a node's
 	 * chunk is a huge page, aligned to its size (rs_malloc_huge()),
 	 * so its head is the node's address rounded down. */
@@ -244,6 +245,7 @@ void *rs_doc_alloc(struct rs_doc *doc, size_t size)
 		c->used = 0;
 		c->cap = cap;
 		c->big = false;
+		c->own = cap != CHUNK;
 		c->src = doc->src;
 		/* A big one goes behind the current chunk, which keeps
 		 * its room for the small ones. */
@@ -258,6 +260,20 @@ void *rs_doc_alloc(struct rs_doc *doc, size_t size)
 	p = (char *)c->data + c->used;
 	c->used += need;
 	return memset(p, 0, size);
+}
+
+bool rs_doc_release(struct rs_doc *doc, void *p)
+{
+	for (struct rs_doc_chunk **at = &doc->arena; *at; at = &(*at)->next) {
+		struct rs_doc_chunk *c = *at;
+
+		if (c->own && (void *)c->data == p) {
+			*at = c->next;
+			rs_free(c);
+			return true;
+		}
+	}
+	return false;
 }
 
 char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n)
@@ -310,6 +326,7 @@ static void *nodes_alloc(struct rs_doc *doc, size_t head, unsigned n)
 		return NULL;
 	c->used = c->cap = size;
 	c->big = true;
+	c->own = false;
 	c->src = doc->src;
 	if (big_add(c) < 0) {
 		rs_free(c);

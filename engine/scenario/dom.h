@@ -82,6 +82,11 @@ void rs_doc_arena_free(struct rs_doc *doc);
  * as @doc's nodes (a node's value replaced goes here too). */
 void *rs_doc_alloc(struct rs_doc *doc, size_t size);
 char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n);
+/* Free @p from @doc's arena now, if rs_doc_alloc() made it a chunk of
+ * its own (one bigger than a chunk always is; one of more than a quarter
+ * is when the current chunk has no room for it); true if it did.  The
+ * rest of the arena goes with the document. */
+bool rs_doc_release(struct rs_doc *doc, void *p);
 
 /*
  * Where @n starts, as libyaml marked it (1-based line and column, and the

@@ -863,6 +863,15 @@ static int load(const char *path, const struct rs_doc *again,
 		r = rs_nodes_expand(s, d);
 	if (!r)
 		r = build_objects(s, d);
+	/* The steps: entries, one pointer for each step type (256 bytes
+	 * an entry, 32 an object of gen_scenario.sh), were read by
+	 * build_objects() only: the objects point at the steps' own
+	 * structs.  Freed before the peak; libcyaml's go with the rest. */
+	if (!r && s->top_in_doc && s->top->steps &&
+	    rs_doc_release(&s->doc, s->top->steps)) {
+		s->top->steps = NULL;
+		s->top->steps_count = 0;
+	}
 	if (!r)
 		r = check_objects(s, &ids, d);
 	/* Nothing later looks an id up: 32-64 bytes an id, freed before
