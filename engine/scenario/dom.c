@@ -34,7 +34,7 @@ struct rs_doc_chunk {
 	struct rs_doc_chunk *next;
 	size_t used, cap;
 	bool big;               /* a collection's items, in big_chunks[] */
-	bool own;               /* one rs_doc_alloc() block (rs_doc_release()) */
+	bool own;               /* one block (rs_doc_release()) */
 	/* A node finds its document's file and lines here: a node's
 	 * chunk is a huge page, aligned to its size (rs_malloc_huge()),
 	 * so its head is the node's address rounded down. */
