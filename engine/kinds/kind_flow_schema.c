@@ -366,7 +366,7 @@ static int flow_check(struct rs_obj *obj, struct rs_diag *d)
 		const struct rs_node *n = NULL;
 
 		if (specs && specs->type == RS_NODE_SEQ && i < specs->n)
-			n = specs->items[i];
+			n = &specs->items[i];
 		if (rs_flow_spec_prepare(&f->specs[i], n, i, msg,
 					 sizeof(msg))) {
 			/* "specs[1].eth.dst_mac: ..." names the place. */

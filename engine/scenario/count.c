@@ -354,7 +354,7 @@ static struct rs_pairs *pairs_read(struct counting *c, unsigned i)
 	p->root = pd->root;
 	if (rs_pattern_count(p->pattern, p->n, p->root, &p->count, why,
 			     sizeof(why)) < 0) {
-		const char *key = rs_node_get(rs_node_get(s->doc.root,
+		const char *key = rs_node_get(&rs_node_get(s->doc.root,
 			"pairs")->items[i], "root") && p->root >= p->n ?
 			"root" : "pattern";
 

@@ -45,7 +45,7 @@ static int read_steps(struct rs_deviation *x, const struct rs_node *v,
 	if (!x->steps)
 		return -ENOMEM;
 	for (size_t i = 0; i < v->n; i++) {
-		const struct rs_node *id = v->items[i];
+		const struct rs_node *id = &v->items[i];
 
 		if (scalar(id, "steps", d))
 			return -EINVAL;
@@ -71,8 +71,8 @@ static int read_one(struct rs_deviation *x, const struct rs_node *e,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i + 1 < e->n; i += 2) {
-		const char *k = e->items[i]->value;
-		const struct rs_node *v = e->items[i + 1];
+		const char *k = e->items[i].value;
+		const struct rs_node *v = &e->items[i + 1];
 		bool known_field = false;
 		int r = 0;
 
@@ -86,7 +86,7 @@ static int read_one(struct rs_deviation *x, const struct rs_node *e,
 			for (size_t f = 0; f < RS_N(fields); f++)
 				rs_suggest_add(&sg, fields[f]);
 			rs_suggest_fmt(&sg, false, near, sizeof(near));
-			rs_diag_error(d, rs_node_loc(e->items[i]),
+			rs_diag_error(d, rs_node_loc(&e->items[i]),
 				      "deviations: "
 				      "unknown field '%s'%s (device, provider, "
 				      "scenario, steps, known, reason)", k,
@@ -151,7 +151,7 @@ int rs_deviations_read(struct rs_deviations *dv, const struct rs_node *list,
 		return -ENOMEM;
 	dv->v = v;
 	for (size_t i = 0; i < list->n; i++) {
-		r = read_one(&dv->v[dv->n], list->items[i], s, d);
+		r = read_one(&dv->v[dv->n], &list->items[i], s, d);
 		dv->n++;  /* freed with the others, even half read */
 		if (r)
 			return r;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +16,9 @@
 #define MAX_DEPTH 64 /* deeper nesting is hostile, not a scenario */
 
 /*
- * The tree lives in an arena: nodes, their texts and their item arrays
- * are carved from big chunks and freed with them.  A node each its own
+ * The tree lives in an arena: nodes (a collection's items are an array
+ * of them) and their texts are carved from big chunks and freed with
+ * them.  A node each its own
  * malloc() cost a third of a validate in malloc and free (callgrind, 35k
  * objects), and 16 bytes of malloc's own per node.  A chunk is a huge
  * page (rs_malloc_huge()): filling 4 KiB pages one fault at a time was
@@ -23,9 +26,15 @@
  */
 #define CHUNK (RS_HUGE_PAGE - sizeof(struct rs_doc_chunk))
 
+/* A node's start is a 28-bit field: the file's last index must fit. */
+_Static_assert(RS_DOC_MAX < 1u << 28, "RS_DOC_MAX past a node's start");
+_Static_assert(sizeof(struct rs_node) == 16, "a node is 16 bytes");
+
 struct rs_doc_chunk {
 	struct rs_doc_chunk *next;
 	size_t used, cap;
+	bool big;               /* a collection's items, in big_chunks[] */
+	bool own;               /* one block (rs_doc_release()) */
 	/* A node finds its document's file and lines here: a node's
 	 * chunk is a huge page, aligned to its size (rs_malloc_huge()),
 	 * so its head is the node's address rounded down. */
@@ -47,12 +56,79 @@ struct rs_doc_src {
 	 * starting at or before an index is that index's line. */
 	uint32_t *line;
 	unsigned nlines, cap;
+	/* The non-empty scalars' starts and ends, in file order (so by
+	 * start), while the text is: a node has no room for its end, and
+	 * a collection's is before its items. */
+	uint32_t (*ends)[2];
+	unsigned nends, ends_cap;
 };
+
+/*
+ * A collection's items are one array of nodes, and one of more than a
+ * quarter of a chunk (a section of 22k objects) has a chunk of its own,
+ * whose nodes past its first huge page would round down to the middle
+ * of the array.  They are few (one a big section): they are looked up
+ * here, by address, before rounding.  A location is asked for from any
+ * thread; the documents are loaded and freed from one at a time.
+ */
+static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rs_doc_chunk **big_chunks;
+static unsigned big_cap;
+static atomic_uint big_n;
+
+static int big_add(struct rs_doc_chunk *c)
+{
+	struct rs_doc_chunk **a;
+	unsigned n;
+	int r = 0;
+
+	pthread_mutex_lock(&big_lock);
+	n = atomic_load(&big_n);
+	a = rs_grow(big_chunks, n, &big_cap, sizeof(*a));
+	if (a) {
+		big_chunks = a;
+		a[n] = c;
+		atomic_store(&big_n, n + 1);
+	} else {
+		r = -ENOMEM;
+	}
+	pthread_mutex_unlock(&big_lock);
+	return r;
+}
+
+static void big_del(const struct rs_doc_chunk *c)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&big_lock);
+	n = atomic_load(&big_n);
+	for (unsigned i = 0; i < n; i++)
+		if (big_chunks[i] == c) {
+			big_chunks[i] = big_chunks[n - 1];
+			atomic_store(&big_n, n - 1);
+			break;
+		}
+	pthread_mutex_unlock(&big_lock);
+}
 
 static struct rs_doc_src *src_of(const struct rs_node *n)
 {
 	uintptr_t head = (uintptr_t)n & ~(uintptr_t)(RS_HUGE_PAGE - 1);
+	struct rs_doc_src *src = NULL;
 
+	if (atomic_load(&big_n)) {
+		pthread_mutex_lock(&big_lock);
+		for (unsigned i = 0; i < atomic_load(&big_n); i++) {
+			const struct rs_doc_chunk *c = big_chunks[i];
+			const char *p = (const char *)n, *lo = (char *)c->data;
+
+			if (p >= lo && p < lo + c->used)
+				src = c->src;
+		}
+		pthread_mutex_unlock(&big_lock);
+		if (src)
+			return src;
+	}
 	return ((const struct rs_doc_chunk *)head)->src;
 }
 
@@ -102,13 +178,13 @@ static struct rs_node *parent_of(struct rs_node *c, const struct rs_node *n,
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
 
-		if (c->items[mid]->start <= n->start)
+		if (c->items[mid].start <= n->start)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (unsigned i = lo; i-- > 0;) {
-		struct rs_node *x = c->items[i], *p;
+		struct rs_node *x = &c->items[i], *p;
 
 		if (x == n) {
 			*ret_i = i;
@@ -130,7 +206,7 @@ struct rs_node *rs_node_key(const struct rs_node *n)
 	if (!root || root == n || root->type == RS_NODE_SCALAR)
 		return NULL;
 	p = parent_of(root, n, &i);
-	return p && p->type == RS_NODE_MAP && i % 2 ? p->items[i - 1] : NULL;
+	return p && p->type == RS_NODE_MAP && i % 2 ? &p->items[i - 1] : NULL;
 }
 
 /* A node starts at @m: the lines up to its own now have their start.
@@ -168,6 +244,8 @@ void *rs_doc_alloc(struct rs_doc *doc, size_t size)
 			return NULL;
 		c->used = 0;
 		c->cap = cap;
+		c->big = false;
+		c->own = cap != CHUNK;
 		c->src = doc->src;
 		/* A big one goes behind the current chunk, which keeps
 		 * its room for the small ones. */
@@ -184,6 +262,20 @@ void *rs_doc_alloc(struct rs_doc *doc, size_t size)
 	return memset(p, 0, size);
 }
 
+bool rs_doc_release(struct rs_doc *doc, void *p)
+{
+	for (struct rs_doc_chunk **at = &doc->arena; *at; at = &(*at)->next) {
+		struct rs_doc_chunk *c = *at;
+
+		if (c->own && (void *)c->data == p) {
+			*at = c->next;
+			rs_free(c);
+			return true;
+		}
+	}
+	return false;
+}
+
 char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
@@ -195,42 +287,133 @@ char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n)
 }
 
 /*
- * The items of the collections being read, on one stack: a collection's
- * own are the top of it from where it started, and at its end they are
- * copied to the arena at their final count.  Grown in the arena by
- * doubling, each node's array held up to four times its items (4, 8,
- * 16 pointers for a mapping of 10).
+ * The nodes of the collections being read, on one stack: a collection's
+ * items are the top of it from where it started, and at its end they
+ * are copied to the arena at their final count, in place of the
+ * pointers to them the tree held before.  An open collection is an
+ * index here, as the stack moves when it grows.
  */
 struct pending {
-	struct rs_node **items;
+	struct rs_node *items;
 	unsigned n, cap;
 };
 
-static int pending_push(struct pending *p, struct rs_node *n)
+static int pending_push(struct pending *p, const struct rs_node *n)
 {
-	struct rs_node **items = rs_grow(p->items, p->n, &p->cap,
-					 sizeof(*items));
+	struct rs_node *items = rs_grow(p->items, p->n, &p->cap,
+					sizeof(*items));
 
 	if (!items)
 		return -ENOMEM;
 	p->items = items;
-	p->items[p->n++] = n;
+	p->items[p->n++] = *n;
 	return 0;
 }
 
-/* Collection @c, whose items start at @base, is complete. */
-static int pending_close(struct rs_doc *doc, struct pending *p,
-			 struct rs_node *c, unsigned base)
+/* @n nodes in the arena, together, after @head bytes: a big array in a
+ * chunk of its own, a huge page's worth or more (see big_add()). */
+static void *nodes_alloc(struct rs_doc *doc, size_t head, unsigned n)
 {
-	c->n = p->n - base;
-	if (c->n) {
-		c->items = rs_doc_alloc(doc, c->n * sizeof(*c->items));
-		if (!c->items)
-			return -ENOMEM;
-		memcpy(c->items, p->items + base, c->n * sizeof(*c->items));
+	size_t size = head + (size_t)n * sizeof(struct rs_node);
+	struct rs_doc_chunk *c;
+
+	if (size <= CHUNK / 4)
+		return rs_doc_alloc(doc, size);
+	/* Not a huge page: the rest of the last one would be resident
+	 * and unused (1.4 MiB for a section of 25k objects). */
+	c = rs_malloc(sizeof(*c) + size);
+	if (!c)
+		return NULL;
+	c->used = c->cap = size;
+	c->big = true;
+	c->own = false;
+	c->src = doc->src;
+	if (big_add(c) < 0) {
+		rs_free(c);
+		return NULL;
 	}
+	/* Behind the current chunk, which keeps its room. */
+	if (doc->arena) {
+		c->next = doc->arena->next;
+		doc->arena->next = c;
+	} else {
+		c->next = NULL;
+		doc->arena = c;
+	}
+	return c->data;
+}
+
+/* Collection @ci of the stack, whose items start at @base, is complete
+ * and ends at @end: its items, after its end, to the arena (an empty
+ * one's too: it has an end). */
+static int pending_close(struct rs_doc *doc, struct pending *p,
+			 unsigned ci, unsigned base, uint32_t end)
+{
+	struct rs_node *c = &p->items[ci];
+	uint32_t *at = nodes_alloc(doc, sizeof(*at), p->n - base);
+
+	if (!at)
+		return -ENOMEM;
+	*at = end;
+	c->n = p->n - base;
+	c->items = (struct rs_node *)(at + 1);
+	memcpy(c->items, p->items + base, c->n * sizeof(*c->items));
 	p->n = base;
 	return 0;
+}
+
+/* A scalar from @start to @end: an empty one says so in its style, the
+ * others' ends go to the table. */
+static int scalar_end(struct rs_doc_src *src, struct rs_node *n,
+		      uint32_t end)
+{
+	uint32_t (*ends)[2];
+
+	if (end == n->start) {
+		n->style = RS_STYLE_EMPTY;
+		return 0;
+	}
+	ends = rs_grow(src->ends, src->nends, &src->ends_cap,
+		       sizeof(*ends));
+	if (!ends)
+		return -ENOMEM;
+	src->ends = ends;
+	src->ends[src->nends][0] = n->start;
+	src->ends[src->nends++][1] = end;
+	return 0;
+}
+
+uint32_t rs_node_end(const struct rs_node *n)
+{
+	const struct rs_doc_src *src;
+	unsigned lo = 0, hi;
+
+	if (n->type != RS_NODE_SCALAR)
+		return ((const uint32_t *)n->items)[-1];
+	if (n->style == RS_STYLE_EMPTY)
+		return n->start;
+	src = src_of(n);
+	hi = src->nends;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (src->ends[mid][0] < n->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Gone with the text: its start, for lack of better. */
+	return lo < src->nends && src->ends[lo][0] == n->start ?
+	       src->ends[lo][1] : n->start;
+}
+
+void rs_doc_ends_free(struct rs_doc *doc)
+{
+	if (!doc->src)
+		return;
+	rs_free(doc->src->ends);
+	doc->src->ends = NULL;
+	doc->src->nends = doc->src->ends_cap = 0;
 }
 
 /*
@@ -270,16 +453,14 @@ static char *intern(struct rs_doc *doc, struct interned *cache,
 	return slot->text;
 }
 
-static struct rs_node *node_new(struct rs_doc *doc, enum rs_node_type type,
-				const yaml_mark_t *m)
+/* A node of @type starting at @m, into @n: its line's start is known. */
+static int node_init(struct rs_doc *doc, struct rs_node *n,
+		     enum rs_node_type type, const yaml_mark_t *m)
 {
-	struct rs_node *n = rs_doc_alloc(doc, sizeof(*n));
-
-	if (!n || line_seen(doc->src, m) < 0)
-		return NULL;
+	memset(n, 0, sizeof(*n));
 	n->type = type;
 	n->start = m->index;
-	return n;
+	return line_seen(doc->src, m);
 }
 
 static const char *type_name(enum rs_node_type t)
@@ -305,8 +486,9 @@ static bool param_in_flow(const char *text, size_t off)
 int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 		 size_t len, struct rs_diag *d)
 {
-	struct rs_node *stack[MAX_DEPTH + 1];
-	unsigned base[MAX_DEPTH + 1];
+	/* The open collections, as indexes into @pend (the root is its
+	 * first node), and where each one's items start there. */
+	unsigned stack[MAX_DEPTH + 1], base[MAX_DEPTH + 1];
 	struct pending pend = { 0 };
 	struct interned *cache = rs_calloc(INTERN_SLOTS, sizeof(*cache));
 	int depth = 0, r = 0;
@@ -329,7 +511,10 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 
 	while (!done) {
-		struct rs_node *n = NULL, *top = depth ? stack[depth - 1] : NULL;
+		struct rs_node node, *n = NULL;
+		struct rs_node *top = depth ? &pend.items[stack[depth - 1]] :
+				      NULL;
+		yaml_mark_t at_mark;
 		/* How many items @top has so far. */
 		unsigned top_n = depth ? pend.n - base[depth - 1] : 0;
 		yaml_event_t ev;
@@ -387,7 +572,7 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 			done = true;
 			break;
 		case YAML_DOCUMENT_START_EVENT:
-			if (doc->root) {
+			if (pend.n) {
 				struct rs_loc loc = { file,
 					ev.start_mark.line + 1,
 					ev.start_mark.column + 1 };
@@ -409,21 +594,30 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 			break;
 		}
 		case YAML_SCALAR_EVENT:
-			n = node_new(doc, RS_NODE_SCALAR, &ev.start_mark);
-			if (!n || !(n->value = intern(doc, cache,
+			n = &node;
+			if (node_init(doc, n, RS_NODE_SCALAR,
+				      &ev.start_mark) < 0 ||
+			    !(n->value = intern(doc, cache,
 					(char *)ev.data.scalar.value,
 					ev.data.scalar.length))) {
 				n = NULL;
 				r = -ENOMEM;
 				break;
 			}
-			n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+			n->style = ev.data.scalar.style ==
+				   YAML_PLAIN_SCALAR_STYLE ? RS_STYLE_PLAIN :
+				   RS_STYLE_QUOTED;
 			/* "\0" in a double-quoted scalar: C strings end there,
 			 * so the loader must refuse it, not read half. */
-			n->nul = memchr(ev.data.scalar.value, '\0',
-					ev.data.scalar.length) != NULL;
-			doc->nul |= n->nul;
-			n->end = ev.end_mark.index;
+			if (memchr(ev.data.scalar.value, '\0',
+				   ev.data.scalar.length)) {
+				n->style = RS_STYLE_QUOTED_NUL;
+				doc->nul = true;
+			}
+			if (scalar_end(doc->src, n, ev.end_mark.index) < 0) {
+				n = NULL;
+				r = -ENOMEM;
+			}
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
@@ -436,51 +630,65 @@ int rs_doc_parse(struct rs_doc *doc, const char *file, char *text,
 				r = -EINVAL;
 				break;
 			}
-			n = node_new(doc, ev.type == YAML_SEQUENCE_START_EVENT ?
-				     RS_NODE_SEQ : RS_NODE_MAP,
-				     &ev.start_mark);
-			if (!n)
+			n = &node;
+			if (node_init(doc, n,
+				      ev.type == YAML_SEQUENCE_START_EVENT ?
+				      RS_NODE_SEQ : RS_NODE_MAP,
+				      &ev.start_mark) < 0) {
+				n = NULL;
 				r = -ENOMEM;
+			}
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
-			top->end = ev.end_mark.index;
 			depth--;
-			if (pending_close(doc, &pend, top, base[depth]) < 0)
+			if (pending_close(doc, &pend, stack[depth],
+					  base[depth], ev.end_mark.index) < 0)
 				r = -ENOMEM;
 			break;
 		default:
 			break;
 		}
+		at_mark = ev.start_mark;
 		yaml_event_delete(&ev);
 		if (r < 0 || !n)
 			goto next;
 
 		if (top && top->type == RS_NODE_MAP && top_n % 2 == 0 &&
 		    n->type != RS_NODE_SCALAR) {
-			/* Keys must be scalars: the schema never has others. */
-			rs_diag_error(d, rs_node_loc(n),
+			/* Keys must be scalars: the schema never has others.
+			 * Not in the arena yet: where libyaml said. */
+			struct rs_loc loc = { file, at_mark.line + 1,
+					      at_mark.column + 1 };
+
+			rs_diag_error(d, &loc,
 				      "a mapping key must be a "
 				      "scalar, not a %s", type_name(n->type));
 			r = -EINVAL;
 			goto next;
 		}
-		if (!top) {
-			doc->root = n;
-			doc->src->root = n;
-		} else if (pending_push(&pend, n) < 0) {
+		if (pending_push(&pend, n) < 0) {
 			r = -ENOMEM;
 			goto next;
 		}
 		if (n->type != RS_NODE_SCALAR) {
-			base[depth] = pend.n;
-			stack[depth++] = n;
+			stack[depth] = pend.n - 1;
+			base[depth++] = pend.n;
 		}
 next:
 		if (r < 0)
 			break;
 	}
 	yaml_parser_delete(&p);
+	/* The root, complete, to the arena too. */
+	if (!r && pend.n) {
+		doc->root = nodes_alloc(doc, 0, 1);
+		if (doc->root)
+			*doc->root = pend.items[0];
+		else
+			r = -ENOMEM;
+		doc->src->root = doc->root;
+	}
 	rs_free(pend.items);
 	rs_free(cache);
 	if (r < 0) {
@@ -585,10 +793,14 @@ void rs_doc_arena_free(struct rs_doc *doc)
 		struct rs_doc_chunk *c = doc->arena;
 
 		doc->arena = c->next;
+		if (c->big)
+			big_del(c);
 		rs_free(c);
 	}
-	if (doc->src)
+	if (doc->src) {
 		rs_free(doc->src->line);
+		rs_free(doc->src->ends);
+	}
 	rs_free(doc->src);
 	doc->src = NULL;
 }
@@ -605,9 +817,9 @@ struct rs_node *rs_node_get(const struct rs_node *map, const char *key)
 	if (!map || map->type != RS_NODE_MAP)
 		return NULL;
 	for (size_t i = 0; i + 1 < map->n; i += 2)
-		if (map->items[i]->type == RS_NODE_SCALAR &&
-		    !strcmp(map->items[i]->value, key))
-			return map->items[i + 1];
+		if (map->items[i].type == RS_NODE_SCALAR &&
+		    !strcmp(map->items[i].value, key))
+			return &map->items[i + 1];
 	return NULL;
 }
 
@@ -616,7 +828,7 @@ const struct rs_loc *rs_doc_entry_loc_to(const struct rs_doc *doc,
 					 const char *key, struct rs_loc *ret)
 {
 	struct rs_node *seq = rs_node_get(doc->root, section);
-	struct rs_node *n = seq && i < seq->n ? seq->items[i] : NULL;
+	struct rs_node *n = seq && i < seq->n ? &seq->items[i] : NULL;
 	struct rs_node *v = n ? rs_node_get(n, key) : NULL;
 
 	return rs_node_loc_to(v ? v : n ? n : doc->root, ret);
@@ -628,8 +840,9 @@ struct rs_node *rs_node_at(struct rs_node *n, size_t off)
 		struct rs_node *in = NULL;
 
 		for (size_t i = 0; i < n->n; i++)
-			if (n->items[i]->start <= off && off < n->items[i]->end) {
-				in = n->items[i];
+			if (n->items[i].start <= off &&
+			    off < rs_node_end(&n->items[i])) {
+				in = &n->items[i];
 				break;
 			}
 		if (!in)

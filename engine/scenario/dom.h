@@ -16,26 +16,36 @@
  */
 enum rs_node_type { RS_NODE_SCALAR, RS_NODE_SEQ, RS_NODE_MAP };
 
+/* A scalar's style, in two bits: only a double-quoted one holds a \0
+ * (an escape), and only a plain one is empty (start == end). */
+enum rs_node_style {
+	RS_STYLE_QUOTED,
+	RS_STYLE_QUOTED_NUL,   /* its text held a \0: value is cut there */
+	RS_STYLE_PLAIN,
+	RS_STYLE_EMPTY,        /* plain, a point between tokens */
+};
+
 struct rs_node {
 	/* One or the other, by type: 8 bytes a node less (84 an object).
 	 * A collection's value is not NULL: read a node of unknown type
 	 * with rs_node_text(). */
 	union {
 		char *value;            /* scalar text (after ${} substitution) */
-		struct rs_node **items; /* exactly n of them */
+		/* Exactly n of them, in place: item i is &items[i].  An
+		 * array of pointers to them was 8 bytes a node more. */
+		struct rs_node *items;
 	};
-	/* Range in the file (libyaml's mark index: bytes, for ASCII),
-	 * and the item count: 32 bits hold a RS_DOC_MAX file and its
-	 * RS_DOC_NODES_MAX nodes.  No line, column nor file: they are
-	 * worked out from @start when a message needs them
-	 * (rs_node_loc()), nor its key (rs_node_key()).  24 bytes a
-	 * node, not 80: 10.5 million of
-	 * them for a million objects. */
-	uint32_t start, end;
+	/* Where it starts in the file (libyaml's mark index: bytes, for
+	 * ASCII; 28 bits hold an index of a RS_DOC_MAX file), and the
+	 * item count.  No line, column nor file: they are worked out
+	 * from @start when a message needs them (rs_node_loc()), nor its
+	 * key (rs_node_key()), nor its end (rs_node_end()). */
+	uint32_t start : 28;
+	uint32_t type : 2;     /* enum rs_node_type */
+	uint32_t style : 2;    /* a scalar's enum rs_node_style */
 	uint32_t n;
-	uint8_t type;          /* enum rs_node_type */
-	bool plain;            /* an unquoted scalar */
-	bool nul;              /* its text held a \0: value is cut there */
+	/* 16 bytes, not 80: 10.5 million of them for a million
+	 * objects. */
 };
 
 struct rs_doc_chunk;
@@ -72,6 +82,11 @@ void rs_doc_arena_free(struct rs_doc *doc);
  * as @doc's nodes (a node's value replaced goes here too). */
 void *rs_doc_alloc(struct rs_doc *doc, size_t size);
 char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n);
+/* Free @p from @doc's arena now, if rs_doc_alloc() made it a chunk of
+ * its own (one bigger than a chunk always is; one of more than a quarter
+ * is when the current chunk has no room for it); true if it did.  The
+ * rest of the arena goes with the document. */
+bool rs_doc_release(struct rs_doc *doc, void *p);
 
 /*
  * Where @n starts, as libyaml marked it (1-based line and column, and the
@@ -88,6 +103,30 @@ const char *rs_node_file(const struct rs_node *n);
 /* The key node of @n when @n is a mapping's value, else NULL: found
  * from the document's root, for messages. */
 struct rs_node *rs_node_key(const struct rs_node *n);
+
+/* Where @n ends (libyaml's end mark index).  A collection's is kept
+ * before its items; a scalar's, but for an empty one's, only while the
+ * document's text is (rs_doc_ends_free()): their readers are the load's
+ * checks of the text, the params and libcyaml's messages. */
+uint32_t rs_node_end(const struct rs_node *n);
+/* The scalars' ends, once nothing will ask. */
+void rs_doc_ends_free(struct rs_doc *doc);
+
+static inline bool rs_node_plain(const struct rs_node *n)
+{
+	return n->style >= RS_STYLE_PLAIN;
+}
+
+static inline bool rs_node_nul(const struct rs_node *n)
+{
+	return n->style == RS_STYLE_QUOTED_NUL;
+}
+
+/* An empty value (a: , - ): a point between tokens. */
+static inline bool rs_node_empty(const struct rs_node *n)
+{
+	return n->type == RS_NODE_SCALAR && n->style == RS_STYLE_EMPTY;
+}
 
 /* @n's text when it is a scalar, else NULL. */
 static inline const char *rs_node_text(const struct rs_node *n)

@@ -378,7 +378,7 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i + 1 < v->n && !r; i += 2) {
-		const struct rs_node *k = v->items[i], *val = v->items[i + 1];
+		const struct rs_node *k = &v->items[i], *val = &v->items[i + 1];
 		struct rs_explore_axis a = { 0 };
 
 		if (!rs_explore_is_param(s, k->value)) {
@@ -398,16 +398,16 @@ static int read_vary(struct rs_explore *e, const struct rs_scenario *s,
 			if (!vals)
 				return -ENOMEM;
 			for (size_t j = 0; j < val->n; j++) {
-				if (val->items[j]->type != RS_NODE_SCALAR) {
+				if (val->items[j].type != RS_NODE_SCALAR) {
 					rs_free(vals);
 					rs_diag_error(d,
-						rs_node_loc(val->items[j]),
+						rs_node_loc(&val->items[j]),
 						"explore: vary: '%s': each "
 						"value must be a scalar",
 						k->value);
 					return -EINVAL;
 				}
-				vals[j] = val->items[j]->value;
+				vals[j] = val->items[j].value;
 			}
 			r = rs_explore_axis_list(k->value, vals, val->n, &a,
 						 why, sizeof(why));
@@ -472,7 +472,7 @@ static int read_budget(struct rs_explore *e, const struct rs_node *b,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i + 1 < b->n; i += 2) {
-		const struct rs_node *k = b->items[i], *val = b->items[i + 1];
+		const struct rs_node *k = &b->items[i], *val = &b->items[i + 1];
 
 		if (!strcmp(k->value, "cells")) {
 			if (!read_uint(val, "budget: cells", 1, 100000, &v, d))
@@ -594,7 +594,7 @@ int rs_explore_read(struct rs_explore *e, const struct rs_scenario *s,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i + 1 < x->n && !r; i += 2) {
-		const struct rs_node *k = x->items[i], *v = x->items[i + 1];
+		const struct rs_node *k = &x->items[i], *v = &x->items[i + 1];
 
 		if (!strcmp(k->value, "vary"))
 			r = read_vary(e, s, v, d);

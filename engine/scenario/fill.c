@@ -144,10 +144,10 @@ static int read_flags(const cyaml_schema_value_t *v, const struct rs_node *n,
 	if (v->data_size == 0)
 		return NOT_MINE;
 	for (size_t i = 0; i < n->n; i++) {
-		const char *s = n->items[i]->value;
+		const char *s = n->items[i].value;
 		uint32_t j;
 
-		if (n->items[i]->type != RS_NODE_SCALAR)
+		if (n->items[i].type != RS_NODE_SCALAR)
 			return NOT_MINE;
 		for (j = 0; j < v->enumeration.count; j++)
 			if (!strcmp(s, names[j].str))
@@ -244,7 +244,7 @@ static int mapping(struct rs_doc *doc, const struct rs_node *n,
 		if (++count > FIELDS_MAX)
 			return NOT_MINE;
 	for (size_t i = 0, at = 0; i + 1 < n->n; i += 2) {
-		const char *key = n->items[i]->value;
+		const char *key = n->items[i].value;
 		unsigned f = at, tries;
 
 		/* Files mostly give a kind's fields in the table's order:
@@ -259,7 +259,7 @@ static int mapping(struct rs_doc *doc, const struct rs_node *n,
 		    (seen[f / 64] >> (f % 64) & 1))
 			return NOT_MINE;
 		seen[f / 64] |= UINT64_C(1) << (f % 64);
-		r = value(doc, n->items[i + 1], &fields[f].value, &fields[f],
+		r = value(doc, &n->items[i + 1], &fields[f].value, &fields[f],
 			  data + fields[f].data_offset, data);
 		if (r < 0)
 			return r;
@@ -298,7 +298,7 @@ static int sequence(struct rs_doc *doc, const struct rs_node *n,
 	}
 	r = put(n->n, field->count_size, parent + field->count_offset);
 	for (size_t i = 0; !r && i < n->n; i++)
-		r = value(doc, n->items[i], entry, NULL,
+		r = value(doc, &n->items[i], entry, NULL,
 			  base + i * v->data_size, NULL);
 	return r;
 }

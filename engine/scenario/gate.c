@@ -273,7 +273,7 @@ static int read_words(const struct reader *rd, struct rs_bound *b,
 
 	path(rd, pth, sizeof(pth));
 	for (size_t j = 0; j + 1 < v->n; j += 2) {
-		const struct rs_node *k = v->items[j], *x = v->items[j + 1];
+		const struct rs_node *k = &v->items[j], *x = &v->items[j + 1];
 		const char *w = k->value ? k->value : "";
 		bool found = false;
 
@@ -542,7 +542,8 @@ static int read_gate(struct reader *rd, const struct rs_node *map,
 	if (!g->b)
 		return -ENOMEM;
 	for (size_t j = 0; j + 1 < map->n; j += 2) {
-		const struct rs_node *k = map->items[j], *v = map->items[j + 1];
+		const struct rs_node *k = &map->items[j];
+		const struct rs_node *v = &map->items[j + 1];
 
 		if (rd->obj && !rd->each && k->value &&
 		    !strcmp(k->value, "each")) {

@@ -89,7 +89,7 @@ static int walk(const struct rs_scenario *s, const struct rs_node *n,
 		if (n->type != RS_NODE_SEQ)
 			return 0;
 		for (size_t i = 0; i < n->n; i++) {
-			r = walk(s, n->items[i], v->sequence.entry, d);
+			r = walk(s, &n->items[i], v->sequence.entry, d);
 			ret = r ? r : ret;
 		}
 		return ret;
@@ -99,13 +99,13 @@ static int walk(const struct rs_scenario *s, const struct rs_node *n,
 		for (size_t i = 0; i + 1 < n->n; i += 2) {
 			const cyaml_schema_field_t *f = v->mapping.fields;
 
-			while (f->key && strcmp(f->key, n->items[i]->value))
+			while (f->key && strcmp(f->key, n->items[i].value))
 				f++;
 			/* Unknown keys are libcyaml's to report; `count:`
 			 * is count.c's, whose message gives its range. */
 			if (!f->key || !strcmp(f->key, "count"))
 				continue;
-			r = walk(s, n->items[i + 1], &f->value, d);
+			r = walk(s, &n->items[i + 1], &f->value, d);
 			ret = r ? r : ret;
 		}
 		return ret;

@@ -79,7 +79,8 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 		     struct rs_obj *parent, const char *prefix)
 {
 	for (unsigned i = 0; i < n; i++) {
-		struct rs_node *entry = seq && i < seq->n ? seq->items[i] : NULL;
+		struct rs_node *entry = seq && i < seq->n ? &seq->items[i] :
+					 NULL;
 		const struct rdmascn_kind *found = NULL;
 		void *data = NULL;
 		struct rs_obj *o;
@@ -158,7 +159,7 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 			o->data = (char *)top->sections[k].items +
 				  (size_t)i * RS_ITEM_SIZE(kd);
 			o->index = s->n_objs++;
-			o->node = seq->items[i];
+			o->node = &seq->items[i];
 			o->id = *(char **)((char *)o->data + kd->id_offset);
 			o->node_id = *(char **)((char *)o->data +
 						RS_NODE_AT(kd));
@@ -488,9 +489,9 @@ static size_t first_key(const struct rs_node *map, size_t i,
 			const struct rs_idmap *ids)
 {
 	if (ids->slots)
-		return 2 * (size_t)rs_idmap_get(ids, map->items[i]->value);
+		return 2 * (size_t)rs_idmap_get(ids, map->items[i].value);
 	for (size_t j = 0; j < i; j += 2)
-		if (!strcmp(map->items[j]->value, map->items[i]->value))
+		if (!strcmp(map->items[j].value, map->items[i].value))
 			return j;
 	return i;
 }
@@ -504,7 +505,7 @@ static int map_keys(const struct rs_node *map, struct rs_idmap *ids)
 	if (!keys)
 		return -ENOMEM;
 	for (size_t i = 0; i < map->n / 2; i++)
-		keys[i] = map->items[2 * i]->value;
+		keys[i] = map->items[2 * i].value;
 	/* The map keeps the strings, not the array. */
 	r = rs_idmap_build(ids, keys, map->n / 2);
 	rs_free(keys);
@@ -525,7 +526,7 @@ static int check_duplicate_keys(struct rs_node *root, struct rs_node *n,
 		return -ENOMEM;
 	for (size_t i = 2; n->type == RS_NODE_MAP && i < n->n &&
 			   d->errors < RS_MAX_ERRORS; i += 2) {
-		struct rs_node *k = n->items[i];
+		struct rs_node *k = &n->items[i];
 		size_t j = first_key(n, i, &ids);
 		struct rs_where w;
 
@@ -535,13 +536,13 @@ static int check_duplicate_keys(struct rs_node *root, struct rs_node *n,
 		rs_diag_error(d, rs_node_loc(k),
 			      "%s%s%sduplicate key '%s' (first at "
 			      "line %u)", w.who, w.path, w.path[0] ? ": " : "",
-			      k->value, rs_node_loc(n->items[j])->line);
+			      k->value, rs_node_loc(&n->items[j])->line);
 		r = -EINVAL;
 	}
 	rs_idmap_free(&ids);
 	for (size_t i = 0; i < n->n; i++)
-		if (n->items[i]->type != RS_NODE_SCALAR) {
-			int cr = check_duplicate_keys(root, n->items[i], d);
+		if (n->items[i].type != RS_NODE_SCALAR) {
+			int cr = check_duplicate_keys(root, &n->items[i], d);
 
 			if (cr == -ENOMEM)
 				return cr;
@@ -560,7 +561,7 @@ static struct rs_loc nul_escape(const char *text, const struct rs_node *n)
 	struct rs_loc loc = *rs_node_loc(n);
 
 	loc.col++; /* past the opening quote */
-	for (size_t i = n->start + 1; i < n->end; i++) {
+	for (size_t i = n->start + 1, end = rs_node_end(n); i < end; i++) {
 		unsigned char c = text[i];
 
 		if (c == '\\') {
@@ -590,7 +591,7 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
 {
 	int r = 0;
 
-	if (n->nul) {
+	if (rs_node_nul(n)) {
 		struct rs_loc loc = nul_escape(s->doc.text, n);
 		struct rs_where w;
 
@@ -601,7 +602,7 @@ static int check_nul(struct rs_scenario *s, struct rs_node *n, bool key,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < n->n && d->errors < RS_MAX_ERRORS; i++)
-		if (check_nul(s, n->items[i], n->type == RS_NODE_MAP &&
+		if (check_nul(s, &n->items[i], n->type == RS_NODE_MAP &&
 			      i % 2 == 0, d) < 0)
 			r = -EINVAL;
 	return r;
@@ -619,7 +620,7 @@ static int count_entries(const struct rs_node *seq, size_t *n,
 	if (!seq || seq->type != RS_NODE_SEQ)
 		return 0;
 	for (size_t i = 0; i < seq->n; i++) {
-		const struct rs_node *e = seq->items[i];
+		const struct rs_node *e = &seq->items[i];
 
 		if (++*n > RS_OBJECTS_MAX) {
 			rs_diag_error(d, rs_node_loc(e),
@@ -630,7 +631,7 @@ static int count_entries(const struct rs_node *seq, size_t *n,
 		}
 		/* A step entry is {TYPE: {..., steps: [...]}}. */
 		for (size_t j = 1; e->type == RS_NODE_MAP && j < e->n; j += 2)
-			if (count_entries(rs_node_get(e->items[j], "steps"),
+			if (count_entries(rs_node_get(&e->items[j], "steps"),
 					  n, d) < 0)
 				return -EINVAL;
 	}
@@ -643,11 +644,11 @@ static int check_entries(struct rs_scenario *s, struct rs_diag *d)
 	size_t n = 0;
 
 	for (size_t i = 0; i + 1 < root->n; i += 2) {
-		const char *key = root->items[i]->value;
+		const char *key = root->items[i].value;
 
 		if (strcmp(key, "steps") && !rs_registry_find(key, false))
 			continue;
-		if (count_entries(root->items[i + 1], &n, d) < 0)
+		if (count_entries(&root->items[i + 1], &n, d) < 0)
 			return -EINVAL;
 	}
 	return 0;
@@ -854,11 +855,23 @@ static int load(const char *path, const struct rs_doc *again,
 		rs_free(s->doc.text);
 		s->doc.text = NULL;
 	}
+	/* So are the scalars' ends (8 bytes a scalar, 56 an object):
+	 * the params, the checks of the text and libcyaml's messages. */
+	rs_doc_ends_free(&s->doc);
 	r = rs_requires_check(s, d);
 	if (!r)
 		r = rs_nodes_expand(s, d);
 	if (!r)
 		r = build_objects(s, d);
+	/* The steps: entries, one pointer for each step type (256 bytes
+	 * an entry, 32 an object of gen_scenario.sh), were read by
+	 * build_objects() only: the objects point at the steps' own
+	 * structs.  Freed before the peak; libcyaml's go with the rest. */
+	if (!r && s->top_in_doc && s->top->steps &&
+	    rs_doc_release(&s->doc, s->top->steps)) {
+		s->top->steps = NULL;
+		s->top->steps_count = 0;
+	}
 	if (!r)
 		r = check_objects(s, &ids, d);
 	/* Nothing later looks an id up: 32-64 bytes an id, freed before

@@ -65,11 +65,12 @@ static size_t offset_of(const char *text, size_t len, unsigned line,
  * at the end of a file it is where its collections end too. */
 static bool holds(const struct rs_node *n, size_t off)
 {
-	if (n->start <= off && off < n->end)
+	if (n->start <= off && off < rs_node_end(n))
 		return true;
-	if (n->start == off && n->end == off)
+	if (n->start == off && rs_node_end(n) == off)
 		return true;
-	return n->end == off && n->n && holds(n->items[n->n - 1], off);
+	return rs_node_end(n) == off && n->n &&
+	       holds(&n->items[n->n - 1], off);
 }
 
 /* The chain of DOM nodes from the root down to the one holding @off. */
@@ -86,8 +87,8 @@ static unsigned chain(struct rs_node *root, size_t off, struct rs_node **out,
 		if (cur->type == RS_NODE_SCALAR)
 			break;
 		for (size_t i = 0; i < cur->n; i++)
-			if (holds(cur->items[i], off)) {
-				in = cur->items[i];
+			if (holds(&cur->items[i], off)) {
+				in = &cur->items[i];
 				break;
 			}
 		cur = in;
@@ -138,7 +139,7 @@ static void path_to(char *path, size_t len, struct rs_node **ch,
 				 key->value);
 		else
 			for (size_t j = 0; j < ch[i - 1]->n; j++)
-				if (ch[i - 1]->items[j] == ch[i])
+				if (&ch[i - 1]->items[j] == ch[i])
 					snprintf(path + o, len - o, "[%zu]", j);
 	}
 }
@@ -280,7 +281,7 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 			w->obj = ch[2];
 			w->obj_at = 2;
 			for (size_t i = 0; i < ch[1]->n; i++)
-				if (ch[1]->items[i] == w->obj)
+				if (&ch[1]->items[i] == w->obj)
 					section_no = i + 1;
 		}
 	}
@@ -306,13 +307,14 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 				w->obj = ch[i + 1];
 				w->obj_at = i + 1;
 				for (size_t j = 0; j < ch[i]->n && o < sizeof(no); j++)
-					if (ch[i]->items[j] == w->obj)
+					if (&ch[i]->items[j] == w->obj)
 						o += snprintf(no + o, sizeof(no) - o,
 							      ".%zu", j + 1);
 			}
 		if (w->obj->type == RS_NODE_MAP && w->obj->n >= 2) {
-			struct rs_node *type = w->obj->items[0];
-			struct rs_node *id = rs_node_get(w->obj->items[1], "id");
+			struct rs_node *type = &w->obj->items[0];
+			struct rs_node *id = rs_node_get(&w->obj->items[1],
+							 "id");
 
 			w->kind = rs_registry_find(type->value, true);
 			if (!w->kind) {
@@ -354,7 +356,7 @@ int rs_where_at(struct rs_node *root, size_t off, struct rs_where *w)
 		bool is_key = false;
 
 		for (size_t i = 0; i < ch[n - 2]->n; i += 2)
-			is_key |= ch[n - 2]->items[i] == ch[n - 1];
+			is_key |= &ch[n - 2]->items[i] == ch[n - 1];
 		n -= is_key;
 	}
 	path_to(w->path, sizeof(w->path), ch, w->obj ? w->obj_at + 1 : 1, n);
@@ -393,8 +395,7 @@ void rs_load_error_report(const struct rs_scenario *s,
 	kind = w->kind;
 	target = ch[n - 1];
 	/* An empty value is a point between tokens: its key says more. */
-	if (target->type == RS_NODE_SCALAR && target->start == target->end &&
-	    rs_node_key(target))
+	if (rs_node_empty(target) && rs_node_key(target))
 		target = rs_node_key(target);
 
 	if (obj && kind) {
@@ -410,8 +411,8 @@ void rs_load_error_report(const struct rs_scenario *s,
 		/* The backtrace points at the previous value; the key is in
 		 * the innermost mapping around it. */
 		for (size_t j = 0; j + 1 < ch[mi]->n; j += 2)
-			if (!strcmp(ch[mi]->items[j]->value, key))
-				target = ch[mi]->items[j];
+			if (!strcmp(ch[mi]->items[j].value, key))
+				target = &ch[mi]->items[j];
 		path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, mi + 1);
 		/* The mapping the key is in: its keys are what was meant. */
 		if (obj)
@@ -470,9 +471,9 @@ void rs_load_error_report(const struct rs_scenario *s,
 				      ch[n - 2] : NULL;
 
 		for (size_t j = 0; seq && j < seq->n; j++)
-			if (!strcmp(rs_node_text(seq->items[j]) ?
-				    rs_node_text(seq->items[j]) : "", m + 14))
-				target = seq->items[j];
+			if (!strcmp(rs_node_text(&seq->items[j]) ?
+				    rs_node_text(&seq->items[j]) : "", m + 14))
+				target = &seq->items[j];
 		if (seq && ch[n - 1] != seq) {
 			n--; /* the path names the list */
 			path_to(path, sizeof(w->path), ch, obj ? obj_at + 1 : 1, n);

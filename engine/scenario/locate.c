@@ -21,7 +21,8 @@ static struct rs_node *descend(struct rs_node *n, const char *path,
 		if (*path == '[') {
 			unsigned idx = strtoul(path + 1, NULL, 10);
 
-			next = n->type == RS_NODE_SEQ && idx < n->n ? n->items[idx] : NULL;
+			next = n->type == RS_NODE_SEQ && idx < n->n ?
+			       &n->items[idx] : NULL;
 			path = strchr(path, ']');
 			path = path ? path + 1 : NULL;
 		} else {
@@ -56,7 +57,7 @@ const struct rs_loc *rs_obj_loc_to(const struct rs_obj *obj,
 	/* A step is best pointed at by its type key ("write:"). */
 	if ((n == obj->node && obj->kind->step) ||
 	    /* So is an empty value, a point between tokens, by its key. */
-	    (n->type == RS_NODE_SCALAR && n->start == n->end)) {
+	    rs_node_empty(n)) {
 		struct rs_node *key = rs_node_key(n);
 
 		if (key)

@@ -202,19 +202,19 @@ static int read_dim(struct rs_matrix *m, const struct rs_scenario *s,
 		return 0;
 	}
 	for (size_t i = 0; i < val->n; i++) {
-		if (val->items[i]->type != RS_NODE_SCALAR) {
-			rs_diag_error(d, rs_node_loc(val->items[i]),
+		if (val->items[i].type != RS_NODE_SCALAR) {
+			rs_diag_error(d, rs_node_loc(&val->items[i]),
 				      "matrix: '%s': "
 				      "each value must be a scalar", key->value);
 			return -EINVAL;
 		}
-		dm->values[dm->n++] = val->items[i]->value;
+		dm->values[dm->n++] = val->items[i].value;
 	}
 	r = dim_repeat(dm);
 	if (r >= 0)
-		rs_diag_error(d, rs_node_loc(val->items[r]),
+		rs_diag_error(d, rs_node_loc(&val->items[r]),
 			      "matrix: '%s': '%s' is "
-			      "there twice", key->value, val->items[r]->value);
+			      "there twice", key->value, val->items[r].value);
 	return r == -1 ? 0 : r >= 0 ? -EINVAL : (int)r;
 }
 
@@ -241,7 +241,7 @@ static int read_excl(struct rs_matrix *m, struct rs_node *e,
 	if (!x->dim || !x->value)
 		return -ENOMEM;
 	for (size_t i = 0; i + 1 < e->n; i += 2) {
-		struct rs_node *k = e->items[i], *v = e->items[i + 1];
+		struct rs_node *k = &e->items[i], *v = &e->items[i + 1];
 		int dim = dim_of(m, k->value);
 
 		if (dim < 0) {
@@ -282,7 +282,7 @@ int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i + 1 < mx->n; i += 2) {
-		struct rs_node *k = mx->items[i], *v = mx->items[i + 1];
+		struct rs_node *k = &mx->items[i], *v = &mx->items[i + 1];
 
 		if (!strcmp(k->value, "exclude")) {
 			excl = v;
@@ -299,7 +299,7 @@ int rs_matrix_read(struct rs_matrix *m, const struct rs_scenario *s,
 		return -EINVAL;
 	}
 	for (size_t i = 0; excl && i < excl->n; i++) {
-		r = read_excl(m, excl->items[i], d);
+		r = read_excl(m, &excl->items[i], d);
 		if (r)
 			return r;
 	}

@@ -194,7 +194,7 @@ static int decl_count(const struct rs_scenario *s, unsigned i,
 		      unsigned *ret, struct rs_diag *d)
 {
 	const struct rs_node_decl *n = &s->nodes_decl[i];
-	const struct rs_node *v = rs_node_get(rs_node_get(s->doc.root,
+	const struct rs_node *v = rs_node_get(&rs_node_get(s->doc.root,
 					      "nodes")->items[i], "count");
 
 	*ret = 0;

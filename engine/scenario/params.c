@@ -67,7 +67,8 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 	if (!s->params)
 		return -ENOMEM;
 	for (size_t i = 0; i + 1 < params->n; i += 2) {
-		struct rs_node *k = params->items[i], *v = params->items[i + 1];
+		struct rs_node *k = &params->items[i];
+		struct rs_node *v = &params->items[i + 1];
 		struct rs_param *p = &s->params[s->n_params];
 		struct rs_node *def = v;
 
@@ -80,8 +81,8 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 		if (v->type == RS_NODE_MAP) {
 			/* {default: X, env: NAME, description: ...} */
 			for (size_t j = 0; j + 1 < v->n; j += 2) {
-				const char *key = v->items[j]->value;
-				struct rs_node *val = v->items[j + 1];
+				const char *key = v->items[j].value;
+				struct rs_node *val = &v->items[j + 1];
 
 				if (strcmp(key, "default") && strcmp(key, "env") &&
 				    strcmp(key, "description")) {
@@ -95,7 +96,7 @@ static int declare(struct rs_scenario *s, struct rs_node *params,
 					rs_suggest_fmt(&sg, false, near,
 						       sizeof(near));
 					rs_diag_error(d,
-						      rs_node_loc(v->items[j]),
+						      rs_node_loc(&v->items[j]),
 						      "param '%s': unknown field "
 						      "'%s'%s (default, env, "
 						      "description)", k->value,
@@ -525,7 +526,7 @@ static int expand(struct subst *st, const char *v, struct rs_node *n,
 			int r = -EINVAL;
 
 			loc = *rs_node_loc(n);
-			if (n->plain && n->value == v0 &&
+			if (rs_node_plain(n) && n->value == v0 &&
 			    !strchr(n->value, '\n'))
 				loc.col += v - v0;
 			st->at = &loc;
@@ -762,9 +763,9 @@ static int context_ids(struct subst *st)
 			    seq->type != RS_NODE_SEQ)
 				continue;
 			for (size_t i = 0; i < seq->n; i++) {
-				struct rs_node *id = seq->items[i]->type ==
-					RS_NODE_MAP ?
-					rs_node_get(seq->items[i], "id") : NULL;
+				struct rs_node *e = &seq->items[i];
+				struct rs_node *id = e->type == RS_NODE_MAP ?
+					rs_node_get(e, "id") : NULL;
 
 				if (!id || id->type != RS_NODE_SCALAR)
 					continue;
@@ -791,7 +792,7 @@ static int walk(struct subst *st, struct rs_node *n)
 	if (n->type != RS_NODE_SCALAR) {
 		for (size_t i = 0; i < n->n && !st->stop &&
 				   st->d->errors < RS_MAX_ERRORS; i++) {
-			int r = walk(st, n->items[i]);
+			int r = walk(st, &n->items[i]);
 
 			if (r == -ENOMEM)
 				return r;
@@ -804,12 +805,13 @@ static int walk(struct subst *st, struct rs_node *n)
 		return 0;
 	} else {
 		unsigned nl = 0;
+		uint32_t end = rs_node_end(n);
 		char *v, *q;
 		int r = expand(st, n->value, n, &v);
 
 		if (r < 0)
 			return r;
-		for (size_t i = n->start; i < n->end; i++)
+		for (size_t i = n->start; i < end; i++)
 			nl += st->s->doc.text[i] == '\n';
 		q = quote(v, nl);
 		if (!q) {
@@ -833,7 +835,7 @@ static int walk(struct subst *st, struct rs_node *n)
 			st->edits = e;
 			st->cap = cap;
 		}
-		st->edits[st->n++] = (struct edit){ n->start, n->end, q };
+		st->edits[st->n++] = (struct edit){ n->start, end, q };
 		return 0;
 	}
 }

@@ -16,7 +16,7 @@ static const struct rs_node *bound_node(const struct rs_scenario *s,
 	const struct rs_node *f = rs_node_get(rs_node_get(s->doc.root,
 							  "requires"), "facts");
 	const struct rs_node *e = f && f->type == RS_NODE_SEQ && i < f->n ?
-				  f->items[i] : NULL;
+				  &f->items[i] : NULL;
 	const struct rs_node *v = key ? rs_node_get(e, key) : NULL;
 
 	return v ? v : e ? e : f;
@@ -57,7 +57,7 @@ static int check_counters(struct rs_scenario *s, struct rs_diag *d)
 		if (n[strspn(n, "abcdefghijklmnopqrstuvwxyz"
 			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
 			const struct rs_node *e = seq && i < seq->n ?
-						  seq->items[i] : seq;
+						  &seq->items[i] : seq;
 
 			rs_diag_error(d, e ? rs_node_loc(e) : NULL,
 				      "requires.counters[%u]: '%s' is not a "

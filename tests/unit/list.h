@@ -49,6 +49,7 @@
 	X(load, param_uses_param)                                         \
 	X(load, param_loop)                                               \
 	X(load, look_drops_text)                                          \
+	X(load, steps_entries_freed)                                      \
 	X(count, elements_pair)                                           \
 	X(count, shared_and_one)                                          \
 	X(count, steps_lists_after)                                       \

@@ -17,8 +17,7 @@
 /* Hand-built DOM: a mapping of the given keys, each with a scalar "1". */
 struct tmap {
 	struct rs_node map;
-	struct rs_node nodes[16];
-	struct rs_node *items[16];
+	struct rs_node items[16]; /* the map's, in place: keys and values */
 };
 
 static struct rs_node *tmap_build(struct tmap *t, const char *const *keys)
@@ -27,13 +26,12 @@ static struct rs_node *tmap_build(struct tmap *t, const char *const *keys)
 	t->map.type = RS_NODE_MAP;
 	t->map.items = t->items;
 	for (unsigned i = 0; keys[i]; i++) {
-		struct rs_node *k = &t->nodes[2 * i], *v = &t->nodes[2 * i + 1];
+		struct rs_node *k = &t->items[t->map.n++];
+		struct rs_node *v = &t->items[t->map.n++];
 
 		k->type = v->type = RS_NODE_SCALAR;
 		k->value = (char *)keys[i];
 		v->value = (char *)"1";
-		t->items[t->map.n++] = k;
-		t->items[t->map.n++] = v;
 	}
 	return &t->map;
 }
@@ -127,15 +125,15 @@ TEST(flow_mask, prepare_eth)
 	};
 	struct rs_flow_spec spec = { .eth = &eth };
 	struct tmap t;
-	struct rs_node spec_map, *items[2], key = { .type = RS_NODE_SCALAR,
-						    .value = (char *)"eth" };
+	struct rs_node spec_map, items[2];
 	char msg[256];
 
 	tmap_build(&t, (const char *const[]){ "dst_mac", "src_mac",
 					       "src_mac_mask", "ether_type",
 					       NULL });
-	items[0] = &key;
-	items[1] = &t.map;
+	items[0] = (struct rs_node){ .type = RS_NODE_SCALAR,
+				     .value = (char *)"eth" };
+	items[1] = t.map;
 	memset(&spec_map, 0, sizeof(spec_map));
 	spec_map.type = RS_NODE_MAP;
 	spec_map.items = items;
@@ -248,7 +246,7 @@ TEST(flow_mask, loaded)
 	CHECK_UINT(f->specs_count, 3);
 	CHECK_UINT(f->flags, 2); /* IBV_FLOW_ATTR_FLAGS_DONT_TRAP */
 	for (unsigned i = 0; i < 3; i++)
-		CHECK_INT(rs_flow_spec_prepare(&f->specs[i], specs->items[i],
+		CHECK_INT(rs_flow_spec_prepare(&f->specs[i], &specs->items[i],
 					       i, msg, sizeof(msg)), 0);
 	CHECK_UINT(f->specs[0].eth->ether_type, 0x86dd);
 	CHECK_UINT(f->specs[0].eth->ether_type_mask, 0xffff);

@@ -579,3 +579,48 @@ TEST(load, look_drops_text)
 	unlink(path);
 	CHECK_UINT(d.errors, 0);
 }
+
+/* The steps: list as filled holds a pointer for each step type in each
+ * entry (256 bytes), read only to make the step objects: a long one is
+ * freed before the checks (2.5 MB, a chunk of its own), a short one
+ * stays in the arena; the steps, their data and their places are the
+ * same. */
+TEST(load, steps_entries_freed)
+{
+	enum { N = 10000 };
+	size_t len = 0, cap = 64 + N * 32;
+	char *text = malloc(cap);
+	struct rs_scenario *s;
+	struct rs_diag d;
+	char *path;
+
+	add_kinds();
+	rs_diag_init(&d, NULL);
+	CHECK(text);
+	len += snprintf(text + len, cap - len,
+			"boxes:\n  - {id: b1, size: 1}\nsteps:\n");
+	for (unsigned i = 0; i < N; i++)
+		len += snprintf(text + len, cap - len,
+				"  - poke: {box: b1}\n");
+	path = write_tmp(text);
+	CHECK_INT(rs_scenario_look(path, NULL, 0, &d, &s), 0);
+	CHECK(s->top_in_doc);
+	CHECK_PTR(s->top->steps, NULL);
+	CHECK_UINT(s->n_steps, N);
+	CHECK_STR(s->steps[N - 1]->kind->name, "poke");
+	CHECK_UINT(rs_obj_loc(s->steps[N - 1], "box")->line, N + 3);
+	CHECK_UINT(rs_obj_loc(s->steps[N - 1], "box")->col, 17);
+	CHECK_STR(((struct poke *)s->steps[N - 1]->data)->box, "b1");
+	rs_scenario_free(s);
+	/* Ten entries: 2.5 KiB inside a chunk, kept. */
+	text[strlen("boxes:\n  - {id: b1, size: 1}\nsteps:\n") +
+	     10 * strlen("  - poke: {box: b1}\n")] = '\0';
+	path = write_tmp(text);
+	CHECK_INT(rs_scenario_look(path, NULL, 0, &d, &s), 0);
+	CHECK(s->top->steps);
+	CHECK_UINT(s->n_steps, 10);
+	rs_scenario_free(s);
+	unlink(path);
+	free(text);
+	CHECK_UINT(d.errors, 0);
+}
