@@ -64,6 +64,7 @@ enum {
 struct rs_val {
 	uint8_t type;
 	uint8_t flags;
+	uint16_t khash;             /* a member's key_hash(), 0 unknown */
 	uint32_t len;               /* a string's bytes; a container's items */
 	const char *key;
 	struct rs_val *next;
@@ -308,17 +309,37 @@ static struct rs_val *mark_oom(struct rs_val *parent)
 	return NULL;
 }
 
+/* 16 bits of FNV-1a of @key, never 0: what two members' keys must share
+ * before they are compared. */
+static uint16_t key_hash(const char *key)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *key; key++)
+		h = (h ^ (uint8_t)*key) * 16777619u;
+	h ^= h >> 16;
+	return (uint16_t)h ? (uint16_t)h : 1;
+}
+
 /* @m as @obj's member; one of the same key is replaced where it stands,
  * as json-c's add did. */
 static void link_member(struct rs_val *obj, struct rs_val *m)
 {
 	struct rs_val *prev = NULL;
+	uint16_t h;
 
 	/* (A struct's members: comparing each key with every one before
 	 * it was most of the cost of writing an object entry.) */
-	for (struct rs_val *o = obj->flags & F_DISTINCT ? NULL :
-				obj->u.obj.first; o; prev = o, o = o->next) {
-		if (strcmp(o->key, m->key))
+	if (obj->flags & F_DISTINCT) {
+		m->khash = 0;
+		goto append;
+	}
+	/* A fact or setting put into an object of 17 was 515 instructions,
+	 * 60% of them strcmp() against every earlier key; a member whose
+	 * hash is known and differs is not one. */
+	h = m->khash = key_hash(m->key);
+	for (struct rs_val *o = obj->u.obj.first; o; prev = o, o = o->next) {
+		if ((o->khash && o->khash != h) || strcmp(o->key, m->key))
 			continue;
 		m->next = o->next;
 		if (prev)
@@ -329,6 +350,7 @@ static void link_member(struct rs_val *obj, struct rs_val *m)
 			obj->u.obj.last = m;
 		return;
 	}
+append:
 	if (obj->u.obj.last)
 		obj->u.obj.last->next = m;
 	else
