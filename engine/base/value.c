@@ -1722,24 +1722,130 @@ static void close_c(struct jout *j, char c, bool had, unsigned level,
  * for a measured time, once per object created: in perf, printf_fp,
  * strtod and vfprintf were about 6% of a 400-QP run's samples.)  Now
  * made when the JSON is written, not when the value is. */
-static void put_double(struct jout *j, const struct rs_val *v)
+static size_t double_by_printf(double d, char *buf, size_t size)
 {
-	double d = v->u.dbl.d;
-	char buf[32];
-
-	if (v->u.dbl.text) {
-		jput(j, v->u.dbl.text, strlen(v->u.dbl.text));
-		return;
-	}
 	/* (A subnormal holds fewer digits: from 6, as before.) */
 	for (int prec = isnormal(d) || d == 0 ? 15 : 6; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		snprintf(buf, size, "%.*g", prec, d);
 		/* 17 digits always read back (a measured time mostly needs
 		 * them): no strtod() to say so. */
 		if (prec == 17 || strtod(buf, NULL) == d)
 			break;
 	}
-	jput(j, buf, strlen(buf));
+	return strlen(buf);
+}
+
+/*
+ * %.*g of @prec digits (<= 17) in fixed notation from the 17 correctly
+ * rounded digits @dig (values 0-9) of a number whose decimal exponent
+ * is @x: rounded here, not by another snprintf().  0 when only printf
+ * can say it: a tie in what is dropped (the 17 digits are themselves
+ * rounded, so the true value may lie either side of it), a carry that
+ * moves the exponent, or an exponent %g writes in e-notation.
+ */
+static size_t fixed_of(bool neg, const char *dig, int x, int prec, char *out)
+{
+	char r[17];
+	int drop = 0, half = 5, i, n = 0, last;
+
+	if (x < -4 || x >= prec)
+		return 0;
+	for (i = prec; i < 17; i++)
+		drop = drop * 10 + dig[i];
+	for (i = prec + 1; i < 17; i++)
+		half *= 10;
+	if (prec < 17 && drop == half)
+		return 0;
+	memcpy(r, dig, (size_t)prec);
+	if (prec < 17 && drop > half) {
+		for (i = prec - 1; i >= 0 && r[i] == 9; i--)
+			r[i] = 0;
+		if (i < 0)
+			return 0;
+		r[i]++;
+	}
+	for (last = prec - 1; last > x && last > 0 && !r[last]; last--)
+		;
+	if (neg)
+		out[n++] = '-';
+	if (x < 0) {
+		out[n++] = '0';
+		out[n++] = '.';
+		for (i = x + 1; i < 0; i++)
+			out[n++] = '0';
+		for (i = 0; i <= last; i++)
+			out[n++] = (char)('0' + r[i]);
+		return (size_t)n;
+	}
+	for (i = 0; i <= x; i++)
+		out[n++] = (char)('0' + r[i]);
+	if (last > x) {
+		out[n++] = '.';
+		for (; i <= last; i++)
+			out[n++] = (char)('0' + r[i]);
+	}
+	return (size_t)n;
+}
+
+/*
+ * The same bytes as double_by_printf() with one snprintf() and one or
+ * two strtod()s, not three and two: a measured time needs 16 or 17
+ * digits, and printf_fp was a third of the record writer's time in the
+ * VM (docs/setup-speed.md, set-up 5).  The 15- and 16-digit forms are
+ * rounded from the 17 digits; 16 is tried first, as the nearest
+ * 16-digit decimal is no farther from the double than the 15-digit
+ * one, so when it does not read back the 15-digit one does not either
+ * (unless the double is a power of two, whose lower gap is half its
+ * upper: those go to printf).  0 when printf must say it.
+ */
+static size_t double_fast(double d, char *buf)
+{
+	char e[32], dig[17], c16[24], c15[24];
+	size_t n16, n15;
+	int x, e2;
+	bool neg;
+
+	if (!isnormal(d) || fabs(frexp(d, &e2)) == 0.5)
+		return 0;
+	/* "-d.dddddddddddddddde-XX": 17 digits, correctly rounded. */
+	snprintf(e, sizeof(e), "%.16e", d);
+	neg = e[0] == '-';
+	dig[0] = (char)(e[neg] - '0');
+	for (int i = 1; i < 17; i++)
+		dig[i] = (char)(e[neg + 1 + i] - '0');
+	x = atoi(e + neg + 19);
+	n16 = fixed_of(neg, dig, x, 16, c16);
+	if (!n16)
+		return 0;
+	c16[n16] = '\0';
+	if (strtod(c16, NULL) != d)
+		return fixed_of(neg, dig, x, 17, buf);
+	n15 = fixed_of(neg, dig, x, 15, c15);
+	if (!n15)
+		return 0;
+	c15[n15] = '\0';
+	if (strtod(c15, NULL) == d) {
+		memcpy(buf, c15, n15);
+		return n15;
+	}
+	memcpy(buf, c16, n16);
+	return n16;
+}
+
+static void put_double(struct jout *j, const struct rs_val *v)
+{
+	double d = v->u.dbl.d;
+	char buf[32];
+	size_t n;
+
+	if (v->u.dbl.text) {
+		jput(j, v->u.dbl.text, strlen(v->u.dbl.text));
+		return;
+	}
+	n = double_fast(d, buf);
+	if (!n)
+		n = double_by_printf(d, buf, sizeof(buf));
+	jput(j, buf, n);
 }
 
 static void put_pair_value(struct jout *j, const struct pair_span *p)

@@ -31,6 +31,7 @@
 	X(value, record_wants)                                            \
 	X(value, json_large_writes)                                       \
 	X(value, many_pairs)                                              \
+	X(value, double_shortest)                                         \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
