@@ -1787,25 +1787,32 @@ static size_t fixed_of(bool neg, const char *dig, int x, int prec, char *out)
 	return (size_t)n;
 }
 
+/* Whether @c, @n bytes, reads back as @d. */
+static bool reads_back(char *c, size_t n, double d)
+{
+	c[n] = '\0';
+	return strtod(c, NULL) == d;
+}
+
 /*
- * The same bytes as double_by_printf() with one snprintf() and one or
- * two strtod()s, not three and two: a measured time needs 16 or 17
+ * The same bytes as double_by_printf() with one snprintf() and mostly
+ * one strtod(), not three and two: a measured time needs 16 or 17
  * digits, and printf_fp was a third of the record writer's time in the
  * VM (docs/setup-speed.md, set-up 5).  The 15- and 16-digit forms are
- * rounded from the 17 digits; 16 is tried first, as the nearest
- * 16-digit decimal is no farther from the double than the 15-digit
- * one, so when it does not read back the 15-digit one does not either
- * (unless the double is a power of two, whose lower gap is half its
- * upper: those go to printf).  0 when printf must say it.
+ * rounded from the 17 digits and tried in the same order.  The 15 is
+ * not tried when it cannot read back: half an ulp of @d is under 11.1
+ * units of the 17th digit, and the 17 digits are within half a unit of
+ * @d, so a 15-digit form that reads back is within 11.6 units of them:
+ * their last two digits are 00-11 or 89-99.  0 when printf must say it.
  */
 static size_t double_fast(double d, char *buf)
 {
-	char e[32], dig[17], c16[24], c15[24];
-	size_t n16, n15;
-	int x, e2;
+	char e[32], dig[17], c[24];
+	size_t n;
+	int x, t;
 	bool neg;
 
-	if (!isnormal(d) || fabs(frexp(d, &e2)) == 0.5)
+	if (!isnormal(d))
 		return 0;
 	/* "-d.dddddddddddddddde-XX": 17 digits, correctly rounded. */
 	snprintf(e, sizeof(e), "%.16e", d);
@@ -1814,22 +1821,24 @@ static size_t double_fast(double d, char *buf)
 	for (int i = 1; i < 17; i++)
 		dig[i] = (char)(e[neg + 1 + i] - '0');
 	x = atoi(e + neg + 19);
-	n16 = fixed_of(neg, dig, x, 16, c16);
-	if (!n16)
-		return 0;
-	c16[n16] = '\0';
-	if (strtod(c16, NULL) != d)
-		return fixed_of(neg, dig, x, 17, buf);
-	n15 = fixed_of(neg, dig, x, 15, c15);
-	if (!n15)
-		return 0;
-	c15[n15] = '\0';
-	if (strtod(c15, NULL) == d) {
-		memcpy(buf, c15, n15);
-		return n15;
+	t = dig[15] * 10 + dig[16];
+	if (t <= 11 || t >= 89) {
+		n = fixed_of(neg, dig, x, 15, c);
+		if (!n)
+			return 0;
+		if (reads_back(c, n, d)) {
+			memcpy(buf, c, n);
+			return n;
+		}
 	}
-	memcpy(buf, c16, n16);
-	return n16;
+	n = fixed_of(neg, dig, x, 16, c);
+	if (!n)
+		return 0;
+	if (reads_back(c, n, d)) {
+		memcpy(buf, c, n);
+		return n;
+	}
+	return fixed_of(neg, dig, x, 17, buf);
 }
 
 static void put_double(struct jout *j, const struct rs_val *v)
