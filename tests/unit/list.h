@@ -96,6 +96,8 @@
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \
 	X(idmap, stride)                                                  \
+	X(sha256, fips_examples)                                          \
+	X(sha256, padding_edges)                                          \
 	X(pattern, every_pair_in_order)                                   \
 	X(pattern, big_mesh)                                              \
 	X(pattern, refused)                                               \
