@@ -8,7 +8,8 @@
 # with one key meet (the leader's record holds the other's); a node
 # whose leader holds another key learns it at once (exit 3) and says
 # nothing of itself.  nettle (the MACs) is loaded only by a process
-# whose nodes meet, and libmd by none (the file's sha256 is ours).
+# whose nodes meet, and libmd by none (the file's sha256 is ours); where
+# nettle cannot be loaded the meeting fails (exit 3) naming it.
 #
 # Usage: nodes_key.sh RDMASCN SCENARIOS
 set -u
@@ -103,6 +104,16 @@ else
 	bad "libraries: the meeting's $(cat "$tmp"/libs_a.* | grep -Eo 'init: .*lib(nettle|md)[^ ]*' | tr '\n' ' ')," \
 	    "the dry run's $(grep -Eo 'init: .*lib(nettle|md)[^ ]*' "$tmp/libs_dry" | tr '\n' ' ')"
 fi
+
+# Where nettle cannot be loaded (a file that is not a library found
+# first), the meeting fails before it starts, naming it: exit 3.
+mkdir "$tmp/nonettle"
+so=$(ldconfig -p | grep -Eo 'libnettle\.so\.[0-9]+' | head -1)
+: >"$tmp/nonettle/${so:-libnettle.so.8}"
+LD_LIBRARY_PATH="$tmp/nonettle" expect "nettle not loadable" 3 \
+	"nodes: the rendezvous' HMAC \(nettle\): .*libnettle" \
+	-- --node a --key-file "$tmp/run.key" \
+	--rendezvous "127.0.0.1:$(free_port)" "$f"
 
 # Node b holds another key: the leader does not prove itself to it, so
 # b ends at once (3) naming that, and a never hears b's hello.
