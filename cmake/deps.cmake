@@ -22,8 +22,8 @@ rdmascn_dep(CYAML libcyaml libcyaml-dev)
 rdmascn_dep(UV libuv libuv1-dev)
 rdmascn_dep(JSONC json-c libjson-c-dev)
 rdmascn_dep(XML2 libxml-2.0 libxml2-dev)
-rdmascn_dep(MD libmd libmd-dev)
-# The rendezvous's HMAC-SHA-256 (docs/nodes.md, "Who can join").
+# The rendezvous's HMAC-SHA-256 (docs/nodes.md, "Who can join"); its
+# headers only: dlopen()ed by the soname they name (engine/rdv/rdv_auth.c).
 rdmascn_dep(NETTLE nettle nettle-dev)
 # impair: and link: steps, netem and link state on a software device's
 # netdev (docs/impairments.md); libibverbs depends on its runtime.

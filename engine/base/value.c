@@ -1744,24 +1744,139 @@ static void close_c(struct jout *j, char c, bool had, unsigned level,
  * for a measured time, once per object created: in perf, printf_fp,
  * strtod and vfprintf were about 6% of a 400-QP run's samples.)  Now
  * made when the JSON is written, not when the value is. */
-static void put_double(struct jout *j, const struct rs_val *v)
+static size_t double_by_printf(double d, char *buf, size_t size)
 {
-	double d = v->u.dbl.d;
-	char buf[32];
-
-	if (v->u.dbl.text) {
-		jput(j, v->u.dbl.text, strlen(v->u.dbl.text));
-		return;
-	}
 	/* (A subnormal holds fewer digits: from 6, as before.) */
 	for (int prec = isnormal(d) || d == 0 ? 15 : 6; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		snprintf(buf, size, "%.*g", prec, d);
 		/* 17 digits always read back (a measured time mostly needs
 		 * them): no strtod() to say so. */
 		if (prec == 17 || strtod(buf, NULL) == d)
 			break;
 	}
-	jput(j, buf, strlen(buf));
+	return strlen(buf);
+}
+
+/*
+ * %.*g of @prec digits (<= 17) in fixed notation from the 17 correctly
+ * rounded digits @dig (values 0-9) of a number whose decimal exponent
+ * is @x: rounded here, not by another snprintf().  0 when only printf
+ * can say it: a tie in what is dropped (the 17 digits are themselves
+ * rounded, so the true value may lie either side of it), a carry that
+ * moves the exponent, or an exponent %g writes in e-notation.
+ */
+static size_t fixed_of(bool neg, const char *dig, int x, int prec, char *out)
+{
+	char r[17];
+	int drop = 0, half = 5, i, n = 0, last;
+
+	if (x < -4 || x >= prec)
+		return 0;
+	for (i = prec; i < 17; i++)
+		drop = drop * 10 + dig[i];
+	for (i = prec + 1; i < 17; i++)
+		half *= 10;
+	if (prec < 17 && drop == half)
+		return 0;
+	memcpy(r, dig, (size_t)prec);
+	if (prec < 17 && drop > half) {
+		for (i = prec - 1; i >= 0 && r[i] == 9; i--)
+			r[i] = 0;
+		if (i < 0)
+			return 0;
+		r[i]++;
+	}
+	for (last = prec - 1; last > x && last > 0 && !r[last]; last--)
+		;
+	if (neg)
+		out[n++] = '-';
+	if (x < 0) {
+		out[n++] = '0';
+		out[n++] = '.';
+		for (i = x + 1; i < 0; i++)
+			out[n++] = '0';
+		for (i = 0; i <= last; i++)
+			out[n++] = (char)('0' + r[i]);
+		return (size_t)n;
+	}
+	for (i = 0; i <= x; i++)
+		out[n++] = (char)('0' + r[i]);
+	if (last > x) {
+		out[n++] = '.';
+		for (; i <= last; i++)
+			out[n++] = (char)('0' + r[i]);
+	}
+	return (size_t)n;
+}
+
+/* Whether @c, @n bytes, reads back as @d. */
+static bool reads_back(char *c, size_t n, double d)
+{
+	c[n] = '\0';
+	return strtod(c, NULL) == d;
+}
+
+/*
+ * The same bytes as double_by_printf() with one snprintf() and mostly
+ * one strtod(), not three and two: a measured time needs 16 or 17
+ * digits, and printf_fp was a third of the record writer's time in the
+ * VM (docs/setup-speed.md, set-up 5).  The 15- and 16-digit forms are
+ * rounded from the 17 digits and tried in the same order.  The 15 is
+ * not tried when it cannot read back: half an ulp of @d is under 11.1
+ * units of the 17th digit, and the 17 digits are within half a unit of
+ * @d, so a 15-digit form that reads back is within 11.6 units of them:
+ * their last two digits are 00-11 or 89-99.  0 when printf must say it.
+ */
+static size_t double_fast(double d, char *buf)
+{
+	char e[32], dig[17], c[24];
+	size_t n;
+	int x, t;
+	bool neg;
+
+	if (!isnormal(d))
+		return 0;
+	/* "-d.dddddddddddddddde-XX": 17 digits, correctly rounded. */
+	snprintf(e, sizeof(e), "%.16e", d);
+	neg = e[0] == '-';
+	dig[0] = (char)(e[neg] - '0');
+	for (int i = 1; i < 17; i++)
+		dig[i] = (char)(e[neg + 1 + i] - '0');
+	x = atoi(e + neg + 19);
+	t = dig[15] * 10 + dig[16];
+	if (t <= 11 || t >= 89) {
+		n = fixed_of(neg, dig, x, 15, c);
+		if (!n)
+			return 0;
+		if (reads_back(c, n, d)) {
+			memcpy(buf, c, n);
+			return n;
+		}
+	}
+	n = fixed_of(neg, dig, x, 16, c);
+	if (!n)
+		return 0;
+	if (reads_back(c, n, d)) {
+		memcpy(buf, c, n);
+		return n;
+	}
+	return fixed_of(neg, dig, x, 17, buf);
+}
+
+static void put_double(struct jout *j, const struct rs_val *v)
+{
+	double d = v->u.dbl.d;
+	char buf[32];
+	size_t n;
+
+	if (v->u.dbl.text) {
+		jput(j, v->u.dbl.text, strlen(v->u.dbl.text));
+		return;
+	}
+	n = double_fast(d, buf);
+	if (!n)
+		n = double_by_printf(d, buf, sizeof(buf));
+	jput(j, buf, n);
 }
 
 static void put_pair_value(struct jout *j, const struct pair_span *p)

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "outfile.h"
 #include "record_file.h"
 #include "report.h"
+#include "sha256.h"
 #include "value.h"
 
 enum report_format { REPORT_TEXT, REPORT_JUNIT, REPORT_GRAPH };
@@ -115,7 +115,7 @@ static int report_graph(const struct rs_cmd *cmd, const char *out,
 	const struct rs_val *scn = rs_val_get(rec, "scenario");
 	const struct rs_val *params = rs_val_get(scn, "params");
 	const char *want = rs_val_get_str(scn, "sha256");
-	char digest[SHA256_DIGEST_STRING_LENGTH];
+	char digest[RS_SHA256_HEX];
 	struct rs_scenario *s = NULL;
 	struct rs_reporter *r;
 	struct rs_set *sets;
@@ -144,8 +144,8 @@ static int report_graph(const struct rs_cmd *cmd, const char *out,
 		rs_free(sets);
 		return ret == -EINVAL ? RS_EXIT_INVALID : RS_EXIT_CANTRUN;
 	}
-	if (want && strcmp(want, SHA256Data((const uint8_t *)s->doc.text,
-					    s->doc.len, digest))) {
+	if (want && strcmp(want, rs_sha256_hex(s->doc.text, s->doc.len,
+						 digest))) {
 		rs_scenario_free(s);
 		rs_free(sets);
 		return rs_cmd_refuse(cmd, "%s is not the file the record ran "

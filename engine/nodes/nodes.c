@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include <json-c/json.h>
-#include <sha2.h>
 
 #include "alloc.h"
 #include "exit.h"
@@ -31,6 +30,7 @@
 #include "nodes.h"
 #include "rendezvous.h"
 #include "run.h"
+#include "sha256.h"
 #include "value.h"
 
 /* How long a node waits for the others at each meeting. */
@@ -100,7 +100,7 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 	unsigned n = rs_nodes_count(s);
 	const char **names = rs_calloc(n + 1, sizeof(*names));
 	char **params = rs_calloc(s->n_params + 1, sizeof(*params));
-	char digest[SHA256_DIGEST_STRING_LENGTH], err[1024] = "";
+	char digest[RS_SHA256_HEX], err[1024] = "";
 	struct rs_rdv_conf c = { 0 };
 	char **uniform = NULL;
 	unsigned n_uniform = 0;
@@ -132,8 +132,7 @@ int rs_nodes_meet(struct rs_run *run, const struct rs_nodes_conf *o)
 	c.via = o->via;
 	c.leader_addr = o->leader_addr;
 	c.deadline_ms = deadline_ms(run);
-	c.scenario_hash = SHA256Data((const uint8_t *)s->doc.text, s->doc.len,
-				     digest);
+	c.scenario_hash = rs_sha256_hex(s->doc.text, s->doc.len, digest);
 	c.params = (const char *const *)params;
 	c.n_params = s->n_params;
 	c.uniform = (const char *const *)uniform;

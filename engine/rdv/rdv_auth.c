@@ -5,15 +5,66 @@
  * every Debian host already; it has the HMAC and a constant-time compare
  * (memeql_sec) and nothing we would not use.  Randomness comes from the
  * kernel (getrandom(2)), which nettle leaves to its caller.
+ *
+ * dlopen()ed when nodes first meet (rdv_auth_load()), not linked: a run
+ * of one node, a validate or a plan never uses it, and each library
+ * linked costs every process its loading (about 15 ms in the Soft-RoCE
+ * VM: docs/setup-speed.md, set-up 5).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
 
 #include <nettle/hmac.h>
 #include <nettle/memops.h>
 
+#include "dl.h"
+#include "macros.h"
 #include "rdv_auth.h"
+
+static struct {
+	__typeof__(nettle_hmac_sha256_set_key) *set_key;
+	__typeof__(nettle_hmac_sha256_update) *update;
+	__typeof__(nettle_hmac_sha256_digest) *digest;
+	__typeof__(nettle_memeql_sec) *memeql;
+} nt;
+static int loaded;              /* 0 loaded, -ELIBACC failed */
+static char why[256];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void)
+{
+	static const struct rs_dl_sym syms[] = {
+#define SYM(field, name) { name, offsetof(__typeof__(nt), field) }
+		SYM(set_key, "nettle_hmac_sha256_set_key"),
+		SYM(update, "nettle_hmac_sha256_update"),
+		SYM(digest, "nettle_hmac_sha256_digest"),
+		SYM(memeql, "nettle_memeql_sec"),
+#undef SYM
+	};
+	/* Never closed: the process's nodes may meet again (a matrix). */
+	loaded = rs_dl_load(RDMASCN_NETTLE_SONAME, syms, RS_N(syms), &nt,
+			    why, sizeof(why));
+}
+
+int rdv_auth_load(char *err, size_t errlen)
+{
+	pthread_once(&once, load);
+	if (loaded)
+		snprintf(err, errlen, "the rendezvous' HMAC (nettle): %s",
+			 why);
+	return loaded;
+}
+
+/* Loaded, or every MAC made is zeros and none is taken: a caller that
+ * did not ask rdv_auth_load() first meets nobody. */
+static bool ready(void)
+{
+	pthread_once(&once, load);
+	return !loaded;
+}
 
 #define LABEL(text) "rdmascn rendezvous v2 " text
 
@@ -39,11 +90,15 @@ static void mac_nonces(const uint8_t *key, size_t key_len, const char *label,
 {
 	struct hmac_sha256_ctx h;
 
-	hmac_sha256_set_key(&h, key_len, key);
-	hmac_sha256_update(&h, strlen(label), (const uint8_t *)label);
-	hmac_sha256_update(&h, RDV_NONCE_LEN, nonce_n);
-	hmac_sha256_update(&h, RDV_NONCE_LEN, nonce_l);
-	hmac_sha256_digest(&h, RDV_MAC_LEN, ret);
+	if (!ready()) {
+		memset(ret, 0, RDV_MAC_LEN);
+		return;
+	}
+	nt.set_key(&h, key_len, key);
+	nt.update(&h, strlen(label), (const uint8_t *)label);
+	nt.update(&h, RDV_NONCE_LEN, nonce_n);
+	nt.update(&h, RDV_NONCE_LEN, nonce_l);
+	nt.digest(&h, RDV_MAC_LEN, ret);
 }
 
 void rdv_leader_proof(const uint8_t *key, size_t key_len,
@@ -61,7 +116,7 @@ bool rdv_leader_proof_ok(const uint8_t *key, size_t key_len,
 	uint8_t want[RDV_MAC_LEN];
 
 	rdv_leader_proof(key, key_len, nonce_n, nonce_l, want);
-	return memeql_sec(want, proof, RDV_MAC_LEN);
+	return ready() && nt.memeql(want, proof, RDV_MAC_LEN);
 }
 
 void rdv_session_init(struct rdv_session *s, const uint8_t *key,
@@ -86,12 +141,16 @@ static void frame_mac(const uint8_t k[RDV_MAC_LEN], uint64_t seq,
 	uint8_t sq[8];
 	unsigned i;
 
+	if (!ready()) {
+		memset(ret, 0, RDV_MAC_LEN);
+		return;
+	}
 	for (i = 0; i < 8; i++)
 		sq[i] = (uint8_t)(seq >> (56 - 8 * i));
-	hmac_sha256_set_key(&h, RDV_MAC_LEN, k);
-	hmac_sha256_update(&h, sizeof(sq), sq);
-	hmac_sha256_update(&h, len, p);
-	hmac_sha256_digest(&h, RDV_MAC_LEN, ret);
+	nt.set_key(&h, RDV_MAC_LEN, k);
+	nt.update(&h, sizeof(sq), sq);
+	nt.update(&h, len, p);
+	nt.digest(&h, RDV_MAC_LEN, ret);
 }
 
 void rdv_session_seal(struct rdv_session *s, const uint8_t *p, size_t len,
@@ -106,5 +165,5 @@ bool rdv_session_open(struct rdv_session *s, const uint8_t *p, size_t len,
 	uint8_t want[RDV_MAC_LEN];
 
 	frame_mac(s->rx, s->rx_seq++, p, len, want);
-	return memeql_sec(want, mac, RDV_MAC_LEN);
+	return ready() && nt.memeql(want, mac, RDV_MAC_LEN);
 }

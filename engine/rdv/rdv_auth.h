@@ -38,6 +38,11 @@ struct rdv_session {
 /* @n fresh random bytes (getrandom(2)): 0 or -errno. */
 int rdv_random(uint8_t *p, size_t n);
 
+/* nettle, dlopen()ed on the first call: 0, or -ELIBACC with why in
+ * @err.  Before any of the MACs below (without it they are zeros and
+ * none is taken). */
+int rdv_auth_load(char *err, size_t errlen);
+
 /* The leader's proof for the nonces of one connection. */
 void rdv_leader_proof(const uint8_t *key, size_t key_len,
 		      const uint8_t *nonce_n, const uint8_t *nonce_l,

@@ -777,6 +777,11 @@ int rdv_tcp_meet(const struct rs_rdv_conf *c, struct rs_rdv **ret,
 		rdv_free(r);
 		return -EPERM;
 	}
+	e = rdv_auth_load(err, errlen);
+	if (e) {
+		rdv_free(r);
+		return e;
+	}
 	e = rdv_leader(r) ? meet_leader(r) : meet_node(r);
 	if (e)
 		rdv_failed(r, err, errlen);

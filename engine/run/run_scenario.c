@@ -13,8 +13,6 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#include <sha2.h>
-
 #include "alloc.h"
 #include "exit.h"
 #include "gate.h"
@@ -23,6 +21,7 @@
 #include "qp_counters.h"
 #include "run.h"
 #include "run_scenario.h"
+#include "sha256.h"
 #include "signals.h"
 #include "stragglers.h"
 #include "value.h"
@@ -96,7 +95,7 @@ static void record_head(struct rs_record *rec, const struct rs_scenario *s,
 			const char *file, const struct rs_cell *cell)
 {
 	struct rs_val *scn, *params;
-	char digest[SHA256_DIGEST_STRING_LENGTH];
+	char digest[RS_SHA256_HEX];
 	struct utsname u;
 	char host[256] = "";
 
@@ -111,8 +110,8 @@ static void record_head(struct rs_record *rec, const struct rs_scenario *s,
 	if (s->top->scenario)
 		rs_val_put_str(scn, "name", s->top->scenario);
 	rs_val_put_str(scn, "file", file);
-	rs_val_put_str(scn, "sha256", SHA256Data((const uint8_t *)s->doc.text,
-						 s->doc.len, digest));
+	rs_val_put_str(scn, "sha256",
+		       rs_sha256_hex(s->doc.text, s->doc.len, digest));
 	params = rs_val_put_obj(scn, "params");
 	for (unsigned i = 0; i < s->n_params; i++)
 		rs_val_put_str(params, s->params[i].name, s->params[i].value);

@@ -7,7 +7,9 @@
 # meet off loopback is exit 2 naming --insecure, which warns; two nodes
 # with one key meet (the leader's record holds the other's); a node
 # whose leader holds another key learns it at once (exit 3) and says
-# nothing of itself.
+# nothing of itself.  nettle (the MACs) is loaded only by a process
+# whose nodes meet, and libmd by none (the file's sha256 is ours); where
+# nettle cannot be loaded the meeting fails (exit 3) naming it.
 #
 # Usage: nodes_key.sh RDMASCN SCENARIOS
 set -u
@@ -75,7 +77,8 @@ RDMASCN_KEY=$(cat "$tmp/run.key") RDMASCN_NODES_DEADLINE_MS=10000 \
 	"$rdmascn" run --node b --rendezvous "127.0.0.1:$port" "$f" \
 	>"$tmp/b.out" 2>&1 &
 pid_b=$!
-RDMASCN_NODES_DEADLINE_MS=10000 "$rdmascn" run --node a \
+LD_DEBUG=libs LD_DEBUG_OUTPUT="$tmp/libs_a" RDMASCN_NODES_DEADLINE_MS=10000 \
+	"$rdmascn" run --node a \
 	--key-file "$tmp/run.key" --rendezvous "127.0.0.1:$port" \
 	--json "$tmp/a.json" "$f" >"$tmp/a.out" 2>&1
 rc_a=$?
@@ -88,6 +91,29 @@ else
 	bad "one key: exit a $rc_a, b $rc_b; node_runs: $runs"
 	cat "$tmp/a.out" "$tmp/b.out"
 fi
+
+# glibc's LD_DEBUG=libs names each library it initialises (to
+# LD_DEBUG_OUTPUT.PID): nettle in the node that met, not in a dry run.
+LD_DEBUG=libs "$rdmascn" run -n "$f" >/dev/null 2>"$tmp/libs_dry"
+if cat "$tmp"/libs_a.* | grep -q 'calling init: .*libnettle' &&
+   grep -q 'calling init: .*libjson-c' "$tmp/libs_dry" &&
+   ! grep -Eq 'calling init: .*lib(nettle|md)\.' "$tmp/libs_dry" &&
+   ! cat "$tmp"/libs_a.* | grep -q 'calling init: .*libmd\.'; then
+	ok "nettle loaded by the node that met, not by a dry run; libmd by neither"
+else
+	bad "libraries: the meeting's $(cat "$tmp"/libs_a.* | grep -Eo 'init: .*lib(nettle|md)[^ ]*' | tr '\n' ' ')," \
+	    "the dry run's $(grep -Eo 'init: .*lib(nettle|md)[^ ]*' "$tmp/libs_dry" | tr '\n' ' ')"
+fi
+
+# Where nettle cannot be loaded (a file that is not a library found
+# first), the meeting fails before it starts, naming it: exit 3.
+mkdir "$tmp/nonettle"
+so=$(ldconfig -p | grep -Eo 'libnettle\.so\.[0-9]+' | head -1)
+: >"$tmp/nonettle/${so:-libnettle.so.8}"
+LD_LIBRARY_PATH="$tmp/nonettle" expect "nettle not loadable" 3 \
+	"nodes: the rendezvous' HMAC \(nettle\): .*libnettle" \
+	-- --node a --key-file "$tmp/run.key" \
+	--rendezvous "127.0.0.1:$(free_port)" "$f"
 
 # Node b holds another key: the leader does not prove itself to it, so
 # b ends at once (3) naming that, and a never hears b's hello.

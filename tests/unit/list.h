@@ -31,6 +31,7 @@
 	X(value, record_wants)                                            \
 	X(value, json_large_writes)                                       \
 	X(value, many_pairs)                                              \
+	X(value, double_shortest)                                         \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \
@@ -96,6 +97,8 @@
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \
 	X(idmap, stride)                                                  \
+	X(sha256, fips_examples)                                          \
+	X(sha256, padding_edges)                                          \
 	X(pattern, every_pair_in_order)                                   \
 	X(pattern, big_mesh)                                              \
 	X(pattern, refused)                                               \

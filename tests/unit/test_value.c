@@ -1149,3 +1149,88 @@ TEST(value, many_pairs)
 	rs_val_free(e);
 	json_object_put(j);
 }
+
+/* One double as the writer writes it and as json-c's shortest form
+ * (jc_double) has it. */
+static unsigned double_same(double d)
+{
+	struct json_object *j = jc_double(d);
+	struct rs_val *v = rs_val_double(d);
+	char *got = rs_val_json_string(v, false);
+	const char *want = json_object_to_json_string_ext(j,
+		JSON_C_TO_STRING_PLAIN), *p = want;
+	unsigned digits = 0;
+
+	CHECK_STR(got, want);
+	/* Its significant digits: leading zeros and the point aside. */
+	p += *p == '-';
+	while (*p == '0' || *p == '.')
+		p++;
+	for (; *p && *p != 'e'; p++)
+		digits += *p != '.';
+	free(got);
+	rs_val_free(v);
+	json_object_put(j);
+	return digits;
+}
+
+static double from_bits(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/*
+ * The writer rounds a double's 15 and 16 digits from its 17 itself (one
+ * snprintf() where there were three): the same bytes as trying 15, 16
+ * and 17 with printf, for times as a run measures them, any bit
+ * pattern, decimals of 15, 16 and 17 digits, and the cases it leaves
+ * to printf (ties in the dropped digits, carries, e-notation, powers
+ * of two, subnormals).
+ */
+TEST(value, double_shortest)
+{
+	static const double some[] = {
+		0.99999999999999994, 9.9999999999999982, 999999999999999.88,
+		99999999999999.984, 0.00010000000000000002, 0.0001,
+		9.9999999999999995e-05, 1e15, 1e16, 123456789012345.6,
+		0.1, 0.2, 0.30000000000000004, 704.9, 1.0 / 3, 2.0 / 3,
+		0.5, 1, 2, 1024, 0.125, 4503599627370496.5, 1e-5,
+		1.2345678901234567e-4, 5e-324, 2.2250738585072014e-308,
+		1.7976931348623157e308, -0.0, 0, -1.5, 0.05, 0.15, 0.25,
+		1.0000000000000002, 0.9999999999999999,
+	};
+	unsigned digits[18] = { 0 };
+	char buf[64];
+
+	for (size_t i = 0; i < RS_N(some); i++) {
+		double_same(some[i]);
+		double_same(-some[i]);
+	}
+	for (unsigned t = 0; t < 100000; t++) {
+		uint64_t u = (uint64_t)rnd(1u << 31) << 33 ^
+			     (uint64_t)rnd(1u << 31) << 2 ^ rnd(4);
+		double d = from_bits(u), a, b;
+		unsigned k, n;
+
+		if (!isnan(d) && !isinf(d))
+			double_same(d);
+		/* A phase's time: two clock readings' difference, ms. */
+		a = rnd(100000) * 1000.0 + rnd(1000000) / 1e6;
+		b = a + rnd(5000) / 1e3 + rnd(1000000) / 1e9;
+		k = double_same(b - a);
+		digits[k < 17 ? k : 17]++;
+		/* A decimal of 15, 16 or 17 digits, read as a double. */
+		n = 15 + rnd(3);
+		for (k = 0; k < n; k++)
+			buf[k] = (char)('0' + (k ? rnd(10) : 1 + rnd(9)));
+		snprintf(buf + k, sizeof(buf) - k, "e%d", (int)rnd(40) - 30);
+		double_same(strtod(buf, NULL));
+	}
+	/* Times took 17 digits, and 16, and fewer: each way out. */
+	CHECK(digits[17] > 1000);
+	CHECK(digits[16] > 1000);
+	CHECK(digits[15] + digits[14] + digits[13] > 100);
+}
