@@ -1844,21 +1844,15 @@ static size_t double_fast(double d, char *buf)
 		dig[i] = (char)(e[neg + 1 + i] - '0');
 	x = atoi(e + neg + 19);
 	t = dig[15] * 10 + dig[16];
-	if (t <= 11 || t >= 89) {
-		n = fixed_of(neg, dig, x, 15, c);
+	/* 15 digits only where they can read back, then 16. */
+	for (int p = t <= 11 || t >= 89 ? 15 : 16; p <= 16; p++) {
+		n = fixed_of(neg, dig, x, p, c);
 		if (!n)
 			return 0;
 		if (reads_back(c, n, d)) {
 			memcpy(buf, c, n);
 			return n;
 		}
-	}
-	n = fixed_of(neg, dig, x, 16, c);
-	if (!n)
-		return 0;
-	if (reads_back(c, n, d)) {
-		memcpy(buf, c, n);
-		return n;
 	}
 	return fixed_of(neg, dig, x, 17, buf);
 }
