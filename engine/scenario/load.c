@@ -496,20 +496,12 @@ static size_t first_key(const struct rs_node *map, size_t i,
 	return i;
 }
 
-/* The keys of @map, mapped to their (first) pair's number. */
+/* The keys of @map, mapped to their (first) pair's number: read from
+ * its items in place (every other one), which outlive the map. */
 static int map_keys(const struct rs_node *map, struct rs_idmap *ids)
 {
-	const char **keys = rs_calloc(map->n / 2, sizeof(*keys));
-	int r;
-
-	if (!keys)
-		return -ENOMEM;
-	for (size_t i = 0; i < map->n / 2; i++)
-		keys[i] = map->items[2 * i].value;
-	/* The map keeps the strings, not the array. */
-	r = rs_idmap_build(ids, keys, map->n / 2);
-	rs_free(keys);
-	return r;
+	return rs_idmap_build_stride(ids, &map->items[0].value,
+				     2 * sizeof(*map->items), map->n / 2);
 }
 
 /* Duplicate keys: libcyaml would catch them, but without saying where
