@@ -325,7 +325,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 			t += o->elem, n = 1;
 		for (unsigned i = 0; i < n; i++)
 			o->edges[o->n_edges++] = (struct rs_edge){
-				.to = &t[i], .field = ref->field,
+				.to = &t[i], .field = ref - o->kind->refs,
 				.order_only = true };
 		return 0;
 	}
@@ -361,7 +361,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	}
 	e = &o->edges[o->n_edges++];
 	e->to = t;
-	e->field = ref->field;
+	e->field = ref - o->kind->refs;
 	e->order_only = ref->after;
 	e->spans = ref->spans;
 	e->one_context = ref->one_context;
@@ -465,12 +465,12 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 		/* Steps run in file order; nested ones within their parent. */
 		if (o->kind->step && o->parent) {
 			o->edges[o->n_edges++] = (struct rs_edge){
-				.to = o->parent, .field = "steps",
+				.to = o->parent, .field = RS_EDGE_STEPS,
 				.order_only = true };
 		} else if (o->kind->step) {
 			if (prev_step)
 				o->edges[o->n_edges++] = (struct rs_edge){
-					.to = prev_step, .field = "sequence",
+					.to = prev_step, .field = RS_EDGE_SEQUENCE,
 					.order_only = true };
 			prev_step = o;
 		}
@@ -677,7 +677,7 @@ static int check_one_context(const struct rs_obj *o, struct rs_diag *d)
 		if (c == on || (c->node_id && on->node_id &&
 				strcmp(c->node_id, on->node_id)))
 			continue;
-		rs_obj_error(d, o, e->field, "%s '%s' is on context '%s', "
+		rs_obj_error(d, o, rs_edge_field(o, e), "%s '%s' is on context '%s', "
 			     "but %s '%s' is on '%s': what %s %s names must be "
 			     "on one verbs context", e->to->kind->name,
 			     e->to->id, c->id, first->to->kind->name,
