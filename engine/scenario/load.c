@@ -119,7 +119,6 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 		o->parent = parent;
 		o->node = rs_node_get(entry, found->section);
 		o->id = *(char **)((char *)data + found->id_offset);
-		o->for_id = ((const struct rs_step_common *)data)->for_id;
 		if (rs_obj_number(sc, o, no) < 0 || rs_obj_name(sc, o) < 0)
 			return -ENOMEM;
 		if (found->children_offset) {
@@ -163,8 +162,6 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 			o->id = *(char **)((char *)o->data + kd->id_offset);
 			o->node_id = *(char **)((char *)o->data +
 						RS_NODE_AT(kd));
-			o->for_id = *(char **)((char *)o->data +
-					       RS_FOR_AT(kd));
 			o->no = "";
 			if (rs_obj_name(s, o) < 0)
 				return -ENOMEM;

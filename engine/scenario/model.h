@@ -46,14 +46,14 @@ struct rs_obj {
 	 * its entry gives, NULL when none. */
 	int on, on_peer;
 	const char *node_id;
-	/* `for: P.from` (P.to): one element per pair of pattern P (count.c);
-	 * NULL when not given. */
-	const char *for_id;
+	/* Its `for: P.from` (one element per pair of pattern P) is read
+	 * from its entry's data by count.c, not kept here: 8 bytes an
+	 * object (the struct is 120 bytes, not 128). */
 	/* Once counted: the pattern it is for and its side (true: .to). */
 	const struct rs_pairs *pairs;
 	/* expect: {create: fail}: its create is to fail, with this errno
-	 * (0: any); expect.c read it. */
-	int expect_errno;
+	 * (0: any; below 200: a byte); expect.c read it. */
+	uint8_t expect_errno;
 	bool expect_fail;
 	bool to_side;
 };

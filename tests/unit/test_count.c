@@ -215,6 +215,8 @@ TEST(count, steps_lists_after)
 	/* The field a byte (the ref's index, or steps/sequence): an edge
 	 * is two words. */
 	CHECK_UINT(sizeof(struct rs_edge), 16);
+	/* for: is read from the entry's data, not kept in each object. */
+	CHECK_UINT(sizeof(struct rs_obj), 120);
 	CHECK_UINT(s->steps[1]->edges[s->steps[1]->n_edges - 1].field,
 		   RS_EDGE_SEQUENCE);
 	CHECK_STR(s->steps[3]->name, "step 'one'");
