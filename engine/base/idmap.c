@@ -16,19 +16,32 @@ static size_t hash(const char *s)
 	return (size_t)h;
 }
 
+/* The id of a held slot, read from the array the map was built on. */
+static const char *id_at(const struct rs_idmap *m,
+			 const struct rs_idmap_slot *s)
+{
+	const char *id;
+
+	memcpy(&id, m->first + (size_t)(s->index - 1) * m->stride,
+	       sizeof(id));
+	return id;
+}
+
 /* The slot holding @id, or the empty one where it would go; @h is
  * hash(@id).  A lookup was a quarter of a validate's CPU, most of it
  * strcmp() reaching into strings all over the DOM for the ids that
- * merely share a probe sequence. */
+ * merely share a probe sequence: the hash is compared first, and the
+ * array and the string are read only when it matches. */
 static struct rs_idmap_slot *slot_of(const struct rs_idmap *m,
 				     const char *id, size_t h)
 {
 	size_t i = h & m->mask;
+	const char *at;
 
 	/* Never full (half at most), so this ends. */
-	while (m->slots[i].id &&
+	while (m->slots[i].index &&
 	       (m->slots[i].hash != (unsigned)h ||
-		(m->slots[i].id != id && strcmp(m->slots[i].id, id))))
+		((at = id_at(m, &m->slots[i])) != id && strcmp(at, id))))
 		i = (i + 1) & m->mask;
 	return &m->slots[i];
 }
@@ -53,6 +66,8 @@ int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
 	}
 	if (!t.slots)
 		return -ENOMEM;
+	t.first = first;
+	t.stride = stride;
 	t.mask = size - 1;
 	for (unsigned i = 0; i < n; i++) {
 		const char *id;
@@ -65,10 +80,9 @@ int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
 			continue;
 		h = hash(id);
 		s = slot_of(&t, id, h);
-		if (s->id)
+		if (s->index)
 			continue;
-		s->id = id;
-		s->index = i;
+		s->index = i + 1;
 		s->hash = (unsigned)h;
 		t.n++;
 	}
@@ -88,7 +102,7 @@ unsigned rs_idmap_get(const struct rs_idmap *m, const char *id)
 	if (!id || !m->slots)
 		return RS_IDMAP_NONE;
 	s = slot_of(m, id, hash(id));
-	return s->id ? s->index : RS_IDMAP_NONE;
+	return s->index ? s->index - 1 : RS_IDMAP_NONE;
 }
 
 void rs_idmap_free(struct rs_idmap *m)

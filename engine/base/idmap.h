@@ -7,17 +7,22 @@
 
 /*
  * Ids to indexes: an open-addressing hash built once from the ids of an
- * array, then asked in O(1).  The strings are not copied: they must
- * outlive the map (the scenario's ids do).  A zeroed map is an empty one.
+ * array, then asked in O(1).  Neither the strings nor the array that
+ * points at them are copied: a slot holds an index, and the id is read
+ * back from the array, so both must outlive the map and the array's ids
+ * must not change (the scenario's objects and ids do not).  Eight bytes
+ * a slot, not sixteen: 2 MiB of a validate of 100k objects.  A zeroed
+ * map is an empty one.
  */
 struct rs_idmap {
 	struct rs_idmap_slot {
-		const char *id;          /* NULL: empty */
-		unsigned index;
+		unsigned index;          /* of the id, plus one; 0: empty */
 		/* The id's hash, cut: a probe past another id compares
-		 * this, not the string (in the padding: no bigger). */
+		 * this, not the string. */
 		unsigned hash;
 	} *slots;
+	const char *first;           /* the first id's pointer in the array */
+	size_t stride;               /* from one id's pointer to the next */
 	size_t mask;                 /* number of slots - 1 (a power of 2) */
 	unsigned n;                  /* ids held */
 };
@@ -25,8 +30,9 @@ struct rs_idmap {
 #define RS_IDMAP_NONE UINT_MAX
 
 /*
- * Map ids[i] to i for i < n.  NULL ids are left out; of two equal ids
- * the first is kept.  0, or -ENOMEM (@m untouched).  Free with
+ * Map ids[i] to i for i < n; @ids must outlive the map, unchanged.  NULL
+ * ids are left out; of two equal ids the first is kept.  0, or -ENOMEM
+ * (@m untouched).  Free with
  * rs_idmap_free() before building again.
  */
 int rs_idmap_build(struct rs_idmap *m, const char *const *ids, unsigned n);

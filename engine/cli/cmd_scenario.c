@@ -308,24 +308,25 @@ static void print_needs(const struct rs_obj *o, bool fold, bool unfold)
 
 	for (unsigned e = 0, k; e < o->n_edges; e++) {
 		const struct rs_edge *ed = &o->edges[e];
+		const char *field = rs_edge_field(o, ed);
 
-		if (!strcmp(ed->field, "sequence") || !strcmp(ed->field, "steps"))
+		if (!strcmp(field, "sequence") || !strcmp(field, "steps"))
 			continue;
 		if (!unfold && ed->to->count > 1 && (k = all_of(o, e))) {
-			printf("%s%s=%s[*]", any ? ", " : "  <- ", ed->field,
+			printf("%s%s=%s[*]", any ? ", " : "  <- ", field,
 			       rs_esc(ed->to->group));
 			e += k - 1;
 		} else if (fold && o->pairs && ed->to->count &&
 			   ed->to->pairs != o->pairs) {
 			/* A pattern's element names its pair's from or to. */
-			printf("%s%s=%s[%s]", any ? ", " : "  <- ", ed->field,
+			printf("%s%s=%s[%s]", any ? ", " : "  <- ", field,
 			       rs_esc(ed->to->group),
 			       o->to_side ? "to" : "from");
 		} else if (fold && pairs(o, e))
-			printf("%s%s=%s[i]", any ? ", " : "  <- ", ed->field,
+			printf("%s%s=%s[i]", any ? ", " : "  <- ", field,
 			       rs_esc(ed->to->group));
 		else
-			printf("%s%s=%s", any ? ", " : "  <- ", ed->field,
+			printf("%s%s=%s", any ? ", " : "  <- ", field,
 			       rs_esc(ed->to->id ? ed->to->id : ed->to->name));
 		any = true;
 	}

@@ -28,7 +28,8 @@ void rs_cli_plugins_load(bool all)
 }
 
 /* A kind the registry refuses is named with why: its name or section
- * taken (by the core or a plugin loaded before), or the registry full. */
+ * taken (by the core or a plugin loaded before), too many references,
+ * or the registry full. */
 static void plugin_kind_add(unsigned i, const struct rdmascn_kind *k)
 {
 	int ret = rs_registry_add(k);
@@ -37,6 +38,11 @@ static void plugin_kind_add(unsigned i, const struct rdmascn_kind *k)
 		fprintf(stderr, "rdmascn: plugin %s: kind '%s' (section '%s') "
 			"clashes with a registered one; not loaded\n",
 			rs_plugin_path(i), k->name, k->section);
+	else if (ret == -E2BIG)
+		fprintf(stderr, "rdmascn: plugin %s: kind '%s' (section '%s') "
+			"not loaded: a kind has at most %d references\n",
+			rs_plugin_path(i), k->name, k->section,
+			RS_EDGE_STEPS - 1);
 	else if (ret < 0)
 		fprintf(stderr, "rdmascn: plugin %s: kind '%s' (section '%s') "
 			"not loaded: the registry holds at most %d kinds, "

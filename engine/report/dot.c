@@ -310,19 +310,21 @@ static void put_legend(FILE *f, const char *name)
 }
 
 static void put_edge(FILE *f, const char *from, const char *to,
-		     const struct rs_edge *ed)
+		     const struct rs_obj *o, const struct rs_edge *ed)
 {
+	const char *field = rs_edge_field(o, ed);
+
 	fputc('\t', f);
 	put_str(f, from);
 	fputs(" -> ", f);
 	put_str(f, to);
-	if (!strcmp(ed->field, "sequence")) {
+	if (!strcmp(field, "sequence")) {
 		fputs(" [style=dotted];\n", f);
 		return;
 	}
 	fputs(" [label=", f);
-	put_str(f, ed->field);
-	if (!strcmp(ed->field, "after"))
+	put_str(f, field);
+	if (!strcmp(field, "after"))
 		fputs(", style=dashed", f);
 	else if (ed->order_only)
 		fputs(", style=dotted", f);
@@ -490,7 +492,8 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 		put_legend(f, legend);
 	for (unsigned i = 0; i < n; i++) {
 		const struct rs_obj *o = &s->objs[i];
-		const char *last = NULL, *field = NULL;
+		const char *last = NULL;
+		int field = -1;
 
 		/* Folded: each edge once, however many elements it
 		 * reaches (they come one after the other). */
@@ -499,7 +502,7 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 
 			if (to == last && o->edges[e].field == field)
 				continue;
-			put_edge(f, names[i], to, &o->edges[e]);
+			put_edge(f, names[i], to, o, &o->edges[e]);
 			last = to;
 			field = o->edges[e].field;
 		}

@@ -380,12 +380,22 @@ bad:
 	return NULL;
 }
 
+/* @o's `for: P.from` (P.to), NULL when not given: from its entry's
+ * data (a step's common fields, or past an object kind's struct). */
+static const char *for_of(const struct rs_obj *o)
+{
+	if (o->kind->step)
+		return ((const struct rs_step_common *)o->data)->for_id;
+	return *(char *const *)((const char *)o->data + RS_FOR_AT(o->kind));
+}
+
 /* `for: P.from` or `for: P.to`: pattern P and the side, or NULL. */
 static struct rs_pairs *for_pairs(struct counting *c, struct rs_obj *o,
 				  bool *ret_to)
 {
-	const char *dot = strrchr(o->for_id, '.');
-	size_t len = dot ? (size_t)(dot - o->for_id) : 0;
+	const char *for_id = for_of(o);
+	const char *dot = strrchr(for_id, '.');
+	size_t len = dot ? (size_t)(dot - for_id) : 0;
 	struct rs_scenario *s = c->s;
 	char names[512];
 	size_t at = 0;
@@ -394,7 +404,7 @@ static struct rs_pairs *for_pairs(struct counting *c, struct rs_obj *o,
 	for (unsigned i = 0; i < (s->top ? s->top->pairs_count : 0); i++) {
 		const char *id = s->top->pairs[i].id;
 
-		if (dot && strlen(id) == len && !memcmp(id, o->for_id, len) &&
+		if (dot && strlen(id) == len && !memcmp(id, for_id, len) &&
 		    (!strcmp(dot, ".from") || !strcmp(dot, ".to"))) {
 			*ret_to = !strcmp(dot, ".to");
 			return pairs_read(c, i);
@@ -406,7 +416,7 @@ static struct rs_pairs *for_pairs(struct counting *c, struct rs_obj *o,
 	}
 	rs_obj_error(c->d, o, "for", "'%s' names no side of a pattern: "
 		     "PAIRS.from or PAIRS.to of a `pairs:` entry (%s)",
-		     o->for_id, at ? names : "none declared");
+		     for_id, at ? names : "none declared");
 	fail(c);
 	return NULL;
 }
@@ -432,7 +442,7 @@ static unsigned count_for(struct counting *c, struct rs_obj *o)
 
 	if (!o->kind->step && rs_node_get(o->node, "count")) {
 		rs_obj_error(c->d, o, "count", "give count: or for:, not "
-			     "both: for: %s makes one per pair", o->for_id);
+			     "both: for: %s makes one per pair", for_of(o));
 		fail(c);
 		return 0;
 	}
@@ -486,7 +496,7 @@ static unsigned count_for(struct counting *c, struct rs_obj *o)
 			     "one counted like '%s' (%u: the pair's %s "
 			     "element), an uncounted one, or one element "
 			     "('%s[0]')", id, n, o->name, p->decl->id,
-			     (unsigned long long)p->count, o->for_id,
+			     (unsigned long long)p->count, for_of(o),
 			     p->decl->id, p->decl->id, p->decl->of, p->n,
 			     to ? "to" : "from", id);
 		fail(c);
@@ -531,7 +541,7 @@ static unsigned count_of(struct counting *c, struct rs_obj *o)
 	if (c->state[i] == 2)
 		return c->count[i];
 	c->state[i] = 1;
-	if (o->for_id) {
+	if (for_of(o)) {
 		c->count[i] = count_for(c, o);
 	} else {
 		n = given_count(c, o);

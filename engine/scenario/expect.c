@@ -65,7 +65,8 @@ int rs_expect_check_refs(struct rs_scenario *s, struct rs_diag *d)
 
 			if (!to->expect_fail)
 				continue;
-			rs_obj_error(d, o, o->edges[e].field, "%s is expected "
+			rs_obj_error(d, o, rs_edge_field(o, &o->edges[e]),
+				     "%s is expected "
 				     "to fail its create (its expect: create: "
 				     "fail): nothing may name it or come "
 				     "after it", to->name);

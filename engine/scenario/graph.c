@@ -78,7 +78,8 @@ static void report_cycle(struct rs_scenario *s, const unsigned *indeg,
 
 			if (indeg[t]) {
 				next = t;
-				via[len - 1] = ob->edges[e].field;
+				via[len - 1] = rs_edge_field(ob,
+							     &ob->edges[e]);
 				break;
 			}
 		}

@@ -119,7 +119,6 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 		o->parent = parent;
 		o->node = rs_node_get(entry, found->section);
 		o->id = *(char **)((char *)data + found->id_offset);
-		o->for_id = ((const struct rs_step_common *)data)->for_id;
 		if (rs_obj_number(sc, o, no) < 0 || rs_obj_name(sc, o) < 0)
 			return -ENOMEM;
 		if (found->children_offset) {
@@ -163,8 +162,6 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 			o->id = *(char **)((char *)o->data + kd->id_offset);
 			o->node_id = *(char **)((char *)o->data +
 						RS_NODE_AT(kd));
-			o->for_id = *(char **)((char *)o->data +
-					       RS_FOR_AT(kd));
 			o->no = "";
 			if (rs_obj_name(s, o) < 0)
 				return -ENOMEM;
@@ -325,7 +322,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 			t += o->elem, n = 1;
 		for (unsigned i = 0; i < n; i++)
 			o->edges[o->n_edges++] = (struct rs_edge){
-				.to = &t[i], .field = ref->field,
+				.to = &t[i], .field = ref - o->kind->refs,
 				.order_only = true };
 		return 0;
 	}
@@ -361,7 +358,7 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	}
 	e = &o->edges[o->n_edges++];
 	e->to = t;
-	e->field = ref->field;
+	e->field = ref - o->kind->refs;
 	e->order_only = ref->after;
 	e->spans = ref->spans;
 	e->one_context = ref->one_context;
@@ -465,12 +462,12 @@ static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
 		/* Steps run in file order; nested ones within their parent. */
 		if (o->kind->step && o->parent) {
 			o->edges[o->n_edges++] = (struct rs_edge){
-				.to = o->parent, .field = "steps",
+				.to = o->parent, .field = RS_EDGE_STEPS,
 				.order_only = true };
 		} else if (o->kind->step) {
 			if (prev_step)
 				o->edges[o->n_edges++] = (struct rs_edge){
-					.to = prev_step, .field = "sequence",
+					.to = prev_step, .field = RS_EDGE_SEQUENCE,
 					.order_only = true };
 			prev_step = o;
 		}
@@ -496,20 +493,12 @@ static size_t first_key(const struct rs_node *map, size_t i,
 	return i;
 }
 
-/* The keys of @map, mapped to their (first) pair's number. */
+/* The keys of @map, mapped to their (first) pair's number: read from
+ * its items in place (every other one), which outlive the map. */
 static int map_keys(const struct rs_node *map, struct rs_idmap *ids)
 {
-	const char **keys = rs_calloc(map->n / 2, sizeof(*keys));
-	int r;
-
-	if (!keys)
-		return -ENOMEM;
-	for (size_t i = 0; i < map->n / 2; i++)
-		keys[i] = map->items[2 * i].value;
-	/* The map keeps the strings, not the array. */
-	r = rs_idmap_build(ids, keys, map->n / 2);
-	rs_free(keys);
-	return r;
+	return rs_idmap_build_stride(ids, &map->items[0].value,
+				     2 * sizeof(*map->items), map->n / 2);
 }
 
 /* Duplicate keys: libcyaml would catch them, but without saying where
@@ -685,7 +674,7 @@ static int check_one_context(const struct rs_obj *o, struct rs_diag *d)
 		if (c == on || (c->node_id && on->node_id &&
 				strcmp(c->node_id, on->node_id)))
 			continue;
-		rs_obj_error(d, o, e->field, "%s '%s' is on context '%s', "
+		rs_obj_error(d, o, rs_edge_field(o, e), "%s '%s' is on context '%s', "
 			     "but %s '%s' is on '%s': what %s %s names must be "
 			     "on one verbs context", e->to->kind->name,
 			     e->to->id, c->id, first->to->kind->name,

@@ -108,14 +108,24 @@ static int dim_dedup(struct rs_matrix_dim *dm)
 {
 	struct rs_idmap seen;
 	unsigned k = 0;
+	/* The map reads its ids back from the array it was built on:
+	 * not the one compacted under it. */
+	const char **ids = rs_calloc(dm->n ? dm->n : 1, sizeof(*ids));
 
-	if (rs_idmap_build(&seen, dm->values, dm->n))
+	if (!ids)
 		return -ENOMEM;
+	if (dm->n)
+		memcpy(ids, dm->values, dm->n * sizeof(*ids));
+	if (rs_idmap_build(&seen, ids, dm->n)) {
+		rs_free(ids);
+		return -ENOMEM;
+	}
 	for (unsigned i = 0; i < dm->n; i++)
-		if (rs_idmap_get(&seen, dm->values[i]) == i)
-			dm->values[k++] = dm->values[i];
+		if (rs_idmap_get(&seen, ids[i]) == i)
+			dm->values[k++] = ids[i];
 	dm->n = k;
 	rs_idmap_free(&seen);
+	rs_free(ids);
 	return 0;
 }
 

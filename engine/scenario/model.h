@@ -46,14 +46,14 @@ struct rs_obj {
 	 * its entry gives, NULL when none. */
 	int on, on_peer;
 	const char *node_id;
-	/* `for: P.from` (P.to): one element per pair of pattern P (count.c);
-	 * NULL when not given. */
-	const char *for_id;
+	/* Its `for: P.from` (one element per pair of pattern P) is read
+	 * from its entry's data by count.c, not kept here: 8 bytes an
+	 * object (the struct is 120 bytes, not 128). */
 	/* Once counted: the pattern it is for and its side (true: .to). */
 	const struct rs_pairs *pairs;
 	/* expect: {create: fail}: its create is to fail, with this errno
-	 * (0: any); expect.c read it. */
-	int expect_errno;
+	 * (0: any; below 200: a byte); expect.c read it. */
+	uint8_t expect_errno;
 	bool expect_fail;
 	bool to_side;
 };
@@ -62,7 +62,10 @@ struct rs_obj {
 
 struct rs_edge {
 	struct rs_obj *to;
-	const char *field;       /* the reference field; "after"; "sequence" */
+	/* The reference field, "after", "steps" or "sequence", as
+	 * rs_edge_field() reads it: a byte, not a pointer, so an edge is
+	 * 16 bytes, not 24 (2.9 edges an object). */
+	uint8_t field;
 	bool order_only;
 	bool spans;              /* may reach another node (rdmascn_ref) */
 	bool one_context;        /* on the object's verbs context (same) */
@@ -199,6 +202,8 @@ bool rs_obj_uint(const struct rs_obj *obj, const char *path, uint64_t *ret);
  * resolved before check()), NULL if none. */
 const struct rs_obj *rs_obj_target(const struct rs_obj *obj,
 				   const char *field);
+/* The field of @obj's edge @e: "qp", "after", "steps", "sequence"... */
+const char *rs_edge_field(const struct rs_obj *obj, const struct rs_edge *e);
 void rs_obj_error(struct rs_diag *d, const struct rs_obj *obj,
 		  const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -405,16 +405,17 @@ static int place(struct rs_scenario *s, struct rs_obj *o, struct rs_diag *d)
 			on = t->on;
 			why = e;
 		} else if (t->on != on && why) {
-			rs_obj_error(d, o, e->field, "'%s' is on node '%s', "
+			rs_obj_error(d, o, rs_edge_field(o, e), "'%s' is on node '%s', "
 				     "but %s '%s' is on node '%s'; only a "
 				     "connection's QPs and a step's remote "
 				     "MR or peer may be on another node",
 				     target_name(t), rs_node_name(s, t->on),
-				     why->field, target_name(why->to),
+				     rs_edge_field(o, why),
+				     target_name(why->to),
 				     rs_node_name(s, on));
 			return -EINVAL;
 		} else if (t->on != on) {
-			rs_obj_error(d, o, e->field, "'%s' is on node '%s', "
+			rs_obj_error(d, o, rs_edge_field(o, e), "'%s' is on node '%s', "
 				     "but this %s is on node '%s' (its "
 				     "node:)", target_name(t),
 				     rs_node_name(s, t->on), o->kind->name,
@@ -434,7 +435,7 @@ static int place(struct rs_scenario *s, struct rs_obj *o, struct rs_diag *d)
 		else if (t != on && far == RS_NODE_ANY)
 			far = t;
 		else if (t != on && t != far) {
-			rs_obj_error(d, o, e->field, "'%s' is on node '%s', "
+			rs_obj_error(d, o, rs_edge_field(o, e), "'%s' is on node '%s', "
 				     "a third node: a %s joins two",
 				     target_name(e->to), rs_node_name(s, t),
 				     o->kind->step ? "step" : o->kind->name);

@@ -6,12 +6,21 @@
 
 #include "model.h"
 
+const char *rs_edge_field(const struct rs_obj *obj, const struct rs_edge *e)
+{
+	if (e->field == RS_EDGE_STEPS)
+		return "steps";
+	if (e->field == RS_EDGE_SEQUENCE)
+		return "sequence";
+	return obj->kind->refs[e->field].field;
+}
+
 const struct rs_obj *rs_obj_target(const struct rs_obj *obj,
 				   const char *field)
 {
 	for (unsigned i = 0; i < obj->n_edges; i++)
 		if (!obj->edges[i].order_only &&
-		    !strcmp(obj->edges[i].field, field))
+		    !strcmp(rs_edge_field(obj, &obj->edges[i]), field))
 			return obj->edges[i].to;
 	return NULL;
 }

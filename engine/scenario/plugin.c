@@ -316,7 +316,7 @@ const struct rs_obj *rdmascn_obj_ref_ref(const struct rs_obj *obj,
 
 	for (unsigned i = 0; t && field && i < t->n_edges; i++)
 		if (!t->edges[i].order_only &&
-		    !strcmp(t->edges[i].field, field))
+		    !strcmp(rs_edge_field(t, &t->edges[i]), field))
 			return t->edges[i].to;
 	return NULL;
 }

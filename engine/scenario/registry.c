@@ -51,9 +51,17 @@ int rs_registry_add(const struct rdmascn_kind *kind)
 	const struct rdmascn_kind **list = kind->step ? steps : objects;
 	unsigned *n = kind->step ? &n_steps : &n_objects;
 
+	size_t n_refs = 0;
+
 	if (sealed || n_objects + n_steps == RS_MAX_KINDS ||
 	    (kind->step && n_steps == RS_MAX_STEP_TYPES))
 		return -ENOSPC;
+	/* An edge names its reference by its index in a byte, beside
+	 * RS_EDGE_STEPS and RS_EDGE_SEQUENCE. */
+	while (kind->refs && kind->refs[n_refs].field)
+		n_refs++;
+	if (n_refs >= RS_EDGE_STEPS)
+		return -E2BIG;
 	for (unsigned i = 0; i < *n; i++)
 		if (!strcmp(list[i]->section, kind->section) ||
 		    !strcmp(list[i]->name, kind->name))

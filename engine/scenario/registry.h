@@ -15,7 +15,8 @@
  * (which is also section order in messages, `plan` and `schema`).  The
  * index of an object kind is its slot in rs_top.sections, that of a step
  * type its slot in rs_step_entry.types.  Registering after
- * rs_registry_schema() was first called is refused.
+ * rs_registry_schema() was first called is refused (-ENOSPC), and so is a
+ * kind of RS_EDGE_STEPS references or more (-E2BIG).
  */
 int rs_registry_add(const struct rdmascn_kind *kind);
 unsigned rs_registry_count(bool step);
@@ -95,6 +96,13 @@ struct rs_top {
 		void *items;
 		unsigned count;
 	} sections[RS_MAX_KINDS];
+};
+
+/* An edge's field: its reference's index in the kind's refs, or one of
+ * these (struct rs_edge; a kind has fewer references: rs_registry_add() refuses more). */
+enum {
+	RS_EDGE_STEPS = 254,     /* "steps": a nested step's parent */
+	RS_EDGE_SEQUENCE = 255,  /* "sequence": the step before */
 };
 
 /* One `steps:` entry: one pointer per registered step type, all NULL but

@@ -65,7 +65,7 @@ const struct rs_obj *rs_obj_on_device(const struct rs_obj *o)
 const struct rs_obj *rs_obj_ref(const struct rs_obj *obj, const char *field)
 {
 	for (unsigned e = 0; e < obj->n_edges; e++)
-		if (obj->edges[e].field && !strcmp(obj->edges[e].field, field))
+		if (!strcmp(rs_edge_field(obj, &obj->edges[e]), field))
 			return obj->edges[e].to;
 	return NULL;
 }

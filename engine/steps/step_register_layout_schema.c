@@ -38,7 +38,7 @@ static const struct rdmascn_ref register_layout_refs[] = {
 static const struct rs_obj *step_before(const struct rs_obj *o)
 {
 	for (unsigned i = 0; i < o->n_edges; i++)
-		if (!strcmp(o->edges[i].field, "sequence"))
+		if (o->edges[i].field == RS_EDGE_SEQUENCE)
 			return o->edges[i].to;
 	return NULL;
 }

@@ -25,7 +25,8 @@ static int reply_start(struct rs_step_run *sr, struct ibv_send_wr *w)
 	int r;
 
 	for (unsigned e = 0; e < sr->obj->n_edges; e++)
-		if (!strcmp(sr->obj->edges[e].field, "reply_to"))
+		if (!strcmp(rs_edge_field(sr->obj, &sr->obj->edges[e]),
+			    "reply_to"))
 			ro = sr->st->owners[sr->obj->edges[e].to->index];
 	if (!ro || !ro->seen.n)
 		return rs_step_fail(sr, RS_STEP_CANTRUN, "reply_to",

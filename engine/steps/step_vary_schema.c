@@ -33,8 +33,7 @@ static const struct rs_obj *ref_target(const struct rs_obj *obj,
 				       const char *field, unsigned k)
 {
 	for (unsigned i = 0; i < obj->n_edges; i++)
-		if (obj->edges[i].field && !strcmp(obj->edges[i].field, field) &&
-		    !k--)
+		if (!strcmp(rs_edge_field(obj, &obj->edges[i]), field) && !k--)
 			return obj->edges[i].to;
 	return NULL;
 }

@@ -217,6 +217,17 @@ rc=$?
 [ $rc = 0 ] && [ "$(jq -r '[.cells[].cell.name] | join(";")' "$tmp/r.json")" = "a=7" ] ||
 	bad "200000 values, --set a=7: exit $rc, $(cut -c1-200 "$tmp/err")"
 
+# --matrix values given more than once are one cell each, in the order
+# first given (the duplicate map reads its ids from a copy of the list,
+# not from the list being compacted under it).
+n=$((n + 1))
+"$rdmascn" run -n --matrix size=1,2,1,3,2,4,1,5,3 "$scn" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] &&
+[ "$(sed -n 's/^cell [0-9]* of 10: size=\([0-9]*\),qp_type=rc$/\1/p' \
+     "$tmp/out" | tr '\n' ,)" = "1,2,3,4,5," ] ||
+	bad "--matrix size=1,2,1,3,...: exit $rc, $(head -12 "$tmp/out")"
+
 # No device: every cell could not run, and says so; the worst is 3.
 if ! "$rdmascn" devices >/dev/null 2>&1; then
 	n=$((n + 1))

@@ -124,7 +124,7 @@ static const struct rs_obj *edge(const struct rs_obj *o, const char *field,
 				 unsigned nth)
 {
 	for (unsigned e = 0; e < o->n_edges; e++)
-		if (!strcmp(o->edges[e].field, field) && !nth--)
+		if (!strcmp(rs_edge_field(o, &o->edges[e]), field) && !nth--)
 			return o->edges[e].to;
 	return NULL;
 }
@@ -212,6 +212,13 @@ TEST(count, steps_lists_after)
 	CHECK_STR(s->steps[2]->no, "1[2]");
 	CHECK(edge(s->steps[1], "cell", 0) == by_id(s, "a[1]"));
 	CHECK(edge(s->steps[1], "sequence", 0) == s->steps[0]);
+	/* The field a byte (the ref's index, or steps/sequence): an edge
+	 * is two words. */
+	CHECK_UINT(sizeof(struct rs_edge), 16);
+	/* for: is read from the entry's data, not kept in each object. */
+	CHECK_UINT(sizeof(struct rs_obj), 120);
+	CHECK_UINT(s->steps[1]->edges[s->steps[1]->n_edges - 1].field,
+		   RS_EDGE_SEQUENCE);
 	CHECK_STR(s->steps[3]->name, "step 'one'");
 	t = s->steps[4]->data;
 	CHECK_UINT(t->cells_count, 4);
@@ -222,6 +229,27 @@ TEST(count, steps_lists_after)
 	CHECK(!edge(by_id(s, "b[1]"), "after", 1));
 	CHECK(edge(by_id(s, "z"), "after", 2) == by_id(s, "a[2]"));
 	rs_scenario_free(s);
+}
+
+/* An edge names its reference in a byte: a kind with more references
+ * than that holds is refused, and not registered. */
+TEST(count, refs_max)
+{
+	static struct rdmascn_ref refs[RS_EDGE_STEPS + 1];
+	static const struct rdmascn_kind many = {
+		.name = "many", .section = "manys", .fields = cell_fields,
+		.size = sizeof(struct cell),
+		.id_offset = offsetof(struct cell, id), .refs = refs,
+	};
+
+	for (unsigned i = 0; i < RS_EDGE_STEPS; i++)
+		refs[i] = (struct rdmascn_ref)RS_REF("needs", struct cell,
+						     needs, "cell");
+	CHECK_INT(rs_registry_add(&many), -E2BIG);
+	CHECK(!rs_registry_find("manys", false));
+	refs[RS_EDGE_STEPS - 1] = (struct rdmascn_ref)RS_REF_END;
+	CHECK_INT(rs_registry_add(&many), 0);
+	CHECK(rs_registry_find("manys", false) == &many);
 }
 
 TEST(count, params)

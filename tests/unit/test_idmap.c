@@ -73,7 +73,7 @@ TEST(idmap, many)
 		snprintf(names[i], sizeof(names[i]), "qp%u", i);
 		ids[i] = names[i];
 	}
-	/* A table this big (4 MiB) is of huge pages: failing too. */
+	/* A table this big (2 MiB) is of huge pages: failing too. */
 	rs_alloc_fail_at(1);
 	CHECK_INT(rs_idmap_build(&m, ids, N), -ENOMEM);
 	CHECK_PTR(m.slots, NULL);
@@ -81,6 +81,8 @@ TEST(idmap, many)
 	CHECK_INT(rs_idmap_build(&m, ids, N), 0);
 	CHECK_UINT(m.n, N);
 	CHECK(m.mask + 1 >= 2 * N);
+	/* An index and a hash a slot: the id is read from the array. */
+	CHECK_UINT(sizeof(*m.slots), 8);
 	for (unsigned i = 0; i < N; i++)
 		CHECK_UINT(rs_idmap_get(&m, ids[i]), i);
 	for (unsigned i = 0; i < 1000; i++) {
