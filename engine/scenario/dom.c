@@ -58,7 +58,7 @@ struct rs_doc_src {
 	unsigned nlines, cap;
 	/* The non-empty scalars' starts and ends, in file order (so by
 	 * start), while the text is: a node has no room for its end, and
-	 * a collection's is before its items. */
+	 * a collection's is after its items. */
 	uint32_t (*ends)[2];
 	unsigned nends, ends_cap;
 };
@@ -310,11 +310,11 @@ static int pending_push(struct pending *p, const struct rs_node *n)
 	return 0;
 }
 
-/* @n nodes in the arena, together, after @head bytes: a big array in a
+/* @n nodes in the arena, together, then @tail bytes: a big array in a
  * chunk of its own, a huge page's worth or more (see big_add()). */
-static void *nodes_alloc(struct rs_doc *doc, size_t head, unsigned n)
+static void *nodes_alloc(struct rs_doc *doc, size_t tail, unsigned n)
 {
-	size_t size = head + (size_t)n * sizeof(struct rs_node);
+	size_t size = (size_t)n * sizeof(struct rs_node) + tail;
 	struct rs_doc_chunk *c;
 
 	if (size <= CHUNK / 4)
@@ -344,20 +344,23 @@ static void *nodes_alloc(struct rs_doc *doc, size_t head, unsigned n)
 }
 
 /* Collection @ci of the stack, whose items start at @base, is complete
- * and ends at @end: its items, after its end, to the arena (an empty
- * one's too: it has an end). */
+ * and ends at @end: its items, then its end, to the arena (an empty
+ * one's too: it has an end).  The end goes after the items, not
+ * before: there it left them 4 bytes off their 8-byte alignment
+ * (UBSan), and the arena rounds to 8 either way. */
 static int pending_close(struct rs_doc *doc, struct pending *p,
 			 unsigned ci, unsigned base, uint32_t end)
 {
 	struct rs_node *c = &p->items[ci];
-	uint32_t *at = nodes_alloc(doc, sizeof(*at), p->n - base);
+	unsigned n = p->n - base;
+	struct rs_node *items = nodes_alloc(doc, sizeof(uint32_t), n);
 
-	if (!at)
+	if (!items)
 		return -ENOMEM;
-	*at = end;
-	c->n = p->n - base;
-	c->items = (struct rs_node *)(at + 1);
-	memcpy(c->items, p->items + base, c->n * sizeof(*c->items));
+	memcpy(items, p->items + base, n * sizeof(*items));
+	memcpy(items + n, &end, sizeof(end));
+	c->n = n;
+	c->items = items;
 	p->n = base;
 	return 0;
 }
@@ -388,8 +391,12 @@ uint32_t rs_node_end(const struct rs_node *n)
 	const struct rs_doc_src *src;
 	unsigned lo = 0, hi;
 
-	if (n->type != RS_NODE_SCALAR)
-		return ((const uint32_t *)n->items)[-1];
+	if (n->type != RS_NODE_SCALAR) {
+		uint32_t end;
+
+		memcpy(&end, n->items + n->n, sizeof(end));
+		return end;
+	}
 	if (n->style == RS_STYLE_EMPTY)
 		return n->start;
 	src = src_of(n);

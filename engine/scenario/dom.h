@@ -105,7 +105,7 @@ const char *rs_node_file(const struct rs_node *n);
 struct rs_node *rs_node_key(const struct rs_node *n);
 
 /* Where @n ends (libyaml's end mark index).  A collection's is kept
- * before its items; a scalar's, but for an empty one's, only while the
+ * after its items; a scalar's, but for an empty one's, only while the
  * document's text is (rs_doc_ends_free()): their readers are the load's
  * checks of the text, the params and libcyaml's messages. */
 uint32_t rs_node_end(const struct rs_node *n);
