@@ -15,6 +15,7 @@
 
 #include "alloc.h"
 #include "run.h"
+#include "str_put.h"
 #include "value.h"
 
 /*
@@ -336,22 +337,6 @@ void rs_live_warn_at(struct rs_run *run, struct rs_live *l, const char *path,
 	va_end(ap);
 }
 
-/* @s after @used bytes of @buf (@len in all), cut where it would not
- * fit, as snprintf() cuts; what it adds to @used (len - used when cut,
- * which ends the caller's loop). */
-static size_t bits_put(char *buf, size_t len, size_t used, const char *s)
-{
-	size_t n = strlen(s), room = len - used - 1;
-
-	if (n > room) {
-		memcpy(buf + used, s, room);
-		buf[len - 1] = '\0';
-		return len - used;
-	}
-	memcpy(buf + used, s, n + 1);
-	return n;
-}
-
 /* Copied, not snprintf()ed: a connection's facts make two of these
  * each, and a format for each flag cost more than the rest of them. */
 const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
@@ -363,15 +348,14 @@ const char *rs_bits_text(uint64_t bits, const struct rs_bit_name *names,
 		return buf;
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		if (!(bits & names[i].bit) || used >= len)
+		if (!(bits & names[i].bit))
 			continue;
 		if (used)
-			used += bits_put(buf, len, used, "|");
-		if (used < len)
-			used += bits_put(buf, len, used, names[i].name);
+			used = rs_str_put(buf, len, used, "|");
+		used = rs_str_put(buf, len, used, names[i].name);
 	}
 	if (!used)
-		bits_put(buf, len, 0, "0");
+		rs_str_put(buf, len, 0, "0");
 	return buf;
 }
 

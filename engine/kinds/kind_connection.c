@@ -11,6 +11,7 @@
 #include "caps.h"
 #include "connection.h"
 #include "model.h"
+#include "str_put.h"
 #include "value.h"
 
 /* Side @name's psn and access: its own key, else the one for both. */
@@ -311,7 +312,7 @@ static void put_side(struct rs_val *v, const char *key, uint32_t qpn,
 {
 	char buf[96], hex[RS_HEX_MAX], dec[12];
 	size_t n = 0, d = sizeof(dec) - 1;
-	const char *part[5];
+	const char *part[6];
 
 	dec[d] = '\0';
 	do {
@@ -323,13 +324,9 @@ static void put_side(struct rs_val *v, const char *key, uint32_t qpn,
 	part[2] = " ";
 	part[3] = state;
 	part[4] = " sq_psn ";
-	for (unsigned i = 0; i < RS_N(part); i++) {
-		size_t len = strnlen(part[i], sizeof(buf) - 12 - n);
-
-		memcpy(buf + n, part[i], len);
-		n += len;
-	}
-	memcpy(buf + n, dec + d, sizeof(dec) - d);
+	part[5] = dec + d;
+	for (unsigned i = 0; i < RS_N(part); i++)
+		n = rs_str_put(buf, sizeof(buf), n, part[i]);
 	rs_val_put_str(v, key, buf);
 }
 

@@ -10,17 +10,8 @@
 
 #include "peer.h"
 #include "run.h"
+#include "str_put.h"
 #include "value.h"
-
-/* @s into @buf of @size, cut to fit, as snprintf("%s") would: copied,
- * since each connection fills two descriptions of four strings. */
-static void put_name(char *buf, size_t size, const char *s)
-{
-	size_t n = strnlen(s, size - 1);
-
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-}
 
 void rs_peer_fill(struct rs_peer *p, const char *qp, const char *context,
 		  uint32_t qpn, uint32_t psn, uint8_t port,
@@ -28,8 +19,8 @@ void rs_peer_fill(struct rs_peer *p, const char *qp, const char *context,
 {
 	/* Padding too: the description goes out byte for byte. */
 	memset(p, 0, sizeof(*p));
-	put_name(p->qp, sizeof(p->qp), qp);
-	put_name(p->context, sizeof(p->context), context);
+	rs_str_put(p->qp, sizeof(p->qp), 0, qp);
+	rs_str_put(p->context, sizeof(p->context), 0, context);
 	p->qpn = qpn;
 	p->psn = psn;
 	p->port = port;
@@ -47,8 +38,8 @@ void rs_peer_fill(struct rs_peer *p, const char *qp, const char *context,
 	p->active_width = dev->port_attr.active_width;
 	p->vendor_id = dev->attr.orig_attr.vendor_id;
 	p->vendor_part_id = dev->attr.orig_attr.vendor_part_id;
-	put_name(p->fw_ver, sizeof(p->fw_ver), dev->attr.orig_attr.fw_ver);
-	put_name(p->device, sizeof(p->device), dev->name);
+	rs_str_put(p->fw_ver, sizeof(p->fw_ver), 0, dev->attr.orig_attr.fw_ver);
+	rs_str_put(p->device, sizeof(p->device), 0, dev->name);
 }
 
 static const char *link_layer_name(uint8_t ll)
