@@ -447,38 +447,31 @@ static void adopt(struct rs_val *parent, struct rs_val *child)
  * its type, the number in *@ret_u. */
 static enum rs_val_type pair_type(const char *s, size_t len, uint64_t *ret_u)
 {
-	char num[24], *end;
-	const char *d = s + (len && *s == '-');
-	size_t digits = len - (size_t)(d - s);
-	bool plain = digits && digits < sizeof(num) &&
-		     (*d != '0' || digits == 1);
-	int saved = errno;
-	enum rs_val_type t = RS_VAL_STR;
+	bool neg = len && *s == '-';
+	const char *d = s + neg;
+	size_t digits = len - neg;
+	uint64_t u = 0;
 
-	for (size_t i = 0; plain && i < digits; i++)
-		plain = d[i] >= '0' && d[i] <= '9';
-	if (!plain)
+	/* By hand, not strtoull(): a dry run's fields are 50k numbers and
+	 * texts.  What strtoll()/strtoull() read without ERANGE. */
+	if (!digits || (*d == '0' && digits > 1) || digits > 20)
 		return RS_VAL_STR;
-	memcpy(num, s, len);
-	num[len] = '\0';
-	errno = 0;
-	if (*s == '-') {
-		long long v = strtoll(num, &end, 10);
+	for (size_t i = 0; i < digits; i++) {
+		unsigned c = (unsigned char)d[i] - '0';
 
-		if (!errno && !*end) {
-			*ret_u = (uint64_t)v;
-			t = v < 0 ? RS_VAL_INT : RS_VAL_UINT;
-		}
-	} else {
-		unsigned long long v = strtoull(num, &end, 10);
-
-		if (!errno && !*end) {
-			*ret_u = v;
-			t = RS_VAL_UINT;
-		}
+		if (c > 9 || u > (UINT64_MAX - c) / 10)
+			return RS_VAL_STR;
+		u = u * 10 + c;
 	}
-	errno = saved;
-	return t;
+	if (!neg) {
+		*ret_u = u;
+		return RS_VAL_UINT;
+	}
+	if (u > (uint64_t)INT64_MAX + 1)
+		return RS_VAL_STR;
+	/* ("-0" is 0.) */
+	*ret_u = -u;
+	return u ? RS_VAL_INT : RS_VAL_UINT;
 }
 
 struct pair {
@@ -1618,10 +1611,17 @@ static void put_escape(struct jout *j, unsigned char c)
 	}
 }
 
-static inline bool plain_byte(unsigned char c)
-{
-	return c >= ' ' && c != '"' && c != '\\';
-}
+/* The bytes json-c escapes: below ' ', '"' and '\\' (NUL too, which
+ * ends a key).  A table, one load a byte, where three compares were. */
+static const bool escaped[256] = {
+	[0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1,
+	[0x05] = 1, [0x06] = 1, [0x07] = 1, [0x08] = 1, [0x09] = 1,
+	[0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1,
+	[0x0f] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1,
+	[0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1,
+	[0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1,
+	[0x1e] = 1, [0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
 
 /* Whether any of the 8 bytes in @w needs an escape: one below ' ', a
  * '"' or a '\\' (a byte is zero or below n by the carry tricks of
@@ -1636,51 +1636,68 @@ static inline bool escape_in8(uint64_t w)
 		((b - ones) & ~b)) & highs;
 }
 
-/* The bytes that need no escape go in runs, one copy each, found 8 at a
- * time: a record is mostly names and paths, nothing to escape. */
+/* The first byte from @p on, before @end, that needs an escape; @end
+ * when none does.  Eight at a time, the last eight of the text read
+ * again rather than its tail a byte at a time (most strings are names
+ * and paths with nothing to escape, many longer than 8 and few a
+ * multiple of it). */
+static const char *next_escape(const char *p, const char *end)
+{
+	uint64_t w;
+
+	if (end - p >= 8) {
+		do {
+			memcpy(&w, p, 8);
+			if (escape_in8(w))
+				goto bytes;
+			p += 8;
+		} while (end - p >= 8);
+		if (p == end)
+			return end;
+		/* (Bytes before @p, read again, are clean.) */
+		memcpy(&w, end - 8, 8);
+		if (!escape_in8(w))
+			return end;
+	}
+bytes:
+	while (p < end && !escaped[(unsigned char)*p])
+		p++;
+	return p;
+}
+
+/* The bytes that need no escape go in runs, one copy each. */
 static void put_escaped(struct jout *j, const char *s, size_t len)
 {
-	size_t run = 0, i = 0;
+	const char *p = s, *end = s + len;
 
 	jputc(j, '"');
-	while (i < len) {
-		unsigned char c;
-		uint64_t w;
+	for (;;) {
+		const char *e = next_escape(p, end);
 
-		if (len - i >= 8) {
-			memcpy(&w, s + i, 8);
-			if (!escape_in8(w)) {
-				i += 8;
-				continue;
-			}
-		}
-		c = (unsigned char)s[i++];
-		if (plain_byte(c))
-			continue;
-		jput(j, s + run, i - 1 - run);
-		put_escape(j, c);
-		run = i;
+		jput(j, p, e - p);
+		if (e == end)
+			break;
+		put_escape(j, (unsigned char)*e);
+		p = e + 1;
 	}
-	jput(j, s + run, len - run);
 	jputc(j, '"');
 }
 
 /* A member's key: the scan finds its end too (no strlen() first). */
 static void put_escaped_key(struct jout *j, const char *s)
 {
-	const char *run = s, *p;
+	const char *run = s, *p = s;
 
 	jputc(j, '"');
-	for (p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (plain_byte(c))
-			continue;
+	for (;;) {
+		while (!escaped[(unsigned char)*p])
+			p++;
 		jput(j, run, p - run);
-		put_escape(j, c);
-		run = p + 1;
+		if (!*p)
+			break;
+		put_escape(j, (unsigned char)*p);
+		run = ++p;
 	}
-	jput(j, run, p - run);
 	jputc(j, '"');
 }
 
@@ -1906,9 +1923,10 @@ static const struct pair_span *span(const struct rs_val *v, unsigned i,
 }
 
 /* Pairs as the object they read as: a key given again keeps the place
- * of its first and takes the value of its last. */
-static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
-		      bool pretty)
+ * of its first and takes the value of its last.  More than PAIRS_SEEN
+ * of them (no call has): each found again for each compare. */
+static void put_pairs_many(struct jout *j, const struct rs_val *v,
+			   unsigned level, bool pretty)
 {
 	struct pair_span seen[PAIRS_SEEN], pi, qi;
 	unsigned n = v->len;
@@ -1939,6 +1957,58 @@ static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
 			if (same_name(q, p))
 				out.val = q->val, out.len = q->len;
 		}
+		next_item(j, &had, level, pretty);
+		put_escaped(j, out.name, out.name_len);
+		put_colon(j, pretty);
+		put_pair_value(j, &out);
+	}
+	close_c(j, '}', had, level, pretty);
+}
+
+#define NOT_WRITTEN 0xff
+
+/* As put_pairs_many(), each pair found once and compared once with the
+ * first of each name before it (where each was compared with every pair
+ * on both sides, found again each time: a third of writing a dry run's
+ * calls). */
+static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
+		      bool pretty)
+{
+	struct pair_span seen[PAIRS_SEEN];
+	/* A name's first pair: the index of its last; any other, or one
+	 * without '=', NOT_WRITTEN. */
+	uint8_t last[PAIRS_SEEN];
+	unsigned n = v->len;
+	bool had = false;
+
+	if (n > PAIRS_SEEN) {
+		put_pairs_many(j, v, level, pretty);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (pair_span_at(v, i, &seen[i]) < 0) {
+			n = i;
+			break;
+		}
+		last[i] = seen[i].r ? (uint8_t)i : NOT_WRITTEN;
+		for (unsigned k = 0; k < i && seen[i].r; k++) {
+			if (last[k] != NOT_WRITTEN &&
+			    same_name(&seen[k], &seen[i])) {
+				last[k] = (uint8_t)i;
+				last[i] = NOT_WRITTEN;
+				break;
+			}
+		}
+	}
+	open_c(j, '{', pretty);
+	for (unsigned i = 0; i < n; i++) {
+		struct pair_span out;
+
+		if (last[i] == NOT_WRITTEN)
+			continue;
+		out = seen[i];
+		out.val = seen[last[i]].val;
+		out.len = seen[last[i]].len;
 		next_item(j, &had, level, pretty);
 		put_escaped(j, out.name, out.name_len);
 		put_colon(j, pretty);

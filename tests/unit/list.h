@@ -32,6 +32,8 @@
 	X(value, json_large_writes)                                       \
 	X(value, many_pairs)                                              \
 	X(value, double_shortest)                                         \
+	X(value, escape_every_byte)                                       \
+	X(value, pairs_numbers)                                           \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \

@@ -1234,3 +1234,90 @@ TEST(value, double_shortest)
 	CHECK(digits[16] > 1000);
 	CHECK(digits[15] + digits[14] + digits[13] > 100);
 }
+
+/* Every byte but NUL, at every place of strings of 0 to 40 bytes (the
+ * writer reads 8 at a time, and the last 8 again), as json-c writes it:
+ * escapes, DEL, UTF-8 and bytes that are not. */
+TEST(value, escape_every_byte)
+{
+	static const char utf8[] = "\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";
+	char s[41];
+	unsigned n = 0;
+
+	for (unsigned b = 1; b < 256; b++) {
+		for (unsigned len = 1; len < sizeof(s); len += 1 + (b & 3)) {
+			for (unsigned at = 0; at < len; at++) {
+				struct json_object *j;
+				struct rs_val *v = rs_val_obj();
+				char *got;
+				int r;
+
+				for (unsigned i = 0; i < len; i++)
+					s[i] = utf8[i % (sizeof(utf8) - 1)];
+				s[at] = (char)b;
+				s[len] = '\0';
+				rs_val_put_str(v, s, s);
+				j = json_object_new_object();
+				json_object_object_add(j, s,
+						       json_object_new_string(s));
+				got = to_json(v, false, &r);
+				CHECK_INT(r, 0);
+				got[strlen(got) - 1] = '\0';
+				CHECK_STR(got, json_object_to_json_string_ext(
+					j, JSON_C_TO_STRING_NOSLASHESCAPE |
+					JSON_C_TO_STRING_PLAIN));
+				free(got);
+				json_object_put(j);
+				rs_val_free(v);
+				n++;
+			}
+		}
+	}
+	CHECK(n > 40000);
+}
+
+/* A pair's value is a number when strtoll()/strtoull() read all of it
+ * without ERANGE and it has no leading zero; else its text. */
+TEST(value, pairs_numbers)
+{
+	static const char args[] =
+		"a=0 b=-0 c=9223372036854775807 d=-9223372036854775808 "
+		"e=-9223372036854775809 f=18446744073709551615 "
+		"g=18446744073709551616 h=00 i=-01 j=- k= l=12x m=+1 "
+		"n=99999999999999999999 o=-1 p=100000000000000000000";
+	static const char want[] =
+		"{\"a\":0,\"b\":0,\"c\":9223372036854775807,"
+		"\"d\":-9223372036854775808,\"e\":\"-9223372036854775809\","
+		"\"f\":18446744073709551615,\"g\":\"18446744073709551616\","
+		"\"h\":\"00\",\"i\":\"-01\",\"j\":\"-\",\"k\":\"\","
+		"\"l\":\"12x\",\"m\":\"+1\",\"n\":\"99999999999999999999\","
+		"\"o\":-1,\"p\":\"100000000000000000000\"}\n";
+	uint16_t at[32];
+	unsigned n = 0;
+	struct rs_val *e = rs_val_obj();
+	const struct rs_val *f;
+	char *s;
+	int r;
+
+	at[n++] = 0;
+	for (unsigned i = 0; args[i]; i++)
+		if (args[i] == ' ')
+			at[n++] = (uint16_t)(i + 1);
+	rs_val_put_str(e, "args", args);
+	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), at, n);
+	s = to_json(rs_val_get(e, "fields"), false, &r);
+	CHECK_INT(r, 0);
+	CHECK_STR(s, want);
+	free(s);
+	/* Read as members: the same types. */
+	f = rs_val_get(e, "fields");
+	CHECK_INT(rs_val_type_of(rs_val_get(f, "d")), RS_VAL_INT);
+	CHECK_INT(rs_val_get_i64(f, "d"), INT64_MIN);
+	CHECK_INT(rs_val_type_of(rs_val_get(f, "b")), RS_VAL_UINT);
+	CHECK_UINT(rs_val_get_u64(f, "f"), UINT64_MAX);
+	CHECK_INT(rs_val_type_of(rs_val_get(f, "g")), RS_VAL_STR);
+	s = to_json(f, false, &r);
+	CHECK_STR(s, want);
+	free(s);
+	rs_val_free(e);
+}
