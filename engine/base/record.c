@@ -157,10 +157,14 @@ static size_t calls_len(const void *data)
 	return ((const struct rs_rec_calls *)data)->n;
 }
 
+static unsigned call_fields(const void *item, struct rs_val_field *f,
+			    void *room);
+
 static const struct rs_val_list call_list_ops = {
 	.next = calls_next,
 	.make = calls_make,
 	.len = calls_len,
+	.fields = call_fields,
 };
 
 static void init_calls(struct rs_record *rec)
@@ -509,9 +513,10 @@ out:
 }
 
 /* @c's text and key offsets: its own, or made from its base's and the
- * values that differ, in @buf and @at_buf. */
+ * values that differ, in @buf and @at_buf; its length in *@ret_len. */
 static const char *text_of(const struct rs_rec_call *c, char *buf,
-			   uint16_t *at_buf, const uint16_t **ret_at)
+			   uint16_t *at_buf, const uint16_t **ret_at,
+			   size_t *ret_len)
 {
 	const struct rs_rec_call *b = rs_rec_call_base(c);
 	const char *bt, *bytes;
@@ -521,6 +526,7 @@ static const char *text_of(const struct rs_rec_call *c, char *buf,
 
 	if (!b) {
 		*ret_at = c->at;
+		*ret_len = c->len;
 		return own_text(c);
 	}
 	bt = own_text(b);
@@ -547,45 +553,88 @@ static const char *text_of(const struct rs_rec_call *c, char *buf,
 	}
 	buf[len] = '\0';
 	*ret_at = at_buf;
+	*ret_len = len;
 	return buf;
+}
+
+/* What text_of() makes a call's text and offsets in. */
+struct call_room {
+	uint16_t at[RS_REC_MAX_ARGS];
+	char text[TEXT_MAX];
+};
+
+_Static_assert(sizeof(struct call_room) <= RS_VAL_FIELDS_ROOM,
+	       "a call's text fits the writer's room");
+
+static void str_field(struct rs_val_field *f, const char *key,
+		      const char *s, size_t len)
+{
+	*f = (struct rs_val_field){ .key = key, .type = RS_VAL_STR,
+				    .v.str = { s, len } };
+}
+
+/* @c's members as schemas/ describe a "calls" item: no, name, args,
+ * fields, object and what came of it.  Written from these (the writer
+ * makes no tree of them) and made a tree from them, one list of what a
+ * call entry holds. */
+static unsigned call_fields(const void *item, struct rs_val_field *f,
+			    void *room)
+{
+	const struct rs_rec_call *c = item;
+	const struct rs_rec_call_out *out =
+		rs_rec_call_out((struct rs_rec_call *)c);
+	struct call_room *r = room;
+	const char *name = rs_rec_call_name(c);
+	const uint16_t *at;
+	size_t len;
+	const char *args = text_of(c, r->text, r->at, &at, &len);
+	unsigned n = 0;
+
+	if (c->no)
+		f[n++] = (struct rs_val_field){ .key = "no",
+						.type = RS_VAL_UINT,
+						.v.u = c->no };
+	str_field(&f[n++], "name", name, strlen(name));
+	str_field(&f[n++], "args", args, len);
+	f[n++] = (struct rs_val_field){
+		.key = "fields", .type = RS_VAL_OBJ,
+		.v.pairs = { .text = args, .len = len, .at = at,
+			     .n = c->n_at },
+	};
+	if (c->object)
+		str_field(&f[n++], "object", c->object, strlen(c->object));
+	if (out && out->outcome != RS_REC_CALL_NONE) {
+		f[n++] = (struct rs_val_field){ .key = "ok",
+						.type = RS_VAL_BOOL,
+						.v.b = out->ok };
+		if (!out->ok) {
+			const char *err = strerrorname_np(out->err);
+
+			f[n++] = (struct rs_val_field){ .key = "errno",
+							.type = RS_VAL_INT,
+							.v.i = out->err };
+			if (err)
+				str_field(&f[n++], "error", err, strlen(err));
+		}
+		if (out->outcome == RS_REC_CALL_MADE)
+			f[n++] = (struct rs_val_field){
+				.key = "duration_ns", .type = RS_VAL_UINT,
+				.v.u = out->duration_ns,
+			};
+		else
+			f[n++] = (struct rs_val_field){ .key = "injected",
+							.type = RS_VAL_BOOL,
+							.v.b = true };
+	}
+	return n;
 }
 
 struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 {
-	struct rs_val *e = rs_val_obj();
-	uint16_t at_buf[RS_REC_MAX_ARGS];
-	char buf[TEXT_MAX];
-	const uint16_t *at;
-	const char *args = text_of(c, buf, at_buf, &at);
-	const struct rs_rec_call_out *out =
-		rs_rec_call_out((struct rs_rec_call *)c);
+	struct rs_val_field f[RS_VAL_FIELDS_MAX];
+	struct call_room room;
 
-	if (c->no)
-		rs_val_put_u64(e, "no", c->no);
-	rs_val_put_str(e, "name", rs_rec_call_name(c));
-	rs_val_put_str(e, "args", args);
-	rs_val_put_pairs(e, "fields", rs_val_get(e, "args"), at, c->n_at);
-	if (c->object)
-		rs_val_put_str(e, "object", c->object);
-	if (out && out->outcome != RS_REC_CALL_NONE) {
-		rs_val_put_bool(e, "ok", out->ok);
-		if (!out->ok) {
-			const char *name = strerrorname_np(out->err);
-
-			rs_val_put_i64(e, "errno", out->err);
-			if (name)
-				rs_val_put_str(e, "error", name);
-		}
-		if (out->outcome == RS_REC_CALL_MADE)
-			rs_val_put_u64(e, "duration_ns", out->duration_ns);
-		else
-			rs_val_put_bool(e, "injected", true);
-	}
-	if (rs_val_check(e) < 0) {
-		rs_val_free(e);
-		return NULL;
-	}
-	return e;
+	return rs_val_of_fields(f, call_fields(c, f, &room));
 }
 
 /* An object's kind and file, the record's copies: one for the objects

@@ -489,13 +489,29 @@ struct pair_span {
 	int r;           /* as pair_at() returns */
 };
 
-static int pair_span_at(const struct rs_val *v, unsigned i,
-			struct pair_span *p)
+/* The text of "key=value" pairs and where each key starts: a T_PAIRS
+ * node's, or a list item's field's. */
+struct pairs_src {
+	const char *text;
+	size_t len;
+	const uint16_t *at;
+	unsigned n;
+};
+
+static struct pairs_src src_of(const struct rs_val *v)
 {
-	const char *args = str_of(v->u.pairs.text);
-	size_t len = v->u.pairs.text->len;
-	const uint16_t *at = v->u.pairs.at;
-	size_t end = i + 1 < v->len ? at[i + 1] - 1u : len;
+	return (struct pairs_src){ .text = str_of(v->u.pairs.text),
+				   .len = v->u.pairs.text->len,
+				   .at = v->u.pairs.at, .n = v->len };
+}
+
+static int span_in(const struct pairs_src *ps, unsigned i,
+		   struct pair_span *p)
+{
+	const char *args = ps->text;
+	size_t len = ps->len;
+	const uint16_t *at = ps->at;
+	size_t end = i + 1 < ps->n ? at[i + 1] - 1u : len;
 	const char *key = args + at[i], *eq;
 
 	p->r = -1;
@@ -513,6 +529,14 @@ static int pair_span_at(const struct rs_val *v, unsigned i,
 	p->len = args + end - (eq + 1);
 	p->r = 1;
 	return 1;
+}
+
+static int pair_span_at(const struct rs_val *v, unsigned i,
+			struct pair_span *p)
+{
+	struct pairs_src ps = src_of(v);
+
+	return span_in(&ps, i, p);
 }
 
 /* Pair @i of @v's text: 1 with it in *@p, 0 to skip it, -1 when the
@@ -1017,6 +1041,41 @@ struct rs_val *rs_val_double(double d)
 	if (v)
 		v->u.dbl.d = d;
 	return v;
+}
+
+struct rs_val *rs_val_of_fields(const struct rs_val_field *f, unsigned n)
+{
+	struct rs_val *e = rs_val_obj();
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct rs_val_field *m = &f[i];
+		const struct rs_val *text = NULL;
+
+		switch (m->type) {
+		case RS_VAL_STR:
+			set_str(put_new(e, m->key, RS_VAL_STR, m->v.str.len),
+				m->v.str.s, m->v.str.len);
+			break;
+		case RS_VAL_UINT: rs_val_put_u64(e, m->key, m->v.u); break;
+		case RS_VAL_INT: rs_val_put_i64(e, m->key, m->v.i); break;
+		case RS_VAL_BOOL: rs_val_put_bool(e, m->key, m->v.b); break;
+		case RS_VAL_OBJ:
+			/* Held against the string member of the text. */
+			for (unsigned k = 0; k < i && !text; k++)
+				if (f[k].type == RS_VAL_STR &&
+				    f[k].v.str.s == m->v.pairs.text)
+					text = rs_val_get(e, f[k].key);
+			rs_val_put_pairs(e, m->key, text, m->v.pairs.at,
+					 m->v.pairs.n);
+			break;
+		default: rs_val_put(e, m->key, rs_val_null()); break;
+		}
+	}
+	if (rs_val_check(e) < 0) {
+		rs_val_free(e);
+		return NULL;
+	}
+	return e;
 }
 
 void rs_val_put_str(struct rs_val *obj, const char *key, const char *s)
@@ -1912,28 +1971,28 @@ static bool same_name(const struct pair_span *a, const struct pair_span *b)
  * were a tenth of a dry run's time); any after that, each time. */
 #define PAIRS_SEEN 64
 
-static const struct pair_span *span(const struct rs_val *v, unsigned i,
+static const struct pair_span *span(const struct pairs_src *v, unsigned i,
 				    struct pair_span *seen,
 				    struct pair_span *tmp)
 {
 	if (i < PAIRS_SEEN)
 		return &seen[i];
-	pair_span_at(v, i, tmp);
+	span_in(v, i, tmp);
 	return tmp;
 }
 
 /* Pairs as the object they read as: a key given again keeps the place
  * of its first and takes the value of its last.  More than PAIRS_SEEN
  * of them (no call has): each found again for each compare. */
-static void put_pairs_many(struct jout *j, const struct rs_val *v,
+static void put_pairs_many(struct jout *j, const struct pairs_src *v,
 			   unsigned level, bool pretty)
 {
 	struct pair_span seen[PAIRS_SEEN], pi, qi;
-	unsigned n = v->len;
+	unsigned n = v->n;
 	bool had = false;
 
 	for (unsigned i = 0; i < n && i < PAIRS_SEEN; i++)
-		if (pair_span_at(v, i, &seen[i]) < 0)
+		if (span_in(v, i, &seen[i]) < 0)
 			n = i;
 	open_c(j, '{', pretty);
 	for (unsigned i = 0; i < n; i++) {
@@ -1971,14 +2030,14 @@ static void put_pairs_many(struct jout *j, const struct rs_val *v,
  * first of each name before it (where each was compared with every pair
  * on both sides, found again each time: a third of writing a dry run's
  * calls). */
-static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
-		      bool pretty)
+static void put_pairs(struct jout *j, const struct pairs_src *v,
+		      unsigned level, bool pretty)
 {
 	struct pair_span seen[PAIRS_SEEN];
 	/* A name's first pair: the index of its last; any other, or one
 	 * without '=', NOT_WRITTEN. */
 	uint8_t last[PAIRS_SEEN];
-	unsigned n = v->len;
+	unsigned n = v->n;
 	bool had = false;
 
 	if (n > PAIRS_SEEN) {
@@ -1986,7 +2045,7 @@ static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
 		return;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		if (pair_span_at(v, i, &seen[i]) < 0) {
+		if (span_in(v, i, &seen[i]) < 0) {
 			n = i;
 			break;
 		}
@@ -2020,6 +2079,50 @@ static void put_pairs(struct jout *j, const struct rs_val *v, unsigned level,
 static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 		     bool pretty);
 
+/* An item's fields, written as the object rs_val_of_fields() makes of
+ * them would be. */
+static void put_fields(struct jout *j, const struct rs_val_list *ops,
+		       const void *item, unsigned level, bool pretty)
+{
+	struct rs_val_field f[RS_VAL_FIELDS_MAX];
+	uint64_t room[RS_VAL_FIELDS_ROOM / sizeof(uint64_t)];
+	unsigned n = ops->fields(item, f, room);
+	bool had = false;
+
+	open_c(j, '{', pretty);
+	for (unsigned i = 0; i < n; i++) {
+		const struct rs_val_field *m = &f[i];
+
+		next_item(j, &had, level, pretty);
+		put_escaped_key(j, m->key);
+		put_colon(j, pretty);
+		switch (m->type) {
+		case RS_VAL_STR:
+			put_escaped(j, m->v.str.s, m->v.str.len);
+			break;
+		case RS_VAL_UINT: put_u64(j, m->v.u); break;
+		case RS_VAL_INT: put_i64(j, m->v.i); break;
+		case RS_VAL_BOOL:
+			if (m->v.b)
+				JPUTS(j, "true");
+			else
+				JPUTS(j, "false");
+			break;
+		case RS_VAL_OBJ: {
+			struct pairs_src ps = {
+				.text = m->v.pairs.text, .len = m->v.pairs.len,
+				.at = m->v.pairs.at, .n = m->v.pairs.n,
+			};
+
+			put_pairs(j, &ps, level + 1, pretty);
+			break;
+		}
+		default: JPUTS(j, "null"); break;
+		}
+	}
+	close_c(j, '}', had, level, pretty);
+}
+
 /* Each item made, written and let go: the list keeps its structs. */
 static void put_list(struct jout *j, const struct rs_val *v, unsigned level,
 		     bool pretty)
@@ -2030,7 +2133,14 @@ static void put_list(struct jout *j, const struct rs_val *v, unsigned level,
 	open_c(j, '[', pretty);
 	for (const void *it = ops->next(v->u.list.data, NULL); it;
 	     it = ops->next(v->u.list.data, it)) {
-		struct rs_val *t = ops->make(it);
+		struct rs_val *t;
+
+		if (ops->fields) {
+			next_item(j, &had, level, pretty);
+			put_fields(j, ops, it, level + 1, pretty);
+			continue;
+		}
+		t = ops->make(it);
 
 		if (!t) {
 			/* rs_val_write_json() says so. */
@@ -2105,7 +2215,12 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 	bool had = false;
 
 	switch (v->type) {
-	case T_PAIRS: put_pairs(j, v, level, pretty); break;
+	case T_PAIRS: {
+		struct pairs_src ps = src_of(v);
+
+		put_pairs(j, &ps, level, pretty);
+		break;
+	}
 	case T_LIST: put_list(j, v, level, pretty); break;
 	case T_STRUCT: put_struct(j, v, level, pretty); break;
 	case RS_VAL_NULL: JPUTS(j, "null"); break;
