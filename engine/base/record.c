@@ -597,7 +597,7 @@ static unsigned call_fields(const void *item, struct rs_val_field *f,
 	str_field(&f[n++], "name", name, strlen(name));
 	str_field(&f[n++], "args", args, len);
 	f[n++] = (struct rs_val_field){
-		.key = "fields", .type = RS_VAL_OBJ,
+		.key = "fields", .type = RS_VAL_FIELD_PAIRS,
 		.v.pairs = { .text = args, .len = len, .at = at,
 			     .n = c->n_at },
 	};
@@ -652,25 +652,37 @@ struct rec_obj {
 	char text[];            /* id, NUL, name, NUL */
 };
 
-static void obj_members(struct rs_val *e, const void *data)
+static unsigned obj_fields(const void *data, struct rs_val_field *f,
+			   void *room)
 {
 	const struct rec_obj *o = data;
 	const char *id = o->text;
+	size_t ilen = strlen(id);
+	const char *name = id + ilen + 1;
+	unsigned n = 0;
 
-	rs_val_put_str(e, "id", id);
-	rs_val_put_str(e, "kind", o->kf->kind);
-	rs_val_put_str(e, "name", id + strlen(id) + 1);
+	(void)room;
+	str_field(&f[n++], "id", id, ilen);
+	str_field(&f[n++], "kind", o->kf->kind, strlen(o->kf->kind));
+	str_field(&f[n++], "name", name, strlen(name));
 	if (o->kf->file) {
-		rs_val_put_str(e, "file", o->kf->file);
-		rs_val_put_u64(e, "line", o->line);
-		rs_val_put_u64(e, "col", o->col);
+		str_field(&f[n++], "file", o->kf->file, strlen(o->kf->file));
+		f[n++] = (struct rs_val_field){ .key = "line",
+						.type = RS_VAL_UINT,
+						.v.u = o->line };
+		f[n++] = (struct rs_val_field){ .key = "col",
+						.type = RS_VAL_UINT,
+						.v.u = o->col };
 	}
-	rs_val_put_str(e, "outcome", o->outcome);
+	str_field(&f[n++], "outcome", o->outcome, strlen(o->outcome));
 	if (o->no)
-		rs_val_put_u64(e, "no", o->no);
+		f[n++] = (struct rs_val_field){ .key = "no",
+						.type = RS_VAL_UINT,
+						.v.u = o->no };
+	return n;
 }
 
-static const struct rs_val_struct obj_ops = { .members = obj_members };
+static const struct rs_val_struct obj_ops = { .fields = obj_fields };
 
 /*
  * A real run's object entry: the struct, then (8-aligned, after id and
@@ -708,15 +720,22 @@ static void obj_run_set(struct rec_obj *o, const struct rec_obj_run *r)
 	memcpy((char *)o + obj_run_at(o), r, sizeof(*r));
 }
 
-static void obj_run_members(struct rs_val *e, const void *data)
+static unsigned obj_run_fields(const void *data, struct rs_val_field *f,
+			       void *room)
 {
 	struct rec_obj_run r = obj_run_get(data);
+	unsigned n = obj_fields(data, f, room);
 
-	obj_members(e, data);
 	if (r.has_ms)
-		rs_val_put_double(e, "create_ms", r.create_ms);
+		f[n++] = (struct rs_val_field){ .key = "create_ms",
+						.type = RS_VAL_DOUBLE,
+						.v.d = r.create_ms };
 	if (r.facts)
-		rs_val_link(e, r.facts);
+		f[n++] = (struct rs_val_field){
+			.key = rs_val_key(r.facts), .type = RS_VAL_FIELD_TREE,
+			.v.tree = r.facts,
+		};
+	return n;
 }
 
 static const struct rs_val *obj_run_kid(const void *data)
@@ -725,7 +744,7 @@ static const struct rs_val *obj_run_kid(const void *data)
 }
 
 static const struct rs_val_struct obj_run_ops = {
-	.members = obj_run_members,
+	.fields = obj_run_fields,
 	.kid = obj_run_kid,
 };
 
@@ -1012,29 +1031,30 @@ static const void *downs_next(const void *data, const void *prev)
 	return d->link ? (const void *)d->text : d;
 }
 
-static void down_members(struct rs_val *e, const void *data)
+static unsigned down_fields(const void *data, struct rs_val_field *f,
+			    void *room)
 {
 	const struct rec_down *d = data;
+	size_t ilen = strlen(d->text);
+	const char *name = d->text + ilen + 1;
 
-	rs_val_put_u64(e, "no", d->no);
-	rs_val_put_str(e, "id", d->text);
-	rs_val_put_str(e, "name", d->text + strlen(d->text) + 1);
+	(void)room;
+	f[0] = (struct rs_val_field){ .key = "no", .type = RS_VAL_UINT,
+				      .v.u = d->no };
+	str_field(&f[1], "id", d->text, ilen);
+	str_field(&f[2], "name", name, strlen(name));
+	return 3;
 }
 
 /* A real run's entry that its kind said nothing more of: a struct in
  * the teardown array, beside the trees of those it did. */
-static const struct rs_val_struct down_ops = { .members = down_members };
+static const struct rs_val_struct down_ops = { .fields = down_fields };
 
 static struct rs_val *downs_make(const void *item)
 {
-	struct rs_val *e = rs_val_obj();
+	struct rs_val_field f[RS_VAL_FIELDS_MAX];
 
-	down_members(e, item);
-	if (rs_val_check(e) < 0) {
-		rs_val_free(e);
-		return NULL;
-	}
-	return e;
+	return rs_val_of_fields(f, down_fields(item, f, NULL));
 }
 
 static size_t downs_len(const void *data)
@@ -1046,6 +1066,7 @@ static const struct rs_val_list down_list_ops = {
 	.next = downs_next,
 	.make = downs_make,
 	.len = downs_len,
+	.fields = down_fields,
 };
 
 /* A dry run's teardown: the list, in place of the array. */

@@ -558,6 +558,8 @@ static int pair_at(const struct rs_val *v, unsigned i, struct pair *p)
 static struct rs_val *put_new(struct rs_val *obj, const char *key,
 			      enum rs_val_type t, size_t len);
 static bool is_container(const struct rs_val *v);
+static void add_fields(struct rs_val *e, const struct rs_val_field *f,
+		       unsigned n);
 
 /* Its members made, from the text: an object from now on. */
 static void pairs(struct rs_val *v)
@@ -630,7 +632,14 @@ static void add_members(struct rs_val *obj, const struct rs_val_struct *ops,
 			const void *data)
 {
 	obj->flags |= F_DISTINCT;
-	ops->members(obj, data);
+	if (ops->fields) {
+		struct rs_val_field f[RS_VAL_FIELDS_MAX];
+		uint64_t room[RS_VAL_FIELDS_ROOM / sizeof(uint64_t)];
+
+		add_fields(obj, f, ops->fields(data, f, room));
+	} else {
+		ops->members(obj, data);
+	}
 	obj->flags &= ~F_DISTINCT;
 }
 
@@ -1043,10 +1052,10 @@ struct rs_val *rs_val_double(double d)
 	return v;
 }
 
-struct rs_val *rs_val_of_fields(const struct rs_val_field *f, unsigned n)
+/* @n fields as @e's members, made nodes. */
+static void add_fields(struct rs_val *e, const struct rs_val_field *f,
+		       unsigned n)
 {
-	struct rs_val *e = rs_val_obj();
-
 	for (unsigned i = 0; i < n; i++) {
 		const struct rs_val_field *m = &f[i];
 		const struct rs_val *text = NULL;
@@ -1059,7 +1068,10 @@ struct rs_val *rs_val_of_fields(const struct rs_val_field *f, unsigned n)
 		case RS_VAL_UINT: rs_val_put_u64(e, m->key, m->v.u); break;
 		case RS_VAL_INT: rs_val_put_i64(e, m->key, m->v.i); break;
 		case RS_VAL_BOOL: rs_val_put_bool(e, m->key, m->v.b); break;
-		case RS_VAL_OBJ:
+		case RS_VAL_DOUBLE:
+			rs_val_put_double(e, m->key, m->v.d);
+			break;
+		case RS_VAL_FIELD_PAIRS:
 			/* Held against the string member of the text. */
 			for (unsigned k = 0; k < i && !text; k++)
 				if (f[k].type == RS_VAL_STR &&
@@ -1068,9 +1080,17 @@ struct rs_val *rs_val_of_fields(const struct rs_val_field *f, unsigned n)
 			rs_val_put_pairs(e, m->key, text, m->v.pairs.at,
 					 m->v.pairs.n);
 			break;
+		case RS_VAL_FIELD_TREE: rs_val_link(e, m->v.tree); break;
 		default: rs_val_put(e, m->key, rs_val_null()); break;
 		}
 	}
+}
+
+struct rs_val *rs_val_of_fields(const struct rs_val_field *f, unsigned n)
+{
+	struct rs_val *e = rs_val_obj();
+
+	add_fields(e, f, n);
 	if (rs_val_check(e) < 0) {
 		rs_val_free(e);
 		return NULL;
@@ -1933,20 +1953,23 @@ static size_t double_fast(double d, char *buf)
 	return fixed_of(neg, dig, x, 17, buf);
 }
 
-static void put_double(struct jout *j, const struct rs_val *v)
+static void put_dbl(struct jout *j, double d)
 {
-	double d = v->u.dbl.d;
 	char buf[32];
 	size_t n;
 
-	if (v->u.dbl.text) {
-		jput(j, v->u.dbl.text, strlen(v->u.dbl.text));
-		return;
-	}
 	n = double_fast(d, buf);
 	if (!n)
 		n = double_by_printf(d, buf, sizeof(buf));
 	jput(j, buf, n);
+}
+
+static void put_double(struct jout *j, const struct rs_val *v)
+{
+	if (v->u.dbl.text)
+		jput(j, v->u.dbl.text, strlen(v->u.dbl.text));
+	else
+		put_dbl(j, v->u.dbl.d);
 }
 
 static void put_pair_value(struct jout *j, const struct pair_span *p)
@@ -2079,14 +2102,11 @@ static void put_pairs(struct jout *j, const struct pairs_src *v,
 static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 		     bool pretty);
 
-/* An item's fields, written as the object rs_val_of_fields() makes of
- * them would be. */
-static void put_fields(struct jout *j, const struct rs_val_list *ops,
-		       const void *item, unsigned level, bool pretty)
+/* Fields, written as the object rs_val_of_fields() makes of them would
+ * be. */
+static void put_field_list(struct jout *j, const struct rs_val_field *f,
+			   unsigned n, unsigned level, bool pretty)
 {
-	struct rs_val_field f[RS_VAL_FIELDS_MAX];
-	uint64_t room[RS_VAL_FIELDS_ROOM / sizeof(uint64_t)];
-	unsigned n = ops->fields(item, f, room);
 	bool had = false;
 
 	open_c(j, '{', pretty);
@@ -2108,7 +2128,8 @@ static void put_fields(struct jout *j, const struct rs_val_list *ops,
 			else
 				JPUTS(j, "false");
 			break;
-		case RS_VAL_OBJ: {
+		case RS_VAL_DOUBLE: put_dbl(j, m->v.d); break;
+		case RS_VAL_FIELD_PAIRS: {
 			struct pairs_src ps = {
 				.text = m->v.pairs.text, .len = m->v.pairs.len,
 				.at = m->v.pairs.at, .n = m->v.pairs.n,
@@ -2117,10 +2138,25 @@ static void put_fields(struct jout *j, const struct rs_val_list *ops,
 			put_pairs(j, &ps, level + 1, pretty);
 			break;
 		}
+		case RS_VAL_FIELD_TREE:
+			put_json(j, m->v.tree, level + 1, pretty);
+			break;
 		default: JPUTS(j, "null"); break;
 		}
 	}
 	close_c(j, '}', had, level, pretty);
+}
+
+/* An item or a struct from its fields. */
+static void put_fields(struct jout *j,
+		       unsigned (*fields)(const void *, struct rs_val_field *,
+					  void *),
+		       const void *item, unsigned level, bool pretty)
+{
+	struct rs_val_field f[RS_VAL_FIELDS_MAX];
+	uint64_t room[RS_VAL_FIELDS_ROOM / sizeof(uint64_t)];
+
+	put_field_list(j, f, fields(item, f, room), level, pretty);
 }
 
 /* Each item made, written and let go: the list keeps its structs. */
@@ -2137,7 +2173,7 @@ static void put_list(struct jout *j, const struct rs_val *v, unsigned level,
 
 		if (ops->fields) {
 			next_item(j, &had, level, pretty);
-			put_fields(j, ops, it, level + 1, pretty);
+			put_fields(j, ops->fields, it, level + 1, pretty);
 			continue;
 		}
 		t = ops->make(it);
@@ -2197,8 +2233,13 @@ static struct rs_val *scratch(struct jout *j)
 static void put_struct(struct jout *j, const struct rs_val *v, unsigned level,
 		       bool pretty)
 {
-	struct rs_val *t = scratch(j);
+	struct rs_val *t;
 
+	if (v->u.st.ops->fields) {
+		put_fields(j, v->u.st.ops->fields, ST_DATA(v), level, pretty);
+		return;
+	}
+	t = scratch(j);
 	if (t)
 		add_members(t, v->u.st.ops, ST_DATA(v));
 	if (rs_val_check(t) < 0) {

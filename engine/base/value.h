@@ -92,12 +92,15 @@ void rs_val_put_pairs(struct rs_val *obj, const char *key,
 /*
  * An item's member as the writer takes it from the item's struct (no
  * node made): its key, and a string (not NUL-terminated), a number, a
- * bool, or (RS_VAL_OBJ) the "key=value" pairs of a string member's text
- * given before it, as rs_val_put_pairs() holds them.
+ * bool, a double, the "key=value" pairs of a string member's text given
+ * before it (as rs_val_put_pairs() holds them), or a tree the struct
+ * keeps (rs_val_obj_in(): written as it is, linked when made).
  */
+#define RS_VAL_FIELD_PAIRS 0x40
+#define RS_VAL_FIELD_TREE 0x41
 struct rs_val_field {
 	const char *key;
-	enum rs_val_type type;
+	uint8_t type;           /* enum rs_val_type, or RS_VAL_FIELD_* */
 	union {
 		struct {
 			const char *s;
@@ -106,12 +109,14 @@ struct rs_val_field {
 		uint64_t u;
 		int64_t i;
 		bool b;
+		double d;
 		struct {
 			const char *text;   /* an earlier string field's s */
 			size_t len;
 			const uint16_t *at;
 			unsigned n;
 		} pairs;
+		struct rs_val *tree;
 	} v;
 };
 #define RS_VAL_FIELDS_MAX 16
@@ -147,7 +152,12 @@ struct rs_val *rs_val_put_list(struct rs_val *obj, const char *key,
  * survive it, strings after them do).
  */
 struct rs_val_struct {
+	/* NULL when @fields is given: made from them. */
 	void (*members)(struct rs_val *obj, const void *data);
+	/* Optional: as rs_val_list's @fields, from @data; written without
+	 * making @members' tree (a dry run's 400k object entries). */
+	unsigned (*fields)(const void *data, struct rs_val_field *f,
+			   void *room);
 	/* The one tree the struct points at (NULL: none; the op may be
 	 * NULL), for rs_val_check(): a member @members links, not copies
 	 * (rs_val_obj_in()). */
