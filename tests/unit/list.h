@@ -34,6 +34,7 @@
 	X(value, double_shortest)                                         \
 	X(value, escape_every_byte)                                       \
 	X(value, pairs_numbers)                                           \
+	X(value, record_calls_fields_as_tree)                             \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \

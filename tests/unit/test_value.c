@@ -1321,3 +1321,56 @@ TEST(value, pairs_numbers)
 	free(s);
 	rs_val_free(e);
 }
+
+/* A call that was made and failed, one whose errno has no name, a
+ * modify written against an earlier one: written from their structs
+ * (fields, no tree) as the trees made of them are, pretty and plain. */
+TEST(value, record_calls_fields_as_tree)
+{
+	static const uint16_t at[][3] = { { 0, 13, 25 }, { 0, 13, 25 },
+					  { 0, 13, 27 } };
+	static const char *const args[] = {
+		"qp_state=RTR dest_qpn=17 path_mtu=1024",
+		"qp_state=RTR dest_qpn=18 path_mtu=1024",
+		"qp_state=RTS dest_qpn=\"q\\\x01 path_mtu=-9",
+	};
+	struct rs_record rec;
+	char *s[2][2];
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, false, true), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		struct rs_rec_call *c = rs_record_call(&rec, i + 1,
+						       "ibv_modify_qp",
+						       args[i], at[i], 3,
+						       "qp 'a'", false);
+
+		CHECK(c);
+		rs_rec_call_out(c)->ok = i == 0;
+		rs_rec_call_out(c)->err = i == 1 ? EIO : 9999;
+		rs_rec_call_out(c)->duration_ns = 1000 + i;
+		rs_rec_call_out(c)->outcome = RS_REC_CALL_MADE;
+	}
+	/* The second is held as its differences from the first. */
+	for (int made = 0; made < 2; made++) {
+		if (made)
+			CHECK(rs_val_at(rec.calls, 0));
+		for (int pretty = 0; pretty < 2; pretty++) {
+			s[made][pretty] = to_json(rec.calls, pretty, &r);
+			CHECK_INT(r, 0);
+		}
+	}
+	CHECK(strstr(s[0][0], "\"dest_qpn\":18,\"path_mtu\":1024},"
+		     "\"object\":\"qp 'a'\",\"ok\":false,\"errno\":5,"
+		     "\"error\":\"EIO\",\"duration_ns\":1001}"));
+	CHECK(strstr(s[0][0], "\"dest_qpn\":\"\\\"q\\\\\\u0001\","
+		     "\"path_mtu\":-9},\"object\":\"qp 'a'\",\"ok\":false,"
+		     "\"errno\":9999,\"duration_ns\":1002}"));
+	CHECK(strstr(s[0][1], "\n    \"fields\": {\n      \"qp_state\": "));
+	for (int pretty = 0; pretty < 2; pretty++) {
+		CHECK_STR(s[0][pretty], s[1][pretty]);
+		free(s[0][pretty]);
+		free(s[1][pretty]);
+	}
+	rs_record_free(&rec);
+}
