@@ -32,9 +32,14 @@ struct rs_rec_calls {
  * (a call's args are 1536 bytes at most, struct rs_call). */
 #define TEXT_MAX 2048
 
+struct pairs_of;
+
 struct rs_rec_name {
 	struct rs_rec_name *next;
 	const struct rs_rec_call *bases[N_BASES];
+	/* Each base's pairs, split once, not again for each call compared
+	 * with it (split() was a third of recording a call). */
+	struct pairs_of *base_pairs;
 	char text[];
 };
 
@@ -322,11 +327,14 @@ static struct rs_rec_name *kept_name(struct rs_record *rec, const char *s)
 		return n;
 	}
 	len = strlen(s) + 1;
-	n = rs_val_alloc(rec->root, sizeof(*n) + len);
+	n = rs_val_alloc(rec->root, ALIGN8(sizeof(*n) + len) +
+			 N_BASES * sizeof(struct pairs_of));
 	if (!n)
 		return NULL;
 	memset(n->bases, 0, sizeof(n->bases));
 	memcpy(n->text, s, len);
+	n->base_pairs = (struct pairs_of *)((char *)n +
+					    ALIGN8(sizeof(*n) + len));
 	n->next = rec->names;
 	rec->names = n;
 	return n;
@@ -366,24 +374,24 @@ static const char *kept_object(struct rs_record *rec, const char *s)
 /* @t's values against @b's, when @b has the same keys: the bytes the
  * values that differ take (with their index and length), in *@ret_size;
  * false when the keys differ. */
-static bool diff_size(const struct rs_rec_call *b, const char *t,
+static bool diff_size(const struct rs_rec_call *b,
+		      const struct pairs_of *bpp, const char *t,
 		      const uint16_t *at, unsigned n,
 		      const struct pairs_of *p, size_t *ret_size)
 {
 	const char *bt = own_text(b);
-	struct pairs_of bp;
 	size_t size = 0;
 
-	if (b->n_at != n || !split(bt, b->len, b->at, n, &bp))
+	if (b->n_at != n)
 		return false;
 	for (unsigned i = 0; i < n; i++) {
 		size_t klen = p->val[i] - at[i], vlen = p->end[i] - p->val[i];
 
-		if (bp.val[i] - b->at[i] != (int)klen ||
+		if (bpp->val[i] - b->at[i] != (int)klen ||
 		    memcmp(bt + b->at[i], t + at[i], klen))
 			return false;
-		if (bp.end[i] - bp.val[i] != (int)vlen ||
-		    memcmp(bt + bp.val[i], t + p->val[i], vlen))
+		if (bpp->end[i] - bpp->val[i] != (int)vlen ||
+		    memcmp(bt + bpp->val[i], t + p->val[i], vlen))
 			size += 2 * sizeof(uint16_t) + vlen;
 	}
 	*ret_size = size;
@@ -392,23 +400,21 @@ static bool diff_size(const struct rs_rec_call *b, const char *t,
 
 /* The earlier call of @name with @t's keys, if there is one and
  * writing @t against it takes fewer bytes than @t; its size so. */
-static const struct rs_rec_call *shape_of(struct rs_rec_name *name,
-					  const char *t, size_t len,
-					  const uint16_t *at, unsigned n,
-					  const struct pairs_of *p,
-					  size_t *ret_size)
+static int shape_of(struct rs_rec_name *name, const char *t, size_t len,
+		    const uint16_t *at, unsigned n, const struct pairs_of *p,
+		    size_t *ret_size)
 {
 	for (unsigned i = 0; i < N_BASES && name->bases[i]; i++) {
 		const struct rs_rec_call *b = name->bases[i];
 		size_t size;
 
-		if (diff_size(b, t, at, n, p, &size) &&
+		if (diff_size(b, &name->base_pairs[i], t, at, n, p, &size) &&
 		    size < n * sizeof(*at) + len) {
 			*ret_size = size;
-			return b;
+			return (int)i;
 		}
 	}
-	return NULL;
+	return -1;
 }
 
 struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
@@ -423,6 +429,7 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	const char *kobj;
 	struct pairs_of p;
 	bool pairs;
+	int bi = -1;
 
 	pthread_mutex_lock(&rec->lock);
 	if (!rec->call_list)
@@ -438,7 +445,9 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 		goto out;
 	pairs = len < TEXT_MAX && split(args, len, at, n_at, &p);
 	if (pairs)
-		base = shape_of(kn, args, len, at, n_at, &p, &size);
+		bi = shape_of(kn, args, len, at, n_at, &p, &size);
+	if (bi >= 0)
+		base = kn->bases[bi];
 	if (!base)
 		size = n_at * sizeof(*at) + len + 1;
 	/* The header as far as its keys' offsets: its padding is where
@@ -465,16 +474,15 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	c->object = kobj;
 	if (base) {
 		const char *bt = own_text(base);
+		const struct pairs_of *bp = &kn->base_pairs[bi];
 		uint16_t *d = c->at;
 		char *bytes;
-		struct pairs_of bp;
 
-		split(bt, base->len, base->at, n_at, &bp);
 		for (unsigned i = 0; i < n_at; i++) {
 			unsigned vlen = p.end[i] - p.val[i];
 
-			if (bp.end[i] - bp.val[i] == (int)vlen &&
-			    !memcmp(bt + bp.val[i], args + p.val[i], vlen))
+			if (bp->end[i] - bp->val[i] == (int)vlen &&
+			    !memcmp(bt + bp->val[i], args + p.val[i], vlen))
 				continue;
 			c->n_diff++;
 		}
@@ -482,8 +490,8 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 		for (unsigned i = 0; i < n_at; i++) {
 			unsigned vlen = p.end[i] - p.val[i];
 
-			if (bp.end[i] - bp.val[i] == (int)vlen &&
-			    !memcmp(bt + bp.val[i], args + p.val[i], vlen))
+			if (bp->end[i] - bp->val[i] == (int)vlen &&
+			    !memcmp(bt + bp->val[i], args + p.val[i], vlen))
 				continue;
 			*d++ = (uint16_t)i;
 			*d++ = (uint16_t)vlen;
@@ -498,7 +506,10 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 			/* What the name's next calls are written against. */
 			memmove(kn->bases + 1, kn->bases,
 				(N_BASES - 1) * sizeof(kn->bases[0]));
+			memmove(kn->base_pairs + 1, kn->base_pairs,
+				(N_BASES - 1) * sizeof(kn->base_pairs[0]));
 			kn->bases[0] = c;
+			kn->base_pairs[0] = p;
 		}
 	}
 	rec->call_list->n++;
