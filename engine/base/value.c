@@ -1754,6 +1754,16 @@ static void put_escaped(struct jout *j, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len;
 
+	/* Most have nothing to escape: one check for room. */
+	if (len + 2 <= j->cap - j->len && next_escape(s, end) == end) {
+		char *o = j->buf + j->len;
+
+		o[0] = '"';
+		memcpy(o + 1, s, len);
+		o[len + 1] = '"';
+		j->len += len + 2;
+		return;
+	}
 	jputc(j, '"');
 	for (;;) {
 		const char *e = next_escape(p, end);
