@@ -1938,6 +1938,96 @@ static bool reads_back(char *c, size_t n, double d)
  * @d, so a 15-digit form that reads back is within 11.6 units of them:
  * their last two digits are 00-11 or 89-99.  0 when printf must say it.
  */
+#define E16 10000000000000000ull
+#define E17 100000000000000000ull
+
+/*
+ * @d's (positive, normal) 17 significant digits as "%.16e" gives them,
+ * correctly rounded (ties to even), and its decimal exponent, by exact
+ * integer arithmetic where it fits 128 bits: from 1e-5 to 2^64, which
+ * is where a measured time is.  False elsewhere (printf then).  A
+ * snprintf() of a double was two thirds of writing a real run's
+ * record: each object's create_ms.
+ */
+static bool digits17(double d, char dig[17], int *ret_x)
+{
+	static const uint64_t p10[] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+		1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+		10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull,
+		E16, E17, 1000000000000000000ull, 10000000000000000000ull,
+	};
+	uint64_t bits, m, q = 0;
+	int be, e, x;
+
+	if (!(d >= 1e-5))
+		return false;
+	memcpy(&bits, &d, sizeof(bits));
+	be = (int)(bits >> 52 & 0x7ff);
+	m = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+	e = be - 1075;                  /* d = m * 2^e */
+	if (e > 11)
+		return false;
+	/* floor(log10(2^(be - 1023))): the exponent or one below it. */
+	x = (be - 1023) * 78913 >> 18;
+	for (int tries = 0;; tries++) {
+		unsigned __int128 p, r = 0, half = 0;
+		int j = 16 - x, k = -e;
+		uint64_t t;
+
+		if (tries == 3)
+			return false;
+		if (e >= 0) {
+			/* An integer below 2^64: cut to 17 digits. */
+			uint64_t v = m << e;
+
+			if (j >= 0) {
+				if (j > 19 || v > UINT64_MAX / p10[j])
+					return false;
+				t = v * p10[j];
+			} else {
+				t = v / p10[-j];
+				r = v % p10[-j];
+				half = p10[-j] / 2;
+			}
+		} else {
+			if (j < 0 || j > 22 || k > 120)
+				return false;
+			p = m;
+			for (int i = 0; i < j; i++)
+				p *= 10;
+			if ((p >> k) >> 64)
+				return false;
+			t = (uint64_t)(p >> k);
+			r = p & (((unsigned __int128)1 << k) - 1);
+			half = (unsigned __int128)1 << (k - 1);
+		}
+		/* The exponent guessed one off: again with the other. */
+		if (t < E16) {
+			x--;
+			continue;
+		}
+		if (t >= E17) {
+			x++;
+			continue;
+		}
+		q = t;
+		/* (half 0: nothing cut.) */
+		if (half && (r > half || (r == half && (q & 1))))
+			q++;
+		if (q == E17) {
+			q = E16;
+			x++;
+		}
+		break;
+	}
+	for (int i = 16; i >= 0; i--, q /= 10)
+		dig[i] = (char)(q % 10);
+	*ret_x = x;
+	return true;
+}
+
 static size_t double_fast(double d, char *buf)
 {
 	char e[32], dig[17], c[24];
@@ -1947,13 +2037,16 @@ static size_t double_fast(double d, char *buf)
 
 	if (!isnormal(d))
 		return 0;
-	/* "-d.dddddddddddddddde-XX": 17 digits, correctly rounded. */
-	snprintf(e, sizeof(e), "%.16e", d);
-	neg = e[0] == '-';
-	dig[0] = (char)(e[neg] - '0');
-	for (int i = 1; i < 17; i++)
-		dig[i] = (char)(e[neg + 1 + i] - '0');
-	x = atoi(e + neg + 19);
+	neg = signbit(d);
+	if (!digits17(neg ? -d : d, dig, &x)) {
+		/* "-d.dddddddddddddddde-XX": 17 digits, correctly
+		 * rounded. */
+		snprintf(e, sizeof(e), "%.16e", d);
+		dig[0] = (char)(e[neg] - '0');
+		for (int i = 1; i < 17; i++)
+			dig[i] = (char)(e[neg + 1 + i] - '0');
+		x = atoi(e + neg + 19);
+	}
 	t = dig[15] * 10 + dig[16];
 	/* 15 digits only where they can read back, then 16. */
 	for (int p = t <= 11 || t >= 89 ? 15 : 16; p <= 16; p++) {

@@ -1209,6 +1209,21 @@ TEST(value, double_shortest)
 		double_same(some[i]);
 		double_same(-some[i]);
 	}
+	/* Where the digits are made by integer arithmetic (1e-5 to 2^64)
+	 * and just outside it: few bits (a 17-digit tie to round to even
+	 * above 2^57), all 53, integers near 2^53 and 2^64. */
+	for (int ex = -20; ex <= 66; ex++) {
+		static const double m[] = { 1, 3, 5, 7, 0x1p53 - 1, 0x1p52 + 1,
+					    12345, 0x1p52 * 1.5 };
+
+		for (size_t i = 0; i < RS_N(m); i++) {
+			double d = ldexp(m[i], ex - (m[i] > 1e6 ? 52 : 0));
+
+			double_same(d);
+			double_same(nextafter(d, 0));
+			double_same(nextafter(d, INFINITY));
+		}
+	}
 	for (unsigned t = 0; t < 100000; t++) {
 		uint64_t u = (uint64_t)rnd(1u << 31) << 33 ^
 			     (uint64_t)rnd(1u << 31) << 2 ^ rnd(4);
