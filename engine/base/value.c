@@ -1949,7 +1949,19 @@ static bool reads_back(char *c, size_t n, double d)
  * snprintf() of a double was two thirds of writing a real run's
  * record: each object's create_ms.
  */
-static bool digits17(double d, char dig[17], int *ret_x)
+/* What digits17() found, for reads_back_exact(): @d * 10^j is
+ * t + r / 2^k exactly. */
+struct exact {
+	unsigned __int128 r, p10j;
+	uint64_t t;
+	int k;
+	bool ok;          /* (false: strtod() to say) */
+	bool even;        /* its mantissa: a tie reads back as it */
+	bool pow2;        /* the double below is half as near */
+};
+
+static bool digits17(double d, char dig[17], int *ret_x,
+		     struct exact *ret_ex)
 {
 	static const uint64_t p10[] = {
 		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
@@ -1961,6 +1973,7 @@ static bool digits17(double d, char dig[17], int *ret_x)
 	uint64_t bits, m, q = 0;
 	int be, e, x;
 
+	ret_ex->ok = false;
 	if (!(d >= 1e-5))
 		return false;
 	memcpy(&bits, &d, sizeof(bits));
@@ -1972,7 +1985,7 @@ static bool digits17(double d, char dig[17], int *ret_x)
 	/* floor(log10(2^(be - 1023))): the exponent or one below it. */
 	x = (be - 1023) * 78913 >> 18;
 	for (int tries = 0;; tries++) {
-		unsigned __int128 p, r = 0, half = 0;
+		unsigned __int128 p, pj, r = 0, half = 0;
 		int j = 16 - x, k = -e;
 		uint64_t t;
 
@@ -1995,13 +2008,21 @@ static bool digits17(double d, char dig[17], int *ret_x)
 			if (j < 0 || j > 22 || k > 120)
 				return false;
 			p = m;
-			for (int i = 0; i < j; i++)
+			pj = 1;
+			for (int i = 0; i < j; i++) {
 				p *= 10;
+				pj *= 10;
+			}
 			if ((p >> k) >> 64)
 				return false;
 			t = (uint64_t)(p >> k);
 			r = p & (((unsigned __int128)1 << k) - 1);
 			half = (unsigned __int128)1 << (k - 1);
+			ret_ex->r = r;
+			ret_ex->t = t;
+			ret_ex->k = k;
+			ret_ex->p10j = pj;
+			ret_ex->ok = k <= 100;
 		}
 		/* The exponent guessed one off: again with the other. */
 		if (t < E16) {
@@ -2019,17 +2040,53 @@ static bool digits17(double d, char dig[17], int *ret_x)
 		if (q == E17) {
 			q = E16;
 			x++;
+			ret_ex->ok = false;
 		}
 		break;
 	}
 	for (int i = 16; i >= 0; i--, q /= 10)
 		dig[i] = (char)(q % 10);
+	ret_ex->even = !(m & 1);
+	ret_ex->pow2 = m == 1ull << 52;
 	*ret_x = x;
 	return true;
 }
 
+/*
+ * Whether @dig cut to @prec digits (as fixed_of() rounds them: not a
+ * tie) reads back as the double @ex was made from, as strtod() would
+ * say (nearest, ties to even): within half the gap to the next double
+ * either side.  strtod() was half of writing a double.
+ */
+static bool reads_back_exact(const struct exact *ex, const char *dig,
+			     int prec)
+{
+	uint64_t n = 0, drop = 0, half = 5, scale = 1;
+	__int128 delta;
+	unsigned __int128 mag;
+
+	for (int i = 0; i < prec; i++)
+		n = n * 10 + (uint64_t)dig[i];
+	for (int i = prec; i < 17; i++) {
+		drop = drop * 10 + (uint64_t)dig[i];
+		scale *= 10;
+	}
+	for (int i = prec + 1; i < 17; i++)
+		half *= 10;
+	if (drop > half)
+		n++;
+	n *= scale;
+	/* (n - d * 10^j) * 2^k */
+	delta = ((__int128)((int64_t)n - (int64_t)ex->t) << ex->k) -
+		(__int128)ex->r;
+	mag = delta < 0 ? (unsigned __int128)-delta : (unsigned __int128)delta;
+	mag *= delta < 0 && ex->pow2 ? 4 : 2;
+	return mag < ex->p10j || (mag == ex->p10j && ex->even);
+}
+
 static size_t double_fast(double d, char *buf)
 {
+	struct exact ex = { .ok = false };
 	char e[32], dig[17], c[24];
 	size_t n;
 	int x, t;
@@ -2038,7 +2095,7 @@ static size_t double_fast(double d, char *buf)
 	if (!isnormal(d))
 		return 0;
 	neg = signbit(d);
-	if (!digits17(neg ? -d : d, dig, &x)) {
+	if (!digits17(neg ? -d : d, dig, &x, &ex)) {
 		/* "-d.dddddddddddddddde-XX": 17 digits, correctly
 		 * rounded. */
 		snprintf(e, sizeof(e), "%.16e", d);
@@ -2046,6 +2103,7 @@ static size_t double_fast(double d, char *buf)
 		for (int i = 1; i < 17; i++)
 			dig[i] = (char)(e[neg + 1 + i] - '0');
 		x = atoi(e + neg + 19);
+		ex.ok = false;
 	}
 	t = dig[15] * 10 + dig[16];
 	/* 15 digits only where they can read back, then 16. */
@@ -2053,7 +2111,8 @@ static size_t double_fast(double d, char *buf)
 		n = fixed_of(neg, dig, x, p, c);
 		if (!n)
 			return 0;
-		if (reads_back(c, n, d)) {
+		if (ex.ok ? reads_back_exact(&ex, dig, p) :
+			    reads_back(c, n, d)) {
 			memcpy(buf, c, n);
 			return n;
 		}
