@@ -1945,9 +1945,9 @@ static bool reads_back(char *c, size_t n, double d)
  * @d's (positive, normal) 17 significant digits as "%.16e" gives them,
  * correctly rounded (ties to even), and its decimal exponent, by exact
  * integer arithmetic where it fits 128 bits: from 1e-5 to 2^64, which
- * is where a measured time is.  False elsewhere (printf then).  A
- * snprintf() of a double was two thirds of writing a real run's
- * record: each object's create_ms.
+ * is where a measured time is.  False elsewhere (printf then).  The
+ * snprintf() and strtod()s of a double were a third of writing a real
+ * run's record: each object's create_ms.
  */
 /* What digits17() found, for reads_back_exact(): @d * 10^j is
  * t + r / 2^k exactly. */
