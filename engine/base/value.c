@@ -2062,8 +2062,9 @@ static bool reads_back_exact(const struct exact *ex, const char *dig,
 			     int prec)
 {
 	uint64_t n = 0, drop = 0, half = 5, scale = 1;
-	__int128 delta;
-	unsigned __int128 mag;
+	unsigned __int128 a, mag;
+	int64_t dn;
+	bool below;
 
 	for (int i = 0; i < prec; i++)
 		n = n * 10 + (uint64_t)dig[i];
@@ -2076,11 +2077,14 @@ static bool reads_back_exact(const struct exact *ex, const char *dig,
 	if (drop > half)
 		n++;
 	n *= scale;
-	/* (n - d * 10^j) * 2^k */
-	delta = ((__int128)((int64_t)n - (int64_t)ex->t) << ex->k) -
-		(__int128)ex->r;
-	mag = delta < 0 ? (unsigned __int128)-delta : (unsigned __int128)delta;
-	mag *= delta < 0 && ex->pow2 ? 4 : 2;
+	/* |n - d * 10^j| * 2^k, and its sign (unsigned: no shift of a
+	 * negative number). */
+	dn = (int64_t)n - (int64_t)ex->t;
+	a = (unsigned __int128)(dn < 0 ? -(uint64_t)dn : (uint64_t)dn)
+	    << ex->k;
+	below = dn < 0 || a < ex->r;
+	mag = dn < 0 ? a + ex->r : below ? ex->r - a : a - ex->r;
+	mag *= below && ex->pow2 ? 4 : 2;
 	return mag < ex->p10j || (mag == ex->p10j && ex->even);
 }
 
