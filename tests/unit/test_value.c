@@ -1255,14 +1255,15 @@ TEST(value, double_shortest)
  * escapes, DEL, UTF-8 and bytes that are not. */
 TEST(value, escape_every_byte)
 {
-	static const char utf8[] = "\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";
+	static const char utf8[] = "\xc3\xa9t\xc3\xa9 \xe2\x82\xac "
+				   "\xf0\x9f\x98\x80";
 	char s[41];
 	unsigned n = 0;
 
 	for (unsigned b = 1; b < 256; b++) {
 		for (unsigned len = 1; len < sizeof(s); len += 1 + (b & 3)) {
 			for (unsigned at = 0; at < len; at++) {
-				struct json_object *j;
+				struct json_object *j, *js;
 				struct rs_val *v = rs_val_obj();
 				char *got;
 				int r;
@@ -1273,8 +1274,8 @@ TEST(value, escape_every_byte)
 				s[len] = '\0';
 				rs_val_put_str(v, s, s);
 				j = json_object_new_object();
-				json_object_object_add(j, s,
-						       json_object_new_string(s));
+				js = json_object_new_string(s);
+				json_object_object_add(j, s, js);
 				got = to_json(v, false, &r);
 				CHECK_INT(r, 0);
 				got[strlen(got) - 1] = '\0';
