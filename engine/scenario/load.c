@@ -153,6 +153,8 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 
 		for (unsigned i = 0; i < top->sections[k].count; i++) {
 			struct rs_obj *o = &s->objs[s->n_objs];
+			const char *node_id;
+			int r;
 
 			o->kind = kd;
 			o->data = (char *)top->sections[k].items +
@@ -160,12 +162,19 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 			o->index = s->n_objs++;
 			o->node = &seq->items[i];
 			o->id = *(char **)((char *)o->data + kd->id_offset);
-			o->node_id = *(char **)((char *)o->data +
-						RS_NODE_AT(kd));
+			node_id = *(char **)((char *)o->data + RS_NODE_AT(kd));
+			if (node_id) {
+				if (!rs_obj_more(s, o))
+					return -ENOMEM;
+				o->more->node_id = node_id;
+			}
 			o->no = "";
 			if (rs_obj_name(s, o) < 0)
 				return -ENOMEM;
-			if (rs_expect_read(o, d) < 0)
+			r = rs_expect_read(s, o, d);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0)
 				bad = -EINVAL;
 		}
 	}
@@ -289,10 +298,10 @@ static void near_ids(const struct rs_scenario *s,
 		const struct rs_obj *t = &s->objs[i];
 
 		/* A counted entry is offered once, by its own id. */
-		if (!t->id || t == o || (t->group && t->elem) ||
+		if (!t->id || t == o || (rs_obj_group(t) && rs_obj_elem(t)) ||
 		    !kind_ok(ref, t) || (!o->kind->step && t->kind->step))
 			continue;
-		rs_suggest_add(&sg, t->group ? t->group : t->id);
+		rs_suggest_add(&sg, rs_obj_group(t) ? rs_obj_group(t) : t->id);
 	}
 	rs_suggest_fmt(&sg, true, buf, len);
 }
@@ -316,10 +325,10 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	if (!t && ref->after && (t = group(s, m, id))) {
 		/* After a counted entry: after the same element when the
 		 * counts pair, else after all of it. */
-		unsigned n = t->count;
+		unsigned n = rs_obj_count(t);
 
-		if (o->count == n)
-			t += o->elem, n = 1;
+		if (rs_obj_count(o) == n)
+			t += rs_obj_elem(o), n = 1;
 		for (unsigned i = 0; i < n; i++)
 			o->edges[o->n_edges++] = (struct rs_edge){
 				.to = &t[i], .field = ref - o->kind->refs,
@@ -383,7 +392,8 @@ static unsigned count_refs(struct rs_scenario *s, const struct idmap *m,
 				rs_idmap_get(&m->ids, id) == RS_IDMAP_NONE ?
 				group(s, m, id) : NULL;
 
-			n += g && g->count != o->count ? g->count : 1;
+			n += g && rs_obj_count(g) != rs_obj_count(o) ?
+			     rs_obj_count(g) : 1;
 		}
 		if (ref->count_offset < 0)
 			n += *(char *const *)(base + ref->offset) != NULL;
@@ -406,7 +416,8 @@ static int check_edges(struct rs_scenario *s, const struct idmap *m,
 		const struct rs_obj *o = &s->objs[i], *prev = i ? o - 1 : NULL;
 
 		if (!prev || prev->data != o->data || prev->kind != o->kind ||
-		    prev->count != o->count || !prev->parent != !o->parent)
+		    rs_obj_count(prev) != rs_obj_count(o) ||
+		    !prev->parent != !o->parent)
 			n = count_refs(s, m, o);
 		total += n;
 		if (total > RS_REFS_MAX) {
@@ -655,10 +666,12 @@ static int check_entries(struct rs_scenario *s, struct rs_diag *d)
 /* What @o names through references marked one_context (a QP's pd, CQs
  * and SRQ) is on one verbs context: their handles are looked up in the
  * uverbs file of the context the object is made on. */
-static int check_one_context(const struct rs_obj *o, struct rs_diag *d)
+static int check_one_context(const struct rs_scenario *s,
+			     const struct rs_obj *o, struct rs_diag *d)
 {
 	const struct rs_edge *first = NULL;
 	const struct rs_obj *on = NULL;
+	const char *c_node, *on_node;
 
 	for (unsigned i = 0; i < o->n_edges; i++) {
 		const struct rs_edge *e = &o->edges[i];
@@ -671,8 +684,9 @@ static int check_one_context(const struct rs_obj *o, struct rs_diag *d)
 			continue;
 		}
 		/* On two nodes: rs_nodes_place() says so, better. */
-		if (c == on || (c->node_id && on->node_id &&
-				strcmp(c->node_id, on->node_id)))
+		if (c == on || ((c_node = rs_obj_node_id(s, c)) &&
+				(on_node = rs_obj_node_id(s, on)) &&
+				strcmp(c_node, on_node)))
 			continue;
 		rs_obj_error(d, o, rs_edge_field(o, e), "%s '%s' is on context '%s', "
 			     "but %s '%s' is on '%s': what %s %s names must be "
@@ -714,10 +728,11 @@ static int check_objects(struct rs_scenario *s, struct idmap *ids,
 		struct rs_obj *o = &s->objs[i];
 
 		if ((o->kind->check && o->kind->check(o, d) < 0) ||
-		    check_one_context(o, d) < 0 ||
+		    check_one_context(s, o, d) < 0 ||
 		    (o->kind->step && rs_gate_check(s, o, d) < 0)) {
 			ret = -EINVAL;
-			i += o->count ? o->count - o->elem - 1 : 0;
+			i += rs_obj_count(o) ?
+			     rs_obj_count(o) - rs_obj_elem(o) - 1 : 0;
 		}
 	}
 	return ret;

@@ -148,9 +148,10 @@ struct rs_expect {
 struct rs_obj;
 struct rs_scenario;
 struct rs_diag;
-/* @o's expect: into o->expect_fail and o->expect_errno, or an error at
+/* @o's expect: into its block (rs_obj_more()), or an error at
  * expect.errno naming what an errno may be. */
-int rs_expect_read(struct rs_obj *o, struct rs_diag *d);
+int rs_expect_read(struct rs_scenario *s, struct rs_obj *o,
+		   struct rs_diag *d);
 /* A reference to (or `after:`) an object whose create is to fail is an
  * error at the reference, naming that object. */
 int rs_expect_check_refs(struct rs_scenario *s, struct rs_diag *d);

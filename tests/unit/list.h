@@ -98,6 +98,7 @@
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \
 	X(idmap, stride)                                                  \
+	X(idmap, via)                                                     \
 	X(sha256, fips_examples)                                          \
 	X(sha256, padding_edges)                                          \
 	X(pattern, every_pair_in_order)                                   \
