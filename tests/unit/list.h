@@ -70,6 +70,7 @@
 	X(fill, refused_is_libcyamls)                                     \
 	X(fill, int_syntax_refused)                                       \
 	X(fill, dom_shares_texts)                                         \
+	X(fill, dom_shares_late_texts)                                    \
 	X(fill, node_text_by_type)                                        \
 	X(fill, node_loc_is_libyamls)                                     \
 	X(flow_attr, eth_ipv4_udp)                                        \
