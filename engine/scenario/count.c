@@ -382,13 +382,13 @@ bad:
 	return NULL;
 }
 
-/* @o's `for: P.from` (P.to), NULL when not given: from its entry's
- * data (a step's common fields, or past an object kind's struct). */
+/* @o's `for: P.from` (P.to), NULL when not given: a step's common
+ * fields, or an object's block (read_tail() in load.c). */
 static const char *for_of(const struct rs_obj *o)
 {
 	if (o->kind->step)
 		return ((const struct rs_step_common *)o->data)->for_id;
-	return *(char *const *)((const char *)o->data + RS_FOR_AT(o->kind));
+	return o->more ? o->more->for_id : NULL;
 }
 
 /* `for: P.from` or `for: P.to`: pattern P and the side, or NULL. */
@@ -524,7 +524,7 @@ static unsigned given_count(struct counting *c, struct rs_obj *o)
 		fail(c);
 		return 0;
 	}
-	n = *(const uint32_t *)((const char *)o->data + RS_COUNT_AT(o->kind));
+	n = o->more ? o->more->given : 0;
 	if (n < 1 || n > RS_COUNT_MAX) {
 		rs_obj_error(c->d, o, "count", "%u is out of range: from 1 to "
 			     "%u", n, RS_COUNT_MAX);

@@ -276,6 +276,25 @@ bool rs_doc_release(struct rs_doc *doc, void *p)
 	return false;
 }
 
+void *rs_doc_shrink(struct rs_doc *doc, void *p, size_t size)
+{
+	for (struct rs_doc_chunk **at = &doc->arena; *at; at = &(*at)->next) {
+		struct rs_doc_chunk *c = *at;
+
+		if (c->own && (void *)c->data == p) {
+			if (size >= c->cap)
+				return p;
+			c = rs_reallocarray(c, 1, sizeof(*c) + size);
+			if (!c)
+				return p;
+			c->cap = c->used = size;
+			*at = c;
+			return c->data;
+		}
+	}
+	return p;
+}
+
 char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);

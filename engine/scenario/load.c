@@ -133,6 +133,35 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 	return 0;
 }
 
+/*
+ * An object entry's `count:`, `node:`, `for:` and `expect:`, which
+ * libcyaml puts past the kind's struct (RS_COUNT_AT()), into @o's block
+ * (rs_obj_more()), for the few that give one: the rest do without the
+ * 32 bytes, as build_objects() then cuts them off the entries rs_fill()
+ * made.  0, -ENOMEM, or -EINVAL for a bad expect: (reported).
+ */
+static int read_tail(struct rs_scenario *s, struct rs_obj *o,
+		     struct rs_diag *d)
+{
+	const char *tail = (const char *)o->data + RS_COUNT_AT(o->kind);
+	const char *node_id, *for_id;
+	uint32_t given;
+
+	memcpy(&given, tail, sizeof(given));
+	memcpy(&node_id, tail + RS_NODE_AT(o->kind) - RS_COUNT_AT(o->kind),
+	       sizeof(node_id));
+	memcpy(&for_id, tail + RS_FOR_AT(o->kind) - RS_COUNT_AT(o->kind),
+	       sizeof(for_id));
+	if (given || node_id || for_id) {
+		if (!rs_obj_more(s, o))
+			return -ENOMEM;
+		o->more->given = given;
+		o->more->node_id = node_id;
+		o->more->for_id = for_id;
+	}
+	return rs_expect_read(s, o, d);
+}
+
 static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 {
 	struct rs_top *top = s->top;
@@ -150,33 +179,41 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 	for (unsigned k = 0; k < rs_registry_count(false); k++) {
 		const struct rdmascn_kind *kd = rs_registry_at(false, k);
 		struct rs_node *seq = rs_node_get(s->doc.root, kd->section);
+		unsigned n_items = top->sections[k].count, first = s->n_objs;
+		char *items = top->sections[k].items;
+		size_t size = RS_ITEM_SIZE(kd);
 
-		for (unsigned i = 0; i < top->sections[k].count; i++) {
+		for (unsigned i = 0; i < n_items; i++) {
 			struct rs_obj *o = &s->objs[s->n_objs];
-			const char *node_id;
 			int r;
 
 			o->kind = kd;
-			o->data = (char *)top->sections[k].items +
-				  (size_t)i * RS_ITEM_SIZE(kd);
+			o->data = items + (size_t)i * RS_ITEM_SIZE(kd);
 			o->index = s->n_objs++;
 			o->node = &seq->items[i];
 			o->id = *(char **)((char *)o->data + kd->id_offset);
-			node_id = *(char **)((char *)o->data + RS_NODE_AT(kd));
-			if (node_id) {
-				if (!rs_obj_more(s, o))
-					return -ENOMEM;
-				o->more->node_id = node_id;
-			}
 			o->no = "";
 			if (rs_obj_name(s, o) < 0)
 				return -ENOMEM;
-			r = rs_expect_read(s, o, d);
+			r = read_tail(s, o, d);
 			if (r == -ENOMEM)
 				return r;
 			if (r < 0)
 				bad = -EINVAL;
+			/* What libcyaml made is freed by the layout it
+			 * made; what rs_fill() made is the arena's. */
+			if (!s->top_in_doc)
+				continue;
+			memmove(items + (size_t)i * RS_COUNT_AT(kd), o->data,
+				RS_COUNT_AT(kd));
 		}
+		if (!s->top_in_doc || !n_items)
+			continue;
+		size = RS_COUNT_AT(kd);
+		items = rs_doc_shrink(&s->doc, items, n_items * size);
+		top->sections[k].items = items;
+		for (unsigned i = 0; i < n_items; i++)
+			s->objs[first + i].data = items + i * size;
 	}
 	if (bad)
 		return bad;

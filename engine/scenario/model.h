@@ -61,6 +61,11 @@ struct rs_obj_more {
 	const char *node_id;
 	/* Once counted: the pattern it is for and its side (true: .to). */
 	const struct rs_pairs *pairs;
+	/* An object entry's `count:` (0: none) and `for:` (NULL), read
+	 * from past its kind's struct before that tail is cut off (see
+	 * build_objects()); count.c reads them. */
+	const char *for_id;
+	unsigned given;
 	/* expect: {create: fail}: its create is to fail, with this errno
 	 * (0: any; below 200: a byte); expect.c read it. */
 	uint8_t expect_errno;

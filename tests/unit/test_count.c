@@ -240,6 +240,44 @@ TEST(count, steps_lists_after)
 	rs_scenario_free(s);
 }
 
+/* An entry's count:, for: and expect: are read into its object's block
+ * and cut off what rs_fill() made: the entries are the kind's struct
+ * apart, not 32 bytes more, and say the same. */
+TEST(count, tail_cut)
+{
+	struct rs_scenario *s;
+	const struct rs_obj *x, *v;
+	const size_t size = RS_COUNT_AT(&cell_kind);
+
+	add_kinds();
+	CHECK_STR(load("cells:\n"
+		       "  - {id: x}\n"
+		       "  - {id: y, count: 2, needs: x}\n"
+		       "  - {id: w, expect: {create: fail, errno: EINVAL}}\n"
+		       "  - {id: v, needs: w}\n", NULL, 0, NULL),
+		  ":5:20: cell 'v': needs: cell 'w' is expected to fail its "
+		  "create (its expect: create: fail): nothing may name it or "
+		  "come after it");
+	CHECK_STR(load("cells:\n"
+		       "  - {id: x}\n"
+		       "  - {id: y, count: 2, needs: x}\n"
+		       "  - {id: w, expect: {create: fail, errno: EINVAL}}\n"
+		       "  - {id: v, needs: x}\n", NULL, 0, &s), "");
+	CHECK(s->top_in_doc);
+	x = by_id(s, "x");
+	v = by_id(s, "v");
+	CHECK(!x->more && !v->more);
+	CHECK_UINT((size_t)((const char *)v->data - (const char *)x->data),
+		   3 * size);
+	CHECK_UINT(rs_obj_count(by_id(s, "y[1]")), 2);
+	CHECK_UINT(rs_obj_elem(by_id(s, "y[1]")), 1);
+	CHECK_STR(((struct cell *)by_id(s, "y[1]")->data)->needs, "x");
+	CHECK(rs_obj_expect_fail(by_id(s, "w")));
+	CHECK_INT(rs_obj_expect_errno(by_id(s, "w")), EINVAL);
+	CHECK_STR(((struct cell *)v->data)->needs, "x");
+	rs_scenario_free(s);
+}
+
 /* An edge names its reference in a byte: a kind with more references
  * than that holds is refused, and not registered. */
 TEST(count, refs_max)
