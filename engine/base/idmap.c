@@ -16,15 +16,23 @@ static size_t hash(const char *s)
 	return (size_t)h;
 }
 
+/* Element @i's id in the array the map is built on. */
+static const char *key_at(const char *first, size_t stride, size_t via,
+			  unsigned i)
+{
+	const char *id;
+
+	memcpy(&id, first + (size_t)i * stride, sizeof(id));
+	if (via && id)
+		memcpy(&id, id + via - 1, sizeof(id));
+	return id;
+}
+
 /* The id of a held slot, read from the array the map was built on. */
 static const char *id_at(const struct rs_idmap *m,
 			 const struct rs_idmap_slot *s)
 {
-	const char *id;
-
-	memcpy(&id, m->first + (size_t)(s->index - 1) * m->stride,
-	       sizeof(id));
-	return id;
+	return key_at(m->first, m->stride, m->via, s->index - 1);
 }
 
 /* The slot holding @id, or the empty one where it would go; @h is
@@ -46,8 +54,8 @@ static struct rs_idmap_slot *slot_of(const struct rs_idmap *m,
 	return &m->slots[i];
 }
 
-int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
-			  size_t stride, unsigned n)
+static int build(struct rs_idmap *m, const void *first, size_t stride,
+		 size_t via, unsigned n)
 {
 	struct rs_idmap t = { 0 };
 	size_t size = 16;
@@ -68,14 +76,13 @@ int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
 		return -ENOMEM;
 	t.first = first;
 	t.stride = stride;
+	t.via = via;
 	t.mask = size - 1;
 	for (unsigned i = 0; i < n; i++) {
-		const char *id;
+		const char *id = key_at(first, stride, via, i);
 		struct rs_idmap_slot *s;
 		size_t h;
 
-		memcpy(&id, (const char *)first + (size_t)i * stride,
-		       sizeof(id));
 		if (!id)
 			continue;
 		h = hash(id);
@@ -88,6 +95,18 @@ int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
 	}
 	*m = t;
 	return 0;
+}
+
+int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
+			  size_t stride, unsigned n)
+{
+	return build(m, first, stride, 0, n);
+}
+
+int rs_idmap_build_via(struct rs_idmap *m, const void *first, size_t stride,
+		       size_t offset, unsigned n)
+{
+	return build(m, first, stride, offset + 1, n);
 }
 
 int rs_idmap_build(struct rs_idmap *m, const char *const *ids, unsigned n)

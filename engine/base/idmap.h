@@ -23,6 +23,9 @@ struct rs_idmap {
 	} *slots;
 	const char *first;           /* the first id's pointer in the array */
 	size_t stride;               /* from one id's pointer to the next */
+	/* 0: the member is the id; else it points at a block (or is
+	 * NULL: no id) whose id is @via - 1 bytes in. */
+	size_t via;
 	size_t mask;                 /* number of slots - 1 (a power of 2) */
 	unsigned n;                  /* ids held */
 };
@@ -44,6 +47,15 @@ int rs_idmap_build(struct rs_idmap *m, const char *const *ids, unsigned n);
  */
 int rs_idmap_build_stride(struct rs_idmap *m, const void *first,
 			  size_t stride, unsigned n);
+/*
+ * The same where the member points at a block that holds the id,
+ * @offset bytes in (NULL: no id), as offsetof() gives it: a field few
+ * structs have, kept out of them.
+ *	rs_idmap_build_via(&m, &s->objs[0].more, sizeof(s->objs[0]),
+ *			   offsetof(struct rs_obj_more, group), n);
+ */
+int rs_idmap_build_via(struct rs_idmap *m, const void *first, size_t stride,
+		       size_t offset, unsigned n);
 /* The index of @id, or RS_IDMAP_NONE (also for a NULL @id). */
 unsigned rs_idmap_get(const struct rs_idmap *m, const char *id);
 /* Back to a zeroed map. */

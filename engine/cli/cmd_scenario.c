@@ -277,7 +277,8 @@ static bool pairs(const struct rs_obj *o, unsigned e)
 {
 	const struct rs_obj *to = o->edges[e].to, *next = o + 1;
 
-	if (o->count < 2 || !to->count || to->elem + 1 >= to->count)
+	if (rs_obj_count(o) < 2 || !rs_obj_count(to) ||
+	    rs_obj_elem(to) + 1 >= rs_obj_count(to))
 		return false;
 	for (unsigned f = 0; f < next->n_edges; f++)
 		if (next->edges[f].field == o->edges[e].field &&
@@ -293,9 +294,9 @@ static unsigned all_of(const struct rs_obj *o, unsigned e)
 	const struct rs_obj *to = o->edges[e].to;
 	unsigned k;
 
-	if (!to->count || to->elem)
+	if (!rs_obj_count(to) || rs_obj_elem(to))
 		return 0;
-	for (k = 1; k < to->count; k++)
+	for (k = 1; k < rs_obj_count(to); k++)
 		if (e + k >= o->n_edges || o->edges[e + k].to != to + k ||
 		    o->edges[e + k].field != o->edges[e].field)
 			return 0;
@@ -312,19 +313,19 @@ static void print_needs(const struct rs_obj *o, bool fold, bool unfold)
 
 		if (!strcmp(field, "sequence") || !strcmp(field, "steps"))
 			continue;
-		if (!unfold && ed->to->count > 1 && (k = all_of(o, e))) {
+		if (!unfold && rs_obj_count(ed->to) > 1 && (k = all_of(o, e))) {
 			printf("%s%s=%s[*]", any ? ", " : "  <- ", field,
-			       rs_esc(ed->to->group));
+			       rs_esc(rs_obj_group(ed->to)));
 			e += k - 1;
-		} else if (fold && o->pairs && ed->to->count &&
-			   ed->to->pairs != o->pairs) {
+		} else if (fold && rs_obj_pairs(o) && rs_obj_count(ed->to) &&
+			   rs_obj_pairs(ed->to) != rs_obj_pairs(o)) {
 			/* A pattern's element names its pair's from or to. */
 			printf("%s%s=%s[%s]", any ? ", " : "  <- ", field,
-			       rs_esc(ed->to->group),
-			       o->to_side ? "to" : "from");
+			       rs_esc(rs_obj_group(ed->to)),
+			       rs_obj_to_side(o) ? "to" : "from");
 		} else if (fold && pairs(o, e))
 			printf("%s%s=%s[i]", any ? ", " : "  <- ", field,
-			       rs_esc(ed->to->group));
+			       rs_esc(rs_obj_group(ed->to)));
 		else
 			printf("%s%s=%s", any ? ", " : "  <- ", field,
 			       rs_esc(ed->to->id ? ed->to->id : ed->to->name));
@@ -335,7 +336,8 @@ static void print_needs(const struct rs_obj *o, bool fold, bool unfold)
 
 static bool same_entry(const struct rs_obj *a, const struct rs_obj *b)
 {
-	return a->count && b->count && rs_obj_first(a) == rs_obj_first(b);
+	return rs_obj_count(a) && rs_obj_count(b) &&
+	       rs_obj_first(a) == rs_obj_first(b);
 }
 
 /* A run of @n elements of one counted entry, from @o on: "qp 'a' x1000"
@@ -351,11 +353,12 @@ static void folded_name(const struct rs_obj *o, const struct rs_obj *last,
 	else if (o->kind->step)
 		snprintf(buf, len, "step %s..%s (%s)", o->no, last->no,
 			 o->kind->section);
-	else if (n < o->count)
+	else if (n < rs_obj_count(o))
 		snprintf(buf, len, "%s..'%s'", o->name,
 			 last->id ? last->id : last->no);
 	else
-		snprintf(buf, len, "%s '%s' \u00d7%u", o->kind->name, o->group,
+		snprintf(buf, len, "%s '%s' \u00d7%u", o->kind->name,
+			 rs_obj_group(o),
 			 n);
 }
 
@@ -404,25 +407,28 @@ static const char *node_label(const struct rs_scenario *s,
 			      char *buf, size_t len)
 {
 	const struct rs_node_decl *nd = &s->top->nodes[i];
-	const struct rs_pairs *p = o->pairs;
+	const struct rs_pairs *p = rs_obj_pairs(o);
 	unsigned from, to;
 
 	if (!fold || !nd->group)
 		return rs_node_name(s, i);
 	/* A connection of a pattern's QPs is the pattern's too. */
 	for (unsigned e = 0; !p && e < o->n_edges; e++)
-		if (o->edges[e].to->pairs && o->edges[e].to->elem == o->elem &&
-		    o->edges[e].to->count == o->count)
-			p = o->edges[e].to->pairs;
+		if (rs_obj_pairs(o->edges[e].to) &&
+		    rs_obj_elem(o->edges[e].to) == rs_obj_elem(o) &&
+		    rs_obj_count(o->edges[e].to) == rs_obj_count(o))
+			p = rs_obj_pairs(o->edges[e].to);
 	if (p) {
-		rs_pattern_pair(p->pattern, p->n, p->root, o->elem, &from,
+		rs_pattern_pair(p->pattern, p->n, p->root, rs_obj_elem(o),
+				&from,
 				&to);
 		if (from != to && (nd->elem == from || nd->elem == to)) {
 			snprintf(buf, len, "%s[%s]", nd->group,
 				 nd->elem == from ? "from" : "to");
 			return buf;
 		}
-	} else if (nd->elem == o->elem && nd->n_elems == o->count) {
+	} else if (nd->elem == rs_obj_elem(o) &&
+		   nd->n_elems == rs_obj_count(o)) {
 		snprintf(buf, len, "%s[i]", nd->group);
 		return buf;
 	}

@@ -286,7 +286,7 @@ int rs_call_done(struct rs_run *run, struct rs_live *l, struct rs_call *c)
 	 * each of a run's calls, else. */
 	loc = l ? rs_obj_loc(l->obj, NULL) : NULL;
 	/* A create the file expects to fail: the create path judges it. */
-	if (l && l->obj->expect_fail && c->cls == RS_CALL_CREATE &&
+	if (l && rs_obj_expect_fail(l->obj) && c->cls == RS_CALL_CREATE &&
 	    !l->create_errno) {
 		l->create_errno = c->err;
 		return -c->err;

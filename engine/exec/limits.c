@@ -106,7 +106,7 @@ int rs_dev_limit_value(struct rs_run *run, struct rs_live *l,
 	if (len)
 		why[0] = '\0';
 	/* Of a counted entry's elements, the first speaks for all. */
-	if (!l->obj->elem)
+	if (!rs_obj_elem(l->obj))
 		rs_diag_error(&run->diag, rs_obj_loc(l->obj, field),
 			      "%s: %s: %" PRIu64 " is over %s's %s, %" PRIu64
 			      " (lower it, e.g. to ${%s.device.%s}, or use a "

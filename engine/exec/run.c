@@ -302,7 +302,7 @@ int rs_run_check_caps(struct rs_run *run)
 			continue;
 		/* Its create is to fail: the device is asked, not the
 		 * limits and capabilities foretold. */
-		if (l->obj->expect_fail)
+		if (rs_obj_expect_fail(l->obj))
 			continue;
 		if (own && run->s->top->requires && !dev_seen(run, i, own) &&
 		    !requires_met(run, l, own))
@@ -387,10 +387,10 @@ static void record_expect(struct rs_live *l)
 	const char *name;
 
 	rs_val_put_str(x, "create", "fail");
-	if (!l->obj->expect_errno)
+	if (!rs_obj_expect_errno(l->obj))
 		return;
-	rs_val_put_i64(x, "errno", l->obj->expect_errno);
-	name = strerrorname_np(l->obj->expect_errno);
+	rs_val_put_i64(x, "errno", rs_obj_expect_errno(l->obj));
+	name = strerrorname_np(rs_obj_expect_errno(l->obj));
 	if (name)
 		rs_val_put_str(x, "error", name);
 }
@@ -408,7 +408,8 @@ static int judge_expected(struct rs_run *run, struct rs_live *l, int ret)
 	char got[64] = "", want[64];
 
 	if (ret && l->create_errno &&
-	    (!o->expect_errno || l->create_errno == o->expect_errno)) {
+	    (!rs_obj_expect_errno(o) ||
+	     l->create_errno == rs_obj_expect_errno(o))) {
 		const char *name = strerrorname_np(l->create_errno);
 
 		rs_val_put_i64(l->entry, "errno", l->create_errno);
@@ -424,9 +425,10 @@ static int judge_expected(struct rs_run *run, struct rs_live *l, int ret)
 	/* What the file asserted did not hold: failed, not "could not
 	 * run". */
 	run->expect_unmet = true;
-	snprintf(want, sizeof(want), "%s", !o->expect_errno ? "an error" :
-		 strerrorname_np(o->expect_errno) ?
-		 strerrorname_np(o->expect_errno) : "?");
+	snprintf(want, sizeof(want), "%s",
+		 !rs_obj_expect_errno(o) ? "an error" :
+		 strerrorname_np(rs_obj_expect_errno(o)) ?
+		 strerrorname_np(rs_obj_expect_errno(o)) : "?");
 	if (!ret)
 		return rs_live_error(run, l, EEXIST, "its create was to fail "
 				     "with %s (expect:), and it succeeded",
@@ -487,9 +489,9 @@ static int settle(struct rs_run *run, struct rs_live *l, int ret)
 {
 	const struct rs_obj *o = l->obj;
 
-	if (o->expect_fail)
+	if (rs_obj_expect_fail(o))
 		record_expect(l);
-	if (o->expect_fail && !run->dry_run) {
+	if (rs_obj_expect_fail(o) && !run->dry_run) {
 		int r = judge_expected(run, l, ret);
 
 		/* Failed as the file said: the run goes on. */

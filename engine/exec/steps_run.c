@@ -333,11 +333,11 @@ static void put_element(struct rs_val *e, const struct rs_scenario *s,
 	const char *br = strrchr(o->no, '[');
 	struct rs_val *el;
 
-	if (o->count && br) {
+	if (rs_obj_count(o) && br) {
 		el = rs_val_put_obj(e, "element");
 		rs_val_put_strf(el, "step", "%.*s", (int)(br - o->no), o->no);
-		rs_val_put_u64(el, "index", o->elem);
-		rs_val_put_u64(el, "count", o->count);
+		rs_val_put_u64(el, "index", rs_obj_elem(o));
+		rs_val_put_u64(el, "count", rs_obj_count(o));
 	}
 	if (!rs_nodes_count(s) || o->on == RS_NODE_ANY)
 		return;
@@ -499,7 +499,7 @@ static bool one_sided(const struct rs_obj *o)
 {
 	const struct rs_obj *first = rs_obj_first(o);
 
-	for (unsigned k = 0; k < o->count; k++)
+	for (unsigned k = 0; k < rs_obj_count(o); k++)
 		if (first[k].on_peer != RS_NODE_ANY &&
 		    rs_step_on(&first[k], first[k].on_peer))
 			return false;
@@ -543,7 +543,7 @@ int rs_steps_run(struct rs_run *run)
 				record_not_run(&st, o);
 			continue;
 		}
-		if (o->count && !o->elem)
+		if (rs_obj_count(o) && !rs_obj_elem(o))
 			together = one_sided(o);
 		/* Before the barrier, not between it and the step: a
 		 * pingpong's receives on one node must be posted before the
@@ -552,7 +552,8 @@ int rs_steps_run(struct rs_run *run)
 			pre = rs_step_counters_read(&st, o);
 		/* Every node at every step, so that a step's halves start
 		 * together; another node runs what is not here. */
-		if (run->rdv && !(together && o->elem && prev == o - 1)) {
+		if (run->rdv &&
+		    !(together && rs_obj_elem(o) && prev == o - 1)) {
 			char tag[RS_STEP_NO_MAX + 8];
 
 			snprintf(tag, sizeof(tag), "step %s", o->no);

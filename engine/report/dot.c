@@ -201,7 +201,8 @@ static bool same_text(const char *a, const char *b)
 static void put_node(FILE *f, const struct rs_obj *o, const char *name,
 		     const char *indent, const struct rs_dot_run *run)
 {
-	unsigned n = o->count ? o->count : 1, same = 1, odd = o->index;
+	unsigned n = rs_obj_count(o) ? rs_obj_count(o) : 1, same = 1;
+	unsigned odd = o->index;
 	char text[2 * RDMASCN_ID_MAX + 2 * RS_STEP_NO_MAX + 64];
 
 	fputs(indent, f);
@@ -209,19 +210,20 @@ static void put_node(FILE *f, const struct rs_obj *o, const char *name,
 	fputs(" [label=\"", f);
 	put_esc(f, o->kind->step ? o->kind->section : o->kind->name);
 	fputs("\\n", f);
-	if (o->count && o->kind->step) {
-		const struct rs_obj *last = o + o->count - 1;
+	if (rs_obj_count(o) && o->kind->step) {
+		const struct rs_obj *last = o + rs_obj_count(o) - 1;
 
 		if (o->id && last->id)
 			snprintf(text, sizeof(text), "%s..%s \u00d7%u", o->id,
-				 last->id, o->count);
+				 last->id, rs_obj_count(o));
 		else
 			snprintf(text, sizeof(text), "step %s..%s (%s) \u00d7%u",
-				 o->no, last->no, o->kind->section, o->count);
+				 o->no, last->no, o->kind->section,
+				 rs_obj_count(o));
 		put_esc(f, text);
-	} else if (o->count && o->group) {
-		put_esc(f, o->group);
-		snprintf(text, sizeof(text), " \u00d7%u", o->count);
+	} else if (rs_obj_count(o) && rs_obj_group(o)) {
+		put_esc(f, rs_obj_group(o));
+		snprintf(text, sizeof(text), " \u00d7%u", rs_obj_count(o));
 		put_esc(f, text);
 	} else {
 		put_esc(f, o->id ? o->id : o->name);
@@ -266,7 +268,7 @@ static void put_node(FILE *f, const struct rs_obj *o, const char *name,
 /* A counted entry's node stands for all its elements. */
 static bool shown(const struct rs_obj *o)
 {
-	return !o->elem;
+	return !rs_obj_elem(o);
 }
 
 static void put_legend_cell(FILE *f, const struct look *l)
@@ -402,8 +404,9 @@ static void put_contexts(FILE *f, const struct rs_scenario *s, int nd,
 			/* A counted object spread over a counted
 			 * context's elements is drawn at its first. */
 			if (shown(&s->objs[i]) && (ctx[i] == (int)c ||
-			    (s->objs[i].count && ctx[i] >= 0 &&
-			     ctx[i] - (int)s->objs[ctx[i]].elem == (int)c)))
+			    (rs_obj_count(&s->objs[i]) && ctx[i] >= 0 &&
+			     ctx[i] - (int)rs_obj_elem(&s->objs[ctx[i]]) ==
+			     (int)c)))
 				put_node(f, &s->objs[i], names[i],
 					 decl ? "\t\t\t" : "\t\t", run);
 		fprintf(f, "%s\t}\n", in);
@@ -432,11 +435,11 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 		const struct rs_obj *o = &s->objs[i];
 
 		ctx[i] = o->kind->step ? -1 : context_of(s, i, queue, seen);
-		if (o->elem) {
-			names[i] = names[i - o->elem];
-		} else if (o->count && o->group) {
-			names[i] = (char *)o->group;
-		} else if (o->count) {
+		if (rs_obj_elem(o)) {
+			names[i] = names[i - rs_obj_elem(o)];
+		} else if (rs_obj_count(o) && rs_obj_group(o)) {
+			names[i] = (char *)rs_obj_group(o);
+		} else if (rs_obj_count(o)) {
 			/* "step 1 (write)": an anonymous counted step */
 			char base[RS_STEP_NO_MAX + 64];
 
@@ -511,7 +514,7 @@ int rs_dot_write_run(FILE *f, const struct rs_scenario *s,
 	ret = fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
 out:
 	for (unsigned i = 0; names && i < n; i++)
-		if (!s->objs[i].id && !s->objs[i].elem)
+		if (!s->objs[i].id && !rs_obj_elem(&s->objs[i]))
 			rs_free(names[i]);
 	rs_free(names);
 	rs_free(legend);

@@ -15,6 +15,7 @@
  * the element's id.  Ids are looked up in the hash, never by scanning.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -256,15 +257,16 @@ static unsigned count_node(struct counting *c, struct rs_obj *o,
 	unsigned n;
 	int first;
 
-	if (o->kind->step || !o->node_id ||
-	    (first = rs_node_set_find(c->s, o->node_id, &n)) < 0)
+	if (o->kind->step || !o->more || !o->more->node_id ||
+	    (first = rs_node_set_find(c->s, o->more->node_id, &n)) < 0)
 		return given;
 	if (given && n != given) {
 		const struct rs_loc *at = count_loc(o);
 
 		rs_obj_error(c->d, o, "node", "node set '%s' has %u nodes, "
 			     "%s has count %u (at %u:%u): counts that pair "
-			     "must be equal", o->node_id, n, o->name, given,
+			     "must be equal", o->more->node_id, n, o->name,
+			     given,
 			     at->line, at->col);
 		fail(c);
 		return given;
@@ -380,13 +382,13 @@ bad:
 	return NULL;
 }
 
-/* @o's `for: P.from` (P.to), NULL when not given: from its entry's
- * data (a step's common fields, or past an object kind's struct). */
+/* @o's `for: P.from` (P.to), NULL when not given: a step's common
+ * fields, or an object's block (read_tail() in load.c). */
 static const char *for_of(const struct rs_obj *o)
 {
 	if (o->kind->step)
 		return ((const struct rs_step_common *)o->data)->for_id;
-	return *(char *const *)((const char *)o->data + RS_FOR_AT(o->kind));
+	return o->more ? o->more->for_id : NULL;
 }
 
 /* `for: P.from` or `for: P.to`: pattern P and the side, or NULL. */
@@ -466,13 +468,14 @@ static unsigned count_for(struct counting *c, struct rs_obj *o)
 	c->for_p[o->index] = p;
 	c->to_side[o->index] = to;
 	c->origin[o->index] = p;
-	if (!o->kind->step && o->node_id &&
-	    (set = rs_node_set_find(c->s, o->node_id, &n)) >= 0 &&
+	if (!o->kind->step && o->more && o->more->node_id &&
+	    (set = rs_node_set_find(c->s, o->more->node_id, &n)) >= 0 &&
 	    c->s->top->nodes[set].group != p->origin) {
 		rs_obj_error(c->d, o, "node", "node set '%s' (%u nodes) is "
 			     "not what pairs '%s' joins ('%s'): name '%s' or "
-			     "one node ('%s[0]')", o->node_id, n, p->decl->id,
-			     p->decl->of, p->decl->of, o->node_id);
+			     "one node ('%s[0]')", o->more->node_id, n,
+			     p->decl->id,
+			     p->decl->of, p->decl->of, o->more->node_id);
 		fail(c);
 	}
 	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field;
@@ -521,7 +524,7 @@ static unsigned given_count(struct counting *c, struct rs_obj *o)
 		fail(c);
 		return 0;
 	}
-	n = *(const uint32_t *)((const char *)o->data + RS_COUNT_AT(o->kind));
+	n = o->more ? o->more->given : 0;
 	if (n < 1 || n > RS_COUNT_MAX) {
 		rs_obj_error(c->d, o, "count", "%u is out of range: from 1 to "
 			     "%u", n, RS_COUNT_MAX);
@@ -605,7 +608,7 @@ static int name_elements(struct rs_scenario *s, struct rs_obj *first,
 static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 		     const struct rs_idmap *groups, struct rs_diag *d)
 {
-	unsigned n = o->count ? o->count : 1;
+	unsigned n = rs_obj_count(o) ? rs_obj_count(o) : 1;
 	char *copy = NULL;
 
 	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field;
@@ -624,7 +627,8 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 		for (unsigned j = 0; j < len; j++) {
 			unsigned g = rs_idmap_get(groups, list[j]);
 
-			total += g == RS_IDMAP_NONE ? 1 : s->objs[g].count;
+			total += g == RS_IDMAP_NONE ? 1 :
+				 rs_obj_count(&s->objs[g]);
 		}
 		if (total == len)
 			continue;
@@ -649,7 +653,7 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 				grown[at++] = list[j];
 				continue;
 			}
-			for (unsigned k = 0; k < s->objs[g].count; k++)
+			for (unsigned k = 0; k < rs_obj_count(&s->objs[g]); k++)
 				grown[at++] = (char *)s->objs[g + k].id;
 		}
 		*(char ***)(copy + ref->offset) = grown;
@@ -681,13 +685,14 @@ static bool pairs(const struct rs_obj *o, const struct rs_idmap *groups)
  * like the pattern's `of:` (count_for() allowed no other). */
 static unsigned paired_elem(const struct rs_obj *o, const struct rs_obj *t)
 {
+	const struct rs_pairs *p = rs_obj_pairs(o);
 	unsigned from, to;
 
-	if (!o->pairs || t->pairs == o->pairs)
-		return o->elem;
-	rs_pattern_pair(o->pairs->pattern, o->pairs->n, o->pairs->root,
-			o->elem, &from, &to);
-	return o->to_side ? to : from;
+	if (!p || rs_obj_pairs(t) == p)
+		return rs_obj_elem(o);
+	rs_pattern_pair(p->pattern, p->n, p->root, rs_obj_elem(o), &from,
+			&to);
+	return rs_obj_to_side(o) ? to : from;
 }
 
 /* Element @o's bare references to counted entries name the element of
@@ -714,22 +719,32 @@ static void pair_refs(struct rs_scenario *s, struct rs_obj *o,
 }
 
 /* `node: h` on element @o of an entry counted by node set h: its node
- * is h's element paired_elem() names. */
-static void pair_node(struct rs_scenario *s, struct rs_obj *o)
+ * is h's element paired_elem() names.  Worked out when asked, not kept
+ * in each element: few objects have a `node:`, all have room for it. */
+const char *rs_obj_node_id(const struct rs_scenario *s,
+			   const struct rs_obj *o)
 {
+	const char *id = o->more ? o->more->node_id : NULL;
+	const struct rs_pairs *p = rs_obj_pairs(o);
 	unsigned n, e, from, to;
 	int first;
 
-	if (!o->node_id || (first = rs_node_set_find(s, o->node_id, &n)) < 0)
-		return;
-	e = o->elem;
-	if (o->pairs) {
-		rs_pattern_pair(o->pairs->pattern, o->pairs->n,
-				o->pairs->root, o->elem, &from, &to);
-		e = o->to_side ? to : from;
+	if (!id || !o->more->count ||
+	    (first = rs_node_set_find(s, id, &n)) < 0)
+		return id;
+	e = rs_obj_elem(o);
+	if (p) {
+		rs_pattern_pair(p->pattern, p->n, p->root, e, &from, &to);
+		e = rs_obj_to_side(o) ? to : from;
 	}
-	if (e < n)
-		o->node_id = s->top->nodes[first + e].id;
+	return e < n ? s->top->nodes[first + e].id : id;
+}
+
+struct rs_obj_more *rs_obj_more(struct rs_scenario *s, struct rs_obj *o)
+{
+	if (!o->more)
+		o->more = rs_doc_alloc(&s->doc, sizeof(*o->more));
+	return o->more;
 }
 
 int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
@@ -801,22 +816,32 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 	for (unsigned i = 0; i < s->n_objs; i++) {
 		const struct rs_obj *e = &s->objs[i];
 		unsigned n = c.count[i] ? c.count[i] : 1;
+		struct rs_obj_more *more = e->more;
 
+		/* The elements share one block: their element number is
+		 * their index less its first. */
+		if (c.count[i]) {
+			more = rs_doc_alloc(&s->doc, sizeof(*more));
+			if (!more)
+				goto out;
+			if (e->more)
+				*more = *e->more;
+			more->group = e->id;
+			more->first = first[i];
+			more->count = n;
+			more->pairs = c.for_p[i];
+			more->to_side = c.to_side[i];
+		}
 		for (unsigned k = 0; k < n; k++) {
 			struct rs_obj *o = &objs[first[i] + k];
 
 			*o = *e;
 			o->index = first[i] + k;
+			o->more = more;
 			o->parent = e->parent ? &objs[first[e->parent->index]] :
 				    NULL;
 			if (!c.count[i])
 				continue;
-			o->group = e->id;
-			o->elem = k;
-			o->count = n;
-			o->pairs = c.for_p[i];
-			o->to_side = c.to_side[i];
-			pair_node(s, o);
 			/* Deep numbers are cut; the name keeps the id. */
 			if (e->kind->step) {
 				char no[RS_STEP_NO_MAX];
@@ -840,12 +865,12 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 	objs = NULL;
 
 	rs_idmap_free(groups);
-	r = rs_idmap_build_stride(groups, &s->objs[0].group, sizeof(*s->objs),
-				  s->n_objs);
+	r = rs_idmap_build_via(groups, &s->objs[0].more, sizeof(*s->objs),
+			       offsetof(struct rs_obj_more, group), s->n_objs);
 	if (r < 0)
 		goto out;
 	for (unsigned i = 0; i < s->n_objs;
-	     i += s->objs[i].count ? s->objs[i].count : 1) {
+	     i += rs_obj_count(&s->objs[i]) ? rs_obj_count(&s->objs[i]) : 1) {
 		r = lists_all(s, &s->objs[i], groups, d);
 		if (r < 0)
 			goto out;
@@ -855,20 +880,20 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 		size_t size = o->kind->size;
 		char *copies;
 
-		if (!o->count) {
+		if (!rs_obj_count(o)) {
 			i++;
 			continue;
 		}
 		if (!pairs(o, groups)) {
-			i += o->count;  /* they share the entry's data */
+			i += rs_obj_count(o);  /* they share the entry's data */
 			continue;
 		}
-		copies = rs_scenario_block(s, size * o->count);
+		copies = rs_scenario_block(s, size * rs_obj_count(o));
 		if (!copies) {
 			r = -ENOMEM;
 			goto out;
 		}
-		for (unsigned k = 0, n = o->count; k < n; k++, i++)
+		for (unsigned k = 0, n = rs_obj_count(o); k < n; k++, i++)
 			pair_refs(s, &s->objs[i], groups, copies + size * k);
 	}
 	rs_idmap_free(ids);

@@ -87,6 +87,10 @@ char *rs_doc_strndup(struct rs_doc *doc, const char *s, size_t n);
  * is when the current chunk has no room for it); true if it did.  The
  * rest of the arena goes with the document. */
 bool rs_doc_release(struct rs_doc *doc, void *p);
+/* Cut @p, a chunk of its own (as above), to its first @size bytes, and
+ * give the rest back: where it is now (it may move), or @p as it was
+ * when it is not one or there is no memory to move it. */
+void *rs_doc_shrink(struct rs_doc *doc, void *p, size_t size);
 
 /*
  * Where @n starts, as libyaml marked it (1-based line and column, and the

@@ -33,18 +33,23 @@ static int errno_of(const char *s)
 	return 0;
 }
 
-int rs_expect_read(struct rs_obj *o, struct rs_diag *d)
+int rs_expect_read(struct rs_scenario *s, struct rs_obj *o,
+		   struct rs_diag *d)
 {
 	const struct rs_expect *x = *(struct rs_expect **)
 		((char *)o->data + RS_EXPECT_AT(o->kind));
+	struct rs_obj_more *more;
 
 	if (!x)
 		return 0;
-	o->expect_fail = x->create == RS_EXPECT_FAIL;
+	more = rs_obj_more(s, o);
+	if (!more)
+		return -ENOMEM;
+	more->expect_fail = x->create == RS_EXPECT_FAIL;
 	if (!x->err)
 		return 0;
-	o->expect_errno = errno_of(x->err);
-	if (!o->expect_errno) {
+	more->expect_errno = errno_of(x->err);
+	if (!more->expect_errno) {
 		rs_obj_error(d, o, "expect.errno", "'%s' is no errno: give a "
 			     "name (EINVAL, ENOMEM, EOPNOTSUPP, ...) or a "
 			     "number from 1 to %d", x->err, ERRNO_MAX - 1);
@@ -63,7 +68,7 @@ int rs_expect_check_refs(struct rs_scenario *s, struct rs_diag *d)
 		for (unsigned e = 0; e < o->n_edges; e++) {
 			const struct rs_obj *to = o->edges[e].to;
 
-			if (!to->expect_fail)
+			if (!rs_obj_expect_fail(to))
 				continue;
 			rs_obj_error(d, o, rs_edge_field(o, &o->edges[e]),
 				     "%s is expected "

@@ -101,8 +101,8 @@ struct reader {
  * element's, for what is wrong in the text whatever the element. */
 static const char *entry_name(const struct reader *rd, char *buf, size_t len)
 {
-	if (rd->obj->group && rd->obj->id) {
-		snprintf(buf, len, "step '%s'", rd->obj->group);
+	if (rs_obj_group(rd->obj) && rd->obj->id) {
+		snprintf(buf, len, "step '%s'", rs_obj_group(rd->obj));
 		return buf;
 	}
 	return rd->obj->name;
@@ -597,7 +597,7 @@ int rs_gate_check(struct rs_scenario *s, struct rs_obj *obj,
 	/* One run has one element: each: would say what gate: says, but
 	 * not stop at the first miss; a file that means a counted step
 	 * and is not one is told so. */
-	if (!obj->count) {
+	if (!rs_obj_count(obj)) {
 		struct rs_node *each = rs_node_get(node, "each");
 
 		rs_diag_error(d, rs_node_loc(rs_node_key(each)),

@@ -133,6 +133,35 @@ static int add_steps(struct rs_scenario *sc, struct rs_diag *d,
 	return 0;
 }
 
+/*
+ * An object entry's `count:`, `node:`, `for:` and `expect:`, which
+ * libcyaml puts past the kind's struct (RS_COUNT_AT()), into @o's block
+ * (rs_obj_more()), for the few that give one: the rest do without the
+ * 32 bytes, as build_objects() then cuts them off the entries rs_fill()
+ * made.  0, -ENOMEM, or -EINVAL for a bad expect: (reported).
+ */
+static int read_tail(struct rs_scenario *s, struct rs_obj *o,
+		     struct rs_diag *d)
+{
+	const char *tail = (const char *)o->data + RS_COUNT_AT(o->kind);
+	const char *node_id, *for_id;
+	uint32_t given;
+
+	memcpy(&given, tail, sizeof(given));
+	memcpy(&node_id, tail + RS_NODE_AT(o->kind) - RS_COUNT_AT(o->kind),
+	       sizeof(node_id));
+	memcpy(&for_id, tail + RS_FOR_AT(o->kind) - RS_COUNT_AT(o->kind),
+	       sizeof(for_id));
+	if (given || node_id || for_id) {
+		if (!rs_obj_more(s, o))
+			return -ENOMEM;
+		o->more->given = given;
+		o->more->node_id = node_id;
+		o->more->for_id = for_id;
+	}
+	return rs_expect_read(s, o, d);
+}
+
 static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 {
 	struct rs_top *top = s->top;
@@ -150,24 +179,41 @@ static int build_objects(struct rs_scenario *s, struct rs_diag *d)
 	for (unsigned k = 0; k < rs_registry_count(false); k++) {
 		const struct rdmascn_kind *kd = rs_registry_at(false, k);
 		struct rs_node *seq = rs_node_get(s->doc.root, kd->section);
+		unsigned n_items = top->sections[k].count, first = s->n_objs;
+		char *items = top->sections[k].items;
+		size_t size = RS_ITEM_SIZE(kd);
 
-		for (unsigned i = 0; i < top->sections[k].count; i++) {
+		for (unsigned i = 0; i < n_items; i++) {
 			struct rs_obj *o = &s->objs[s->n_objs];
+			int r;
 
 			o->kind = kd;
-			o->data = (char *)top->sections[k].items +
-				  (size_t)i * RS_ITEM_SIZE(kd);
+			o->data = items + (size_t)i * RS_ITEM_SIZE(kd);
 			o->index = s->n_objs++;
 			o->node = &seq->items[i];
 			o->id = *(char **)((char *)o->data + kd->id_offset);
-			o->node_id = *(char **)((char *)o->data +
-						RS_NODE_AT(kd));
 			o->no = "";
 			if (rs_obj_name(s, o) < 0)
 				return -ENOMEM;
-			if (rs_expect_read(o, d) < 0)
+			r = read_tail(s, o, d);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0)
 				bad = -EINVAL;
+			/* What libcyaml made is freed by the layout it
+			 * made; what rs_fill() made is the arena's. */
+			if (!s->top_in_doc)
+				continue;
+			memmove(items + (size_t)i * RS_COUNT_AT(kd), o->data,
+				RS_COUNT_AT(kd));
 		}
+		if (!s->top_in_doc || !n_items)
+			continue;
+		size = RS_COUNT_AT(kd);
+		items = rs_doc_shrink(&s->doc, items, n_items * size);
+		top->sections[k].items = items;
+		for (unsigned i = 0; i < n_items; i++)
+			s->objs[first + i].data = items + i * size;
 	}
 	if (bad)
 		return bad;
@@ -289,10 +335,10 @@ static void near_ids(const struct rs_scenario *s,
 		const struct rs_obj *t = &s->objs[i];
 
 		/* A counted entry is offered once, by its own id. */
-		if (!t->id || t == o || (t->group && t->elem) ||
+		if (!t->id || t == o || (rs_obj_group(t) && rs_obj_elem(t)) ||
 		    !kind_ok(ref, t) || (!o->kind->step && t->kind->step))
 			continue;
-		rs_suggest_add(&sg, t->group ? t->group : t->id);
+		rs_suggest_add(&sg, rs_obj_group(t) ? rs_obj_group(t) : t->id);
 	}
 	rs_suggest_fmt(&sg, true, buf, len);
 }
@@ -316,10 +362,10 @@ static int resolve_one(struct rs_scenario *s, struct idmap *m,
 	if (!t && ref->after && (t = group(s, m, id))) {
 		/* After a counted entry: after the same element when the
 		 * counts pair, else after all of it. */
-		unsigned n = t->count;
+		unsigned n = rs_obj_count(t);
 
-		if (o->count == n)
-			t += o->elem, n = 1;
+		if (rs_obj_count(o) == n)
+			t += rs_obj_elem(o), n = 1;
 		for (unsigned i = 0; i < n; i++)
 			o->edges[o->n_edges++] = (struct rs_edge){
 				.to = &t[i], .field = ref - o->kind->refs,
@@ -383,7 +429,8 @@ static unsigned count_refs(struct rs_scenario *s, const struct idmap *m,
 				rs_idmap_get(&m->ids, id) == RS_IDMAP_NONE ?
 				group(s, m, id) : NULL;
 
-			n += g && g->count != o->count ? g->count : 1;
+			n += g && rs_obj_count(g) != rs_obj_count(o) ?
+			     rs_obj_count(g) : 1;
 		}
 		if (ref->count_offset < 0)
 			n += *(char *const *)(base + ref->offset) != NULL;
@@ -406,7 +453,8 @@ static int check_edges(struct rs_scenario *s, const struct idmap *m,
 		const struct rs_obj *o = &s->objs[i], *prev = i ? o - 1 : NULL;
 
 		if (!prev || prev->data != o->data || prev->kind != o->kind ||
-		    prev->count != o->count || !prev->parent != !o->parent)
+		    rs_obj_count(prev) != rs_obj_count(o) ||
+		    !prev->parent != !o->parent)
 			n = count_refs(s, m, o);
 		total += n;
 		if (total > RS_REFS_MAX) {
@@ -655,10 +703,12 @@ static int check_entries(struct rs_scenario *s, struct rs_diag *d)
 /* What @o names through references marked one_context (a QP's pd, CQs
  * and SRQ) is on one verbs context: their handles are looked up in the
  * uverbs file of the context the object is made on. */
-static int check_one_context(const struct rs_obj *o, struct rs_diag *d)
+static int check_one_context(const struct rs_scenario *s,
+			     const struct rs_obj *o, struct rs_diag *d)
 {
 	const struct rs_edge *first = NULL;
 	const struct rs_obj *on = NULL;
+	const char *c_node, *on_node;
 
 	for (unsigned i = 0; i < o->n_edges; i++) {
 		const struct rs_edge *e = &o->edges[i];
@@ -671,8 +721,9 @@ static int check_one_context(const struct rs_obj *o, struct rs_diag *d)
 			continue;
 		}
 		/* On two nodes: rs_nodes_place() says so, better. */
-		if (c == on || (c->node_id && on->node_id &&
-				strcmp(c->node_id, on->node_id)))
+		if (c == on || ((c_node = rs_obj_node_id(s, c)) &&
+				(on_node = rs_obj_node_id(s, on)) &&
+				strcmp(c_node, on_node)))
 			continue;
 		rs_obj_error(d, o, rs_edge_field(o, e), "%s '%s' is on context '%s', "
 			     "but %s '%s' is on '%s': what %s %s names must be "
@@ -714,10 +765,11 @@ static int check_objects(struct rs_scenario *s, struct idmap *ids,
 		struct rs_obj *o = &s->objs[i];
 
 		if ((o->kind->check && o->kind->check(o, d) < 0) ||
-		    check_one_context(o, d) < 0 ||
+		    check_one_context(s, o, d) < 0 ||
 		    (o->kind->step && rs_gate_check(s, o, d) < 0)) {
 			ret = -EINVAL;
-			i += o->count ? o->count - o->elem - 1 : 0;
+			i += rs_obj_count(o) ?
+			     rs_obj_count(o) - rs_obj_elem(o) - 1 : 0;
 		}
 	}
 	return ret;

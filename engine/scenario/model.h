@@ -34,29 +34,79 @@ struct rs_obj {
 	struct rs_edge *edges;   /* what this one needs before it */
 	unsigned index;          /* declaration order, all kinds together */
 	unsigned n_edges;
-	/* An element of a counted entry (`count: N`, or a bare reference
-	 * to one): id "a[17]", group "a", elem 17 of count N; its data is
-	 * the entry's, or a copy whose references name elements.
-	 * Uncounted: group NULL, count 0. */
-	const char *group;
-	unsigned elem, count;
 	/* `nodes:` (nodes.c): the node it is made or run on, the other
 	 * one a spanning reference reaches (a connection's far QP, a
-	 * step's remote MR), each RS_NODE_ANY when none; and the `node:`
-	 * its entry gives, NULL when none. */
+	 * step's remote MR), each RS_NODE_ANY when none. */
 	int on, on_peer;
+	/* What few objects have (a count, a `node:`, an `expect:`), NULL
+	 * for the rest: 88 bytes an object, not 120.  Read it with the
+	 * rs_obj_*() below. */
+	struct rs_obj_more *more;
+};
+
+_Static_assert(sizeof(void *) != 8 || sizeof(struct rs_obj) == 88,
+	       "struct rs_obj is 88 bytes on 64-bit hosts");
+
+/* An object's rarer facts, one block for all the elements of a counted
+ * entry (an element's number is its index less @first). */
+struct rs_obj_more {
+	/* An element of a counted entry (`count: N`, or a bare reference
+	 * to one): id "a[17]", group "a", element 17 of count N; its data
+	 * is the entry's, or a copy whose references name elements.
+	 * Uncounted: group NULL, count 0. */
+	const char *group;
+	unsigned first, count;
+	/* The `node:` its entry gives, NULL when none; an element's own
+	 * is rs_obj_node_id()'s. */
 	const char *node_id;
-	/* Its `for: P.from` (one element per pair of pattern P) is read
-	 * from its entry's data by count.c, not kept here: 8 bytes an
-	 * object (the struct is 120 bytes, not 128). */
 	/* Once counted: the pattern it is for and its side (true: .to). */
 	const struct rs_pairs *pairs;
+	/* An object entry's `count:` (0: none) and `for:` (NULL), read
+	 * from past its kind's struct before that tail is cut off (see
+	 * build_objects()); count.c reads them. */
+	const char *for_id;
+	unsigned given;
 	/* expect: {create: fail}: its create is to fail, with this errno
 	 * (0: any; below 200: a byte); expect.c read it. */
 	uint8_t expect_errno;
 	bool expect_fail;
 	bool to_side;
 };
+
+static inline const char *rs_obj_group(const struct rs_obj *o)
+{
+	return o->more ? o->more->group : NULL;
+}
+
+static inline unsigned rs_obj_count(const struct rs_obj *o)
+{
+	return o->more ? o->more->count : 0;
+}
+
+static inline unsigned rs_obj_elem(const struct rs_obj *o)
+{
+	return o->more && o->more->count ? o->index - o->more->first : 0;
+}
+
+static inline const struct rs_pairs *rs_obj_pairs(const struct rs_obj *o)
+{
+	return o->more ? o->more->pairs : NULL;
+}
+
+static inline bool rs_obj_to_side(const struct rs_obj *o)
+{
+	return o->more && o->more->to_side;
+}
+
+static inline bool rs_obj_expect_fail(const struct rs_obj *o)
+{
+	return o->more && o->more->expect_fail;
+}
+
+static inline int rs_obj_expect_errno(const struct rs_obj *o)
+{
+	return o->more ? o->more->expect_errno : 0;
+}
 
 #define RS_NODE_ANY (-1)
 
@@ -184,6 +234,14 @@ void rs_scenario_free(struct rs_scenario *s);
  * bytes; NULL: ""), in @s's DOM arena.  0 or -ENOMEM. */
 int rs_obj_name(struct rs_scenario *s, struct rs_obj *o);
 int rs_obj_number(struct rs_scenario *s, struct rs_obj *o, const char *no);
+/* @o's own block of rarer facts, made (in @s's DOM arena) if it has
+ * none: NULL for no memory. */
+struct rs_obj_more *rs_obj_more(struct rs_scenario *s, struct rs_obj *o);
+/* The `node:` @o is made or run on: its entry's, or for an element of
+ * a count over a node set the set's element it pairs with; NULL when
+ * none. */
+const char *rs_obj_node_id(const struct rs_scenario *s,
+			   const struct rs_obj *o);
 
 /* Where a field of an object is: its value node, or the object's own
  * mapping when the field is absent.  @path is dotted ("cap.max_send_wr").
@@ -237,7 +295,7 @@ static inline const char *rs_ref_item(const struct rdmascn_ref *ref,
 /* The first element of a counted object @o belongs to. */
 static inline const struct rs_obj *rs_obj_first(const struct rs_obj *o)
 {
-	return o - o->elem;
+	return o - rs_obj_elem(o);
 }
 /* The value of @obj's top-level integer, enum or bool field @key, read
  * through its kind's field table; false when the file does not give it. */

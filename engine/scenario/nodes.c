@@ -361,22 +361,23 @@ out:
 static int given(const struct rs_scenario *s, const struct rs_obj *o,
 		 int *ret, struct rs_diag *d)
 {
+	const char *id = o->kind->step ? NULL : rs_obj_node_id(s, o);
 	char names[512];
 
 	*ret = RS_NODE_ANY;
-	if (o->kind->step || !o->node_id)
+	if (!id)
 		return 0;
 	if (!rs_nodes_count(s)) {
 		rs_obj_error(d, o, "node", "'%s' names a node, but the "
 			     "scenario declares none (nodes: [{id: %s}, "
-			     "...])", o->node_id, o->node_id);
+			     "...])", id, id);
 		return -EINVAL;
 	}
-	*ret = rs_node_find(s, o->node_id);
+	*ret = rs_node_find(s, id);
 	if (*ret == RS_NODE_ANY) {
 		rs_nodes_list(s, names, sizeof(names));
 		rs_obj_error(d, o, "node", "no node '%s' (nodes: %s)",
-			     o->node_id, names);
+			     id, names);
 		return -EINVAL;
 	}
 	return 0;

@@ -127,7 +127,10 @@ struct rs_step_common {
  * `count: N` and `node: NAME` on any object entry: libcyaml stores them
  * past the kind's struct, so a section's items are RS_ITEM_SIZE() bytes
  * apart, the count (uint32_t, 0: not given) at RS_COUNT_AT() and the
- * node's name (char *, NULL: not given) at RS_NODE_AT() in each.
+ * node's name (char *, NULL: not given) at RS_NODE_AT() in each.  Read
+ * once into the object's block (load.c's read_tail()): after that the
+ * entries rs_fill() made are RS_COUNT_AT() bytes apart, without them
+ * (libcyaml's keep the layout it frees them by).
  */
 #define RS_COUNT_AT(kd) ((((kd)->size) + 7u) & ~7u)
 #define RS_NODE_AT(kd) (RS_COUNT_AT(kd) + 8u)
@@ -148,9 +151,10 @@ struct rs_expect {
 struct rs_obj;
 struct rs_scenario;
 struct rs_diag;
-/* @o's expect: into o->expect_fail and o->expect_errno, or an error at
+/* @o's expect: into its block (rs_obj_more()), or an error at
  * expect.errno naming what an errno may be. */
-int rs_expect_read(struct rs_obj *o, struct rs_diag *d);
+int rs_expect_read(struct rs_scenario *s, struct rs_obj *o,
+		   struct rs_diag *d);
 /* A reference to (or `after:`) an object whose create is to fail is an
  * error at the reference, naming that object. */
 int rs_expect_check_refs(struct rs_scenario *s, struct rs_diag *d);

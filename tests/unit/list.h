@@ -57,6 +57,7 @@
 	X(count, elements_pair)                                           \
 	X(count, shared_and_one)                                          \
 	X(count, steps_lists_after)                                       \
+	X(count, tail_cut)                                                \
 	X(count, refs_max)                                                \
 	X(count, params)                                                  \
 	X(count, errors)                                                  \
@@ -73,6 +74,7 @@
 	X(fill, refused_is_libcyamls)                                     \
 	X(fill, int_syntax_refused)                                       \
 	X(fill, dom_shares_texts)                                         \
+	X(fill, dom_shares_late_texts)                                    \
 	X(fill, node_text_by_type)                                        \
 	X(fill, node_loc_is_libyamls)                                     \
 	X(flow_attr, eth_ipv4_udp)                                        \
@@ -101,6 +103,7 @@
 	X(idmap, small)                                                   \
 	X(idmap, many)                                                    \
 	X(idmap, stride)                                                  \
+	X(idmap, via)                                                     \
 	X(sha256, fips_examples)                                          \
 	X(sha256, padding_edges)                                          \
 	X(pattern, every_pair_in_order)                                   \

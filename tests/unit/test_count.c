@@ -143,16 +143,16 @@ TEST(count, elements_pair)
 	CHECK_UINT(s->n_objects, 9);
 	a1 = by_id(s, "a[1]");
 	CHECK_STR(a1->name, "cell 'a[1]'");
-	CHECK_STR(a1->group, "a");
-	CHECK_UINT(a1->elem, 1);
-	CHECK_UINT(a1->count, 3);
+	CHECK_STR(rs_obj_group(a1), "a");
+	CHECK_UINT(rs_obj_elem(a1), 1);
+	CHECK_UINT(rs_obj_count(a1), 3);
 	CHECK_UINT(rs_obj_loc(a1, NULL)->line, 2);
 	CHECK(rs_obj_first(a1) == by_id(s, "a[0]"));
 	/* no reference of a's differs: one data for all */
 	CHECK(by_id(s, "a[0]")->data == by_id(s, "a[2]")->data);
 	/* b took a's count; b[i] needs a[i], in a copy of its own */
 	b2 = by_id(s, "b[2]");
-	CHECK_UINT(b2->count, 3);
+	CHECK_UINT(rs_obj_count(b2), 3);
 	CHECK(edge(b2, "needs", 0) == by_id(s, "a[2]"));
 	CHECK_STR(((struct cell *)b2->data)->needs, "a[2]");
 	CHECK_STR(((struct cell *)by_id(s, "b[0]")->data)->needs, "a[0]");
@@ -185,7 +185,7 @@ TEST(count, shared_and_one)
 		CHECK(by_id(s, id)->data == by_id(s, "m[0]")->data);
 	}
 	CHECK(edge(by_id(s, "x"), "needs", 0) == by_id(s, "m[3]"));
-	CHECK_UINT(by_id(s, "x")->count, 0);
+	CHECK_UINT(rs_obj_count(by_id(s, "x")), 0);
 	CHECK(edge(by_id(s, "y[1]"), "needs", 0) == by_id(s, "m[1]"));
 	rs_scenario_free(s);
 }
@@ -215,8 +215,17 @@ TEST(count, steps_lists_after)
 	/* The field a byte (the ref's index, or steps/sequence): an edge
 	 * is two words. */
 	CHECK_UINT(sizeof(struct rs_edge), 16);
-	/* for: is read from the entry's data, not kept in each object. */
-	CHECK_UINT(sizeof(struct rs_obj), 120);
+	/* for: is read from the entry's data, and the rarer facts are in
+	 * a block of their own: a's elements share one, z has none. */
+	CHECK_UINT(sizeof(struct rs_obj), 88);
+	CHECK(by_id(s, "a[0]")->more && !by_id(s, "z")->more);
+	CHECK(by_id(s, "a[0]")->more == by_id(s, "a[2]")->more);
+	CHECK(by_id(s, "a[0]")->more != by_id(s, "b[0]")->more);
+	CHECK_UINT(rs_obj_elem(by_id(s, "b[2]")), 2);
+	CHECK_UINT(rs_obj_count(by_id(s, "b[2]")), 3);
+	CHECK_STR(rs_obj_group(by_id(s, "b[2]")), "b");
+	CHECK_UINT(rs_obj_elem(s->steps[2]), 2);
+	CHECK(!rs_obj_group(by_id(s, "z")) && !rs_obj_count(by_id(s, "z")));
 	CHECK_UINT(s->steps[1]->edges[s->steps[1]->n_edges - 1].field,
 		   RS_EDGE_SEQUENCE);
 	CHECK_STR(s->steps[3]->name, "step 'one'");
@@ -228,6 +237,44 @@ TEST(count, steps_lists_after)
 	CHECK(edge(by_id(s, "b[1]"), "after", 0) == by_id(s, "a[1]"));
 	CHECK(!edge(by_id(s, "b[1]"), "after", 1));
 	CHECK(edge(by_id(s, "z"), "after", 2) == by_id(s, "a[2]"));
+	rs_scenario_free(s);
+}
+
+/* An entry's count:, for: and expect: are read into its object's block
+ * and cut off what rs_fill() made: the entries are the kind's struct
+ * apart, not 32 bytes more, and say the same. */
+TEST(count, tail_cut)
+{
+	struct rs_scenario *s;
+	const struct rs_obj *x, *v;
+	const size_t size = RS_COUNT_AT(&cell_kind);
+
+	add_kinds();
+	CHECK_STR(load("cells:\n"
+		       "  - {id: x}\n"
+		       "  - {id: y, count: 2, needs: x}\n"
+		       "  - {id: w, expect: {create: fail, errno: EINVAL}}\n"
+		       "  - {id: v, needs: w}\n", NULL, 0, NULL),
+		  ":5:20: cell 'v': needs: cell 'w' is expected to fail its "
+		  "create (its expect: create: fail): nothing may name it or "
+		  "come after it");
+	CHECK_STR(load("cells:\n"
+		       "  - {id: x}\n"
+		       "  - {id: y, count: 2, needs: x}\n"
+		       "  - {id: w, expect: {create: fail, errno: EINVAL}}\n"
+		       "  - {id: v, needs: x}\n", NULL, 0, &s), "");
+	CHECK(s->top_in_doc);
+	x = by_id(s, "x");
+	v = by_id(s, "v");
+	CHECK(!x->more && !v->more);
+	CHECK_UINT((size_t)((const char *)v->data - (const char *)x->data),
+		   3 * size);
+	CHECK_UINT(rs_obj_count(by_id(s, "y[1]")), 2);
+	CHECK_UINT(rs_obj_elem(by_id(s, "y[1]")), 1);
+	CHECK_STR(((struct cell *)by_id(s, "y[1]")->data)->needs, "x");
+	CHECK(rs_obj_expect_fail(by_id(s, "w")));
+	CHECK_INT(rs_obj_expect_errno(by_id(s, "w")), EINVAL);
+	CHECK_STR(((struct cell *)v->data)->needs, "x");
 	rs_scenario_free(s);
 }
 

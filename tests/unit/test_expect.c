@@ -44,15 +44,15 @@ TEST(expect, read_and_handed_over)
 
 	fixture_run_open("expect", yaml, &s, &run, &rec);
 	l = rs_live_find(&run, "by_name");
-	CHECK(l->obj->expect_fail);
-	CHECK_INT(l->obj->expect_errno, EINVAL);
+	CHECK(rs_obj_expect_fail(l->obj));
+	CHECK_INT(rs_obj_expect_errno(l->obj), EINVAL);
 	l = rs_live_find(&run, "by_number");
-	CHECK(l->obj->expect_fail);
-	CHECK_INT(l->obj->expect_errno, ENOMEM);
+	CHECK(rs_obj_expect_fail(l->obj));
+	CHECK_INT(rs_obj_expect_errno(l->obj), ENOMEM);
 	l = rs_live_find(&run, "any");
-	CHECK(l->obj->expect_fail);
-	CHECK_INT(l->obj->expect_errno, 0);
-	CHECK(!rs_live_find(&run, "plain")->obj->expect_fail);
+	CHECK(rs_obj_expect_fail(l->obj));
+	CHECK_INT(rs_obj_expect_errno(l->obj), 0);
+	CHECK(!rs_obj_expect_fail(rs_live_find(&run, "plain")->obj));
 
 	/* Expected to fail: no error, the errno kept for the judging. */
 	run.dry_run = false;

@@ -301,6 +301,38 @@ TEST(fill, dom_shares_texts)
 	rs_doc_free(&doc);
 }
 
+/* A text that repeats is shared even when it first comes after more
+ * unique ones than the cache has slots (a generated file's "4096" after
+ * 25000 CQ ids): a slot goes to the latest text, not the first. */
+TEST(fill, dom_shares_late_texts)
+{
+	const unsigned n = 20000;
+	size_t cap = n * 16 + 64, len = 0;
+	char *yaml = rs_malloc(cap);
+	struct rs_node *ids, *a, *b;
+	struct rs_doc doc;
+	struct rs_diag d;
+
+	CHECK(yaml);
+	len += (size_t)snprintf(yaml + len, cap - len, "ids: [");
+	for (unsigned i = 0; i < n; i++)
+		len += (size_t)snprintf(yaml + len, cap - len, "%su%u",
+					i ? ", " : "", i);
+	len += (size_t)snprintf(yaml + len, cap - len,
+				"]\na: {len: 4096}\nb: {len: 4096}\n");
+	rs_diag_init(&d, stderr);
+	CHECK_INT(rs_doc_parse(&doc, "t.yaml", yaml, len, &d), 0);
+	ids = rs_node_get(doc.root, "ids");
+	a = rs_node_get(doc.root, "a");
+	b = rs_node_get(doc.root, "b");
+	CHECK(ids && a && b && ids->n == n);
+	CHECK_STR(ids->items[0].value, "u0");
+	CHECK_STR(ids->items[n - 1].value, "u19999");
+	CHECK_STR(rs_node_get(b, "len")->value, "4096");
+	CHECK_PTR(rs_node_get(a, "len")->value, rs_node_get(b, "len")->value);
+	rs_doc_free(&doc);
+}
+
 /* A scalar's text and a collection's items share their place in a node:
  * rs_node_text() is NULL for a mapping or a sequence, even a non-empty
  * one, whose value field holds its items. */

@@ -2,6 +2,7 @@
 /* Ids to indexes: hits, misses, NULLs, duplicates, many ids, a struct
  * array, a failed allocation. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,5 +115,33 @@ TEST(idmap, stride)
 	CHECK_UINT(rs_idmap_get(&m, "pd"), 1);
 	CHECK_UINT(rs_idmap_get(&m, "cq"), 3);
 	CHECK_INT(objs[rs_idmap_get(&m, "cq")].kind, 4);
+	rs_idmap_free(&m);
+}
+
+/* Through a pointer to a block, NULL for the structs without one: the
+ * counted entries' groups, kept out of every object. */
+TEST(idmap, via)
+{
+	struct more {
+		unsigned n;
+		const char *group;
+	} a = { 3, "a" }, b = { 2, "b" }, none = { 1, NULL };
+	struct obj {
+		const char *id;
+		struct more *more;
+	} objs[] = {
+		{ "x", NULL }, { "a[0]", &a }, { "a[1]", &a }, { "y", &none },
+		{ "b[0]", &b }, { "b[1]", &b },
+	};
+	struct rs_idmap m = { 0 };
+
+	CHECK_INT(rs_idmap_build_via(&m, &objs[0].more, sizeof(objs[0]),
+				     offsetof(struct more, group), 6), 0);
+	CHECK_UINT(m.n, 2);
+	/* Of equal ids the first: a counted entry's element 0. */
+	CHECK_UINT(rs_idmap_get(&m, "a"), 1);
+	CHECK_UINT(rs_idmap_get(&m, "b"), 4);
+	CHECK_UINT(rs_idmap_get(&m, "x"), RS_IDMAP_NONE);
+	CHECK_UINT(rs_idmap_get(&m, "a[0]"), RS_IDMAP_NONE);
 	rs_idmap_free(&m);
 }
