@@ -14,6 +14,14 @@
 #include "str_put.h"
 #include "value.h"
 
+/* rs_obj_has(@o, @key) for a key of its own, not a path: asked of the
+ * mapping (rs_obj_has() copies and splits a path; four a side, in every
+ * real run's connecting).  Without a node, as rs_obj_has(): true. */
+static bool has_key(const struct rs_obj *o, const char *key)
+{
+	return !o->node || rs_node_get(o->node, key);
+}
+
 /* Side @name's psn and access: its own key, else the one for both. */
 static void side_settings(const struct rs_obj *o, const char *name,
 			  struct rs_conn_side *s)
@@ -21,16 +29,16 @@ static void side_settings(const struct rs_obj *o, const char *name,
 	const struct rs_connection *conn = o->data;
 	bool a = name[0] == 'a';
 
-	if (rs_obj_has(o, a ? "a_psn" : "b_psn")) {
+	if (has_key(o, a ? "a_psn" : "b_psn")) {
 		s->psn = a ? conn->a_psn : conn->b_psn;
 		s->psn_given = true;
 	} else {
 		s->psn = conn->psn;    /* 0 unless given */
-		s->psn_given = rs_obj_has(o, "psn");
+		s->psn_given = has_key(o, "psn");
 	}
-	if (rs_obj_has(o, a ? "a_access" : "b_access"))
+	if (has_key(o, a ? "a_access" : "b_access"))
 		s->access = a ? conn->a_access : conn->b_access;
-	else if (rs_obj_has(o, "access"))
+	else if (has_key(o, "access"))
 		s->access = conn->access;
 	else
 		s->access = -1;
@@ -330,51 +338,72 @@ static void put_side(struct rs_val *v, const char *key, uint32_t qpn,
 	rs_val_put_str(v, key, buf);
 }
 
-/* One side as the device sees it: "qpn 0x000011 RTS sq_psn 0", and its
- * settings under @set. */
-static void describe_side(struct rs_val *v, struct rs_val *set,
-			  const char *key, const struct rs_conn_side *s,
-			  enum ibv_mtu *mtu)
+/* Side @s as the device holds it (ibv_query_qp); false when it has no
+ * QP or the query failed. */
+static bool query_side(const struct rs_conn_side *s, struct ibv_qp_attr *attr)
 {
-	struct ibv_qp_attr attr;
 	struct ibv_qp_init_attr init;
 
+	return s->rt->qp &&
+	       !ibv_query_qp(s->rt->qp, attr, IBV_QP_STATE | IBV_QP_PATH_MTU |
+			     IBV_QP_SQ_PSN | IBV_QP_RQ_PSN | IBV_QP_AV |
+			     IBV_QP_DEST_QPN | IBV_QP_TIMEOUT |
+			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			     IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC |
+			     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_ACCESS_FLAGS,
+			     &init);
+}
+
+/* One side as the device sees it: "qpn 0x000011 RTS sq_psn 0", or its
+ * qpn alone when the query failed. */
+static void describe_side(struct rs_val *v, const char *key,
+			  const struct rs_conn_side *s, bool queried,
+			  const struct ibv_qp_attr *attr)
+{
 	if (!s->rt->qp)
 		return;
-	if (ibv_query_qp(s->rt->qp, &attr, IBV_QP_STATE | IBV_QP_PATH_MTU |
-			 IBV_QP_SQ_PSN | IBV_QP_RQ_PSN | IBV_QP_AV |
-			 IBV_QP_DEST_QPN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			 IBV_QP_RNR_RETRY | IBV_QP_MIN_RNR_TIMER |
-			 IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC |
-			 IBV_QP_ACCESS_FLAGS, &init)) {
+	if (!queried) {
 		rs_val_put_strf(v, key, "qpn 0x%06x", s->rt->qp->qp_num);
 		return;
 	}
-	put_side(v, key, s->rt->qp->qp_num, rs_qp_state_name(attr.qp_state),
-		 attr.sq_psn);
-	put_settings(set, key, &attr, s->dev ? s->dev->gid_index : -1);
-	if (!*mtu)
-		*mtu = attr.path_mtu;
+	put_side(v, key, s->rt->qp->qp_num, rs_qp_state_name(attr->qp_state),
+		 attr->sq_psn);
 }
 
+/*
+ * Both sides are read back first, so that "settings" is made last in
+ * the entry's own tree: made as a tree of its own and added, it cost an
+ * arena (three or four mallocs as it grew) a connection.
+ */
 static void conn_describe(struct rs_run *run, struct rs_live *l,
 			  struct rs_val *v)
 {
 	const struct rs_connection *conn = l->obj->data;
-	struct rs_val *set = rs_val_obj();
+	struct ibv_qp_attr attr[2];
+	struct rs_conn_side side[2];
+	bool queried[2];
+	struct rs_val *set;
 	enum ibv_mtu mtu = 0;
-	struct rs_conn_side a, b;
 
-	side_find(run, "a", conn->a, &a);
-	side_find(run, "b", conn->b, &b);
+	side_find(run, "a", conn->a, &side[0]);
+	side_find(run, "b", conn->b, &side[1]);
+	for (int i = 0; i < 2; i++) {
+		queried[i] = query_side(&side[i], &attr[i]);
+		if (queried[i] && !mtu)
+			mtu = attr[i].path_mtu;
+	}
 	rs_val_put_str(v, "via",
 		       conn->via == RS_VIA_RDMA_CM ? "rdma_cm" : "oob");
-	describe_side(v, set, "a", &a, &mtu);
-	describe_side(v, set, "b", &b, &mtu);
+	for (int i = 0; i < 2; i++)
+		describe_side(v, side[i].name, &side[i], queried[i], &attr[i]);
 	if (mtu)
 		rs_val_put_u64(v, "mtu", 128u << mtu);
 	/* Last: the text report shows the facts before it, not it. */
-	rs_val_put(v, "settings", set);
+	set = rs_val_put_obj(v, "settings");
+	for (int i = 0; i < 2; i++)
+		if (queried[i])
+			put_settings(set, side[i].name, &attr[i],
+				     side[i].dev ? side[i].dev->gid_index : -1);
 }
 
 /* Its rdma_cm events, while steps run. */
