@@ -11,16 +11,9 @@
 #include "caps.h"
 #include "connection.h"
 #include "model.h"
+#include "obj_key.h"
 #include "str_put.h"
 #include "value.h"
-
-/* rs_obj_has(@o, @key) for a key of its own, not a path: asked of the
- * mapping (rs_obj_has() copies and splits a path; four a side, in every
- * real run's connecting).  Without a node, as rs_obj_has(): true. */
-static bool has_key(const struct rs_obj *o, const char *key)
-{
-	return !o->node || rs_node_get(o->node, key);
-}
 
 /* Side @name's psn and access: its own key, else the one for both. */
 static void side_settings(const struct rs_obj *o, const char *name,
@@ -29,16 +22,16 @@ static void side_settings(const struct rs_obj *o, const char *name,
 	const struct rs_connection *conn = o->data;
 	bool a = name[0] == 'a';
 
-	if (has_key(o, a ? "a_psn" : "b_psn")) {
+	if (rs_obj_has_key(o, a ? "a_psn" : "b_psn")) {
 		s->psn = a ? conn->a_psn : conn->b_psn;
 		s->psn_given = true;
 	} else {
 		s->psn = conn->psn;    /* 0 unless given */
-		s->psn_given = has_key(o, "psn");
+		s->psn_given = rs_obj_has_key(o, "psn");
 	}
-	if (has_key(o, a ? "a_access" : "b_access"))
+	if (rs_obj_has_key(o, a ? "a_access" : "b_access"))
 		s->access = a ? conn->a_access : conn->b_access;
-	else if (has_key(o, "access"))
+	else if (rs_obj_has_key(o, "access"))
 		s->access = conn->access;
 	else
 		s->access = -1;
