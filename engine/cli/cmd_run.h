@@ -46,6 +46,11 @@ struct run_opts {
 
 /* Whether an output option names stdout ("-"). */
 bool rs_run_to_stdout(const char *path);
+/* Whether anything will read the objects' facts in a run of @s as @o
+ * asks (@results: --json or --junit): a real run describes its objects
+ * only then. */
+bool rs_run_facts_read(const struct run_opts *o,
+		       const struct rs_scenario *s, bool results);
 /* One run of @s (one cell of a matrix, or none; run_one.c): build,
  * steps, teardown, its record to the reporters @o chooses and @res; the
  * exit code. */

@@ -11,6 +11,17 @@
 #include "exit.h"
 #include "macros.h"
 
+bool rs_run_facts_read(const struct run_opts *o,
+		       const struct rs_scenario *s, bool results)
+{
+	/* The text report prints an object's facts when it is made (not
+	 * with -q), -v adds the calls, the --json and --junit files
+	 * (results) and the graph write them, and the other nodes' and
+	 * --jobs' processes send their records on. */
+	return !o->text.quiet || rs_verbose || results || o->graph_out ||
+	       o->jobs > 1 || rs_nodes_count(s) > 1;
+}
+
 static void conf_of(const struct run_opts *o, const char *file,
 		    const struct rs_cell *cell, struct rs_run_conf *c)
 {
@@ -49,6 +60,7 @@ int rs_run_one(const struct rs_cmd *cmd, struct rs_scenario *s,
 	if (o->graph_out)
 		r[n++] = rs_report_graph(s, o->graph_out);
 	conf_of(o, file, cell, &c);
+	c.facts_unread = !rs_run_facts_read(o, s, res);
 	ret = rs_run_scenario(s, &c, r, n);
 	return ret == -ENOMEM ? rs_cmd_no_memory(cmd) : ret;
 }

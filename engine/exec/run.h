@@ -153,6 +153,8 @@ struct rs_run {
 	uint64_t default_deadline_ms;
 	/* --counters=off: no port counter is read around the steps. */
 	bool counters_off;
+	/* Nothing will read the objects' facts: not described. */
+	bool facts_unread;
 	/* > 0: every this many ms a running step says where it is
 	 * (RS_REC_PROGRESS), for a terminal's progress line. */
 	uint64_t progress_ms;

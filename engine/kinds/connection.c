@@ -12,6 +12,7 @@
 
 #include "connection.h"
 #include "model.h"
+#include "str_put.h"
 
 void rs_conn_path(const struct rs_obj *o, struct rs_path *ret)
 {
@@ -34,8 +35,9 @@ void rs_conn_side_peer(struct rs_run *run, struct rs_live *l,
 	rs_peer_fill(ret, s->l->obj->id, s->ctx_id,
 		     s->rt->qp ? s->rt->qp->qp_num : 0, s->psn, s->port,
 		     run->dry_run ? NULL : s->dev);
-	snprintf(ret->node, sizeof(ret->node), "%s",
-		 rs_node_name(run->s, s->l->obj->on));
+	/* Copied, not formatted: one a side, in every real run. */
+	rs_str_put(ret->node, sizeof(ret->node), 0,
+		   rs_node_name(run->s, s->l->obj->on));
 }
 
 int rs_conn_uniform(struct rs_run *run, struct rs_live *l,

@@ -288,6 +288,7 @@ static int run_init(struct rs_run *run, struct rs_scenario *s,
 	run->default_deadline_ms = 10000;
 	run->progress_ms = o->progress ? 250 : 0;
 	run->counters_off = o->counters_off;
+	run->facts_unread = o->facts_unread;
 	run->err = o->err;
 	rs_diag_init(&run->diag, o->err);
 	run->live = rs_calloc(s->n_objects + 1, sizeof(*run->live));

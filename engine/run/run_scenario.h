@@ -36,6 +36,10 @@ struct rs_run_conf {
 				  * node's prefixed stream */
 	bool progress;           /* a running step says where it is */
 	bool counters_off;       /* --counters=off: none read */
+	/* No reporter will read the objects' facts (rs_run_facts_read()):
+	 * a real run does not describe them, nor read back what they
+	 * describe (a connection's two ibv_query_qp()). */
+	bool facts_unread;
 	struct rs_role role;     /* the node this process plays */
 	struct rs_nodes_conf meet; /* how it meets the others */
 };

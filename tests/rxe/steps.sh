@@ -639,4 +639,27 @@ recvars -- nstreams='[.steps[] | select(.type == "stream")] | length' \
 [ "$moved" = true ] || fail "long_qps: a stream moved nothing: $figures"
 ok "long_qps, 40 QPs: $(grep -E '^step 1 ' "$tmp/out")"
 
+# -q alone: nothing reads the objects' facts, so a real run gathers none
+# and reads no connection's QPs back; with --json it reads both sides of
+# each connection (docs/rdmascn.1.md, -q).  Counted by strace, when the
+# guest has it.
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=ioctl -o "$tmp/ioctl_q" "$rdmascn" run -q \
+		"$scndir/rc_many.yaml" --set n=4 >"$tmp/out" 2>"$tmp/err" ||
+		fail "facts -q: $(cat "$tmp/err")"
+	strace -f -qq -e trace=ioctl -o "$tmp/ioctl_j" "$rdmascn" run -q \
+		--json "$tmp/rec.json" "$scndir/rc_many.yaml" --set n=4 \
+		>"$tmp/out" 2>"$tmp/err" || fail "facts --json: $(cat "$tmp/err")"
+	recvars -- nconn='[.objects[] | select(.kind == "connection")] | length' \
+		nset='[.objects[] | select(.kind == "connection") | .facts.settings | length] | add'
+	q=$(grep -c ioctl "$tmp/ioctl_q") j=$(grep -c ioctl "$tmp/ioctl_j")
+	[ "$nconn" -gt 0 ] && [ "$nset" = $((2 * nconn)) ] ||
+		fail "facts --json: $nconn connections, $nset sides' settings"
+	[ $((j - q)) = $((2 * nconn)) ] ||
+		fail "facts -q: $q ioctls, --json $j: want $((2 * nconn)) fewer"
+	ok "facts -q: $q ioctls, --json $j ($nconn connections read back)"
+else
+	ok "facts -q: no strace in the guest, read-back not counted"
+fi
+
 echo "steps as expected"

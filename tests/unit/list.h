@@ -123,6 +123,7 @@
 	X(run, invalid_cell)                                              \
 	X(run, role_pick)                                                 \
 	X(run, call_args_only_when_wanted)                                \
+	X(run, facts_read_only_for_a_reader)                              \
 	X(run, hex_as_printf)                                             \
 	X(run, bits_text_as_printf)                                       \
 	X(plugin, load_unload)                                            \

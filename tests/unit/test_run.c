@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "cmd_run.h"
 #include "exit.h"
 #include "list.h"
 #include "model.h"
@@ -249,4 +250,38 @@ TEST(run, call_args_only_when_wanted)
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_mr");
 	rs_call_arg(&c, "length", "%u", 4096u);
 	CHECK_STR(c.args, "length=4096");
+}
+
+/* rs_run_facts_read(): a real run describes its objects (and reads back
+ * a connection's two QPs) only for a reader: -q alone has none. */
+TEST(run, facts_read_only_for_a_reader)
+{
+	struct rs_scenario *s = fixture_load("facts", yaml);
+	struct rs_scenario *sn = fixture_load("facts_nodes", yaml_nodes);
+	struct run_opts o = { .text.quiet = true };
+	bool verbose = rs_verbose;
+
+	rs_verbose = false;
+	CHECK(!rs_run_facts_read(&o, s, false));
+	/* The text report prints each object's facts as it is made. */
+	o.text.quiet = false;
+	CHECK(rs_run_facts_read(&o, s, false));
+	o.text.quiet = true;
+	/* --json or --junit. */
+	CHECK(rs_run_facts_read(&o, s, true));
+	o.graph_out = "g.dot";
+	CHECK(rs_run_facts_read(&o, s, false));
+	o.graph_out = NULL;
+	/* --jobs: each cell's record comes from a process of its own. */
+	o.jobs = 2;
+	CHECK(rs_run_facts_read(&o, s, false));
+	o.jobs = 1;
+	CHECK(!rs_run_facts_read(&o, s, false));
+	/* The nodes send their records to the launcher. */
+	CHECK(rs_run_facts_read(&o, sn, false));
+	rs_verbose = true;
+	CHECK(rs_run_facts_read(&o, s, false));
+	rs_verbose = verbose;
+	rs_scenario_free(s);
+	rs_scenario_free(sn);
 }
