@@ -37,6 +37,7 @@
 	X(value, record_calls_fields_as_tree)                             \
 	X(value, fmt_as_vsnprintf)                                        \
 	X(value, call_args_cut_as_before)                                 \
+	X(value, put_again_replaces)                                      \
 	X(record_json, dry_runs_as_json_c)                                \
 	X(literal, hex_forms)                                             \
 	X(literal, hex_errors)                                            \

@@ -1569,3 +1569,55 @@ TEST(value, call_args_cut_as_before)
 	free(a);
 	free(b);
 }
+
+/* A key put again replaces the member where it stands, whatever the
+ * keys share: their bit of the object's 64 (a put that finds its bit
+ * clear does not look), their hash (made from the length and the
+ * first and last 8 bytes: these differ only in the middle), or a
+ * prefix; and after members appended unread (a struct's, F_DISTINCT). */
+TEST(value, put_again_replaces)
+{
+	struct rs_val *o = rs_val_obj();
+	const struct rs_val *m;
+	char key[40];
+	unsigned i;
+
+	CHECK(o);
+	for (i = 0; i < 300; i++) {
+		snprintf(key, sizeof(key), "%.*s", i % 20, "abcdefghijklmnopqrst");
+		if (i >= 20)
+			snprintf(key, sizeof(key), "aaaaaaaaa%03uzzzzzzzzz", i);
+		rs_val_put_u64(o, key, i);
+	}
+	CHECK_UINT(rs_val_len(o), 300);
+	for (i = 0; i < 300; i++) {
+		snprintf(key, sizeof(key), "%.*s", i % 20, "abcdefghijklmnopqrst");
+		if (i >= 20)
+			snprintf(key, sizeof(key), "aaaaaaaaa%03uzzzzzzzzz", i);
+		rs_val_put_u64(o, key, 1000 + i);
+	}
+	CHECK_UINT(rs_val_len(o), 300);
+	for (m = rs_val_first(o), i = 0; m; m = rs_val_next(m), i++)
+		CHECK_UINT(rs_val_u64_of(m), 1000 + i);
+	CHECK_UINT(i, 300);
+	rs_val_put(o, "abc", rs_val_str("x"));
+	CHECK_UINT(rs_val_len(o), 300);
+	CHECK_STR(rs_val_get_str(o, "abc"), "x");
+	CHECK_UINT(rs_val_get_u64(o, "abcd"), 1004);
+	rs_val_free(o);
+
+	/* read back: its members appended unread */
+	o = rs_val_parse("{\"a\":1,\"b\":2,\"max_send_wr\":3}");
+	CHECK(o);
+	rs_val_put_u64(o, "max_send_wr", 4);
+	rs_val_put_u64(o, "a", 5);
+	rs_val_put_u64(o, "c", 6);
+	CHECK_UINT(rs_val_len(o), 4);
+	m = rs_val_first(o);
+	CHECK_STR(rs_val_key(m), "a");
+	CHECK_UINT(rs_val_u64_of(m), 5);
+	m = rs_val_next(rs_val_next(m));
+	CHECK_STR(rs_val_key(m), "max_send_wr");
+	CHECK_UINT(rs_val_u64_of(m), 4);
+	rs_val_free(o);
+}
