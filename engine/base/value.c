@@ -29,6 +29,7 @@
 
 #include "alloc.h"
 #include "value.h"
+#include "value_fmt.h"
 
 /* A chunk's first bytes link it to the one made before it. */
 struct rs_chunk {
@@ -1155,7 +1156,9 @@ void rs_val_put_vstrf(struct rs_val *obj, const char *key, const char *fmt,
 {
 	char buf[512];
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* (rs_vfmt(): the same text, without vsnprintf()'s FILE set-up
+	 * for a fact's few bytes) */
+	rs_vfmt(buf, sizeof(buf), fmt, ap);
 	rs_val_put_str(obj, key, buf);
 }
 
