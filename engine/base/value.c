@@ -139,6 +139,7 @@ struct rs_val {
 #define ST_DATA(v) ((char *)(v) + HEAD + sizeof((v)->u.st))
 
 #define HEAD offsetof(struct rs_val, u)
+#define RS_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 /* A new tree's arena: its header and its first bytes, one allocation. */
 #define FIRST_CHUNK 256
@@ -263,7 +264,7 @@ static size_t node_size(enum rs_val_type t, size_t len)
 	case T_LIST: return sizeof(struct rs_val);
 	case T_STRUCT:
 		len += HEAD + sizeof(((struct rs_val *)0)->u.st);
-		return len > sizeof(struct rs_val) ? len : sizeof(struct rs_val);
+		return RS_MAX(len, sizeof(struct rs_val));
 	case RS_VAL_ARR: return HEAD + sizeof(((struct rs_val *)0)->u.arr);
 	default: return HEAD + sizeof(uint64_t);
 	}
@@ -2364,7 +2365,13 @@ static void put_field_list(struct jout *j, const struct rs_val_field *f,
 		const struct rs_val_field *m = &f[i];
 
 		next_item(j, &had, level, pretty);
-		put_escaped_key(j, m->key);
+		if (m->klen) {
+			jputc(j, '"');
+			jput(j, m->key, m->klen);
+			jputc(j, '"');
+		} else {
+			put_escaped_key(j, m->key);
+		}
 		put_colon(j, pretty);
 		switch (m->type) {
 		case RS_VAL_STR:

@@ -1570,6 +1570,16 @@ TEST(value, call_args_cut_as_before)
 	free(b);
 }
 
+/* Keys of 0-19 bytes sharing prefixes, then 21-byte ones that differ
+ * only in their middle (one hash). */
+static void put_again_key(char *key, size_t len, unsigned i)
+{
+	if (i < 20)
+		snprintf(key, len, "%.*s", (int)i, "abcdefghijklmnopqrst");
+	else
+		snprintf(key, len, "aaaaaaaaa%03uzzzzzzzzz", i);
+}
+
 /* A key put again replaces the member where it stands, whatever the
  * keys share: their bit of the object's 64 (a put that finds its bit
  * clear does not look), their hash (made from the length and the
@@ -1584,16 +1594,12 @@ TEST(value, put_again_replaces)
 
 	CHECK(o);
 	for (i = 0; i < 300; i++) {
-		snprintf(key, sizeof(key), "%.*s", i % 20, "abcdefghijklmnopqrst");
-		if (i >= 20)
-			snprintf(key, sizeof(key), "aaaaaaaaa%03uzzzzzzzzz", i);
+		put_again_key(key, sizeof(key), i);
 		rs_val_put_u64(o, key, i);
 	}
 	CHECK_UINT(rs_val_len(o), 300);
 	for (i = 0; i < 300; i++) {
-		snprintf(key, sizeof(key), "%.*s", i % 20, "abcdefghijklmnopqrst");
-		if (i >= 20)
-			snprintf(key, sizeof(key), "aaaaaaaaa%03uzzzzzzzzz", i);
+		put_again_key(key, sizeof(key), i);
 		rs_val_put_u64(o, key, 1000 + i);
 	}
 	CHECK_UINT(rs_val_len(o), 300);
