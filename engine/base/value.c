@@ -2220,14 +2220,38 @@ static void put_double(struct jout *j, const struct rs_val *v)
 		put_dbl(j, v->u.dbl.d);
 }
 
-static void put_pair_value(struct jout *j, const struct pair_span *p)
+/* @s quoted, known to need no escape. */
+static void put_quoted(struct jout *j, const char *s, size_t len)
+{
+	if (len + 2 <= j->cap - j->len) {
+		char *o = j->buf + j->len;
+
+		o[0] = '"';
+		memcpy(o + 1, s, len);
+		o[len + 1] = '"';
+		j->len += len + 2;
+		return;
+	}
+	jputc(j, '"');
+	jput(j, s, len);
+	jputc(j, '"');
+}
+
+/* @clean: the whole text the pair is in needs no escape. */
+static void put_pair_value(struct jout *j, const struct pair_span *p,
+			   bool clean)
 {
 	uint64_t u = 0;
 
 	switch (pair_type(p->val, p->len, &u)) {
 	case RS_VAL_INT: put_i64(j, (int64_t)u); break;
 	case RS_VAL_UINT: put_u64(j, u); break;
-	default: put_escaped(j, p->val, p->len); break;
+	default:
+		if (clean)
+			put_quoted(j, p->val, p->len);
+		else
+			put_escaped(j, p->val, p->len);
+		break;
 	}
 }
 
@@ -2290,7 +2314,7 @@ static void put_pairs_many(struct jout *j, const struct pairs_src *v,
 		next_item(j, &had, level, pretty);
 		put_escaped(j, out.name, out.name_len);
 		put_colon(j, pretty);
-		put_pair_value(j, &out);
+		put_pair_value(j, &out, false);
 	}
 	close_c(j, '}', had, level, pretty);
 }
@@ -2309,7 +2333,7 @@ static void put_pairs(struct jout *j, const struct pairs_src *v,
 	 * without '=', NOT_WRITTEN. */
 	uint8_t last[PAIRS_SEEN];
 	unsigned n = v->n;
-	bool had = false;
+	bool had = false, clean;
 
 	if (n > PAIRS_SEEN) {
 		put_pairs_many(j, v, level, pretty);
@@ -2330,6 +2354,10 @@ static void put_pairs(struct jout *j, const struct pairs_src *v,
 			}
 		}
 	}
+	/* Every name and value is a piece of the text: one look at the
+	 * whole of it (almost always clean) for each piece's (a third of
+	 * writing the pairs, two a pair). */
+	clean = next_escape(v->text, v->text + v->len) == v->text + v->len;
 	open_c(j, '{', pretty);
 	for (unsigned i = 0; i < n; i++) {
 		struct pair_span out;
@@ -2340,9 +2368,12 @@ static void put_pairs(struct jout *j, const struct pairs_src *v,
 		out.val = seen[last[i]].val;
 		out.len = seen[last[i]].len;
 		next_item(j, &had, level, pretty);
-		put_escaped(j, out.name, out.name_len);
+		if (clean)
+			put_quoted(j, out.name, out.name_len);
+		else
+			put_escaped(j, out.name, out.name_len);
 		put_colon(j, pretty);
-		put_pair_value(j, &out);
+		put_pair_value(j, &out, clean);
 	}
 	close_c(j, '}', had, level, pretty);
 }
