@@ -577,12 +577,15 @@ struct call_room {
 _Static_assert(sizeof(struct call_room) <= RS_VAL_FIELDS_ROOM,
 	       "a call's text fits the writer's room");
 
-static void str_field(struct rs_val_field *f, const char *key,
-		      const char *s, size_t len)
+static void str_field_(struct rs_val_field *f, const char *key, size_t klen,
+		       const char *s, size_t len)
 {
-	*f = (struct rs_val_field){ .key = key, .type = RS_VAL_STR,
-				    .v.str = { s, len } };
+	*f = (struct rs_val_field){ .key = key, .klen = (uint8_t)klen,
+				    .type = RS_VAL_STR, .v.str = { s, len } };
 }
+/* @lit: a literal, as RS_VAL_KEY() */
+#define str_field(f, lit, s, len) \
+	str_field_(f, "" lit, sizeof(lit) - 1, s, len)
 
 /* @c's members as schemas/ describe a "calls" item: no, name, args,
  * fields, object and what came of it.  Written from these (the writer
@@ -602,26 +605,26 @@ static unsigned call_fields(const void *item, struct rs_val_field *f,
 	unsigned n = 0;
 
 	if (c->no)
-		f[n++] = (struct rs_val_field){ .key = "no",
+		f[n++] = (struct rs_val_field){ RS_VAL_KEY("no"),
 						.type = RS_VAL_UINT,
 						.v.u = c->no };
 	str_field(&f[n++], "name", name, strlen(name));
 	str_field(&f[n++], "args", args, len);
 	f[n++] = (struct rs_val_field){
-		.key = "fields", .type = RS_VAL_FIELD_PAIRS,
+		RS_VAL_KEY("fields"), .type = RS_VAL_FIELD_PAIRS,
 		.v.pairs = { .text = args, .len = len, .at = at,
 			     .n = c->n_at },
 	};
 	if (c->object)
 		str_field(&f[n++], "object", c->object, strlen(c->object));
 	if (out && out->outcome != RS_REC_CALL_NONE) {
-		f[n++] = (struct rs_val_field){ .key = "ok",
+		f[n++] = (struct rs_val_field){ RS_VAL_KEY("ok"),
 						.type = RS_VAL_BOOL,
 						.v.b = out->ok };
 		if (!out->ok) {
 			const char *err = strerrorname_np(out->err);
 
-			f[n++] = (struct rs_val_field){ .key = "errno",
+			f[n++] = (struct rs_val_field){ RS_VAL_KEY("errno"),
 							.type = RS_VAL_INT,
 							.v.i = out->err };
 			if (err)
@@ -629,11 +632,11 @@ static unsigned call_fields(const void *item, struct rs_val_field *f,
 		}
 		if (out->outcome == RS_REC_CALL_MADE)
 			f[n++] = (struct rs_val_field){
-				.key = "duration_ns", .type = RS_VAL_UINT,
+				RS_VAL_KEY("duration_ns"), .type = RS_VAL_UINT,
 				.v.u = out->duration_ns,
 			};
 		else
-			f[n++] = (struct rs_val_field){ .key = "injected",
+			f[n++] = (struct rs_val_field){ RS_VAL_KEY("injected"),
 							.type = RS_VAL_BOOL,
 							.v.b = true };
 	}
@@ -678,16 +681,16 @@ static unsigned obj_fields(const void *data, struct rs_val_field *f,
 	str_field(&f[n++], "name", name, strlen(name));
 	if (o->kf->file) {
 		str_field(&f[n++], "file", o->kf->file, strlen(o->kf->file));
-		f[n++] = (struct rs_val_field){ .key = "line",
+		f[n++] = (struct rs_val_field){ RS_VAL_KEY("line"),
 						.type = RS_VAL_UINT,
 						.v.u = o->line };
-		f[n++] = (struct rs_val_field){ .key = "col",
+		f[n++] = (struct rs_val_field){ RS_VAL_KEY("col"),
 						.type = RS_VAL_UINT,
 						.v.u = o->col };
 	}
 	str_field(&f[n++], "outcome", o->outcome, strlen(o->outcome));
 	if (o->no)
-		f[n++] = (struct rs_val_field){ .key = "no",
+		f[n++] = (struct rs_val_field){ RS_VAL_KEY("no"),
 						.type = RS_VAL_UINT,
 						.v.u = o->no };
 	return n;
@@ -738,7 +741,7 @@ static unsigned obj_run_fields(const void *data, struct rs_val_field *f,
 	unsigned n = obj_fields(data, f, room);
 
 	if (r.has_ms)
-		f[n++] = (struct rs_val_field){ .key = "create_ms",
+		f[n++] = (struct rs_val_field){ RS_VAL_KEY("create_ms"),
 						.type = RS_VAL_DOUBLE,
 						.v.d = r.create_ms };
 	if (r.facts)
@@ -1050,7 +1053,7 @@ static unsigned down_fields(const void *data, struct rs_val_field *f,
 	const char *name = d->text + ilen + 1;
 
 	(void)room;
-	f[0] = (struct rs_val_field){ .key = "no", .type = RS_VAL_UINT,
+	f[0] = (struct rs_val_field){ RS_VAL_KEY("no"), .type = RS_VAL_UINT,
 				      .v.u = d->no };
 	str_field(&f[1], "id", d->text, ilen);
 	str_field(&f[2], "name", name, strlen(name));

@@ -101,6 +101,8 @@ void rs_val_put_pairs(struct rs_val *obj, const char *key,
 struct rs_val_field {
 	const char *key;
 	uint8_t type;           /* enum rs_val_type, or RS_VAL_FIELD_* */
+	uint8_t klen;           /* RS_VAL_KEY()'s length: written as it is;
+				 * 0: looked at for escapes */
 	union {
 		struct {
 			const char *s;
@@ -119,6 +121,9 @@ struct rs_val_field {
 		struct rs_val *tree;
 	} v;
 };
+/* A field's key, a literal with nothing to escape: the writer copies it
+ * (88k keys in a dry run at n=1000 were each scanned a byte at a time). */
+#define RS_VAL_KEY(lit) .key = "" lit, .klen = sizeof(lit) - 1
 #define RS_VAL_FIELDS_MAX 16
 /* Bytes @fields may use for what it points its fields at. */
 #define RS_VAL_FIELDS_ROOM 4096

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* The value tree and its JSON form: what every reporter prints from. */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
@@ -15,7 +21,9 @@
 #include "macros.h"
 #include "outfile.h"
 #include "record.h"
+#include "run.h"
 #include "value.h"
+#include "value_fmt.h"
 
 static char *to_json(const struct rs_val *v, bool pretty, int *ret)
 {
@@ -1389,4 +1397,233 @@ TEST(value, record_calls_fields_as_tree)
 		free(s[1][pretty]);
 	}
 	rs_record_free(&rec);
+}
+
+/* rs_vfmt() against vsnprintf() at every buffer length from 0 to past
+ * the text: the same return, the same bytes, nothing written past the
+ * end. */
+static __attribute__((format(printf, 1, 2))) void fmt_same(const char *fmt,
+							    ...)
+{
+	char want[160], got[160];
+	va_list ap, aq;
+	int nw, ng;
+
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	nw = vsnprintf(want, sizeof(want), fmt, aq);
+	va_end(aq);
+	CHECK(nw >= 0 && nw < (int)sizeof(want) - 2);
+	for (size_t len = 0; len <= (size_t)nw + 2; len++) {
+		memset(want, 0x5a, sizeof(want));
+		memset(got, 0x5a, sizeof(got));
+		va_copy(aq, ap);
+		nw = vsnprintf(len ? want : NULL, len, fmt, aq);
+		va_end(aq);
+		va_copy(aq, ap);
+		ng = rs_vfmt(len ? got : NULL, len, fmt, aq);
+		va_end(aq);
+		CHECK_INT(ng, nw);
+		CHECK_MEM(got, want, sizeof(want));
+	}
+	va_end(ap);
+}
+
+TEST(value, fmt_as_vsnprintf)
+{
+	/* volatile: gcc would see the NULL and warn */
+	const char *volatile none = NULL;
+
+	/* the calls' own (exec, kinds, steps, plugins) */
+	fmt_same("%s", "pd[0]");
+	fmt_same("%s", "");
+	fmt_same("%s", none);
+	fmt_same("%u", 0u);
+	fmt_same("%u", 4096u);
+	fmt_same("%u", UINT_MAX);
+	fmt_same("%d", 0);
+	fmt_same("%d", -1);
+	fmt_same("%d", INT_MIN);
+	fmt_same("%d", INT_MAX);
+	fmt_same("%i", -42);
+	fmt_same("0x%x", 0u);
+	fmt_same("0x%x", 0xdeadbeefu);
+	fmt_same("%X", 0xabcdefu);
+	fmt_same("%llu", 0ull);
+	fmt_same("%llu", ULLONG_MAX);
+	fmt_same("0x%llx", ULLONG_MAX);
+	fmt_same("%lld", LLONG_MIN);
+	fmt_same("%lu", ULONG_MAX);
+	fmt_same("%ld", LONG_MIN);
+	fmt_same("%lx", 0x1234ul);
+	fmt_same("%zu", (size_t)SIZE_MAX);
+	fmt_same("%zd", (ssize_t)-7);
+	fmt_same("%zx", (size_t)0xfff);
+	fmt_same("%jd", (intmax_t)INTMAX_MIN);
+	fmt_same("%ju", (uintmax_t)UINTMAX_MAX);
+	fmt_same("%td", (ptrdiff_t)-3);
+	fmt_same("%tu", (ptrdiff_t)-3);
+	fmt_same("%hhu", 300u);
+	fmt_same("%hhd", 200);
+	fmt_same("%hu", 70000u);
+	fmt_same("%hd", 40000);
+	fmt_same("%hx", 0x12345u);
+	fmt_same("%" PRIu64, UINT64_MAX);
+	fmt_same("%" PRIx64, (uint64_t)0x55d0c0a8f2b0);
+	fmt_same("0x%" PRIx64, (uint64_t)1);
+	fmt_same("%" PRId64, INT64_MIN);
+	fmt_same("%" PRIu32, UINT32_MAX);
+	fmt_same("%c", 'x');
+	fmt_same("%c", 0x1ff);
+	fmt_same("100%%");
+	fmt_same("plain text, no conversion");
+	fmt_same("%s(%s)+%llu", "mr[3]", "addr", 64ull);
+	fmt_same("length(%s)-%llu", "mr[0]", 1ull);
+	fmt_same("%d (%s)", -22, "EINVAL");
+	fmt_same("#%u", 7u);
+	fmt_same("wr[%u]", 15u);
+	fmt_same("%s (%zd bytes)", "file", (ssize_t)4096);
+	fmt_same("MAP_PRIVATE|MAP_ANONYMOUS%s", "|MAP_HUGETLB");
+	fmt_same("%s%s%s", "a", none, "c");
+	/* vsnprintf()'s, handed on whole: the arguments before are read
+	 * again from the start */
+	fmt_same("byte 0x%02x", 7u);
+	fmt_same("%s then %#x", "a", 255u);
+	fmt_same("%u then %5s", 3u, "ab");
+	fmt_same("%-4d|", 5);
+	fmt_same("%.3s", "abcdef");
+	fmt_same("%p", (void *)0x1000);
+	fmt_same("%p", (void *)NULL);
+	fmt_same("%e", 1.5);
+	fmt_same("%g %s", 0.25, "x");
+	fmt_same("%ls", L"wide");
+	fmt_same("%lc", (wint_t)'w');
+}
+
+/* rs_call_arg() as it was (snprintf "key=", vsnprintf the value): the
+ * text a call's arguments must still be, byte for byte. */
+static __attribute__((format(printf, 3, 4))) void call_arg_old(
+	struct rs_call *c, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->quiet || c->len >= sizeof(c->args) - 1)
+		return;
+	if (c->n_at < RS_N(c->at))
+		c->at[c->n_at++] = (uint16_t)(c->len + (c->len ? 1 : 0));
+	n = snprintf(c->args + c->len, sizeof(c->args) - c->len, "%s%s=",
+		     c->len ? " " : "", key);
+	if (n < 0 || (size_t)n >= sizeof(c->args) - c->len) {
+		c->len = sizeof(c->args) - 1;
+		return;
+	}
+	c->len += n;
+	va_start(ap, fmt);
+	n = vsnprintf(c->args + c->len, sizeof(c->args) - c->len, fmt, ap);
+	va_end(ap);
+	c->len = n < 0 || (size_t)n >= sizeof(c->args) - c->len ?
+		 sizeof(c->args) - 1 : c->len + n;
+}
+
+static void calls_same(const struct rs_call *a, const struct rs_call *b)
+{
+	CHECK_UINT(a->len, b->len);
+	CHECK_UINT(a->n_at, b->n_at);
+	CHECK_MEM(a->at, b->at, sizeof(a->at));
+	CHECK_MEM(a->args, b->args, sizeof(a->args));
+}
+
+/* The args text at its 1536-byte limit: cut in the separator, the key,
+ * the '=' and the value at every place, as snprintf() cut it. */
+TEST(value, call_args_cut_as_before)
+{
+	static char pad[1600];
+	struct rs_call *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+
+	CHECK(a && b);
+	memset(pad, 'p', sizeof(pad) - 1);
+	rs_call_want_args(true);
+	for (size_t fill = 1480; fill < sizeof(a->args) + 2; fill++) {
+		rs_call_init(a, RS_CALL_CREATE, "ibv_reg_mr");
+		rs_call_init(b, RS_CALL_CREATE, "ibv_reg_mr");
+		memset(a->args, 0x5a, sizeof(a->args));
+		memset(b->args, 0x5a, sizeof(b->args));
+		a->args[0] = b->args[0] = '\0';
+		rs_call_arg(a, "pad", "%.*s", (int)fill, pad);
+		call_arg_old(b, "pad", "%.*s", (int)fill, pad);
+		calls_same(a, b);
+		for (unsigned i = 0; i < 12; i++) {
+			rs_call_arg(a, "max_send_wr", "%u", 100000u + i);
+			call_arg_old(b, "max_send_wr", "%u", 100000u + i);
+			rs_call_arg(a, "k", "0x%llx", 0x55d0c0a8f2b0ull);
+			call_arg_old(b, "k", "0x%llx", 0x55d0c0a8f2b0ull);
+			rs_call_arg(a, "name", "%s", "qp[17]");
+			call_arg_old(b, "name", "%s", "qp[17]");
+			rs_call_arg(a, "b", "byte 0x%02x", i);
+			call_arg_old(b, "b", "byte 0x%02x", i);
+			calls_same(a, b);
+		}
+	}
+	rs_call_want_args(false);
+	free(a);
+	free(b);
+}
+
+/* Keys of 0-19 bytes sharing prefixes, then 21-byte ones that differ
+ * only in their middle (one hash). */
+static void put_again_key(char *key, size_t len, unsigned i)
+{
+	if (i < 20)
+		snprintf(key, len, "%.*s", (int)i, "abcdefghijklmnopqrst");
+	else
+		snprintf(key, len, "aaaaaaaaa%03uzzzzzzzzz", i);
+}
+
+/* A key put again replaces the member where it stands, whatever the
+ * keys share: their bit of the object's 64 (a put that finds its bit
+ * clear does not look), their hash (made from the length and the
+ * first and last 8 bytes: these differ only in the middle), or a
+ * prefix; and after members appended unread (a struct's, F_DISTINCT). */
+TEST(value, put_again_replaces)
+{
+	struct rs_val *o = rs_val_obj();
+	const struct rs_val *m;
+	char key[40];
+	unsigned i;
+
+	CHECK(o);
+	for (i = 0; i < 300; i++) {
+		put_again_key(key, sizeof(key), i);
+		rs_val_put_u64(o, key, i);
+	}
+	CHECK_UINT(rs_val_len(o), 300);
+	for (i = 0; i < 300; i++) {
+		put_again_key(key, sizeof(key), i);
+		rs_val_put_u64(o, key, 1000 + i);
+	}
+	CHECK_UINT(rs_val_len(o), 300);
+	for (m = rs_val_first(o), i = 0; m; m = rs_val_next(m), i++)
+		CHECK_UINT(rs_val_u64_of(m), 1000 + i);
+	CHECK_UINT(i, 300);
+	rs_val_put(o, "abc", rs_val_str("x"));
+	CHECK_UINT(rs_val_len(o), 300);
+	CHECK_STR(rs_val_get_str(o, "abc"), "x");
+	CHECK_UINT(rs_val_get_u64(o, "abcd"), 1004);
+	rs_val_free(o);
+
+	/* read back: its members appended unread */
+	o = rs_val_parse("{\"a\":1,\"b\":2,\"max_send_wr\":3}");
+	CHECK(o);
+	rs_val_put_u64(o, "max_send_wr", 4);
+	rs_val_put_u64(o, "a", 5);
+	rs_val_put_u64(o, "c", 6);
+	CHECK_UINT(rs_val_len(o), 4);
+	m = rs_val_first(o);
+	CHECK_STR(rs_val_key(m), "a");
+	CHECK_UINT(rs_val_u64_of(m), 5);
+	m = rs_val_next(rs_val_next(m));
+	CHECK_STR(rs_val_key(m), "max_send_wr");
+	CHECK_UINT(rs_val_u64_of(m), 4);
+	rs_val_free(o);
 }
