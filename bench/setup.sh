@@ -21,7 +21,9 @@
 # verbose).  TOOLS picks the tools (default "c pyverbs rdmascn"); RDMASCN2
 # adds a second rdmascn binary as tool rdmascn2 (a before/after pair).
 # JSON=no runs rdmascn without --json (no record file written): then
-# only its total is measured, its phases are "-".  OUT2 adds tool
+# only its total is measured, its phases are "-"; JSON2 does the same for
+# tool rdmascn_o2 alone (OUT2=quiet JSON2=no: what --json costs, in one
+# boot).  OUT2 adds tool
 # rdmascn_o2: the same rdmascn with its output going OUT2's way, so two
 # outputs are compared in one boot (OUT=file OUT2=quiet: file against -q).
 # LOCAL=yes copies the programs (setup_c, and each rdmascn with its lib/
@@ -52,7 +54,7 @@ if [ "${1:-}" != --in-vm ]; then
 	esac
 	echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(pgrep -c qemu-system) qemu VM(s) running before boot"
 	exec "$rdmascn" softroce --timeout 3000 --env "N=$ns" --env "RUNS=$runs" \
-		--env "OUT=$out" --env "OUT2=${OUT2:-}" --env "JSON=$json" --env "LOCAL=${LOCAL:-no}" --env "TOOLS=$tools" --env "RDMASCN2=${RDMASCN2:-}" \
+		--env "OUT=$out" --env "OUT2=${OUT2:-}" --env "JSON=$json" --env "JSON2=${JSON2:-}" --env "LOCAL=${LOCAL:-no}" --env "TOOLS=$tools" --env "RDMASCN2=${RDMASCN2:-}" \
 		-- bash "$here/setup.sh" --in-vm "$rdmascn"
 fi
 
@@ -86,20 +88,20 @@ now() { date +%s.%N; }
 
 # One run of TOOL at N: "create connect teardown total" (ms) on stdout.
 one() {
-	local tool=$1 n=$2 bin=$rdmascn t0 t1 o q=() j=(--json "$tmp/rec.json") how=$out
+	local tool=$1 n=$2 bin=$rdmascn t0 t1 o q=() j=(--json "$tmp/rec.json") how=$out js=$json
 	case $tool in
 	c) t0=$(now); o=$("$setup_c" "$n" 2>"$tmp/err") || { say "setup_c $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	c[0-9]*) t0=$(now); o=$("$setup_c" --threads "${tool#c}" "$n" 2>"$tmp/err") || { say "setup_c --threads ${tool#c} $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	pyverbs) t0=$(now); o=$(/usr/bin/python3 "$here/setup_pyverbs.py" "$n" 2>"$tmp/err") || { say "pyverbs $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	rdmascn*)
 		[ "$tool" = rdmascn2 ] && bin=$rdmascn2
-		[ "$tool" = rdmascn_o2 ] && how=$OUT2
+		[ "$tool" = rdmascn_o2 ] && how=$OUT2 && js=${JSON2:-$json}
 		case $how in
 		quiet) q=(-q) ;;
 		verbose) q=(-v) ;;
 		esac
 		rm -f "$tmp/rec.json"
-		[ "$json" = no ] && j=()
+		[ "$js" = no ] && j=()
 		t0=$(now)
 		if [ "$how" = tty ] || [ "$how" = verbose ]; then
 			"$bin" run "${q[@]}" "${j[@]}" "$here/setup.yaml" --set n="$n" >&"$console" 2>"$tmp/err"
@@ -107,7 +109,7 @@ one() {
 			"$bin" run "${q[@]}" "${j[@]}" "$here/setup.yaml" --set n="$n" >"$tmp/out" 2>"$tmp/err"
 		fi || { say "$tool $n failed: $(tail -3 "$tmp/err")"; return 1; }
 		t1=$(now)
-		if [ "$json" = no ]; then
+		if [ "$js" = no ]; then
 			o="create_ms - connect_ms - teardown_ms -"
 		else o=$(jq -r '([.objects[] | select(.kind == "connection") | .create_ms] | add) as $k |
 			"create_ms \(.durations_ms.setup - $k) connect_ms \($k) teardown_ms \(.durations_ms.teardown)"' "$tmp/rec.json")
@@ -117,7 +119,7 @@ one() {
 		{ print f($2), f($4), f($6), sprintf("%.1f", (t1 - t0) * 1000) }' <<<"$o"
 }
 
-say "$(uname -r), $(nproc) vCPUs; N: $ns; $runs runs each; tools: $tools; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2)}; --json: $json; programs in the guest's tmpfs: ${LOCAL:-no}"
+say "$(uname -r), $(nproc) vCPUs; N: $ns; $runs runs each; tools: $tools; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2${JSON2:+, --json: $JSON2})}; --json: $json; programs in the guest's tmpfs: ${LOCAL:-no}"
 # One untimed run of each first: the first run after boot pays for
 # loading the programs and libraries from the host's file system.
 # (cT: 2T objects, each thread a pair.)
@@ -148,7 +150,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) p
 
 echo
 echo "set-up on rxe0 (Soft-RoCE under TCG): N x (CQ 16 + MR 4 KiB + RC QP), N/2 pairs to RTS, teardown"
-echo "medians of $runs interleaved runs, ms; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2)}; --json: $json; programs in the guest's tmpfs: ${LOCAL:-no}"
+echo "medians of $runs interleaved runs, ms; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2${JSON2:+, --json: $JSON2})}; --json: $json; programs in the guest's tmpfs: ${LOCAL:-no}"
 printf '%-6s %-9s %10s %10s %10s %10s %5s\n' N tool create connect teardown total runs
 for n in $ns; do
 	for t in $tools; do
