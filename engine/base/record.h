@@ -167,6 +167,11 @@ struct rs_record {
 };
 
 int rs_record_init(struct rs_record *rec, bool dry_run, bool verbose);
+/* Threads are about to add to the record (steps of a parallel, a
+ * pingpong's answering side): called before each is started, from the
+ * thread that starts it; the record's tree allocates under a lock from
+ * then on.  0 or -ENOMEM. */
+int rs_record_threads(struct rs_record *rec);
 /* Reporters (any number) are freed with the record; -ENOMEM (@r
  * freed) when it cannot take one more. */
 int rs_record_add_reporter(struct rs_record *rec, struct rs_reporter *r);
