@@ -524,6 +524,10 @@ TEST(value, threads)
 		CHECK(a[i].mine);
 	}
 	CHECK_PTR(rs_val_put(rec.root, "threads", tree), tree);
+	/* Shared only now, as a parallel step does before its threads
+	 * start: the tree added before takes the record's lock too. */
+	CHECK_INT(rs_record_threads(&rec), 0);
+	CHECK_INT(rs_record_threads(&rec), 0);
 	for (unsigned i = 0; i < 4; i++)
 		CHECK_INT(pthread_create(&t[i], NULL, add_many, &a[i]), 0);
 	for (unsigned i = 0; i < 4; i++)
