@@ -344,10 +344,22 @@ static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
 	return v;
 }
 
+/* How many times a node was marked F_OOM in this process: while none
+ * was, no tree holds one and rs_val_check() need not walk (a real
+ * run's record at n=1000 is 100k nodes, walked at its end and again
+ * for each struct written). */
+static unsigned long n_oom;
+
+static void set_oom(struct rs_val *v)
+{
+	__atomic_add_fetch(&n_oom, 1, __ATOMIC_RELAXED);
+	v->flags |= F_OOM;
+}
+
 static struct rs_val *mark_oom(struct rs_val *parent)
 {
 	if (parent)
-		parent->flags |= F_OOM;
+		set_oom(parent);
 	return NULL;
 }
 
@@ -625,7 +637,7 @@ static void pairs(struct rs_val *v)
 		m = new_node(v->u.obj.ar, t, t == RS_VAL_STR ? p.len : 0,
 			     p.name);
 		if (!m) {
-			v->flags |= F_OOM;
+			set_oom(v);
 			return;
 		}
 		if (t == RS_VAL_STR) {
@@ -660,7 +672,7 @@ static void list_items(struct rs_val *v)
 		c = t ? copy_node(v->u.arr.ar, t, NULL) : NULL;
 		rs_val_free(t);
 		if (!c || !arr_add(v, c)) {
-			v->flags |= F_OOM;
+			set_oom(v);
 			return;
 		}
 	}
@@ -899,6 +911,9 @@ int rs_val_check(const struct rs_val *v)
 {
 	if (!v || (v->flags & F_OOM))
 		return -ENOMEM;
+	/* Set only by set_oom(), or copied from a node it set. */
+	if (!__atomic_load_n(&n_oom, __ATOMIC_RELAXED))
+		return 0;
 	if (v->type == T_STRUCT) {
 		const struct rs_val *k = v->u.st.ops->kid ?
 					 v->u.st.ops->kid(ST_DATA(v)) : NULL;
@@ -1584,7 +1599,7 @@ static struct rs_val *from_json(struct rs_arena *ar, struct json_object *j,
 			struct rs_val *c = from_json(v->u.obj.ar, m, k);
 
 			if (!c) {
-				v->flags |= F_OOM;
+				set_oom(v);
 				break;
 			}
 			link_member(v, c);
@@ -1600,7 +1615,7 @@ static struct rs_val *from_json(struct rs_arena *ar, struct json_object *j,
 				json_object_array_get_idx(j, i), NULL);
 
 			if (!c || !arr_add(v, c)) {
-				v->flags |= F_OOM;
+				set_oom(v);
 				break;
 			}
 		}
@@ -2465,7 +2480,7 @@ static void put_list(struct jout *j, const struct rs_val *v, unsigned level,
 
 		if (!t) {
 			/* rs_val_write_json() says so. */
-			((struct rs_val *)v)->flags |= F_OOM;
+			set_oom((struct rs_val *)v);
 			break;
 		}
 		next_item(j, &had, level, pretty);
@@ -2530,7 +2545,7 @@ static void put_struct(struct jout *j, const struct rs_val *v, unsigned level,
 		add_members(t, v->u.st.ops, ST_DATA(v));
 	if (rs_val_check(t) < 0) {
 		/* rs_val_write_json() says so. */
-		((struct rs_val *)v)->flags |= F_OOM;
+		set_oom((struct rs_val *)v);
 		return;
 	}
 	put_json(j, t, level, pretty);

@@ -12,6 +12,7 @@
 #define RS_UNIT_TESTS(X)                                                  \
 	X(value, shapes)                                                  \
 	X(value, oom_is_sticky)                                           \
+	X(value, check_deep_oom)                                          \
 	X(value, escape)                                                  \
 	X(value, many_reporters)                                          \
 	X(text, held_until_wait)                                          \

@@ -93,6 +93,39 @@ TEST(value, oom_is_sticky)
 	CHECK_PTR(rs_val_put_obj(NULL, "k"), NULL);
 }
 
+/* rs_val_check() walks no tree while no node was ever marked (a
+ * process of its own: this is the first mark), and finds a mark deep
+ * down once one was: in an array's object, in a real run's facts. */
+TEST(value, check_deep_oom)
+{
+	struct rs_loc la = { .file = "f.yaml", .line = 3, .col = 5 };
+	struct rs_val *root = rs_val_obj(), *arr, *deep, *e, *f;
+	struct rs_record rec;
+
+	arr = rs_val_put_arr(root, "list");
+	for (unsigned i = 0; i < 100; i++)
+		rs_val_put_u64(rs_val_push_obj(arr), "i", i);
+	deep = rs_val_put_obj(rs_val_push_obj(arr), "deep");
+	CHECK_INT(rs_val_check(root), 0);
+	CHECK_INT(rs_val_check(deep), 0);
+	rs_val_put(deep, "x", NULL);
+	CHECK_INT(rs_val_check(deep), -ENOMEM);
+	CHECK_INT(rs_val_check(arr), -ENOMEM);
+	CHECK_INT(rs_val_check(root), -ENOMEM);
+	CHECK_INT(rs_val_check(rs_val_at(arr, 0)), 0);
+	rs_val_free(root);
+	CHECK_INT(rs_val_check(NULL), -ENOMEM);
+
+	CHECK_INT(rs_record_init(&rec, false, false), 0);
+	e = rs_record_object(&rec, "a", "qp", "qp 'a'", &la, "pending");
+	f = rs_rec_obj_facts(e);
+	rs_val_put_u64(f, "cqe", 16);
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_val_put(rs_val_put_obj(f, "settings"), "x", NULL);
+	CHECK_INT(rs_val_check(rec.root), -ENOMEM);
+	rs_record_free(&rec);
+}
+
 /* What a terminal would act on is spelled out; the rest is as it was. */
 TEST(value, escape)
 {
