@@ -362,9 +362,12 @@ static void conn_describe(struct rs_run *run, struct rs_live *l,
 			  struct rs_val *v)
 {
 	const struct rs_connection *conn = l->obj->data;
-	/* A tree of its own, added last: the record's is shared between
-	 * threads, a lock taken for each member made in it (made there,
-	 * the 34 settings cost 4% more, callgrind in the guest). */
+	/* A tree of its own, added last: chosen while the record took a
+	 * lock for each member made in it (made there, the 34 settings
+	 * cost 4% more, callgrind in the guest).  It takes none until a
+	 * thread starts now (rs_record_threads()), so made in the entry
+	 * it would save an arena a connection: not done, as no host test
+	 * reaches ibv_query_qp() to show the facts the same. */
 	struct rs_val *set = rs_val_obj();
 	enum ibv_mtu mtu = 0;
 	struct rs_conn_side a, b;
