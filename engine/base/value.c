@@ -1649,6 +1649,7 @@ struct jout {
 	FILE *f;        /* full: the buffer goes to it */
 	bool grow;      /* full: a bigger buffer (rs_val_json_string()) */
 	bool cut;       /* full, and neither: the rest dropped */
+	bool oom;       /* an item or a struct's members not made */
 	struct rs_val *scratch; /* a struct's members, made again for each */
 };
 
@@ -1701,13 +1702,46 @@ static inline void jputc(struct jout *j, char c)
 
 #define JPUTS(j, lit) jput(j, lit, sizeof(lit) - 1)
 
+/* @n bytes from @s to @o, where most pieces are a key or a short value
+ * of a few to 16 bytes: two overlapping moves of a fixed size rather
+ * than a call to memcpy() (each read inside @s). */
+static inline void copy_small(char *o, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(o, s, 8);
+		memcpy(o + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(o, s, 4);
+		memcpy(o + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			o[i] = s[i];
+	} else {
+		memcpy(o, s, n);
+	}
+}
+
+static const char digits2[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+/* Two digits a division (a real run's record has 21k numbers). */
 static void put_u64(struct jout *j, uint64_t u)
 {
 	char b[20], *p = b + sizeof(b);
 
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
+	while (u >= 100) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
 	jput(j, p, b + sizeof(b) - p);
 }
 
@@ -1850,23 +1884,61 @@ static void indent(struct jout *j, unsigned level, bool pretty)
 	jput(j, spaces, n);
 }
 
+/*
+ * An item's separator, its newline and its indent as one piece, cut from
+ * this (a level deeper than SEP_SPACES / 2 the old way): they were three
+ * to five pieces, each with its own check for room, and the largest part
+ * of writing a real run's record (set-up 10).
+ */
+static const char sep_text[] = ",\n"
+	"                                                                "
+	"                                                                ";
+#define SEP_SPACES (sizeof(sep_text) - 3)
+#define SEP_FIXED 32
+
 /* A container's parts as json-c prints them: its opening, each item's
  * separator and indent, the colon after a key, its closing. */
 static void open_c(struct jout *j, char c, bool pretty)
 {
+	if (pretty && j->cap - j->len >= 2) {
+		j->buf[j->len] = c;
+		j->buf[j->len + 1] = '\n';
+		j->len += 2;
+		return;
+	}
 	jputc(j, c);
 	if (pretty)
 		jputc(j, '\n');
 }
 
-static void next_item(struct jout *j, bool *had, unsigned level, bool pretty)
+static inline void next_item(struct jout *j, bool *had, unsigned level,
+			     bool pretty)
 {
-	if (*had) {
-		jputc(j, ',');
-		if (pretty)
-			jputc(j, '\n');
-	}
+	size_t n = 2 * ((size_t)level + 1);
+	bool first = !*had;
+
 	*had = true;
+	if (!pretty) {
+		if (!first)
+			jputc(j, ',');
+		return;
+	}
+	/* SEP_FIXED bytes copied whatever the indent (a move or two, no
+	 * call), the piece's own kept. */
+	if (n + 2 <= SEP_FIXED && SEP_FIXED <= j->cap - j->len) {
+		memcpy(j->buf + j->len, sep_text + 2 * first, SEP_FIXED);
+		j->len += n + 2 * !first;
+		return;
+	}
+	if (n <= SEP_SPACES) {
+		if (first)
+			jput(j, sep_text + 2, n);
+		else
+			jput(j, sep_text, n + 2);
+		return;
+	}
+	if (!first)
+		JPUTS(j, ",\n");
 	indent(j, level + 1, pretty);
 }
 
@@ -1878,10 +1950,60 @@ static void put_colon(struct jout *j, bool pretty)
 		jputc(j, ':');
 }
 
+/* A member's key, known to need no escape, and its colon: one check for
+ * room. */
+static inline void put_key(struct jout *j, const char *s, size_t len,
+			   bool pretty)
+{
+	size_t n = len + 3 + pretty;
+
+	if (n <= j->cap - j->len) {
+		char *o = j->buf + j->len;
+
+		o[0] = '"';
+		copy_small(o + 1, s, len);
+		o[len + 1] = '"';
+		o[len + 2] = ':';
+		if (pretty)
+			o[len + 3] = ' ';
+		j->len += n;
+		return;
+	}
+	jputc(j, '"');
+	jput(j, s, len);
+	jputc(j, '"');
+	put_colon(j, pretty);
+}
+
+/* A node's key and its colon: its length is not kept, and most keys
+ * are shorter than a word, so one table look a byte finds its end and
+ * any escape at once. */
+static void put_node_key(struct jout *j, const char *s, bool pretty)
+{
+	const char *p = s;
+
+	while (!escaped[(unsigned char)*p])
+		p++;
+	if (!*p) {
+		put_key(j, s, p - s, pretty);
+		return;
+	}
+	put_escaped_key(j, s);
+	put_colon(j, pretty);
+}
+
 static void close_c(struct jout *j, char c, bool had, unsigned level,
 		    bool pretty)
 {
-	if (pretty) {
+	size_t n = 2 * (size_t)level;
+
+	if (pretty && had && n + 1 <= SEP_FIXED &&
+	    SEP_FIXED <= j->cap - j->len) {
+		memcpy(j->buf + j->len, sep_text + 1, SEP_FIXED);
+		j->len += n + 1;
+	} else if (pretty && had && n <= SEP_SPACES) {
+		jput(j, sep_text + 1, n + 1);
+	} else if (pretty) {
 		if (had)
 			jputc(j, '\n');
 		indent(j, level, pretty);
@@ -2368,11 +2490,12 @@ static void put_pairs(struct jout *j, const struct pairs_src *v,
 		out.val = seen[last[i]].val;
 		out.len = seen[last[i]].len;
 		next_item(j, &had, level, pretty);
-		if (clean)
-			put_quoted(j, out.name, out.name_len);
-		else
+		if (clean) {
+			put_key(j, out.name, out.name_len, pretty);
+		} else {
 			put_escaped(j, out.name, out.name_len);
-		put_colon(j, pretty);
+			put_colon(j, pretty);
+		}
 		put_pair_value(j, &out, clean);
 	}
 	close_c(j, '}', had, level, pretty);
@@ -2393,14 +2516,10 @@ static void put_field_list(struct jout *j, const struct rs_val_field *f,
 		const struct rs_val_field *m = &f[i];
 
 		next_item(j, &had, level, pretty);
-		if (m->klen) {
-			jputc(j, '"');
-			jput(j, m->key, m->klen);
-			jputc(j, '"');
-		} else {
-			put_escaped_key(j, m->key);
-		}
-		put_colon(j, pretty);
+		if (m->klen)
+			put_key(j, m->key, m->klen, pretty);
+		else
+			put_node_key(j, m->key, pretty);
 		switch (m->type) {
 		case RS_VAL_STR:
 			put_escaped(j, m->v.str.s, m->v.str.len);
@@ -2466,6 +2585,7 @@ static void put_list(struct jout *j, const struct rs_val *v, unsigned level,
 		if (!t) {
 			/* rs_val_write_json() says so. */
 			((struct rs_val *)v)->flags |= F_OOM;
+			j->oom = true;
 			break;
 		}
 		next_item(j, &had, level, pretty);
@@ -2531,6 +2651,7 @@ static void put_struct(struct jout *j, const struct rs_val *v, unsigned level,
 	if (rs_val_check(t) < 0) {
 		/* rs_val_write_json() says so. */
 		((struct rs_val *)v)->flags |= F_OOM;
+		j->oom = true;
 		return;
 	}
 	put_json(j, t, level, pretty);
@@ -2565,8 +2686,7 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 		open_c(j, '{', pretty);
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
 			next_item(j, &had, level, pretty);
-			put_escaped_key(j, m->key);
-			put_colon(j, pretty);
+			put_node_key(j, m->key, pretty);
 			put_json(j, m, level + 1, pretty);
 		}
 		close_c(j, '}', had, level, pretty);
@@ -2605,8 +2725,10 @@ int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 		fwrite(j.buf, 1, j.len, f);
 	if (j.buf != small)
 		rs_free(j.buf);
-	/* An item of a list could not be made (put_list()). */
-	if (rs_val_check(v) < 0)
+	/* An item of a list could not be made (put_list()): told by the
+	 * writer, not by walking the tree again (a tenth of writing a real
+	 * run's record). */
+	if (j.oom)
 		return -ENOMEM;
 	return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
 }
@@ -2639,7 +2761,7 @@ char *rs_val_json_string(const struct rs_val *v, bool pretty)
 		return NULL;
 	put_json(&j, v, 0, pretty);
 	rs_val_free(j.scratch);
-	if (j.cut || rs_val_check(v) < 0) {
+	if (j.cut || j.oom) {
 		rs_free(j.buf);
 		return NULL;
 	}
