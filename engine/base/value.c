@@ -906,8 +906,11 @@ int rs_val_check(const struct rs_val *v)
 		return k ? rs_val_check(k) : 0;
 	}
 	if (v->type == RS_VAL_OBJ) {
+		/* A leaf's own flag here, not a call each (the check before
+		 * every write walks the whole record). */
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next)
-			if (rs_val_check(m) < 0)
+			if ((m->flags & F_OOM) ||
+			    (m->type > RS_VAL_STR && rs_val_check(m) < 0))
 				return -ENOMEM;
 	} else if (v->type == RS_VAL_ARR) {
 		for (uint32_t i = 0; i < v->len; i++)
@@ -1836,7 +1839,7 @@ static void put_escaped(struct jout *j, const char *s, size_t len)
 		char *o = j->buf + j->len;
 
 		o[0] = '"';
-		memcpy(o + 1, s, len);
+		copy_small(o + 1, s, len);
 		o[len + 1] = '"';
 		j->len += len + 2;
 		return;
@@ -2349,7 +2352,7 @@ static void put_quoted(struct jout *j, const char *s, size_t len)
 		char *o = j->buf + j->len;
 
 		o[0] = '"';
-		memcpy(o + 1, s, len);
+		copy_small(o + 1, s, len);
 		o[len + 1] = '"';
 		j->len += len + 2;
 		return;
@@ -2687,7 +2690,13 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
 			next_item(j, &had, level, pretty);
 			put_node_key(j, m->key, pretty);
-			put_json(j, m, level + 1, pretty);
+			/* The common leaves here, not a call each. */
+			if (m->type == RS_VAL_STR)
+				put_escaped(j, str_of(m), m->len);
+			else if (m->type == RS_VAL_UINT)
+				put_u64(j, m->u.u);
+			else
+				put_json(j, m, level + 1, pretty);
 		}
 		close_c(j, '}', had, level, pretty);
 		break;
