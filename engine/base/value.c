@@ -24,6 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <json-c/json.h>
 
@@ -1809,6 +1812,45 @@ static const char *next_escape(const char *p, const char *end)
 {
 	uint64_t w;
 
+#ifdef __SSE2__
+	/* Sixteen at a time where there is SSE2 (every x86-64): a call's
+	 * text is tens of bytes, and three compares and a mask for 16 are
+	 * a third of the word trick's instructions for 8 (set-up 10). */
+	if (end - p >= 16) {
+		const __m128i q = _mm_set1_epi8('"');
+		const __m128i bs = _mm_set1_epi8('\\');
+		const __m128i lo = _mm_set1_epi8(' ' - 1);
+
+		for (;;) {
+			__m128i x = _mm_loadu_si128((const __m128i *)p);
+			__m128i m = _mm_or_si128(
+				_mm_or_si128(_mm_cmpeq_epi8(x, q),
+					     _mm_cmpeq_epi8(x, bs)),
+				_mm_cmpeq_epi8(_mm_min_epu8(x, lo), x));
+			int bits = _mm_movemask_epi8(m);
+
+			if (bits)
+				return p + __builtin_ctz((unsigned)bits);
+			p += 16;
+			if (end - p < 16)
+				break;
+		}
+		if (p == end)
+			return end;
+		/* The last 16 read again (those before @p are clean). */
+		{
+			const char *t = end - 16;
+			__m128i x = _mm_loadu_si128((const __m128i *)t);
+			__m128i m = _mm_or_si128(
+				_mm_or_si128(_mm_cmpeq_epi8(x, q),
+					     _mm_cmpeq_epi8(x, bs)),
+				_mm_cmpeq_epi8(_mm_min_epu8(x, lo), x));
+			int bits = _mm_movemask_epi8(m);
+
+			return bits ? t + __builtin_ctz((unsigned)bits) : end;
+		}
+	}
+#endif
 	if (end - p >= 8) {
 		do {
 			memcpy(&w, p, 8);
