@@ -334,6 +334,85 @@ TEST(value, json_as_json_c)
 	CHECK(empties > 10);
 }
 
+/* Nesting past the separators' run of spaces (16 and 64 levels) and
+ * keys and values of every short length, clean and not: written as
+ * json-c writes them, into a file, a growing string and each cut of a
+ * caller's buffer (the writer's pieces take room once each). */
+TEST(value, json_deep_as_json_c)
+{
+	static const int flags[2] = {
+		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PLAIN,
+		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY |
+		JSON_C_TO_STRING_SPACED,
+	};
+	struct json_object *j = json_object_new_object(), *jc = j;
+	struct rs_val *v = rs_val_obj(), *c = v;
+	char key[24], val[24], buf[512];
+	unsigned deep = 0;
+
+	for (unsigned lvl = 0; lvl < 80; lvl++) {
+		for (unsigned k = 0; k < 3; k++) {
+			size_t kl = (lvl + k) % 20, vl = (lvl * 3 + k) % 20;
+
+			memset(key, 'a' + k, kl);
+			key[kl] = '\0';
+			if (lvl % 7 == 3 && kl)
+				key[kl / 2] = '"';
+			memset(val, 'v', vl);
+			val[vl] = '\0';
+			if (lvl % 5 == 2 && vl)
+				val[0] = '\n';
+			json_object_object_add(jc, key,
+					       json_object_new_string(val));
+			rs_val_put_str(c, key, val);
+		}
+		json_object_object_add(jc, "u",
+				       json_object_new_uint64(lvl * 99991));
+		rs_val_put_u64(c, "u", lvl * 99991);
+		if (lvl % 2) {
+			struct json_object *a = json_object_new_array();
+
+			json_object_object_add(jc, "n", a);
+			json_object_array_add(a, json_object_new_object());
+			jc = json_object_array_get_idx(a, 0);
+			c = rs_val_push_obj(rs_val_put_arr(c, "n"));
+		} else {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(jc, "n", o);
+			jc = o;
+			c = rs_val_put_obj(c, "n");
+		}
+		deep++;
+	}
+	CHECK_INT(rs_val_check(v), 0);
+	for (int p = 0; p < 2; p++) {
+		const char *want = json_object_to_json_string_ext(j, flags[p]);
+		char *got, *mem;
+		int r;
+
+		got = to_json(v, p, &r);
+		CHECK_INT(r, 0);
+		got[strlen(got) - 1] = '\0';
+		CHECK_STR(got, want);
+		mem = rs_val_json_string(v, p);
+		CHECK_STR(mem, want);
+		free(got);
+		free(mem);
+	}
+	/* Plain, cut at every length up to the buffer's. */
+	for (size_t len = 1; len <= sizeof(buf); len++) {
+		const char *want = json_object_to_json_string_ext(j, flags[0]);
+
+		CHECK(rs_val_text_of(v, buf, len) == buf);
+		CHECK_INT(strlen(buf), len - 1);
+		CHECK(!strncmp(buf, want, len - 1));
+	}
+	CHECK_INT(deep, 80);
+	rs_val_free(v);
+	json_object_put(j);
+}
+
 /* A file read with json-c is written again as it was: doubles keep
  * their digits ("1.50" is not 1.5), integers their sign. */
 TEST(value, json_read_back)
