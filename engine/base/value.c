@@ -1871,19 +1871,31 @@ bytes:
 	return p;
 }
 
-/* The bytes that need no escape go in runs, one copy each. */
-static void put_escaped(struct jout *j, const char *s, size_t len)
+/* @s quoted, known to need no escape. */
+static void put_quoted(struct jout *j, const char *s, size_t len)
 {
-	const char *p = s, *end = s + len;
-
-	/* Most have nothing to escape: one check for room. */
-	if (len + 2 <= j->cap - j->len && next_escape(s, end) == end) {
+	if (len + 2 <= j->cap - j->len) {
 		char *o = j->buf + j->len;
 
 		o[0] = '"';
 		copy_small(o + 1, s, len);
 		o[len + 1] = '"';
 		j->len += len + 2;
+		return;
+	}
+	jputc(j, '"');
+	jput(j, s, len);
+	jputc(j, '"');
+}
+
+/* The bytes that need no escape go in runs, one copy each. */
+static void put_escaped(struct jout *j, const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+
+	/* Most have nothing to escape: one copy. */
+	if (next_escape(s, end) == end) {
+		put_quoted(j, s, len);
 		return;
 	}
 	jputc(j, '"');
@@ -2385,23 +2397,6 @@ static void put_double(struct jout *j, const struct rs_val *v)
 		jput(j, v->u.dbl.text, strlen(v->u.dbl.text));
 	else
 		put_dbl(j, v->u.dbl.d);
-}
-
-/* @s quoted, known to need no escape. */
-static void put_quoted(struct jout *j, const char *s, size_t len)
-{
-	if (len + 2 <= j->cap - j->len) {
-		char *o = j->buf + j->len;
-
-		o[0] = '"';
-		copy_small(o + 1, s, len);
-		o[len + 1] = '"';
-		j->len += len + 2;
-		return;
-	}
-	jputc(j, '"');
-	jput(j, s, len);
-	jputc(j, '"');
 }
 
 /* @clean: the whole text the pair is in needs no escape. */
