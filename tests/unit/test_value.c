@@ -296,13 +296,41 @@ static struct rs_val *rnd_val(unsigned depth, struct json_object **j)
 	}
 }
 
+/* json-c's plain and pretty flags, as the writer's two forms. */
+static const int jc_flags[2] = {
+	JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PLAIN,
+	JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY |
+	JSON_C_TO_STRING_SPACED,
+};
+
+/* @v written both ways, to a file and to a string, is what json-c makes
+ * of @j; whether its pretty form has an empty object and array. */
+static bool as_json_c(const struct rs_val *v, struct json_object *j)
+{
+	bool empties = false;
+
+	for (int p = 0; p < 2; p++) {
+		const char *want = json_object_to_json_string_ext(j,
+								  jc_flags[p]);
+		char *got, *mem;
+		int r;
+
+		got = to_json(v, p, &r);
+		CHECK_INT(r, 0);
+		/* (rs_val_write_json() ends the line.) */
+		got[strlen(got) - 1] = '\0';
+		CHECK_STR(got, want);
+		mem = rs_val_json_string(v, p);
+		CHECK_STR(mem, want);
+		empties |= strstr(want, "{\n") && strstr(want, "[\n");
+		free(got);
+		free(mem);
+	}
+	return empties;
+}
+
 TEST(value, json_as_json_c)
 {
-	static const int flags[2] = {
-		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PLAIN,
-		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY |
-		JSON_C_TO_STRING_SPACED,
-	};
 	unsigned empties = 0;
 
 	for (unsigned t = 0; t < 2000; t++) {
@@ -310,23 +338,7 @@ TEST(value, json_as_json_c)
 		struct rs_val *v = rnd_val(1 + t % 5, &j);
 
 		CHECK_INT(rs_val_check(v), 0);
-		for (int p = 0; p < 2; p++) {
-			const char *want = json_object_to_json_string_ext(
-				j, flags[p]);
-			char *got, *mem;
-			int r;
-
-			got = to_json(v, p, &r);
-			CHECK_INT(r, 0);
-			/* (rs_val_write_json() ends the line.) */
-			got[strlen(got) - 1] = '\0';
-			CHECK_STR(got, want);
-			mem = rs_val_json_string(v, p);
-			CHECK_STR(mem, want);
-			empties += strstr(want, "{\n") && strstr(want, "[\n");
-			free(got);
-			free(mem);
-		}
+		empties += as_json_c(v, j);
 		rs_val_free(v);
 		json_object_put(j);
 	}
@@ -340,11 +352,6 @@ TEST(value, json_as_json_c)
  * caller's buffer (the writer's pieces take room once each). */
 TEST(value, json_deep_as_json_c)
 {
-	static const int flags[2] = {
-		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PLAIN,
-		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY |
-		JSON_C_TO_STRING_SPACED,
-	};
 	struct json_object *j = json_object_new_object(), *jc = j;
 	struct rs_val *v = rs_val_obj(), *c = v;
 	char key[24], val[24], buf[512];
@@ -386,23 +393,11 @@ TEST(value, json_deep_as_json_c)
 		deep++;
 	}
 	CHECK_INT(rs_val_check(v), 0);
-	for (int p = 0; p < 2; p++) {
-		const char *want = json_object_to_json_string_ext(j, flags[p]);
-		char *got, *mem;
-		int r;
-
-		got = to_json(v, p, &r);
-		CHECK_INT(r, 0);
-		got[strlen(got) - 1] = '\0';
-		CHECK_STR(got, want);
-		mem = rs_val_json_string(v, p);
-		CHECK_STR(mem, want);
-		free(got);
-		free(mem);
-	}
+	as_json_c(v, j);
 	/* Plain, cut at every length up to the buffer's. */
 	for (size_t len = 1; len <= sizeof(buf); len++) {
-		const char *want = json_object_to_json_string_ext(j, flags[0]);
+		const char *want = json_object_to_json_string_ext(j,
+								  jc_flags[0]);
 
 		CHECK(rs_val_text_of(v, buf, len) == buf);
 		CHECK_INT(strlen(buf), len - 1);
