@@ -1708,6 +1708,14 @@ static inline void jputc(struct jout *j, char c)
 
 #define JPUTS(j, lit) jput(j, lit, sizeof(lit) - 1)
 
+static inline void put_bool(struct jout *j, bool b)
+{
+	if (b)
+		JPUTS(j, "true");
+	else
+		JPUTS(j, "false");
+}
+
 /* @n bytes from @s to @o, where most pieces are a key or a short value
  * of a few to 16 bytes: two overlapping moves of a fixed size rather
  * than a call to memcpy() (each read inside @s). */
@@ -2566,12 +2574,7 @@ static void put_field_list(struct jout *j, const struct rs_val_field *f,
 			break;
 		case RS_VAL_UINT: put_u64(j, m->v.u); break;
 		case RS_VAL_INT: put_i64(j, m->v.i); break;
-		case RS_VAL_BOOL:
-			if (m->v.b)
-				JPUTS(j, "true");
-			else
-				JPUTS(j, "false");
-			break;
+		case RS_VAL_BOOL: put_bool(j, m->v.b); break;
 		case RS_VAL_DOUBLE: put_dbl(j, m->v.d); break;
 		case RS_VAL_FIELD_PAIRS: {
 			struct pairs_src ps = {
@@ -2712,12 +2715,7 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 	case T_LIST: put_list(j, v, level, pretty); break;
 	case T_STRUCT: put_struct(j, v, level, pretty); break;
 	case RS_VAL_NULL: JPUTS(j, "null"); break;
-	case RS_VAL_BOOL:
-		if (v->u.b)
-			JPUTS(j, "true");
-		else
-			JPUTS(j, "false");
-		break;
+	case RS_VAL_BOOL: put_bool(j, v->u.b); break;
 	case RS_VAL_INT: put_i64(j, v->u.i); break;
 	case RS_VAL_UINT: put_u64(j, v->u.u); break;
 	case RS_VAL_DOUBLE: put_double(j, v); break;
