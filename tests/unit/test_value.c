@@ -329,13 +329,41 @@ static struct rs_val *rnd_val(unsigned depth, struct json_object **j)
 	}
 }
 
+/* json-c's plain and pretty flags, as the writer's two forms. */
+static const int jc_flags[2] = {
+	JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PLAIN,
+	JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY |
+	JSON_C_TO_STRING_SPACED,
+};
+
+/* @v written both ways, to a file and to a string, is what json-c makes
+ * of @j; whether its pretty form has an empty object and array. */
+static bool as_json_c(const struct rs_val *v, struct json_object *j)
+{
+	bool empties = false;
+
+	for (int p = 0; p < 2; p++) {
+		const char *want = json_object_to_json_string_ext(j,
+								  jc_flags[p]);
+		char *got, *mem;
+		int r;
+
+		got = to_json(v, p, &r);
+		CHECK_INT(r, 0);
+		/* (rs_val_write_json() ends the line.) */
+		got[strlen(got) - 1] = '\0';
+		CHECK_STR(got, want);
+		mem = rs_val_json_string(v, p);
+		CHECK_STR(mem, want);
+		empties |= strstr(want, "{\n") && strstr(want, "[\n");
+		free(got);
+		free(mem);
+	}
+	return empties;
+}
+
 TEST(value, json_as_json_c)
 {
-	static const int flags[2] = {
-		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PLAIN,
-		JSON_C_TO_STRING_NOSLASHESCAPE | JSON_C_TO_STRING_PRETTY |
-		JSON_C_TO_STRING_SPACED,
-	};
 	unsigned empties = 0;
 
 	for (unsigned t = 0; t < 2000; t++) {
@@ -343,28 +371,74 @@ TEST(value, json_as_json_c)
 		struct rs_val *v = rnd_val(1 + t % 5, &j);
 
 		CHECK_INT(rs_val_check(v), 0);
-		for (int p = 0; p < 2; p++) {
-			const char *want = json_object_to_json_string_ext(
-				j, flags[p]);
-			char *got, *mem;
-			int r;
-
-			got = to_json(v, p, &r);
-			CHECK_INT(r, 0);
-			/* (rs_val_write_json() ends the line.) */
-			got[strlen(got) - 1] = '\0';
-			CHECK_STR(got, want);
-			mem = rs_val_json_string(v, p);
-			CHECK_STR(mem, want);
-			empties += strstr(want, "{\n") && strstr(want, "[\n");
-			free(got);
-			free(mem);
-		}
+		empties += as_json_c(v, j);
 		rs_val_free(v);
 		json_object_put(j);
 	}
 	/* The trees did have empty containers and nesting. */
 	CHECK(empties > 10);
+}
+
+/* Nesting past the separators' run of spaces (16 and 64 levels) and
+ * keys and values of every short length, clean and not: written as
+ * json-c writes them, into a file, a growing string and each cut of a
+ * caller's buffer (the writer's pieces take room once each). */
+TEST(value, json_deep_as_json_c)
+{
+	struct json_object *j = json_object_new_object(), *jc = j;
+	struct rs_val *v = rs_val_obj(), *c = v;
+	char key[24], val[24], buf[512];
+	unsigned deep = 0;
+
+	for (unsigned lvl = 0; lvl < 80; lvl++) {
+		for (unsigned k = 0; k < 3; k++) {
+			size_t kl = (lvl + k) % 20, vl = (lvl * 3 + k) % 20;
+
+			memset(key, 'a' + k, kl);
+			key[kl] = '\0';
+			if (lvl % 7 == 3 && kl)
+				key[kl / 2] = '"';
+			memset(val, 'v', vl);
+			val[vl] = '\0';
+			if (lvl % 5 == 2 && vl)
+				val[0] = '\n';
+			json_object_object_add(jc, key,
+					       json_object_new_string(val));
+			rs_val_put_str(c, key, val);
+		}
+		json_object_object_add(jc, "u",
+				       json_object_new_uint64(lvl * 99991));
+		rs_val_put_u64(c, "u", lvl * 99991);
+		if (lvl % 2) {
+			struct json_object *a = json_object_new_array();
+
+			json_object_object_add(jc, "n", a);
+			json_object_array_add(a, json_object_new_object());
+			jc = json_object_array_get_idx(a, 0);
+			c = rs_val_push_obj(rs_val_put_arr(c, "n"));
+		} else {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(jc, "n", o);
+			jc = o;
+			c = rs_val_put_obj(c, "n");
+		}
+		deep++;
+	}
+	CHECK_INT(rs_val_check(v), 0);
+	as_json_c(v, j);
+	/* Plain, cut at every length up to the buffer's. */
+	for (size_t len = 1; len <= sizeof(buf); len++) {
+		const char *want = json_object_to_json_string_ext(j,
+								  jc_flags[0]);
+
+		CHECK(rs_val_text_of(v, buf, len) == buf);
+		CHECK_INT(strlen(buf), len - 1);
+		CHECK(!strncmp(buf, want, len - 1));
+	}
+	CHECK_INT(deep, 80);
+	rs_val_free(v);
+	json_object_put(j);
 }
 
 /* A file read with json-c is written again as it was: doubles keep
