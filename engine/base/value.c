@@ -1826,6 +1826,23 @@ static inline bool escape_in8(uint64_t w)
 		((b - ones) & ~b)) & highs;
 }
 
+#ifdef __SSE2__
+/* A bit for each of the 16 bytes at @p that needs an escape: a quote, a
+ * backslash or a control byte. */
+static inline unsigned escape_mask16(const char *p)
+{
+	const __m128i q = _mm_set1_epi8('"');
+	const __m128i bs = _mm_set1_epi8('\\');
+	const __m128i lo = _mm_set1_epi8(' ' - 1);
+	__m128i x = _mm_loadu_si128((const __m128i *)p);
+	__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q),
+					      _mm_cmpeq_epi8(x, bs)),
+				 _mm_cmpeq_epi8(_mm_min_epu8(x, lo), x));
+
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 /* The first byte from @p on, before @end, that needs an escape; @end
  * when none does.  Eight at a time, the last eight of the text read
  * again rather than its tail a byte at a time (most strings are names
@@ -1840,20 +1857,12 @@ static const char *next_escape(const char *p, const char *end)
 	 * text is tens of bytes, and three compares and a mask for 16 are
 	 * a third of the word trick's instructions for 8 (set-up 10). */
 	if (end - p >= 16) {
-		const __m128i q = _mm_set1_epi8('"');
-		const __m128i bs = _mm_set1_epi8('\\');
-		const __m128i lo = _mm_set1_epi8(' ' - 1);
+		unsigned bits;
 
 		for (;;) {
-			__m128i x = _mm_loadu_si128((const __m128i *)p);
-			__m128i m = _mm_or_si128(
-				_mm_or_si128(_mm_cmpeq_epi8(x, q),
-					     _mm_cmpeq_epi8(x, bs)),
-				_mm_cmpeq_epi8(_mm_min_epu8(x, lo), x));
-			int bits = _mm_movemask_epi8(m);
-
+			bits = escape_mask16(p);
 			if (bits)
-				return p + __builtin_ctz((unsigned)bits);
+				return p + __builtin_ctz(bits);
 			p += 16;
 			if (end - p < 16)
 				break;
@@ -1861,17 +1870,8 @@ static const char *next_escape(const char *p, const char *end)
 		if (p == end)
 			return end;
 		/* The last 16 read again (those before @p are clean). */
-		{
-			const char *t = end - 16;
-			__m128i x = _mm_loadu_si128((const __m128i *)t);
-			__m128i m = _mm_or_si128(
-				_mm_or_si128(_mm_cmpeq_epi8(x, q),
-					     _mm_cmpeq_epi8(x, bs)),
-				_mm_cmpeq_epi8(_mm_min_epu8(x, lo), x));
-			int bits = _mm_movemask_epi8(m);
-
-			return bits ? t + __builtin_ctz((unsigned)bits) : end;
-		}
+		bits = escape_mask16(end - 16);
+		return bits ? end - 16 + __builtin_ctz(bits) : end;
 	}
 #endif
 	if (end - p >= 8) {
