@@ -11,7 +11,6 @@
 #include "caps.h"
 #include "connection.h"
 #include "model.h"
-#include "obj_key.h"
 #include "str_put.h"
 #include "value.h"
 
@@ -22,16 +21,16 @@ static void side_settings(const struct rs_obj *o, const char *name,
 	const struct rs_connection *conn = o->data;
 	bool a = name[0] == 'a';
 
-	if (rs_obj_has_key(o, a ? "a_psn" : "b_psn")) {
+	if (rs_obj_has(o, a ? "a_psn" : "b_psn")) {
 		s->psn = a ? conn->a_psn : conn->b_psn;
 		s->psn_given = true;
 	} else {
 		s->psn = conn->psn;    /* 0 unless given */
-		s->psn_given = rs_obj_has_key(o, "psn");
+		s->psn_given = rs_obj_has(o, "psn");
 	}
-	if (rs_obj_has_key(o, a ? "a_access" : "b_access"))
+	if (rs_obj_has(o, a ? "a_access" : "b_access"))
 		s->access = a ? conn->a_access : conn->b_access;
-	else if (rs_obj_has_key(o, "access"))
+	else if (rs_obj_has(o, "access"))
 		s->access = conn->access;
 	else
 		s->access = -1;

@@ -7,7 +7,6 @@
 #include "kinds.h"
 #include "live.h"
 #include "model.h"
-#include "obj_key.h"
 
 
 static const cyaml_strval_t cq_mode_names[] = {
@@ -51,7 +50,7 @@ static int cq_check(struct rs_obj *obj, struct rs_diag *d)
 		ret = -EINVAL;
 	}
 	for (size_t i = 0; !c->ex && i < CYAML_ARRAY_LEN(ex_only); i++)
-		if (rs_obj_has_key(obj, ex_only[i])) {
+		if (rs_obj_has(obj, ex_only[i])) {
 			rs_obj_error(d, obj, ex_only[i],
 				     "needs 'ex: true'");
 			ret = -EINVAL;

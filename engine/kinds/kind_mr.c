@@ -21,7 +21,6 @@
 #include "literal.h"
 #include "macros.h"
 #include "live.h"
-#include "obj_key.h"
 #include "schema.h"
 #include "value.h"
 
@@ -330,13 +329,13 @@ static int mr_dmabuf(struct rs_run *run, struct rs_live *l, const char *acc)
 		if (ret)
 			return ret;
 	}
-	iova = rs_obj_has_key(l->obj, "iova") ? m->iova :
+	iova = rs_obj_has(l->obj, "iova") ? m->iova :
 	       m->access & IBV_ACCESS_ZERO_BASED ? 0 : (uintptr_t)rt->buf;
 	rs_call_init(&c, RS_CALL_CREATE, "ibv_reg_dmabuf_mr");
 	rs_call_arg(&c, "pd", "%s", m->pd);
 	rs_call_arg(&c, "offset", "%" PRIu64, off);
 	rs_call_arg(&c, "length", "%" PRIu64, m->length);
-	if (rt->buf || rs_obj_has_key(l->obj, "iova") ||
+	if (rt->buf || rs_obj_has(l->obj, "iova") ||
 	    m->access & IBV_ACCESS_ZERO_BASED)
 		rs_call_arg(&c, "iova", "0x%" PRIx64, iova);
 	else
@@ -358,7 +357,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 	const struct rs_mr *m = l->obj->data;
 	struct rs_mr_rt *rt = l->rt;
 	struct ibv_pd *pd = rs_live_pd(run, m->pd);
-	bool has_iova = rs_obj_has_key(l->obj, "iova");
+	bool has_iova = rs_obj_has(l->obj, "iova");
 	bool zero_based = m->access & IBV_ACCESS_ZERO_BASED;
 	char acc[160] = "";
 	struct rs_call c;
@@ -384,7 +383,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 		rs_call_arg(&c, "dm_offset", "%" PRIu64, m->dm_offset);
 		rs_call_arg(&c, "length", "%" PRIu64, m->length);
 		rs_call_arg(&c, "access", "%s", acc);
-		if (rs_obj_has_key(l->obj, "fill"))
+		if (rs_obj_has(l->obj, "fill"))
 			rs_call_arg(&c, "fill", "%s (ibv_memcpy_to_dm)",
 				    rs_mr_fill_name(m->fill));
 		if (rs_call_go(run, l, &c))
@@ -393,7 +392,7 @@ static int mr_create(struct rs_run *run, struct rs_live *l)
 		rt->addr = 0;
 		mr_hint(run, l, &c);
 		ret = rs_call_done(run, l, &c);
-		if (!ret && rt->mr && rs_obj_has_key(l->obj, "fill"))
+		if (!ret && rt->mr && rs_obj_has(l->obj, "fill"))
 			ret = dm_fill(run, l, dm->dm);
 		return ret;
 	}

@@ -14,7 +14,6 @@
 #include "macros.h"
 #include "live.h"
 #include "model.h"
-#include "obj_key.h"
 #include "parse.h"
 
 static const cyaml_strval_t mr_access_names[] = {
@@ -91,7 +90,7 @@ static int import_check(struct rs_obj *obj, struct rs_diag *d)
 	};
 
 	for (unsigned i = 0; i < RS_N(own); i++)
-		if (rs_obj_has_key(obj, own[i])) {
+		if (rs_obj_has(obj, own[i])) {
 			rs_obj_error(d, obj, own[i], "an imported mr has its "
 				     "original's; remove it");
 			return -EINVAL;
@@ -106,7 +105,7 @@ static int dm_check(struct rs_obj *obj, struct rs_diag *d)
 	const struct rs_obj *dmo = rs_obj_ref(obj, "dm");
 	const struct rs_dm *dm = dmo ? dmo->data : NULL;
 
-	if (!m->dm && rs_obj_has_key(obj, "dm_offset")) {
+	if (!m->dm && rs_obj_has(obj, "dm_offset")) {
 		rs_obj_error(d, obj, "dm_offset", "needs 'dm'");
 		return -EINVAL;
 	}
@@ -135,7 +134,7 @@ static int check_fill(struct rs_obj *obj, struct rs_diag *d)
 	unsigned form = 0;
 
 	for (unsigned i = 0; i < RS_N(ways); i++) {
-		if (!rs_obj_has_key(obj, ways[i]))
+		if (!rs_obj_has(obj, ways[i]))
 			continue;
 		if (first) {
 			rs_obj_error(d, obj, ways[i], "exclusive with '%s'",
@@ -165,7 +164,7 @@ static int check_memory(struct rs_obj *obj, struct rs_diag *d)
 {
 	struct rs_mr *m = obj->data;
 
-	if (m->huge_pages && rs_obj_has_key(obj, "memory") &&
+	if (m->huge_pages && rs_obj_has(obj, "memory") &&
 	    m->memory != RS_MEM_HUGETLB) {
 		rs_obj_error(d, obj, "huge_pages", "means 'memory: hugetlb', not "
 			     "'memory: %s'", m->memory == RS_MEM_FILE ? "file" :
@@ -176,7 +175,7 @@ static int check_memory(struct rs_obj *obj, struct rs_diag *d)
 	if (m->huge_pages)
 		m->memory = RS_MEM_HUGETLB;
 	m->huge_pages = m->memory == RS_MEM_HUGETLB;
-	if ((m->memory == RS_MEM_FILE) != rs_obj_has_key(obj, "memory_file")) {
+	if ((m->memory == RS_MEM_FILE) != rs_obj_has(obj, "memory_file")) {
 		rs_obj_error(d, obj, m->memory_file ? "memory_file" : "memory",
 			     m->memory_file ? "goes with 'memory: file', and "
 			     "only with it" : "'memory: file' needs "
@@ -202,7 +201,7 @@ static int check_memory(struct rs_obj *obj, struct rs_diag *d)
 			return -EINVAL;
 		}
 	}
-	if (m->memory != RS_MEM_HEAP && rs_obj_has_key(obj, "alignment")) {
+	if (m->memory != RS_MEM_HEAP && rs_obj_has(obj, "alignment")) {
 		rs_obj_error(d, obj, "alignment", "goes with 'memory: heap' "
 			     "only (mmap() aligns to a page)");
 		return -EINVAL;
@@ -297,21 +296,21 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 
 	if (m->import)
 		return import_check(obj, d);
-	if (!rs_obj_has_key(obj, "length")) {
+	if (!rs_obj_has(obj, "length")) {
 		rs_obj_error(d, obj, NULL, "missing field 'length'");
 		return -EINVAL;
 	}
 	if (dm_check(obj, d))
 		ret = -EINVAL;
 	if (m->dmabuf && (m->dm || m->huge_pages ||
-			  rs_obj_has_key(obj, "alignment") ||
-			  rs_obj_has_key(obj, "memory"))) {
+			  rs_obj_has(obj, "alignment") ||
+			  rs_obj_has(obj, "memory"))) {
 		rs_obj_error(d, obj, "dmabuf", "a dma-buf mr takes no 'dm', "
 			     "'huge_pages', 'alignment' or 'memory'");
 		ret = -EINVAL;
 	}
 
-	if (rs_obj_has_key(obj, "alignment") && !rs_is_pow2(m->alignment)) {
+	if (rs_obj_has(obj, "alignment") && !rs_is_pow2(m->alignment)) {
 		rs_obj_error(d, obj, "alignment",
 			     "must be a power of two");
 		ret = -EINVAL;
@@ -321,7 +320,7 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 			     "remote_write and remote_atomic need local_write");
 		ret = -EINVAL;
 	}
-	if (rs_obj_has_key(obj, "fill_byte") && m->fill != RS_FILL_BYTE) {
+	if (rs_obj_has(obj, "fill_byte") && m->fill != RS_FILL_BYTE) {
 		rs_obj_error(d, obj, "fill_byte",
 			     "needs 'fill: byte'");
 		ret = -EINVAL;
@@ -331,8 +330,8 @@ static int mr_check(struct rs_obj *obj, struct rs_diag *d)
 			     "an mr on 'dm' needs zero_based access");
 		ret = -EINVAL;
 	}
-	if (m->dm && (m->huge_pages || rs_obj_has_key(obj, "alignment") ||
-		      rs_obj_has_key(obj, "memory"))) {
+	if (m->dm && (m->huge_pages || rs_obj_has(obj, "alignment") ||
+		      rs_obj_has(obj, "memory"))) {
 		rs_obj_error(d, obj, "dm",
 			     "an mr on 'dm' takes no 'huge_pages', "
 			     "'alignment' or 'memory'");

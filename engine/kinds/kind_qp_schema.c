@@ -8,7 +8,6 @@
 #include "kinds.h"
 #include "live.h"
 #include "model.h"
-#include "obj_key.h"
 
 static const cyaml_strval_t qp_send_op_names[] = {
 	RS_SEND_OP_MAP(RS_SEND_OP_STRVAL)
@@ -67,7 +66,7 @@ static int qp_refuse(struct rs_obj *obj, struct rs_diag *d,
 	int ret = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (rs_obj_has_key(obj, keys[i])) {
+		if (rs_obj_has(obj, keys[i])) {
 			rs_obj_error(d, obj, keys[i],
 				     "not for %s %s qp", qp_article(q->type),
 				     rs_qp_type_name(q->type));
@@ -120,7 +119,7 @@ static int qp_check(struct rs_obj *obj, struct rs_diag *d)
 	    QP_REFUSE(obj, d, "recv_cq", "srq", "cap.max_recv_wr",
 		      "cap.max_recv_sge"))
 		ret = -EINVAL;
-	if (q->type != RS_QPT_UD && rs_obj_has_key(obj, "qkey")) {
+	if (q->type != RS_QPT_UD && rs_obj_has(obj, "qkey")) {
 		rs_obj_error(d, obj, "qkey", "only for ud qps");
 		ret = -EINVAL;
 	}

@@ -11,7 +11,6 @@
 #include "literal.h"
 #include "macros.h"
 #include "live.h"
-#include "obj_key.h"
 
 /* `fill: pattern` and `verify: {pattern: pattern}`: byte i is i mod 256,
  * so a misplaced or shifted block shows. */
@@ -93,7 +92,7 @@ int rs_mr_fill(struct rs_run *run, struct rs_live *l, void *buf, size_t len)
 	default:
 		/* posix_memalign() does not zero; mmap() does, and a
 		 * mapped file keeps its bytes. */
-		if (m->memory == RS_MEM_HEAP || rs_obj_has_key(l->obj, "fill"))
+		if (m->memory == RS_MEM_HEAP || rs_obj_has(l->obj, "fill"))
 			memset(buf, 0, len);
 		break;
 	}
@@ -106,7 +105,7 @@ void rs_mr_fill_arg(struct rs_call *c, const struct rs_obj *obj)
 	size_t bad;
 
 	if (m->memory == RS_MEM_FILE && !m->fill &&
-	    !rs_obj_has_key(obj, "fill"))
+	    !rs_obj_has(obj, "fill"))
 		rs_call_arg(c, "fill", "none (the file's bytes)");
 	else if (m->fill == RS_FILL_BYTE)
 		rs_call_arg(c, "fill", "byte 0x%02x", m->fill_byte);

@@ -8,10 +8,13 @@
 
 #include "model.h"
 
+/* The longest path segment looked up whole (a longer one is cut). */
+#define SEG_MAX 128
+
 static struct rs_node *descend(struct rs_node *n, const char *path,
 			       bool *complete)
 {
-	char seg[128];
+	char seg[SEG_MAX];
 
 	*complete = true;
 	while (n && path && *path) {
@@ -68,8 +71,14 @@ const struct rs_loc *rs_obj_loc_to(const struct rs_obj *obj,
 
 bool rs_obj_has(const struct rs_obj *obj, const char *path)
 {
+	size_t len = path ? strcspn(path, ".[") : 0;
 	bool complete;
 
+	/* A key of the object's own mapping, as nearly every caller asks
+	 * (a kind's checks and creates, 17,000 times at N=1000 in the set-up
+	 * bench): asked of the mapping, without descend()'s copy of it. */
+	if (len && !path[len] && len < SEG_MAX)
+		return !obj->node || rs_node_get(obj->node, path);
 	descend(obj->node, path, &complete);
 	return complete;
 }
