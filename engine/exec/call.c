@@ -144,14 +144,18 @@ void rs_call_init(struct rs_call *c, enum rs_call_class cls,
 
 void rs_call_arg(struct rs_call *c, const char *key, const char *fmt, ...)
 {
-	size_t room = sizeof(c->args) - c->len;
-	size_t sep = c->len ? 1 : 0, klen = strlen(key);
-	char *p = c->args + c->len;
+	size_t room, sep, klen;
+	char *p;
 	va_list ap;
 	int n;
 
+	/* Every call of a real run without -v is quiet: nothing before. */
 	if (c->quiet || c->len >= sizeof(c->args) - 1)
 		return;
+	room = sizeof(c->args) - c->len;
+	sep = c->len ? 1 : 0;
+	klen = strlen(key);
+	p = c->args + c->len;
 	if (c->n_at < RS_N(c->at))
 		c->at[c->n_at++] = (uint16_t)(c->len + sep);
 	/* " key=" copied, cut where snprintf() would cut it (room >= 2):
