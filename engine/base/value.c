@@ -31,6 +31,7 @@
 #include <json-c/json.h>
 
 #include "alloc.h"
+#include "dec.h"
 #include "value.h"
 #include "value_fmt.h"
 
@@ -1750,27 +1751,11 @@ static inline void copy_small(char *o, const char *s, size_t n)
 	}
 }
 
-static const char digits2[200] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
-
 /* Two digits a division (a real run's record has 21k numbers). */
 static void put_u64(struct jout *j, uint64_t u)
 {
-	char b[20], *p = b + sizeof(b);
+	char b[RS_DEC_MAX], *p = rs_dec(b + sizeof(b), u);
 
-	while (u >= 100) {
-		p -= 2;
-		memcpy(p, digits2 + 2 * (u % 100), 2);
-		u /= 100;
-	}
-	if (u >= 10) {
-		p -= 2;
-		memcpy(p, digits2 + 2 * u, 2);
-	} else {
-		*--p = (char)('0' + u);
-	}
 	jput(j, p, b + sizeof(b) - p);
 }
 

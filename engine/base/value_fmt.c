@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "dec.h"
 #include "value_fmt.h"
 
 /* The text so far: @n bytes would have been written, at most @cap kept
@@ -26,16 +27,23 @@ static inline void put(struct fmt_out *o, const char *s, size_t k)
 	o->n += k;
 }
 
-static void put_u(struct fmt_out *o, unsigned long long v, int base,
+static void put_x(struct fmt_out *o, unsigned long long v,
 		  const char *digits)
 {
-	char tmp[24];
+	char tmp[16];
 	char *p = tmp + sizeof(tmp);
 
 	do {
-		*--p = digits[v % base];
-		v /= base;
+		*--p = digits[v % 16];
+		v /= 16;
 	} while (v);
+	put(o, p, tmp + sizeof(tmp) - p);
+}
+
+static void put_u(struct fmt_out *o, unsigned long long v)
+{
+	char tmp[RS_DEC_MAX], *p = rs_dec(tmp + sizeof(tmp), v);
+
 	put(o, p, tmp + sizeof(tmp) - p);
 }
 
@@ -43,11 +51,10 @@ static void put_d(struct fmt_out *o, long long v)
 {
 	if (v < 0) {
 		put(o, "-", 1);
-		/* -(v + 1) + 1: no overflow at LLONG_MIN */
-		put_u(o, (unsigned long long)(-(v + 1)) + 1, 10, "0123456789");
+		put_u(o, -(unsigned long long)v);
 		return;
 	}
-	put_u(o, (unsigned long long)v, 10, "0123456789");
+	put_u(o, (unsigned long long)v);
 }
 
 enum fmt_len { L_NONE, L_HH, L_H, L_L, L_LL, L_Z, L_J, L_T };
@@ -171,13 +178,13 @@ int rs_vfmt(char *buf, size_t len, const char *fmt, va_list ap)
 			put_d(&o, arg_d(&aq, m));
 			break;
 		case 'u':
-			put_u(&o, arg_u(&aq, m), 10, "0123456789");
+			put_u(&o, arg_u(&aq, m));
 			break;
 		case 'x':
-			put_u(&o, arg_u(&aq, m), 16, "0123456789abcdef");
+			put_x(&o, arg_u(&aq, m), "0123456789abcdef");
 			break;
 		case 'X':
-			put_u(&o, arg_u(&aq, m), 16, "0123456789ABCDEF");
+			put_x(&o, arg_u(&aq, m), "0123456789ABCDEF");
 			break;
 		case '%':
 			if (m != L_NONE)

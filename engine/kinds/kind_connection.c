@@ -10,6 +10,7 @@
 
 #include "caps.h"
 #include "connection.h"
+#include "dec.h"
 #include "model.h"
 #include "str_put.h"
 #include "value.h"
@@ -310,21 +311,17 @@ static void put_settings(struct rs_val *set, const char *key,
 static void put_side(struct rs_val *v, const char *key, uint32_t qpn,
 		     const char *state, uint32_t psn)
 {
-	char buf[96], hex[RS_HEX_MAX], dec[12];
-	size_t n = 0, d = sizeof(dec) - 1;
+	char buf[96], hex[RS_HEX_MAX], dec[RS_DEC_MAX + 1];
+	size_t n = 0;
 	const char *part[6];
 
-	dec[d] = '\0';
-	do {
-		dec[--d] = (char)('0' + psn % 10);
-		psn /= 10;
-	} while (psn);
+	dec[RS_DEC_MAX] = '\0';
 	part[0] = "qpn ";
 	part[1] = rs_hex(qpn, 6, hex);
 	part[2] = " ";
 	part[3] = state;
 	part[4] = " sq_psn ";
-	part[5] = dec + d;
+	part[5] = rs_dec(dec + RS_DEC_MAX, psn);
 	for (unsigned i = 0; i < RS_N(part); i++)
 		n = rs_str_put(buf, sizeof(buf), n, part[i]);
 	rs_val_put_str(v, key, buf);
