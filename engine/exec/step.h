@@ -339,6 +339,11 @@ void rs_step_execute(struct rs_step_run *sr);
 /* A thread's start routine: rs_step_execute() @arg (a step run with a
  * parent), then wake the parent's loop, which joins the thread. */
 void *rs_step_thread(void *arg);
+/* Before @sr starts threads of its own: from now on the record is shared
+ * (rs_record_threads()) and CQs may be reaped by several threads
+ * (st->threads, which the step gives back when they are joined).  0, or
+ * -ENOMEM. */
+int rs_step_threads_begin(struct rs_step_run *sr);
 /* Prepare @sr for @obj. */
 void rs_step_init(struct rs_step_run *sr, struct rs_steps *st,
 		  struct rs_obj *obj, struct rs_step_run *parent);

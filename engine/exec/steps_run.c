@@ -200,6 +200,16 @@ static void print_handle(uv_handle_t *h, void *arg)
 		      uv_handle_type_name(uv_handle_get_type(h)));
 }
 
+int rs_step_threads_begin(struct rs_step_run *sr)
+{
+	int ret = rs_record_threads(sr->run->rec);
+
+	if (ret)
+		return ret;
+	atomic_fetch_add(&sr->st->threads, 1);
+	return 0;
+}
+
 void *rs_step_thread(void *arg)
 {
 	struct rs_step_run *sr = arg;

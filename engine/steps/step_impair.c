@@ -226,13 +226,11 @@ static int impair_start(struct rs_step_run *sr)
 			rs_step_pass(sr);
 		return 0;
 	}
-	/* The record is shared from the first thread on. */
-	if (rs_record_threads(sr->run->rec))
-		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
-				    "out of memory");
 	/* A child's completions may be reaped by another thread than
 	 * the one that runs the steps. */
-	atomic_fetch_add(&sr->st->threads, 1);
+	if (rs_step_threads_begin(sr))
+		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
+				    "out of memory");
 	rt->counted = true;
 	start_kid(sr);
 	return 0;

@@ -111,12 +111,9 @@ static int parallel_start(struct rs_step_run *sr)
 	 * each of which has one. */
 	if (!ps->common.deadline_ms)
 		sr->deadline_ms = 0;
-	/* The record is shared from the first thread on. */
-	if (rs_record_threads(sr->run->rec))
+	if (rs_step_threads_begin(sr))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
-	/* From now on CQs may be reaped by several threads. */
-	atomic_fetch_add(&sr->st->threads, 1);
 	p->counted = true;
 	for (unsigned i = 0; i < p->n; i++) {
 		int r = pthread_create(&p->threads[i], NULL, rs_step_thread,

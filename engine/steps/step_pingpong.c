@@ -487,11 +487,9 @@ static int pingpong_start(struct rs_step_run *sr)
 	atomic_store(&sr->owner->lanes[2].sr, k);
 	atomic_store(&sr->owner->lanes[3].sr, k);
 	k->deadline_ms = sr->deadline_ms + 1000;
-	/* The record is shared from the first thread on. */
-	if (rs_record_threads(sr->run->rec))
+	if (rs_step_threads_begin(sr))
 		return rs_step_fail(sr, RS_STEP_CANTRUN, NULL,
 				    "out of memory");
-	atomic_fetch_add(&sr->st->threads, 1);
 	r = pthread_create(&p->thread, NULL, rs_step_thread, k);
 	if (r) {
 		atomic_fetch_sub(&sr->st->threads, 1);
