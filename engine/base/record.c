@@ -32,23 +32,21 @@ struct rs_rec_calls {
  * (a call's args are 1536 bytes at most, struct rs_call). */
 #define TEXT_MAX 2048
 
-struct pairs_of;
-
-struct rs_rec_name {
-	struct rs_rec_name *next;
-	const struct rs_rec_call *bases[N_BASES];
-	/* Each base's pairs, split once, not again for each call compared
-	 * with it (split() was a third of recording a call). */
-	struct pairs_of *base_pairs;
-	char text[];
-};
-
 /* A call's text as "key=value" pairs, @n of them at @at: where each
  * value starts and ends.  False when the text is not exactly the pairs
  * joined by spaces (cut short, a key without '='): it is then kept as it
  * is. */
 struct pairs_of {
 	uint16_t val[RS_REC_MAX_ARGS], end[RS_REC_MAX_ARGS];
+};
+
+struct rs_rec_name {
+	struct rs_rec_name *next;
+	const struct rs_rec_call *bases[N_BASES];
+	/* Each base's pairs, split once, not again for each call compared
+	 * with it (split() was a third of recording a call). */
+	struct pairs_of base_pairs[N_BASES];
+	char text[];
 };
 
 static bool split(const char *t, size_t len, const uint16_t *at, unsigned n,
@@ -332,14 +330,11 @@ static struct rs_rec_name *kept_name(struct rs_record *rec, const char *s)
 		return n;
 	}
 	len = strlen(s) + 1;
-	n = rs_val_alloc(rec->root, ALIGN8(sizeof(*n) + len) +
-			 N_BASES * sizeof(struct pairs_of));
+	n = rs_val_alloc(rec->root, sizeof(*n) + len);
 	if (!n)
 		return NULL;
 	memset(n->bases, 0, sizeof(n->bases));
 	memcpy(n->text, s, len);
-	n->base_pairs = (struct pairs_of *)((char *)n +
-					    ALIGN8(sizeof(*n) + len));
 	n->next = rec->names;
 	rec->names = n;
 	return n;
