@@ -546,21 +546,14 @@ struct pair_span {
 
 /* The text of "key=value" pairs and where each key starts: a T_PAIRS
  * node's, or a list item's field's. */
-struct pairs_src {
-	const char *text;
-	size_t len;
-	const uint16_t *at;
-	unsigned n;
-};
-
-static struct pairs_src src_of(const struct rs_val *v)
+static struct rs_val_pairs src_of(const struct rs_val *v)
 {
-	return (struct pairs_src){ .text = str_of(v->u.pairs.text),
-				   .len = v->u.pairs.text->len,
-				   .at = v->u.pairs.at, .n = v->len };
+	return (struct rs_val_pairs){ .text = str_of(v->u.pairs.text),
+				      .len = v->u.pairs.text->len,
+				      .at = v->u.pairs.at, .n = v->len };
 }
 
-static int span_in(const struct pairs_src *ps, unsigned i,
+static int span_in(const struct rs_val_pairs *ps, unsigned i,
 		   struct pair_span *p)
 {
 	const char *args = ps->text;
@@ -589,7 +582,7 @@ static int span_in(const struct pairs_src *ps, unsigned i,
 static int pair_span_at(const struct rs_val *v, unsigned i,
 			struct pair_span *p)
 {
-	struct pairs_src ps = src_of(v);
+	struct rs_val_pairs ps = src_of(v);
 
 	return span_in(&ps, i, p);
 }
@@ -1899,22 +1892,21 @@ static void put_quoted(struct jout *j, const char *s, size_t len)
 /* The bytes that need no escape go in runs, one copy each. */
 static void put_escaped(struct jout *j, const char *s, size_t len)
 {
-	const char *p = s, *end = s + len;
+	const char *p = s, *end = s + len, *e = next_escape(s, end);
 
 	/* Most have nothing to escape: one copy. */
-	if (next_escape(s, end) == end) {
+	if (e == end) {
 		put_quoted(j, s, len);
 		return;
 	}
 	jputc(j, '"');
 	for (;;) {
-		const char *e = next_escape(p, end);
-
 		jput(j, p, e - p);
 		if (e == end)
 			break;
 		put_escape(j, (unsigned char)*e);
 		p = e + 1;
+		e = next_escape(p, end);
 	}
 	jputc(j, '"');
 }
@@ -2436,7 +2428,7 @@ static bool same_name(const struct pair_span *a, const struct pair_span *b)
  * were a tenth of a dry run's time); any after that, each time. */
 #define PAIRS_SEEN 64
 
-static const struct pair_span *span(const struct pairs_src *v, unsigned i,
+static const struct pair_span *span(const struct rs_val_pairs *v, unsigned i,
 				    struct pair_span *seen,
 				    struct pair_span *tmp)
 {
@@ -2449,7 +2441,7 @@ static const struct pair_span *span(const struct pairs_src *v, unsigned i,
 /* Pairs as the object they read as: a key given again keeps the place
  * of its first and takes the value of its last.  More than PAIRS_SEEN
  * of them (no call has): each found again for each compare. */
-static void put_pairs_many(struct jout *j, const struct pairs_src *v,
+static void put_pairs_many(struct jout *j, const struct rs_val_pairs *v,
 			   unsigned level, bool pretty)
 {
 	struct pair_span seen[PAIRS_SEEN], pi, qi;
@@ -2495,7 +2487,7 @@ static void put_pairs_many(struct jout *j, const struct pairs_src *v,
  * first of each name before it (where each was compared with every pair
  * on both sides, found again each time: a third of writing a dry run's
  * calls). */
-static void put_pairs(struct jout *j, const struct pairs_src *v,
+static void put_pairs(struct jout *j, const struct rs_val_pairs *v,
 		      unsigned level, bool pretty)
 {
 	struct pair_span seen[PAIRS_SEEN];
@@ -2576,15 +2568,9 @@ static void put_field_list(struct jout *j, const struct rs_val_field *f,
 		case RS_VAL_INT: put_i64(j, m->v.i); break;
 		case RS_VAL_BOOL: put_bool(j, m->v.b); break;
 		case RS_VAL_DOUBLE: put_dbl(j, m->v.d); break;
-		case RS_VAL_FIELD_PAIRS: {
-			struct pairs_src ps = {
-				.text = m->v.pairs.text, .len = m->v.pairs.len,
-				.at = m->v.pairs.at, .n = m->v.pairs.n,
-			};
-
-			put_pairs(j, &ps, level + 1, pretty);
+		case RS_VAL_FIELD_PAIRS:
+			put_pairs(j, &m->v.pairs, level + 1, pretty);
 			break;
-		}
 		case RS_VAL_FIELD_TREE:
 			put_json(j, m->v.tree, level + 1, pretty);
 			break;
@@ -2707,7 +2693,7 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 
 	switch (v->type) {
 	case T_PAIRS: {
-		struct pairs_src ps = src_of(v);
+		struct rs_val_pairs ps = src_of(v);
 
 		put_pairs(j, &ps, level, pretty);
 		break;

@@ -98,6 +98,14 @@ void rs_val_put_pairs(struct rs_val *obj, const char *key,
  */
 #define RS_VAL_FIELD_PAIRS 0x40
 #define RS_VAL_FIELD_TREE 0x41
+/* A call's pairs: @n keys at offsets @at of @text (@len bytes), each
+ * "key=value" and joined by spaces. */
+struct rs_val_pairs {
+	const char *text;
+	size_t len;
+	const uint16_t *at;
+	unsigned n;
+};
 struct rs_val_field {
 	const char *key;
 	uint8_t type;           /* enum rs_val_type, or RS_VAL_FIELD_* */
@@ -112,12 +120,8 @@ struct rs_val_field {
 		int64_t i;
 		bool b;
 		double d;
-		struct {
-			const char *text;   /* an earlier string field's s */
-			size_t len;
-			const uint16_t *at;
-			unsigned n;
-		} pairs;
+		/* .text: an earlier string field's s */
+		struct rs_val_pairs pairs;
 		struct rs_val *tree;
 	} v;
 };
