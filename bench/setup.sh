@@ -134,7 +134,7 @@ for n in $ns; do
 		k=$(( (r - 1) % $# ))
 		for ((i = 0; i < $#; i++)); do
 			t=${order[$(( (i + k) % $# ))]}
-			v=$(one "$t" "$n") && echo "$v" >>"$tmp/$t.$n"
+			v=$(one "$t" "$n") && echo "$v $r" >>"$tmp/$t.$n"
 		done
 	done
 	say "N=$n done"
@@ -147,6 +147,17 @@ median() { # FILE COLUMN
 			else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f\n", a / b }'; }
+# paired FILE REF: the total's ratio run by run (a tool's run against the
+# reference's run of the same round, one after the other: what the host
+# did to both in that minute cancels), as "median [lowest quartile -
+# highest quartile]" of those ratios: how far one reading can be trusted.
+paired() {
+	[ -s "$1" ] && [ -s "$2" ] || { echo -; return; }
+	awk 'NR == FNR { ref[$5] = $4; next } ($5 in ref) && ref[$5] > 0 { print $4 / ref[$5] }' "$2" "$1" |
+		sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.2f [%.2f-%.2f]\n", m, v[int((NR + 3) / 4)], v[NR + 1 - int((NR + 3) / 4)] }'
+}
 
 echo
 echo "set-up on rxe0 (Soft-RoCE under TCG): N x (CQ 16 + MR 4 KiB + RC QP), N/2 pairs to RTS, teardown"
@@ -161,7 +172,7 @@ for n in $ns; do
 	done
 done
 echo
-echo "ratios of the medians (total; create connect teardown in brackets); target rdmascn/c <= 1.3 at N >= 1000 (issue 33), rdmascn/pyverbs < 1"
+echo "ratios of the medians (total; create connect teardown in brackets; paired: the median of the run-by-run ratios of the total [its quartiles]); target rdmascn/c <= 1.3 at N >= 1000 (issue 33), rdmascn/pyverbs < 1"
 for n in $ns; do
 	for t in rdmascn rdmascn2 rdmascn_o2; do
 		case " $tools " in *" $t "*) ;; *) continue ;; esac
@@ -170,11 +181,12 @@ for n in $ns; do
 			[ $ref = rdmascn ] && [ $t = rdmascn ] && continue
 			case " $tools " in *" $ref "*) ;; *) continue ;; esac
 			f=$tmp/$t.$n g=$tmp/$ref.$n
-			printf 'N=%-5s %s/%-8s %6s  (%s %s %s)\n' "$n" "$t" "$ref" \
+			printf 'N=%-5s %s/%-8s %6s  (%s %s %s)  paired %s\n' "$n" "$t" "$ref" \
 				"$(ratio "$(median "$f" 4)" "$(median "$g" 4)")" \
 				"$(ratio "$(median "$f" 1)" "$(median "$g" 1)")" \
 				"$(ratio "$(median "$f" 2)" "$(median "$g" 2)")" \
-				"$(ratio "$(median "$f" 3)" "$(median "$g" 3)")"
+				"$(ratio "$(median "$f" 3)" "$(median "$g" 3)")" \
+				"$(paired "$f" "$g")"
 		done
 	done
 done
