@@ -455,10 +455,11 @@ static unsigned count_refs(struct rs_scenario *s, const struct idmap *m,
 /*
  * The edges of all objects together, at most RS_REFS_MAX: `after: [a]` on
  * an entry of 100000 naming one of 100000 would be 10^10.  Elements that
- * share their entry's data have as many each: counted once.
+ * share their entry's data have as many each: counted once.  The total is
+ * @ret_total, the room resolve() makes for them.
  */
 static int check_edges(struct rs_scenario *s, const struct idmap *m,
-		       struct rs_diag *d)
+		       struct rs_diag *d, size_t *ret_total)
 {
 	uint64_t total = 0;
 	unsigned n = 0;
@@ -479,6 +480,7 @@ static int check_edges(struct rs_scenario *s, const struct idmap *m,
 			return -EINVAL;
 		}
 	}
+	*ret_total = total;
 	return 0;
 }
 
@@ -488,15 +490,13 @@ static int check_edges(struct rs_scenario *s, const struct idmap *m,
  * an object) and a free() each.  An object's edges follow the previous
  * one's, as many as it made (at most count_refs()).
  */
-static int resolve(struct rs_scenario *s, struct idmap *m, struct rs_diag *d)
+static int resolve(struct rs_scenario *s, struct idmap *m, size_t total,
+		   struct rs_diag *d)
 {
 	struct rs_obj *prev_step = NULL;
 	struct rs_edge *next;
-	size_t total = 0;
 	int r = 0;
 
-	for (unsigned i = 0; i < s->n_objs; i++)
-		total += count_refs(s, m, &s->objs[i]);
 	next = rs_scenario_block(s, (total ? total : 1) * sizeof(*next));
 	if (!next)
 		return -ENOMEM;
@@ -753,6 +753,7 @@ static int check_one_context(const struct rs_scenario *s,
 static int check_objects(struct rs_scenario *s, struct idmap *ids,
 			 struct rs_diag *d)
 {
+	size_t n_edges;
 	int r, ret;
 
 	r = index_ids(s, ids, d);
@@ -765,10 +766,10 @@ static int check_objects(struct rs_scenario *s, struct idmap *ids,
 			return r;
 	}
 	/* Objects' checks read their edges: without them, none runs. */
-	r = check_edges(s, ids, d);
+	r = check_edges(s, ids, d, &n_edges);
 	if (r < 0)
 		return r;
-	r = resolve(s, ids, d);
+	r = resolve(s, ids, n_edges, d);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
