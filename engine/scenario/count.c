@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "dec.h"
 #include "model.h"
 #include "pattern.h"
 #include "suggest.h"
@@ -583,21 +584,31 @@ static int check_id(struct counting *c, struct rs_obj *o)
 	return 0;
 }
 
-/* The elements' ids, "a[0]" .. "a[N-1]", in one block. */
+/* The elements' ids, "a[0]" .. "a[N-1]", in one block: the entry's id
+ * and rs_dec()'s digits, not a snprintf() each (3.4 M instructions of
+ * 18.7 M a load of the set-up bench's 3500 elements took). */
 static int name_elements(struct rs_scenario *s, struct rs_obj *first,
 			 unsigned n)
 {
-	size_t each = strlen(first->id) + 16;
-	char *ids = rs_scenario_block(s, each * n);
 	const char *group = first->id;
+	size_t len = strlen(group), each = len + 16;
+	char *ids = rs_scenario_block(s, each * n);
 
+	/* "[", at most 10 digits (RS_COUNT_MAX), "]" and the NUL. */
+	_Static_assert(RS_COUNT_MAX <= 9999999999ULL, "16 bytes past the id");
 	if (!ids)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
-		struct rs_obj *o = &first[i];
+		char dec[RS_DEC_MAX], *digits = rs_dec(dec + sizeof(dec), i);
+		size_t n_digits = (size_t)(dec + sizeof(dec) - digits);
+		char *id = ids + each * i;
 
-		snprintf(ids + each * i, each, "%s[%u]", group, i);
-		o->id = ids + each * i;
+		memcpy(id, group, len);
+		id[len] = '[';
+		memcpy(id + len + 1, digits, n_digits);
+		id[len + 1 + n_digits] = ']';
+		id[len + 2 + n_digits] = '\0';
+		first[i].id = id;
 	}
 	return 0;
 }
@@ -854,9 +865,8 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 		if (c.count[i] && e->id &&
 		    name_elements(s, &objs[first[i]], n) < 0)
 			goto out;
-		for (unsigned k = 0; c.count[i] && k < n; k++)
-			if (rs_obj_name(s, &objs[first[i] + k]) < 0)
-				goto out;
+		if (c.count[i] && rs_obj_names(s, &objs[first[i]], n) < 0)
+			goto out;
 	}
 	rs_free(s->objs);
 	s->objs = objs;

@@ -62,6 +62,7 @@
 	X(count, elements_pair)                                           \
 	X(count, shared_and_one)                                          \
 	X(count, steps_lists_after)                                       \
+	X(count, element_names)                                           \
 	X(count, tail_cut)                                                \
 	X(count, refs_max)                                                \
 	X(count, params)                                                  \
