@@ -854,6 +854,17 @@ struct rs_node *rs_node_get(const struct rs_node *map, const char *key)
 	return NULL;
 }
 
+bool rs_node_key_starts(const struct rs_node *map, char c)
+{
+	if (!map || map->type != RS_NODE_MAP)
+		return false;
+	for (size_t i = 0; i + 1 < map->n; i += 2)
+		if (map->items[i].type == RS_NODE_SCALAR &&
+		    map->items[i].value[0] == c)
+			return true;
+	return false;
+}
+
 const struct rs_loc *rs_doc_entry_loc_to(const struct rs_doc *doc,
 					 const char *section, unsigned i,
 					 const char *key, struct rs_loc *ret)

@@ -47,6 +47,7 @@
 	X(literal, first_diff)                                            \
 	X(load, register)                                                 \
 	X(load, valid_and_plan)                                           \
+	X(load, obj_has)                                                  \
 	X(load, errors)                                                   \
 	X(load, outside_values)                                           \
 	X(load, duplicate_names_first)                                    \
