@@ -675,22 +675,6 @@ static int lists_all(struct rs_scenario *s, struct rs_obj *o,
 	return 0;
 }
 
-/* A reference of @o names a counted entry by its bare id. */
-static bool pairs(const struct rs_obj *o, const struct rs_idmap *groups)
-{
-	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field;
-	     ref++) {
-		const char *id;
-
-		if (ref->count_offset >= 0)
-			continue;
-		id = *(char *const *)((const char *)o->data + ref->offset);
-		if (id && rs_idmap_get(groups, id) != RS_IDMAP_NONE)
-			return true;
-	}
-	return false;
-}
-
 /* Which element of @t's entry element @o names by @t's bare id: the same
  * one, or for a `for:` element the pair's from or to when @t is counted
  * like the pattern's `of:` (count_for() allowed no other). */
@@ -706,27 +690,48 @@ static unsigned paired_elem(const struct rs_obj *o, const struct rs_obj *t)
 	return rs_obj_to_side(o) ? to : from;
 }
 
-/* Element @o's bare references to counted entries name the element of
- * theirs paired_elem() says: @copy of the data with those pointers
- * changed. */
-static void pair_refs(struct rs_scenario *s, struct rs_obj *o,
-		      const struct rs_idmap *groups, void *copy)
+/*
+ * The @n elements from @o of one entry, which share its data: where a
+ * bare reference of it names a counted entry, each element's names the
+ * element of that entry paired_elem() says, in a copy of the data each
+ * (one block); when none does, they go on sharing it.  Each reference
+ * is looked up once for the entry, not once an element.
+ */
+static int pair_refs(struct rs_scenario *s, struct rs_obj *o, unsigned n,
+		     const struct rs_idmap *groups)
 {
-	memcpy(copy, o->data, o->kind->size);
-	for (const struct rdmascn_ref *ref = o->kind->refs; ref && ref->field;
+	const struct rdmascn_kind *kind = o->kind;
+	const char *data = o->data;
+	char *copies = NULL;
+
+	for (const struct rdmascn_ref *ref = kind->refs; ref && ref->field;
 	     ref++) {
 		const char *id;
 		unsigned g;
 
 		if (ref->count_offset >= 0)
 			continue;
-		id = *(char *const *)((const char *)o->data + ref->offset);
+		id = *(char *const *)(data + ref->offset);
 		g = id ? rs_idmap_get(groups, id) : RS_IDMAP_NONE;
-		if (g != RS_IDMAP_NONE)
-			*(const char **)((char *)copy + ref->offset) =
-				s->objs[g + paired_elem(o, &s->objs[g])].id;
+		if (g == RS_IDMAP_NONE)
+			continue;
+		if (!copies) {
+			copies = rs_scenario_block(s, kind->size * n);
+			if (!copies)
+				return -ENOMEM;
+			for (unsigned k = 0; k < n; k++) {
+				memcpy(copies + kind->size * k, data,
+				       kind->size);
+				o[k].data = copies + kind->size * k;
+			}
+		}
+		for (unsigned k = 0; k < n; k++)
+			*(const char **)(copies + kind->size * k +
+					 ref->offset) =
+				s->objs[g + paired_elem(&o[k],
+							&s->objs[g])].id;
 	}
-	o->data = copy;
+	return 0;
 }
 
 /* `node: h` on element @o of an entry counted by node set h: its node
@@ -887,24 +892,15 @@ int rs_count_expand(struct rs_scenario *s, struct rs_idmap *ids,
 	}
 	for (unsigned i = 0; i < s->n_objs;) {
 		struct rs_obj *o = &s->objs[i];
-		size_t size = o->kind->size;
-		char *copies;
 
 		if (!rs_obj_count(o)) {
 			i++;
 			continue;
 		}
-		if (!pairs(o, groups)) {
-			i += rs_obj_count(o);  /* they share the entry's data */
-			continue;
-		}
-		copies = rs_scenario_block(s, size * rs_obj_count(o));
-		if (!copies) {
-			r = -ENOMEM;
+		r = pair_refs(s, o, rs_obj_count(o), groups);
+		if (r < 0)
 			goto out;
-		}
-		for (unsigned k = 0, n = rs_obj_count(o); k < n; k++, i++)
-			pair_refs(s, &s->objs[i], groups, copies + size * k);
+		i += rs_obj_count(o);
 	}
 	rs_idmap_free(ids);
 	r = rs_idmap_build_stride(ids, &s->objs[0].id, sizeof(*s->objs),
