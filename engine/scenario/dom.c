@@ -843,11 +843,26 @@ struct rs_node *rs_node_get(const struct rs_node *map, const char *key)
 {
 	if (!map || map->type != RS_NODE_MAP)
 		return NULL;
+	/* The first byte before strcmp(): most keys asked of a mapping
+	 * are not in it (a kind's checks ask for the fields it may
+	 * refuse, 21,000 times at N=1000 in the set-up bench). */
 	for (size_t i = 0; i + 1 < map->n; i += 2)
 		if (map->items[i].type == RS_NODE_SCALAR &&
+		    map->items[i].value[0] == key[0] &&
 		    !strcmp(map->items[i].value, key))
 			return &map->items[i + 1];
 	return NULL;
+}
+
+bool rs_node_key_starts(const struct rs_node *map, char c)
+{
+	if (!map || map->type != RS_NODE_MAP)
+		return false;
+	for (size_t i = 0; i + 1 < map->n; i += 2)
+		if (map->items[i].type == RS_NODE_SCALAR &&
+		    map->items[i].value[0] == c)
+			return true;
+	return false;
 }
 
 const struct rs_loc *rs_doc_entry_loc_to(const struct rs_doc *doc,

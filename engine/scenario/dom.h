@@ -140,6 +140,8 @@ static inline const char *rs_node_text(const struct rs_node *n)
 
 /* The value node of @key in mapping @map, or NULL. */
 struct rs_node *rs_node_get(const struct rs_node *map, const char *key);
+/* Does a key of mapping @map begin with byte @c? */
+bool rs_node_key_starts(const struct rs_node *map, char c);
 /* Where entry @i of the document's top-level list @section is, or its
  * field @key when it has one: that field's value, else the entry, else
  * the document (for a message about a declaration), into @ret. */

@@ -233,6 +233,7 @@ void rs_scenario_free(struct rs_scenario *s);
  * (write)"), and @no as its step number (cut at RS_STEP_NO_MAX - 1
  * bytes; NULL: ""), in @s's DOM arena.  0 or -ENOMEM. */
 int rs_obj_name(struct rs_scenario *s, struct rs_obj *o);
+int rs_obj_names(struct rs_scenario *s, struct rs_obj *o, unsigned n);
 int rs_obj_number(struct rs_scenario *s, struct rs_obj *o, const char *no);
 /* @o's own block of rarer facts, made (in @s's DOM arena) if it has
  * none: NULL for no memory. */

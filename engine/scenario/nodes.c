@@ -458,10 +458,19 @@ static int place(struct rs_scenario *s, struct rs_obj *o, struct rs_diag *d)
 
 int rs_nodes_place(struct rs_scenario *s, struct rs_diag *d)
 {
-	int r = 0;
+	int r = 0, on;
 
 	for (unsigned i = 0; i < s->n_objs; i++)
 		s->objs[i].on = s->objs[i].on_peer = RS_NODE_ANY;
+	/* No nodes (nearly every file): nothing is placed, and place()
+	 * could only refuse a `node:`, which given() does. */
+	if (!rs_nodes_count(s)) {
+		for (unsigned i = 0; i < s->n_objects &&
+		     d->errors < RS_MAX_ERRORS; i++)
+			if (given(s, s->create[i], &on, d) < 0)
+				r = -EINVAL;
+		return r;
+	}
 	/* In creation and step order: what an object refers to is placed
 	 * before it. */
 	for (unsigned i = 0; i < s->n_objects && d->errors < RS_MAX_ERRORS; i++)

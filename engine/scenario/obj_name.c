@@ -54,3 +54,38 @@ int rs_obj_name(struct rs_scenario *s, struct rs_obj *o)
 	o->name = rs_doc_strndup(&s->doc, name, len);
 	return o->name ? 0 : -ENOMEM;
 }
+
+/*
+ * The names of @n objects of one kind, as rs_obj_name() makes them: "qp '"
+ * or "step '" once, then each id, each name written at its length, not
+ * through cat()'s strlen()s (a counted entry's elements: 3500 in the
+ * set-up bench).
+ */
+int rs_obj_names(struct rs_scenario *s, struct rs_obj *o, unsigned n)
+{
+	const char *kind = o->kind->step ? "step" : o->kind->name;
+	size_t kind_len = strlen(kind);
+
+	for (unsigned i = 0; i < n; i++, o++) {
+		size_t id_len = o->id ? strlen(o->id) : 0;
+		size_t len = kind_len + 2 + id_len + 1;
+		char *name;
+
+		/* No id, or a name rs_obj_name() would cut. */
+		if (!o->id || len >= RDMASCN_ID_MAX + 32) {
+			if (rs_obj_name(s, o) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		name = rs_doc_alloc(&s->doc, len + 1);
+		if (!name)
+			return -ENOMEM;
+		memcpy(name, kind, kind_len);
+		memcpy(name + kind_len, " '", 2);
+		memcpy(name + kind_len + 2, o->id, id_len);
+		name[len - 1] = '\'';
+		name[len] = '\0';
+		o->name = name;
+	}
+	return 0;
+}

@@ -47,6 +47,7 @@
 	X(literal, first_diff)                                            \
 	X(load, register)                                                 \
 	X(load, valid_and_plan)                                           \
+	X(load, obj_has)                                                  \
 	X(load, errors)                                                   \
 	X(load, outside_values)                                           \
 	X(load, duplicate_names_first)                                    \
@@ -62,6 +63,7 @@
 	X(count, elements_pair)                                           \
 	X(count, shared_and_one)                                          \
 	X(count, steps_lists_after)                                       \
+	X(count, element_names)                                           \
 	X(count, tail_cut)                                                \
 	X(count, refs_max)                                                \
 	X(count, params)                                                  \

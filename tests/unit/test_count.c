@@ -240,6 +240,49 @@ TEST(count, steps_lists_after)
 	rs_scenario_free(s);
 }
 
+/* Elements' ids and names, written from the entry's id and the digits
+ * (name_elements(), rs_obj_names()): across the digits' widths, at the
+ * longest id, for a step's elements, and paired references' copies. */
+TEST(count, element_names)
+{
+	static const char *const want[] = {
+		"a[0]", "a[9]", "a[10]", "a[99]", "a[100]",
+	};
+	/* 59 bytes: with "[100]" the longest id, RDMASCN_ID_MAX. */
+	const char *long_id =
+		"l2345678901234567890123456789012345678901234567890123456789";
+	char text[512], id[RDMASCN_ID_MAX + 1], name[RDMASCN_ID_MAX + 16];
+	struct rs_scenario *s;
+	const struct rs_obj *o;
+
+	add_kinds();
+	snprintf(text, sizeof(text), "cells:\n"
+		 "  - {id: a, count: 101}\n"
+		 "  - {id: b, needs: a}\n"
+		 "  - {id: %s, count: 101}\n"
+		 "steps:\n"
+		 "  - tap: {id: t, cell: b}\n", long_id);
+	CHECK_STR(load(text, NULL, 0, &s), "");
+	for (unsigned i = 0; i < CYAML_ARRAY_LEN(want); i++) {
+		o = by_id(s, want[i]);
+		snprintf(name, sizeof(name), "cell '%s'", want[i]);
+		CHECK_STR(o->name, name);
+		CHECK_STR(o->id, want[i]);
+	}
+	CHECK_STR(by_id(s, "b[100]")->name, "cell 'b[100]'");
+	CHECK_STR(((struct cell *)by_id(s, "b[10]")->data)->needs, "a[10]");
+	CHECK(edge(by_id(s, "b[99]"), "needs", 0) == by_id(s, "a[99]"));
+	snprintf(id, sizeof(id), "%s[100]", long_id);
+	CHECK_UINT(strlen(id), RDMASCN_ID_MAX);
+	snprintf(name, sizeof(name), "cell '%s'", id);
+	CHECK_STR(by_id(s, id)->name, name);
+	CHECK_STR(s->steps[0]->name, "step 't[0]'");
+	CHECK_STR(s->steps[100]->name, "step 't[100]'");
+	CHECK_STR(s->steps[100]->id, "t[100]");
+	CHECK(edge(s->steps[100], "cell", 0) == by_id(s, "b[100]"));
+	rs_scenario_free(s);
+}
+
 /* An entry's count:, for: and expect: are read into its object's block
  * and cut off what rs_fill() made: the entries are the kind's struct
  * apart, not 32 bytes more, and say the same. */

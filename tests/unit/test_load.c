@@ -212,6 +212,39 @@ TEST(load, valid_and_plan)
 	rs_scenario_free(s);
 }
 
+/* rs_obj_has(): a key, a path through one, and what is not there, by
+ * its first byte or past it (a check asks for what it may refuse). */
+TEST(load, obj_has)
+{
+	struct rs_scenario *s;
+	const struct rs_obj *o;
+
+	add_kinds();
+	CHECK_STR(try_load("boxes:\n"
+			   "  - {id: b, size: 1, inner: {x: 2}, on: no}\n",
+			   NULL, 0, &s), "");
+	o = s->create[0];
+	CHECK(rs_obj_has(o, "size"));
+	CHECK(rs_obj_has(o, "on"));
+	CHECK(rs_obj_has(o, "inner"));
+	CHECK(rs_obj_has(o, "inner.x"));
+	CHECK(!rs_obj_has(o, "inner.y"));
+	CHECK(!rs_obj_has(o, "inner.x.z"));
+	/* A first byte some key has, and one none has. */
+	CHECK(!rs_obj_has(o, "sizes"));
+	CHECK(!rs_obj_has(o, "s"));
+	CHECK(!rs_obj_has(o, "color"));
+	CHECK(!rs_obj_has(o, "needs"));
+	CHECK(!rs_obj_has(o, "tags.a"));
+	/* No element of a mapping; no key "". */
+	CHECK(!rs_obj_has(o, "[0]"));
+	CHECK(!rs_obj_has(o, ".size"));
+	/* The object itself. */
+	CHECK(rs_obj_has(o, ""));
+	CHECK(rs_obj_has(o, NULL));
+	rs_scenario_free(s);
+}
+
 TEST(load, errors)
 {
 	add_kinds();
