@@ -1767,7 +1767,9 @@ static unsigned fx_side_fields(const void *data, struct rs_val_field *f,
 	return n;
 }
 
-static const struct rs_val_struct fx_side_ops = { .fields = fx_side_fields };
+static const struct rs_val_struct fx_side_ops = {
+	.fields = fx_side_fields,
+};
 
 /* One without fields: made as members. */
 static void fx_side_members(struct rs_val *o, const void *data)
@@ -1795,7 +1797,9 @@ static unsigned fx_sides_fields(const void *data, struct rs_val_field *f,
 	return n;
 }
 
-static const struct rs_val_struct fx_sides_ops = { .fields = fx_sides_fields };
+static const struct rs_val_struct fx_sides_ops = {
+	.fields = fx_sides_fields,
+};
 
 static unsigned fx_fields(const void *data, struct rs_val_field *f,
 			  void *room)
