@@ -58,6 +58,8 @@ enum {
 				     * own (items_grow()) */
 	F_DISTINCT = 8,             /* a struct's members being made: keys
 				     * not given twice, appended unread */
+	F_ST_AT = 16,               /* a struct's bytes are where .at points
+				     * (rs_val_obj_struct()), not after it */
 };
 
 /*
@@ -101,10 +103,12 @@ struct rs_val {
 			const struct rs_val *text;  /* a string member */
 			const uint16_t *at;         /* len of them */
 		} pairs;
-		/* T_STRUCT: its owner's struct follows, len bytes. */
+		/* T_STRUCT: its owner's struct, len bytes, follows from
+		 * .at on, or (F_ST_AT) is where .at points. */
 		struct {
 			struct rs_arena *ar;
 			const struct rs_val_struct *ops;
+			void *at;
 		} st;
 		/* T_LIST: as arr until its items are made (list_items()). */
 		struct {
@@ -137,10 +141,13 @@ struct rs_val {
  * and its members are made by its ops as a tree of their own to be
  * written, or in place, once, when something reads or adds to it (an
  * RS_VAL_OBJ from then on: the struct's first bytes are overwritten,
- * the rest stay where they were).
+ * the rest stay where they were).  Or an object made one (a real run's
+ * facts, rs_val_obj_struct()): the struct is elsewhere in its arena
+ * (F_ST_AT), and stays whole.
  */
 #define T_STRUCT 0x42
-#define ST_DATA(v) ((char *)(v) + HEAD + sizeof((v)->u.st))
+#define ST_IN offsetof(struct rs_val, u.st.at)
+#define ST_DATA(v) st_data(v)
 
 #define HEAD offsetof(struct rs_val, u)
 #define RS_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -152,6 +159,12 @@ struct rs_val {
 static char *str_of(const struct rs_val *v)
 {
 	return (char *)v + HEAD;
+}
+
+/* A struct's bytes (T_STRUCT). */
+static inline char *st_data(const struct rs_val *v)
+{
+	return v->flags & F_ST_AT ? v->u.st.at : (char *)v + ST_IN;
 }
 
 static void *arena_take(struct rs_arena *ar, size_t size);
@@ -267,7 +280,7 @@ static size_t node_size(enum rs_val_type t, size_t len)
 	case T_PAIRS:
 	case T_LIST: return sizeof(struct rs_val);
 	case T_STRUCT:
-		len += HEAD + sizeof(((struct rs_val *)0)->u.st);
+		len += ST_IN;
 		return RS_MAX(len, sizeof(struct rs_val));
 	case RS_VAL_ARR: return HEAD + sizeof(((struct rs_val *)0)->u.arr);
 	default: return HEAD + sizeof(uint64_t);
@@ -696,10 +709,17 @@ static void add_members(struct rs_val *obj, const struct rs_val_struct *ops,
 static void struct_members(struct rs_val *v)
 {
 	const struct rs_val_struct *ops = v->u.st.ops;
-	char data[RS_VAL_STRUCT_MAX];
+	char copy[RS_VAL_STRUCT_MAX];
+	const void *data = v->u.st.at;
 
-	memcpy(data, ST_DATA(v), v->len < sizeof(data) ? v->len :
-	       sizeof(data));
+	/* (One that follows the node: the members overwrite its first
+	 * bytes.) */
+	if (!(v->flags & F_ST_AT)) {
+		memcpy(copy, ST_DATA(v), v->len < sizeof(copy) ? v->len :
+		       sizeof(copy));
+		data = copy;
+	}
+	v->flags &= ~F_ST_AT;
 	v->type = RS_VAL_OBJ;
 	v->len = 0;
 	v->u.obj.first = v->u.obj.last = NULL;
@@ -734,6 +754,28 @@ struct rs_val *rs_val_push_struct(struct rs_val *arr,
 	v->u.st.ops = ops;
 	memset(ST_DATA(v), 0, size);
 	return v;
+}
+
+void *rs_val_obj_struct(struct rs_val *obj, const struct rs_val_struct *ops,
+			size_t size)
+{
+	void *data;
+
+	if (!obj)
+		return NULL;
+	if (obj->type != RS_VAL_OBJ || obj->u.obj.first)
+		return mark_oom(obj);
+	data = arena_alloc(obj->u.obj.ar, size ? size : 1);
+	if (!data)
+		return mark_oom(obj);
+	memset(data, 0, size);
+	/* (.ar where it was: the object's.) */
+	obj->type = T_STRUCT;
+	obj->flags |= F_ST_AT;
+	obj->len = (uint32_t)size;
+	obj->u.st.ops = ops;
+	obj->u.st.at = data;
+	return data;
 }
 
 void *rs_val_struct_of(const struct rs_val *v,
@@ -1137,6 +1179,13 @@ static void add_fields(struct rs_val *e, const struct rs_val_field *f,
 					 m->v.pairs.n);
 			break;
 		case RS_VAL_FIELD_TREE: rs_val_link(e, m->v.tree); break;
+		case RS_VAL_FIELD_STRUCT: {
+			struct rs_val *o = put_new(e, m->key, RS_VAL_OBJ, 0);
+
+			if (o)
+				add_members(o, m->v.st.ops, m->v.st.data);
+			break;
+		}
 		default: rs_val_put(e, m->key, rs_val_null()); break;
 		}
 	}
@@ -2543,6 +2592,35 @@ static void put_pairs(struct jout *j, const struct rs_val_pairs *v,
 
 static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 		     bool pretty);
+static void put_fields(struct jout *j,
+		       unsigned (*fields)(const void *, struct rs_val_field *,
+					  void *),
+		       const void *item, unsigned level, bool pretty);
+
+/* @ops's members of @data, written: from its fields, else as a tree of
+ * its own (not the scratch one, which the struct @data is part of may
+ * be written from). */
+static void put_part(struct jout *j, const struct rs_val_struct *ops,
+		     const void *data, unsigned level, bool pretty)
+{
+	struct rs_val *t;
+
+	if (ops->fields) {
+		put_fields(j, ops->fields, data, level, pretty);
+		return;
+	}
+	t = rs_val_obj();
+	if (t)
+		add_members(t, ops, data);
+	if (rs_val_check(t) < 0) {
+		/* rs_val_write_json() says so. */
+		j->oom = true;
+		JPUTS(j, "null");
+	} else {
+		put_json(j, t, level, pretty);
+	}
+	rs_val_free(t);
+}
 
 /* Fields, written as the object rs_val_of_fields() makes of them would
  * be. */
@@ -2573,6 +2651,10 @@ static void put_field_list(struct jout *j, const struct rs_val_field *f,
 			break;
 		case RS_VAL_FIELD_TREE:
 			put_json(j, m->v.tree, level + 1, pretty);
+			break;
+		case RS_VAL_FIELD_STRUCT:
+			put_part(j, m->v.st.ops, m->v.st.data, level + 1,
+				 pretty);
 			break;
 		default: JPUTS(j, "null"); break;
 		}

@@ -93,11 +93,16 @@ void rs_val_put_pairs(struct rs_val *obj, const char *key,
  * An item's member as the writer takes it from the item's struct (no
  * node made): its key, and a string (not NUL-terminated), a number, a
  * bool, a double, the "key=value" pairs of a string member's text given
- * before it (as rs_val_put_pairs() holds them), or a tree the struct
- * keeps (rs_val_obj_in(): written as it is, linked when made).
+ * before it (as rs_val_put_pairs() holds them), a tree the struct
+ * keeps (rs_val_obj_in(): written as it is, linked when made), or an
+ * object of another struct's members (@ops's of @data, which lives as
+ * long as the field's: a part of the struct, a connection's settings of
+ * one side), written from its fields, made as an object of its own.
  */
 #define RS_VAL_FIELD_PAIRS 0x40
 #define RS_VAL_FIELD_TREE 0x41
+#define RS_VAL_FIELD_STRUCT 0x42
+struct rs_val_struct;
 /* A call's pairs: @n keys at offsets @at of @text (@len bytes), each
  * "key=value" and joined by spaces. */
 struct rs_val_pairs {
@@ -123,12 +128,30 @@ struct rs_val_field {
 		/* .text: an earlier string field's s */
 		struct rs_val_pairs pairs;
 		struct rs_val *tree;
+		struct {
+			const struct rs_val_struct *ops;
+			const void *data;
+		} st;
 	} v;
 };
 /* A field's key, a literal with nothing to escape: the writer copies it
  * (88k keys in a dry run at n=1000 were each scanned a byte at a time). */
 #define RS_VAL_KEY(lit) .key = "" lit, .klen = sizeof(lit) - 1
-#define RS_VAL_FIELDS_MAX 16
+/* Fields of literal keys: a string of @n bytes at @s, a number, a
+ * bool, @ops's members of @data (RS_VAL_FIELD_STRUCT). */
+#define RS_VAL_F_STR(lit, s_, n_) ((struct rs_val_field){ \
+	RS_VAL_KEY(lit), .type = RS_VAL_STR, .v.str = { (s_), (n_) } })
+#define RS_VAL_F_U64(lit, u_) ((struct rs_val_field){ \
+	RS_VAL_KEY(lit), .type = RS_VAL_UINT, .v.u = (u_) })
+#define RS_VAL_F_I64(lit, i_) ((struct rs_val_field){ \
+	RS_VAL_KEY(lit), .type = RS_VAL_INT, .v.i = (i_) })
+#define RS_VAL_F_BOOL(lit, b_) ((struct rs_val_field){ \
+	RS_VAL_KEY(lit), .type = RS_VAL_BOOL, .v.b = (b_) })
+#define RS_VAL_F_STRUCT(lit, ops_, data_) ((struct rs_val_field){ \
+	RS_VAL_KEY(lit), .type = RS_VAL_FIELD_STRUCT, \
+	.v.st = { .ops = (ops_), .data = (data_) } })
+/* (A connection's settings of one side are 18.) */
+#define RS_VAL_FIELDS_MAX 24
 /* Bytes @fields may use for what it points its fields at. */
 #define RS_VAL_FIELDS_ROOM 4096
 struct rs_val_list {
@@ -178,6 +201,19 @@ struct rs_val_struct {
  * out of memory. */
 struct rs_val *rs_val_push_struct(struct rs_val *arr,
 				  const struct rs_val_struct *ops, size_t size);
+/*
+ * @obj, an empty object (rs_val_obj_in(), rs_val_put_obj(), ...), holds
+ * a struct of @size bytes (zeroed, in its arena) from now on, where its
+ * key and place stay: its members are @ops's of the struct, written
+ * from it, and made nodes, once, when something reads or adds to it (a
+ * real run's facts: 40 members of a connection's were 40 nodes each
+ * made, only to be written).  Unlike rs_val_push_struct()'s, any size;
+ * the struct stays where it is when @obj is made nodes.  The struct, or
+ * NULL (and @obj marked) when out of memory or @obj is not an empty
+ * object.
+ */
+void *rs_val_obj_struct(struct rs_val *obj, const struct rs_val_struct *ops,
+			size_t size);
 /* @v's struct while it still is one of @ops's, else NULL. */
 void *rs_val_struct_of(const struct rs_val *v,
 		       const struct rs_val_struct *ops);

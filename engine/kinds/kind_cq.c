@@ -234,15 +234,45 @@ static void cq_destroy(struct rs_run *run, struct rs_live *l)
 		RS_CALL_RELEASE(run, l, ibv_destroy_comp_channel, rt->channel);
 }
 
+/* A CQ's facts, made members when the record is written or read. */
+struct cq_facts {
+	int cqe;
+	int channel_fd;
+	bool channel;
+};
+
+static unsigned cq_facts_fields(const void *data, struct rs_val_field *f,
+				void *room)
+{
+	const struct cq_facts *cf = data;
+	unsigned n = 0;
+
+	(void)room;
+	f[n++] = RS_VAL_F_U64("cqe", (uint64_t)cf->cqe);
+	if (cf->channel)
+		f[n++] = RS_VAL_F_I64("channel_fd", cf->channel_fd);
+	return n;
+}
+
+static const struct rs_val_struct cq_facts_ops = {
+	.fields = cq_facts_fields,
+};
+
 static void cq_describe(struct rs_run *run, struct rs_live *l,
 			struct rs_val *v)
 {
 	struct rs_cq_rt *rt = l->rt;
+	struct cq_facts *cf = rs_val_obj_struct(v, &cq_facts_ops,
+						sizeof(*cf));
 
 	(void)run;
-	rs_val_put_u64(v, "cqe", (uint64_t)rt->cq->cqe);
-	if (rt->channel)
-		rs_val_put_i64(v, "channel_fd", rt->channel->fd);
+	if (!cf)
+		return;
+	cf->cqe = rt->cq->cqe;
+	if (rt->channel) {
+		cf->channel = true;
+		cf->channel_fd = rt->channel->fd;
+	}
 }
 
 static int cq_as_cq(struct rs_live *l, struct rdmascn_cq *ret)

@@ -518,30 +518,67 @@ static void qp_destroy(struct rs_run *run, struct rs_live *l)
 	rs_call_done(run, l, &c);
 }
 
+/* A QP's facts as describe found them, made members when the record is
+ * written or read (as nodes, 2.4 M instructions at N=1000). */
+struct qp_facts {
+	struct ibv_qp_cap cap;
+	uint32_t qpn, qkey;
+	enum ibv_qp_state state;
+	uint8_t type;
+};
+
+static unsigned qp_facts_fields(const void *data, struct rs_val_field *f,
+				void *room)
+{
+	const struct qp_facts *qf = data;
+	char *hex = room;
+	const char *type = rs_qp_type_name(qf->type);
+	const char *state = rs_qp_state_name(qf->state);
+	unsigned n = 0;
+
+	rs_hex(qf->qpn, 6, hex);
+	f[n++] = RS_VAL_F_STR("qpn", hex, strlen(hex));
+	f[n++] = RS_VAL_F_STR("type", type, strlen(type));
+	f[n++] = RS_VAL_F_U64("max_send_wr", qf->cap.max_send_wr);
+	f[n++] = RS_VAL_F_U64("max_recv_wr", qf->cap.max_recv_wr);
+	f[n++] = RS_VAL_F_U64("max_send_sge", qf->cap.max_send_sge);
+	f[n++] = RS_VAL_F_U64("max_recv_sge", qf->cap.max_recv_sge);
+	f[n++] = RS_VAL_F_U64("max_inline_data", qf->cap.max_inline_data);
+	f[n++] = RS_VAL_F_STR("state", state, strlen(state));
+	if (qf->type == RS_QPT_UD) {
+		hex += RS_HEX_MAX;
+		rs_hex(qf->qkey, 1, hex);
+		f[n++] = RS_VAL_F_STR("qkey", hex, strlen(hex));
+	}
+	return n;
+}
+
+static const struct rs_val_struct qp_facts_ops = {
+	.fields = qp_facts_fields,
+};
+
 static void qp_describe(struct rs_run *run, struct rs_live *l,
 			struct rs_val *v)
 {
 	const struct rs_qp *q = l->obj->data;
 	struct rs_qp_rt *rt = l->rt;
-	char hex[RS_HEX_MAX];
+	struct qp_facts *qf;
 
 	(void)run;
 	if (!rt->qp)
 		return;
-	rs_val_put_str(v, "qpn", rs_hex(rt->qp->qp_num, 6, hex));
-	rs_val_put_str(v, "type", rs_qp_type_name(q->type));
-	rs_val_put_u64(v, "max_send_wr", rt->cap.max_send_wr);
-	rs_val_put_u64(v, "max_recv_wr", rt->cap.max_recv_wr);
-	rs_val_put_u64(v, "max_send_sge", rt->cap.max_send_sge);
-	rs_val_put_u64(v, "max_recv_sge", rt->cap.max_recv_sge);
-	rs_val_put_u64(v, "max_inline_data", rt->cap.max_inline_data);
+	qf = rs_val_obj_struct(v, &qp_facts_ops, sizeof(*qf));
+	if (!qf)
+		return;
+	qf->qpn = rt->qp->qp_num;
+	qf->type = (uint8_t)q->type;
+	qf->cap = rt->cap;
 	/* Every state change is an ibv_modify_qp() of ours (rdma_cm
 	 * connections too), and rs_qp_modify() keeps the state each one
 	 * that succeeded set: asking the device again (ibv_query_qp) was
 	 * one more system call per QP for the same answer. */
-	rs_val_put_str(v, "state", rs_qp_state_name(rt->state));
-	if (q->type == RS_QPT_UD)
-		rs_val_put_strf(v, "qkey", "0x%x", rt->qkey);
+	qf->state = rt->state;
+	qf->qkey = rt->qkey;
 }
 
 static int qp_as_qp(struct rs_live *l, struct rdmascn_qp *ret)

@@ -38,6 +38,7 @@
 	X(value, pairs_numbers)                                           \
 	X(value, record_calls_fields_as_tree)                             \
 	X(value, fmt_as_vsnprintf)                                        \
+	X(value, obj_struct)                                              \
 	X(value, call_args_cut_as_before)                                 \
 	X(value, put_again_replaces)                                      \
 	X(record_json, dry_runs_as_json_c)                                \

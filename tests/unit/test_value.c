@@ -1738,3 +1738,212 @@ TEST(value, put_again_replaces)
 	CHECK_UINT(rs_val_u64_of(m), 4);
 	rs_val_free(o);
 }
+
+/* A struct as an empty object's members (rs_val_obj_struct()), with
+ * objects of a part of it in it (RS_VAL_FIELD_STRUCT): a real run's
+ * facts (a connection's: its settings, a side each). */
+struct fx_side {
+	uint32_t psn;
+	bool global;
+};
+
+struct fx {
+	struct fx_side side[2];
+	bool read[2];           /* the side is in "settings" */
+	char name[8];
+};
+
+static unsigned fx_side_fields(const void *data, struct rs_val_field *f,
+			       void *room)
+{
+	const struct fx_side *sd = data;
+	unsigned n = 0;
+
+	(void)room;
+	f[n++] = RS_VAL_F_U64("sq_psn", sd->psn);
+	f[n++] = RS_VAL_F_BOOL("global", sd->global);
+	if (!sd->global)
+		f[n++] = RS_VAL_F_I64("sgid_index", -1);
+	return n;
+}
+
+static const struct rs_val_struct fx_side_ops = {
+	.fields = fx_side_fields,
+};
+
+/* One without fields: made as members. */
+static void fx_side_members(struct rs_val *o, const void *data)
+{
+	const struct fx_side *sd = data;
+
+	rs_val_put_u64(o, "psn", sd->psn);
+}
+
+static const struct rs_val_struct fx_side_members_ops = {
+	.members = fx_side_members,
+};
+
+static unsigned fx_sides_fields(const void *data, struct rs_val_field *f,
+				void *room)
+{
+	const struct fx *x = data;
+	unsigned n = 0;
+
+	(void)room;
+	if (x->read[0])
+		f[n++] = RS_VAL_F_STRUCT("a", &fx_side_ops, &x->side[0]);
+	if (x->read[1])
+		f[n++] = RS_VAL_F_STRUCT("b", &fx_side_ops, &x->side[1]);
+	return n;
+}
+
+static const struct rs_val_struct fx_sides_ops = {
+	.fields = fx_sides_fields,
+};
+
+static unsigned fx_fields(const void *data, struct rs_val_field *f,
+			  void *room)
+{
+	const struct fx *x = data;
+	char *buf = room;
+	unsigned n = 0;
+
+	snprintf(buf, 32, "qpn %s", x->name);
+	f[n++] = RS_VAL_F_STR("a", buf, strlen(buf));
+	f[n++] = RS_VAL_F_STRUCT("first", &fx_side_members_ops, &x->side[0]);
+	f[n++] = RS_VAL_F_STRUCT("settings", &fx_sides_ops, x);
+	return n;
+}
+
+static const struct rs_val_struct fx_ops = { .fields = fx_fields };
+
+/* The same facts as puts made them. */
+static void fx_put(struct rs_val *v, const struct fx *x)
+{
+	struct rs_val *set, *o;
+
+	rs_val_put_strf(v, "a", "qpn %s", x->name);
+	rs_val_put_u64(rs_val_put_obj(v, "first"), "psn", x->side[0].psn);
+	set = rs_val_put_obj(v, "settings");
+	for (int i = 0; i < 2; i++) {
+		if (!x->read[i])
+			continue;
+		o = rs_val_put_obj(set, i ? "b" : "a");
+		rs_val_put_u64(o, "sq_psn", x->side[i].psn);
+		rs_val_put_bool(o, "global", x->side[i].global);
+		if (!x->side[i].global)
+			rs_val_put_i64(o, "sgid_index", -1);
+	}
+}
+
+static void fx_fill(struct fx *x, unsigned k)
+{
+	x->side[0] = (struct fx_side){ .psn = 100 + k, .global = k & 1 };
+	x->side[1] = (struct fx_side){ .psn = 200 + k, .global = true };
+	x->read[0] = k != 2;
+	x->read[1] = k < 2;
+	snprintf(x->name, sizeof(x->name), "0x%02u", k);
+}
+
+/* A real run's record of three objects whose facts are the struct
+ * (@st) or puts: its objects' JSON (to free()); @read: their facts
+ * read as nodes first. */
+static char *fx_record(bool st, bool read, bool pretty)
+{
+	struct rs_loc loc = { .file = "f.yaml", .line = 3, .col = 5 };
+	struct rs_val *e[3];
+	struct rs_record rec;
+	char id[8];
+	char *s;
+	int r;
+
+	CHECK_INT(rs_record_init(&rec, false, false), 0);
+	for (unsigned k = 0; k < 3; k++) {
+		struct rs_val *f;
+		struct fx *x, put;
+
+		snprintf(id, sizeof(id), "c%u", k);
+		e[k] = rs_record_object(&rec, id, "connection", id, &loc,
+					"pending");
+		rs_rec_obj_no(e[k], k + 1);
+		rs_rec_obj_create_ms(e[k], 0.5);
+		f = rs_rec_obj_facts(e[k]);
+		if (st) {
+			x = rs_val_obj_struct(f, &fx_ops, sizeof(*x));
+			CHECK(x);
+			fx_fill(x, k);
+			/* The struct's, while it is one. */
+			CHECK(rs_val_struct_of(f, &fx_ops) == x);
+		} else {
+			fx_fill(&put, k);
+			fx_put(f, &put);
+		}
+		rs_rec_obj_outcome(e[k], "created");
+	}
+	if (read) {
+		const struct rs_val *f = rs_val_get(e[0], "facts");
+
+		CHECK(rs_val_type_of(f) == RS_VAL_OBJ);
+		CHECK_STR(rs_val_get_str(f, "a"), "qpn 0x00");
+		CHECK_UINT(rs_val_get_u64(rs_val_get(rs_val_get(f,
+				"settings"), "b"), "sq_psn"), 200);
+		CHECK(!rs_val_struct_of(f, &fx_ops));
+		/* As the text reporter is told one: its facts linked. */
+		rs_val_free(rs_val_struct_tree(e[1]));
+	}
+	CHECK_INT(rs_val_check(rec.root), 0);
+	s = to_json(rec.objects, pretty, &r);
+	CHECK_INT(r, 0);
+	rs_record_free(&rec);
+	return s;
+}
+
+TEST(value, obj_struct)
+{
+	static const char want0[] = "\"facts\":{\"a\":\"qpn 0x00\","
+		"\"first\":{\"psn\":100},\"settings\":{\"a\":{\"sq_psn\":100,"
+		"\"global\":false,\"sgid_index\":-1},\"b\":{\"sq_psn\":200,"
+		"\"global\":true}}}}";
+	struct rs_val *o, *p;
+	struct fx *x;
+	char *s, *t;
+
+	/* Written from the struct, read first or not, plain or pretty:
+	 * as the puts' tree was. */
+	for (int pretty = 0; pretty < 2; pretty++) {
+		s = fx_record(false, false, pretty);
+		CHECK(pretty || strstr(s, want0));
+		/* An empty "settings" as an empty object. */
+		CHECK(pretty || strstr(s, "\"settings\":{}"));
+		for (int read = 0; read < 2; read++) {
+			t = fx_record(true, read, pretty);
+			CHECK_STR(t, s);
+			free(t);
+		}
+		free(s);
+	}
+	/* A tree of its own: copied and compared as its members. */
+	o = rs_val_obj();
+	x = rs_val_obj_struct(o, &fx_ops, sizeof(*x));
+	CHECK(x);
+	fx_fill(x, 0);
+	s = rs_val_json_string(o, false);
+	p = rs_val_copy(o);
+	CHECK(p && rs_val_equal(o, p));
+	t = rs_val_json_string(p, false);
+	CHECK_STR(t, s);
+	free(s);
+	free(t);
+	/* Added to: the struct's members first. */
+	rs_val_put_u64(o, "z", 1);
+	s = rs_val_json_string(o, false);
+	CHECK(!strncmp(s, "{\"a\":\"qpn 0x00\",\"first\":", 24));
+	CHECK(strstr(s, "}},\"z\":1}"));
+	free(s);
+	rs_val_free(p);
+	/* Only an empty object becomes one: else marked. */
+	CHECK_PTR(rs_val_obj_struct(o, &fx_ops, sizeof(*x)), NULL);
+	CHECK_INT(rs_val_check(o), -ENOMEM);
+	rs_val_free(o);
+	CHECK_PTR(rs_val_obj_struct(NULL, &fx_ops, 8), NULL);
+}
