@@ -1653,31 +1653,45 @@ struct rs_val *rs_val_parse(const char *text)
  * 2000 QPs is 10 MB, and fputc() a byte with a stream lock each, then a
  * write(2) each 8 KiB (the output's stream buffer), cost about a third
  * of a second of the bench's run in the VM, where every system call is
- * dear (docs/setup-speed.md).  Given to the stream JOUT_CHUNK at a time,
- * so that it goes to the file in writes that large.
+ * dear (docs/setup-speed.md).  Handed on JOUT_CHUNK at a time, so that
+ * it goes to the file in writes that large: to rs_val_write_json_to()'s
+ * function as it is (--json: one write(2) each), not copied again into
+ * a stream's buffer (a tenth of writing a real run's record).
  */
 #define JOUT_CHUNK ((size_t)256 << 10)
 
 struct jout {
 	char *buf;
 	size_t len, cap;
-	FILE *f;        /* full: the buffer goes to it */
+	/* Full: the buffer goes to it (0, or < 0: nothing more goes). */
+	int (*put)(void *arg, const void *buf, size_t n);
+	void *arg;
+	bool failed;    /* put failed: the rest dropped */
 	bool grow;      /* full: a bigger buffer (rs_val_json_string()) */
 	bool cut;       /* full, and neither: the rest dropped */
 	bool oom;       /* an item or a struct's members not made */
 	struct rs_val *scratch; /* a struct's members, made again for each */
 };
 
+/* What @j holds handed on, and then @n bytes at @s where they are more
+ * than @j holds (the buffer not filled with them first). */
+static void jout_put(struct jout *j, const char *s, size_t n)
+{
+	if (!j->failed && j->len && j->put(j->arg, j->buf, j->len) < 0)
+		j->failed = true;
+	j->len = 0;
+	if (!j->failed && n && j->put(j->arg, s, n) < 0)
+		j->failed = true;
+}
+
 static void jput_slow(struct jout *j, const char *s, size_t n)
 {
-	if (j->f) {
-		if (j->len)
-			fwrite(j->buf, 1, j->len, j->f);
-		j->len = 0;
+	if (j->put) {
 		if (n > j->cap) {
-			fwrite(s, 1, n, j->f);
+			jout_put(j, s, n);
 			return;
 		}
+		jout_put(j, NULL, 0);
 	} else if (j->grow && !j->cut) {
 		size_t cap = j->cap * 2 > j->len + n ? j->cap * 2 : j->len + n;
 		char *b = rs_reallocarray(j->buf, cap + 1, 1);
@@ -2732,11 +2746,13 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 	}
 }
 
-int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
+int rs_val_write_json_to(const struct rs_val *v, bool pretty,
+			 int (*put)(void *arg, const void *buf, size_t n),
+			 void *arg)
 {
 	char small[4096];
 	struct jout j = { .buf = rs_malloc(JOUT_CHUNK), .cap = JOUT_CHUNK,
-			  .f = f };
+			  .put = put, .arg = arg };
 	int r = rs_val_check(v);
 
 	if (r < 0) {
@@ -2751,8 +2767,7 @@ int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 	put_json(&j, v, 0, pretty);
 	rs_val_free(j.scratch);
 	jputc(&j, '\n');
-	if (j.len)
-		fwrite(j.buf, 1, j.len, f);
+	jout_put(&j, NULL, 0);
 	if (j.buf != small)
 		rs_free(j.buf);
 	/* An item of a list could not be made (put_list()): told by the
@@ -2760,7 +2775,21 @@ int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 	 * run's record). */
 	if (j.oom)
 		return -ENOMEM;
-	return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
+	return j.failed ? -EIO : 0;
+}
+
+static int put_stream(void *f, const void *buf, size_t n)
+{
+	return fwrite(buf, 1, n, f) == n ? 0 : -EIO;
+}
+
+int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
+{
+	int r = rs_val_write_json_to(v, pretty, put_stream, f);
+
+	if (r == -ENOMEM)
+		return r;
+	return !r && fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
 }
 
 const char *rs_val_text_of(const struct rs_val *v, char *buf, size_t len)

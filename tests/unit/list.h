@@ -32,6 +32,7 @@
 	X(value, record_teardown_blocks)                                  \
 	X(value, record_wants)                                            \
 	X(value, json_large_writes)                                       \
+	X(value, json_to_pieces)                                          \
 	X(value, many_pairs)                                              \
 	X(value, double_shortest)                                         \
 	X(value, escape_every_byte)                                       \
