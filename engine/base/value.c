@@ -2104,56 +2104,56 @@ static size_t double_by_printf(double d, char *buf, size_t size)
 	return strlen(buf);
 }
 
-/*
- * %.*g of @prec digits (<= 17) in fixed notation from the 17 correctly
- * rounded digits @dig (values 0-9) of a number whose decimal exponent
- * is @x: rounded here, not by another snprintf().  0 when only printf
- * can say it: a tie in what is dropped (the 17 digits are themselves
- * rounded, so the true value may lie either side of it), a carry that
- * moves the exponent, or an exponent %g writes in e-notation.
- */
-static size_t fixed_of(bool neg, const char *dig, int x, int prec, char *out)
-{
-	char r[17];
-	int drop = 0, half = 5, i, n = 0, last;
+#define E16 10000000000000000ull
+#define E17 100000000000000000ull
 
-	if (x < -4 || x >= prec)
-		return 0;
-	for (i = prec; i < 17; i++)
-		drop = drop * 10 + dig[i];
-	for (i = prec + 1; i < 17; i++)
-		half *= 10;
-	if (prec < 17 && drop == half)
-		return 0;
-	memcpy(r, dig, (size_t)prec);
-	if (prec < 17 && drop > half) {
-		for (i = prec - 1; i >= 0 && r[i] == 9; i--)
-			r[i] = 0;
-		if (i < 0)
-			return 0;
-		r[i]++;
-	}
-	for (last = prec - 1; last > x && last > 0 && !r[last]; last--)
-		;
-	if (neg)
-		out[n++] = '-';
+static const uint64_t p10[] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+	1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+	10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull,
+	E16, E17, 1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* Bytes a double's fixed form may take in place: fixed_of() moves
+ * pieces of a fixed size, not as many bytes as it has. */
+#define DBL_ROOM 48
+
+/* A double's 17 digits: where they start in a buffer of DIG_BUF bytes,
+ * so that fixed_of() may move 17 and 16 from anywhere in them. */
+#define DIG_AT (RS_DEC_MAX - 17)
+#define DIG_BUF 40
+
+/*
+ * %.*g of @prec digits (<= 17) in fixed notation: @c is those digits
+ * (the first not 0), already rounded, and more after them (DIG_AT of a
+ * DIG_BUF buffer), of a number whose decimal exponent is @x (-4 <= @x <
+ * @prec); the zeros that end its fraction are dropped.  Into @out,
+ * DBL_ROOM bytes.
+ */
+static size_t fixed_of(bool neg, const char *c, int x, int prec, char *out)
+{
+	char *o = out + neg;
+	int last = prec - 1;
+
+	out[0] = '-';
+	/* (The first digit is not 0.) */
+	while (last > x && c[last] == '0')
+		last--;
 	if (x < 0) {
-		out[n++] = '0';
-		out[n++] = '.';
-		for (i = x + 1; i < 0; i++)
-			out[n++] = '0';
-		for (i = 0; i <= last; i++)
-			out[n++] = (char)('0' + r[i]);
-		return (size_t)n;
+		memcpy(o, "0.000", 5);
+		o += 1 - x;
+		memcpy(o, c, 17);
+		return (size_t)(o + last + 1 - out);
 	}
-	for (i = 0; i <= x; i++)
-		out[n++] = (char)('0' + r[i]);
+	memcpy(o, c, 17);
+	o += x + 1;
 	if (last > x) {
-		out[n++] = '.';
-		for (; i <= last; i++)
-			out[n++] = (char)('0' + r[i]);
+		*o = '.';
+		memcpy(o + 1, c + x + 1, 16);
+		o += 1 + last - x;
 	}
-	return (size_t)n;
+	return (size_t)(o - out);
 }
 
 /* Whether @c, @n bytes, reads back as @d. */
@@ -2164,26 +2164,24 @@ static bool reads_back(char *c, size_t n, double d)
 }
 
 /*
- * The same bytes as double_by_printf() with one snprintf() and mostly
- * one strtod(), not three and two: a measured time needs 16 or 17
- * digits, and printf_fp was a third of the record writer's time in the
- * VM (docs/setup-speed.md, set-up 5).  The 15- and 16-digit forms are
+ * The same bytes as double_by_printf() with mostly no snprintf() and no
+ * strtod(), not three and two: a measured time needs 16 or 17 digits,
+ * and printf_fp was a third of the record writer's time in the VM
+ * (docs/setup-speed.md, set-up 5).  The 15- and 16-digit forms are
  * rounded from the 17 digits and tried in the same order.  The 15 is
  * not tried when it cannot read back: half an ulp of @d is under 11.1
  * units of the 17th digit, and the 17 digits are within half a unit of
  * @d, so a 15-digit form that reads back is within 11.6 units of them:
  * their last two digits are 00-11 or 89-99.  0 when printf must say it.
  */
-#define E16 10000000000000000ull
-#define E17 100000000000000000ull
 
 /*
  * @d's (positive, normal) 17 significant digits as "%.16e" gives them,
- * correctly rounded (ties to even), and its decimal exponent, by exact
- * integer arithmetic where it fits 128 bits: from 1e-5 to 2^64, which
- * is where a measured time is.  False elsewhere (printf then).  The
- * snprintf() and strtod()s of a double were a third of writing a real
- * run's record: each object's create_ms.
+ * correctly rounded (ties to even), as an integer, and its decimal
+ * exponent, by exact integer arithmetic where it fits 128 bits: from
+ * 1e-5 to 2^64, which is where a measured time is.  False elsewhere
+ * (printf then).  The snprintf() and strtod()s of a double were a third
+ * of writing a real run's record: each object's create_ms.
  */
 /* What digits17() found, for reads_back_exact(): @d * 10^j is
  * t + r / 2^k exactly. */
@@ -2196,16 +2194,18 @@ struct exact {
 	bool pow2;        /* the double below is half as near */
 };
 
-static bool digits17(double d, char dig[17], int *ret_x,
+/* 10^@j, @j <= 22, in 128 bits: one multiplication where there were @j
+ * of two numbers of 128 bits. */
+static inline unsigned __int128 p10_128(int j)
+{
+	if (j <= 19)
+		return p10[j];
+	return (unsigned __int128)p10[19] * p10[j - 19];
+}
+
+static bool digits17(double d, uint64_t *ret_q, int *ret_x,
 		     struct exact *ret_ex)
 {
-	static const uint64_t p10[] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
-		1000000ull, 10000000ull, 100000000ull, 1000000000ull,
-		10000000000ull, 100000000000ull, 1000000000000ull,
-		10000000000000ull, 100000000000000ull, 1000000000000000ull,
-		E16, E17, 1000000000000000000ull, 10000000000000000000ull,
-	};
 	uint64_t bits, m, q = 0;
 	int be, e, x;
 
@@ -2243,12 +2243,9 @@ static bool digits17(double d, char dig[17], int *ret_x,
 		} else {
 			if (j < 0 || j > 22 || k > 120)
 				return false;
-			p = m;
-			pj = 1;
-			for (int i = 0; i < j; i++) {
-				p *= 10;
-				pj *= 10;
-			}
+			/* Below 2^53 * 10^22 < 2^127. */
+			pj = p10_128(j);
+			p = m * pj;
 			if ((p >> k) >> 64)
 				return false;
 			t = (uint64_t)(p >> k);
@@ -2280,39 +2277,26 @@ static bool digits17(double d, char dig[17], int *ret_x,
 		}
 		break;
 	}
-	for (int i = 16; i >= 0; i--, q /= 10)
-		dig[i] = (char)(q % 10);
 	ret_ex->even = !(m & 1);
 	ret_ex->pow2 = m == 1ull << 52;
+	*ret_q = q;
 	*ret_x = x;
 	return true;
 }
 
 /*
- * Whether @dig cut to @prec digits (as fixed_of() rounds them: not a
- * tie) reads back as the double @ex was made from, as strtod() would
- * say (nearest, ties to even): within half the gap to the next double
- * either side.  strtod() was half of writing a double.
+ * Whether @n, the 17 digits cut to fewer and rounded (as fixed_of()'s
+ * caller rounds them: not a tie), with zeros after, reads back as the
+ * double @ex was made from, as strtod() would say (nearest, ties to
+ * even): within half the gap to the next double either side.  strtod()
+ * was half of writing a double.
  */
-static bool reads_back_exact(const struct exact *ex, const char *dig,
-			     int prec)
+static bool reads_back_exact(const struct exact *ex, uint64_t n)
 {
-	uint64_t n = 0, drop = 0, half = 5, scale = 1;
 	unsigned __int128 a, mag;
 	int64_t dn;
 	bool below;
 
-	for (int i = 0; i < prec; i++)
-		n = n * 10 + (uint64_t)dig[i];
-	for (int i = prec; i < 17; i++) {
-		drop = drop * 10 + (uint64_t)dig[i];
-		scale *= 10;
-	}
-	for (int i = prec + 1; i < 17; i++)
-		half *= 10;
-	if (drop > half)
-		n++;
-	n *= scale;
 	/* |n - d * 10^j| * 2^k, and its sign (unsigned: no shift of a
 	 * negative number). */
 	dn = (int64_t)n - (int64_t)ex->t;
@@ -2324,85 +2308,113 @@ static bool reads_back_exact(const struct exact *ex, const char *dig,
 	return mag < ex->p10j || (mag == ex->p10j && ex->even);
 }
 
-/*
- * The 17 digits of @ex cut to @prec in @rdig (zeros after) where the 17
- * end in a 5 at the cut and fixed_of() cannot say which way it goes: the
- * exact value says, rounded as printf rounds it (ties to even).  False
- * when the cut carries into a new digit.  (One double in ten of a
- * measured time, printf's before.)
- */
-static bool cut_exact(const struct exact *ex, int prec, char *rdig)
+/* @c (17 digits of a DIG_BUF buffer at DIG_AT) cut to @prec, and one
+ * more in the last of them where @up, in fixed notation into @buf. */
+static size_t fixed_cut(bool neg, const char *c, bool up, int x, int prec,
+			char *buf)
 {
-	uint64_t s = 1, lim = 1, tm, rr;
+	char r[DIG_BUF];
+	int i = DIG_AT + prec - 1;
 
-	for (int i = prec; i < 17; i++)
-		s *= 10;
-	for (int i = 0; i < prec; i++)
-		lim *= 10;
-	rr = ex->t / s;
-	tm = ex->t % s;
-	if (tm > s / 2 || (tm == s / 2 && (ex->r || (rr & 1))))
-		rr++;
-	if (rr >= lim)
-		return false;
-	memset(rdig + prec, 0, (size_t)(17 - prec));
-	for (int i = prec - 1; i >= 0; i--, rr /= 10)
-		rdig[i] = (char)(rr % 10);
-	return true;
+	if (!up)
+		return fixed_of(neg, c, x, prec, buf);
+	/* (No carry out of the first: its caller saw to that.) */
+	memcpy(r, c - DIG_AT, DIG_BUF);
+	for (; r[i] == '9'; i--)
+		r[i] = '0';
+	r[i]++;
+	return fixed_of(neg, r + DIG_AT, x, prec, buf);
 }
 
+/* @d in fixed notation into @buf (DBL_ROOM bytes), as double_by_printf()
+ * writes it; 0 when printf must.  Its 17 digits made once; a cut one
+ * written only once it reads back. */
 static size_t double_fast(double d, char *buf)
 {
 	struct exact ex = { .ok = false };
-	char e[32], dig[17], c[24];
-	size_t n;
+	char dig[DIG_BUF] = "", *c = dig + DIG_AT;
+	uint64_t q;
 	int x, t;
 	bool neg;
 
 	if (!isnormal(d))
 		return 0;
 	neg = signbit(d);
-	if (!digits17(neg ? -d : d, dig, &x, &ex)) {
+	if (!digits17(neg ? -d : d, &q, &x, &ex)) {
 		/* "-d.dddddddddddddddde-XX": 17 digits, correctly
 		 * rounded. */
+		char e[32];
+
 		snprintf(e, sizeof(e), "%.16e", d);
-		dig[0] = (char)(e[neg] - '0');
-		for (int i = 1; i < 17; i++)
-			dig[i] = (char)(e[neg + 1 + i] - '0');
+		q = (uint64_t)(e[neg] - '0');
+		for (int i = 2; i < 18; i++)
+			q = q * 10 + (uint64_t)(e[neg + i] - '0');
 		x = atoi(e + neg + 19);
 		ex.ok = false;
 	}
-	t = dig[15] * 10 + dig[16];
+	rs_dec(dig + RS_DEC_MAX, q);
+	t = (c[15] - '0') * 10 + (c[16] - '0');
 	/* 15 digits only where they can read back, then 16. */
 	for (int p = t <= 11 || t >= 89 ? 15 : 16; p <= 16; p++) {
-		const char *dp = dig;
-		char rdig[17];
+		/* @q cut to @p digits (@n, with zeros after), and what was
+		 * cut. */
+		uint64_t s = p10[17 - p], drop = p == 15 ? t : t % 10;
+		uint64_t base = q - drop, n = base;
+		size_t len;
 
-		n = fixed_of(neg, dig, x, p, c);
-		if (!n && ex.ok && cut_exact(&ex, p, rdig)) {
-			dp = rdig;
-			n = fixed_of(neg, rdig, x, p, c);
-		}
-		if (!n)
+		/* (e-notation: printf's.) */
+		if (x < -4 || x >= p)
 			return 0;
-		if (ex.ok ? reads_back_exact(&ex, dp, p) :
-			    reads_back(c, n, d)) {
-			memcpy(buf, c, n);
-			return n;
+		if (drop == s / 2) {
+			/* A tie in the 17 digits, themselves rounded: the
+			 * exact value says which way (one double in ten of
+			 * a measured time), printf where it is not known.
+			 * (@q is t or t + 1, and cut the same.) */
+			uint64_t tm;
+
+			if (!ex.ok)
+				return 0;
+			tm = ex.t % s;
+			if (tm > s / 2 ||
+			    (tm == s / 2 && (ex.r || (base / s & 1))))
+				n += s;
+		} else if (drop > s / 2) {
+			n += s;
 		}
+		/* A carry into a new digit: printf's. */
+		if (n >= E17)
+			return 0;
+		if (ex.ok) {
+			if (reads_back_exact(&ex, n))
+				return fixed_cut(neg, c, n != base, x, p, buf);
+			continue;
+		}
+		len = fixed_cut(neg, c, n != base, x, p, buf);
+		if (reads_back(buf, len, d))
+			return len;
 	}
-	return fixed_of(neg, dig, x, 17, buf);
+	if (x < -4 || x >= 17)
+		return 0;
+	return fixed_of(neg, c, x, 17, buf);
 }
 
+/* Written in place where there is room (most of the time). */
 static void put_dbl(struct jout *j, double d)
 {
-	char buf[32];
+	char tmp[DBL_ROOM], *o = tmp;
 	size_t n;
 
-	n = double_fast(d, buf);
-	if (!n)
-		n = double_by_printf(d, buf, sizeof(buf));
-	jput(j, buf, n);
+	if (j->cap - j->len >= DBL_ROOM)
+		o = j->buf + j->len;
+	n = double_fast(d, o);
+	if (!n) {
+		o = tmp;
+		n = double_by_printf(d, tmp, sizeof(tmp));
+	}
+	if (o == tmp)
+		jput(j, tmp, n);
+	else
+		j->len += n;
 }
 
 static void put_double(struct jout *j, const struct rs_val *v)
