@@ -304,13 +304,32 @@ static uint16_t key_hash(const char *key, size_t len)
 	return (uint16_t)h ? (uint16_t)h : 1;
 }
 
+/* A member's key is kept after a byte that holds its length (KEY_LONG:
+ * that or more), for the JSON writer, which looked for the end of each
+ * (40k keys of a real run's record at n=1000). */
+#define KEY_LONG 255
+
+/* @key (@len bytes and its NUL) at @at + 1, its length at @at. */
+static char *key_copy(char *at, const char *key, size_t len)
+{
+	at[0] = (char)(len < KEY_LONG ? len : KEY_LONG);
+	return memcpy(at + 1, key, len + 1);
+}
+
+static inline size_t key_len(const char *key)
+{
+	size_t n = (uint8_t)key[-1];
+
+	return n < KEY_LONG ? n : strlen(key);
+}
+
 /* A node of type @t: in @ar (with @key's bytes after it), or in an
  * arena of its own when @ar is NULL. */
 static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
 			       size_t len, const char *key)
 {
 	size_t size = ALIGN8(node_size(t, len));
-	size_t klen = key ? strlen(key) + 1 : 0;
+	size_t klen = key ? strlen(key) : 0;
 	struct rs_val *v;
 
 	if (!ar) {
@@ -321,12 +340,12 @@ static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
 			return NULL;
 		ar = arena_of_root(v);
 	} else {
-		v = arena_alloc(ar, size + klen);
+		v = arena_alloc(ar, size + (key ? klen + 2 : 0));
 		if (!v)
 			return NULL;
 		memset(v, 0, size);
 		if (key)
-			v->key = memcpy((char *)v + size, key, klen);
+			v->key = key_copy((char *)v + size, key, klen);
 	}
 	v->type = t;
 	if (t == RS_VAL_OBJ) {
@@ -967,6 +986,7 @@ struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child)
 struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 			  struct rs_val *child)
 {
+	size_t klen;
 	char *k;
 
 	ready(obj);
@@ -985,12 +1005,13 @@ struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 		rs_val_free(child);
 		return mark_oom(obj);
 	}
-	k = arena_alloc(obj->u.obj.ar, strlen(key) + 1);
+	klen = strlen(key);
+	k = arena_alloc(obj->u.obj.ar, klen + 2);
 	if (!k) {
 		rs_val_free(child);
 		return mark_oom(obj);
 	}
-	child->key = strcpy(k, key);
+	child->key = key_copy(k, key, klen);
 	adopt(obj, child);
 	link_member(obj, child);
 	return child;
@@ -1762,8 +1783,15 @@ static inline void copy_small(char *o, const char *s, size_t n)
 static void put_u64(struct jout *j, uint64_t u)
 {
 	char b[RS_DEC_MAX], *p = rs_dec(b + sizeof(b), u);
+	size_t n = b + sizeof(b) - p;
 
-	jput(j, p, b + sizeof(b) - p);
+	/* (Moves of a fixed size, not a call to memcpy().) */
+	if (n <= j->cap - j->len) {
+		copy_small(j->buf + j->len, p, n);
+		j->len += n;
+	} else {
+		jput(j, p, n);
+	}
 }
 
 static void put_i64(struct jout *j, int64_t i)
@@ -1819,21 +1847,36 @@ static inline bool escape_in8(uint64_t w)
 }
 
 #ifdef __SSE2__
-/* A bit for each of the 16 bytes at @p that needs an escape: a quote, a
+/* A bit for each of the 16 bytes of @x that needs an escape: a quote, a
  * backslash or a control byte. */
-static inline unsigned escape_mask16(const char *p)
+static inline unsigned escape_bits16(__m128i x)
 {
 	const __m128i q = _mm_set1_epi8('"');
 	const __m128i bs = _mm_set1_epi8('\\');
 	const __m128i lo = _mm_set1_epi8(' ' - 1);
-	__m128i x = _mm_loadu_si128((const __m128i *)p);
 	__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q),
 					      _mm_cmpeq_epi8(x, bs)),
 				 _mm_cmpeq_epi8(_mm_min_epu8(x, lo), x));
 
 	return (unsigned)_mm_movemask_epi8(m);
 }
+
+/* The same of the 16 bytes at @p. */
+static inline unsigned escape_mask16(const char *p)
+{
+	return escape_bits16(_mm_loadu_si128((const __m128i *)p));
+}
 #endif
+
+/* Whether any of the 8 bytes of @a, or of @b, needs an escape. */
+static inline bool escape_in16(uint64_t a, uint64_t b)
+{
+#ifdef __SSE2__
+	return escape_bits16(_mm_set_epi64x((long long)b, (long long)a));
+#else
+	return escape_in8(a) || escape_in8(b);
+#endif
+}
 
 /* The first byte from @p on, before @end, that needs an escape; @end
  * when none does.  Eight at a time, the last eight of the text read
@@ -1903,12 +1946,72 @@ static void put_quoted(struct jout *j, const char *s, size_t len)
 	jputc(j, '"');
 }
 
+/* copy_clean() of more than 16 bytes: looked at first. */
+static bool copy_clean_long(char *o, const char *s, size_t n)
+{
+	if (next_escape(s, s + n) != s + n)
+		return false;
+	memcpy(o, s, n);
+	return true;
+}
+
+/*
+ * @n bytes of @s to @o: whether none of them needs an escape.  Up to 16
+ * (most keys and values) looked at in the words copy_small() moves, all
+ * of them at once, not a byte at a time nor in a scan of their own
+ * before the copy; longer ones looked at first.
+ */
+static inline bool copy_clean(char *o, const char *s, size_t n)
+{
+	uint64_t a, b;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+		return !escape_in16(a, b);
+	}
+	if (n >= 4 && n < 8) {
+		uint32_t x, y;
+
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(o, &x, 4);
+		memcpy(o + n - 4, &y, 4);
+		a = x | (uint64_t)y << 32;
+		return !escape_in16(a, a);
+	}
+	if (n && n < 4) {
+		/* Its first, middle and last: all of them. */
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+		return !(escaped[(unsigned char)s[0]] |
+			 escaped[(unsigned char)s[n / 2]] |
+			 escaped[(unsigned char)s[n - 1]]);
+	}
+	return !n || copy_clean_long(o, s, n);
+}
+
 /* The bytes that need no escape go in runs, one copy each. */
 static void put_escaped(struct jout *j, const char *s, size_t len)
 {
-	const char *p = s, *end = s + len, *e = next_escape(s, end);
+	const char *p = s, *end = s + len, *e;
 
-	/* Most have nothing to escape: one copy. */
+	/* Most have nothing to escape: copied, and looked at as they
+	 * are. */
+	if (len + 2 <= j->cap - j->len) {
+		char *o = j->buf + j->len;
+
+		if (copy_clean(o + 1, s, len)) {
+			o[0] = '"';
+			o[len + 1] = '"';
+			j->len += len + 2;
+			return;
+		}
+	}
+	e = next_escape(s, end);
 	if (e == end) {
 		put_quoted(j, s, len);
 		return;
@@ -2061,6 +2164,42 @@ static void put_node_key(struct jout *j, const char *s, bool pretty)
 	}
 	put_escaped_key(j, s);
 	put_colon(j, pretty);
+}
+
+/* Room a member's first piece asks for beyond its key: its separator
+ * and indent (SEP_FIXED), quotes, colon and space. */
+#define MEMBER_ROOM (SEP_FIXED + 4)
+
+/*
+ * An object's next member's separator, indent, key (@klen bytes; known
+ * to need no escape where @clean) and colon, pretty, in one piece: one
+ * check for room, one copy for the key, where they were three calls, a
+ * scan for the key's end and four checks (half of writing a real run's
+ * facts).  False, and nothing written, where it takes more than that:
+ * no room, an indent past SEP_FIXED, a key to escape.
+ */
+static inline bool member_key(struct jout *j, bool *had, unsigned level,
+			      const char *key, size_t klen, bool clean)
+{
+	size_t n = 2 * ((size_t)level + 1);
+	bool first = !*had;
+	char *o;
+
+	if (n + 2 > SEP_FIXED || MEMBER_ROOM + klen > j->cap - j->len)
+		return false;
+	/* SEP_FIXED bytes whatever the indent, the piece's own kept (a
+	 * move or two, no call); kept only once the key is. */
+	memcpy(j->buf + j->len, sep_text + 2 * first, SEP_FIXED);
+	o = j->buf + j->len + n + 2 * !first;
+	if (clean)
+		copy_small(o + 1, key, klen);
+	else if (!copy_clean(o + 1, key, klen))
+		return false;
+	o[0] = '"';
+	memcpy(o + klen + 1, "\": ", 3);
+	j->len = (size_t)(o + klen + 4 - j->buf);
+	*had = true;
+	return true;
 }
 
 static void close_c(struct jout *j, char c, bool had, unsigned level,
@@ -2581,11 +2720,14 @@ static void put_field_list(struct jout *j, const struct rs_val_field *f,
 	for (unsigned i = 0; i < n; i++) {
 		const struct rs_val_field *m = &f[i];
 
-		next_item(j, &had, level, pretty);
-		if (m->klen)
-			put_key(j, m->key, m->klen, pretty);
-		else
-			put_node_key(j, m->key, pretty);
+		if (!pretty || !m->klen ||
+		    !member_key(j, &had, level, m->key, m->klen, true)) {
+			next_item(j, &had, level, pretty);
+			if (m->klen)
+				put_key(j, m->key, m->klen, pretty);
+			else
+				put_node_key(j, m->key, pretty);
+		}
 		switch (m->type) {
 		case RS_VAL_STR:
 			put_escaped(j, m->v.str.s, m->v.str.len);
@@ -2735,8 +2877,11 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 	case RS_VAL_OBJ:
 		open_c(j, '{', pretty);
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
-			next_item(j, &had, level, pretty);
-			put_node_key(j, m->key, pretty);
+			if (!pretty || !member_key(j, &had, level, m->key,
+						   key_len(m->key), false)) {
+				next_item(j, &had, level, pretty);
+				put_node_key(j, m->key, pretty);
+			}
 			/* The common leaves here, not a call each. */
 			if (m->type == RS_VAL_STR)
 				put_escaped(j, str_of(m), m->len);

@@ -20,6 +20,7 @@
 	X(text, dry_run_calls_held)                                       \
 	X(value, json_as_json_c)                                          \
 	X(value, json_deep_as_json_c)                                     \
+	X(value, json_key_lengths)                                        \
 	X(value, json_read_back)                                          \
 	X(value, tree)                                                    \
 	X(value, pairs)                                                   \

@@ -441,6 +441,44 @@ TEST(value, json_deep_as_json_c)
 	json_object_put(j);
 }
 
+/* A member's key as long as its length byte holds and longer (read
+ * from the key then), put as a value's and as a tree's added whole,
+ * clean and with a quote: as json-c writes it. */
+TEST(value, json_key_lengths)
+{
+	static const size_t lens[] = { 0, 1, 2, 3, 4, 7, 8, 15, 16, 17, 31,
+				       64, 253, 254, 255, 256, 300, 4000 };
+	struct json_object *j = json_object_new_object();
+	struct rs_val *v = rs_val_obj();
+	char *key = malloc(4001);
+
+	CHECK(key);
+	for (size_t i = 0; i < RS_N(lens); i++) {
+		for (unsigned k = 0; k < 4; k++) {
+			size_t n = lens[i];
+
+			memset(key, 'a' + k, n);
+			key[n] = '\0';
+			if (k & 1 && n)
+				key[n - 1 - n / 3] = '"';
+			if (k < 2) {
+				rs_val_put_u64(v, key, n);
+				json_object_object_add(j, key,
+					json_object_new_uint64(n));
+			} else {
+				rs_val_put(v, key, rs_val_str(key));
+				json_object_object_add(j, key,
+					json_object_new_string(key));
+			}
+		}
+	}
+	CHECK_INT(rs_val_check(v), 0);
+	as_json_c(v, j);
+	free(key);
+	rs_val_free(v);
+	json_object_put(j);
+}
+
 /* A file read with json-c is written again as it was: doubles keep
  * their digits ("1.50" is not 1.5), integers their sign. */
 TEST(value, json_read_back)
