@@ -744,9 +744,11 @@ static unsigned obj_run_fields(const void *data, struct rs_val_field *f,
 		f[n++] = (struct rs_val_field){ RS_VAL_KEY("create_ms"),
 						.type = RS_VAL_DOUBLE,
 						.v.d = r.create_ms };
+	/* (Its key the literal rs_rec_obj_facts() gave it: the writer
+	 * copies that as it is.) */
 	if (r.facts)
 		f[n++] = (struct rs_val_field){
-			.key = rs_val_key(r.facts), .type = RS_VAL_FIELD_TREE,
+			RS_VAL_KEY("facts"), .type = RS_VAL_FIELD_TREE,
 			.v.tree = r.facts,
 		};
 	return n;

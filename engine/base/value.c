@@ -1771,10 +1771,12 @@ static inline void copy_small(char *o, const char *s, size_t n)
 	} else if (n >= 4 && n < 8) {
 		memcpy(o, s, 4);
 		memcpy(o + n - 4, s + n - 4, 4);
-	} else if (n < 4) {
-		for (size_t i = 0; i < n; i++)
-			o[i] = s[i];
-	} else {
+	} else if (n && n < 4) {
+		/* Its first, middle and last: all of them. */
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	} else if (n) {
 		memcpy(o, s, n);
 	}
 }
@@ -1782,9 +1784,16 @@ static inline void copy_small(char *o, const char *s, size_t n)
 /* Two digits a division (a real run's record has 21k numbers). */
 static void put_u64(struct jout *j, uint64_t u)
 {
-	char b[RS_DEC_MAX], *p = rs_dec(b + sizeof(b), u);
-	size_t n = b + sizeof(b) - p;
+	char b[RS_DEC_MAX], *p;
+	size_t n;
 
+	/* Most of a record's: a count, a flag, a small setting. */
+	if (u < 10 && j->len < j->cap) {
+		j->buf[j->len++] = (char)('0' + u);
+		return;
+	}
+	p = rs_dec(b + sizeof(b), u);
+	n = b + sizeof(b) - p;
 	/* (Moves of a fixed size, not a call to memcpy().) */
 	if (n <= j->cap - j->len) {
 		copy_small(j->buf + j->len, p, n);
@@ -1946,7 +1955,10 @@ static void put_quoted(struct jout *j, const char *s, size_t len)
 	jputc(j, '"');
 }
 
-/* copy_clean() of more than 16 bytes: looked at first. */
+/* copy_clean() of more than it takes itself: looked at first.  (Not
+ * inline: what it keeps across its calls made each copy_clean() save
+ * registers.) */
+__attribute__((noinline))
 static bool copy_clean_long(char *o, const char *s, size_t n)
 {
 	if (next_escape(s, s + n) != s + n)
@@ -1957,14 +1969,26 @@ static bool copy_clean_long(char *o, const char *s, size_t n)
 
 /*
  * @n bytes of @s to @o: whether none of them needs an escape.  Up to 16
- * (most keys and values) looked at in the words copy_small() moves, all
- * of them at once, not a byte at a time nor in a scan of their own
- * before the copy; longer ones looked at first.
+ * (most keys and values; 32 with SSE2, paths and names) looked at in the
+ * words copy_small() moves, all of them at once, not a byte at a time
+ * nor in a scan of their own before the copy; longer ones looked at
+ * first.
  */
 static inline bool copy_clean(char *o, const char *s, size_t n)
 {
 	uint64_t a, b;
 
+#ifdef __SSE2__
+	/* A path or an object's name: its first and last 16. */
+	if (n >= 16 && n <= 32) {
+		__m128i x = _mm_loadu_si128((const __m128i *)s);
+		__m128i y = _mm_loadu_si128((const __m128i *)(s + n - 16));
+
+		_mm_storeu_si128((__m128i *)o, x);
+		_mm_storeu_si128((__m128i *)(o + n - 16), y);
+		return !(escape_bits16(x) | escape_bits16(y));
+	}
+#endif
 	if (n >= 8 && n <= 16) {
 		memcpy(&a, s, 8);
 		memcpy(&b, s + n - 8, 8);
@@ -1995,23 +2019,11 @@ static inline bool copy_clean(char *o, const char *s, size_t n)
 }
 
 /* The bytes that need no escape go in runs, one copy each. */
-static void put_escaped(struct jout *j, const char *s, size_t len)
+/* (Where put_escaped() found a byte to escape, or no room.) */
+static void put_escaped_slow(struct jout *j, const char *s, size_t len)
 {
-	const char *p = s, *end = s + len, *e;
+	const char *p = s, *end = s + len, *e = next_escape(s, end);
 
-	/* Most have nothing to escape: copied, and looked at as they
-	 * are. */
-	if (len + 2 <= j->cap - j->len) {
-		char *o = j->buf + j->len;
-
-		if (copy_clean(o + 1, s, len)) {
-			o[0] = '"';
-			o[len + 1] = '"';
-			j->len += len + 2;
-			return;
-		}
-	}
-	e = next_escape(s, end);
 	if (e == end) {
 		put_quoted(j, s, len);
 		return;
@@ -2026,6 +2038,23 @@ static void put_escaped(struct jout *j, const char *s, size_t len)
 		e = next_escape(p, end);
 	}
 	jputc(j, '"');
+}
+
+static inline void put_escaped(struct jout *j, const char *s, size_t len)
+{
+	/* Most have nothing to escape: copied, and looked at as they
+	 * are. */
+	if (len + 2 <= j->cap - j->len) {
+		char *o = j->buf + j->len;
+
+		if (copy_clean(o + 1, s, len)) {
+			o[0] = '"';
+			o[len + 1] = '"';
+			j->len += len + 2;
+			return;
+		}
+	}
+	put_escaped_slow(j, s, len);
 }
 
 /* A member's key: the scan finds its end too (no strlen() first). */
