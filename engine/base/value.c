@@ -1781,26 +1781,33 @@ static inline void copy_small(char *o, const char *s, size_t n)
 	}
 }
 
-/* Two digits a division (a real run's record has 21k numbers). */
+#define E16 10000000000000000ull
+#define E17 100000000000000000ull
+
+static const uint64_t p10[] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+	1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+	10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull,
+	E16, E17, 1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* Two digits a division (a real run's record has 21k numbers), into
+ * the buffer where there is room: its digits counted first. */
 static void put_u64(struct jout *j, uint64_t u)
 {
 	char b[RS_DEC_MAX], *p;
-	size_t n;
+	size_t n = 1;
 
-	/* Most of a record's: a count, a flag, a small setting. */
-	if (u < 10 && j->len < j->cap) {
-		j->buf[j->len++] = (char)('0' + u);
+	while (n < RS_DEC_MAX && u >= p10[n])
+		n++;
+	if (n <= j->cap - j->len) {
+		rs_dec(j->buf + j->len + n, u);
+		j->len += n;
 		return;
 	}
 	p = rs_dec(b + sizeof(b), u);
-	n = b + sizeof(b) - p;
-	/* (Moves of a fixed size, not a call to memcpy().) */
-	if (n <= j->cap - j->len) {
-		copy_small(j->buf + j->len, p, n);
-		j->len += n;
-	} else {
-		jput(j, p, n);
-	}
+	jput(j, p, n);
 }
 
 static void put_i64(struct jout *j, int64_t i)
@@ -2271,17 +2278,6 @@ static size_t double_by_printf(double d, char *buf, size_t size)
 	}
 	return strlen(buf);
 }
-
-#define E16 10000000000000000ull
-#define E17 100000000000000000ull
-
-static const uint64_t p10[] = {
-	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
-	1000000ull, 10000000ull, 100000000ull, 1000000000ull,
-	10000000000ull, 100000000000ull, 1000000000000ull,
-	10000000000000ull, 100000000000000ull, 1000000000000000ull,
-	E16, E17, 1000000000000000000ull, 10000000000000000000ull,
-};
 
 /* Bytes a double's fixed form may take in place: fixed_of() moves
  * pieces of a fixed size, not as many bytes as it has. */
