@@ -1336,7 +1336,8 @@ TEST(value, json_to_pieces)
 	CHECK_INT(rs_val_write_json_to(v, true, put_out, &o), 0);
 	after = writes_made();
 	if (before >= 0)
-		CHECK_INT(after - before, (long)(strlen(want) / RS_OUT_BUF) + 1);
+		CHECK_INT(after - before,
+			  (long)(strlen(want) / RS_OUT_BUF) + 1);
 	CHECK_INT(rs_out_commit(&o), 0);
 	/* A full disk: said by the commit. */
 	CHECK_INT(rs_out_open(&o, "--json", "/dev/full"), 0);
