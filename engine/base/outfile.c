@@ -175,6 +175,17 @@ fail:
 	return e;
 }
 
+int rs_out_write(struct rs_out *o, const void *buf, size_t n)
+{
+	if (o->f == stdout)
+		return fwrite(buf, 1, n, stdout) == n ? 0 : -EIO;
+	/* After what the stream holds; a failure is the stream's error
+	 * (o->err), which rs_out_commit() says. */
+	if (fflush(o->f) || out_write(o, buf, n) < 0)
+		return -EIO;
+	return 0;
+}
+
 const char *rs_out_name(const struct rs_out *o)
 {
 	return o->tmp ? o->tmp : o->path;
@@ -209,7 +220,7 @@ int rs_out_commit(struct rs_out *o)
 		out_free(o);
 		return -e;
 	}
-	if (fflush(o->f) || ferror(o->f))
+	if (fflush(o->f) || ferror(o->f) || o->err)
 		e = o->err ? o->err : EIO;
 	fclose(o->f);
 	o->f = NULL;

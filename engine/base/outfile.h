@@ -35,6 +35,11 @@ struct rs_out {
 /* Open @path ("-": standard output) for the option @what: 0, or -errno
  * (said on stderr). */
 int rs_out_open(struct rs_out *o, const char *what, const char *path);
+/* @n bytes at @buf to @o, after what its stream holds, in one write(2)
+ * for a file (not copied into the stream's buffer first: a writer that
+ * fills a buffer of its own, the record's JSON).  0, or -EIO: the error
+ * is the stream's, said by rs_out_commit(). */
+int rs_out_write(struct rs_out *o, const void *buf, size_t n);
 /* The name a child process may write instead of o->f (Graphviz's dot
  * -o): the temporary file, or the path itself. */
 const char *rs_out_name(const struct rs_out *o);

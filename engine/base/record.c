@@ -656,6 +656,7 @@ struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 struct rec_kf {
 	const char *kind;
 	const char *file;       /* NULL: not located */
+	size_t kind_len, file_len; /* (once, not each write) */
 };
 
 /* An object's entry while it is a struct: id and name after it. */
@@ -666,21 +667,18 @@ struct rec_obj {
 	char text[];            /* id, NUL, name, NUL */
 };
 
-static unsigned obj_fields(const void *data, struct rs_val_field *f,
-			   void *room)
+/* @o's fields, its id @ilen bytes long and its name @nlen. */
+static unsigned obj_fields_of(const struct rec_obj *o, size_t ilen,
+			      size_t nlen, struct rs_val_field *f)
 {
-	const struct rec_obj *o = data;
 	const char *id = o->text;
-	size_t ilen = strlen(id);
-	const char *name = id + ilen + 1;
 	unsigned n = 0;
 
-	(void)room;
 	str_field(&f[n++], "id", id, ilen);
-	str_field(&f[n++], "kind", o->kf->kind, strlen(o->kf->kind));
-	str_field(&f[n++], "name", name, strlen(name));
+	str_field(&f[n++], "kind", o->kf->kind, o->kf->kind_len);
+	str_field(&f[n++], "name", id + ilen + 1, nlen);
 	if (o->kf->file) {
-		str_field(&f[n++], "file", o->kf->file, strlen(o->kf->file));
+		str_field(&f[n++], "file", o->kf->file, o->kf->file_len);
 		f[n++] = (struct rs_val_field){ RS_VAL_KEY("line"),
 						.type = RS_VAL_UINT,
 						.v.u = o->line };
@@ -694,6 +692,16 @@ static unsigned obj_fields(const void *data, struct rs_val_field *f,
 						.type = RS_VAL_UINT,
 						.v.u = o->no };
 	return n;
+}
+
+static unsigned obj_fields(const void *data, struct rs_val_field *f,
+			   void *room)
+{
+	const struct rec_obj *o = data;
+	size_t ilen = strlen(o->text);
+
+	(void)room;
+	return obj_fields_of(o, ilen, strlen(o->text + ilen + 1), f);
 }
 
 static const struct rs_val_struct obj_ops = { .fields = obj_fields };
@@ -711,22 +719,32 @@ struct rec_obj_run {
 	bool has_ms;
 };
 
+/* Where it is after @o, whose id is @ilen bytes long and name @nlen. */
+static size_t obj_run_at_len(size_t ilen, size_t nlen)
+{
+	return ALIGN8(offsetof(struct rec_obj, text) + ilen + 1 + nlen + 1);
+}
+
 static size_t obj_run_at(const struct rec_obj *o)
 {
-	size_t ilen = strlen(o->text) + 1;
+	size_t ilen = strlen(o->text);
 
-	return ALIGN8(offsetof(struct rec_obj, text) + ilen +
-		      strlen(o->text + ilen) + 1);
+	return obj_run_at_len(ilen, strlen(o->text + ilen + 1));
 }
 
 /* (By copy: a struct being made into nodes is read from a buffer of no
  * particular alignment.) */
-static struct rec_obj_run obj_run_get(const struct rec_obj *o)
+static struct rec_obj_run obj_run_get_at(const struct rec_obj *o, size_t at)
 {
 	struct rec_obj_run r;
 
-	memcpy(&r, (const char *)o + obj_run_at(o), sizeof(r));
+	memcpy(&r, (const char *)o + at, sizeof(r));
 	return r;
+}
+
+static struct rec_obj_run obj_run_get(const struct rec_obj *o)
+{
+	return obj_run_get_at(o, obj_run_at(o));
 }
 
 static void obj_run_set(struct rec_obj *o, const struct rec_obj_run *r)
@@ -734,19 +752,25 @@ static void obj_run_set(struct rec_obj *o, const struct rec_obj_run *r)
 	memcpy((char *)o + obj_run_at(o), r, sizeof(*r));
 }
 
+/* (Its id's and name's lengths found once for both.) */
 static unsigned obj_run_fields(const void *data, struct rs_val_field *f,
 			       void *room)
 {
-	struct rec_obj_run r = obj_run_get(data);
-	unsigned n = obj_fields(data, f, room);
+	const struct rec_obj *o = data;
+	size_t ilen = strlen(o->text), nlen = strlen(o->text + ilen + 1);
+	struct rec_obj_run r = obj_run_get_at(o, obj_run_at_len(ilen, nlen));
+	unsigned n = obj_fields_of(o, ilen, nlen, f);
 
+	(void)room;
 	if (r.has_ms)
 		f[n++] = (struct rs_val_field){ RS_VAL_KEY("create_ms"),
 						.type = RS_VAL_DOUBLE,
 						.v.d = r.create_ms };
+	/* (Its key the literal rs_rec_obj_facts() gave it: the writer
+	 * copies that as it is.) */
 	if (r.facts)
 		f[n++] = (struct rs_val_field){
-			.key = rs_val_key(r.facts), .type = RS_VAL_FIELD_TREE,
+			RS_VAL_KEY("facts"), .type = RS_VAL_FIELD_TREE,
 			.v.tree = r.facts,
 		};
 	return n;
@@ -789,7 +813,9 @@ static const struct rec_kf *kept_kf(struct rs_record *rec, const char *kind,
 	kf = rs_val_alloc(rec->root, sizeof(*kf));
 	if (!kf)
 		return NULL;
-	*kf = (struct rec_kf){ .kind = kind, .file = file };
+	*kf = (struct rec_kf){ .kind = kind, .file = file,
+			       .kind_len = strlen(kind),
+			       .file_len = file ? strlen(file) : 0 };
 	rec->last_kf = kf;
 	return kf;
 }

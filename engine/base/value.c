@@ -317,13 +317,32 @@ static uint16_t key_hash(const char *key, size_t len)
 	return (uint16_t)h ? (uint16_t)h : 1;
 }
 
+/* A member's key is kept after a byte that holds its length (KEY_LONG:
+ * that or more), for the JSON writer, which looked for the end of each
+ * (40k keys of a real run's record at n=1000). */
+#define KEY_LONG 255
+
+/* @key (@len bytes and its NUL) at @at + 1, its length at @at. */
+static char *key_copy(char *at, const char *key, size_t len)
+{
+	at[0] = (char)(len < KEY_LONG ? len : KEY_LONG);
+	return memcpy(at + 1, key, len + 1);
+}
+
+static inline size_t key_len(const char *key)
+{
+	size_t n = (uint8_t)key[-1];
+
+	return n < KEY_LONG ? n : strlen(key);
+}
+
 /* A node of type @t: in @ar (with @key's bytes after it), or in an
  * arena of its own when @ar is NULL. */
 static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
 			       size_t len, const char *key)
 {
 	size_t size = ALIGN8(node_size(t, len));
-	size_t klen = key ? strlen(key) + 1 : 0;
+	size_t klen = key ? strlen(key) : 0;
 	struct rs_val *v;
 
 	if (!ar) {
@@ -334,12 +353,12 @@ static struct rs_val *new_node(struct rs_arena *ar, enum rs_val_type t,
 			return NULL;
 		ar = arena_of_root(v);
 	} else {
-		v = arena_alloc(ar, size + klen);
+		v = arena_alloc(ar, size + (key ? klen + 2 : 0));
 		if (!v)
 			return NULL;
 		memset(v, 0, size);
 		if (key)
-			v->key = memcpy((char *)v + size, key, klen);
+			v->key = key_copy((char *)v + size, key, klen);
 	}
 	v->type = t;
 	if (t == RS_VAL_OBJ) {
@@ -1009,6 +1028,7 @@ struct rs_val *rs_val_push(struct rs_val *arr, struct rs_val *child)
 struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 			  struct rs_val *child)
 {
+	size_t klen;
 	char *k;
 
 	ready(obj);
@@ -1027,12 +1047,13 @@ struct rs_val *rs_val_put(struct rs_val *obj, const char *key,
 		rs_val_free(child);
 		return mark_oom(obj);
 	}
-	k = arena_alloc(obj->u.obj.ar, strlen(key) + 1);
+	klen = strlen(key);
+	k = arena_alloc(obj->u.obj.ar, klen + 2);
 	if (!k) {
 		rs_val_free(child);
 		return mark_oom(obj);
 	}
-	child->key = strcpy(k, key);
+	child->key = key_copy(k, key, klen);
 	adopt(obj, child);
 	link_member(obj, child);
 	return child;
@@ -1702,31 +1723,45 @@ struct rs_val *rs_val_parse(const char *text)
  * 2000 QPs is 10 MB, and fputc() a byte with a stream lock each, then a
  * write(2) each 8 KiB (the output's stream buffer), cost about a third
  * of a second of the bench's run in the VM, where every system call is
- * dear (docs/setup-speed.md).  Given to the stream JOUT_CHUNK at a time,
- * so that it goes to the file in writes that large.
+ * dear (docs/setup-speed.md).  Handed on JOUT_CHUNK at a time, so that
+ * it goes to the file in writes that large: to rs_val_write_json_to()'s
+ * function as it is (--json: one write(2) each), not copied again into
+ * a stream's buffer (a tenth of writing a real run's record).
  */
 #define JOUT_CHUNK ((size_t)256 << 10)
 
 struct jout {
 	char *buf;
 	size_t len, cap;
-	FILE *f;        /* full: the buffer goes to it */
+	/* Full: the buffer goes to it (0, or < 0: nothing more goes). */
+	int (*put)(void *arg, const void *buf, size_t n);
+	void *arg;
+	bool failed;    /* put failed: the rest dropped */
 	bool grow;      /* full: a bigger buffer (rs_val_json_string()) */
 	bool cut;       /* full, and neither: the rest dropped */
 	bool oom;       /* an item or a struct's members not made */
 	struct rs_val *scratch; /* a struct's members, made again for each */
 };
 
+/* What @j holds handed on, and then @n bytes at @s where they are more
+ * than @j holds (the buffer not filled with them first). */
+static void jout_put(struct jout *j, const char *s, size_t n)
+{
+	if (!j->failed && j->len && j->put(j->arg, j->buf, j->len) < 0)
+		j->failed = true;
+	j->len = 0;
+	if (!j->failed && n && j->put(j->arg, s, n) < 0)
+		j->failed = true;
+}
+
 static void jput_slow(struct jout *j, const char *s, size_t n)
 {
-	if (j->f) {
-		if (j->len)
-			fwrite(j->buf, 1, j->len, j->f);
-		j->len = 0;
+	if (j->put) {
 		if (n > j->cap) {
-			fwrite(s, 1, n, j->f);
+			jout_put(j, s, n);
 			return;
 		}
+		jout_put(j, NULL, 0);
 	} else if (j->grow && !j->cut) {
 		size_t cap = j->cap * 2 > j->len + n ? j->cap * 2 : j->len + n;
 		char *b = rs_reallocarray(j->buf, cap + 1, 1);
@@ -1785,20 +1820,43 @@ static inline void copy_small(char *o, const char *s, size_t n)
 	} else if (n >= 4 && n < 8) {
 		memcpy(o, s, 4);
 		memcpy(o + n - 4, s + n - 4, 4);
-	} else if (n < 4) {
-		for (size_t i = 0; i < n; i++)
-			o[i] = s[i];
-	} else {
+	} else if (n && n < 4) {
+		/* Its first, middle and last: all of them. */
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	} else if (n) {
 		memcpy(o, s, n);
 	}
 }
 
-/* Two digits a division (a real run's record has 21k numbers). */
+#define E16 10000000000000000ull
+#define E17 100000000000000000ull
+
+static const uint64_t p10[] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+	1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+	10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull,
+	E16, E17, 1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* Two digits a division (a real run's record has 21k numbers), into
+ * the buffer where there is room: its digits counted first. */
 static void put_u64(struct jout *j, uint64_t u)
 {
-	char b[RS_DEC_MAX], *p = rs_dec(b + sizeof(b), u);
+	char b[RS_DEC_MAX], *p;
+	size_t n = 1;
 
-	jput(j, p, b + sizeof(b) - p);
+	while (n < RS_DEC_MAX && u >= p10[n])
+		n++;
+	if (n <= j->cap - j->len) {
+		rs_dec(j->buf + j->len + n, u);
+		j->len += n;
+		return;
+	}
+	p = rs_dec(b + sizeof(b), u);
+	jput(j, p, n);
 }
 
 static void put_i64(struct jout *j, int64_t i)
@@ -1854,21 +1912,36 @@ static inline bool escape_in8(uint64_t w)
 }
 
 #ifdef __SSE2__
-/* A bit for each of the 16 bytes at @p that needs an escape: a quote, a
+/* A bit for each of the 16 bytes of @x that needs an escape: a quote, a
  * backslash or a control byte. */
-static inline unsigned escape_mask16(const char *p)
+static inline unsigned escape_bits16(__m128i x)
 {
 	const __m128i q = _mm_set1_epi8('"');
 	const __m128i bs = _mm_set1_epi8('\\');
 	const __m128i lo = _mm_set1_epi8(' ' - 1);
-	__m128i x = _mm_loadu_si128((const __m128i *)p);
 	__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q),
 					      _mm_cmpeq_epi8(x, bs)),
 				 _mm_cmpeq_epi8(_mm_min_epu8(x, lo), x));
 
 	return (unsigned)_mm_movemask_epi8(m);
 }
+
+/* The same of the 16 bytes at @p. */
+static inline unsigned escape_mask16(const char *p)
+{
+	return escape_bits16(_mm_loadu_si128((const __m128i *)p));
+}
 #endif
+
+/* Whether any of the 8 bytes of @a, or of @b, needs an escape. */
+static inline bool escape_in16(uint64_t a, uint64_t b)
+{
+#ifdef __SSE2__
+	return escape_bits16(_mm_set_epi64x((long long)b, (long long)a));
+#else
+	return escape_in8(a) || escape_in8(b);
+#endif
+}
 
 /* The first byte from @p on, before @end, that needs an escape; @end
  * when none does.  Eight at a time, the last eight of the text read
@@ -1938,12 +2011,75 @@ static void put_quoted(struct jout *j, const char *s, size_t len)
 	jputc(j, '"');
 }
 
+/* copy_clean() of more than it takes itself: looked at first.  (Not
+ * inline: what it keeps across its calls made each copy_clean() save
+ * registers.) */
+__attribute__((noinline))
+static bool copy_clean_long(char *o, const char *s, size_t n)
+{
+	if (next_escape(s, s + n) != s + n)
+		return false;
+	memcpy(o, s, n);
+	return true;
+}
+
+/*
+ * @n bytes of @s to @o: whether none of them needs an escape.  Up to 16
+ * (most keys and values; 32 with SSE2, paths and names) looked at in the
+ * words copy_small() moves, all of them at once, not a byte at a time
+ * nor in a scan of their own before the copy; longer ones looked at
+ * first.
+ */
+static inline bool copy_clean(char *o, const char *s, size_t n)
+{
+	uint64_t a, b;
+
+#ifdef __SSE2__
+	/* A path or an object's name: its first and last 16. */
+	if (n >= 16 && n <= 32) {
+		__m128i x = _mm_loadu_si128((const __m128i *)s);
+		__m128i y = _mm_loadu_si128((const __m128i *)(s + n - 16));
+
+		_mm_storeu_si128((__m128i *)o, x);
+		_mm_storeu_si128((__m128i *)(o + n - 16), y);
+		return !(escape_bits16(x) | escape_bits16(y));
+	}
+#endif
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+		return !escape_in16(a, b);
+	}
+	if (n >= 4 && n < 8) {
+		uint32_t x, y;
+
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(o, &x, 4);
+		memcpy(o + n - 4, &y, 4);
+		a = x | (uint64_t)y << 32;
+		return !escape_in16(a, a);
+	}
+	if (n && n < 4) {
+		/* Its first, middle and last: all of them. */
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+		return !(escaped[(unsigned char)s[0]] |
+			 escaped[(unsigned char)s[n / 2]] |
+			 escaped[(unsigned char)s[n - 1]]);
+	}
+	return !n || copy_clean_long(o, s, n);
+}
+
 /* The bytes that need no escape go in runs, one copy each. */
-static void put_escaped(struct jout *j, const char *s, size_t len)
+/* (Where put_escaped() found a byte to escape, or no room.) */
+static void put_escaped_slow(struct jout *j, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len, *e = next_escape(s, end);
 
-	/* Most have nothing to escape: one copy. */
 	if (e == end) {
 		put_quoted(j, s, len);
 		return;
@@ -1958,6 +2094,23 @@ static void put_escaped(struct jout *j, const char *s, size_t len)
 		e = next_escape(p, end);
 	}
 	jputc(j, '"');
+}
+
+static inline void put_escaped(struct jout *j, const char *s, size_t len)
+{
+	/* Most have nothing to escape: copied, and looked at as they
+	 * are. */
+	if (len + 2 <= j->cap - j->len) {
+		char *o = j->buf + j->len;
+
+		if (copy_clean(o + 1, s, len)) {
+			o[0] = '"';
+			o[len + 1] = '"';
+			j->len += len + 2;
+			return;
+		}
+	}
+	put_escaped_slow(j, s, len);
 }
 
 /* A member's key: the scan finds its end too (no strlen() first). */
@@ -2098,6 +2251,42 @@ static void put_node_key(struct jout *j, const char *s, bool pretty)
 	put_colon(j, pretty);
 }
 
+/* Room a member's first piece asks for beyond its key: its separator
+ * and indent (SEP_FIXED), quotes, colon and space. */
+#define MEMBER_ROOM (SEP_FIXED + 4)
+
+/*
+ * An object's next member's separator, indent, key (@klen bytes; known
+ * to need no escape where @clean) and colon, pretty, in one piece: one
+ * check for room, one copy for the key, where they were three calls, a
+ * scan for the key's end and four checks (half of writing a real run's
+ * facts).  False, and nothing written, where it takes more than that:
+ * no room, an indent past SEP_FIXED, a key to escape.
+ */
+static inline bool member_key(struct jout *j, bool *had, unsigned level,
+			      const char *key, size_t klen, bool clean)
+{
+	size_t n = 2 * ((size_t)level + 1);
+	bool first = !*had;
+	char *o;
+
+	if (n + 2 > SEP_FIXED || MEMBER_ROOM + klen > j->cap - j->len)
+		return false;
+	/* SEP_FIXED bytes whatever the indent, the piece's own kept (a
+	 * move or two, no call); kept only once the key is. */
+	memcpy(j->buf + j->len, sep_text + 2 * first, SEP_FIXED);
+	o = j->buf + j->len + n + 2 * !first;
+	if (clean)
+		copy_small(o + 1, key, klen);
+	else if (!copy_clean(o + 1, key, klen))
+		return false;
+	o[0] = '"';
+	memcpy(o + klen + 1, "\": ", 3);
+	j->len = (size_t)(o + klen + 4 - j->buf);
+	*had = true;
+	return true;
+}
+
 static void close_c(struct jout *j, char c, bool had, unsigned level,
 		    bool pretty)
 {
@@ -2139,56 +2328,45 @@ static size_t double_by_printf(double d, char *buf, size_t size)
 	return strlen(buf);
 }
 
-/*
- * %.*g of @prec digits (<= 17) in fixed notation from the 17 correctly
- * rounded digits @dig (values 0-9) of a number whose decimal exponent
- * is @x: rounded here, not by another snprintf().  0 when only printf
- * can say it: a tie in what is dropped (the 17 digits are themselves
- * rounded, so the true value may lie either side of it), a carry that
- * moves the exponent, or an exponent %g writes in e-notation.
- */
-static size_t fixed_of(bool neg, const char *dig, int x, int prec, char *out)
-{
-	char r[17];
-	int drop = 0, half = 5, i, n = 0, last;
+/* Bytes a double's fixed form may take in place: fixed_of() moves
+ * pieces of a fixed size, not as many bytes as it has. */
+#define DBL_ROOM 48
 
-	if (x < -4 || x >= prec)
-		return 0;
-	for (i = prec; i < 17; i++)
-		drop = drop * 10 + dig[i];
-	for (i = prec + 1; i < 17; i++)
-		half *= 10;
-	if (prec < 17 && drop == half)
-		return 0;
-	memcpy(r, dig, (size_t)prec);
-	if (prec < 17 && drop > half) {
-		for (i = prec - 1; i >= 0 && r[i] == 9; i--)
-			r[i] = 0;
-		if (i < 0)
-			return 0;
-		r[i]++;
-	}
-	for (last = prec - 1; last > x && last > 0 && !r[last]; last--)
-		;
-	if (neg)
-		out[n++] = '-';
+/* A double's 17 digits: where they start in a buffer of DIG_BUF bytes,
+ * so that fixed_of() may move 17 and 16 from anywhere in them. */
+#define DIG_AT (RS_DEC_MAX - 17)
+#define DIG_BUF 40
+
+/*
+ * %.*g of @prec digits (<= 17) in fixed notation: @c is those digits
+ * (the first not 0), already rounded, and more after them (DIG_AT of a
+ * DIG_BUF buffer), of a number whose decimal exponent is @x (-4 <= @x <
+ * @prec); the zeros that end its fraction are dropped.  Into @out,
+ * DBL_ROOM bytes.
+ */
+static size_t fixed_of(bool neg, const char *c, int x, int prec, char *out)
+{
+	char *o = out + neg;
+	int last = prec - 1;
+
+	out[0] = '-';
+	/* (The first digit is not 0.) */
+	while (last > x && c[last] == '0')
+		last--;
 	if (x < 0) {
-		out[n++] = '0';
-		out[n++] = '.';
-		for (i = x + 1; i < 0; i++)
-			out[n++] = '0';
-		for (i = 0; i <= last; i++)
-			out[n++] = (char)('0' + r[i]);
-		return (size_t)n;
+		memcpy(o, "0.000", 5);
+		o += 1 - x;
+		memcpy(o, c, 17);
+		return (size_t)(o + last + 1 - out);
 	}
-	for (i = 0; i <= x; i++)
-		out[n++] = (char)('0' + r[i]);
+	memcpy(o, c, 17);
+	o += x + 1;
 	if (last > x) {
-		out[n++] = '.';
-		for (; i <= last; i++)
-			out[n++] = (char)('0' + r[i]);
+		*o = '.';
+		memcpy(o + 1, c + x + 1, 16);
+		o += 1 + last - x;
 	}
-	return (size_t)n;
+	return (size_t)(o - out);
 }
 
 /* Whether @c, @n bytes, reads back as @d. */
@@ -2199,26 +2377,24 @@ static bool reads_back(char *c, size_t n, double d)
 }
 
 /*
- * The same bytes as double_by_printf() with one snprintf() and mostly
- * one strtod(), not three and two: a measured time needs 16 or 17
- * digits, and printf_fp was a third of the record writer's time in the
- * VM (docs/setup-speed.md, set-up 5).  The 15- and 16-digit forms are
+ * The same bytes as double_by_printf() with mostly no snprintf() and no
+ * strtod(), not three and two: a measured time needs 16 or 17 digits,
+ * and printf_fp was a third of the record writer's time in the VM
+ * (docs/setup-speed.md, set-up 5).  The 15- and 16-digit forms are
  * rounded from the 17 digits and tried in the same order.  The 15 is
  * not tried when it cannot read back: half an ulp of @d is under 11.1
  * units of the 17th digit, and the 17 digits are within half a unit of
  * @d, so a 15-digit form that reads back is within 11.6 units of them:
  * their last two digits are 00-11 or 89-99.  0 when printf must say it.
  */
-#define E16 10000000000000000ull
-#define E17 100000000000000000ull
 
 /*
  * @d's (positive, normal) 17 significant digits as "%.16e" gives them,
- * correctly rounded (ties to even), and its decimal exponent, by exact
- * integer arithmetic where it fits 128 bits: from 1e-5 to 2^64, which
- * is where a measured time is.  False elsewhere (printf then).  The
- * snprintf() and strtod()s of a double were a third of writing a real
- * run's record: each object's create_ms.
+ * correctly rounded (ties to even), as an integer, and its decimal
+ * exponent, by exact integer arithmetic where it fits 128 bits: from
+ * 1e-5 to 2^64, which is where a measured time is.  False elsewhere
+ * (printf then).  The snprintf() and strtod()s of a double were a third
+ * of writing a real run's record: each object's create_ms.
  */
 /* What digits17() found, for reads_back_exact(): @d * 10^j is
  * t + r / 2^k exactly. */
@@ -2231,16 +2407,18 @@ struct exact {
 	bool pow2;        /* the double below is half as near */
 };
 
-static bool digits17(double d, char dig[17], int *ret_x,
+/* 10^@j, @j <= 22, in 128 bits: one multiplication where there were @j
+ * of two numbers of 128 bits. */
+static inline unsigned __int128 p10_128(int j)
+{
+	if (j <= 19)
+		return p10[j];
+	return (unsigned __int128)p10[19] * p10[j - 19];
+}
+
+static bool digits17(double d, uint64_t *ret_q, int *ret_x,
 		     struct exact *ret_ex)
 {
-	static const uint64_t p10[] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
-		1000000ull, 10000000ull, 100000000ull, 1000000000ull,
-		10000000000ull, 100000000000ull, 1000000000000ull,
-		10000000000000ull, 100000000000000ull, 1000000000000000ull,
-		E16, E17, 1000000000000000000ull, 10000000000000000000ull,
-	};
 	uint64_t bits, m, q = 0;
 	int be, e, x;
 
@@ -2278,12 +2456,9 @@ static bool digits17(double d, char dig[17], int *ret_x,
 		} else {
 			if (j < 0 || j > 22 || k > 120)
 				return false;
-			p = m;
-			pj = 1;
-			for (int i = 0; i < j; i++) {
-				p *= 10;
-				pj *= 10;
-			}
+			/* Below 2^53 * 10^22 < 2^127. */
+			pj = p10_128(j);
+			p = m * pj;
 			if ((p >> k) >> 64)
 				return false;
 			t = (uint64_t)(p >> k);
@@ -2315,39 +2490,26 @@ static bool digits17(double d, char dig[17], int *ret_x,
 		}
 		break;
 	}
-	for (int i = 16; i >= 0; i--, q /= 10)
-		dig[i] = (char)(q % 10);
 	ret_ex->even = !(m & 1);
 	ret_ex->pow2 = m == 1ull << 52;
+	*ret_q = q;
 	*ret_x = x;
 	return true;
 }
 
 /*
- * Whether @dig cut to @prec digits (as fixed_of() rounds them: not a
- * tie) reads back as the double @ex was made from, as strtod() would
- * say (nearest, ties to even): within half the gap to the next double
- * either side.  strtod() was half of writing a double.
+ * Whether @n, the 17 digits cut to fewer and rounded (as fixed_of()'s
+ * caller rounds them: not a tie), with zeros after, reads back as the
+ * double @ex was made from, as strtod() would say (nearest, ties to
+ * even): within half the gap to the next double either side.  strtod()
+ * was half of writing a double.
  */
-static bool reads_back_exact(const struct exact *ex, const char *dig,
-			     int prec)
+static bool reads_back_exact(const struct exact *ex, uint64_t n)
 {
-	uint64_t n = 0, drop = 0, half = 5, scale = 1;
 	unsigned __int128 a, mag;
 	int64_t dn;
 	bool below;
 
-	for (int i = 0; i < prec; i++)
-		n = n * 10 + (uint64_t)dig[i];
-	for (int i = prec; i < 17; i++) {
-		drop = drop * 10 + (uint64_t)dig[i];
-		scale *= 10;
-	}
-	for (int i = prec + 1; i < 17; i++)
-		half *= 10;
-	if (drop > half)
-		n++;
-	n *= scale;
 	/* |n - d * 10^j| * 2^k, and its sign (unsigned: no shift of a
 	 * negative number). */
 	dn = (int64_t)n - (int64_t)ex->t;
@@ -2359,85 +2521,113 @@ static bool reads_back_exact(const struct exact *ex, const char *dig,
 	return mag < ex->p10j || (mag == ex->p10j && ex->even);
 }
 
-/*
- * The 17 digits of @ex cut to @prec in @rdig (zeros after) where the 17
- * end in a 5 at the cut and fixed_of() cannot say which way it goes: the
- * exact value says, rounded as printf rounds it (ties to even).  False
- * when the cut carries into a new digit.  (One double in ten of a
- * measured time, printf's before.)
- */
-static bool cut_exact(const struct exact *ex, int prec, char *rdig)
+/* @c (17 digits of a DIG_BUF buffer at DIG_AT) cut to @prec, and one
+ * more in the last of them where @up, in fixed notation into @buf. */
+static size_t fixed_cut(bool neg, const char *c, bool up, int x, int prec,
+			char *buf)
 {
-	uint64_t s = 1, lim = 1, tm, rr;
+	char r[DIG_BUF];
+	int i = DIG_AT + prec - 1;
 
-	for (int i = prec; i < 17; i++)
-		s *= 10;
-	for (int i = 0; i < prec; i++)
-		lim *= 10;
-	rr = ex->t / s;
-	tm = ex->t % s;
-	if (tm > s / 2 || (tm == s / 2 && (ex->r || (rr & 1))))
-		rr++;
-	if (rr >= lim)
-		return false;
-	memset(rdig + prec, 0, (size_t)(17 - prec));
-	for (int i = prec - 1; i >= 0; i--, rr /= 10)
-		rdig[i] = (char)(rr % 10);
-	return true;
+	if (!up)
+		return fixed_of(neg, c, x, prec, buf);
+	/* (No carry out of the first: its caller saw to that.) */
+	memcpy(r, c - DIG_AT, DIG_BUF);
+	for (; r[i] == '9'; i--)
+		r[i] = '0';
+	r[i]++;
+	return fixed_of(neg, r + DIG_AT, x, prec, buf);
 }
 
+/* @d in fixed notation into @buf (DBL_ROOM bytes), as double_by_printf()
+ * writes it; 0 when printf must.  Its 17 digits made once; a cut one
+ * written only once it reads back. */
 static size_t double_fast(double d, char *buf)
 {
 	struct exact ex = { .ok = false };
-	char e[32], dig[17], c[24];
-	size_t n;
+	char dig[DIG_BUF] = "", *c = dig + DIG_AT;
+	uint64_t q;
 	int x, t;
 	bool neg;
 
 	if (!isnormal(d))
 		return 0;
 	neg = signbit(d);
-	if (!digits17(neg ? -d : d, dig, &x, &ex)) {
+	if (!digits17(neg ? -d : d, &q, &x, &ex)) {
 		/* "-d.dddddddddddddddde-XX": 17 digits, correctly
 		 * rounded. */
+		char e[32];
+
 		snprintf(e, sizeof(e), "%.16e", d);
-		dig[0] = (char)(e[neg] - '0');
-		for (int i = 1; i < 17; i++)
-			dig[i] = (char)(e[neg + 1 + i] - '0');
+		q = (uint64_t)(e[neg] - '0');
+		for (int i = 2; i < 18; i++)
+			q = q * 10 + (uint64_t)(e[neg + i] - '0');
 		x = atoi(e + neg + 19);
 		ex.ok = false;
 	}
-	t = dig[15] * 10 + dig[16];
+	rs_dec(dig + RS_DEC_MAX, q);
+	t = (c[15] - '0') * 10 + (c[16] - '0');
 	/* 15 digits only where they can read back, then 16. */
 	for (int p = t <= 11 || t >= 89 ? 15 : 16; p <= 16; p++) {
-		const char *dp = dig;
-		char rdig[17];
+		/* @q cut to @p digits (@n, with zeros after), and what was
+		 * cut. */
+		uint64_t s = p10[17 - p], drop = p == 15 ? t : t % 10;
+		uint64_t base = q - drop, n = base;
+		size_t len;
 
-		n = fixed_of(neg, dig, x, p, c);
-		if (!n && ex.ok && cut_exact(&ex, p, rdig)) {
-			dp = rdig;
-			n = fixed_of(neg, rdig, x, p, c);
-		}
-		if (!n)
+		/* (e-notation: printf's.) */
+		if (x < -4 || x >= p)
 			return 0;
-		if (ex.ok ? reads_back_exact(&ex, dp, p) :
-			    reads_back(c, n, d)) {
-			memcpy(buf, c, n);
-			return n;
+		if (drop == s / 2) {
+			/* A tie in the 17 digits, themselves rounded: the
+			 * exact value says which way (one double in ten of
+			 * a measured time), printf where it is not known.
+			 * (@q is t or t + 1, and cut the same.) */
+			uint64_t tm;
+
+			if (!ex.ok)
+				return 0;
+			tm = ex.t % s;
+			if (tm > s / 2 ||
+			    (tm == s / 2 && (ex.r || (base / s & 1))))
+				n += s;
+		} else if (drop > s / 2) {
+			n += s;
 		}
+		/* A carry into a new digit: printf's. */
+		if (n >= E17)
+			return 0;
+		if (ex.ok) {
+			if (reads_back_exact(&ex, n))
+				return fixed_cut(neg, c, n != base, x, p, buf);
+			continue;
+		}
+		len = fixed_cut(neg, c, n != base, x, p, buf);
+		if (reads_back(buf, len, d))
+			return len;
 	}
-	return fixed_of(neg, dig, x, 17, buf);
+	if (x < -4 || x >= 17)
+		return 0;
+	return fixed_of(neg, c, x, 17, buf);
 }
 
+/* Written in place where there is room (most of the time). */
 static void put_dbl(struct jout *j, double d)
 {
-	char buf[32];
+	char tmp[DBL_ROOM], *o = tmp;
 	size_t n;
 
-	n = double_fast(d, buf);
-	if (!n)
-		n = double_by_printf(d, buf, sizeof(buf));
-	jput(j, buf, n);
+	if (j->cap - j->len >= DBL_ROOM)
+		o = j->buf + j->len;
+	n = double_fast(d, o);
+	if (!n) {
+		o = tmp;
+		n = double_by_printf(d, tmp, sizeof(tmp));
+	}
+	if (o == tmp)
+		jput(j, tmp, n);
+	else
+		j->len += n;
 }
 
 static void put_double(struct jout *j, const struct rs_val *v)
@@ -2633,11 +2823,14 @@ static void put_field_list(struct jout *j, const struct rs_val_field *f,
 	for (unsigned i = 0; i < n; i++) {
 		const struct rs_val_field *m = &f[i];
 
-		next_item(j, &had, level, pretty);
-		if (m->klen)
-			put_key(j, m->key, m->klen, pretty);
-		else
-			put_node_key(j, m->key, pretty);
+		if (!pretty || !m->klen ||
+		    !member_key(j, &had, level, m->key, m->klen, true)) {
+			next_item(j, &had, level, pretty);
+			if (m->klen)
+				put_key(j, m->key, m->klen, pretty);
+			else
+				put_node_key(j, m->key, pretty);
+		}
 		switch (m->type) {
 		case RS_VAL_STR:
 			put_escaped(j, m->v.str.s, m->v.str.len);
@@ -2791,8 +2984,11 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 	case RS_VAL_OBJ:
 		open_c(j, '{', pretty);
 		for (const struct rs_val *m = v->u.obj.first; m; m = m->next) {
-			next_item(j, &had, level, pretty);
-			put_node_key(j, m->key, pretty);
+			if (!pretty || !member_key(j, &had, level, m->key,
+						   key_len(m->key), false)) {
+				next_item(j, &had, level, pretty);
+				put_node_key(j, m->key, pretty);
+			}
 			/* The common leaves here, not a call each. */
 			if (m->type == RS_VAL_STR)
 				put_escaped(j, str_of(m), m->len);
@@ -2814,11 +3010,13 @@ static void put_json(struct jout *j, const struct rs_val *v, unsigned level,
 	}
 }
 
-int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
+int rs_val_write_json_to(const struct rs_val *v, bool pretty,
+			 int (*put)(void *arg, const void *buf, size_t n),
+			 void *arg)
 {
 	char small[4096];
 	struct jout j = { .buf = rs_malloc(JOUT_CHUNK), .cap = JOUT_CHUNK,
-			  .f = f };
+			  .put = put, .arg = arg };
 	int r = rs_val_check(v);
 
 	if (r < 0) {
@@ -2833,8 +3031,7 @@ int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 	put_json(&j, v, 0, pretty);
 	rs_val_free(j.scratch);
 	jputc(&j, '\n');
-	if (j.len)
-		fwrite(j.buf, 1, j.len, f);
+	jout_put(&j, NULL, 0);
 	if (j.buf != small)
 		rs_free(j.buf);
 	/* An item of a list could not be made (put_list()): told by the
@@ -2842,7 +3039,21 @@ int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
 	 * run's record). */
 	if (j.oom)
 		return -ENOMEM;
-	return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
+	return j.failed ? -EIO : 0;
+}
+
+static int put_stream(void *f, const void *buf, size_t n)
+{
+	return fwrite(buf, 1, n, f) == n ? 0 : -EIO;
+}
+
+int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty)
+{
+	int r = rs_val_write_json_to(v, pretty, put_stream, f);
+
+	if (r == -ENOMEM)
+		return r;
+	return !r && fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
 }
 
 const char *rs_val_text_of(const struct rs_val *v, char *buf, size_t len)

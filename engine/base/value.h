@@ -299,6 +299,12 @@ struct rs_val *rs_val_parse(const char *text);
 /* As json-c's json_object_to_json_string_ext() wrote it with
  * NOSLASHESCAPE and PRETTY|SPACED (@pretty) or PLAIN. */
 int rs_val_write_json(FILE *f, const struct rs_val *v, bool pretty);
+/* The same, handed to @put in pieces of up to 256 KiB (one write each
+ * for a file, rs_out_write()): 0; -ENOMEM; or -EIO when @put failed
+ * (< 0), after which nothing more was handed to it. */
+int rs_val_write_json_to(const struct rs_val *v, bool pretty,
+			 int (*put)(void *arg, const void *buf, size_t n),
+			 void *arg);
 /* The same, without the newline, as a string to free(). */
 char *rs_val_json_string(const struct rs_val *v, bool pretty);
 

@@ -167,6 +167,11 @@ struct rs_val *rs_results_matrix(struct rs_results *res)
 	return res->matrix;
 }
 
+static int put_out(void *o, const void *buf, size_t n)
+{
+	return rs_out_write(o, buf, n);
+}
+
 /* The JSON document: the one cell's record, or the matrix with a record
  * per cell. */
 static int write_json(struct rs_results *res, int exit_code)
@@ -202,7 +207,7 @@ static int write_json(struct rs_results *res, int exit_code)
 	ret = rs_out_open(&o, "--json", res->json);
 	if (!ret) {
 		/* A failed write is the stream's error: the commit says it. */
-		if (rs_val_write_json(o.f, top, true) == -ENOMEM) {
+		if (rs_val_write_json_to(top, true, put_out, &o) == -ENOMEM) {
 			ret = -ENOMEM;
 			fprintf(stderr, "rdmascn: --json %s: %s\n", res->json,
 				strerror(ENOMEM));

@@ -20,6 +20,7 @@
 	X(text, dry_run_calls_held)                                       \
 	X(value, json_as_json_c)                                          \
 	X(value, json_deep_as_json_c)                                     \
+	X(value, json_key_lengths)                                        \
 	X(value, json_read_back)                                          \
 	X(value, tree)                                                    \
 	X(value, pairs)                                                   \
@@ -32,6 +33,7 @@
 	X(value, record_teardown_blocks)                                  \
 	X(value, record_wants)                                            \
 	X(value, json_large_writes)                                       \
+	X(value, json_to_pieces)                                          \
 	X(value, many_pairs)                                              \
 	X(value, double_shortest)                                         \
 	X(value, escape_every_byte)                                       \

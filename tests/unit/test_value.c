@@ -441,6 +441,44 @@ TEST(value, json_deep_as_json_c)
 	json_object_put(j);
 }
 
+/* A member's key as long as its length byte holds and longer (read
+ * from the key then), put as a value's and as a tree's added whole,
+ * clean and with a quote: as json-c writes it. */
+TEST(value, json_key_lengths)
+{
+	static const size_t lens[] = { 0, 1, 2, 3, 4, 7, 8, 15, 16, 17, 31,
+				       64, 253, 254, 255, 256, 300, 4000 };
+	struct json_object *j = json_object_new_object();
+	struct rs_val *v = rs_val_obj();
+	char *key = malloc(4001);
+
+	CHECK(key);
+	for (size_t i = 0; i < RS_N(lens); i++) {
+		for (unsigned k = 0; k < 4; k++) {
+			size_t n = lens[i];
+
+			memset(key, 'a' + k, n);
+			key[n] = '\0';
+			if (k & 1 && n)
+				key[n - 1 - n / 3] = '"';
+			if (k < 2) {
+				rs_val_put_u64(v, key, n);
+				json_object_object_add(j, key,
+					json_object_new_uint64(n));
+			} else {
+				rs_val_put(v, key, rs_val_str(key));
+				json_object_object_add(j, key,
+					json_object_new_string(key));
+			}
+		}
+	}
+	CHECK_INT(rs_val_check(v), 0);
+	as_json_c(v, j);
+	free(key);
+	rs_val_free(v);
+	json_object_put(j);
+}
+
 /* A file read with json-c is written again as it was: doubles keep
  * their digits ("1.50" is not 1.5), integers their sign. */
 TEST(value, json_read_back)
@@ -1226,6 +1264,87 @@ TEST(value, json_large_writes)
 	free(s);
 	rs_val_free(v);
 	json_object_put(j);
+}
+
+/* What rs_val_write_json_to() handed on: its pieces, kept. */
+struct pieces {
+	char *all;
+	size_t len, n, small;
+	int fail_at;            /* the piece that fails (0: none) */
+};
+
+static int keep_piece(void *arg, const void *buf, size_t n)
+{
+	struct pieces *p = arg;
+
+	p->n++;
+	if ((int)p->n == p->fail_at)
+		return -1;
+	if (n < 64 << 10)
+		p->small++;
+	p->all = realloc(p->all, p->len + n + 1);
+	CHECK(p->all);
+	memcpy(p->all + p->len, buf, n);
+	p->len += n;
+	p->all[p->len] = '\0';
+	return 0;
+}
+
+static int put_out(void *o, const void *buf, size_t n)
+{
+	return rs_out_write(o, buf, n);
+}
+
+/* The record's JSON handed on as the writer's own buffer fills, in
+ * pieces of about 256 KiB (none small but the last), each one write(2)
+ * of --json's file, not copied into its stream's buffer first; a failed
+ * piece is the last one handed on, and the file's error is the
+ * commit's to say. */
+TEST(value, json_to_pieces)
+{
+	struct rs_val *v = rs_val_arr(), *e;
+	struct pieces p = { 0 };
+	struct rs_out o;
+	char *want;
+	long before, after;
+
+	for (unsigned i = 0; i < 40000; i++) {
+		e = rs_val_push_obj(v);
+		rs_val_put_u64(e, "no", i);
+		rs_val_put_str(e, "name", "qp 'a[1]'");
+		rs_val_put_double(e, "create_ms", 0.1 * i + 1.0 / 3);
+	}
+	want = rs_val_json_string(v, true);
+	CHECK(want);
+	CHECK(strlen(want) > (size_t)4 * RS_OUT_BUF);
+	CHECK_INT(rs_val_write_json_to(v, true, keep_piece, &p), 0);
+	CHECK_UINT(p.len, strlen(want) + 1);
+	CHECK_MEM(p.all, want, strlen(want));
+	CHECK(p.all[p.len - 1] == '\n');
+	CHECK_UINT(p.n, p.len / RS_OUT_BUF + 1);
+	CHECK_UINT(p.small, 1);
+	free(p.all);
+
+	p = (struct pieces){ .fail_at = 2 };
+	CHECK_INT(rs_val_write_json_to(v, true, keep_piece, &p), -EIO);
+	CHECK_UINT(p.n, 2);
+	free(p.all);
+
+	/* A file: a write each piece. */
+	CHECK_INT(rs_out_open(&o, "--json", "/dev/null"), 0);
+	before = writes_made();
+	CHECK_INT(rs_val_write_json_to(v, true, put_out, &o), 0);
+	after = writes_made();
+	if (before >= 0)
+		CHECK_INT(after - before,
+			  (long)(strlen(want) / RS_OUT_BUF) + 1);
+	CHECK_INT(rs_out_commit(&o), 0);
+	/* A full disk: said by the commit. */
+	CHECK_INT(rs_out_open(&o, "--json", "/dev/full"), 0);
+	CHECK_INT(rs_val_write_json_to(v, true, put_out, &o), -EIO);
+	CHECK_INT(rs_out_commit(&o), -ENOSPC);
+	free(want);
+	rs_val_free(v);
 }
 
 /* More pairs than the writer finds in the text once (64): a key given
