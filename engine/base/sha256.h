@@ -12,7 +12,7 @@
  * it returns: the scenario file's fingerprint in the record, the nodes'
  * check that they run the same file, `report`'s that it was given the
  * file the record ran.  Ours, not libmd's SHA256Data(): one library
- * fewer for every process to load (docs/setup-speed.md, set-up 5); the
+ * fewer for every process to load (docs/setup-speed-log.md, set-up 5); the
  * rendezvous' HMAC stays nettle's.
  */
 char *rs_sha256_hex(const void *p, size_t n, char ret[RS_SHA256_HEX]);

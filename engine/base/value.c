@@ -1723,7 +1723,7 @@ struct rs_val *rs_val_parse(const char *text)
  * 2000 QPs is 10 MB, and fputc() a byte with a stream lock each, then a
  * write(2) each 8 KiB (the output's stream buffer), cost about a third
  * of a second of the bench's run in the VM, where every system call is
- * dear (docs/setup-speed.md).  Handed on JOUT_CHUNK at a time, so that
+ * dear (docs/setup-speed-log.md).  Handed on JOUT_CHUNK at a time, so that
  * it goes to the file in writes that large: to rs_val_write_json_to()'s
  * function as it is (--json: one write(2) each), not copied again into
  * a stream's buffer (a tenth of writing a real run's record).
@@ -2380,7 +2380,7 @@ static bool reads_back(char *c, size_t n, double d)
  * The same bytes as double_by_printf() with mostly no snprintf() and no
  * strtod(), not three and two: a measured time needs 16 or 17 digits,
  * and printf_fp was a third of the record writer's time in the VM
- * (docs/setup-speed.md, set-up 5).  The 15- and 16-digit forms are
+ * (docs/setup-speed-log.md, set-up 5).  The 15- and 16-digit forms are
  * rounded from the 17 digits and tried in the same order.  The 15 is
  * not tried when it cannot read back: half an ulp of @d is under 11.1
  * units of the 17th digit, and the 17 digits are within half a unit of

@@ -345,8 +345,10 @@ static void record_created(struct rs_run *run, struct rs_live *l)
 	rs_rec_obj_no(l->entry, run->n_created);
 	if (!run->dry_run) {
 		rs_rec_obj_create_ms(l->entry, l->create_ms);
-		/* A third of a real run's own instructions at N=1000, and
-		 * a read-back a connection side (docs/setup-speed.md). */
+		/* Made only for a reader (a record, the text report, -v):
+		 * a read-back a connection side, and a third of a real
+		 * run's own instructions at N=1000 while they were nodes
+		 * (docs/setup-speed-log.md, set-up 7). */
 		if (ops->describe && !run->facts_unread)
 			ops->describe(run, l, rs_rec_obj_facts(l->entry));
 	}

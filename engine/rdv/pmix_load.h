@@ -12,7 +12,7 @@
  * udev) it was six of the shared libraries every command loaded, and its
  * directory outside the system's (RUNPATH) made the dynamic loader try
  * every other library there first, 150 failed opens a start (over 9p in
- * the Soft-RoCE VM; docs/setup-speed.md).  rdv_pmix.c includes this after
+ * the Soft-RoCE VM; docs/setup-speed-log.md).  rdv_pmix.c includes this after
  * <pmix.h> and calls PMIx_* as it did: each name below is the loaded
  * function, the ones pmix.h's macros call (PMIx_Info_load,
  * PMIx_Value_destruct) too.

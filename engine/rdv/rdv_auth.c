@@ -9,7 +9,7 @@
  * dlopen()ed when nodes first meet (rdv_auth_load()), not linked: a run
  * of one node, a validate or a plan never uses it, and each library
  * linked costs every process its loading (about 15 ms in the Soft-RoCE
- * VM: docs/setup-speed.md, set-up 5).
+ * VM: docs/setup-speed-log.md, set-up 5).
  */
 #include <errno.h>
 #include <pthread.h>

@@ -10,7 +10,7 @@
  * libstdc++, liblzma, zlib) it was half of the shared libraries rdmascn
  * loaded, and the largest part of the dynamic loader's time in every
  * command, under emulation a tenth of a second a process (docs/
- * setup-speed.md).  Only --junit needs it.
+ * setup-speed-log.md).  Only --junit needs it.
  */
 struct rs_xml {
 	void (*SetGenericErrorFunc)(void *ctx, xmlGenericErrorFunc handler);
