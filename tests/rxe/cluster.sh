@@ -205,11 +205,19 @@ keep_rec "$p.0.json" 3 "killed rank 0"
 ok "h[7] killed mid-stream: the other 15 exit 3 within $t s naming h[7], torn down, no leaks (checks $((SECONDS - t0)) s)"
 
 # 3. A node that never comes: 15 nodes by hand, h[15] missing; each ends
-# at the meeting's deadline naming it, having created nothing.
+# at the meeting's deadline naming it, having created nothing.  The
+# deadline runs from each node's own start, and 15 processes started at
+# once on the VM's two CPUs start seconds apart under load: with 5 s, a
+# rank that started after the leader had given up met a refused
+# connection, not h[15]'s absence (CI, at a slowness of 1.82).  So the
+# deadline is 10 s scaled by how slow the VM is (slow.sh), as the
+# incast's is; what is checked is unchanged.
+slow_bound 10000
+absent_ms=$slow_b
 p=$tmp/absent
 pids=()
 for r in $(seq 0 14); do
-	RDMASCN_NODES_DEADLINE_MS=5000 "$rdmascn" run --node "h[$r]" \
+	RDMASCN_NODES_DEADLINE_MS=$absent_ms "$rdmascn" run --node "h[$r]" \
 		--check-leaks --json "$p.$r.json" --set n=$np \
 		"$scn/cluster/ring.yaml" >"$p.$r.out" 2>"$p.$r.err" &
 	pids+=($!)
@@ -236,7 +244,7 @@ for f in "$p.1.err" "$p.1.out"; do
 		[[ $l == *"h[15]"* ]] && { said=$l; break 2; }
 	done <"$f"
 done
-ok "h[15] never came: the other 15 exit 3 at the deadline naming it, nothing created (checks $((SECONDS - t0)) s): $said"
+ok "h[15] never came: the other 15 exit 3 at the deadline ($absent_ms ms) naming it, nothing created (checks $((SECONDS - t0)) s): $said"
 fi
 [ "$part" = rxe0 ] && exit 0
 
