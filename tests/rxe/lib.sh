@@ -4,6 +4,11 @@
 # Wall-clock bounds scaled by how slow the VM is (slow_within, slow_bound).
 . "$(dirname "${BASH_SOURCE[0]}")/slow.sh"
 
+# jq is gojq, jq's Go implementation, the same language: under TCG a
+# jq 1.6 start takes 250-480 ms (it compiles its builtins every time), a
+# gojq start 40-60 ms, and a device test runs dozens.  (gojq does not
+# keep an object's key order: compare values, not JSON text.)
+jq() { gojq "$@"; }
 # status N: returns N; the EXIT trap hands the script's own status on
 # with it to what reads $? (records_ok, veth_rxe_down), after the test
 # that keeps the trap to the script itself, which set $? to 0: a failed

@@ -576,7 +576,9 @@ hard=$(ulimit -Hn)
 (ulimit -Sn 40; run_scn "$tmp/out" "$tmp/err" "$f"; echo $rc >"$tmp/rc")
 nrec=$((nrec + 1))
 [ "$(cat "$tmp/rc")" = 0 ] || { cat "$tmp/out" "$tmp/err"; fail "many_fds: exit $(cat "$tmp/rc")"; }
-[ "$(rec -c .rlimit_nofile)" = "{\"soft\":40,\"hard\":$hard,\"needed\":52,\"raised_to\":$hard}" ] ||
+# (Its values and that there are no others: gojq does not keep the keys'
+# order.)
+[ "$(rec -r '.rlimit_nofile | [.soft, .hard, .needed, .raised_to, length] | map(tostring) | join(" ")')" = "40 $hard 52 $hard 4" ] ||
 	fail "many_fds: record $(rec -c .rlimit_nofile)"
 ok "many_fds, soft limit 40: $(rec -c .rlimit_nofile)"
 (ulimit -n 16; run_scn "$tmp/out" "$tmp/err" "$f"; echo $rc >"$tmp/rc")
