@@ -28,8 +28,6 @@ trap '[ "$BASHPID" = $$ ] || exit; rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
-# count_lines FILE: lines in FILE, counting a last line without newline.
-count_lines() { awk 'END { print NR }' "$1"; }
 # read_err FILE: FILE's lines in the array err, a last line without a
 # newline counted (builtins: a process or three per file of the corpus
 # was most of this test's time).
@@ -77,11 +75,12 @@ done
 missing=/nonexistent.yaml
 "$RDMASCN" validate "$missing" >"$tmp/out" 2>"$tmp/err"
 rc=$?
+read_err "$tmp/err"
 if [ $rc -ne 2 ]; then
 	bad "$missing: exit $rc, expected 2"
 elif [ -s "$tmp/out" ]; then
 	bad "$missing: stdout not empty: $(head -n1 "$tmp/out")"
-elif [ "$(count_lines "$tmp/err")" -ne 1 ] ||
+elif [ ${#err[@]} -ne 1 ] ||
      ! grep -qF -- "$missing" "$tmp/err"; then
 	bad "$missing: expected one line naming the file, got:" \
 	    "$(tr '\n' '|' <"$tmp/err")"
@@ -101,12 +100,13 @@ EOF
 sed 's/length: 4096/length: big/' "$good" >"$badf"
 "$RDMASCN" validate "$badf" "$good" >"$tmp/out" 2>"$tmp/err"
 rc=$?
+read_err "$tmp/err"
 if [ $rc -ne 2 ]; then
 	bad "validate BAD GOOD: exit $rc, expected 2"
 elif ! grep -qF -- "$good: valid" "$tmp/out"; then
 	bad "validate BAD GOOD: the good file not reported valid:" \
 	    "$(tr '\n' '|' <"$tmp/out")"
-elif [ "$(count_lines "$tmp/err")" -ne 1 ] ||
+elif [ ${#err[@]} -ne 1 ] ||
      ! grep -qF -- "$badf:" "$tmp/err"; then
 	bad "validate BAD GOOD: expected one error for the bad file, got:" \
 	    "$(tr '\n' '|' <"$tmp/err")"
