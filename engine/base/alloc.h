@@ -29,6 +29,9 @@ void *rs_calloc_aligned(size_t align, size_t size);
 #define RS_HUGE_PAGE ((size_t)2 << 20)
 void *rs_malloc_huge(size_t size);
 void rs_free(void *p);
+/* A block of rs_malloc_huge(RS_HUGE_PAGE) whose first @used bytes were
+ * written: kept for the next such (one), else freed. */
+void rs_free_huge(void *p, size_t used);
 
 /* Restart the count and fail allocation @n from now on (1: the next
  * one); 0 fails none.  Overrides RDMASCN_FAIL_ALLOC. */

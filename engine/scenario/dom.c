@@ -822,7 +822,10 @@ void rs_doc_arena_free(struct rs_doc *doc)
 		doc->arena = c->next;
 		if (c->big)
 			big_del(c);
-		rs_free(c);
+		if (c->own || c->big)
+			rs_free(c);
+		else
+			rs_free_huge(c, sizeof(*c) + c->used);
 	}
 	if (doc->src) {
 		rs_free(doc->src->line);

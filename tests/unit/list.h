@@ -141,6 +141,7 @@
 	X(plugin, other_abi_refused)                                      \
 	X(alloc, env)                                                     \
 	X(alloc, fail_at)                                                 \
+	X(alloc, huge_kept)                                               \
 	X(alloc, validate_each)                                           \
 	X(alloc, plan_each)                                               \
 	X(alloc, dry_run_each)                                            \

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <glob.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "model.h"
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/lsan_interface.h>
 #define HAVE_LSAN 1
 #else
@@ -87,6 +89,42 @@ TEST(alloc, fail_at)
 	CHECK_INT(rs_alloc_count(), 1);
 	for (unsigned i = 0; i < 4; i++)
 		rs_free(p[i]);
+}
+
+/* A huge block freed is kept for the next: the same block, what was
+ * written in it cleared, poisoned while kept (ASan), and asking for it
+ * still counts as an allocation that can fail. */
+TEST(alloc, huge_kept)
+{
+	char *a, *b, *c;
+
+	rs_alloc_fail_at(0);
+	a = rs_malloc_huge(RS_HUGE_PAGE);
+	CHECK(a);
+	CHECK_UINT((uintptr_t)a % RS_HUGE_PAGE, 0);
+	memset(a, 0x5a, 4096);
+	rs_free_huge(a, 4096);
+#if HAVE_LSAN
+	CHECK(__asan_address_is_poisoned(a));
+	CHECK(__asan_address_is_poisoned(a + RS_HUGE_PAGE - 1));
+#endif
+	rs_alloc_fail_at(1);
+	CHECK_PTR(rs_malloc_huge(RS_HUGE_PAGE), NULL);
+	rs_alloc_fail_at(0);
+	b = rs_malloc_huge(RS_HUGE_PAGE);
+	CHECK_PTR(b, a);
+	CHECK_INT(b[0], 0);
+	CHECK_INT(b[4095], 0);
+	b[RS_HUGE_PAGE - 1] = 1;
+	/* Kept one only: a second goes back to the C library. */
+	c = rs_malloc_huge(RS_HUGE_PAGE);
+	CHECK(c && c != b);
+	rs_free_huge(b, RS_HUGE_PAGE);
+	rs_free_huge(c, 0);
+	CHECK_PTR(rs_malloc_huge(RS_HUGE_PAGE), b);
+	CHECK_INT(b[RS_HUGE_PAGE - 1], 0);
+	rs_free_huge(b, RS_HUGE_PAGE);
+	rs_free_huge(NULL, 0);
 }
 
 /* One command, as main() dispatches it: stdout thrown away, stderr
