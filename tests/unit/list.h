@@ -146,6 +146,7 @@
 	X(alloc, plan_each)                                               \
 	X(alloc, dry_run_each)                                            \
 	X(alloc, bad_each)                                                \
+	X(sanitizers, ub_reported)                                        \
 	X(completions, route_to_owner)                                    \
 	X(completions, route_recv_per_wr)                                 \
 	X(completions, route_unknown_wr_id)                               \
