@@ -256,18 +256,19 @@ static long fail_each(const char *const *words, const char *file,
 #define LEAKED 42
 
 /* What fail_each() did with one file, said on stdout. */
-static void say_each(const char *const *words, const char *file, long n,
-		     long stride, long first)
+static void say_each(const char *cmd, const char *opt, const char *file,
+		     long n, long stride, long first)
 {
-	const char *name = strrchr(file, '/') + 1;
-	const char *opt = words[2] ? words[1] : "", *sp = words[2] ? " " : "";
+	const char *name = strrchr(file, '/') + 1, *sp = opt ? " " : "";
 
+	if (!opt)
+		opt = "";
 	if (stride == 1)
 		printf("  %s %s%s%s: %ld allocations, each failed in turn\n",
-		       words[0], opt, sp, name, n);
+		       cmd, opt, sp, name, n);
 	else
 		printf("  %s %s%s%s: %ld allocations, the first %ld failed in "
-		       "turn, then every %ldth\n", words[0], opt, sp, name, n,
+		       "turn, then every %ldth\n", cmd, opt, sp, name, n,
 		       first, stride);
 }
 
@@ -300,7 +301,8 @@ static int child(const char *cmd, const char *opt, char *const *files,
 			made = fail_each(words, files[i], limit, &stride,
 					 &first);
 			if (limit == LONG_MAX)
-				say_each(words, files[i], made, stride, first);
+				say_each(cmd, opt, files[i], made, stride,
+					 first);
 		}
 		if (leaks_now())
 			_exit(LEAKED);
@@ -324,24 +326,22 @@ static bool one_scenario(const char *cmd, const char *opt, char *file)
 	/* Once: the next scenario's leak is most likely the same. */
 	static bool bisected;
 	const char *name = strrchr(file, '/') + 1;
-	const char *words[] = { cmd, opt ? opt : file, opt ? file : NULL,
-				NULL };
 	int status = child(cmd, opt, &file, 1, LONG_MAX, false);
 	long lo = 0, hi = 1;
 
 	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "rdmascn %s %s: killed by SIG%s\n", words[0],
+		fprintf(stderr, "rdmascn %s %s: killed by SIG%s\n", cmd,
 			name, sigabbrev_np(WTERMSIG(status)));
 		return false;
 	}
 	if (!leaked(status)) {
 		if (WEXITSTATUS(status))
 			fprintf(stderr, "rdmascn %s %s: exit status %d\n",
-				words[0], name, WEXITSTATUS(status));
+				cmd, name, WEXITSTATUS(status));
 		return !WEXITSTATUS(status);
 	}
 	if (bisected) {
-		fprintf(stderr, "rdmascn %s %s leaks too\n", words[0], name);
+		fprintf(stderr, "rdmascn %s %s leaks too\n", cmd, name);
 		return false;
 	}
 	bisected = true;
@@ -360,7 +360,7 @@ static bool one_scenario(const char *cmd, const char *opt, char *file)
 			lo = mid;
 	}
 	fprintf(stderr, "rdmascn %s %s leaks when allocation %ld fails "
-		"(LeakSanitizer's report above)\n", words[0], name, hi);
+		"(LeakSanitizer's report above)\n", cmd, name, hi);
 	return false;
 }
 
