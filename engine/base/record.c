@@ -1156,6 +1156,34 @@ static const char *down_text(struct rs_record *rec, const char *id,
 	return p;
 }
 
+/*
+ * The line of an object taken down, told from a tree in @buf: it needs
+ * no memory, since the object is gone whether or not the record could
+ * keep its entry (an allocation failing in a teardown lost the line, and
+ * the run said "out of memory" about an object it had destroyed without
+ * saying so).  Only an id and name too long for @buf take a tree of
+ * their own.
+ */
+static void tell_down(struct rs_record *rec, unsigned no, const char *id,
+		      const char *name)
+{
+	_Alignas(8) char buf[1024];
+	struct rs_val_field f[3];
+	struct rs_val *t;
+
+	if (!wanted(rec, RS_REC_DESTROYED))
+		return;
+	f[0] = (struct rs_val_field){ RS_VAL_KEY("no"), .type = RS_VAL_UINT,
+				      .v.u = no };
+	str_field(&f[1], "id", id, strlen(id));
+	str_field(&f[2], "name", name, strlen(name));
+	t = rs_val_of_fields_on(buf, sizeof(buf), f, 3);
+	if (t)
+		tell(rec, RS_REC_DESTROYED, t);
+	else
+		tell_made(rec, RS_REC_DESTROYED, rs_val_of_fields(f, 3));
+}
+
 void rs_record_destroyed(struct rs_record *rec, unsigned no,
 			 const struct rs_val *obj_entry, const char *id,
 			 const char *name)
@@ -1178,35 +1206,25 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 		text = o->text;
 	else
 		text = down_text(rec, id, name);
-	if (!rec->down_list && text) {
+	if (text && !rec->down_list) {
 		/* A real run's: a struct in the array, where a kind that
 		 * says more puts its tree (rs_record_add()). */
-		struct rs_val *e = rs_val_push_struct(rec->teardown,
-						      &down_ops, sizeof(*d));
-
-		d = rs_val_struct_of(e, &down_ops);
-		if (d) {
-			*d = (struct rec_down){ .text = text, .no = no };
-			if (wanted(rec, RS_REC_DESTROYED))
-				tell_made(rec, RS_REC_DESTROYED,
-					  rs_val_struct_tree(e));
-		} else {
-			rs_val_put(rec->root, "entry", NULL);
-		}
-		pthread_mutex_unlock(&rec->lock);
-		return;
-	}
-	if (text)
+		d = rs_val_struct_of(rs_val_push_struct(rec->teardown,
+							&down_ops,
+							sizeof(*d)),
+				     &down_ops);
+	} else if (text) {
 		d = down_item(rec);
-	if (d) {
-		*d = (struct rec_down){ .text = text, .no = no };
-		rec->down_list->in_cur++;
-		rec->down_list->n++;
-		if (wanted(rec, RS_REC_DESTROYED))
-			tell_made(rec, RS_REC_DESTROYED, downs_make(d));
-	} else {
-		rs_val_put(rec->root, "entry", NULL);
+		if (d) {
+			rec->down_list->in_cur++;
+			rec->down_list->n++;
+		}
 	}
+	if (d)
+		*d = (struct rec_down){ .text = text, .no = no };
+	else
+		rs_val_put(rec->root, "entry", NULL);
+	tell_down(rec, no, id, name);
 	pthread_mutex_unlock(&rec->lock);
 }
 

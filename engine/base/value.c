@@ -49,6 +49,7 @@ struct rs_arena {
 	unsigned refs;              /* rs_val_ref()s not yet freed */
 	pthread_mutex_t *lock;      /* rs_val_share(): threads add to it */
 	bool own_lock;              /* else the tree's it was added to */
+	bool fixed;                 /* a caller's buffer: never grows */
 };
 
 enum {
@@ -193,6 +194,8 @@ static void *arena_take(struct rs_arena *ar, size_t size)
 		ar->cur += size;
 		return p;
 	}
+	if (ar->fixed)
+		return NULL;
 	/* Something big (a long array's items) gets a chunk of its own,
 	 * so that the current one's free bytes are not given up. */
 	if (size > ar->next / 2) {
@@ -1210,6 +1213,27 @@ static void add_fields(struct rs_val *e, const struct rs_val_field *f,
 		default: rs_val_put(e, m->key, rs_val_null()); break;
 		}
 	}
+}
+
+struct rs_val *rs_val_of_fields_on(void *buf, size_t len,
+				   const struct rs_val_field *f, unsigned n)
+{
+	size_t head = ALIGN8(sizeof(struct rs_arena));
+	size_t size = ALIGN8(node_size(RS_VAL_OBJ, 0));
+	struct rs_arena *ar = buf;
+	struct rs_val *e;
+
+	if ((uintptr_t)buf % 8 || len < head + size)
+		return NULL;
+	e = (struct rs_val *)((char *)buf + head);
+	*ar = (struct rs_arena){ .cur = (char *)e + size,
+				 .end = (char *)buf + len, .fixed = true };
+	/* Not F_ROOT: rs_val_free() leaves it, nothing adds it whole. */
+	memset(e, 0, size);
+	e->type = RS_VAL_OBJ;
+	e->u.obj.ar = ar;
+	add_fields(e, f, n);
+	return rs_val_check(e) < 0 ? NULL : e;
 }
 
 struct rs_val *rs_val_of_fields(const struct rs_val_field *f, unsigned n)

@@ -172,6 +172,13 @@ struct rs_val_list {
 /* @n fields as an object of its own (what a list's @make can be made
  * from); NULL when out of memory. */
 struct rs_val *rs_val_of_fields(const struct rs_val_field *f, unsigned n);
+/* The same in @buf (@len bytes, 8-byte aligned), which it never grows
+ * past: a tree that needs no memory, to tell when there is none left (a
+ * teardown's line).  NULL when it does not fit.  Not freed (rs_val_free()
+ * leaves it) and never added to another tree; it lives as long as
+ * @buf. */
+struct rs_val *rs_val_of_fields_on(void *buf, size_t len,
+				   const struct rs_val_field *f, unsigned n);
 struct rs_val *rs_val_put_list(struct rs_val *obj, const char *key,
 			       const struct rs_val_list *ops, const void *data);
 /*

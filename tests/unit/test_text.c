@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "check.h"
 #include "list.h"
 #include "record.h"
@@ -178,6 +179,47 @@ TEST(text, dry_run_calls_held)
 	CHECK_INT(out.writes, w + 1);
 	CHECK(strstr(out.text, "  [3] ibv_create_cq(cqe=16)\n"));
 	CHECK(strstr(out.text, "dry run done: 0 objects, 0 steps\n"));
+	CHECK_INT(err.writes, 0);
+	rs_record_free(&rec);
+	CHECK_INT(fclose(fo), 0);
+	CHECK_INT(fclose(fe), 0);
+}
+
+/*
+ * An object taken down is said so when memory runs out: its entry in
+ * the record could not be kept (the run ends "out of memory"), but the
+ * object is gone, and its line was lost with the entry.  Each call here
+ * fails the first allocation it makes; the record's arena fills, so
+ * that some of them do make one.
+ */
+TEST(text, destroyed_without_memory)
+{
+	struct log out = { 0 }, err = { 0 };
+	struct rs_record rec;
+	unsigned failed = 0;
+	char id[16], name[32], line[64];
+	FILE *fo, *fe;
+
+	begin(&rec, false, &out, &err, &fo, &fe);
+	rs_record_add(&rec, RS_REC_PHASE, NULL, phase("teardown"));
+	for (unsigned i = 60; i > 0; i--) {
+		snprintf(id, sizeof(id), "m%u", i);
+		snprintf(name, sizeof(name), "mr '%s'", id);
+		rs_alloc_fail_at(1);
+		/* No object entry: its strings go into the record. */
+		rs_record_destroyed(&rec, i, NULL, id, name);
+		if (rs_alloc_count() >= 1)
+			failed++;
+		rs_alloc_fail_at(0);
+	}
+	CHECK(failed > 0);
+	CHECK(rs_val_check(rec.root) < 0);
+	rs_val_put_str(rec.root, "verdict", "passed");
+	rs_record_end(&rec);
+	for (unsigned i = 60; i > 0; i--) {
+		snprintf(line, sizeof(line), "destroyed %u mr 'm%u'\n", i, i);
+		CHECK(strstr(out.text, line));
+	}
 	CHECK_INT(err.writes, 0);
 	rs_record_free(&rec);
 	CHECK_INT(fclose(fo), 0);
