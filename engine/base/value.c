@@ -1750,7 +1750,12 @@ struct rs_val *rs_val_parse(const char *text)
  * dear (docs/setup-speed-log.md).  Handed on JOUT_CHUNK at a time, so that
  * it goes to the file in writes that large: to rs_val_write_json_to()'s
  * function as it is (--json: one write(2) each), not copied again into
- * a stream's buffer (a tenth of writing a real run's record).
+ * a stream's buffer (a tenth of writing a real run's record).  Begun in
+ * 4 KiB of the caller's stack and moved to the big buffer when that is
+ * full, so that a short value (a line of a stream, a message) costs no
+ * allocation: 256 KiB asked for and freed each time was most of the
+ * work under AddressSanitizer, a fresh mapping each.  The pieces are the
+ * same either way.
  */
 #define JOUT_CHUNK ((size_t)256 << 10)
 
@@ -1762,6 +1767,7 @@ struct jout {
 	void *arg;
 	bool failed;    /* put failed: the rest dropped */
 	bool grow;      /* full: a bigger buffer (rs_val_json_string()) */
+	bool spill;     /* in the caller's 4 KiB: full, a JOUT_CHUNK one */
 	bool cut;       /* full, and neither: the rest dropped */
 	bool oom;       /* an item or a struct's members not made */
 	struct rs_val *scratch; /* a struct's members, made again for each */
@@ -1778,14 +1784,31 @@ static void jout_put(struct jout *j, const char *s, size_t n)
 		j->failed = true;
 }
 
+/* The caller's small buffer full: its bytes moved to a JOUT_CHUNK one,
+ * or, out of memory, kept there (and handed on in small pieces). */
+static void jout_spill(struct jout *j)
+{
+	char *b = rs_malloc(JOUT_CHUNK);
+
+	j->spill = false;
+	if (b) {
+		memcpy(b, j->buf, j->len);
+		j->buf = b;
+		j->cap = JOUT_CHUNK;
+	}
+}
+
 static void jput_slow(struct jout *j, const char *s, size_t n)
 {
+	if (j->spill)
+		jout_spill(j);
 	if (j->put) {
 		if (n > j->cap) {
 			jout_put(j, s, n);
 			return;
 		}
-		jout_put(j, NULL, 0);
+		if (n > j->cap - j->len)
+			jout_put(j, NULL, 0);
 	} else if (j->grow && !j->cut) {
 		size_t cap = j->cap * 2 > j->len + n ? j->cap * 2 : j->len + n;
 		char *b = rs_reallocarray(j->buf, cap + 1, 1);
@@ -3039,19 +3062,12 @@ int rs_val_write_json_to(const struct rs_val *v, bool pretty,
 			 void *arg)
 {
 	char small[4096];
-	struct jout j = { .buf = rs_malloc(JOUT_CHUNK), .cap = JOUT_CHUNK,
+	struct jout j = { .buf = small, .cap = sizeof(small), .spill = true,
 			  .put = put, .arg = arg };
 	int r = rs_val_check(v);
 
-	if (r < 0) {
-		rs_free(j.buf);
+	if (r < 0)
 		return r;
-	}
-	/* Out of memory the output is still written, in smaller pieces. */
-	if (!j.buf) {
-		j.buf = small;
-		j.cap = sizeof(small);
-	}
 	put_json(&j, v, 0, pretty);
 	rs_val_free(j.scratch);
 	jputc(&j, '\n');

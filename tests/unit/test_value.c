@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "alloc.h"
 #include "check.h"
 #include "escape.h"
 #include "list.h"
@@ -1329,6 +1330,29 @@ TEST(value, json_to_pieces)
 	CHECK_INT(rs_val_write_json_to(v, true, keep_piece, &p), -EIO);
 	CHECK_UINT(p.n, 2);
 	free(p.all);
+
+	/* The big buffer not to be had: all of it still, in pieces of the
+	 * 4 KiB it began in; a short value asks for none. */
+	p = (struct pieces){ 0 };
+	rs_alloc_fail_at(1);
+	CHECK_INT(rs_val_write_json_to(v, true, keep_piece, &p), 0);
+	CHECK_INT(rs_alloc_count(), 1);
+	rs_alloc_fail_at(0);
+	CHECK_UINT(p.len, strlen(want) + 1);
+	CHECK_MEM(p.all, want, strlen(want));
+	CHECK_UINT(p.small, p.n);
+	CHECK(p.n >= (p.len + 4095) / 4096);
+	free(p.all);
+	p = (struct pieces){ 0 };
+	e = rs_val_obj();
+	rs_val_put_str(e, "a", "b");
+	rs_alloc_fail_at(0);
+	CHECK_INT(rs_val_write_json_to(e, false, keep_piece, &p), 0);
+	CHECK_INT(rs_alloc_count(), 0);
+	CHECK_UINT(p.n, 1);
+	CHECK_STR(p.all, "{\"a\":\"b\"}\n");
+	free(p.all);
+	rs_val_free(e);
 
 	/* A file: a write each piece. */
 	CHECK_INT(rs_out_open(&o, "--json", "/dev/null"), 0);
