@@ -287,6 +287,43 @@ static void tell_made(struct rs_record *rec, enum rs_rec_entry type,
 	rs_val_free(t);
 }
 
+/*
+ * A line told from a tree in a buffer on the stack: it needs no memory.
+ * What it tells has happened (an object made or taken down, a call
+ * made) whether or not the record could keep it; when memory ran out,
+ * the run ends "out of memory" with every line said, where the line was
+ * lost with the tree made to tell it.  Only what does not fit in the
+ * buffer takes a tree of its own.
+ */
+#define TELL_ROOM 4096
+
+static void tell_fields(struct rs_record *rec, enum rs_rec_entry type,
+			const struct rs_val_field *f, unsigned n)
+{
+	_Alignas(8) char buf[TELL_ROOM];
+	struct rs_val *t = rs_val_of_fields_on(buf, sizeof(buf), f, n);
+
+	if (t)
+		tell(rec, type, t);
+	else
+		tell_made(rec, type, rs_val_of_fields(f, n));
+}
+
+/* @entry, a struct, told as the tree it is written as. */
+static void tell_struct(struct rs_record *rec, enum rs_rec_entry type,
+			const struct rs_val *entry)
+{
+	_Alignas(8) char buf[TELL_ROOM];
+	struct rs_val *t = rs_val_struct_tree_on(buf, sizeof(buf), entry);
+
+	if (t)
+		tell(rec, type, t);
+	else
+		tell_made(rec, type, rs_val_struct_tree(entry));
+}
+
+static void tell_call(struct rs_record *rec, const struct rs_rec_call *c);
+
 struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
 			     struct rs_val *list, struct rs_val *entry)
 {
@@ -517,7 +554,7 @@ struct rs_rec_call *rs_record_call(struct rs_record *rec, unsigned no,
 	 * a reporter would do something with it). */
 	if (!wanted(rec, RS_REC_CALL))
 		goto out;
-	tell_made(rec, RS_REC_CALL, rs_rec_call_tree(c));
+	tell_call(rec, c);
 out:
 	pthread_mutex_unlock(&rec->lock);
 	return c;
@@ -649,6 +686,14 @@ struct rs_val *rs_rec_call_tree(const struct rs_rec_call *c)
 	struct call_room room;
 
 	return rs_val_of_fields(f, call_fields(c, f, &room));
+}
+
+static void tell_call(struct rs_record *rec, const struct rs_rec_call *c)
+{
+	struct rs_val_field f[RS_VAL_FIELDS_MAX];
+	struct call_room room;
+
+	tell_fields(rec, RS_REC_CALL, f, call_fields(c, f, &room));
 }
 
 /* An object's kind and file, the record's copies: one for the objects
@@ -961,7 +1006,7 @@ void rs_record_tell_obj(struct rs_record *rec, const struct rs_val *entry)
 		pthread_mutex_unlock(&rec->lock);
 		return;
 	}
-	tell_made(rec, RS_REC_OBJECT, rs_val_struct_tree(entry));
+	tell_struct(rec, RS_REC_OBJECT, entry);
 	pthread_mutex_unlock(&rec->lock);
 }
 
@@ -1156,20 +1201,11 @@ static const char *down_text(struct rs_record *rec, const char *id,
 	return p;
 }
 
-/*
- * The line of an object taken down, told from a tree in @buf: it needs
- * no memory, since the object is gone whether or not the record could
- * keep its entry (an allocation failing in a teardown lost the line, and
- * the run said "out of memory" about an object it had destroyed without
- * saying so).  Only an id and name too long for @buf take a tree of
- * their own.
- */
+/* The line of an object taken down (tell_fields()). */
 static void tell_down(struct rs_record *rec, unsigned no, const char *id,
 		      const char *name)
 {
-	_Alignas(8) char buf[1024];
 	struct rs_val_field f[3];
-	struct rs_val *t;
 
 	if (!wanted(rec, RS_REC_DESTROYED))
 		return;
@@ -1177,11 +1213,7 @@ static void tell_down(struct rs_record *rec, unsigned no, const char *id,
 				      .v.u = no };
 	str_field(&f[1], "id", id, strlen(id));
 	str_field(&f[2], "name", name, strlen(name));
-	t = rs_val_of_fields_on(buf, sizeof(buf), f, 3);
-	if (t)
-		tell(rec, RS_REC_DESTROYED, t);
-	else
-		tell_made(rec, RS_REC_DESTROYED, rs_val_of_fields(f, 3));
+	tell_fields(rec, RS_REC_DESTROYED, f, 3);
 }
 
 void rs_record_destroyed(struct rs_record *rec, unsigned no,

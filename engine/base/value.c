@@ -807,6 +807,26 @@ void *rs_val_struct_of(const struct rs_val *v,
 	       NULL;
 }
 
+/* An empty object in @buf (@len bytes), whose arena never grows past
+ * it; not F_ROOT: rs_val_free() leaves it, nothing adds it whole. */
+static struct rs_val *obj_on(void *buf, size_t len)
+{
+	size_t head = ALIGN8(sizeof(struct rs_arena));
+	size_t size = ALIGN8(node_size(RS_VAL_OBJ, 0));
+	struct rs_arena *ar = buf;
+	struct rs_val *e;
+
+	if ((uintptr_t)buf % 8 || len < head + size)
+		return NULL;
+	e = (struct rs_val *)((char *)buf + head);
+	*ar = (struct rs_arena){ .cur = (char *)e + size,
+				 .end = (char *)buf + len, .fixed = true };
+	memset(e, 0, size);
+	e->type = RS_VAL_OBJ;
+	e->u.obj.ar = ar;
+	return e;
+}
+
 struct rs_val *rs_val_struct_tree(const struct rs_val *v)
 {
 	struct rs_val *t;
@@ -821,6 +841,20 @@ struct rs_val *rs_val_struct_tree(const struct rs_val *v)
 		return NULL;
 	}
 	return t;
+}
+
+struct rs_val *rs_val_struct_tree_on(void *buf, size_t len,
+				     const struct rs_val *v)
+{
+	struct rs_val *t;
+
+	if (!v || v->type != T_STRUCT)
+		return NULL;
+	t = obj_on(buf, len);
+	if (!t)
+		return NULL;
+	add_members(t, v->u.st.ops, ST_DATA(v));
+	return rs_val_check(t) < 0 ? NULL : t;
 }
 
 struct rs_val *rs_val_obj_in(struct rs_val *near, const char *key)
@@ -1218,20 +1252,10 @@ static void add_fields(struct rs_val *e, const struct rs_val_field *f,
 struct rs_val *rs_val_of_fields_on(void *buf, size_t len,
 				   const struct rs_val_field *f, unsigned n)
 {
-	size_t head = ALIGN8(sizeof(struct rs_arena));
-	size_t size = ALIGN8(node_size(RS_VAL_OBJ, 0));
-	struct rs_arena *ar = buf;
-	struct rs_val *e;
+	struct rs_val *e = obj_on(buf, len);
 
-	if ((uintptr_t)buf % 8 || len < head + size)
+	if (!e)
 		return NULL;
-	e = (struct rs_val *)((char *)buf + head);
-	*ar = (struct rs_arena){ .cur = (char *)e + size,
-				 .end = (char *)buf + len, .fixed = true };
-	/* Not F_ROOT: rs_val_free() leaves it, nothing adds it whole. */
-	memset(e, 0, size);
-	e->type = RS_VAL_OBJ;
-	e->u.obj.ar = ar;
 	add_fields(e, f, n);
 	return rs_val_check(e) < 0 ? NULL : e;
 }

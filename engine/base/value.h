@@ -227,6 +227,10 @@ void *rs_val_struct_of(const struct rs_val *v,
 /* @v (a struct) as a tree of its own, to tell; NULL when out of memory
  * or not a struct. */
 struct rs_val *rs_val_struct_tree(const struct rs_val *v);
+/* The same in @buf, as rs_val_of_fields_on(): NULL when it does not
+ * fit.  A member the struct links (its facts) is linked, not copied. */
+struct rs_val *rs_val_struct_tree_on(void *buf, size_t len,
+				     const struct rs_val *v);
 /* @size bytes in @c's arena (@c an object or an array), freed with its
  * tree; NULL (and @c marked) when out of memory.  For a list's structs. */
 void *rs_val_alloc(struct rs_val *c, size_t size);

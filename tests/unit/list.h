@@ -19,6 +19,7 @@
 	X(text, warning_at_once)                                          \
 	X(text, dry_run_calls_held)                                       \
 	X(text, destroyed_without_memory)                                 \
+	X(text, created_without_memory)                                   \
 	X(value, json_as_json_c)                                          \
 	X(value, json_deep_as_json_c)                                     \
 	X(value, json_key_lengths)                                        \

@@ -225,3 +225,42 @@ TEST(text, destroyed_without_memory)
 	CHECK_INT(fclose(fo), 0);
 	CHECK_INT(fclose(fe), 0);
 }
+
+/* Telling an object made, or a call, takes no memory at all: the line
+ * is said whether or not any is left (the object exists, the call was
+ * made). */
+TEST(text, created_without_memory)
+{
+	struct log out = { 0 }, err = { 0 };
+	struct rs_record rec;
+	char id[16], name[32], line[64];
+	FILE *fo, *fe;
+
+	begin(&rec, false, &out, &err, &fo, &fe);
+	for (unsigned i = 1; i <= 20; i++) {
+		struct rs_val *e;
+
+		snprintf(id, sizeof(id), "m%u", i);
+		snprintf(name, sizeof(name), "mr '%s'", id);
+		e = rs_record_object(&rec, id, "mr", name, NULL, "created");
+		CHECK(e);
+		rs_rec_obj_no(e, i);
+		rs_val_put_u64(rs_rec_obj_facts(e), "lkey", 100 + i);
+		rs_alloc_fail_at(1);
+		rs_record_tell_obj(&rec, e);
+		CHECK_INT(rs_alloc_count(), 0);
+		rs_alloc_fail_at(0);
+	}
+	CHECK_INT(rs_val_check(rec.root), 0);
+	rs_val_put_str(rec.root, "verdict", "passed");
+	CHECK_INT(rs_record_end(&rec), 0);
+	for (unsigned i = 1; i <= 20; i++) {
+		snprintf(line, sizeof(line), "created %4u mr 'm%u'", i, i);
+		CHECK(strstr(out.text, line));
+		snprintf(line, sizeof(line), "lkey %u\n", 100 + i);
+		CHECK(strstr(out.text, line));
+	}
+	rs_record_free(&rec);
+	CHECK_INT(fclose(fo), 0);
+	CHECK_INT(fclose(fe), 0);
+}
