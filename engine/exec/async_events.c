@@ -112,11 +112,21 @@ static struct rs_step_run *link_step(struct rs_step_run *sr)
 	return NULL;
 }
 
-/* Tell @k (a link step) its port event came; wake it when it runs on a
- * loop of its own. */
-static void port_event_came(struct rs_step_run *sr, struct rs_step_run *k)
+/* @l's port event of @t came: when @k (a link step) waited for it and
+ * it was the last, tell @k; wake it when it runs on a loop of its own. */
+static void port_event_came(struct rs_step_run *sr, struct rs_step_run *k,
+			    struct rs_live *l, enum ibv_event_type t)
 {
-	k->port_seen_ms = rs_now_ms();
+	struct rs_dev *dev = rs_as_dev(l);
+	struct rs_step_run *want = k;
+
+	if (k->port_want != (int)t || !dev ||
+	    !atomic_compare_exchange_strong(&dev->port_waiter, &want, NULL))
+		return;
+	if (l == k->port_ctx)
+		k->port_seen_ms = rs_now_ms();
+	if (atomic_fetch_sub(&k->port_left, 1) != 1)
+		return;
 	atomic_store(&k->port_seen, true);
 	if (k == sr) {
 		rs_step_advance(sr);
@@ -167,8 +177,8 @@ void rs_async_events(struct rs_step_run *sr, struct rs_live *l,
 			rs_record_add(sr->run->rec, RS_REC_EVENT,
 				      sr->run->rec->events, ev);
 		}
-		if (link && link->port_ctx == l && link->port_want == (int)t)
-			port_event_came(sr, link);
+		if (link)
+			port_event_came(sr, link, l, t);
 	}
 }
 

@@ -93,6 +93,10 @@ struct rs_dev {
 		bool ok;             /* false: the device has no such fact */
 	} maxima[12];
 	unsigned n_maxima;
+	/* The link step waiting for this context's port event, else NULL
+	 * (the step's loop sets it, the loop that reads the context's
+	 * events clears it when the event came: async_events.c). */
+	struct rs_step_run *_Atomic port_waiter;
 };
 
 /* Where @dev's facts (scenario/facts.h) are read from. */

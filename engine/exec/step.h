@@ -322,13 +322,18 @@ struct rs_step_run {
 				     * (top level only) */
 	void *rt;                   /* the type's, ops->rt_size bytes */
 	_Atomic bool over;          /* the loop closed (parallel joins) */
-	/* A link step: the port event it provoked and waits for on a
-	 * context; the top-level step that reads the context's events
-	 * records it (tolerated) and wakes this one (async_events.c). */
+	/* A link step: the port events it provoked and waits for, one on
+	 * each context whose port goes with its netdev (port_ctx, others
+	 * open on the same port, those on the far end of its wire: a
+	 * veth's peer loses its carrier too; their rs_dev's port_waiter);
+	 * the top-level step that reads a context's events records them
+	 * (provoked) and wakes this one when the last came
+	 * (async_events.c). */
 	struct rs_live *port_ctx;
 	int port_want;              /* enum ibv_event_type */
-	_Atomic bool port_seen;
-	double port_seen_ms;        /* rs_now_ms() when it came */
+	_Atomic unsigned port_left; /* events still to come */
+	_Atomic bool port_seen;     /* the last one came */
+	double port_seen_ms;        /* rs_now_ms() when port_ctx's came */
 };
 
 /* --- steps_run.c ---------------------------------------------------------- */

@@ -168,6 +168,29 @@ int rs_wire_reach(const char *sysfs, const char *dev, unsigned port,
 	return 0;
 }
 
+/* /sys/class/net/@ifname/@attr as a number; -1 when unreadable. */
+static long net_attr(const char *sysfs, const char *ifname, const char *attr)
+{
+	char path[PATH_MAX], line[32], *end;
+	long v;
+
+	snprintf(path, sizeof(path), "%s/class/net/%s/%s", sysfs, ifname,
+		 attr);
+	if (read_line(path, line, sizeof(line)))
+		return -1;
+	v = strtol(line, &end, 10);
+	return *end ? -1 : v;
+}
+
+bool rs_wire_follows(const char *sysfs, const char *ifname, const char *of)
+{
+	long link = net_attr(sysfs, ifname, "iflink");
+
+	return strcmp(ifname, of) && link > 0 &&
+	       link != net_attr(sysfs, ifname, "ifindex") &&
+	       link == net_attr(sysfs, of, "ifindex");
+}
+
 bool rs_wire_admin(char *why, size_t len)
 {
 	struct __user_cap_header_struct h = {

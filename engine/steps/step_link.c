@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * link: the netdev under a context's port down or up, then a wait for
- * the port's asynchronous event (IBV_EVENT_PORT_ERR, _ACTIVE), which the
- * run records: the top-level step reads the context's events, takes
- * this one as provoked rather than a failure, and wakes this step
- * (exec/async_events.c).  A link left down comes up in teardown.
+ * the port's asynchronous event (IBV_EVENT_PORT_ERR, _ACTIVE), and that
+ * of each context whose port goes with it (wait_ports()), which the run
+ * records: the top-level step reads the contexts' events, takes these
+ * as provoked rather than failures, and wakes this step when the last
+ * came (exec/async_events.c).  A link left down comes up in teardown.
  */
 #include <errno.h>
 #include <net/if.h>
+#include <string.h>
 
 #include "live.h"
 #include "step.h"
 #include "steps.h"
 #include "value.h"
+#include "wire.h"
 
 struct link_rt {
 	char ifname[IF_NAMESIZE];
@@ -37,6 +40,43 @@ static void link_progress(struct rs_step_run *sr)
 
 	if (atomic_load(&sr->port_seen))
 		link_pass(sr, sr->port_seen_ms - rt->t_change);
+}
+
+/*
+ * The contexts whose port events the step waits for: each open on a port
+ * whose netdev is @ifname or goes with it (a veth's peer loses its
+ * carrier too), and whose port is not in the state asked for already.
+ * The far end's event comes later than ours (the kernel's link watch
+ * passes a carrier change on within a second): a step that ended at its
+ * own port's event left it to fail the next step.
+ */
+static void wait_ports(struct rs_step_run *sr, const char *ifname, bool up)
+{
+	struct rs_run *run = sr->run;
+	char other[IF_NAMESIZE + 1], why[256];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < run->n_created; i++) {
+		struct rs_live *l = run->created[i];
+		struct rs_dev *dev = rs_as_dev(l);
+		struct ibv_context *ctx = rs_as_context(l);
+		struct ibv_port_attr pa;
+
+		if (!dev || !ctx || l->state != RS_LIVE_CREATED)
+			continue;
+		atomic_store(&dev->port_waiter, NULL);
+		if (l != sr->port_ctx &&
+		    (rs_wire_reach("/sys", dev->name, dev->port, other,
+				   sizeof(other), why, sizeof(why)) ||
+		     (strcmp(other, ifname) &&
+		      !rs_wire_follows("/sys", other, ifname)) ||
+		     ibv_query_port(ctx, dev->port, &pa) ||
+		     (pa.state == IBV_PORT_ACTIVE) == up))
+			continue;
+		atomic_store(&dev->port_waiter, sr);
+		n++;
+	}
+	atomic_store(&sr->port_left, n);
 }
 
 static int link_start(struct rs_step_run *sr)
@@ -66,6 +106,7 @@ static int link_start(struct rs_step_run *sr)
 	}
 	sr->port_ctx = l;
 	sr->port_want = up ? IBV_EVENT_PORT_ACTIVE : IBV_EVENT_PORT_ERR;
+	wait_ports(sr, rt->ifname, up);
 	rt->t_change = rs_now_ms();
 	r = rs_wire_link_set(sr->run, rt->ifname, up, err, sizeof(err));
 	if (r)

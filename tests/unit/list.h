@@ -244,6 +244,7 @@
 	X(wire, time)                                                     \
 	X(wire, transport_timeout)                                        \
 	X(wire, reach)                                                    \
+	X(wire, follows)                                                  \
 	X(explore, axis_forms)                                            \
 	X(explore, knee_within_budget)                                    \
 	X(explore, knee_past_budget)                                      \

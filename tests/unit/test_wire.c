@@ -153,3 +153,34 @@ TEST(wire, reach)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	CHECK(system(cmd) == 0);
 }
+
+/* Whose carrier goes with whose: a veth's two ends each other's, a
+ * macvlan its lower device's (not the other way), a NIC only its own. */
+TEST(wire, follows)
+{
+	static const struct { const char *name, *ifindex, *iflink; } nets[] = {
+		{ "eth0", "2\n", "2\n" }, { "veth2", "5\n", "6\n" },
+		{ "veth3", "6\n", "5\n" }, { "mv0", "7\n", "2\n" },
+	};
+	char root[] = "/tmp/rs_wire_XXXXXX", path[128], cmd[600];
+
+	CHECK(mkdtemp(root));
+	for (unsigned i = 0; i < sizeof(nets) / sizeof(nets[0]); i++) {
+		snprintf(path, sizeof(path), "class/net/%s/ifindex",
+			 nets[i].name);
+		put(root, path, nets[i].ifindex);
+		snprintf(path, sizeof(path), "class/net/%s/iflink",
+			 nets[i].name);
+		put(root, path, nets[i].iflink);
+	}
+	CHECK(rs_wire_follows(root, "veth3", "veth2"));
+	CHECK(rs_wire_follows(root, "veth2", "veth3"));
+	CHECK(rs_wire_follows(root, "mv0", "eth0"));
+	CHECK(!rs_wire_follows(root, "eth0", "mv0"));
+	CHECK(!rs_wire_follows(root, "eth0", "eth0"));
+	CHECK(!rs_wire_follows(root, "veth2", "veth2"));
+	CHECK(!rs_wire_follows(root, "veth2", "eth0"));
+	CHECK(!rs_wire_follows(root, "gone0", "eth0"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK(system(cmd) == 0);
+}
