@@ -409,8 +409,17 @@ static int follow(struct rs_rdv *r, struct xchg *x)
 		rdv_fail(r, -ECONNRESET, "node '%s' (the leader) %s before "
 			 "exchange '%s'", lead, r->state[0] == RDV_LEFT ?
 			 "closed its side" : "was lost", x->tag);
-	if (r->fail)
+	/*
+	 * The answer whole is taken even when a node's failure came after
+	 * it, in the same read: a node that failed at once on its answer
+	 * (a connection's two ports disagree) aborts before we run, and
+	 * our half, left "not created", would not say what it found itself.
+	 * The failure stays, for the next call.
+	 */
+	if (!part_frames(r->q[0])) {
+		e = r->fail;
 		goto out;
+	}
 	e = out_recs(x, r->self, true, &recs, &n, &cap);
 	if (e) {
 		rdv_fail(r, e, "no memory for exchange '%s'", x->tag);
@@ -420,18 +429,19 @@ static int follow(struct rs_rdv *r, struct xchg *x)
 	if (e) {
 		rdv_fail(r, -EPROTO, "node '%s' (the leader) answered "
 			 "exchange '%s' wrongly: %s", lead, x->tag, why);
+		e = -EPROTO;
 		goto pop;
 	}
 	/* parse_part() named the leader as every record's source; the
 	 * peer field of a result is the real one. */
 	for (size_t i = 0; i < n; i++)
 		recs[i].src = recs[i].peer;
-	fill_wants(r, x, recs, n);
+	e = fill_wants(r, x, recs, n);
 pop:
 	pop_part(r, 0);
 out:
 	rs_free(recs);
-	return r->fail;
+	return e;
 }
 
 int rdv_tcp_exchange(struct rs_rdv *r, const char *tag,
