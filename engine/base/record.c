@@ -1260,6 +1260,13 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 	pthread_mutex_unlock(&rec->lock);
 }
 
+void rs_record_lost(struct rs_record *rec)
+{
+	pthread_mutex_lock(&rec->lock);
+	rs_val_put(rec->root, "entry", NULL);
+	pthread_mutex_unlock(&rec->lock);
+}
+
 void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,
 		    const struct rs_val *entry)
 {

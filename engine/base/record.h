@@ -249,6 +249,9 @@ const struct rs_val *rs_rec_step_gates(const struct rs_val *entry);
 void rs_record_destroyed(struct rs_record *rec, unsigned no,
 			 const struct rs_val *obj_entry, const char *id,
 			 const char *name);
+/* Something the record was to hold could not be made (out of memory):
+ * marked, so that the run ends "out of memory", not passed without it. */
+void rs_record_lost(struct rs_record *rec);
 /* An entry already in the record changed: tell the reporters. */
 void rs_record_tell(struct rs_record *rec, enum rs_rec_entry type,
 		    const struct rs_val *entry);

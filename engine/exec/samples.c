@@ -47,8 +47,11 @@ static void histogram(struct rs_step_run *sr, const uint64_t *ns, uint64_t n,
 	}
 	counts = rs_calloc(hi - lo + 1, sizeof(*counts));
 	h = rs_val_obj();
-	if (!counts || !h)
+	if (!counts || !h) {
+		/* Not a run passed without the histogram it promised. */
+		rs_record_lost(sr->run->rec);
 		goto out;
+	}
 	for (uint64_t i = 0; i < n; i++)
 		counts[bucket(ns[i] / ns_per_usec) - lo]++;
 	rs_val_put_str(h, "unit", "usec");

@@ -562,7 +562,11 @@ static struct rs_val *step_schema(void)
 struct rs_val *rs_jsonschema(void)
 {
 	const cyaml_schema_value_t *top = rs_registry_schema();
-	struct rs_val *o = new_obj(), *defs, *p;
+	struct rs_val *o, *defs, *p;
+
+	if (!top)
+		return NULL;
+	o = new_obj();
 
 	rs_val_put_str(o, "$schema", DRAFT);
 	rs_val_put_str(o, "title", "rdmascn scenario");

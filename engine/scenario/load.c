@@ -875,6 +875,10 @@ static int load(const char *path, const struct rs_doc *again,
 
 	/* One parse: the structs from the DOM.  What it does not take,
 	 * libcyaml loads from the text, and says why it is wrong. */
+	if (!rs_registry_schema()) {
+		r = -ENOMEM;
+		goto fail;
+	}
 	r = rs_fill(&s->doc, s->doc.root, rs_registry_schema(),
 		    (void **)&s->top);
 	if (r == -ENOMEM)

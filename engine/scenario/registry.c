@@ -175,18 +175,42 @@ static void seal_features(void)
 	requires_fields[1].value.enumeration.count = n;
 }
 
-/* @kd's fields, then `count` and `node`; the kind's own table if there
- * is no memory for the copy (the loader then refuses them, unknown). */
-static const cyaml_schema_field_t *with_count(unsigned k,
-					      const struct rdmascn_kind *kd)
+static size_t n_fields(const struct rdmascn_kind *kd)
 {
 	size_t n = 0;
 
 	while (kd->fields && kd->fields[n].key)
 		n++;
-	kind_fields[k] = rs_calloc(n + 5, sizeof(*kind_fields[k]));
-	if (!kind_fields[k])
-		return kd->fields;
+	return n;
+}
+
+/* Room for every kind's table with the keys with_count() adds: all, or
+ * none and -ENOMEM.  (A kind's own table in place of one that could not
+ * be had was a file without those keys loaded as if nothing had failed,
+ * and one with them refused as unknown.) */
+static int alloc_kind_fields(void)
+{
+	for (unsigned k = 0; k < n_objects; k++) {
+		kind_fields[k] = rs_calloc(n_fields(objects[k]) + 5,
+					   sizeof(*kind_fields[k]));
+		if (kind_fields[k])
+			continue;
+		while (k-- > 0) {
+			rs_free(kind_fields[k]);
+			kind_fields[k] = NULL;
+		}
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* @kd's fields, then `count`, `node`, `expect` and `for`, in its table
+ * from alloc_kind_fields(). */
+static const cyaml_schema_field_t *with_count(unsigned k,
+					      const struct rdmascn_kind *kd)
+{
+	size_t n = n_fields(kd);
+
 	if (n)
 		memcpy(kind_fields[k], kd->fields, n * sizeof(*kd->fields));
 	kind_fields[k][n] = (cyaml_schema_field_t){
@@ -237,6 +261,8 @@ const cyaml_schema_value_t *rs_registry_schema(void)
 
 	if (sealed)
 		return &top_schema;
+	if (alloc_kind_fields() < 0)
+		return NULL;
 	sealed = true;
 	seal_features();
 	top_fields[t++] = (cyaml_schema_field_t)CYAML_FIELD_STRING_PTR(

@@ -35,7 +35,8 @@ const struct rdmascn_wr_reg *rs_wr_reg_find(const char *kind);
 /*
  * The top-level document: fixed head, then one (pointer, count) pair per
  * registered object kind, then the steps.  Offsets come from
- * rs_doc_section_offset(); the schema from rs_registry_schema().
+ * rs_doc_section_offset(); the schema from rs_registry_schema() (NULL
+ * when there was no memory for it: asked again, it tries again).
  */
 /* requires.facts[i]: a bound on a fact of every context's device. */
 struct rs_fact_bound {
