@@ -54,7 +54,12 @@ cd "$tmp" || exit 1
 	'echo first; echo e1 >&2; sleep 6; echo second; exit 5' >o 2>e &
 helper=$!
 for _ in $(seq 600); do grep -qx first o && break; sleep 0.1; done
-grep -qx first o || fail "the first line was not back within 60 s: '$(cat o)'"
+# (What the job's directory held, to tell a slow host from a lost job:
+# it failed once beside rxe2.pair's two VMs booting, with nothing back.)
+grep -qx first o || fail "the first line was not back within 60 s: '$(cat o)';" \
+	"stderr '$(cat e)'; helper $(kill -0 $helper 2>/dev/null && echo running || echo gone);" \
+	"guest loop $(kill -0 $loop 2>/dev/null && echo running || echo gone);" \
+	"jobs: $(cd "$vm/vm0/ctl/jobs" 2>/dev/null && ls -l --time-style=+%T -- */ 2>&1 | tr '\n' ' ')"
 grep -q second o && fail "the first line came back only with the last"
 grep -qx e1 e || fail "stderr's first line was not back: '$(cat e)'"
 wait $helper
