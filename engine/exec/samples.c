@@ -47,11 +47,8 @@ static void histogram(struct rs_step_run *sr, const uint64_t *ns, uint64_t n,
 	}
 	counts = rs_calloc(hi - lo + 1, sizeof(*counts));
 	h = rs_val_obj();
-	if (!counts || !h) {
-		/* Not a run passed without the histogram it promised. */
-		rs_record_lost(sr->run->rec);
-		goto out;
-	}
+	if (!counts || !h)
+		goto lost;
 	for (uint64_t i = 0; i < n; i++)
 		counts[bucket(ns[i] / ns_per_usec) - lo]++;
 	rs_val_put_str(h, "unit", "usec");
@@ -62,8 +59,15 @@ static void histogram(struct rs_step_run *sr, const uint64_t *ns, uint64_t n,
 			exp2((double)k / BUCKETS_PER_OCTAVE)));
 	for (int k = lo; k <= hi; k++)
 		rs_val_push(cs, rs_val_u64(counts[k - lo]));
+	if (rs_val_check(h) < 0)
+		goto lost;
 	sr->histogram = h;
 	h = NULL;
+	goto out;
+lost:
+	/* Not a run passed without the histogram it promised (a bucket
+	 * that could not be added was one left out, silently). */
+	rs_record_lost(sr->run->rec);
 out:
 	rs_val_free(h);
 	rs_free(counts);
