@@ -154,12 +154,15 @@ echo "all $flips flipped expectations fail as they should"
 mx=$(dirname "$0")/matrix.yaml
 run_scn "$tmp/out" "$tmp/err" "$mx"
 [ $rc = 1 ] || fail "matrix: exit $rc, want 1; $(tail -8 "$tmp/out")"
-[ "$(rec '[.cells[].verdict] | join(",")')" = \
-  "passed,passed,passed,passed,failed" ] ||
-	fail "matrix: cells $(rec -c '[.cells[] | [.cell.name, .verdict]]')"
-[ "$(rec '.cells[4].steps[1].outcome')" = failed ] &&
-[ "$(rec '.cells[4].steps[1].message | test("rem_op_err|rem_inv_req_err")')" = true ] ||
-	fail "matrix: the failing cell's steps say $(rec -c '[.cells[4].steps[] | {outcome, message}]')"
+recvars -- verdicts='[.cells[].verdict] | join(",")' \
+	cells='[.cells[] | [.cell.name, .verdict]]' \
+	o4='.cells[4].steps[1].outcome' \
+	m4='.cells[4].steps[1].message // "" | test("rem_op_err|rem_inv_req_err")' \
+	steps4='[.cells[4].steps[] | {outcome, message}]'
+[ "$verdicts" = passed,passed,passed,passed,failed ] ||
+	fail "matrix: cells $cells"
+[ "$o4" = failed ] && [ "$m4" = true ] ||
+	fail "matrix: the failing cell's steps say $steps4"
 has matrix "$tmp/out" '^  size=65536,qp_type=rc +failed$'
 has matrix "$tmp/out" '^verdict: failed \(exit 1\)$'
 [ "$(xmllint --xpath 'count(//testsuite)' "$tmp/rec.xml")" = 5 ] &&
@@ -167,9 +170,10 @@ has matrix "$tmp/out" '^verdict: failed \(exit 1\)$'
 	fail "matrix: JUnit $(grep -c '<testsuite ' "$tmp/rec.xml") suites"
 ok "a 3x2 matrix less one: four cells pass, the one that does not fit fails, exit 1"
 run_scn "$tmp/out" "$tmp/err" --jobs 2 "$mx"
-[ $rc = 1 ] && [ "$(rec '[.cells[].verdict] | join(",")')" = \
-  "passed,passed,passed,passed,failed" ] ||
-	fail "matrix --jobs 2: exit $rc, $(rec -c '[.cells[] | [.cell.name, .verdict]]')"
+recvars -- verdicts='[.cells[].verdict] | join(",")' \
+	cells='[.cells[] | [.cell.name, .verdict]]'
+[ $rc = 1 ] && [ "$verdicts" = passed,passed,passed,passed,failed ] ||
+	fail "matrix --jobs 2: exit $rc, $cells"
 ok "the same matrix two cells at a time: the same verdicts"
 run_scn "$tmp/out" "$tmp/err" --matrix size=64,4096 "$mx"
 [ $rc = 0 ] && [ "$(rec '.cells | length')" = 4 ] ||
@@ -189,27 +193,31 @@ deviations:
 EOD
 run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/deviations.yaml" "$mx"
 [ $rc = 0 ] || fail "deviation: exit $rc, want 0; $(tail -8 "$tmp/out")"
-[ "$(rec '.cells[4].steps[1].outcome')" = skipped ] &&
-[ "$(rec '.cells[4].steps[1].deviation.reason | test("on purpose")')" = true ] &&
-[ "$(rec '.cells[4].steps[1].message | test("^known deviation: .* \\(it failed: .*(rem_op_err|rem_inv_req_err)")')" = true ] &&
-[ "$(rec '.cells[0].steps[1].outcome')" = passed ] &&
-[ "$(rec '.cells[0].devices[0].provider')" = rxe ] ||
-	fail "deviation: $(rec -c '[.cells[] | .steps[1] | {outcome, message}]')"
+recvars -- o4='.cells[4].steps[1].outcome' \
+	r4='.cells[4].steps[1].deviation.reason // "" | test("on purpose")' \
+	m4='.cells[4].steps[1].message // "" | test("^known deviation: .* \\(it failed: .*(rem_op_err|rem_inv_req_err)")' \
+	o0='.cells[0].steps[1].outcome' p0='.cells[0].devices[0].provider' \
+	all='[.cells[] | .steps[1] | {outcome, message}]'
+[ "$o4" = skipped ] && [ "$r4" = true ] && [ "$m4" = true ] &&
+[ "$o0" = passed ] && [ "$p0" = rxe ] ||
+	fail "deviation: $all"
 has deviation "$tmp/out" "^step 2 +send +'send' +skipped .*known deviation: a 64 KiB send"
 [ "$(xmllint --xpath 'count(//testcase/skipped[contains(@message, "known deviation")])' "$tmp/rec.xml")" = 1 ] ||
 	fail "deviation: the JUnit testcase is not skipped with the reason"
 ok "a known deviation turns the failing cell's write into a skip with its reason"
 run_scn "$tmp/out" "$tmp/err" --strict --deviations "$tmp/deviations.yaml" "$mx"
-[ $rc = 1 ] && [ "$(rec '.cells[4].steps[1].outcome')" = failed ] ||
-	fail "--strict: exit $rc, $(rec -c '[.cells[] | .verdict]')"
+recvars -- o4='.cells[4].steps[1].outcome' all='[.cells[] | .verdict]'
+[ $rc = 1 ] && [ "$o4" = failed ] || fail "--strict: exit $rc, $all"
 ok "--strict: the deviation is not applied, the cell fails again"
 sed 's/    reason:/    known: skip\n    reason:/' "$tmp/deviations.yaml" \
 	>"$tmp/skip.yaml"
 run_scn "$tmp/out" "$tmp/err" --deviations "$tmp/skip.yaml" \
 	--matrix size=65536 --set qp_type=rc "$mx"
-[ $rc = 0 ] && [ "$(rec '.cells[0].steps[1].outcome')" = skipped ] &&
-[ "$(rec '.cells[0].steps[1] | has("duration_ms") and .duration_ms == 0')" = true ] ||
-	fail "known: skip: exit $rc, $(rec -c '.cells[0].steps')"
+recvars -- o0='.cells[0].steps[1].outcome' \
+	d0='.cells[0].steps[1] | has("duration_ms") and .duration_ms == 0' \
+	all='.cells[0].steps'
+[ $rc = 0 ] && [ "$o0" = skipped ] && [ "$d0" = true ] ||
+	fail "known: skip: exit $rc, $all"
 ok "known: skip does not run the step"
 
 # 4. A connection's knobs on the device (scenarios/conn_knobs.yaml): b's
@@ -237,16 +245,20 @@ ok "conn_knobs: rxe refuses a read from a remote_write-only qp with $refused"
 # gid_index 0, fe80::, holds 64 as well).
 knobs() {
 	local s='.. | objects | select(.kind? == "connection" and .id? == "ab") | .facts.settings'
-	local gid hop=64
-	gid=$(rec '.. | objects | select(.kind? == "context" and .id? == "ctx") | .facts.gid')
-	[ "$(rec "$s | \"\(.a.sq_psn) \(.a.rq_psn) \(.b.sq_psn) \(.b.rq_psn)\"")" = "291 11259375 11259375 291" ] ||
-		fail "$1: psns $(rec -c "$s")"
-	[ "$(rec "[$s | .a, .b] | map(.global and .hop_limit == $hop and .traffic_class == 32 and .flow_label == 74565) | all")" = true ] ||
-		fail "$1: GRH fields (gid $gid, hop_limit $hop: the route's) $(rec -c "$s")"
-	[ "$(rec "$s | .b.access")" = remote_write ] &&
-	[ "$(rec "$s | .a.access | test(\"remote_read\")")" = true ] ||
-		fail "$1: access $(rec -c "$s | [.a.access, .b.access]")"
-	ok "$1: gid $gid: the device holds psns 291/11259375, hop_limit $hop (asked 1: RoCE v2 takes the route's), traffic_class 32, flow_label 74565, access a $(rec "$s | .a.access") b $(rec "$s | .b.access"), static_rate $(rec "$s | .a.static_rate")"
+	local gid psns grh acc_a acc_b rate all hop=64
+	# (One jq for all of them: a jq start is most of a second here.)
+	recvars -- \
+		gid='.. | objects | select(.kind? == "context" and .id? == "ctx") | .facts.gid' \
+		psns="$s | \"\(.a.sq_psn) \(.a.rq_psn) \(.b.sq_psn) \(.b.rq_psn)\"" \
+		grh="[$s | .a, .b] | map(.global and .hop_limit == $hop and .traffic_class == 32 and .flow_label == 74565) | all" \
+		acc_a="$s | .a.access" acc_b="$s | .b.access" \
+		rate="$s | .a.static_rate" all="$s"
+	[ "$psns" = "291 11259375 11259375 291" ] || fail "$1: psns $all"
+	[ "$grh" = true ] ||
+		fail "$1: GRH fields (gid $gid, hop_limit $hop: the route's) $all"
+	[ "$acc_b" = remote_write ] && [[ $acc_a == *remote_read* ]] ||
+		fail "$1: access a '$acc_a' b '$acc_b'"
+	ok "$1: gid $gid: the device holds psns 291/11259375, hop_limit $hop (asked 1: RoCE v2 takes the route's), traffic_class 32, flow_label 74565, access a $acc_a b $acc_b, static_rate $rate"
 }
 expect conn_knobs 0 "$f"
 [ "$(grep -c "^step .* passed" "$tmp/out")" = 4 ] || { cat "$tmp/out"; fail "conn_knobs: not 4 steps passed"; }
