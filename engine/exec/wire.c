@@ -178,15 +178,19 @@ static long net_attr(const char *sysfs, const char *ifname, const char *attr)
 		 attr);
 	if (read_line(path, line, sizeof(line)))
 		return -1;
-	v = strtol(line, &end, 10);
+	v = strtol(line, &end, 0);
 	return *end ? -1 : v;
 }
 
-bool rs_wire_follows(const char *sysfs, const char *ifname, const char *of)
+bool rs_wire_follows(const char *sysfs, const char *ifname, const char *of,
+		     bool up)
 {
 	long link = net_attr(sysfs, ifname, "iflink");
+	long flags = up ? net_attr(sysfs, ifname, "flags") : 0;
 
-	return strcmp(ifname, of) && link > 0 &&
+	/* Set down, it stays down whatever its link does. */
+	return strcmp(ifname, of) && link > 0 && flags >= 0 &&
+	       (!up || flags & IFF_UP) &&
 	       link != net_attr(sysfs, ifname, "ifindex") &&
 	       link == net_attr(sysfs, of, "ifindex");
 }

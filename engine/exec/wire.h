@@ -51,8 +51,10 @@ double rs_wire_prob_pct(uint32_t prob);
 int rs_wire_reach(const char *sysfs, const char *dev, unsigned port,
 		  char *ret_ifname, size_t ilen, char *why, size_t wlen);
 /* Does @ifname's carrier go with @of's: is its link @of (a veth's peer,
- * a VLAN or macvlan on it)?  Taking @of down takes it down too. */
-bool rs_wire_follows(const char *sysfs, const char *ifname, const char *of);
+ * a VLAN or macvlan on it)?  Taking @of down takes it down too; bringing
+ * @of up (@up) brings it up only if it is set up itself. */
+bool rs_wire_follows(const char *sysfs, const char *ifname, const char *of,
+		     bool up);
 /* Has this process CAP_NET_ADMIN?  true, or false with why. */
 bool rs_wire_admin(char *why, size_t len);
 

@@ -69,7 +69,7 @@ static void wait_ports(struct rs_step_run *sr, const char *ifname, bool up)
 		    (rs_wire_reach("/sys", dev->name, dev->port, other,
 				   sizeof(other), why, sizeof(why)) ||
 		     (strcmp(other, ifname) &&
-		      !rs_wire_follows("/sys", other, ifname)) ||
+		      !rs_wire_follows("/sys", other, ifname, up)) ||
 		     ibv_query_port(ctx, dev->port, &pa) ||
 		     (pa.state == IBV_PORT_ACTIVE) == up))
 			continue;

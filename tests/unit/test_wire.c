@@ -155,12 +155,17 @@ TEST(wire, reach)
 }
 
 /* Whose carrier goes with whose: a veth's two ends each other's, a
- * macvlan its lower device's (not the other way), a NIC only its own. */
+ * macvlan its lower device's (not the other way), a NIC only its own;
+ * one set down does not come up with its link. */
 TEST(wire, follows)
 {
-	static const struct { const char *name, *ifindex, *iflink; } nets[] = {
-		{ "eth0", "2\n", "2\n" }, { "veth2", "5\n", "6\n" },
-		{ "veth3", "6\n", "5\n" }, { "mv0", "7\n", "2\n" },
+	static const struct {
+		const char *name, *ifindex, *iflink, *flags;
+	} nets[] = {
+		{ "eth0", "2\n", "2\n", "0x1003\n" },
+		{ "veth2", "5\n", "6\n", "0x1003\n" },
+		{ "veth3", "6\n", "5\n", "0x1003\n" },
+		{ "mv0", "7\n", "2\n", "0x1002\n" },
 	};
 	char root[] = "/tmp/rs_wire_XXXXXX", path[128], cmd[600];
 
@@ -172,15 +177,23 @@ TEST(wire, follows)
 		snprintf(path, sizeof(path), "class/net/%s/iflink",
 			 nets[i].name);
 		put(root, path, nets[i].iflink);
+		snprintf(path, sizeof(path), "class/net/%s/flags",
+			 nets[i].name);
+		put(root, path, nets[i].flags);
 	}
-	CHECK(rs_wire_follows(root, "veth3", "veth2"));
-	CHECK(rs_wire_follows(root, "veth2", "veth3"));
-	CHECK(rs_wire_follows(root, "mv0", "eth0"));
-	CHECK(!rs_wire_follows(root, "eth0", "mv0"));
-	CHECK(!rs_wire_follows(root, "eth0", "eth0"));
-	CHECK(!rs_wire_follows(root, "veth2", "veth2"));
-	CHECK(!rs_wire_follows(root, "veth2", "eth0"));
-	CHECK(!rs_wire_follows(root, "gone0", "eth0"));
+	for (int up = 0; up <= 1; up++) {
+		CHECK(rs_wire_follows(root, "veth3", "veth2", up));
+		CHECK(rs_wire_follows(root, "veth2", "veth3", up));
+		CHECK(!rs_wire_follows(root, "eth0", "mv0", up));
+		CHECK(!rs_wire_follows(root, "eth0", "eth0", up));
+		CHECK(!rs_wire_follows(root, "veth2", "veth2", up));
+		CHECK(!rs_wire_follows(root, "veth2", "eth0", up));
+		CHECK(!rs_wire_follows(root, "gone0", "eth0", up));
+	}
+	/* mv0 is set down: eth0 down takes its carrier (no matter), eth0
+	 * up does not bring it up. */
+	CHECK(rs_wire_follows(root, "mv0", "eth0", false));
+	CHECK(!rs_wire_follows(root, "mv0", "eth0", true));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	CHECK(system(cmd) == 0);
 }
