@@ -482,14 +482,14 @@ void rs_qp_counters_bind(struct rs_run *run)
 		return;
 	q = rs_calloc(1, sizeof(*q));
 	if (!q)
-		return;
+		goto oom;
 	run->qpc = q;
 	q->nl.fd = -1;
 	q->root = rs_val_put_obj(run->rec->root, "qp_counters");
 	for (unsigned i = 0; i < run->n_created; i++) {
 		r = add_qp(q, run, run->created[i]);
 		if (r)
-			return;
+			goto oom;
 	}
 	if (!q->n_qps)
 		return;
@@ -507,6 +507,12 @@ void rs_qp_counters_bind(struct rs_run *run)
 			check_mode(q, &q->ports[i]);
 	for (unsigned i = 0; i < q->n_qps; i++)
 		bind_one(q, &q->qps[i]);
+	return;
+oom:
+	/* Said, as the port counters' are (steps_run.c), not left out
+	 * silently. */
+	rs_diag_warning(&run->diag, NULL, "the QPs' own counters were not "
+			"bound: out of memory");
 }
 
 /* Every counter of the devices we bound on, into @rp, asked on @nl:

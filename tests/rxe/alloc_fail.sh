@@ -2,9 +2,9 @@
 # Inside the Soft-RoCE VM: a real run of a scenario (rc_pingpong, ARGS
 # after it, e.g. --set iters=10) with each of the engine's allocations
 # failing in turn (RDMASCN_FAIL_ALLOC=N, engine/base/alloc.c), from the
-# first until the runs pass for 40 allocations in a row (a few
-# allocations may fail without failing the run: registry.c's with_count()
-# falls back to the kind's own table, one per kind).  Every failing run exits 2 or 3 (never a signal,
+# first until the runs pass for 40 allocations in a row (some
+# allocations may fail without failing the run, with a warning: the
+# port counters', read around the steps).  Every failing run exits 2 or 3 (never a signal,
 # never a sanitizer's report) with a message on stderr; what it created
 # it destroyed, in exact reverse; when it got as far as checking, the
 # kernel held nothing of it (--check-leaks: "leaks: none"); and once all
