@@ -274,6 +274,14 @@ static bool wanted(struct rs_record *rec, enum rs_rec_entry type)
 	return false;
 }
 
+/* Something the record was to hold could not be made: the root marked,
+ * so that the run ends "out of memory" (rs_val_check()), not passed
+ * without it.  The lock held. */
+static void mark_lost(struct rs_record *rec)
+{
+	rs_val_put(rec->root, "entry", NULL);
+}
+
 /* @t, a tree made for the telling, told and let go; NULL (it could not
  * be made): marked, so that the run ends "out of memory"
  * (rs_val_check()), not passed without it. */
@@ -283,7 +291,7 @@ static void tell_made(struct rs_record *rec, enum rs_rec_entry type,
 	if (t)
 		tell(rec, type, t);
 	else
-		rs_val_put(rec->root, "entry", NULL);
+		mark_lost(rec);
 	rs_val_free(t);
 }
 
@@ -334,7 +342,7 @@ struct rs_val *rs_record_add(struct rs_record *rec, enum rs_rec_entry type,
 		if (list)
 			rs_val_push(list, NULL);
 		else
-			rs_val_put(rec->root, "entry", NULL);
+			mark_lost(rec);
 		pthread_mutex_unlock(&rec->lock);
 		return NULL;
 	}
@@ -1116,19 +1124,25 @@ static const void *downs_next(const void *data, const void *prev)
 	return d->link ? (const void *)d->text : d;
 }
 
+/* A teardown entry's members: its number, id and name. */
+static unsigned down_fields_of(struct rs_val_field *f, unsigned no,
+			       const char *id, size_t ilen, const char *name)
+{
+	f[0] = (struct rs_val_field){ RS_VAL_KEY("no"), .type = RS_VAL_UINT,
+				      .v.u = no };
+	str_field(&f[1], "id", id, ilen);
+	str_field(&f[2], "name", name, strlen(name));
+	return 3;
+}
+
 static unsigned down_fields(const void *data, struct rs_val_field *f,
 			    void *room)
 {
 	const struct rec_down *d = data;
 	size_t ilen = strlen(d->text);
-	const char *name = d->text + ilen + 1;
 
 	(void)room;
-	f[0] = (struct rs_val_field){ RS_VAL_KEY("no"), .type = RS_VAL_UINT,
-				      .v.u = d->no };
-	str_field(&f[1], "id", d->text, ilen);
-	str_field(&f[2], "name", name, strlen(name));
-	return 3;
+	return down_fields_of(f, d->no, d->text, ilen, d->text + ilen + 1);
 }
 
 /* A real run's entry that its kind said nothing more of: a struct in
@@ -1209,11 +1223,8 @@ static void tell_down(struct rs_record *rec, unsigned no, const char *id,
 
 	if (!wanted(rec, RS_REC_DESTROYED))
 		return;
-	f[0] = (struct rs_val_field){ RS_VAL_KEY("no"), .type = RS_VAL_UINT,
-				      .v.u = no };
-	str_field(&f[1], "id", id, strlen(id));
-	str_field(&f[2], "name", name, strlen(name));
-	tell_fields(rec, RS_REC_DESTROYED, f, 3);
+	tell_fields(rec, RS_REC_DESTROYED, f,
+		    down_fields_of(f, no, id, strlen(id), name));
 }
 
 void rs_record_destroyed(struct rs_record *rec, unsigned no,
@@ -1255,7 +1266,7 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 	if (d)
 		*d = (struct rec_down){ .text = text, .no = no };
 	else
-		rs_val_put(rec->root, "entry", NULL);
+		mark_lost(rec);
 	tell_down(rec, no, id, name);
 	pthread_mutex_unlock(&rec->lock);
 }
@@ -1263,7 +1274,7 @@ void rs_record_destroyed(struct rs_record *rec, unsigned no,
 void rs_record_lost(struct rs_record *rec)
 {
 	pthread_mutex_lock(&rec->lock);
-	rs_val_put(rec->root, "entry", NULL);
+	mark_lost(rec);
 	pthread_mutex_unlock(&rec->lock);
 }
 
