@@ -827,6 +827,7 @@ static int load(const char *path, const struct rs_doc *again,
 		.flags = CYAML_CFG_NO_ALIAS,
 	};
 	struct idmap ids = { 0 };
+	const cyaml_schema_value_t *schema;
 	struct rs_scenario *s;
 	cyaml_err_t ce;
 	int r;
@@ -875,12 +876,12 @@ static int load(const char *path, const struct rs_doc *again,
 
 	/* One parse: the structs from the DOM.  What it does not take,
 	 * libcyaml loads from the text, and says why it is wrong. */
-	if (!rs_registry_schema()) {
+	schema = rs_registry_schema();
+	if (!schema) {
 		r = -ENOMEM;
 		goto fail;
 	}
-	r = rs_fill(&s->doc, s->doc.root, rs_registry_schema(),
-		    (void **)&s->top);
+	r = rs_fill(&s->doc, s->doc.root, schema, (void **)&s->top);
 	if (r == -ENOMEM)
 		goto fail;
 	s->top_in_doc = !r;
@@ -895,7 +896,7 @@ static int load(const char *path, const struct rs_doc *again,
 	ce = !s->top_in_doc ? cyaml_load_data((const uint8_t *)(s->text ? s->text :
 						   s->doc.text),
 				 s->text ? s->text_len : s->doc.len, &cfg,
-				 rs_registry_schema(), (void **)&s->top, NULL) :
+				 schema, (void **)&s->top, NULL) :
 		 CYAML_OK;
 	if (ce == CYAML_ERR_OOM) {
 		r = -ENOMEM;
