@@ -43,38 +43,49 @@ static void link_progress(struct rs_step_run *sr)
 }
 
 /*
- * The contexts whose port events the step waits for: each open on a port
- * whose netdev is @ifname or goes with it (a veth's peer loses its
- * carrier too), and whose port is not in the state asked for already.
- * The far end's event comes later than ours (the kernel's link watch
- * passes a carrier change on within a second): a step that ended at its
- * own port's event left it to fail the next step.
+ * Does the step wait for @l's port event?  Its own context's, always
+ * (link_start() saw its port is not in the state asked for yet); another
+ * context's when its port's netdev is @ifname or goes with it (a veth's
+ * peer loses its carrier too) and its port is not in that state
+ * already.  The far end's event comes later than ours (the kernel's link
+ * watch passes a carrier change on within a second): a step that ended
+ * at its own port's event left it to fail the next step.
  */
+static bool waits_for(struct rs_step_run *sr, struct rs_live *l,
+		      const char *ifname, bool up)
+{
+	struct rs_dev *dev = rs_as_dev(l);
+	char other[IF_NAMESIZE + 1], why[256];
+	struct ibv_port_attr pa;
+
+	if (l == sr->port_ctx)
+		return true;
+	if (rs_wire_reach("/sys", dev->name, dev->port, other, sizeof(other),
+			  why, sizeof(why)))
+		return false;
+	if (strcmp(other, ifname) &&
+	    !rs_wire_follows("/sys", other, ifname, up))
+		return false;
+	return !ibv_query_port(rs_as_context(l), dev->port, &pa) &&
+	       (pa.state == IBV_PORT_ACTIVE) != up;
+}
+
+/* Each open context's waiter: this step where waits_for(), else none. */
 static void wait_ports(struct rs_step_run *sr, const char *ifname, bool up)
 {
 	struct rs_run *run = sr->run;
-	char other[IF_NAMESIZE + 1], why[256];
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < run->n_created; i++) {
 		struct rs_live *l = run->created[i];
 		struct rs_dev *dev = rs_as_dev(l);
-		struct ibv_context *ctx = rs_as_context(l);
-		struct ibv_port_attr pa;
+		bool w;
 
-		if (!dev || !ctx || l->state != RS_LIVE_CREATED)
+		if (!dev || !rs_as_context(l) || l->state != RS_LIVE_CREATED)
 			continue;
-		atomic_store(&dev->port_waiter, NULL);
-		if (l != sr->port_ctx &&
-		    (rs_wire_reach("/sys", dev->name, dev->port, other,
-				   sizeof(other), why, sizeof(why)) ||
-		     (strcmp(other, ifname) &&
-		      !rs_wire_follows("/sys", other, ifname, up)) ||
-		     ibv_query_port(ctx, dev->port, &pa) ||
-		     (pa.state == IBV_PORT_ACTIVE) == up))
-			continue;
-		atomic_store(&dev->port_waiter, sr);
-		n++;
+		w = waits_for(sr, l, ifname, up);
+		atomic_store(&dev->port_waiter, w ? sr : NULL);
+		n += w;
 	}
 	atomic_store(&sr->port_left, n);
 }
