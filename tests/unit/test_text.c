@@ -87,6 +87,14 @@ static void begin(struct rs_record *rec, bool dry_run, struct log *out,
 	rs_record_add(rec, RS_REC_PHASE, NULL, phase("create"));
 }
 
+/* The record let go, both streams closed (begin()'s). */
+static void finish(struct rs_record *rec, FILE *fo, FILE *fe)
+{
+	rs_record_free(rec);
+	CHECK_INT(fclose(fo), 0);
+	CHECK_INT(fclose(fe), 0);
+}
+
 TEST(text, held_until_wait)
 {
 	struct log out = { 0 }, err = { 0 };
@@ -126,9 +134,7 @@ TEST(text, held_until_wait)
 	CHECK(strstr(out.text, "destroyed 3 mr0\n"));
 	CHECK(strstr(out.text, "passed: 4 objects, 0 steps\n"));
 	CHECK_INT(err.writes, 0);
-	rs_record_free(&rec);
-	CHECK_INT(fclose(fo), 0);
-	CHECK_INT(fclose(fe), 0);
+	finish(&rec, fo, fe);
 }
 
 /* A warning is on stderr at once, and what stdout held before it is
@@ -149,9 +155,7 @@ TEST(text, warning_at_once)
 	CHECK(strstr(out.text, "created    0 cq0"));
 	CHECK_INT(fflush(fe), 0);
 	CHECK_STR(err.text, "warning: it went on\n");
-	rs_record_free(&rec);
-	CHECK_INT(fclose(fo), 0);
-	CHECK_INT(fclose(fe), 0);
+	finish(&rec, fo, fe);
 }
 
 /* A dry run's calls are its bulk: held too, out at the end. */
@@ -180,9 +184,7 @@ TEST(text, dry_run_calls_held)
 	CHECK(strstr(out.text, "  [3] ibv_create_cq(cqe=16)\n"));
 	CHECK(strstr(out.text, "dry run done: 0 objects, 0 steps\n"));
 	CHECK_INT(err.writes, 0);
-	rs_record_free(&rec);
-	CHECK_INT(fclose(fo), 0);
-	CHECK_INT(fclose(fe), 0);
+	finish(&rec, fo, fe);
 }
 
 /*
@@ -221,9 +223,7 @@ TEST(text, destroyed_without_memory)
 		CHECK(strstr(out.text, line));
 	}
 	CHECK_INT(err.writes, 0);
-	rs_record_free(&rec);
-	CHECK_INT(fclose(fo), 0);
-	CHECK_INT(fclose(fe), 0);
+	finish(&rec, fo, fe);
 }
 
 /* Telling an object made, or a call, takes no memory at all: the line
@@ -260,7 +260,5 @@ TEST(text, created_without_memory)
 		snprintf(line, sizeof(line), "lkey %u\n", 100 + i);
 		CHECK(strstr(out.text, line));
 	}
-	rs_record_free(&rec);
-	CHECK_INT(fclose(fo), 0);
-	CHECK_INT(fclose(fe), 0);
+	finish(&rec, fo, fe);
 }
