@@ -137,6 +137,8 @@ void rs_step_check_gates(struct rs_step_run *sr)
 	    sr->obj->on != sr->run->node)
 		return;
 	sr->gates = rs_val_arr();
+	if (!sr->gates)
+		rs_record_lost(sr->run->rec);
 	judge(&j, c->gate, false);
 	judge(&j, c->gate->each, true);
 	sr->each_missed = sr->result == RS_STEP_FAILED && j.only_each;

@@ -250,11 +250,12 @@ const struct rs_qpc_cnt *rs_qpc_find(const struct rs_qpc_reply *rp,
 	return NULL;
 }
 
-struct rs_val *rs_qpc_delta(const struct rs_qpc_cnt *before,
-			    const struct rs_qpc_cnt *after)
+int rs_qpc_delta(const struct rs_qpc_cnt *before,
+		 const struct rs_qpc_cnt *after, struct rs_val **out)
 {
 	struct rs_val *o = NULL;
 
+	*out = NULL;
 	for (unsigned k = 0; k < after->n_vals; k++) {
 		const struct rs_qpc_val *a = &after->vals[k];
 		const struct rs_qpc_val *b = rs_qpc_val(before, a->name);
@@ -265,10 +266,15 @@ struct rs_val *rs_qpc_delta(const struct rs_qpc_cnt *before,
 		if (!d)
 			continue;
 		if (!o && !(o = rs_val_obj()))
-			return NULL;
+			return -ENOMEM;
 		rs_val_put_u64(o, a->name, d);
 	}
-	return o;
+	if (o && rs_val_check(o) < 0) {
+		rs_val_free(o);
+		return -ENOMEM;
+	}
+	*out = o;
+	return 0;
 }
 
 /* --- the run -------------------------------------------------------------- */
@@ -560,20 +566,20 @@ static void cnt_free(struct rs_qpc_cnt *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void rs_qp_counters_before(struct rs_run *run)
+int rs_qp_counters_before(struct rs_run *run)
 {
 	struct rs_qpc *q = run->qpc;
 	struct rs_qpc_reply rp = { 0 };
+	int r;
 
 	if (!q || !q->nl_open)
-		return;
+		return 0;
 	for (unsigned i = 0; i < q->n_qps; i++) {
 		cnt_free(&q->qps[i].before);
 		q->qps[i].have_before = false;
 	}
-	if (read_all(q, &q->nl, &rp))
-		goto out;
-	for (unsigned i = 0; i < q->n_qps; i++) {
+	r = read_all(q, &q->nl, &rp);
+	for (unsigned i = 0; i < q->n_qps && !r; i++) {
 		struct rs_qpc_cnt *c;
 
 		if (!q->qps[i].bound || !(c = cnt_of(&rp, q, &q->qps[i])))
@@ -583,35 +589,45 @@ void rs_qp_counters_before(struct rs_run *run)
 		q->qps[i].have_before = true;
 		memset(c, 0, sizeof(*c));
 	}
-out:
 	rs_qpc_reply_free(&rp);
+	return r;
 }
 
-struct rs_val *rs_qp_counters_after(struct rs_run *run)
+int rs_qp_counters_after(struct rs_run *run, struct rs_val **out)
 {
 	struct rs_qpc *q = run->qpc;
 	struct rs_qpc_reply rp = { 0 };
 	struct rs_val *all = NULL;
+	int r, lost = 0;
 
+	*out = NULL;
 	if (!q || !q->nl_open)
-		return NULL;
-	if (read_all(q, &q->nl, &rp))
-		goto out;
-	for (unsigned i = 0; i < q->n_qps; i++) {
+		return 0;
+	r = read_all(q, &q->nl, &rp);
+	for (unsigned i = 0; i < q->n_qps && !r; i++) {
 		struct qpc_qp *qp = &q->qps[i];
 		struct rs_qpc_cnt *c = cnt_of(&rp, q, qp);
 		struct rs_val *d;
 
-		if (!qp->have_before || !c ||
-		    !(d = rs_qpc_delta(&qp->before, c)))
+		if (!qp->have_before || !c)
 			continue;
-		if (!all)
-			all = rs_val_obj();
+		/* Out of memory: the others' still go in, and it is said. */
+		if (rs_qpc_delta(&qp->before, c, &d))
+			lost = -ENOMEM;
+		if (!d)
+			continue;
+		if (!all && !(all = rs_val_obj()))
+			lost = -ENOMEM;
 		rs_val_put(all, qp->id, d);
 	}
-out:
+	if (all && rs_val_check(all) < 0) {
+		rs_val_free(all);
+		all = NULL;
+		lost = -ENOMEM;
+	}
 	rs_qpc_reply_free(&rp);
-	return all;
+	*out = all;
+	return r ? r : lost;
 }
 
 void rs_qp_counters_unbind(struct rs_run *run)

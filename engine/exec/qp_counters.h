@@ -81,12 +81,12 @@ const struct rs_qpc_cnt *rs_qpc_find(const struct rs_qpc_reply *rp,
 				     uint32_t dev, uint32_t port,
 				     uint32_t cntn, uint32_t qpn);
 struct rs_val;
-/* What moved from @before to @after, {NAME: delta}, or NULL when nothing
- * did (or out of memory).  A counter @before lacks moved by nothing
- * known; one that reads lower (a driver reset it) moved by what it
- * reads. */
-struct rs_val *rs_qpc_delta(const struct rs_qpc_cnt *before,
-			    const struct rs_qpc_cnt *after);
+/* What moved from @before to @after, {NAME: delta}, into *@out, NULL
+ * when nothing did: 0, or -ENOMEM (*@out NULL).  A counter @before lacks
+ * moved by nothing known; one that reads lower (a driver reset it) moved
+ * by what it reads. */
+int rs_qpc_delta(const struct rs_qpc_cnt *before,
+		 const struct rs_qpc_cnt *after, struct rs_val **out);
 
 /* --- the run ------------------------------------------------------------ */
 
@@ -103,11 +103,13 @@ struct rs_run;
  * run->counters_off (--counters=off).  Never fails the run.
  */
 void rs_qp_counters_bind(struct rs_run *run);
-/* Around a top-level step: the values before; after it, the deltas of
- * each QP one of whose counters moved ({"QP_ID": {NAME: delta}}, the
- * step's figures.qp_counters), or NULL when none did. */
-void rs_qp_counters_before(struct rs_run *run);
-struct rs_val *rs_qp_counters_after(struct rs_run *run);
+/* Around a top-level step: the values before; after it, into *@out, the
+ * deltas of each QP one of whose counters moved ({"QP_ID": {NAME:
+ * delta}}, the step's figures.qp_counters), or NULL when none did.
+ * Each 0 or -errno: a read that failed (netlink, memory), for the
+ * caller to say; what was read is still given. */
+int rs_qp_counters_before(struct rs_run *run);
+int rs_qp_counters_after(struct rs_run *run, struct rs_val **out);
 /* Unbind every counter bound (teardown, before the QPs go: on a failed
  * step, a timeout and a signal alike); a failure goes into the record
  * and the leak check finds the counter. */

@@ -317,8 +317,10 @@ void rs_step_release(struct rs_step_run *sr)
 
 struct rs_val *rs_step_figures(struct rs_step_run *sr)
 {
-	if (!sr->figures)
-		sr->figures = rs_val_obj();
+	if (!sr->figures && !(sr->figures = rs_val_obj()))
+		/* What would have gone in is left out: not a run passed
+		 * without it. */
+		rs_record_lost(sr->run->rec);
 	return sr->figures;
 }
 
@@ -545,6 +547,7 @@ int rs_steps_run(struct rs_run *run)
 		struct rs_ctr_snap *pre = NULL;
 		struct rs_step_run *sr;
 		struct rs_val *qpc;
+		int qpc_r;
 
 		if (o->parent)
 			continue;
@@ -596,12 +599,16 @@ int rs_steps_run(struct rs_run *run)
 		}
 		rs_step_init(sr, &st, o, NULL);
 		sr->ctrs = pre;
-		rs_qp_counters_before(run);
+		qpc_r = rs_qp_counters_before(run);
 		if (!deviate(sr))
 			rs_step_execute(sr);
-		qpc = rs_qp_counters_after(run);
+		r = rs_qp_counters_after(run, &qpc);
 		if (qpc)
 			rs_val_put(rs_step_figures(sr), "qp_counters", qpc);
+		if (qpc_r || r)
+			rs_step_warn(sr, NULL, "the QPs' own counters were not "
+				     "read: %s", rs_errno_text(qpc_r ? -qpc_r : -r,
+							      err, sizeof(err)));
 		deviate(sr);
 		record_run(sr);
 		if (sr->result == RS_STEP_FAILED && sr->each_missed) {

@@ -110,6 +110,7 @@
 	X(qp_counters, parse_mode_and_errors)                             \
 	X(qp_counters, find)                                              \
 	X(qp_counters, delta)                                             \
+	X(qp_counters, delta_without_memory)                              \
 	X(qp_counters, no_binding)                                        \
 	X(idmap, alloc_fails)                                             \
 	X(idmap, small)                                                   \

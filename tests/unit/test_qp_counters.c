@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "check.h"
 #include "list.h"
 #include "nlbuf.h"
@@ -382,7 +383,7 @@ TEST(qp_counters, delta)
 	struct rs_qpc_cnt after = { .vals = av, .n_vals = 5 };
 	struct rs_val *d;
 
-	d = rs_qpc_delta(&before, &after);
+	CHECK_INT(rs_qpc_delta(&before, &after, &d), 0);
 	CHECK(d);
 	/* What moved, no more: the unmoved and the unknown are left out. */
 	CHECK_UINT(rs_val_len(d), 2);
@@ -393,7 +394,40 @@ TEST(qp_counters, delta)
 	CHECK(!rs_val_get(d, "np_cnp_sent"));
 	rs_val_free(d);
 	/* Nothing moved: no object at all. */
-	CHECK(!rs_qpc_delta(&before, &before));
+	CHECK_INT(rs_qpc_delta(&before, &before, &d), 0);
+	CHECK(!d);
+}
+
+/* Out of memory at any allocation of a delta: -ENOMEM and nothing,
+ * never part of it given as the whole (a step's figures would say
+ * fewer counters moved than did). */
+TEST(qp_counters, delta_without_memory)
+{
+	struct rs_qpc_val bv[] = { { "rx_write_requests", 1 },
+				   { "out_of_buffer", 1 } };
+	struct rs_qpc_val av[] = { { "rx_write_requests", 9 },
+				   { "out_of_buffer", 5 } };
+	struct rs_qpc_cnt before = { .vals = bv, .n_vals = 2 };
+	struct rs_qpc_cnt after = { .vals = av, .n_vals = 2 };
+	struct rs_val *d = NULL;
+	long n;
+	int r;
+
+	for (n = 1;; n++) {
+		rs_alloc_fail_at(n);
+		r = rs_qpc_delta(&before, &after, &d);
+		rs_alloc_fail_at(0);
+		if (!r)
+			break;
+		CHECK_INT(r, -ENOMEM);
+		CHECK(!d);
+	}
+	/* Some allocation failed before the one that went through. */
+	CHECK(n > 1);
+	CHECK(d);
+	CHECK_UINT(rs_val_get_u64(d, "rx_write_requests"), 8);
+	CHECK_UINT(rs_val_get_u64(d, "out_of_buffer"), 4);
+	rs_val_free(d);
 }
 
 /* Without a run's binding there is nothing to look for, and nothing
