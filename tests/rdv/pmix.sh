@@ -24,10 +24,25 @@ fi
 out=$(mktemp) || exit 1
 trap '[ "$BASHPID" = $$ ] || exit; rm -f "$out"' EXIT
 # A case never takes this long; a hung one is killed and fails.
-timeout -s KILL 60 mpirun --allow-run-as-root --oversubscribe "$@" \
-	-np "$np" "$rdv_test" pmix "$case" >"$out" 2>&1
-rc=$?
-cat "$out"
+run_case() {
+	timeout -s KILL 60 mpirun --allow-run-as-root --oversubscribe "$@" \
+		-np "$np" "$rdv_test" pmix "$case" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+}
+run_case "$@"
+# libpmix's own hang: a process that never came back from PMIx_Init,
+# waiting for the job's data from the server (openpmix/openpmix#2967,
+# under load; once in about 13 CI runs here), before any of our calls
+# could go wrong.  rdv_test's alarm prints the stack; with PMIx_Init in
+# it, and only then, the case runs once more, saying so.  A hang
+# anywhere else, or twice, fails.
+if grep -q '^rdv_test: hung' "$out" && grep -q '(PMIx_Init+' "$out"; then
+	echo "pmix.sh: a process hung in libpmix's PMIx_Init" \
+		"(openpmix/openpmix#2967), not in a call of ours: the case" \
+		"once more"
+	run_case "$@"
+fi
 got=$(grep -c "^$case: node [0-9] passed$" "$out")
 if [ "$got" != "$survivors" ]; then
 	echo "FAIL: $got of $survivors nodes passed (mpirun exit $rc)"
