@@ -35,8 +35,10 @@ static unsigned fds_needed(struct rs_run *run)
 		/* A device context: its command fd and its async fd. */
 		if (rs_as_dev(l))
 			n += 2;
-		/* A CQ: its completion channel, when it has one. */
-		if (!rs_as_cq(l, &cq))
+		/* A CQ: its completion channel, when it has one (a polled
+		 * CQ holds none: counting one for each of 1000 asked for
+		 * 1026 where 26 do). */
+		if (!rs_as_cq(l, &cq) && cq.channel)
 			n += 1;
 		/* rdma_cm: an event channel each. */
 		if (ops->uses_rdma_cm && ops->uses_rdma_cm(l)) {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
@@ -259,7 +260,11 @@ static inline int rs_as_cq(struct rs_live *l, struct rdmascn_cq *ret)
 {
 	const struct rdmascn_ops *ops = rs_live_ops(l);
 
-	return ops->as_cq ? ops->as_cq(l, ret) : -EOPNOTSUPP;
+	if (!ops->as_cq)
+		return -EOPNOTSUPP;
+	/* (struct rdmascn_cq's channel: a plugin may not set it.) */
+	memset(ret, 0, sizeof(*ret));
+	return ops->as_cq(l, ret);
 }
 
 static inline int rs_as_srq(struct rs_live *l, struct rdmascn_srq *ret)

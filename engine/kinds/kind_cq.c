@@ -280,6 +280,7 @@ static int cq_as_cq(struct rs_live *l, struct rdmascn_cq *ret)
 	const struct rs_cq *c = l->obj->data;
 
 	ret->rt = l->rt;
+	ret->channel = c->channel;
 	/* `mode:` decides; by default, events when it has a channel. */
 	if (c->mode == RS_CQ_MODE_DEFAULT)
 		ret->events = c->channel;

@@ -566,7 +566,8 @@ want="$f:$line:$col: warning: connection 'ab': mtu: 4096 exceeds rxe0 port 1 act
 	fail "mtu_too_big: record $(rec -c .warnings)"
 ok "$(cat "$tmp/err")"
 
-# Descriptors: eight contexts with a channel CQ each need about 52; with
+# Descriptors: eight contexts with a channel CQ each need about 52 (the
+# sixteen polled CQs beside them none); with
 # a soft RLIMIT_NOFILE of 40 the engine raises it to the hard one and
 # says so in the record; with a hard one of 16 it warns, and the call
 # that runs out, creating the objects, names the limit.

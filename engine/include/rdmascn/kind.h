@@ -157,7 +157,14 @@ struct rdmascn_wr_reg {
 struct rdmascn_cq {
 	struct rdmascn_cq_handle *rt; /* rdmascn_cq_handle_new() */
 	bool events;             /* waits on events unless a step says */
+	/* Holds a completion channel, one file descriptor, from its
+	 * creation on (told before it, from its settings).  The engine
+	 * clears the struct before asking, so a plugin built before this
+	 * member says none (it sat in the padding: same size). */
+	bool channel;
 };
+_Static_assert(sizeof(struct rdmascn_cq) == 2 * sizeof(void *),
+	       "struct rdmascn_cq grew: a new plugin ABI");
 
 /* As an SRQ. */
 struct rdmascn_srq {

@@ -15,7 +15,9 @@
  * ABI, naming both, instead of misreading a structure.
  *
  * Bump RDMASCN_PLUGIN_ABI (and nothing else: the name follows) whenever
- * a structure of these headers changes or a function changes or goes.
+ * a structure of these headers changes or a function changes or goes;
+ * not for a member put in the padding of a structure a plugin fills and
+ * the engine clears first, its size unchanged (rdmascn-plugin(7)).
  * The engine's objects are opaque handles (rdmascn/kind.h), so changing
  * them is no new ABI.
  */
