@@ -31,6 +31,9 @@
 # mounted without a page cache, so every exec reads the pages it touches
 # over 9p again (rdmascn 183 major faults a run, setup_c 4), where an
 # installed program, like the system libraries both load, is cached.
+# Tool cq is setup_c --query: C with the read-back a connection's record
+# entry makes (one ibv_query_qp() a QP), so rdmascn/cq sets rdmascn
+# against a program that asks the device what --json promises to show.
 # Tool cT (c2, c4, ...) is setup_c --threads T: T threads, each with its
 # own context and N/T of the objects (docs/setup-speed.md, Threads):
 #   TOOLS="c c2" N="1000 2000" bench/setup.sh ...
@@ -54,7 +57,7 @@ if [ "${1:-}" != --in-vm ]; then
 	esac
 	echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(pgrep -c qemu-system) qemu VM(s) running before boot"
 	exec "$rdmascn" softroce --timeout 3000 --env "N=$ns" --env "RUNS=$runs" \
-		--env "OUT=$out" --env "OUT2=${OUT2:-}" --env "JSON=$json" --env "JSON2=${JSON2:-}" --env "LOCAL=${LOCAL:-no}" --env "TOOLS=$tools" --env "RDMASCN2=${RDMASCN2:-}" \
+		--env "OUT=$out" --env "OUT2=${OUT2:-}" --env "JSON=$json" --env "JSON2=${JSON2:-}" --env "LOCAL=${LOCAL:-no}" --env "ASLR=${ASLR:-on}" --env "TOOLS=$tools" --env "RDMASCN2=${RDMASCN2:-}" \
 		-- bash "$here/setup.sh" --in-vm "$rdmascn"
 fi
 
@@ -91,6 +94,7 @@ one() {
 	local tool=$1 n=$2 bin=$rdmascn t0 t1 o q=() j=(--json "$tmp/rec.json") how=$out js=$json
 	case $tool in
 	c) t0=$(now); o=$("$setup_c" "$n" 2>"$tmp/err") || { say "setup_c $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
+	cq) t0=$(now); o=$("$setup_c" --query "$n" 2>"$tmp/err") || { say "setup_c --query $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	c[0-9]*) t0=$(now); o=$("$setup_c" --threads "${tool#c}" "$n" 2>"$tmp/err") || { say "setup_c --threads ${tool#c} $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	pyverbs) t0=$(now); o=$(/usr/bin/python3 "$here/setup_pyverbs.py" "$n" 2>"$tmp/err") || { say "pyverbs $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	rdmascn*)
@@ -119,7 +123,10 @@ one() {
 		{ print f($2), f($4), f($6), sprintf("%.1f", (t1 - t0) * 1000) }' <<<"$o"
 }
 
-say "$(uname -r), $(nproc) vCPUs; N: $ns; $runs runs each; tools: $tools; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2${JSON2:+, --json: $JSON2})}; --json: $json; programs in the guest's tmpfs: ${LOCAL:-no}"
+if [ "${ASLR:-on}" = off ]; then
+	echo 0 >/proc/sys/kernel/randomize_va_space || exit 3
+fi
+say "$(uname -r), $(nproc) vCPUs; ASLR: $(cat /proc/sys/kernel/randomize_va_space); N: $ns; $runs runs each; tools: $tools; rdmascn output: $out${OUT2:+ (rdmascn_o2: $OUT2${JSON2:+, --json: $JSON2})}; --json: $json; programs in the guest's tmpfs: ${LOCAL:-no}"
 # One untimed run of each first: the first run after boot pays for
 # loading the programs and libraries from the host's file system.
 # (cT: 2T objects, each thread a pair.)
@@ -176,7 +183,7 @@ echo "ratios of the medians (total; create connect teardown in brackets; paired:
 for n in $ns; do
 	for t in rdmascn rdmascn2 rdmascn_o2; do
 		case " $tools " in *" $t "*) ;; *) continue ;; esac
-		for ref in c pyverbs rdmascn; do
+		for ref in c cq pyverbs rdmascn; do
 			[ $ref = $t ] && continue
 			[ $ref = rdmascn ] && [ $t = rdmascn ] && continue
 			case " $tools " in *" $ref "*) ;; *) continue ;; esac
@@ -192,7 +199,7 @@ for n in $ns; do
 done
 for n in $ns; do
 	for t in $tools; do
-		case $t in c[0-9]*) ;; *) continue ;; esac
+		case $t in cq|c[0-9]*) ;; *) continue ;; esac
 		case " $tools " in *" c "*) ;; *) continue ;; esac
 		f=$tmp/$t.$n g=$tmp/c.$n
 		printf 'N=%-5s %s/%-8s %6s  (%s %s %s)\n' "$n" "$t" c \

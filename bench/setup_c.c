@@ -18,9 +18,16 @@
  * so T=1 is the program above.  This is the experiment behind
  * docs/setup-speed.md's "Threads".
  *
+ * setup_c --query N [DEVICE]: after each pair reaches RTS, both QPs read
+ * back with one ibv_query_qp() each, with the attributes a connection's
+ * record entry shows (kind_connection.c, describe_side()): what
+ * `--json` asks of the device beyond the calls above, measured alone
+ * (bench/setup.sh's tool cq).
+ *
  * Prints one line: "create_ms C connect_ms K teardown_ms T".
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +115,26 @@ static struct ibv_context *open_ctx(const char *want,
 	return ctx;
 }
 
+static bool query;              /* --query */
+
+/* The read-back of a connection's record entry. */
+static void read_back(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr init;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_STATE | IBV_QP_PATH_MTU |
+			 IBV_QP_SQ_PSN | IBV_QP_RQ_PSN | IBV_QP_AV |
+			 IBV_QP_DEST_QPN | IBV_QP_TIMEOUT |
+			 IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			 IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC |
+			 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_ACCESS_FLAGS,
+			 &init))
+		die("ibv_query_qp");
+	if (a.qp_state != IBV_QPS_RTS)
+		die("read back: not RTS");
+}
+
 static void connect_pair(struct ibv_qp **side, struct ibv_port_attr *port,
 			 int gid_index, union ibv_gid *gid)
 {
@@ -150,6 +177,8 @@ static void connect_pair(struct ibv_qp **side, struct ibv_port_attr *port,
 		       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 		       IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 	}
+	for (s = 0; query && s < 2; s++)
+		read_back(side[s]);
 }
 
 /* Everything stamps the end of a phase after the barrier: the slowest
@@ -244,6 +273,11 @@ int main(int argc, char **argv)
 	pthread_barrier_t phase;
 	struct part *p;
 
+	if (argc > 1 && !strcmp(argv[1], "--query")) {
+		query = true;
+		argc--;
+		argv++;
+	}
 	if (argc > 2 && !strcmp(argv[1], "--threads")) {
 		threads = atoi(argv[2]);
 		argc -= 2;
@@ -251,7 +285,8 @@ int main(int argc, char **argv)
 	}
 	n = argc > 1 ? atoi(argv[1]) : 100;
 	if (n < 2 || threads < 1 || n % (2 * threads)) {
-		fprintf(stderr, "usage: setup_c [--threads T] N [DEVICE] "
+		fprintf(stderr, "usage: setup_c [--query] [--threads T] N "
+			"[DEVICE] "
 			"(N a multiple of 2T, T >= 1)\n");
 		return 2;
 	}
