@@ -34,6 +34,9 @@
 # Tool cq is setup_c --query: C with the read-back a connection's record
 # entry makes (one ibv_query_qp() a QP), so rdmascn/cq sets rdmascn
 # against a program that asks the device what --json promises to show.
+# ASLR=off turns the guest's address randomisation off for the boot:
+# qemu 7.2's TCG ties a translated block to its virtual address, so with
+# ASLR each process translates again all the code it runs.
 # Tool cT (c2, c4, ...) is setup_c --threads T: T threads, each with its
 # own context and N/T of the objects (docs/setup-speed.md, Threads):
 #   TOOLS="c c2" N="1000 2000" bench/setup.sh ...
