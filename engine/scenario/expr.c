@@ -109,16 +109,39 @@ const char *rs_expr_num_text(__int128 v, char *buf, size_t len)
 
 static int expr(struct ex *x, struct rs_expr_val *v);
 
-/* A number for arithmetic: text there is an error naming it. */
+/* Written as an integer (decimal, or 0x hex), whatever its size. */
+static bool int_shaped(const char *s)
+{
+	bool hex;
+
+	s += *s == '-';
+	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2];
+	s += hex ? 2 : 0;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!(*s >= '0' && *s <= '9') &&
+		    !(hex && ((*s >= 'a' && *s <= 'f') ||
+			      (*s >= 'A' && *s <= 'F'))))
+			return false;
+	return true;
+}
+
+/* A number for arithmetic: text there is an error naming it (an integer
+ * too big for the range said as such, not as "not a number"). */
 static int need_num(struct ex *x, const struct rs_expr_val *v,
 		    const char *what)
 {
+	int len = v->name ? (int)v->name_len : (int)strlen(what);
+	const char *name = v->name ? v->name : what;
+
 	if (!v->text)
 		return 0;
-	if (v->name)
-		return fail(x, "%.*s is '%s', not a number", (int)v->name_len,
-			    v->name, v->str);
-	return fail(x, "%s is '%s', not a number", what, v->str);
+	if (int_shaped(v->str))
+		return fail(x, "%.*s is '%s', not an integer from %" PRId64
+			    " to %" PRIu64, len, name, v->str, INT64_MIN,
+			    UINT64_MAX);
+	return fail(x, "%.*s is '%s', not a number", len, name, v->str);
 }
 
 static int call(struct ex *x, const char *fn, size_t n, struct rs_expr_val *v)

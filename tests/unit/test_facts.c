@@ -21,7 +21,8 @@
 #include "kinds.h"
 #include "value.h"
 
-/* size = 4096, dev = "any" (text), anything else unknown. */
+/* size = 4096, dev = "any" and big = "99999999999999999999" (text: a
+ * param too big to be read as a number), anything else unknown. */
 static int lookup(void *arg, const char *name, size_t len,
 		  struct rs_expr_val *ret, char *why, size_t why_len)
 {
@@ -34,6 +35,11 @@ static int lookup(void *arg, const char *name, size_t len,
 	if (len == 3 && !memcmp(name, "dev", 3)) {
 		ret->text = true;
 		ret->str = "any";
+		return 0;
+	}
+	if (len == 3 && !memcmp(name, "big", 3)) {
+		ret->text = true;
+		ret->str = "99999999999999999999";
 		return 0;
 	}
 	snprintf(why, why_len, "unknown param '%.*s'", (int)len, name);
@@ -118,6 +124,10 @@ TEST(facts, expr_errors)
 	CHECK_STR(ev("dev * 2"), "error: dev is 'any', not a number");
 	CHECK_STR(ev("2 + -dev"), "error: dev is 'any', not a number");
 	CHECK_STR(ev("min(1, dev)"), "error: dev is 'any', not a number");
+	/* A number, but out of range: said so, with the range. */
+	CHECK_STR(ev("big / 2"), "error: big is '99999999999999999999', not "
+		  "an integer from -9223372036854775808 to "
+		  "18446744073709551615");
 	CHECK_STR(ev("nosuch + 1"), "error: unknown param 'nosuch'");
 	CHECK_STR(ev("min(1; 2)"), "error: expected ',' or ')' in min()");
 	CHECK_STR(ev("min()"), "error: unexpected ')'");
