@@ -62,9 +62,11 @@ static bool name_char(char c, bool first)
 	       (!first && ((c >= '0' && c <= '9') || c == '.'));
 }
 
-bool rs_expr_int(const char *s, __int128 *ret)
+/* @s as an integer: 0; -ERANGE written as one (decimal, or 0x hex) but
+ * outside LO..HI; -EINVAL not written as one. */
+static int int_of(const char *s, __int128 *ret)
 {
-	bool neg = *s == '-';
+	bool neg = *s == '-', over = false;
 	unsigned base = 10;
 	__int128 v = 0;
 
@@ -75,7 +77,7 @@ bool rs_expr_int(const char *s, __int128 *ret)
 		s += 2;
 	}
 	if (!*s)
-		return false;
+		return -EINVAL;
 	for (; *s; s++) {
 		unsigned d;
 
@@ -86,16 +88,22 @@ bool rs_expr_int(const char *s, __int128 *ret)
 		else if (base == 16 && *s >= 'A' && *s <= 'F')
 			d = *s - 'A' + 10;
 		else
-			return false;
-		v = v * base + d;
-		if (v > HI + 1)
-			return false;
+			return -EINVAL;
+		/* Past the range: the rest is only looked at. */
+		if (!over)
+			v = v * base + d;
+		over = over || v > HI + 1;
 	}
 	v = neg ? -v : v;
-	if (v < LO || v > HI)
-		return false;
+	if (over || v < LO || v > HI)
+		return -ERANGE;
 	*ret = v;
-	return true;
+	return 0;
+}
+
+bool rs_expr_int(const char *s, __int128 *ret)
+{
+	return !int_of(s, ret);
 }
 
 const char *rs_expr_num_text(__int128 v, char *buf, size_t len)
@@ -109,24 +117,6 @@ const char *rs_expr_num_text(__int128 v, char *buf, size_t len)
 
 static int expr(struct ex *x, struct rs_expr_val *v);
 
-/* Written as an integer (decimal, or 0x hex), whatever its size. */
-static bool int_shaped(const char *s)
-{
-	bool hex;
-
-	s += *s == '-';
-	hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2];
-	s += hex ? 2 : 0;
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!(*s >= '0' && *s <= '9') &&
-		    !(hex && ((*s >= 'a' && *s <= 'f') ||
-			      (*s >= 'A' && *s <= 'F'))))
-			return false;
-	return true;
-}
-
 /* A number for arithmetic: text there is an error naming it (an integer
  * too big for the range said as such, not as "not a number"). */
 static int need_num(struct ex *x, const struct rs_expr_val *v,
@@ -137,7 +127,7 @@ static int need_num(struct ex *x, const struct rs_expr_val *v,
 
 	if (!v->text)
 		return 0;
-	if (int_shaped(v->str))
+	if (int_of(v->str, &(__int128){ 0 }) == -ERANGE)
 		return fail(x, "%.*s is '%s', not an integer from %" PRId64
 			    " to %" PRIu64, len, name, v->str, INT64_MIN,
 			    UINT64_MAX);
