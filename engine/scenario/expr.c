@@ -21,6 +21,9 @@
 
 #define LO ((__int128)INT64_MIN)
 #define HI ((__int128)UINT64_MAX)
+/* "not an integer FROM_TO", with FROM_TO_ARGS. */
+#define FROM_TO "from %" PRId64 " to %" PRIu64
+#define FROM_TO_ARGS INT64_MIN, UINT64_MAX
 /* Deep nesting is hostile input, not a scenario. */
 #define MAX_DEPTH 64
 
@@ -122,15 +125,16 @@ static int expr(struct ex *x, struct rs_expr_val *v);
 static int need_num(struct ex *x, const struct rs_expr_val *v,
 		    const char *what)
 {
-	int len = v->name ? (int)v->name_len : (int)strlen(what);
-	const char *name = v->name ? v->name : what;
+	int len;
+	const char *name;
 
 	if (!v->text)
 		return 0;
+	len = v->name ? (int)v->name_len : (int)strlen(what);
+	name = v->name ? v->name : what;
 	if (int_of(v->str, &(__int128){ 0 }) == -ERANGE)
-		return fail(x, "%.*s is '%s', not an integer from %" PRId64
-			    " to %" PRIu64, len, name, v->str, INT64_MIN,
-			    UINT64_MAX);
+		return fail(x, "%.*s is '%s', not an integer " FROM_TO, len,
+			    name, v->str, FROM_TO_ARGS);
 	return fail(x, "%.*s is '%s', not a number", len, name, v->str);
 }
 
@@ -194,14 +198,13 @@ static int primary(struct ex *x, struct rs_expr_val *v)
 			x->p++;
 		n = x->p - s;
 		if (n >= sizeof(num))
-			return fail(x, "'%.*s' is not an integer from %" PRId64
-				    " to %" PRIu64, (int)n, s, INT64_MIN,
-				    UINT64_MAX);
+			return fail(x, "'%.*s' is not an integer " FROM_TO,
+				    (int)n, s, FROM_TO_ARGS);
 		memcpy(num, s, n);
 		num[n] = '\0';
 		if (!rs_expr_int(num, &v->num))
-			return fail(x, "'%s' is not an integer from %" PRId64
-				    " to %" PRIu64, num, INT64_MIN, UINT64_MAX);
+			return fail(x, "'%s' is not an integer " FROM_TO, num,
+				    FROM_TO_ARGS);
 		v->text = false;
 		v->name = NULL;
 		return 0;
