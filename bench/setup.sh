@@ -96,9 +96,13 @@ now() { date +%s.%N; }
 one() {
 	local tool=$1 n=$2 bin=$rdmascn t0 t1 o q=() j=(--json "$tmp/rec.json") how=$out js=$json
 	case $tool in
-	c) t0=$(now); o=$("$setup_c" "$n" 2>"$tmp/err") || { say "setup_c $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
-	cq) t0=$(now); o=$("$setup_c" --query "$n" 2>"$tmp/err") || { say "setup_c --query $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
-	c[0-9]*) t0=$(now); o=$("$setup_c" --threads "${tool#c}" "$n" 2>"$tmp/err") || { say "setup_c --threads ${tool#c} $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
+	c|cq|c[0-9]*)
+		local a=()
+		case $tool in
+		cq) a=(--query) ;;
+		c[0-9]*) a=(--threads "${tool#c}") ;;
+		esac
+		t0=$(now); o=$("$setup_c" "${a[@]}" "$n" 2>"$tmp/err") || { say "setup_c ${a[*]} $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	pyverbs) t0=$(now); o=$(/usr/bin/python3 "$here/setup_pyverbs.py" "$n" 2>"$tmp/err") || { say "pyverbs $n failed: $(cat "$tmp/err")"; return 1; }; t1=$(now) ;;
 	rdmascn*)
 		[ "$tool" = rdmascn2 ] && bin=$rdmascn2
