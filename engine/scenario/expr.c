@@ -21,9 +21,9 @@
 
 #define LO ((__int128)INT64_MIN)
 #define HI ((__int128)UINT64_MAX)
-/* "not an integer FROM_TO", with FROM_TO_ARGS. */
-#define FROM_TO "from %" PRId64 " to %" PRIu64
-#define FROM_TO_ARGS INT64_MIN, UINT64_MAX
+/* LO..HI in a message: "... " RANGE, with RANGE_ARGS. */
+#define RANGE "%" PRId64 " to %" PRIu64
+#define RANGE_ARGS INT64_MIN, UINT64_MAX
 /* Deep nesting is hostile input, not a scenario. */
 #define MAX_DEPTH 64
 
@@ -133,8 +133,8 @@ static int need_num(struct ex *x, const struct rs_expr_val *v,
 	len = v->name ? (int)v->name_len : (int)strlen(what);
 	name = v->name ? v->name : what;
 	if (int_of(v->str, &(__int128){ 0 }) == -ERANGE)
-		return fail(x, "%.*s is '%s', not an integer " FROM_TO, len,
-			    name, v->str, FROM_TO_ARGS);
+		return fail(x, "%.*s is '%s', not an integer from " RANGE,
+			    len, name, v->str, RANGE_ARGS);
 	return fail(x, "%.*s is '%s', not a number", len, name, v->str);
 }
 
@@ -198,13 +198,13 @@ static int primary(struct ex *x, struct rs_expr_val *v)
 			x->p++;
 		n = x->p - s;
 		if (n >= sizeof(num))
-			return fail(x, "'%.*s' is not an integer " FROM_TO,
-				    (int)n, s, FROM_TO_ARGS);
+			return fail(x, "'%.*s' is not an integer from " RANGE,
+				    (int)n, s, RANGE_ARGS);
 		memcpy(num, s, n);
 		num[n] = '\0';
 		if (!rs_expr_int(num, &v->num))
-			return fail(x, "'%s' is not an integer " FROM_TO, num,
-				    FROM_TO_ARGS);
+			return fail(x, "'%s' is not an integer from " RANGE,
+				    num, RANGE_ARGS);
 		v->text = false;
 		v->name = NULL;
 		return 0;
@@ -281,11 +281,10 @@ static int apply(struct ex *x, char op, struct rs_expr_val *a,
 		break;
 	}
 	if (r < LO || r > HI)
-		return fail(x, "%s %c %s overflows (the range is %" PRId64
-			    " to %" PRIu64 ")",
+		return fail(x, "%s %c %s overflows (the range is " RANGE ")",
 			    rs_expr_num_text(a->num, t1, sizeof(t1)), op,
 			    rs_expr_num_text(b->num, t2, sizeof(t2)),
-			    INT64_MIN, UINT64_MAX);
+			    RANGE_ARGS);
 	a->num = r;
 	a->name = NULL;
 	return 0;
